@@ -52,8 +52,20 @@ def packed_structs(text):
     return re.sub(r"\bstruct\s*\{", "struct packed {", text)
 
 
+def reject_arrays(rdl):
+    """Register/regfile arrays become unpacked arrays inside packed structs,
+    which neither Yosys nor Verilator accept: write such registers out one by one."""
+    with open(rdl) as f:
+        text = re.sub(r"//.*", "", f.read())
+    m = re.search(r"\}\s*(\w+)\s*\[\s*\d+\s*\]\s*(@|;|\+=|%=)", text)
+    if m:
+        sys.exit(f"gen_regs: {rdl}: register array '{m.group(1)}[...]' is not supported; "
+                 "declare the registers one by one (a named reg type helps)")
+
+
 def generate(peakrdl, rdl, outdir):
     block = os.path.splitext(os.path.basename(rdl))[0]
+    reject_arrays(rdl)
     files = {}
     tmp = os.path.join(outdir, block)
     os.makedirs(tmp)

@@ -29,15 +29,15 @@ extern "C" {
 #define INTC__HOST_EN__EN_reset 0x0
 
 // reg - intc::SWIRQ
-#define INTC__SWIRQ__SET_bm 0xff
-#define INTC__SWIRQ__SET_bp 0
-#define INTC__SWIRQ__SET_bw 8
-#define INTC__SWIRQ__SET_reset 0x0
+#define INTC__SWIRQ__BITS_bm 0xff
+#define INTC__SWIRQ__BITS_bp 0
+#define INTC__SWIRQ__BITS_bw 8
+#define INTC__SWIRQ__BITS_reset 0x0
 
 // reg - intc::SWIRQ_CLR
-#define INTC__SWIRQ_CLR__CLR_bm 0xff
-#define INTC__SWIRQ_CLR__CLR_bp 0
-#define INTC__SWIRQ_CLR__CLR_bw 8
+#define INTC__SWIRQ_CLR__BITS_bm 0xff
+#define INTC__SWIRQ_CLR__BITS_bp 0
+#define INTC__SWIRQ_CLR__BITS_bw 8
 
 // reg - intc::CORE_CLAIM
 #define INTC__CORE_CLAIM__ID_bm 0x1f

@@ -106,11 +106,11 @@ extern "C" {
 #define SYSCTRL__FW_STATUS__HEARTBEAT_bw 24
 #define SYSCTRL__FW_STATUS__HEARTBEAT_reset 0x0
 
-// reg - sysctrl::SCRATCH
-#define SYSCTRL__SCRATCH__VAL_bm 0xffffffff
-#define SYSCTRL__SCRATCH__VAL_bp 0
-#define SYSCTRL__SCRATCH__VAL_bw 32
-#define SYSCTRL__SCRATCH__VAL_reset 0x0
+// reg - sysctrl::scratch_r
+#define SYSCTRL__SCRATCH_R__VAL_bm 0xffffffff
+#define SYSCTRL__SCRATCH_R__VAL_bp 0
+#define SYSCTRL__SCRATCH_R__VAL_bw 32
+#define SYSCTRL__SCRATCH_R__VAL_reset 0x0
 
 // addrmap - sysctrl
 typedef struct __attribute__ ((__packed__)) {
@@ -124,7 +124,10 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t BOOT_STATUS;
     uint32_t FW_STATUS;
     uint8_t RESERVED_24_2f[0xc];
-    uint32_t SCRATCH[4];
+    uint32_t SCRATCH0;
+    uint32_t SCRATCH1;
+    uint32_t SCRATCH2;
+    uint32_t SCRATCH3;
 } sysctrl_t;
 
 

@@ -19,10 +19,10 @@ package intc_reg_pkg;
     typedef struct packed {
         logic [7:0] next;
         logic we;
-    } intc__SWIRQ__set__in_t;
+    } intc__SWIRQ__bits__in_t;
 
     typedef struct packed {
-        intc__SWIRQ__set__in_t set;
+        intc__SWIRQ__bits__in_t bits;
     } intc__SWIRQ__in_t;
 
     typedef struct packed {
@@ -62,19 +62,19 @@ package intc_reg_pkg;
 
     typedef struct packed {
         logic [7:0] value;
-    } intc__SWIRQ__set__out_t;
+    } intc__SWIRQ__bits__out_t;
 
     typedef struct packed {
-        intc__SWIRQ__set__out_t set;
+        intc__SWIRQ__bits__out_t bits;
     } intc__SWIRQ__out_t;
 
     typedef struct packed {
         logic [7:0] value;
         logic swmod;
-    } intc__SWIRQ_CLR__clr__out_t;
+    } intc__SWIRQ_CLR__bits__out_t;
 
     typedef struct packed {
-        intc__SWIRQ_CLR__clr__out_t clr;
+        intc__SWIRQ_CLR__bits__out_t bits;
     } intc__SWIRQ_CLR__out_t;
 
     typedef struct packed {

@@ -156,13 +156,13 @@ module intc_reg_top (
             struct packed {
                 logic [7:0] next;
                 logic load_next;
-            } set;
+            } bits;
         } SWIRQ;
         struct packed {
             struct packed {
                 logic [7:0] next;
                 logic load_next;
-            } clr;
+            } bits;
         } SWIRQ_CLR;
     } field_combo_t;
     field_combo_t field_combo;
@@ -181,12 +181,12 @@ module intc_reg_top (
         struct packed {
             struct packed {
                 logic [7:0] value;
-            } set;
+            } bits;
         } SWIRQ;
         struct packed {
             struct packed {
                 logic [7:0] value;
-            } clr;
+            } bits;
         } SWIRQ_CLR;
     } field_storage_t;
     field_storage_t field_storage;
@@ -237,52 +237,52 @@ module intc_reg_top (
         end
     end
     assign hwif_out.HOST_EN.en.value = field_storage.HOST_EN.en.value;
-    // Field: intc.SWIRQ.set
+    // Field: intc.SWIRQ.bits
     always_comb begin
         automatic logic [7:0] next_c;
         automatic logic load_next_c;
-        next_c = field_storage.SWIRQ.set.value;
+        next_c = field_storage.SWIRQ.bits.value;
         load_next_c = '0;
         if(decoded_reg_strb.SWIRQ && decoded_req_is_wr) begin // SW write 1 set
-            next_c = field_storage.SWIRQ.set.value | (decoded_wr_data[7:0] & decoded_wr_biten[7:0]);
+            next_c = field_storage.SWIRQ.bits.value | (decoded_wr_data[7:0] & decoded_wr_biten[7:0]);
             load_next_c = '1;
-        end else if(hwif_in.SWIRQ.set.we) begin // HW Write - we
-            next_c = hwif_in.SWIRQ.set.next;
+        end else if(hwif_in.SWIRQ.bits.we) begin // HW Write - we
+            next_c = hwif_in.SWIRQ.bits.next;
             load_next_c = '1;
         end
-        field_combo.SWIRQ.set.next = next_c;
-        field_combo.SWIRQ.set.load_next = load_next_c;
+        field_combo.SWIRQ.bits.next = next_c;
+        field_combo.SWIRQ.bits.load_next = load_next_c;
     end
     always_ff @(posedge clk or negedge arst_n) begin
         if(~arst_n) begin
-            field_storage.SWIRQ.set.value <= 8'h0;
+            field_storage.SWIRQ.bits.value <= 8'h0;
         end else begin
-            if(field_combo.SWIRQ.set.load_next) begin
-                field_storage.SWIRQ.set.value <= field_combo.SWIRQ.set.next;
+            if(field_combo.SWIRQ.bits.load_next) begin
+                field_storage.SWIRQ.bits.value <= field_combo.SWIRQ.bits.next;
             end
         end
     end
-    assign hwif_out.SWIRQ.set.value = field_storage.SWIRQ.set.value;
-    // Field: intc.SWIRQ_CLR.clr
+    assign hwif_out.SWIRQ.bits.value = field_storage.SWIRQ.bits.value;
+    // Field: intc.SWIRQ_CLR.bits
     always_comb begin
         automatic logic [7:0] next_c;
         automatic logic load_next_c;
-        next_c = field_storage.SWIRQ_CLR.clr.value;
+        next_c = field_storage.SWIRQ_CLR.bits.value;
         load_next_c = '0;
         if(decoded_reg_strb.SWIRQ_CLR && decoded_req_is_wr) begin // SW write
-            next_c = (field_storage.SWIRQ_CLR.clr.value & ~decoded_wr_biten[7:0]) | (decoded_wr_data[7:0] & decoded_wr_biten[7:0]);
+            next_c = (field_storage.SWIRQ_CLR.bits.value & ~decoded_wr_biten[7:0]) | (decoded_wr_data[7:0] & decoded_wr_biten[7:0]);
             load_next_c = '1;
         end
-        field_combo.SWIRQ_CLR.clr.next = next_c;
-        field_combo.SWIRQ_CLR.clr.load_next = load_next_c;
+        field_combo.SWIRQ_CLR.bits.next = next_c;
+        field_combo.SWIRQ_CLR.bits.load_next = load_next_c;
     end
     always_ff @(posedge clk) begin
-        if(field_combo.SWIRQ_CLR.clr.load_next) begin
-            field_storage.SWIRQ_CLR.clr.value <= field_combo.SWIRQ_CLR.clr.next;
+        if(field_combo.SWIRQ_CLR.bits.load_next) begin
+            field_storage.SWIRQ_CLR.bits.value <= field_combo.SWIRQ_CLR.bits.next;
         end
     end
-    assign hwif_out.SWIRQ_CLR.clr.value = field_storage.SWIRQ_CLR.clr.value;
-    assign hwif_out.SWIRQ_CLR.clr.swmod = decoded_reg_strb.SWIRQ_CLR && decoded_req_is_wr && |(decoded_wr_biten[7:0]);
+    assign hwif_out.SWIRQ_CLR.bits.value = field_storage.SWIRQ_CLR.bits.value;
+    assign hwif_out.SWIRQ_CLR.bits.swmod = decoded_reg_strb.SWIRQ_CLR && decoded_req_is_wr && |(decoded_wr_biten[7:0]);
 
     //--------------------------------------------------------------------------
     // Write response
@@ -314,7 +314,7 @@ module intc_reg_top (
             readback_data_var[31:0] = field_storage.HOST_EN.en.value;
         end
         if(rd_mux_addr == 16'hc) begin
-            readback_data_var[7:0] = field_storage.SWIRQ.set.value;
+            readback_data_var[7:0] = field_storage.SWIRQ.bits.value;
         end
         if(rd_mux_addr == 16'h14) begin
             readback_data_var[4:0] = hwif_in.CORE_CLAIM.id.next;

@@ -97,7 +97,10 @@ module sysctrl_reg_top (
         logic BOOT_CTRL;
         logic BOOT_STATUS;
         logic FW_STATUS;
-        logic SCRATCH[4];
+        logic SCRATCH0;
+        logic SCRATCH1;
+        logic SCRATCH2;
+        logic SCRATCH3;
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
     logic decoded_err;
@@ -139,11 +142,18 @@ module sysctrl_reg_top (
         decoded_reg_strb.FW_STATUS = cpuif_req_masked & (cpuif_addr == 16'h20);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h20);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h20);
-        for(int i0=0; i0<4; i0++) begin
-            decoded_reg_strb.SCRATCH[i0] = cpuif_req_masked & (cpuif_addr == 16'h30 + (16)'(i0) * 16'h4);
-            is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h30 + (16)'(i0) * 16'h4);
-            is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h30 + (16)'(i0) * 16'h4);
-        end
+        decoded_reg_strb.SCRATCH0 = cpuif_req_masked & (cpuif_addr == 16'h30);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h30);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h30);
+        decoded_reg_strb.SCRATCH1 = cpuif_req_masked & (cpuif_addr == 16'h34);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h34);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h34);
+        decoded_reg_strb.SCRATCH2 = cpuif_req_masked & (cpuif_addr == 16'h38);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h38);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h38);
+        decoded_reg_strb.SCRATCH3 = cpuif_req_masked & (cpuif_addr == 16'h3c);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h3c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h3c);
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -199,7 +209,25 @@ module sysctrl_reg_top (
                 logic [31:0] next;
                 logic load_next;
             } val;
-        } SCRATCH[4];
+        } SCRATCH0;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } val;
+        } SCRATCH1;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } val;
+        } SCRATCH2;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } val;
+        } SCRATCH3;
     } field_combo_t;
     field_combo_t field_combo;
 
@@ -237,7 +265,22 @@ module sysctrl_reg_top (
             struct packed {
                 logic [31:0] value;
             } val;
-        } SCRATCH[4];
+        } SCRATCH0;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } val;
+        } SCRATCH1;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } val;
+        } SCRATCH2;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } val;
+        } SCRATCH3;
     } field_storage_t;
     field_storage_t field_storage;
 
@@ -402,27 +445,91 @@ module sysctrl_reg_top (
         end
     end
     assign hwif_out.FW_STATUS.heartbeat.value = field_storage.FW_STATUS.heartbeat.value;
-    for(genvar i0=0; i0<4; i0++) begin
-        // Field: sysctrl.SCRATCH[].val
-        always_comb begin
-            automatic logic [31:0] next_c;
-            automatic logic load_next_c;
-            next_c = field_storage.SCRATCH[i0].val.value;
-            load_next_c = '0;
-            if(decoded_reg_strb.SCRATCH[i0] && decoded_req_is_wr) begin // SW write
-                next_c = (field_storage.SCRATCH[i0].val.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
-                load_next_c = '1;
-            end
-            field_combo.SCRATCH[i0].val.next = next_c;
-            field_combo.SCRATCH[i0].val.load_next = load_next_c;
+    // Field: sysctrl.SCRATCH0.val
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.SCRATCH0.val.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.SCRATCH0 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.SCRATCH0.val.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
         end
-        always_ff @(posedge clk or negedge arst_n) begin
-            if(~arst_n) begin
-                field_storage.SCRATCH[i0].val.value <= 32'h0;
-            end else begin
-                if(field_combo.SCRATCH[i0].val.load_next) begin
-                    field_storage.SCRATCH[i0].val.value <= field_combo.SCRATCH[i0].val.next;
-                end
+        field_combo.SCRATCH0.val.next = next_c;
+        field_combo.SCRATCH0.val.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.SCRATCH0.val.value <= 32'h0;
+        end else begin
+            if(field_combo.SCRATCH0.val.load_next) begin
+                field_storage.SCRATCH0.val.value <= field_combo.SCRATCH0.val.next;
+            end
+        end
+    end
+    // Field: sysctrl.SCRATCH1.val
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.SCRATCH1.val.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.SCRATCH1 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.SCRATCH1.val.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.SCRATCH1.val.next = next_c;
+        field_combo.SCRATCH1.val.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.SCRATCH1.val.value <= 32'h0;
+        end else begin
+            if(field_combo.SCRATCH1.val.load_next) begin
+                field_storage.SCRATCH1.val.value <= field_combo.SCRATCH1.val.next;
+            end
+        end
+    end
+    // Field: sysctrl.SCRATCH2.val
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.SCRATCH2.val.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.SCRATCH2 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.SCRATCH2.val.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.SCRATCH2.val.next = next_c;
+        field_combo.SCRATCH2.val.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.SCRATCH2.val.value <= 32'h0;
+        end else begin
+            if(field_combo.SCRATCH2.val.load_next) begin
+                field_storage.SCRATCH2.val.value <= field_combo.SCRATCH2.val.next;
+            end
+        end
+    end
+    // Field: sysctrl.SCRATCH3.val
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.SCRATCH3.val.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.SCRATCH3 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.SCRATCH3.val.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.SCRATCH3.val.next = next_c;
+        field_combo.SCRATCH3.val.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.SCRATCH3.val.value <= 32'h0;
+        end else begin
+            if(field_combo.SCRATCH3.val.load_next) begin
+                field_storage.SCRATCH3.val.value <= field_combo.SCRATCH3.val.next;
             end
         end
     end
@@ -488,10 +595,17 @@ module sysctrl_reg_top (
             readback_data_var[7:0] = field_storage.FW_STATUS.state.value;
             readback_data_var[31:8] = field_storage.FW_STATUS.heartbeat.value;
         end
-        for(int i0=0; i0<4; i0++) begin
-            if(rd_mux_addr == 16'h30 + (16)'(i0) * 16'h4) begin
-                readback_data_var[31:0] = field_storage.SCRATCH[i0].val.value;
-            end
+        if(rd_mux_addr == 16'h30) begin
+            readback_data_var[31:0] = field_storage.SCRATCH0.val.value;
+        end
+        if(rd_mux_addr == 16'h34) begin
+            readback_data_var[31:0] = field_storage.SCRATCH1.val.value;
+        end
+        if(rd_mux_addr == 16'h38) begin
+            readback_data_var[31:0] = field_storage.SCRATCH2.val.value;
+        end
+        if(rd_mux_addr == 16'h3c) begin
+            readback_data_var[31:0] = field_storage.SCRATCH3.val.value;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

@@ -1,0 +1,140 @@
+// OBI (one outstanding transaction) to APB4 bridge with a peripheral decoder.
+// Peripheral p answers addresses a with (a & ~(PerSize[p]-1)) == PerBase[p] and
+// sees the low 16 address bits. An address that matches no peripheral, or a
+// peripheral answering PSLVERR, gives an OBI error response.
+module tessera_obi2apb #(
+  parameter int unsigned                 NumPer  = 4,
+  parameter logic [NumPer-1:0][31:0]     PerBase = '0,
+  parameter logic [NumPer-1:0][31:0]     PerSize = '0
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+  input  logic                     obi_req_i,
+  output logic                     obi_gnt_o,
+  input  logic [31:0]              obi_addr_i,
+  input  logic                     obi_we_i,
+  input  logic [3:0]               obi_be_i,
+  input  logic [31:0]              obi_wdata_i,
+  output logic                     obi_rvalid_o,
+  output logic [31:0]              obi_rdata_o,
+  output logic                     obi_err_o,
+  output logic [NumPer-1:0]        apb_psel_o,
+  output logic                     apb_penable_o,
+  output logic                     apb_pwrite_o,
+  output logic [2:0]               apb_pprot_o,
+  output logic [15:0]              apb_paddr_o,
+  output logic [31:0]              apb_pwdata_o,
+  output logic [3:0]               apb_pstrb_o,
+  input  logic [NumPer-1:0]        apb_pready_i,
+  input  logic [NumPer-1:0][31:0]  apb_prdata_i,
+  input  logic [NumPer-1:0]        apb_pslverr_i
+);
+  typedef enum logic [1:0] {Idle, Setup, Access, Resp} state_e;
+  state_e state_q, state_d;
+
+  logic [NumPer-1:0] hit, sel_q, sel_d;
+  logic [15:0]       addr_q, addr_d;
+  logic              we_q, we_d;
+  logic [3:0]        be_q, be_d;
+  logic [31:0]       wdata_q, wdata_d, rdata_q, rdata_d;
+  logic              err_q, err_d;
+
+  always_comb begin
+    for (int unsigned p = 0; p < NumPer; p++) begin
+      hit[p] = (obi_addr_i & ~(PerSize[p] - 32'd1)) == PerBase[p];
+    end
+  end
+
+  logic accept;
+  assign obi_gnt_o = (state_q == Idle) || (state_q == Resp);
+  assign accept    = obi_req_i && obi_gnt_o;
+
+  logic sel_ready, sel_err;
+  logic [31:0] sel_rdata;
+  always_comb begin
+    sel_ready = 1'b0;
+    sel_err   = 1'b0;
+    sel_rdata = '0;
+    for (int unsigned p = 0; p < NumPer; p++) begin
+      if (sel_q[p]) begin
+        sel_ready = apb_pready_i[p];
+        sel_err   = apb_pslverr_i[p];
+        sel_rdata = apb_prdata_i[p];
+      end
+    end
+  end
+
+  always_comb begin
+    state_d = state_q;
+    sel_d   = sel_q;
+    addr_d  = addr_q;
+    we_d    = we_q;
+    be_d    = be_q;
+    wdata_d = wdata_q;
+    rdata_d = rdata_q;
+    err_d   = err_q;
+    unique case (state_q)
+      Idle, Resp: begin
+        if (accept) begin
+          sel_d   = hit;
+          addr_d  = obi_addr_i[15:0];
+          we_d    = obi_we_i;
+          be_d    = obi_we_i ? obi_be_i : 4'h0;
+          wdata_d = obi_wdata_i;
+          if (hit == '0) begin
+            state_d = Resp;  // nothing there: error response next cycle
+            err_d   = 1'b1;
+            rdata_d = '0;
+          end else begin
+            state_d = Setup;
+          end
+        end else begin
+          state_d = Idle;
+        end
+      end
+      Setup: state_d = Access;
+      Access: begin
+        if (sel_ready) begin
+          state_d = Resp;
+          err_d   = sel_err;
+          rdata_d = we_q ? 32'h0 : sel_rdata;
+          sel_d   = '0;
+        end
+      end
+      default: state_d = Idle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= Idle;
+      sel_q   <= '0;
+      addr_q  <= '0;
+      we_q    <= 1'b0;
+      be_q    <= '0;
+      wdata_q <= '0;
+      rdata_q <= '0;
+      err_q   <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      sel_q   <= sel_d;
+      addr_q  <= addr_d;
+      we_q    <= we_d;
+      be_q    <= be_d;
+      wdata_q <= wdata_d;
+      rdata_q <= rdata_d;
+      err_q   <= err_d;
+    end
+  end
+
+  assign apb_psel_o    = (state_q == Setup || state_q == Access) ? sel_q : '0;
+  assign apb_penable_o = (state_q == Access);
+  assign apb_pwrite_o  = we_q;
+  assign apb_pprot_o   = 3'b000;
+  assign apb_paddr_o   = addr_q;
+  assign apb_pwdata_o  = wdata_q;
+  assign apb_pstrb_o   = be_q;
+  assign obi_rvalid_o  = (state_q == Resp);
+  assign obi_rdata_o   = rdata_q;
+  assign obi_err_o     = err_q;
+endmodule

@@ -1,0 +1,63 @@
+// System control: chip ID, configuration read-back (from tessera_cfg_pkg),
+// boot control and scratch registers. Registers: rtl/sysctrl/data/sysctrl.rdl.
+module tessera_sysctrl
+  import tessera_cfg_pkg::*;
+#(
+  parameter int unsigned Platform = 0  // 0 = simulation, 1 = FPGA board
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        apb_psel_i,
+  input  logic        apb_penable_i,
+  input  logic        apb_pwrite_i,
+  input  logic [2:0]  apb_pprot_i,
+  input  logic [15:0] apb_paddr_i,
+  input  logic [31:0] apb_pwdata_i,
+  input  logic [3:0]  apb_pstrb_i,
+  output logic        apb_pready_o,
+  output logic [31:0] apb_prdata_o,
+  output logic        apb_pslverr_o
+);
+  sysctrl_reg_pkg::sysctrl__in_t  hw_in;
+  sysctrl_reg_pkg::sysctrl__out_t hw_out;
+
+  sysctrl_reg_top u_regs (
+    .clk          (clk_i),
+    .arst_n       (rst_ni),
+    .s_apb_psel   (apb_psel_i),
+    .s_apb_penable(apb_penable_i),
+    .s_apb_pwrite (apb_pwrite_i),
+    .s_apb_pprot  (apb_pprot_i),
+    .s_apb_paddr  (apb_paddr_i),
+    .s_apb_pwdata (apb_pwdata_i),
+    .s_apb_pstrb  (apb_pstrb_i),
+    .s_apb_pready (apb_pready_o),
+    .s_apb_prdata (apb_prdata_o),
+    .s_apb_pslverr(apb_pslverr_o),
+    .hwif_in      (hw_in),
+    .hwif_out     (hw_out)
+  );
+
+  always_comb begin
+    hw_in = '0;
+    hw_in.VERSION.major.next        = 8'(VersionMajor);
+    hw_in.VERSION.minor.next        = 8'(VersionMinor);
+    hw_in.VERSION.patch.next        = 8'(VersionPatch);
+    hw_in.CONFIG0.dcores.next       = 4'(Dcores);
+    hw_in.CONFIG0.num_mme.next      = 4'(NumMme);
+    hw_in.CONFIG0.num_tpc.next      = 8'(NumTpc);
+    hw_in.CONFIG0.hbm_channels.next = 4'(HbmChannels);
+    hw_in.CONFIG0.dma_engines.next  = 4'(DmaEngines);
+    hw_in.CONFIG0.nic_ports.next    = 4'(NicPorts);
+    hw_in.CONFIG0.platform.next     = 4'(Platform);
+    hw_in.CONFIG1.mme_rows.next     = 8'(MmeRows);
+    hw_in.CONFIG1.mme_cols.next     = 8'(MmeCols);
+    hw_in.CONFIG1.l2_log2_bytes.next = 8'($clog2(L2BytesPerDcore));
+    hw_in.CONFIG1.l2_ways.next      = 8'(L2Ways);
+    hw_in.CLK_HZ.hz.next            = 32'(ClkHz);
+  end
+
+  // Boot and firmware status registers are for software only.
+  logic unused_out;
+  assign unused_out = ^hw_out;
+endmodule
