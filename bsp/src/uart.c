@@ -1,0 +1,144 @@
+/* Tessera BSP: UART driver. */
+#include "tessera/tessera.h"
+
+#define RX_RING 128u   /* power of two */
+
+static volatile uint8_t rx_ring[RX_RING];
+static volatile uint32_t rx_head, rx_tail;   /* head: written by the ISR */
+static volatile uint32_t rx_irqs, rx_drops;
+static volatile int rx_irq_mode;
+
+void uart_set_div(uint32_t div)
+{
+    UART_REG(CTRL) = FIELD_PREP(UART__CTRL__DIV, div);
+}
+
+void uart_init(uint32_t baud)
+{
+    if (sysctrl_platform() != SYSCTRL_PLATFORM_SIM && baud != 0u) {
+        uint32_t div = sysctrl_clk_hz() / baud;
+        if (div < 4u)
+            div = 4u;
+        uart_flush();
+        uart_set_div(div);
+    }
+}
+
+void uart_putc(char c)
+{
+    while (UART_REG(STATUS) & UART__STATUS__TX_FULL_bm)
+        ;
+    UART_REG(TXDATA) = (uint8_t)c;
+}
+
+void uart_puts(const char *s)
+{
+    while (*s)
+        uart_putc(*s++);
+}
+
+void uart_write(const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n--)
+        uart_putc(*p++);
+}
+
+void uart_flush(void)
+{
+    while (!(UART_REG(STATUS) & UART__STATUS__TX_IDLE_bm))
+        ;
+}
+
+void uart_put_hex32(uint32_t v)
+{
+    static const char hex[] = "0123456789abcdef";
+    uart_putc('0');
+    uart_putc('x');
+    for (int i = 28; i >= 0; i -= 4)
+        uart_putc(hex[(v >> i) & 0xFu]);
+}
+
+void uart_put_dec(uint32_t v)
+{
+    char buf[11];
+    int n = 0;
+    do {
+        buf[n++] = (char)('0' + v % 10u);
+        v /= 10u;
+    } while (v);
+    while (n)
+        uart_putc(buf[--n]);
+}
+
+static int rx_poll(void)
+{
+    uint32_t d = UART_REG(RXDATA);
+    if (d & UART__RXDATA__EMPTY_bm)
+        return -1;
+    return (int)FIELD_GET(UART__RXDATA__DATA, d);
+}
+
+static void uart_isr(uint32_t src)
+{
+    (void)src;
+    rx_irqs = rx_irqs + 1u;
+    int c;
+    while ((c = rx_poll()) >= 0) {
+        uint32_t h = rx_head;
+        if (h - rx_tail >= RX_RING) {
+            rx_drops = rx_drops + 1u;
+            continue;
+        }
+        rx_ring[h & (RX_RING - 1u)] = (uint8_t)c;
+        rx_head = h + 1u;
+    }
+}
+
+int uart_try_getc(void)
+{
+    if (!rx_irq_mode)
+        return rx_poll();
+    uint32_t t = rx_tail;
+    if (t == rx_head)
+        return -1;
+    int c = rx_ring[t & (RX_RING - 1u)];
+    rx_tail = t + 1u;
+    return c;
+}
+
+int uart_getc(void)
+{
+    int c;
+    while ((c = uart_try_getc()) < 0) {
+        if (rx_irq_mode) {
+            /* sleep until the next interrupt; the check-then-wfi race is
+             * harmless because wfi wakes on a pending interrupt even with
+             * mstatus.MIE clear */
+            uint32_t s = irq_save();
+            if (rx_tail == rx_head)
+                wfi();
+            irq_restore(s);
+        }
+    }
+    return c;
+}
+
+void uart_rx_irq_enable(void)
+{
+    rx_irq_mode = 1;
+    intc_set_handler(INTC_SRC_UART, uart_isr);
+    UART_REG(IE) = UART_REG(IE) | UART__IE__RX_VALID_bm;
+    intc_enable(INTC_SRC_UART);
+    intc_ext_enable();
+}
+
+void uart_rx_irq_disable(void)
+{
+    UART_REG(IE) = UART_REG(IE) & ~UART__IE__RX_VALID_bm;
+    intc_disable(INTC_SRC_UART);
+    rx_irq_mode = 0;
+}
+
+uint32_t uart_rx_irq_count(void) { return rx_irqs; }
+uint32_t uart_rx_dropped(void) { return rx_drops; }
