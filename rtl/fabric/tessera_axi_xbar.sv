@@ -1,0 +1,591 @@
+// Tessera AXI4 memory fabric: NumMst masters (engines) to NumSlv interleaved
+// device-memory channels. See docs/fabric.md for the full description.
+//
+//  * Routing: a burst goes to channel (addr >> log2(InterleaveBytes)) % NumSlv,
+//    address unchanged. Bursts outside [MemBase, MemBase+MemSize) go to an
+//    internal error slave (DECERR); bursts inside the window that cross an
+//    InterleaveBytes boundary also go there (SLVERR). Never a hang.
+//  * AW and AR: per channel round-robin arbitration, one output register per
+//    channel (one request per cycle per channel).
+//  * W: follows AW order. Each master keeps a FIFO of the channels its AWs went
+//    to; each channel keeps a FIFO of the masters whose AWs it accepted. A W
+//    beat flows when both heads agree. W may arrive before or with its AW.
+//  * IDs: slave ID = {master index, master ID}, zero-extended to SlvIdBits.
+//  * Ordering: a read (write) whose ID still has reads (writes) outstanding at
+//    another channel is stalled until those complete, so same-ID responses
+//    come back in order. Different IDs complete in any order.
+//  * R and B: per master round-robin over the channels, bursts not interleaved,
+//    combinational (one beat per cycle per master).
+module tessera_axi_xbar #(
+  parameter int unsigned NumMst          = 2,
+  parameter int unsigned NumSlv          = 4,
+  parameter int unsigned DataBits        = 256,
+  parameter int unsigned IdBits          = 4,
+  parameter int unsigned SlvIdBits       = IdBits + 4,
+  parameter int unsigned InterleaveBytes = 256,
+  parameter logic [31:0] MemBase         = 32'h8000_0000,
+  parameter logic [31:0] MemSize         = 32'h4000_0000
+) (
+  input  logic                                clk_i,
+  input  logic                                rst_ni,
+  // ------------------------------------------------ slave side (from masters)
+  input  logic [NumMst-1:0][IdBits-1:0]       s_axi_awid_i,
+  input  logic [NumMst-1:0][31:0]             s_axi_awaddr_i,
+  input  logic [NumMst-1:0][7:0]              s_axi_awlen_i,
+  input  logic [NumMst-1:0][2:0]              s_axi_awsize_i,
+  input  logic [NumMst-1:0][1:0]              s_axi_awburst_i,
+  input  logic [NumMst-1:0][3:0]              s_axi_awcache_i,
+  input  logic [NumMst-1:0][2:0]              s_axi_awprot_i,
+  input  logic [NumMst-1:0][3:0]              s_axi_awqos_i,
+  input  logic [NumMst-1:0]                   s_axi_awvalid_i,
+  output logic [NumMst-1:0]                   s_axi_awready_o,
+  input  logic [NumMst-1:0][DataBits-1:0]     s_axi_wdata_i,
+  input  logic [NumMst-1:0][DataBits/8-1:0]   s_axi_wstrb_i,
+  input  logic [NumMst-1:0]                   s_axi_wlast_i,
+  input  logic [NumMst-1:0]                   s_axi_wvalid_i,
+  output logic [NumMst-1:0]                   s_axi_wready_o,
+  output logic [NumMst-1:0][IdBits-1:0]       s_axi_bid_o,
+  output logic [NumMst-1:0][1:0]              s_axi_bresp_o,
+  output logic [NumMst-1:0]                   s_axi_bvalid_o,
+  input  logic [NumMst-1:0]                   s_axi_bready_i,
+  input  logic [NumMst-1:0][IdBits-1:0]       s_axi_arid_i,
+  input  logic [NumMst-1:0][31:0]             s_axi_araddr_i,
+  input  logic [NumMst-1:0][7:0]              s_axi_arlen_i,
+  input  logic [NumMst-1:0][2:0]              s_axi_arsize_i,
+  input  logic [NumMst-1:0][1:0]              s_axi_arburst_i,
+  input  logic [NumMst-1:0][3:0]              s_axi_arcache_i,
+  input  logic [NumMst-1:0][2:0]              s_axi_arprot_i,
+  input  logic [NumMst-1:0][3:0]              s_axi_arqos_i,
+  input  logic [NumMst-1:0]                   s_axi_arvalid_i,
+  output logic [NumMst-1:0]                   s_axi_arready_o,
+  output logic [NumMst-1:0][IdBits-1:0]       s_axi_rid_o,
+  output logic [NumMst-1:0][DataBits-1:0]     s_axi_rdata_o,
+  output logic [NumMst-1:0][1:0]              s_axi_rresp_o,
+  output logic [NumMst-1:0]                   s_axi_rlast_o,
+  output logic [NumMst-1:0]                   s_axi_rvalid_o,
+  input  logic [NumMst-1:0]                   s_axi_rready_i,
+  // ------------------------------------------------ master side (to channels)
+  output logic [NumSlv-1:0][SlvIdBits-1:0]    m_axi_awid_o,
+  output logic [NumSlv-1:0][31:0]             m_axi_awaddr_o,
+  output logic [NumSlv-1:0][7:0]              m_axi_awlen_o,
+  output logic [NumSlv-1:0][2:0]              m_axi_awsize_o,
+  output logic [NumSlv-1:0][1:0]              m_axi_awburst_o,
+  output logic [NumSlv-1:0][3:0]              m_axi_awcache_o,
+  output logic [NumSlv-1:0][2:0]              m_axi_awprot_o,
+  output logic [NumSlv-1:0][3:0]              m_axi_awqos_o,
+  output logic [NumSlv-1:0]                   m_axi_awvalid_o,
+  input  logic [NumSlv-1:0]                   m_axi_awready_i,
+  output logic [NumSlv-1:0][DataBits-1:0]     m_axi_wdata_o,
+  output logic [NumSlv-1:0][DataBits/8-1:0]   m_axi_wstrb_o,
+  output logic [NumSlv-1:0]                   m_axi_wlast_o,
+  output logic [NumSlv-1:0]                   m_axi_wvalid_o,
+  input  logic [NumSlv-1:0]                   m_axi_wready_i,
+  input  logic [NumSlv-1:0][SlvIdBits-1:0]    m_axi_bid_i,
+  input  logic [NumSlv-1:0][1:0]              m_axi_bresp_i,
+  input  logic [NumSlv-1:0]                   m_axi_bvalid_i,
+  output logic [NumSlv-1:0]                   m_axi_bready_o,
+  output logic [NumSlv-1:0][SlvIdBits-1:0]    m_axi_arid_o,
+  output logic [NumSlv-1:0][31:0]             m_axi_araddr_o,
+  output logic [NumSlv-1:0][7:0]              m_axi_arlen_o,
+  output logic [NumSlv-1:0][2:0]              m_axi_arsize_o,
+  output logic [NumSlv-1:0][1:0]              m_axi_arburst_o,
+  output logic [NumSlv-1:0][3:0]              m_axi_arcache_o,
+  output logic [NumSlv-1:0][2:0]              m_axi_arprot_o,
+  output logic [NumSlv-1:0][3:0]              m_axi_arqos_o,
+  output logic [NumSlv-1:0]                   m_axi_arvalid_o,
+  input  logic [NumSlv-1:0]                   m_axi_arready_i,
+  input  logic [NumSlv-1:0][SlvIdBits-1:0]    m_axi_rid_i,
+  input  logic [NumSlv-1:0][DataBits-1:0]     m_axi_rdata_i,
+  input  logic [NumSlv-1:0][1:0]              m_axi_rresp_i,
+  input  logic [NumSlv-1:0]                   m_axi_rlast_i,
+  input  logic [NumSlv-1:0]                   m_axi_rvalid_i,
+  output logic [NumSlv-1:0]                   m_axi_rready_o
+);
+
+  // ---------------------------------------------------------------- constants
+  localparam int unsigned StrbBits    = DataBits / 8;
+  localparam int unsigned MstIdxBits  = (NumMst > 1) ? $clog2(NumMst) : 1;
+  localparam int unsigned NumPorts    = NumSlv + 1;          // channels + error slave
+  localparam int unsigned PortIdxBits = $clog2(NumPorts);
+  localparam int unsigned ErrPort     = NumSlv;
+  localparam int unsigned IlShift     = $clog2(InterleaveBytes);
+  localparam int unsigned NumIds      = 1 << IdBits;
+  localparam int unsigned CntBits     = 4;                   // same-ID outstanding counter
+  localparam int unsigned WFifoDepth  = 4;                   // AWs awaiting W, per master/channel
+  localparam int unsigned SlvIdUsed   = IdBits + MstIdxBits;
+
+  // Address/control of one AW or AR request (slave-side ID).
+  typedef struct packed {
+    logic [SlvIdBits-1:0] id;
+    logic [31:0]          addr;
+    logic [7:0]           len;
+    logic [2:0]           size;
+    logic [1:0]           burst;
+    logic [3:0]           cache;
+    logic [2:0]           prot;
+    logic [3:0]           qos;
+  } ax_t;
+
+  // Target port of a burst: a channel, or ErrPort.
+  function automatic logic [PortIdxBits-1:0] route(input logic [31:0] addr,
+                                                   input logic [7:0]  len,
+                                                   input logic [2:0]  size);
+    logic        in_win;
+    logic [31:0] off_end;
+    in_win  = (addr >= MemBase) && ({1'b0, addr} < ({1'b0, MemBase} + {1'b0, MemSize}));
+    off_end = (addr & (InterleaveBytes - 32'd1)) + (({24'd0, len} + 32'd1) << size);
+    if (!in_win || (off_end > InterleaveBytes)) begin
+      route = PortIdxBits'(ErrPort);
+    end else begin
+      route = PortIdxBits'((addr >> IlShift) & (NumSlv - 32'd1));
+    end
+  endfunction
+
+  function automatic logic [SlvIdBits-1:0] widen_id(input logic [MstIdxBits-1:0] m,
+                                                    input logic [IdBits-1:0] id);
+    logic [SlvIdUsed-1:0] w;
+    w = {m, id};
+    widen_id = SlvIdBits'(w);
+  endfunction
+
+  // ---------------------------------------------------------------- port-side signals
+  // Ports 0..NumSlv-1 are the channels, port NumSlv the internal error slave.
+  ax_t [NumPorts-1:0]                 port_aw, port_ar;
+  logic [NumPorts-1:0]                port_awvalid, port_awready;
+  logic [NumPorts-1:0]                port_arvalid, port_arready;
+  logic [NumPorts-1:0][DataBits-1:0]  port_wdata;
+  logic [NumPorts-1:0][StrbBits-1:0]  port_wstrb;
+  logic [NumPorts-1:0]                port_wlast, port_wvalid, port_wready;
+  logic [NumPorts-1:0][SlvIdBits-1:0] port_bid, port_rid;
+  logic [NumPorts-1:0][1:0]           port_bresp, port_rresp;
+  logic [NumPorts-1:0]                port_bvalid, port_bready;
+  logic [NumPorts-1:0][DataBits-1:0]  port_rdata;
+  logic [NumPorts-1:0]                port_rlast, port_rvalid, port_rready;
+
+  // ---------------------------------------------------------------- request decode
+  logic [NumMst-1:0][PortIdxBits-1:0] aw_tgt, ar_tgt;
+  logic [NumMst-1:0]                  aw_stall, ar_stall;
+  ax_t  [NumMst-1:0]                  aw_in, ar_in;
+
+  // Same-ID tracking per master: outstanding count and the port they went to.
+  logic [NumMst-1:0][NumIds-1:0][CntBits-1:0]     wcnt_q, wcnt_d, rcnt_q, rcnt_d;
+  logic [NumMst-1:0][NumIds-1:0][PortIdxBits-1:0] wtgt_q, wtgt_d, rtgt_q, rtgt_d;
+
+  // W routing FIFOs
+  logic [NumMst-1:0]                  route_full, route_empty, route_push, route_pop;
+  logic [NumMst-1:0][PortIdxBits-1:0] route_head;
+  logic [NumPorts-1:0]                owner_full, owner_empty, owner_push, owner_pop;
+  logic [NumPorts-1:0][MstIdxBits-1:0] owner_head, owner_in;
+
+  always_comb begin
+    for (int unsigned m = 0; m < NumMst; m++) begin
+      aw_tgt[m] = route(s_axi_awaddr_i[m], s_axi_awlen_i[m], s_axi_awsize_i[m]);
+      ar_tgt[m] = route(s_axi_araddr_i[m], s_axi_arlen_i[m], s_axi_arsize_i[m]);
+      aw_in[m].id    = widen_id(MstIdxBits'(m), s_axi_awid_i[m]);
+      aw_in[m].addr  = s_axi_awaddr_i[m];
+      aw_in[m].len   = s_axi_awlen_i[m];
+      aw_in[m].size  = s_axi_awsize_i[m];
+      aw_in[m].burst = s_axi_awburst_i[m];
+      aw_in[m].cache = s_axi_awcache_i[m];
+      aw_in[m].prot  = s_axi_awprot_i[m];
+      aw_in[m].qos   = s_axi_awqos_i[m];
+      ar_in[m].id    = widen_id(MstIdxBits'(m), s_axi_arid_i[m]);
+      ar_in[m].addr  = s_axi_araddr_i[m];
+      ar_in[m].len   = s_axi_arlen_i[m];
+      ar_in[m].size  = s_axi_arsize_i[m];
+      ar_in[m].burst = s_axi_arburst_i[m];
+      ar_in[m].cache = s_axi_arcache_i[m];
+      ar_in[m].prot  = s_axi_arprot_i[m];
+      ar_in[m].qos   = s_axi_arqos_i[m];
+      aw_stall[m] = ((wcnt_q[m][s_axi_awid_i[m]] != '0) &&
+                     (wtgt_q[m][s_axi_awid_i[m]] != aw_tgt[m])) ||
+                    (wcnt_q[m][s_axi_awid_i[m]] == '1) || route_full[m];
+      ar_stall[m] = ((rcnt_q[m][s_axi_arid_i[m]] != '0) &&
+                     (rtgt_q[m][s_axi_arid_i[m]] != ar_tgt[m])) ||
+                    (rcnt_q[m][s_axi_arid_i[m]] == '1);
+    end
+  end
+
+  // ---------------------------------------------------------------- AW / AR arbitration
+  logic [NumPorts-1:0][NumMst-1:0]     aw_req, aw_gnt, ar_req, ar_gnt;
+  logic [NumPorts-1:0][MstIdxBits-1:0] aw_idx, ar_idx;
+  logic [NumPorts-1:0]                 aw_load, ar_load;
+  ax_t  [NumPorts-1:0]                 aw_sel, ar_sel;
+  ax_t  [NumPorts-1:0]                 awq_q, arq_q;
+  logic [NumPorts-1:0]                 awq_valid_q, arq_valid_q;
+
+  always_comb begin
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      for (int unsigned m = 0; m < NumMst; m++) begin
+        aw_req[p][m] = s_axi_awvalid_i[m] && !aw_stall[m] && (aw_tgt[m] == PortIdxBits'(p));
+        ar_req[p][m] = s_axi_arvalid_i[m] && !ar_stall[m] && (ar_tgt[m] == PortIdxBits'(p));
+      end
+    end
+  end
+
+  for (genvar p = 0; p < NumPorts; p++) begin : g_port_arb
+    tessera_fabric_rr_arb #(
+      .N       (NumMst),
+      .IdxBits (MstIdxBits)
+    ) u_aw_arb (
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .req_i  (aw_req[p]),
+      .ack_i  (aw_load[p]),
+      .gnt_o  (aw_gnt[p]),
+      .idx_o  (aw_idx[p])
+    );
+
+    tessera_fabric_rr_arb #(
+      .N       (NumMst),
+      .IdxBits (MstIdxBits)
+    ) u_ar_arb (
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .req_i  (ar_req[p]),
+      .ack_i  (ar_load[p]),
+      .gnt_o  (ar_gnt[p]),
+      .idx_o  (ar_idx[p])
+    );
+  end
+
+  always_comb begin
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      // the output register can take a new request when empty or draining
+      aw_load[p] = (|aw_req[p]) && !owner_full[p] && (!awq_valid_q[p] || port_awready[p]);
+      ar_load[p] = (|ar_req[p]) && (!arq_valid_q[p] || port_arready[p]);
+      aw_sel[p]  = '0;
+      ar_sel[p]  = '0;
+      for (int unsigned m = 0; m < NumMst; m++) begin
+        if (aw_gnt[p][m]) begin
+          aw_sel[p] = aw_in[m];
+        end
+        if (ar_gnt[p][m]) begin
+          ar_sel[p] = ar_in[m];
+        end
+      end
+      owner_push[p] = aw_load[p];
+      owner_in[p]   = aw_idx[p];
+    end
+    for (int unsigned m = 0; m < NumMst; m++) begin
+      s_axi_awready_o[m] = 1'b0;
+      s_axi_arready_o[m] = 1'b0;
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        if (aw_load[p] && aw_gnt[p][m]) begin
+          s_axi_awready_o[m] = 1'b1;
+        end
+        if (ar_load[p] && ar_gnt[p][m]) begin
+          s_axi_arready_o[m] = 1'b1;
+        end
+      end
+      route_push[m] = s_axi_awvalid_i[m] && s_axi_awready_o[m];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      awq_q       <= '0;
+      arq_q       <= '0;
+      awq_valid_q <= '0;
+      arq_valid_q <= '0;
+    end else begin
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        if (aw_load[p]) begin
+          awq_valid_q[p] <= 1'b1;
+          awq_q[p]       <= aw_sel[p];
+        end else if (port_awready[p]) begin
+          awq_valid_q[p] <= 1'b0;
+        end
+        if (ar_load[p]) begin
+          arq_valid_q[p] <= 1'b1;
+          arq_q[p]       <= ar_sel[p];
+        end else if (port_arready[p]) begin
+          arq_valid_q[p] <= 1'b0;
+        end
+      end
+    end
+  end
+
+  assign port_aw      = awq_q;
+  assign port_awvalid = awq_valid_q;
+  assign port_ar      = arq_q;
+  assign port_arvalid = arq_valid_q;
+
+  // ---------------------------------------------------------------- W routing
+  for (genvar m = 0; m < NumMst; m++) begin : g_route_fifo
+    tessera_fabric_fifo #(
+      .Width (PortIdxBits),
+      .Depth (WFifoDepth)
+    ) u_route (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .push_i  (route_push[m]),
+      .data_i  (aw_tgt[m]),
+      .pop_i   (route_pop[m]),
+      .data_o  (route_head[m]),
+      .full_o  (route_full[m]),
+      .empty_o (route_empty[m])
+    );
+  end
+
+  for (genvar p = 0; p < NumPorts; p++) begin : g_owner_fifo
+    tessera_fabric_fifo #(
+      .Width (MstIdxBits),
+      .Depth (WFifoDepth)
+    ) u_owner (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .push_i  (owner_push[p]),
+      .data_i  (owner_in[p]),
+      .pop_i   (owner_pop[p]),
+      .data_o  (owner_head[p]),
+      .full_o  (owner_full[p]),
+      .empty_o (owner_empty[p])
+    );
+  end
+
+  // w_conn[m][p]: master m's current W burst belongs to port p, and port p is
+  // waiting for master m's W burst.
+  logic [NumMst-1:0][NumPorts-1:0] w_conn;
+
+  always_comb begin
+    for (int unsigned m = 0; m < NumMst; m++) begin
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        w_conn[m][p] = !route_empty[m] && (route_head[m] == PortIdxBits'(p)) &&
+                       !owner_empty[p] && (owner_head[p] == MstIdxBits'(m));
+      end
+    end
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      port_wvalid[p] = 1'b0;
+      port_wdata[p]  = '0;
+      port_wstrb[p]  = '0;
+      port_wlast[p]  = 1'b0;
+      for (int unsigned m = 0; m < NumMst; m++) begin
+        if (w_conn[m][p]) begin
+          port_wvalid[p] = s_axi_wvalid_i[m];
+          port_wdata[p]  = s_axi_wdata_i[m];
+          port_wstrb[p]  = s_axi_wstrb_i[m];
+          port_wlast[p]  = s_axi_wlast_i[m];
+        end
+      end
+      owner_pop[p] = port_wvalid[p] && port_wready[p] && port_wlast[p];
+    end
+    for (int unsigned m = 0; m < NumMst; m++) begin
+      s_axi_wready_o[m] = 1'b0;
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        if (w_conn[m][p]) begin
+          s_axi_wready_o[m] = port_wready[p];
+        end
+      end
+      route_pop[m] = s_axi_wvalid_i[m] && s_axi_wready_o[m] && s_axi_wlast_i[m];
+    end
+  end
+
+  // ---------------------------------------------------------------- R / B return
+  localparam int unsigned RWidth = IdBits + DataBits + 2;
+  localparam int unsigned BWidth = IdBits + 2;
+
+  logic [NumPorts-1:0][MstIdxBits-1:0] port_rmst, port_bmst;
+  logic [NumPorts-1:0][RWidth-1:0]     port_rpay;
+  logic [NumPorts-1:0][BWidth-1:0]     port_bpay;
+  logic [NumPorts-1:0]                 port_blast;
+  logic [NumMst-1:0][NumPorts-1:0]     r_req, r_rdy, b_req, b_rdy;
+  logic [NumMst-1:0][RWidth-1:0]       r_pay;
+  logic [NumMst-1:0][BWidth-1:0]       b_pay;
+  logic [NumMst-1:0]                   b_last_unused;
+
+  always_comb begin
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      port_rmst[p]  = port_rid[p][IdBits +: MstIdxBits];
+      port_bmst[p]  = port_bid[p][IdBits +: MstIdxBits];
+      port_rpay[p]  = {port_rid[p][IdBits-1:0], port_rdata[p], port_rresp[p]};
+      port_bpay[p]  = {port_bid[p][IdBits-1:0], port_bresp[p]};
+      port_blast[p] = 1'b1;
+    end
+    for (int unsigned m = 0; m < NumMst; m++) begin
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        r_req[m][p] = port_rvalid[p] && (port_rmst[p] == MstIdxBits'(m));
+        b_req[m][p] = port_bvalid[p] && (port_bmst[p] == MstIdxBits'(m));
+      end
+    end
+  end
+
+  for (genvar m = 0; m < NumMst; m++) begin : g_resp
+    tessera_fabric_resp_arb #(
+      .NumIn   (NumPorts),
+      .Width   (RWidth),
+      .IdxBits (PortIdxBits)
+    ) u_r_arb (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .req_i   (r_req[m]),
+      .last_i  (port_rlast),
+      .data_i  (port_rpay),
+      .ready_o (r_rdy[m]),
+      .valid_o (s_axi_rvalid_o[m]),
+      .last_o  (s_axi_rlast_o[m]),
+      .data_o  (r_pay[m]),
+      .ready_i (s_axi_rready_i[m])
+    );
+
+    tessera_fabric_resp_arb #(
+      .NumIn   (NumPorts),
+      .Width   (BWidth),
+      .IdxBits (PortIdxBits)
+    ) u_b_arb (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .req_i   (b_req[m]),
+      .last_i  (port_blast),
+      .data_i  (port_bpay),
+      .ready_o (b_rdy[m]),
+      .valid_o (s_axi_bvalid_o[m]),
+      .last_o  (b_last_unused[m]),
+      .data_o  (b_pay[m]),
+      .ready_i (s_axi_bready_i[m])
+    );
+
+    assign s_axi_rid_o[m]   = r_pay[m][DataBits + 2 +: IdBits];
+    assign s_axi_rdata_o[m] = r_pay[m][2 +: DataBits];
+    assign s_axi_rresp_o[m] = r_pay[m][1:0];
+    assign s_axi_bid_o[m]   = b_pay[m][2 +: IdBits];
+    assign s_axi_bresp_o[m] = b_pay[m][1:0];
+  end
+
+  always_comb begin
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      port_rready[p] = 1'b0;
+      port_bready[p] = 1'b0;
+      for (int unsigned m = 0; m < NumMst; m++) begin
+        if (r_rdy[m][p] && r_req[m][p]) begin
+          port_rready[p] = 1'b1;
+        end
+        if (b_rdy[m][p] && b_req[m][p]) begin
+          port_bready[p] = 1'b1;
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- same-ID tracking
+  always_comb begin
+    wcnt_d = wcnt_q;
+    wtgt_d = wtgt_q;
+    rcnt_d = rcnt_q;
+    rtgt_d = rtgt_q;
+    for (int unsigned m = 0; m < NumMst; m++) begin
+      if (s_axi_awvalid_i[m] && s_axi_awready_o[m]) begin
+        wcnt_d[m][s_axi_awid_i[m]] = wcnt_d[m][s_axi_awid_i[m]] + 1'b1;
+        wtgt_d[m][s_axi_awid_i[m]] = aw_tgt[m];
+      end
+      if (s_axi_bvalid_o[m] && s_axi_bready_i[m]) begin
+        wcnt_d[m][s_axi_bid_o[m]] = wcnt_d[m][s_axi_bid_o[m]] - 1'b1;
+      end
+      if (s_axi_arvalid_i[m] && s_axi_arready_o[m]) begin
+        rcnt_d[m][s_axi_arid_i[m]] = rcnt_d[m][s_axi_arid_i[m]] + 1'b1;
+        rtgt_d[m][s_axi_arid_i[m]] = ar_tgt[m];
+      end
+      if (s_axi_rvalid_o[m] && s_axi_rready_i[m] && s_axi_rlast_o[m]) begin
+        rcnt_d[m][s_axi_rid_o[m]] = rcnt_d[m][s_axi_rid_o[m]] - 1'b1;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wcnt_q <= '0;
+      wtgt_q <= '0;
+      rcnt_q <= '0;
+      rtgt_q <= '0;
+    end else begin
+      wcnt_q <= wcnt_d;
+      wtgt_q <= wtgt_d;
+      rcnt_q <= rcnt_d;
+      rtgt_q <= rtgt_d;
+    end
+  end
+
+  // ---------------------------------------------------------------- channels
+  for (genvar c = 0; c < NumSlv; c++) begin : g_chan
+    assign m_axi_awid_o[c]    = port_aw[c].id;
+    assign m_axi_awaddr_o[c]  = port_aw[c].addr;
+    assign m_axi_awlen_o[c]   = port_aw[c].len;
+    assign m_axi_awsize_o[c]  = port_aw[c].size;
+    assign m_axi_awburst_o[c] = port_aw[c].burst;
+    assign m_axi_awcache_o[c] = port_aw[c].cache;
+    assign m_axi_awprot_o[c]  = port_aw[c].prot;
+    assign m_axi_awqos_o[c]   = port_aw[c].qos;
+    assign m_axi_awvalid_o[c] = port_awvalid[c];
+    assign port_awready[c]    = m_axi_awready_i[c];
+    assign m_axi_wdata_o[c]   = port_wdata[c];
+    assign m_axi_wstrb_o[c]   = port_wstrb[c];
+    assign m_axi_wlast_o[c]   = port_wlast[c];
+    assign m_axi_wvalid_o[c]  = port_wvalid[c];
+    assign port_wready[c]     = m_axi_wready_i[c];
+    assign port_bid[c]        = m_axi_bid_i[c];
+    assign port_bresp[c]      = m_axi_bresp_i[c];
+    assign port_bvalid[c]     = m_axi_bvalid_i[c];
+    assign m_axi_bready_o[c]  = port_bready[c];
+    assign m_axi_arid_o[c]    = port_ar[c].id;
+    assign m_axi_araddr_o[c]  = port_ar[c].addr;
+    assign m_axi_arlen_o[c]   = port_ar[c].len;
+    assign m_axi_arsize_o[c]  = port_ar[c].size;
+    assign m_axi_arburst_o[c] = port_ar[c].burst;
+    assign m_axi_arcache_o[c] = port_ar[c].cache;
+    assign m_axi_arprot_o[c]  = port_ar[c].prot;
+    assign m_axi_arqos_o[c]   = port_ar[c].qos;
+    assign m_axi_arvalid_o[c] = port_arvalid[c];
+    assign port_arready[c]    = m_axi_arready_i[c];
+    assign port_rid[c]        = m_axi_rid_i[c];
+    assign port_rdata[c]      = m_axi_rdata_i[c];
+    assign port_rresp[c]      = m_axi_rresp_i[c];
+    assign port_rlast[c]      = m_axi_rlast_i[c];
+    assign port_rvalid[c]     = m_axi_rvalid_i[c];
+    assign m_axi_rready_o[c]  = port_rready[c];
+  end
+
+  // ---------------------------------------------------------------- error slave
+  tessera_fabric_err_slv #(
+    .DataBits (DataBits),
+    .IdBits   (SlvIdBits),
+    .MemBase  (MemBase),
+    .MemSize  (MemSize)
+  ) u_err (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .s_axi_awid_i    (port_aw[ErrPort].id),
+    .s_axi_awaddr_i  (port_aw[ErrPort].addr),
+    .s_axi_awvalid_i (port_awvalid[ErrPort]),
+    .s_axi_awready_o (port_awready[ErrPort]),
+    .s_axi_wlast_i   (port_wlast[ErrPort]),
+    .s_axi_wvalid_i  (port_wvalid[ErrPort]),
+    .s_axi_wready_o  (port_wready[ErrPort]),
+    .s_axi_bid_o     (port_bid[ErrPort]),
+    .s_axi_bresp_o   (port_bresp[ErrPort]),
+    .s_axi_bvalid_o  (port_bvalid[ErrPort]),
+    .s_axi_bready_i  (port_bready[ErrPort]),
+    .s_axi_arid_i    (port_ar[ErrPort].id),
+    .s_axi_araddr_i  (port_ar[ErrPort].addr),
+    .s_axi_arlen_i   (port_ar[ErrPort].len),
+    .s_axi_arvalid_i (port_arvalid[ErrPort]),
+    .s_axi_arready_o (port_arready[ErrPort]),
+    .s_axi_rid_o     (port_rid[ErrPort]),
+    .s_axi_rdata_o   (port_rdata[ErrPort]),
+    .s_axi_rresp_o   (port_rresp[ErrPort]),
+    .s_axi_rlast_o   (port_rlast[ErrPort]),
+    .s_axi_rvalid_o  (port_rvalid[ErrPort]),
+    .s_axi_rready_i  (port_rready[ErrPort])
+  );
+
+  // ---------------------------------------------------------------- unused
+  // Upper slave-ID bits are zero by construction; the error slave ignores
+  // the burst attributes it does not need; B has no "last".
+  logic unused_sig;
+  assign unused_sig = ^{b_last_unused, ar_idx, port_wdata[ErrPort], port_wstrb[ErrPort],
+                        port_aw[ErrPort].len, port_aw[ErrPort].size, port_aw[ErrPort].burst,
+                        port_aw[ErrPort].cache, port_aw[ErrPort].prot, port_aw[ErrPort].qos,
+                        port_ar[ErrPort].size, port_ar[ErrPort].burst,
+                        port_ar[ErrPort].cache, port_ar[ErrPort].prot, port_ar[ErrPort].qos,
+                        port_rid, port_bid};
+
+endmodule

@@ -1,0 +1,215 @@
+// OBI (32-bit system bus, one transaction outstanding) to AXI4 bridge.
+// Every OBI access becomes one single-beat AXI burst (len 0, full-width size,
+// INCR, ID 0). The AXI address is the OBI address aligned down to the AXI
+// data width; the 32-bit word sits on its natural byte lanes and wstrb is
+// obi_be shifted to those lanes. rdata is taken from the same lanes.
+// Response: obi_rvalid one cycle after B/R arrives, obi_err = (resp != OKAY).
+// The next request is granted in the same cycle the response is returned.
+module tessera_obi2axi #(
+  parameter int unsigned DataBits = 256,
+  parameter int unsigned IdBits   = 4
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  // OBI slave
+  input  logic                  obi_req_i,
+  output logic                  obi_gnt_o,
+  input  logic [31:0]           obi_addr_i,
+  input  logic                  obi_we_i,
+  input  logic [3:0]            obi_be_i,
+  input  logic [31:0]           obi_wdata_i,
+  output logic                  obi_rvalid_o,
+  output logic [31:0]           obi_rdata_o,
+  output logic                  obi_err_o,
+  // AXI4 master
+  output logic [IdBits-1:0]     m_axi_awid_o,
+  output logic [31:0]           m_axi_awaddr_o,
+  output logic [7:0]            m_axi_awlen_o,
+  output logic [2:0]            m_axi_awsize_o,
+  output logic [1:0]            m_axi_awburst_o,
+  output logic [3:0]            m_axi_awcache_o,
+  output logic [2:0]            m_axi_awprot_o,
+  output logic [3:0]            m_axi_awqos_o,
+  output logic                  m_axi_awvalid_o,
+  input  logic                  m_axi_awready_i,
+  output logic [DataBits-1:0]   m_axi_wdata_o,
+  output logic [DataBits/8-1:0] m_axi_wstrb_o,
+  output logic                  m_axi_wlast_o,
+  output logic                  m_axi_wvalid_o,
+  input  logic                  m_axi_wready_i,
+  input  logic [IdBits-1:0]     m_axi_bid_i,
+  input  logic [1:0]            m_axi_bresp_i,
+  input  logic                  m_axi_bvalid_i,
+  output logic                  m_axi_bready_o,
+  output logic [IdBits-1:0]     m_axi_arid_o,
+  output logic [31:0]           m_axi_araddr_o,
+  output logic [7:0]            m_axi_arlen_o,
+  output logic [2:0]            m_axi_arsize_o,
+  output logic [1:0]            m_axi_arburst_o,
+  output logic [3:0]            m_axi_arcache_o,
+  output logic [2:0]            m_axi_arprot_o,
+  output logic [3:0]            m_axi_arqos_o,
+  output logic                  m_axi_arvalid_o,
+  input  logic                  m_axi_arready_i,
+  input  logic [IdBits-1:0]     m_axi_rid_i,
+  input  logic [DataBits-1:0]   m_axi_rdata_i,
+  input  logic [1:0]            m_axi_rresp_i,
+  input  logic                  m_axi_rlast_i,
+  input  logic                  m_axi_rvalid_i,
+  output logic                  m_axi_rready_o
+);
+
+  localparam int unsigned DataBytes = DataBits / 8;
+  localparam int unsigned OffBits   = $clog2(DataBytes);   // byte offset inside a beat
+  localparam int unsigned NumWords  = DataBits / 32;
+  localparam int unsigned WordBits  = (NumWords > 1) ? $clog2(NumWords) : 1;
+  localparam logic [2:0]  AxSize    = 3'(OffBits);
+
+  typedef enum logic [2:0] {Idle, WrAddrData, WrResp, RdAddr, RdData, Resp} state_e;
+
+  state_e             state_q, state_d;
+  logic [31:0]        addr_q, addr_d;
+  logic [3:0]         be_q, be_d;
+  logic [31:0]        wdata_q, wdata_d;
+  logic               aw_done_q, aw_done_d;   // AW accepted (write in flight)
+  logic               w_done_q, w_done_d;     // W accepted
+  logic [31:0]        rdata_q, rdata_d;
+  logic               err_q, err_d;
+  logic [WordBits-1:0] word_q;
+
+  assign word_q = WordBits'((addr_q >> 2) & (NumWords - 32'd1));
+
+  // Request accepted in Idle, or in Resp (back-to-back with the response).
+  assign obi_gnt_o    = (state_q == Idle) || (state_q == Resp);
+  assign obi_rvalid_o = (state_q == Resp);
+  assign obi_rdata_o  = rdata_q;
+  assign obi_err_o    = err_q;
+
+  // AXI requests: constant burst attributes
+  assign m_axi_awid_o    = '0;
+  assign m_axi_awaddr_o  = {addr_q[31:OffBits], OffBits'(0)};
+  assign m_axi_awlen_o   = 8'd0;
+  assign m_axi_awsize_o  = AxSize;
+  assign m_axi_awburst_o = 2'b01;      // INCR
+  assign m_axi_awcache_o = 4'b0000;    // device non-bufferable, no allocation
+  assign m_axi_awprot_o  = 3'b000;
+  assign m_axi_awqos_o   = 4'd0;
+  assign m_axi_awvalid_o = (state_q == WrAddrData) && !aw_done_q;
+  assign m_axi_wlast_o   = 1'b1;
+  assign m_axi_wvalid_o  = (state_q == WrAddrData) && !w_done_q;
+  assign m_axi_bready_o  = (state_q == WrResp);
+  assign m_axi_arid_o    = '0;
+  assign m_axi_araddr_o  = {addr_q[31:OffBits], OffBits'(0)};
+  assign m_axi_arlen_o   = 8'd0;
+  assign m_axi_arsize_o  = AxSize;
+  assign m_axi_arburst_o = 2'b01;
+  assign m_axi_arcache_o = 4'b0000;
+  assign m_axi_arprot_o  = 3'b000;
+  assign m_axi_arqos_o   = 4'd0;
+  assign m_axi_arvalid_o = (state_q == RdAddr);
+  assign m_axi_rready_o  = (state_q == RdData);
+
+  always_comb begin
+    m_axi_wdata_o = '0;
+    m_axi_wstrb_o = '0;
+    for (int unsigned i = 0; i < NumWords; i++) begin
+      m_axi_wdata_o[32*i +: 32] = wdata_q;
+      if (word_q == WordBits'(i)) begin
+        m_axi_wstrb_o[4*i +: 4] = be_q;
+      end
+    end
+  end
+
+  logic [31:0] rword;
+  always_comb begin
+    rword = '0;
+    for (int unsigned i = 0; i < NumWords; i++) begin
+      if (word_q == WordBits'(i)) begin
+        rword = m_axi_rdata_i[32*i +: 32];
+      end
+    end
+  end
+
+  always_comb begin
+    state_d   = state_q;
+    addr_d    = addr_q;
+    be_d      = be_q;
+    wdata_d   = wdata_q;
+    aw_done_d = aw_done_q;
+    w_done_d  = w_done_q;
+    rdata_d   = rdata_q;
+    err_d     = err_q;
+    unique case (state_q)
+      Idle, Resp: begin
+        if (obi_req_i) begin
+          addr_d    = obi_addr_i;
+          be_d      = obi_be_i;
+          wdata_d   = obi_wdata_i;
+          aw_done_d = 1'b0;
+          w_done_d  = 1'b0;
+          state_d   = obi_we_i ? WrAddrData : RdAddr;
+        end else begin
+          state_d = Idle;
+        end
+      end
+      WrAddrData: begin
+        if (m_axi_awvalid_o && m_axi_awready_i) begin
+          aw_done_d = 1'b1;
+        end
+        if (m_axi_wvalid_o && m_axi_wready_i) begin
+          w_done_d = 1'b1;
+        end
+        if (aw_done_d && w_done_d) begin
+          state_d = WrResp;
+        end
+      end
+      WrResp: begin
+        if (m_axi_bvalid_i) begin
+          rdata_d = '0;
+          err_d   = (m_axi_bresp_i != 2'b00);
+          state_d = Resp;
+        end
+      end
+      RdAddr: begin
+        if (m_axi_arready_i) begin
+          state_d = RdData;
+        end
+      end
+      RdData: begin
+        if (m_axi_rvalid_i) begin
+          rdata_d = rword;
+          err_d   = (m_axi_rresp_i != 2'b00);
+          state_d = Resp;
+        end
+      end
+      default: state_d = Idle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q   <= Idle;
+      addr_q    <= '0;
+      be_q      <= '0;
+      wdata_q   <= '0;
+      aw_done_q <= 1'b0;
+      w_done_q  <= 1'b0;
+      rdata_q   <= '0;
+      err_q     <= 1'b0;
+    end else begin
+      state_q   <= state_d;
+      addr_q    <= addr_d;
+      be_q      <= be_d;
+      wdata_q   <= wdata_d;
+      aw_done_q <= aw_done_d;
+      w_done_q  <= w_done_d;
+      rdata_q   <= rdata_d;
+      err_q     <= err_d;
+    end
+  end
+
+  // Single-beat bursts with one fixed ID: bid/rid/rlast carry no information.
+  logic unused_sig;
+  assign unused_sig = ^{m_axi_bid_i, m_axi_rid_i, m_axi_rlast_i, addr_q[1:0]};
+
+endmodule

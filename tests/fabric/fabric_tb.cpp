@@ -1,0 +1,639 @@
+// Verilator testbench for tessera_axi_xbar (see docs/fabric.md, "Verification").
+//
+//   Vtessera_axi_xbar [--seed N] [--txns N] [--phase NAME] [--max-cycles N]
+//
+// Phases (each one is one test in the summary line):
+//   stress   FAB_NMST random masters against per-channel StressSlave models
+//            (random back-pressure, out-of-order responses across IDs, random R gaps)
+//   hbm      the same random traffic against sim/src/axi_mem_model (latency 40)
+//   errors   only out-of-window (DECERR) and granule-crossing (SLVERR) bursts
+//   tput_K   K masters stream 8-beat reads (one ID per channel) through the HBM
+//            model; checks the sustained R rate, prints beats/cycle per channel
+//   tput1id  1..N masters streaming with a single ID (figure only, not a pass
+//            criterion: shows the cost of the same-ID stall rule)
+// Every read beat is checked against a reference image (masters write disjoint
+// regions and never overlap their own in-flight reads and writes); every burst
+// is checked for response code, per-ID order, no interleaving, completion.
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vtessera_axi_xbar.h"
+#include "axi_mem_model.h"
+#include "fabric_slave.h"
+#include "fabric_util.h"
+#include "verilated.h"
+
+using namespace fab;
+
+#ifndef FAB_NMST
+#define FAB_NMST 4
+#endif
+#ifndef FAB_NSLV
+#define FAB_NSLV 4
+#endif
+
+static constexpr unsigned NM = FAB_NMST, NS = FAB_NSLV;
+static constexpr unsigned DB = 32, DW = 256, WORDS = DW / 32;   // bus bytes / bits / words
+static constexpr unsigned IDB = 4, SIDB = IDB + 4, IL = 256;
+static constexpr uint64_t MEMBASE = 0x80000000ull, MEMSIZE = 0x40000000ull;
+static constexpr uint64_t REG = 16384;   // bytes of memory each master owns
+static constexpr uint8_t OKAY = 0, SLVERR = 2, DECERR = 3;
+
+static uint64_t region_base(unsigned m) {
+  // the last master sits at the very top of the window (boundary coverage)
+  if (m == NM - 1) return MEMBASE + MEMSIZE - REG;
+  return MEMBASE + uint64_t(m) * 0x01000000ull + 0x4000ull;
+}
+
+struct Txn {
+  bool write = false;
+  uint32_t id = 0;
+  uint64_t addr = 0;
+  unsigned len = 1;            // beats
+  uint8_t resp = OKAY;         // expected response
+  bool touches = false;        // reads/writes memory (OKAY)
+  std::vector<uint32_t> data;  // write data, len*WORDS
+  std::vector<uint32_t> strb;  // write strobes, len
+  unsigned beat = 0;           // response beats received
+  bool w_done = false;
+  uint64_t t_gen = 0;
+};
+using TxnP = std::shared_ptr<Txn>;
+
+struct PhaseCfg {
+  std::string name;
+  unsigned active = NM;        // masters generating traffic
+  unsigned txns = 400;         // per master
+  bool stream = false;         // sequential 8-beat reads
+  bool single_id = false;
+  bool errors_only = false;
+  double p_gen = 0.5, p_valid = 0.7, p_ready = 0.7;
+  unsigned max_pending = 8;
+  unsigned id_range = 4;
+  bool hbm = false;            // AxiMemModel instead of StressSlave
+};
+
+struct Master {
+  unsigned idx = 0;
+  Rng rng{1};
+  std::vector<uint8_t> shadow;                 // reference image of the region
+  std::vector<TxnP> wl, rl;                    // writes / reads in generation order
+  size_t aw_ptr = 0, w_ptr = 0, ar_ptr = 0;
+  unsigned w_beat = 0;
+  bool aw_on = false, w_on = false, ar_on = false;  // valid presented (held)
+  std::deque<TxnP> rout[1u << IDB], wout[1u << IDB];
+  std::vector<TxnP> active;                    // generated, not complete
+  TxnP cur_r;                                  // read burst in progress
+  unsigned generated = 0, done = 0;
+  uint64_t stream_next = 0;
+  bool rready = false, bready = false;
+};
+
+struct Stats {
+  uint64_t rd = 0, wr = 0, decerr = 0, slverr = 0, same_id_multi = 0;
+  uint64_t ch_aw[NS] = {}, ch_ar[NS] = {};
+};
+
+class Bench {
+ public:
+  Bench(uint64_t seed, uint64_t max_cycles) : seed_(seed), max_cycles_(max_cycles) {}
+  bool run(const PhaseCfg& pc, double* tput_per_ch = nullptr, double* tput_aggr = nullptr);
+
+ private:
+  void reset();
+  void gen(Master& m);
+  bool conflicts(const Master& m, uint64_t lo, uint64_t hi, bool write) const;
+  void drive_masters();
+  void sample_masters();
+  void complete(Master& m, const TxnP& t);
+  void diagnose();
+  uint64_t seed_, max_cycles_;
+  PhaseCfg pc_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Vtessera_axi_xbar> top_;
+  tessera::SparseMem mem_;
+  Master ms_[NM];
+  tessera::AxiMemPort port_[NS];
+  std::unique_ptr<StressSlave> ss_[NS];
+  std::unique_ptr<tessera::AxiMemModel> hm_[NS];
+  ErrLog err_;
+  Stats st_;
+  uint64_t cyc_ = 0;
+  uint64_t ch_rbeats_[NS] = {};
+  uint32_t max_same_id_out_ = 0;
+};
+
+// ---------------------------------------------------------------- traffic generation
+bool Bench::conflicts(const Master& m, uint64_t lo, uint64_t hi, bool write) const {
+  for (const TxnP& t : m.active) {
+    if (!t->touches || !(t->write || write)) continue;
+    uint64_t tlo = t->addr, thi = t->addr + uint64_t(t->len) * DB;
+    if (lo < thi && tlo < hi) return true;
+  }
+  return false;
+}
+
+void Bench::gen(Master& m) {
+  if (m.generated >= pc_.txns || m.idx >= pc_.active) return;
+  if (m.active.size() >= pc_.max_pending || !m.rng.chance(pc_.p_gen)) return;
+  auto t = std::make_shared<Txn>();
+  Rng& r = m.rng;
+  const uint64_t base = region_base(m.idx);
+  if (pc_.stream) {
+    t->write = false;
+    t->addr = base + (m.stream_next % REG);
+    t->len = IL / DB;
+    uint64_t g = (t->addr >> 8);
+    t->id = pc_.single_id ? 0 : uint32_t(g % (1u << IDB));
+    m.stream_next += IL;
+    t->touches = true;
+  } else {
+    t->write = r.chance(0.5);
+    t->id = r.below(pc_.id_range);
+    unsigned cls = pc_.errors_only ? 1 + r.below(2) : (r.chance(0.86) ? 0 : (r.chance(0.6) ? 1 : 2));
+    if (cls == 0) {               // legal burst in the master's region
+      unsigned k = r.below(IL / DB);
+      unsigned granule = r.below(unsigned(REG / IL));
+      t->addr = base + uint64_t(granule) * IL + k * DB;
+      t->len = 1 + r.below(IL / DB - k);
+      t->touches = true;
+      if (conflicts(m, t->addr, t->addr + uint64_t(t->len) * DB, t->write)) return;
+    } else if (cls == 1) {        // outside the window: DECERR, any length up to 16
+      t->len = 1 + r.below(16);
+      switch (r.below(4)) {
+        case 0: t->addr = MEMBASE - 1024 - uint64_t(r.below(1 << 20)) * DB; break;
+        case 1: t->addr = MEMBASE + MEMSIZE + uint64_t(r.below(1 << 20)) * DB; break;
+        case 2: t->addr = uint64_t(r.below(1u << 26)) * DB; break;            // low memory
+        default: t->addr = MEMBASE + MEMSIZE + uint64_t(r.below(64)) * DB; break;
+      }
+      t->addr &= 0xFFFFFFFFull;
+      t->resp = DECERR;
+    } else {                      // inside, crossing a granule boundary: SLVERR
+      unsigned k = 1 + r.below(IL / DB - 1);
+      t->addr = base + uint64_t(r.below(unsigned(REG / IL) - 1)) * IL + k * DB;
+      t->len = (IL / DB - k) + 1 + r.below(4);
+      t->resp = SLVERR;
+    }
+    if (t->write) {
+      t->data.resize(t->len * WORDS);
+      t->strb.resize(t->len);
+      for (auto& w : t->data) w = uint32_t(r.next());
+      for (auto& s : t->strb) s = r.chance(0.7) ? 0xFFFFFFFFu : uint32_t(r.next());
+      if (t->touches) {           // update the reference image now (no overlap in flight)
+        for (unsigned b = 0; b < t->len; ++b)
+          for (unsigned by = 0; by < DB; ++by)
+            if ((t->strb[b] >> by) & 1)
+              m.shadow[t->addr - base + b * DB + by] = uint8_t(t->data[b * WORDS + by / 4] >> (8 * (by % 4)));
+      }
+    }
+  }
+  t->t_gen = cyc_;
+  (t->write ? m.wl : m.rl).push_back(t);
+  m.active.push_back(t);
+  ++m.generated;
+}
+
+// ---------------------------------------------------------------- pin driving
+#define SETM(sig, m, w, v) setb(top_->sig, (m) * (w), (w), (v))
+#define GETM(sig, m, w) getb(top_->sig, (m) * (w), (w))
+
+void Bench::drive_masters() {
+  for (unsigned mi = 0; mi < NM; ++mi) {
+    Master& m = ms_[mi];
+    // AW
+    if (!m.aw_on && m.aw_ptr < m.wl.size() && m.rng.chance(pc_.p_valid)) m.aw_on = true;
+    if (m.aw_on) {
+      const Txn& t = *m.wl[m.aw_ptr];
+      SETM(s_axi_awid_i, mi, IDB, t.id);
+      SETM(s_axi_awaddr_i, mi, 32, t.addr);
+      SETM(s_axi_awlen_i, mi, 8, t.len - 1);
+      SETM(s_axi_awsize_i, mi, 3, 5);
+      SETM(s_axi_awburst_i, mi, 2, 1);
+      SETM(s_axi_awcache_i, mi, 4, (t.addr >> 5) & 0xF);
+      SETM(s_axi_awprot_i, mi, 3, t.id & 7);
+      SETM(s_axi_awqos_i, mi, 4, mi);
+    }
+    SETM(s_axi_awvalid_i, mi, 1, m.aw_on);
+    // W: may run one burst ahead of AW (W before AW is legal)
+    if (!m.w_on && m.w_ptr < m.wl.size() && m.w_ptr <= m.aw_ptr && m.rng.chance(pc_.p_valid)) m.w_on = true;
+    if (!m.w_on && m.w_ptr < m.wl.size() && m.w_ptr == m.aw_ptr + 0 && m.rng.chance(0.2)) m.w_on = true;
+    if (m.w_on) {
+      const Txn& t = *m.wl[m.w_ptr];
+      for (unsigned k = 0; k < WORDS; ++k) setw(top_->s_axi_wdata_i, DW, mi, k, t.data[m.w_beat * WORDS + k]);
+      SETM(s_axi_wstrb_i, mi, DB, t.strb[m.w_beat]);
+      SETM(s_axi_wlast_i, mi, 1, m.w_beat + 1 == t.len);
+    }
+    SETM(s_axi_wvalid_i, mi, 1, m.w_on);
+    // AR
+    if (!m.ar_on && m.ar_ptr < m.rl.size() && m.rng.chance(pc_.p_valid)) m.ar_on = true;
+    if (m.ar_on) {
+      const Txn& t = *m.rl[m.ar_ptr];
+      SETM(s_axi_arid_i, mi, IDB, t.id);
+      SETM(s_axi_araddr_i, mi, 32, t.addr);
+      SETM(s_axi_arlen_i, mi, 8, t.len - 1);
+      SETM(s_axi_arsize_i, mi, 3, 5);
+      SETM(s_axi_arburst_i, mi, 2, 1);
+      SETM(s_axi_arcache_i, mi, 4, (t.addr >> 5) & 0xF);
+      SETM(s_axi_arprot_i, mi, 3, t.id & 7);
+      SETM(s_axi_arqos_i, mi, 4, mi);
+    }
+    SETM(s_axi_arvalid_i, mi, 1, m.ar_on);
+    m.rready = m.rng.chance(pc_.p_ready);
+    m.bready = m.rng.chance(pc_.p_ready);
+    SETM(s_axi_rready_i, mi, 1, m.rready);
+    SETM(s_axi_bready_i, mi, 1, m.bready);
+  }
+  // slave-side inputs from the channel models
+  for (unsigned c = 0; c < NS; ++c) {
+    const tessera::AxiMemPort& p = port_[c];
+    SETM(m_axi_awready_i, c, 1, p.awready);
+    SETM(m_axi_wready_i, c, 1, p.wready);
+    SETM(m_axi_arready_i, c, 1, p.arready);
+    SETM(m_axi_bid_i, c, SIDB, p.bid);
+    SETM(m_axi_bresp_i, c, 2, p.bresp);
+    SETM(m_axi_bvalid_i, c, 1, p.bvalid);
+    SETM(m_axi_rid_i, c, SIDB, p.rid);
+    for (unsigned k = 0; k < WORDS; ++k) setw(top_->m_axi_rdata_i, DW, c, k, p.rdata[k]);
+    SETM(m_axi_rresp_i, c, 2, p.rresp);
+    SETM(m_axi_rlast_i, c, 1, p.rlast);
+    SETM(m_axi_rvalid_i, c, 1, p.rvalid);
+  }
+}
+
+void Bench::complete(Master& m, const TxnP& t) {
+  for (size_t i = 0; i < m.active.size(); ++i)
+    if (m.active[i] == t) {
+      m.active.erase(m.active.begin() + long(i));
+      break;
+    }
+  ++m.done;
+  if (t->resp == DECERR) ++st_.decerr;
+  if (t->resp == SLVERR) ++st_.slverr;
+  (t->write ? st_.wr : st_.rd)++;
+}
+
+void Bench::sample_masters() {
+  for (unsigned mi = 0; mi < NM; ++mi) {
+    Master& m = ms_[mi];
+    if (m.aw_on && GETM(s_axi_awready_o, mi, 1)) {
+      TxnP t = m.wl[m.aw_ptr++];
+      m.wout[t->id].push_back(t);
+      m.aw_on = false;
+    }
+    if (m.w_on && GETM(s_axi_wready_o, mi, 1)) {
+      TxnP t = m.wl[m.w_ptr];
+      if (++m.w_beat == t->len) {
+        t->w_done = true;
+        m.w_beat = 0;
+        ++m.w_ptr;
+      }
+      m.w_on = false;
+    }
+    if (m.ar_on && GETM(s_axi_arready_o, mi, 1)) {
+      TxnP t = m.rl[m.ar_ptr++];
+      m.rout[t->id].push_back(t);
+      if (m.rout[t->id].size() > 1) ++st_.same_id_multi;
+      m.ar_on = false;
+    }
+    if (m.rready && GETM(s_axi_rvalid_o, mi, 1)) {
+      uint32_t id = uint32_t(GETM(s_axi_rid_o, mi, IDB));
+      uint8_t resp = uint8_t(GETM(s_axi_rresp_o, mi, 2));
+      bool last = GETM(s_axi_rlast_o, mi, 1);
+      if (m.rout[id].empty()) {
+        err_("cycle %" PRIu64 " master %u: R beat with id %u, no read outstanding", cyc_, mi, id);
+      } else {
+        TxnP t = m.rout[id].front();
+        if (m.cur_r && m.cur_r != t)
+          err_("cycle %" PRIu64 " master %u: R beat of id %u interleaved into burst of id %u", cyc_, mi, id,
+               m.cur_r->id);
+        if (resp != t->resp)
+          err_("cycle %" PRIu64 " master %u: read id %u addr 0x%08" PRIx64 " rresp %u expected %u", cyc_, mi,
+               id, t->addr, resp, t->resp);
+        bool exp_last = t->beat + 1 == t->len;
+        if (last != exp_last)
+          err_("cycle %" PRIu64 " master %u: read id %u addr 0x%08" PRIx64 " beat %u rlast %d expected %d",
+               cyc_, mi, id, t->addr, t->beat, int(last), int(exp_last));
+        for (unsigned k = 0; k < WORDS; ++k) {
+          uint32_t got = getw(top_->s_axi_rdata_o, DW, mi, k), exp = 0;
+          if (t->touches) {
+            uint64_t o = t->addr - region_base(mi) + uint64_t(t->beat) * DB + 4 * k;
+            exp = uint32_t(m.shadow[o]) | uint32_t(m.shadow[o + 1]) << 8 | uint32_t(m.shadow[o + 2]) << 16 |
+                  uint32_t(m.shadow[o + 3]) << 24;
+          }
+          if (got != exp) {
+            err_("cycle %" PRIu64 " master %u: read id %u addr 0x%08" PRIx64 " beat %u word %u: 0x%08x expected 0x%08x",
+                 cyc_, mi, id, t->addr, t->beat, k, got, exp);
+            break;
+          }
+        }
+        ++t->beat;
+        if (last || t->beat == t->len) {
+          m.rout[id].pop_front();
+          m.cur_r.reset();
+          complete(m, t);
+        } else {
+          m.cur_r = t;
+        }
+      }
+    }
+    if (m.bready && GETM(s_axi_bvalid_o, mi, 1)) {
+      uint32_t id = uint32_t(GETM(s_axi_bid_o, mi, IDB));
+      uint8_t resp = uint8_t(GETM(s_axi_bresp_o, mi, 2));
+      if (m.wout[id].empty()) {
+        err_("cycle %" PRIu64 " master %u: B with id %u, no write outstanding", cyc_, mi, id);
+      } else {
+        TxnP t = m.wout[id].front();
+        m.wout[id].pop_front();
+        if (resp != t->resp)
+          err_("cycle %" PRIu64 " master %u: write id %u addr 0x%08" PRIx64 " bresp %u expected %u", cyc_, mi, id,
+               t->addr, resp, t->resp);
+        if (!t->w_done)
+          err_("cycle %" PRIu64 " master %u: B for write id %u addr 0x%08" PRIx64 " before its last W beat", cyc_,
+               mi, id, t->addr);
+        complete(m, t);
+      }
+    }
+  }
+}
+
+void Bench::diagnose() {
+  std::printf("  DIAGNOSTIC at cycle %" PRIu64 " (phase %s): not every transaction completed\n", cyc_,
+              pc_.name.c_str());
+  for (unsigned mi = 0; mi < NM; ++mi) {
+    const Master& m = ms_[mi];
+    std::printf("  master %u: generated %u done %u; AW %zu/%zu W %zu(beat %u) AR %zu/%zu; awvalid %d wvalid %d arvalid %d\n",
+                mi, m.generated, m.done, m.aw_ptr, m.wl.size(), m.w_ptr, m.w_beat, m.ar_ptr, m.rl.size(),
+                int(m.aw_on), int(m.w_on), int(m.ar_on));
+    unsigned shown = 0;
+    for (const TxnP& t : m.active)
+      if (shown++ < 6)
+        std::printf("    pending %s id %u addr 0x%08" PRIx64 " len %u beats-back %u w_done %d (since cycle %" PRIu64 ")\n",
+                    t->write ? "WRITE" : "READ ", t->id, t->addr, t->len, t->beat, int(t->w_done), t->t_gen);
+  }
+  for (unsigned c = 0; c < NS; ++c) {
+    const tessera::AxiMemPort& p = port_[c];
+    std::printf("  channel %u: awvalid %d awready %d wvalid %d wready %d arvalid %d arready %d rvalid %d rready %d bvalid %d bready %d\n",
+                c, int(p.awvalid), int(p.awready), int(p.wvalid), int(p.wready), int(p.arvalid), int(p.arready),
+                int(p.rvalid), int(p.rready), int(p.bvalid), int(p.bready));
+  }
+}
+
+void Bench::reset() {
+  top_.reset();
+  ctx_.reset(new VerilatedContext);
+  top_.reset(new Vtessera_axi_xbar(ctx_.get()));
+  mem_.clear();
+  err_ = ErrLog();
+  st_ = Stats();
+  cyc_ = 0;
+  for (unsigned c = 0; c < NS; ++c) {
+    port_[c] = tessera::AxiMemPort();
+    ch_rbeats_[c] = 0;
+    if (pc_.hbm) {
+      tessera::AxiMemConfig mc;
+      mc.data_bytes = DB;
+      mc.base = MEMBASE;
+      mc.size = MEMSIZE;
+      mc.read_latency = 40;
+      mc.bytes_per_cycle = 32;
+      mc.max_reads = 16;
+      mc.max_writes = 16;
+      mc.channel = c;
+      mc.num_channels = NS;
+      mc.interleave_bytes = IL;
+      hm_[c].reset(new tessera::AxiMemModel(mc, &mem_));
+      hm_[c]->reset(port_[c]);
+      ss_[c].reset();
+    } else {
+      SlaveCfg sc;
+      sc.channel = c;
+      sc.num_channels = NS;
+      sc.interleave = IL;
+      sc.id_master_shift = IDB;
+      sc.num_masters = NM;
+      ss_[c].reset(new StressSlave(sc, &mem_, seed_ * 131 + c * 7 + 3, &err_));
+      hm_[c].reset();
+    }
+  }
+  for (unsigned mi = 0; mi < NM; ++mi) {
+    Master& m = ms_[mi];
+    m = Master();
+    m.idx = mi;
+    m.rng = Rng(seed_ * 1009 + mi * 17 + pc_.name.size());
+    m.shadow.assign(REG, 0);
+    if (pc_.stream) {   // preload the region through the back door
+      for (uint64_t o = 0; o < REG; ++o) m.shadow[o] = uint8_t(m.rng.next());
+      mem_.write(region_base(mi), m.shadow.data(), REG);
+      m.stream_next = uint64_t(m.rng.below(unsigned(REG / IL))) * IL;
+    }
+  }
+  top_->clk_i = 0;
+  top_->rst_ni = 0;
+  top_->eval();
+  top_->clk_i = 1;
+  top_->eval();
+  top_->clk_i = 0;
+  top_->rst_ni = 1;
+  top_->eval();
+}
+
+bool Bench::run(const PhaseCfg& pc, double* tput_per_ch, double* tput_aggr) {
+  pc_ = pc;
+  reset();
+  const uint64_t warm = 500;
+  uint64_t tend = ~0ull;
+  bool timeout = false;
+  for (;;) {
+    for (unsigned mi = 0; mi < NM; ++mi) gen(ms_[mi]);
+    drive_masters();
+    top_->clk_i = 0;
+    top_->eval();
+    sample_masters();
+    for (unsigned c = 0; c < NS; ++c) {
+      tessera::AxiMemPort& p = port_[c];
+      p.awid = uint32_t(GETM(m_axi_awid_o, c, SIDB));
+      p.awaddr = GETM(m_axi_awaddr_o, c, 32);
+      p.awlen = uint8_t(GETM(m_axi_awlen_o, c, 8));
+      p.awsize = uint8_t(GETM(m_axi_awsize_o, c, 3));
+      p.awburst = uint8_t(GETM(m_axi_awburst_o, c, 2));
+      p.awvalid = GETM(m_axi_awvalid_o, c, 1);
+      for (unsigned k = 0; k < WORDS; ++k) p.wdata[k] = getw(top_->m_axi_wdata_o, DW, c, k);
+      p.wstrb = uint32_t(GETM(m_axi_wstrb_o, c, DB));
+      p.wlast = GETM(m_axi_wlast_o, c, 1);
+      p.wvalid = GETM(m_axi_wvalid_o, c, 1);
+      p.arid = uint32_t(GETM(m_axi_arid_o, c, SIDB));
+      p.araddr = GETM(m_axi_araddr_o, c, 32);
+      p.arlen = uint8_t(GETM(m_axi_arlen_o, c, 8));
+      p.arsize = uint8_t(GETM(m_axi_arsize_o, c, 3));
+      p.arburst = uint8_t(GETM(m_axi_arburst_o, c, 2));
+      p.arvalid = GETM(m_axi_arvalid_o, c, 1);
+      p.bready = GETM(m_axi_bready_o, c, 1);
+      p.rready = GETM(m_axi_rready_o, c, 1);
+      if (p.awvalid && p.awready) ++st_.ch_aw[c];
+      if (p.arvalid && p.arready) ++st_.ch_ar[c];
+      if (p.rvalid && p.rready && cyc_ >= warm && cyc_ < tend) ++ch_rbeats_[c];
+      if (hm_[c]) hm_[c]->tick(p);
+      else ss_[c]->tick(p);
+    }
+    top_->clk_i = 1;
+    top_->eval();
+    ++cyc_;
+    if (pc_.stream && tend == ~0ull) {   // measurement window: warm-up .. last request generated
+      bool gen_done = true;
+      for (unsigned mi = 0; mi < pc_.active; ++mi) gen_done &= ms_[mi].generated >= pc_.txns;
+      if (gen_done) tend = cyc_;
+    }
+    bool all_done = true;
+    for (unsigned mi = 0; mi < NM; ++mi)
+      all_done &= (mi >= pc_.active) || (ms_[mi].done >= pc_.txns);
+    for (unsigned c = 0; c < NS; ++c) all_done &= hm_[c] ? hm_[c]->idle() : ss_[c]->idle();
+    if (all_done) break;
+    if (cyc_ >= max_cycles_) {
+      timeout = true;
+      diagnose();
+      break;
+    }
+  }
+  if (pc_.stream) {
+    uint64_t window = (tend > warm ? tend - warm : 1);
+    double aggr = 0;
+    std::printf("  %-8s R beats/cycle per channel:", pc_.name.c_str());
+    for (unsigned c = 0; c < NS; ++c) {
+      double v = double(ch_rbeats_[c]) / double(window);
+      aggr += v;
+      std::printf(" %.3f", v);
+    }
+    std::printf("  aggregate %.3f (window %" PRIu64 " cycles)\n", aggr, window);
+    if (tput_per_ch) *tput_per_ch = aggr / NS;
+    if (tput_aggr) *tput_aggr = aggr;
+  }
+  bool ok = !timeout && err_.count == 0;
+  std::printf("  %-8s %s: %" PRIu64 " cycles, %" PRIu64 " reads, %" PRIu64 " writes, %" PRIu64 " DECERR, %" PRIu64
+              " SLVERR, %" PRIu64 " same-ID reads queued behind another, %u errors\n",
+              pc_.name.c_str(), ok ? "ok" : "FAILED", cyc_, st_.rd, st_.wr, st_.decerr, st_.slverr,
+              st_.same_id_multi, err_.count);
+  std::printf("           channel AW/AR bursts:");
+  for (unsigned c = 0; c < NS; ++c) std::printf(" ch%u %" PRIu64 "/%" PRIu64, c, st_.ch_aw[c], st_.ch_ar[c]);
+  std::printf("\n");
+  // coverage: a random phase that never exercised what it is meant to test is a failure
+  if (!pc_.stream) {
+    bool cov = st_.decerr > 0 && st_.slverr > 0;
+    if (!pc_.errors_only) {
+      cov &= st_.same_id_multi > 0;
+      for (unsigned c = 0; c < NS; ++c) cov &= st_.ch_aw[c] > 0 && st_.ch_ar[c] > 0;
+    }
+    if (!cov) {
+      std::printf("  %-8s coverage hole (no DECERR / SLVERR / same-ID / some channel unused)\n", pc_.name.c_str());
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+int main(int argc, char** argv) {
+  uint64_t seed = 1;
+  unsigned txns = 400;
+  uint64_t max_cycles = 2000000;
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 0);
+    else if (a == "--txns" && i + 1 < argc) txns = unsigned(std::strtoul(argv[++i], nullptr, 0));
+    else if (a == "--phase" && i + 1 < argc) only = argv[++i];
+    else if (a == "--max-cycles" && i + 1 < argc) max_cycles = std::strtoull(argv[++i], nullptr, 0);
+    else {
+      std::fprintf(stderr, "usage: %s [--seed N] [--txns N] [--phase NAME] [--max-cycles N]\n", argv[0]);
+      return 2;
+    }
+  }
+  std::printf("fabric xbar tb: %u masters x %u channels, seed %" PRIu64 " (reproduce with --seed %" PRIu64 ")\n", NM,
+              NS, seed, seed);
+  Bench b(seed, max_cycles);
+  unsigned pass = 0, fail = 0;
+  auto result = [&](bool ok) { ok ? ++pass : ++fail; };
+  Rng prng(seed ^ 0x5eed);
+
+  std::vector<PhaseCfg> phases;
+  {
+    PhaseCfg p;
+    p.name = "stress";
+    p.txns = txns;
+    p.p_valid = 0.3 + 0.7 * (prng.below(100) / 100.0);
+    p.p_ready = 0.3 + 0.7 * (prng.below(100) / 100.0);
+    phases.push_back(p);
+    p.name = "stress16";   // wide ID range, fast masters
+    p.id_range = 16;
+    p.p_valid = 1.0;
+    p.p_ready = 1.0;
+    p.p_gen = 1.0;
+    p.max_pending = 16;
+    phases.push_back(p);
+    p = PhaseCfg();
+    p.name = "hbm";
+    p.txns = txns;
+    p.hbm = true;
+    p.p_valid = 0.8;
+    p.p_ready = 0.8;
+    p.max_pending = 16;
+    phases.push_back(p);
+    p = PhaseCfg();
+    p.name = "errors";
+    p.txns = txns / 4 + 1;
+    p.errors_only = true;
+    phases.push_back(p);
+  }
+  for (const PhaseCfg& p : phases) {
+    if (!only.empty() && only != p.name) continue;
+    result(b.run(p));
+  }
+  // streaming throughput
+  std::vector<unsigned> ks;
+  for (unsigned k = 1; k < NM; k *= 2) ks.push_back(k);
+  ks.push_back(NM);
+  for (unsigned k : ks) {
+    PhaseCfg p;
+    p.name = "tput_" + std::to_string(k);
+    if (!only.empty() && only != p.name) continue;
+    p.hbm = true;
+    p.stream = true;
+    p.active = k;
+    p.txns = 600;
+    p.p_gen = 1.0;
+    p.p_valid = 1.0;
+    p.p_ready = 1.0;
+    p.max_pending = 32;
+    double per_ch = 0, aggr = 0;
+    bool ok = b.run(p, &per_ch, &aggr);
+    double ideal = double(std::min(k, NS));   // each master sinks <= 1 beat/cycle, each channel sources <= 1
+    bool fast = aggr >= 0.9 * ideal;
+    std::printf("  %-8s %u master(s): %.3f beats/cycle per channel, aggregate %.3f of ideal %.1f -> %s\n",
+                p.name.c_str(), k, per_ch, aggr, ideal, fast ? "ok" : "TOO SLOW");
+    result(ok && fast);
+  }
+  if (only.empty() || only == "tput1id") {
+    for (unsigned k = 1; k <= NM; k *= 2) {
+      PhaseCfg p;
+      p.name = "tput1id";
+      p.hbm = true;
+      p.stream = true;
+      p.single_id = true;
+      p.active = k;
+      p.txns = 300;
+      p.p_gen = p.p_valid = p.p_ready = 1.0;
+      p.max_pending = 32;
+      double per_ch = 0, aggr = 0;
+      bool ok = b.run(p, &per_ch, &aggr);
+      std::printf("  tput1id  %u master(s), single ID: %.3f beats/cycle per channel, aggregate %.3f (figure only)\n", k,
+                  per_ch, aggr);
+      result(ok);   // data and completion are still checked
+    }
+  }
+  std::printf("%u passed, %u failed\n", pass, fail);
+  return fail ? 1 : 0;
+}
