@@ -61,7 +61,7 @@ $(BOOTROM_HEX): $(BOOTROM_BIN) bsp/tools/bin2memh.py
 # ------------------------------------------------------------ RAM programs
 # $(call sw_ram_link,<out.elf>,<objects>)
 define sw_ram_link
-	$(RV_CC) $(SW_LDFLAGS) --specs=picolibc.specs -T bsp/ld/ram.ld -Wl,-Map,$(1).map -o $(1) \
+	$(RV_CC) $(SW_LDFLAGS) --specs=picolibc.specs -DPICOLIBC_INTEGER_PRINTF_SCANF -T bsp/ld/ram.ld -Wl,-Map,$(1).map -o $(1) \
 	  $(SW_CRT0) $(2) -Wl,--start-group $(SW_LIB) -lc -lgcc -Wl,--end-group
 	$(RV_OBJDUMP) -d $(1) > $(1:.elf=.dis)
 endef

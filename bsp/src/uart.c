@@ -7,6 +7,9 @@ static volatile uint8_t rx_ring[RX_RING];
 static volatile uint32_t rx_head, rx_tail;   /* head: written by the ISR */
 static volatile uint32_t rx_irqs, rx_drops;
 static volatile int rx_irq_mode;
+static void (*rx_callback)(void);
+
+void uart_set_rx_callback(void (*cb)(void)) { rx_callback = cb; }
 
 void uart_set_div(uint32_t div)
 {
@@ -93,6 +96,8 @@ static void uart_isr(uint32_t src)
         rx_ring[h & (RX_RING - 1u)] = (uint8_t)c;
         rx_head = h + 1u;
     }
+    if (rx_callback)
+        rx_callback();
 }
 
 int uart_try_getc(void)

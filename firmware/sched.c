@@ -1,0 +1,74 @@
+/* Tessera firmware: timer tick, doorbells and the scheduler loop. */
+#include "tessera/tessera.h"
+#include "fw.h"
+
+volatile uint32_t fw_events;
+volatile uint32_t fw_ticks;
+volatile uint32_t fw_doorbells;
+
+static uint32_t tick_cycles;
+static uint64_t next_tick;
+
+static void tick_isr(trap_frame_t *f)
+{
+    (void)f;
+    /* drift-free: the next deadline is computed from the previous one; if we
+     * fell more than a period behind, resynchronise to now */
+    next_tick += tick_cycles;
+    uint64_t now = timer_now();
+    if (next_tick <= now)
+        next_tick = now + tick_cycles;
+    timer_set_cmp(next_tick);
+    fw_ticks = fw_ticks + 1u;
+    sysctrl_heartbeat();
+    fw_events = fw_events | FW_EV_TICK;
+}
+
+static void doorbell_isr(uint32_t src)
+{
+    intc_swirq_clear(src - INTC_SRC_SWIRQ(0));
+    fw_doorbells = fw_doorbells + 1u;
+    fw_events = fw_events | FW_EV_DOORBELL;
+}
+
+__attribute__((weak)) void fw_cp_poll(uint32_t events)
+{
+    (void)events;
+}
+
+void fw_sched_init(void)
+{
+    uint32_t hz = sysctrl_clk_hz();
+    tick_cycles = (sysctrl_platform() == SYSCTRL_PLATFORM_SIM || hz == 0u) ? FW_TICK_SIM_CYCLES
+                                                                          : hz / FW_TICK_HZ;
+    intc_set_handler(INTC_SRC_SWIRQ(FW_DOORBELL_SWIRQ), doorbell_isr);
+    intc_enable(INTC_SRC_SWIRQ(FW_DOORBELL_SWIRQ));
+    intc_ext_enable();
+    trap_set_interrupt_handler(IRQ_M_TIMER, tick_isr);
+    next_tick = timer_now() + tick_cycles;
+    timer_set_cmp(next_tick);
+    timer_irq_enable();
+}
+
+void fw_sched_run(void)
+{
+    sysctrl_set_fw_state(FW_STATE_IDLE);
+    irq_global_enable();
+    for (;;) {
+        /* take the event word with interrupts off; sleep if there is none
+         * (wfi wakes on a pending interrupt even with mstatus.MIE clear, and
+         * the interrupt is taken as soon as MIE is restored) */
+        irq_global_disable();
+        uint32_t ev = fw_events;
+        fw_events = 0u;
+        if (ev == 0u)
+            wfi();
+        irq_global_enable();
+        if (ev == 0u)
+            continue;
+        if (ev & (FW_EV_DOORBELL | FW_EV_TICK))
+            fw_cp_poll(ev);
+        if (ev & FW_EV_UART)
+            fw_console_poll();
+    }
+}
