@@ -1,0 +1,64 @@
+# RISC-V management core (rtl/core, tests/core, docs/core.md).
+#   make core-tb      build the Verilated core-only testbench
+#   make core-isa     build the ISA test programs (ELF)
+#   make core-test    run all programs (zero and random bus delays)
+#   make core-lint    verilator -Wall lint of tessera_core alone
+#   make core-synth   Yosys synthesis of tessera_core (cell count)
+
+CORE_PKG  := rtl/core/tessera_core_pkg.sv
+CORE_MODS := rtl/core/tessera_core_decoder.sv rtl/core/tessera_core_alu.sv \
+             rtl/core/tessera_core_div.sv rtl/core/tessera_core_csr.sv \
+             rtl/core/tessera_core_regfile.sv rtl/core/tessera_core_fetch.sv \
+             rtl/core/tessera_core.sv
+CORE_RTL  := $(CORE_PKG) $(CORE_MODS)
+
+RTL_PKGS   += $(CORE_PKG)
+RTL_SRCS   += $(CORE_MODS)
+LINT_TOPS  += tessera_core
+SYNTH_TOPS += tessera_core
+
+CORE_BUILD := $(BUILD)/core
+CORE_TB    := $(CORE_BUILD)/tb/Vtessera_core
+CORE_TB_SRCS := tests/core/tb_core.cpp tests/core/rv32_iss.h
+
+$(CORE_TB): $(CORE_RTL) $(CORE_TB_SRCS) mk/core.mk
+	@mkdir -p $(CORE_BUILD)/tb
+	nice verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast \
+	  --public-flat-rw -Wno-fatal --top-module tessera_core -Mdir $(CORE_BUILD)/tb \
+	  -o Vtessera_core -CFLAGS "-O2 -I$(ROOT)/tests/core" \
+	  $(CORE_RTL) $(ROOT)/tests/core/tb_core.cpp > $(CORE_BUILD)/tb/build.log 2>&1 \
+	  || { tail -30 $(CORE_BUILD)/tb/build.log; exit 1; }
+
+# test programs: tests/core/isa/*.S (assembly) and tests/core/bench/*.c (C)
+CORE_ISA_SRCS  := $(wildcard tests/core/isa/*.S)
+CORE_BENCH_SRCS := $(wildcard tests/core/bench/*.c)
+CORE_ELFS := $(patsubst tests/core/isa/%.S,$(CORE_BUILD)/isa/%.elf,$(CORE_ISA_SRCS)) \
+             $(patsubst tests/core/bench/%.c,$(CORE_BUILD)/isa/%.elf,$(CORE_BENCH_SRCS))
+CORE_CRT  := tests/core/crt.S tests/core/link.ld tests/core/isa/test_macros.h
+
+$(CORE_BUILD)/isa/%.elf: tests/core/isa/%.S $(CORE_CRT)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(RV_ARCH) -nostdlib -nostartfiles -Wl,--no-warn-rwx-segments -Itests/core/isa -T tests/core/link.ld \
+	  -o $@ tests/core/crt.S $<
+
+$(CORE_BUILD)/isa/%.elf: tests/core/bench/%.c $(CORE_CRT)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(RV_ARCH) -O2 -nostdlib -nostartfiles -ffreestanding -Wl,--no-warn-rwx-segments -T tests/core/link.ld \
+	  -o $@ tests/core/crt.S $<
+
+.PHONY: core-tb core-isa core-test core-lint core-synth
+core-tb: $(CORE_TB)
+core-isa: $(CORE_ELFS)
+core-test: $(CORE_TB) $(CORE_ELFS)
+	@python3 tests/core/run_core_tests.py --tb $(CORE_TB) $(CORE_ELFS) $(if $(SEED),--seed $(SEED))
+
+core-lint:
+	verilator --lint-only -Wall --top-module tessera_core $(CORE_RTL)
+
+core-synth: deps
+	@mkdir -p $(CORE_BUILD)
+	nice $(YOSYS) -q -p "read_verilog -sv $(CORE_RTL); synth -top tessera_core; stat" \
+	  > $(CORE_BUILD)/synth.log 2>&1 || { tail -30 $(CORE_BUILD)/synth.log; exit 1; }
+	@grep -A3 "Number of cells" $(CORE_BUILD)/synth.log | head -4
+
+TEST_BUILD += $(CORE_TB) $(CORE_ELFS)

@@ -1,0 +1,147 @@
+// Tessera core fetch unit (IF stage).
+// Issues word fetches on the OBI instruction port (at most one outstanding)
+// and queues the responses in a 3-entry buffer whose head is the ID stage's
+// instruction. A redirect flushes the buffer; a response still outstanding
+// (or a request waiting for gnt, which OBI forbids to withdraw) is dropped
+// when it arrives. A new request may go out in the cycle the previous
+// response arrives, so a 1-cycle memory delivers one instruction per cycle.
+
+module tessera_core_fetch #(
+  parameter logic [31:0] BootAddr = 32'h0000_0000
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  // control
+  input  logic        redirect_i,
+  input  logic [31:0] redirect_pc_i,
+  input  logic        pop_i,        // ID consumed the head entry
+  // head of the fetch buffer
+  output logic        valid_o,
+  output logic [31:0] pc_o,
+  output logic [31:0] instr_o,
+  output logic        err_o,
+  // OBI instruction port
+  output logic        instr_req_o,
+  input  logic        instr_gnt_i,
+  output logic [31:0] instr_addr_o,
+  input  logic        instr_rvalid_i,
+  input  logic [31:0] instr_rdata_i,
+  input  logic        instr_err_i
+);
+
+  localparam int unsigned Depth = 3;
+
+  logic [31:0] fpc_q, fpc_d;        // next address to request
+  logic        out_q, out_d;        // a granted request awaits its response
+  logic        odisc_q, odisc_d;    // ... and that response is to be dropped
+  logic [31:0] opc_q, opc_d;        // address of the outstanding request
+  logic        hold_q, hold_d;      // request raised last cycle, not yet granted
+  logic        hdisc_q, hdisc_d;    // ... and its response is to be dropped
+  logic [31:0] haddr_q, haddr_d;    // ... and its address
+
+  logic [31:0] buf_pc_q    [Depth];
+  logic [31:0] buf_instr_q [Depth];
+  logic        buf_err_q   [Depth];
+  logic [1:0]  head_q, head_d, tail_q, tail_d;
+  logic [1:0]  cnt_q, cnt_d;
+
+  logic issue_new, push, pop, resp_live;
+  logic [2:0] occupied;
+
+  // a response arriving now for a live (not dropped) request
+  assign resp_live = out_q && instr_rvalid_i && !odisc_q;
+  assign occupied  = {1'b0, cnt_q} + {2'b0, out_q && !odisc_q};
+
+  assign issue_new = !hold_q && (!out_q || instr_rvalid_i) &&
+                     (redirect_i || occupied < 3'(Depth));
+
+  assign instr_req_o  = hold_q || issue_new;
+  assign instr_addr_o = hold_q ? haddr_q : (redirect_i ? redirect_pc_i : fpc_q);
+
+  assign push = resp_live && !redirect_i;
+  assign pop  = pop_i && (cnt_q != 2'd0) && !redirect_i;
+
+  always_comb begin
+    fpc_d   = (redirect_i ? redirect_pc_i : fpc_q) + (issue_new ? 32'd4 : 32'd0);
+    out_d   = out_q;
+    odisc_d = odisc_q;
+    opc_d   = opc_q;
+    hold_d  = instr_req_o && !instr_gnt_i;
+    haddr_d = instr_addr_o;
+    hdisc_d = hold_q ? (hdisc_q || redirect_i) : 1'b0;
+
+    if (out_q && instr_rvalid_i) begin
+      out_d = 1'b0;
+    end else if (redirect_i) begin
+      odisc_d = 1'b1;
+    end
+    if (instr_req_o && instr_gnt_i) begin
+      out_d   = 1'b1;
+      odisc_d = hold_q ? (hdisc_q || redirect_i) : 1'b0;
+      opc_d   = instr_addr_o;
+    end
+
+    head_d = head_q;
+    tail_d = tail_q;
+    cnt_d  = cnt_q;
+    if (redirect_i) begin
+      head_d = 2'd0;
+      tail_d = 2'd0;
+      cnt_d  = 2'd0;
+    end else begin
+      if (push) begin
+        tail_d = (tail_q == 2'(Depth - 1)) ? 2'd0 : tail_q + 2'd1;
+      end
+      if (pop) begin
+        head_d = (head_q == 2'(Depth - 1)) ? 2'd0 : head_q + 2'd1;
+      end
+      cnt_d = cnt_q + {1'b0, push} - {1'b0, pop};
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fpc_q   <= BootAddr;
+      out_q   <= 1'b0;
+      odisc_q <= 1'b0;
+      opc_q   <= 32'd0;
+      hold_q  <= 1'b0;
+      hdisc_q <= 1'b0;
+      haddr_q <= 32'd0;
+      head_q  <= 2'd0;
+      tail_q  <= 2'd0;
+      cnt_q   <= 2'd0;
+    end else begin
+      fpc_q   <= fpc_d;
+      out_q   <= out_d;
+      odisc_q <= odisc_d;
+      opc_q   <= opc_d;
+      hold_q  <= hold_d;
+      hdisc_q <= hdisc_d;
+      haddr_q <= haddr_d;
+      head_q  <= head_d;
+      tail_q  <= tail_d;
+      cnt_q   <= cnt_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < Depth; i++) begin
+        buf_pc_q[i]    <= 32'd0;
+        buf_instr_q[i] <= 32'd0;
+        buf_err_q[i]   <= 1'b0;
+      end
+    end else if (push) begin
+      buf_pc_q[tail_q]    <= opc_q;
+      buf_instr_q[tail_q] <= instr_rdata_i;
+      buf_err_q[tail_q]   <= instr_err_i;
+    end
+  end
+
+  assign valid_o = (cnt_q != 2'd0);
+  assign pc_o    = buf_pc_q[head_q];
+  assign instr_o = buf_instr_q[head_q];
+  assign err_o   = buf_err_q[head_q];
+
+endmodule
