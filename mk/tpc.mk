@@ -1,0 +1,39 @@
+# TPC programming model and toolchain (docs/tpc.md, docs/tpc_isa.md).
+#   make tpc-tools       build/tools/tpcasm, build/tools/tpcdis
+#   make tpc-tests       build/tools/tpc_isa_test, build/tools/tpc_kernel_test (C ISA model tests)
+#   make tpc-gen         regenerate tools/tpcasm/tpc_isa_gen.h and docs/tpc_isa.md from rtl/tpc/data/tpc_isa.toml
+#   make tpc-gen-check   fail if those generated files are stale
+TPC_TOOLS_DIR := $(ROOT)/build/tools
+TPC_HOST_CC   := gcc
+TPC_HOST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off -fno-fast-math
+TPC_ASM_SRCS  := tools/tpcasm/tpcasm_lib.c
+TPC_ASM_HDRS  := tools/tpcasm/tpcasm_lib.h tools/tpcasm/tpc_isa_gen.h
+TPC_MODEL_SRCS := tests/tpc/tpc_model.c tests/tpc/tpc_fp.c tests/tpc/tpc_sfu.c
+TPC_MODEL_HDRS := tests/tpc/tpc_model.h tests/tpc/tpc_fp.h tools/tpcasm/tpc_isa_gen.h
+TPC_GOLDEN_SRCS := $(wildcard tests/tpc/golden/*.c)
+TPC_GOLDEN_HDRS := $(wildcard tests/tpc/golden/*.h)
+TPC_KERNELS   := $(wildcard kernels/tpc/*.tasm)
+
+.PHONY: tpc-tools tpc-tests tpc-gen tpc-gen-check
+tpc-tools: $(TPC_TOOLS_DIR)/tpcasm $(TPC_TOOLS_DIR)/tpcdis
+tpc-tests: tpc-tools $(TPC_TOOLS_DIR)/tpc_isa_test $(TPC_TOOLS_DIR)/tpc_kernel_test
+
+tpc-gen:
+	@python3 tools/tpcasm/gen_isa.py
+tpc-gen-check:
+	@python3 tools/tpcasm/gen_isa.py --check
+
+$(TPC_TOOLS_DIR)/tpcasm: tools/tpcasm/tpcasm.c $(TPC_ASM_SRCS) $(TPC_ASM_HDRS)
+	@mkdir -p $(dir $@)
+	$(TPC_HOST_CC) $(TPC_HOST_CFLAGS) -o $@ tools/tpcasm/tpcasm.c $(TPC_ASM_SRCS)
+$(TPC_TOOLS_DIR)/tpcdis: tools/tpcasm/tpcdis.c $(TPC_ASM_SRCS) $(TPC_ASM_HDRS)
+	@mkdir -p $(dir $@)
+	$(TPC_HOST_CC) $(TPC_HOST_CFLAGS) -o $@ tools/tpcasm/tpcdis.c $(TPC_ASM_SRCS)
+$(TPC_TOOLS_DIR)/tpc_isa_test: tests/tpc/tpc_isa_test.c tests/tpc/tpc_test_util.h $(TPC_MODEL_SRCS) $(TPC_MODEL_HDRS) $(TPC_ASM_SRCS) $(TPC_ASM_HDRS)
+	@mkdir -p $(dir $@)
+	$(TPC_HOST_CC) $(TPC_HOST_CFLAGS) -Itools/tpcasm -o $@ tests/tpc/tpc_isa_test.c $(TPC_MODEL_SRCS) $(TPC_ASM_SRCS) -lm
+$(TPC_TOOLS_DIR)/tpc_kernel_test: tests/tpc/tpc_kernel_test.c tests/tpc/tpc_test_util.h $(TPC_MODEL_SRCS) $(TPC_MODEL_HDRS) $(TPC_ASM_SRCS) $(TPC_ASM_HDRS) $(TPC_GOLDEN_SRCS) $(TPC_GOLDEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(TPC_HOST_CC) $(TPC_HOST_CFLAGS) -Itools/tpcasm -o $@ tests/tpc/tpc_kernel_test.c $(TPC_MODEL_SRCS) $(TPC_ASM_SRCS) $(TPC_GOLDEN_SRCS) -lm
+
+TEST_BUILD += tpc-tests
