@@ -1,0 +1,43 @@
+# L2 cache slice (rtl/l2, tests/l2). See docs/l2.md.
+L2_PKG  := rtl/l2/tessera_l2_pkg.sv
+L2_SRCS := rtl/l2/tessera_l2_rr_arb.sv rtl/l2/tessera_l2_bank.sv rtl/l2/tessera_l2_mshr.sv \
+           rtl/l2/tessera_l2_wq.sv rtl/l2/tessera_l2_maint.sv rtl/l2/tessera_l2_rd_eng.sv \
+           rtl/l2/tessera_l2_wr_eng.sv rtl/l2/tessera_l2.sv
+RTL_PKGS  += $(L2_PKG)
+RTL_SRCS  += $(L2_SRCS)
+LINT_TOPS += tessera_l2
+
+L2_GEN    := rtl/l2/gen/l2_reg_pkg.sv rtl/l2/gen/l2_reg_top.sv
+L2_ALL    := $(L2_PKG) $(L2_GEN) $(L2_SRCS)
+L2_TB_DIR := $(BUILD)/l2_tb
+L2_TB     := $(L2_TB_DIR)/Vtessera_l2
+L2_TB_SRC := $(wildcard tests/l2/*.cpp tests/l2/*.h)
+# test geometry: the slice of this configuration (size from tessera_cfg_pkg, passed here)
+L2_SIZE   := $(shell sed -n 's/.*L2BytesPerDcore = \([0-9]*\).*/\1/p' $(CFG_PKG))
+
+.PHONY: l2-lint l2-tb l2-test l2-bench l2-synth
+l2-lint:
+	verilator --lint-only -Wall --top-module tessera_l2 $(VLT_WAIVERS) $(L2_ALL)
+
+l2-tb: $(L2_TB)
+$(L2_TB): $(L2_ALL) $(L2_TB_SRC) mk/l2.mk
+	@mkdir -p $(L2_TB_DIR)
+	nice verilator --cc --exe --build -O3 --x-assign fast --x-initial fast -Wno-fatal \
+	  -j 2 --top-module tessera_l2 -GSizeBytes=$(L2_SIZE) \
+	  -Mdir $(L2_TB_DIR) -CFLAGS "-O2 -std=c++17 -DL2_SIZE=$(L2_SIZE)" \
+	  $(L2_ALL) $(abspath tests/l2/l2_tb.cpp) -o Vtessera_l2 >$(L2_TB_DIR)/build.log 2>&1 \
+	  || { tail -30 $(L2_TB_DIR)/build.log; exit 1; }
+
+TEST_BUILD += l2-tb
+BENCH_DEPS += l2-tb
+
+l2-test: $(L2_TB)
+	$(L2_TB)
+
+l2-bench: $(L2_TB)
+	$(L2_TB) --bench
+
+# Synthesis check of the slice with a small geometry (the data RAMs become flops in a
+# generic `synth`; an FPGA flow maps them to block RAM).
+l2-synth:
+	$(YOSYS) -q -p "read_verilog -sv $(L2_ALL); chparam -set SizeBytes 4096 -set NumPorts 2 tessera_l2; synth -top tessera_l2; stat" | tail -40

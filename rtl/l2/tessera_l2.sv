@@ -1,0 +1,838 @@
+// tessera_l2: one L2 cache slice. Set-associative, write-back, write-allocate (per the AXI
+// cache hint), non-blocking (one miss handler per requester; hits of other requesters go on
+// under misses), NumBanks banks so that several ports hit in the same cycle. See docs/l2.md.
+//
+// Requesters ("engines"): port p has a read engine (index 2p) and a write engine (2p+1),
+// each with its own MSHR. Downstream AXI: reads use ARID = engine index, all writes use
+// AWID 0 (in order). The allocation hint is ax_cache[3] (read) / ax_cache[2] (write), the
+// replacement class is ax_qos[1:0] (0 lowest .. 3 highest priority to stay in the cache).
+module tessera_l2 #(
+  parameter int unsigned SizeBytes = 65536,
+  parameter int unsigned Ways      = 8,
+  parameter int unsigned LineBytes = 64,
+  parameter int unsigned NumPorts  = 3,
+  parameter int unsigned DataBits  = 256,
+  parameter int unsigned IdBits    = 4,
+  parameter int unsigned MIdBits   = 4,
+  parameter int unsigned NumBanks  = 4,
+  parameter int unsigned WqDepth   = 4,
+  parameter logic [31:0] MemBase   = 32'h8000_0000,  // maintenance ranges must lie inside
+  parameter logic [31:0] MemSize   = 32'h4000_0000
+) (
+  input  logic clk_i,
+  input  logic rst_ni,
+  // upstream AXI4 slave ports
+  input  logic [NumPorts-1:0][IdBits-1:0]   s_axi_awid_i,
+  input  logic [NumPorts-1:0][31:0]         s_axi_awaddr_i,
+  input  logic [NumPorts-1:0][7:0]          s_axi_awlen_i,
+  input  logic [NumPorts-1:0][2:0]          s_axi_awsize_i,
+  input  logic [NumPorts-1:0][1:0]          s_axi_awburst_i,
+  input  logic [NumPorts-1:0][3:0]          s_axi_awcache_i,
+  input  logic [NumPorts-1:0][2:0]          s_axi_awprot_i,
+  input  logic [NumPorts-1:0][3:0]          s_axi_awqos_i,
+  input  logic [NumPorts-1:0]               s_axi_awvalid_i,
+  output logic [NumPorts-1:0]               s_axi_awready_o,
+  input  logic [NumPorts-1:0][DataBits-1:0] s_axi_wdata_i,
+  input  logic [NumPorts-1:0][DataBits/8-1:0] s_axi_wstrb_i,
+  input  logic [NumPorts-1:0]               s_axi_wlast_i,
+  input  logic [NumPorts-1:0]               s_axi_wvalid_i,
+  output logic [NumPorts-1:0]               s_axi_wready_o,
+  output logic [NumPorts-1:0][IdBits-1:0]   s_axi_bid_o,
+  output logic [NumPorts-1:0][1:0]          s_axi_bresp_o,
+  output logic [NumPorts-1:0]               s_axi_bvalid_o,
+  input  logic [NumPorts-1:0]               s_axi_bready_i,
+  input  logic [NumPorts-1:0][IdBits-1:0]   s_axi_arid_i,
+  input  logic [NumPorts-1:0][31:0]         s_axi_araddr_i,
+  input  logic [NumPorts-1:0][7:0]          s_axi_arlen_i,
+  input  logic [NumPorts-1:0][2:0]          s_axi_arsize_i,
+  input  logic [NumPorts-1:0][1:0]          s_axi_arburst_i,
+  input  logic [NumPorts-1:0][3:0]          s_axi_arcache_i,
+  input  logic [NumPorts-1:0][2:0]          s_axi_arprot_i,
+  input  logic [NumPorts-1:0][3:0]          s_axi_arqos_i,
+  input  logic [NumPorts-1:0]               s_axi_arvalid_i,
+  output logic [NumPorts-1:0]               s_axi_arready_o,
+  output logic [NumPorts-1:0][IdBits-1:0]   s_axi_rid_o,
+  output logic [NumPorts-1:0][DataBits-1:0] s_axi_rdata_o,
+  output logic [NumPorts-1:0][1:0]          s_axi_rresp_o,
+  output logic [NumPorts-1:0]               s_axi_rlast_o,
+  output logic [NumPorts-1:0]               s_axi_rvalid_o,
+  input  logic [NumPorts-1:0]               s_axi_rready_i,
+  // downstream AXI4 master (to the fabric)
+  output logic [MIdBits-1:0]  m_axi_awid_o,
+  output logic [31:0]         m_axi_awaddr_o,
+  output logic [7:0]          m_axi_awlen_o,
+  output logic [2:0]          m_axi_awsize_o,
+  output logic [1:0]          m_axi_awburst_o,
+  output logic [3:0]          m_axi_awcache_o,
+  output logic [2:0]          m_axi_awprot_o,
+  output logic [3:0]          m_axi_awqos_o,
+  output logic                m_axi_awvalid_o,
+  input  logic                m_axi_awready_i,
+  output logic [DataBits-1:0] m_axi_wdata_o,
+  output logic [DataBits/8-1:0] m_axi_wstrb_o,
+  output logic                m_axi_wlast_o,
+  output logic                m_axi_wvalid_o,
+  input  logic                m_axi_wready_i,
+  input  logic [MIdBits-1:0]  m_axi_bid_i,
+  input  logic [1:0]          m_axi_bresp_i,
+  input  logic                m_axi_bvalid_i,
+  output logic                m_axi_bready_o,
+  output logic [MIdBits-1:0]  m_axi_arid_o,
+  output logic [31:0]         m_axi_araddr_o,
+  output logic [7:0]          m_axi_arlen_o,
+  output logic [2:0]          m_axi_arsize_o,
+  output logic [1:0]          m_axi_arburst_o,
+  output logic [3:0]          m_axi_arcache_o,
+  output logic [2:0]          m_axi_arprot_o,
+  output logic [3:0]          m_axi_arqos_o,
+  output logic                m_axi_arvalid_o,
+  input  logic                m_axi_arready_i,
+  input  logic [MIdBits-1:0]  m_axi_rid_i,
+  input  logic [DataBits-1:0] m_axi_rdata_i,
+  input  logic [1:0]          m_axi_rresp_i,
+  input  logic                m_axi_rlast_i,
+  input  logic                m_axi_rvalid_i,
+  output logic                m_axi_rready_o,
+  // APB4 register slave
+  input  logic        apb_psel_i,
+  input  logic        apb_penable_i,
+  input  logic        apb_pwrite_i,
+  input  logic [2:0]  apb_pprot_i,
+  input  logic [15:0] apb_paddr_i,
+  input  logic [31:0] apb_pwdata_i,
+  input  logic [3:0]  apb_pstrb_i,
+  output logic        apb_pready_o,
+  output logic [31:0] apb_prdata_o,
+  output logic        apb_pslverr_o,
+  // interrupt and completion message
+  output logic        irq_o,
+  output logic        msg_valid_o,
+  input  logic        msg_ready_i,
+  output logic [31:0] msg_addr_o,
+  output logic [31:0] msg_data_o
+);
+  import tessera_l2_pkg::*;
+
+  // ---------------------------------------------------------------- geometry
+  localparam int unsigned Sets        = SizeBytes / (LineBytes * Ways);
+  localparam int unsigned SetBits     = $clog2(Sets);
+  localparam int unsigned BankBits    = $clog2(NumBanks);
+  localparam int unsigned SetsPerBank = Sets / NumBanks;
+  localparam int unsigned LsetBits    = SetBits - BankBits;
+  localparam int unsigned TagBits     = 26 - SetBits;
+  localparam int unsigned WayBits     = $clog2(Ways);
+  localparam int unsigned NumEng      = 2 * NumPorts;
+  localparam int unsigned EngW        = $clog2(NumEng);
+  localparam int unsigned SrcW        = $clog2(NumEng + 1);
+  localparam int unsigned MaintSrc    = NumEng;
+
+  // The datapath is built for 64-byte lines of two 32-byte beats.
+  if (LineBytes != 64 || DataBits != 256) begin : g_bad_geometry
+    $error("tessera_l2: LineBytes must be 64 and DataBits 256");
+  end
+  if (NumBanks < 2 || (1 << BankBits) != NumBanks || Sets < NumBanks) begin : g_bad_banks
+    $error("tessera_l2: NumBanks must be a power of two >= 2 and <= sets");
+  end
+  if ((1 << MIdBits) < NumEng) begin : g_bad_mid
+    $error("tessera_l2: MIdBits too small for 2*NumPorts read IDs");
+  end
+
+  // ---------------------------------------------------------------- registers
+  l2_reg_pkg::l2__in_t  hwif_in;
+  l2_reg_pkg::l2__out_t hwif_out;
+
+  l2_reg_top u_regs (
+    .clk           (clk_i),
+    .arst_n        (rst_ni),
+    .s_apb_psel    (apb_psel_i),
+    .s_apb_penable (apb_penable_i),
+    .s_apb_pwrite  (apb_pwrite_i),
+    .s_apb_pprot   (apb_pprot_i),
+    .s_apb_paddr   (apb_paddr_i),
+    .s_apb_pwdata  (apb_pwdata_i),
+    .s_apb_pstrb   (apb_pstrb_i),
+    .s_apb_pready  (apb_pready_o),
+    .s_apb_prdata  (apb_prdata_o),
+    .s_apb_pslverr (apb_pslverr_o),
+    .hwif_in       (hwif_in),
+    .hwif_out      (hwif_out)
+  );
+
+  logic [3:0] cfg_class_weight;
+  logic       cfg_no_alloc;
+  logic [1:0] cfg_slices_log2;
+  logic [2:0] cfg_slice_id;
+  assign cfg_class_weight = hwif_out.CTRL.class_weight.value;
+  assign cfg_no_alloc     = hwif_out.CTRL.no_alloc.value;
+  assign cfg_slices_log2  = hwif_out.SHARED.slices_log2.value;
+  assign cfg_slice_id     = hwif_out.SHARED.slice_id.value;
+
+  // ---------------------------------------------------------------- engines
+  logic [NumEng-1:0]              eng_req, eng_gnt, eng_alloc, eng_write, eng_stall;
+  logic [NumEng-1:0][31:0]        eng_addr, eng_cur;
+  logic [NumEng-1:0][255:0]       eng_wdata, eng_cur_wdata;
+  logic [NumEng-1:0][31:0]        eng_wstrb, eng_cur_wstrb;
+  logic [NumEng-1:0][1:0]         eng_cls;
+  logic [NumEng-1:0]              eres_valid;
+  res_kind_e                      eres_kind [NumEng];
+  logic [NumEng-1:0][255:0]       eres_rdata;
+  logic [NumEng-1:0][WayBits-1:0] eres_way;
+  logic [NumEng-1:0]              eres_vdirty;
+  logic [NumEng-1:0][31:0]        eres_vaddr;
+  logic [NumEng-1:0]              mdone, mdone_replay;
+  logic [NumEng-1:0][1:0]         mdone_resp;
+  logic [NumEng-1:0][255:0]       mdone_rdata;
+
+  for (genvar p = 0; p < NumPorts; p++) begin : g_port
+    tessera_l2_rd_eng #(.IdBits(IdBits)) u_rd (
+      .clk_i             (clk_i),
+      .rst_ni            (rst_ni),
+      .cfg_no_alloc_i    (cfg_no_alloc),
+      .cfg_slices_log2_i (cfg_slices_log2),
+      .cfg_slice_id_i    (cfg_slice_id),
+      .s_axi_arid_i      (s_axi_arid_i[p]),
+      .s_axi_araddr_i    (s_axi_araddr_i[p]),
+      .s_axi_arlen_i     (s_axi_arlen_i[p]),
+      .s_axi_arcache_i   (s_axi_arcache_i[p]),
+      .s_axi_arqos_i     (s_axi_arqos_i[p]),
+      .s_axi_arvalid_i   (s_axi_arvalid_i[p]),
+      .s_axi_arready_o   (s_axi_arready_o[p]),
+      .s_axi_rid_o       (s_axi_rid_o[p]),
+      .s_axi_rdata_o     (s_axi_rdata_o[p]),
+      .s_axi_rresp_o     (s_axi_rresp_o[p]),
+      .s_axi_rlast_o     (s_axi_rlast_o[p]),
+      .s_axi_rvalid_o    (s_axi_rvalid_o[p]),
+      .s_axi_rready_i    (s_axi_rready_i[p]),
+      .req_valid_o       (eng_req[2*p]),
+      .req_addr_o        (eng_addr[2*p]),
+      .req_alloc_o       (eng_alloc[2*p]),
+      .req_cls_o         (eng_cls[2*p]),
+      .req_gnt_i         (eng_gnt[2*p]),
+      .res_valid_i       (eres_valid[2*p]),
+      .res_kind_i        (eres_kind[2*p]),
+      .res_rdata_i       (eres_rdata[2*p]),
+      .done_i            (mdone[2*p]),
+      .done_replay_i     (mdone_replay[2*p]),
+      .done_resp_i       (mdone_resp[2*p]),
+      .done_rdata_i      (mdone_rdata[2*p]),
+      .cur_addr_o        (eng_cur[2*p]),
+      .stall_o           (eng_stall[2*p])
+    );
+    assign eng_write[2*p]     = 1'b0;
+    assign eng_wdata[2*p]     = '0;
+    assign eng_wstrb[2*p]     = '0;
+    assign eng_cur_wdata[2*p] = '0;
+    assign eng_cur_wstrb[2*p] = '0;
+
+    tessera_l2_wr_eng #(.IdBits(IdBits)) u_wr (
+      .clk_i             (clk_i),
+      .rst_ni            (rst_ni),
+      .cfg_no_alloc_i    (cfg_no_alloc),
+      .cfg_slices_log2_i (cfg_slices_log2),
+      .cfg_slice_id_i    (cfg_slice_id),
+      .s_axi_awid_i      (s_axi_awid_i[p]),
+      .s_axi_awaddr_i    (s_axi_awaddr_i[p]),
+      .s_axi_awlen_i     (s_axi_awlen_i[p]),
+      .s_axi_awcache_i   (s_axi_awcache_i[p]),
+      .s_axi_awqos_i     (s_axi_awqos_i[p]),
+      .s_axi_awvalid_i   (s_axi_awvalid_i[p]),
+      .s_axi_awready_o   (s_axi_awready_o[p]),
+      .s_axi_wdata_i     (s_axi_wdata_i[p]),
+      .s_axi_wstrb_i     (s_axi_wstrb_i[p]),
+      .s_axi_wvalid_i    (s_axi_wvalid_i[p]),
+      .s_axi_wready_o    (s_axi_wready_o[p]),
+      .s_axi_bid_o       (s_axi_bid_o[p]),
+      .s_axi_bresp_o     (s_axi_bresp_o[p]),
+      .s_axi_bvalid_o    (s_axi_bvalid_o[p]),
+      .s_axi_bready_i    (s_axi_bready_i[p]),
+      .req_valid_o       (eng_req[2*p+1]),
+      .req_addr_o        (eng_addr[2*p+1]),
+      .req_wdata_o       (eng_wdata[2*p+1]),
+      .req_wstrb_o       (eng_wstrb[2*p+1]),
+      .req_alloc_o       (eng_alloc[2*p+1]),
+      .req_cls_o         (eng_cls[2*p+1]),
+      .req_gnt_i         (eng_gnt[2*p+1]),
+      .cur_wdata_o       (eng_cur_wdata[2*p+1]),
+      .cur_wstrb_o       (eng_cur_wstrb[2*p+1]),
+      .res_valid_i       (eres_valid[2*p+1]),
+      .res_kind_i        (eres_kind[2*p+1]),
+      .done_i            (mdone[2*p+1]),
+      .done_replay_i     (mdone_replay[2*p+1]),
+      .done_resp_i       (mdone_resp[2*p+1]),
+      .cur_addr_o        (eng_cur[2*p+1]),
+      .stall_o           (eng_stall[2*p+1])
+    );
+    assign eng_write[2*p+1] = 1'b1;
+  end
+
+  // ---------------------------------------------------------------- address decode
+  // compacted address: {tag, lset, bank, beat, byte}
+  logic [NumEng-1:0][31:0]          eng_caddr, cur_caddr;
+  logic [NumEng-1:0][BankBits-1:0]  eng_bank, cur_bank;
+  logic [NumEng-1:0][LsetBits-1:0]  eng_lset, cur_lset;
+  logic [NumEng-1:0][TagBits-1:0]   eng_tag;
+  always_comb begin
+    for (int e = 0; e < NumEng; e++) begin
+      eng_caddr[e] = compact_addr(eng_addr[e], cfg_slices_log2);
+      cur_caddr[e] = compact_addr(eng_cur[e], cfg_slices_log2);
+      eng_bank[e]  = eng_caddr[e][6 +: BankBits];
+      eng_lset[e]  = eng_caddr[e][6 + BankBits +: LsetBits];
+      eng_tag[e]   = eng_caddr[e][6 + SetBits +: TagBits];
+      cur_bank[e]  = cur_caddr[e][6 +: BankBits];
+      cur_lset[e]  = cur_caddr[e][6 + BankBits +: LsetBits];
+    end
+  end
+
+  // ---------------------------------------------------------------- side-op arbitration
+  localparam int unsigned NumSide = NumEng + 1;  // MSHRs + maintenance
+  localparam int unsigned SideW   = $clog2(NumSide);
+  logic [NumSide-1:0]               sd_req, sd_gnt;
+  logic [SideW-1:0]                 sd_idx;
+  logic [NumEng-1:0]                ms_side_req;
+  side_op_e                         ms_side_op [NumEng];
+  logic [NumEng-1:0][BankBits-1:0]  ms_side_bank;
+  logic [NumEng-1:0][LsetBits-1:0]  ms_side_lset;
+  logic [NumEng-1:0][WayBits-1:0]   ms_side_way;
+  logic [NumEng-1:0][511:0]         ms_side_wdata;
+  logic                             mt_side_req;
+  logic [BankBits-1:0]              mt_side_bank;
+  logic [LsetBits-1:0]              mt_side_lset;
+  logic [WayBits-1:0]               mt_side_way;
+  maint_op_e                        mt_mop;
+  logic                             mt_whole;
+  logic [31:0]                      mt_lo, mt_hi;
+
+  assign sd_req = {mt_side_req, ms_side_req};
+  tessera_l2_rr_arb #(.N(NumSide)) u_side_arb (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .req_i     (sd_req),
+    .advance_i (1'b1),
+    .gnt_o     (sd_gnt),
+    .idx_o     (sd_idx)
+  );
+
+  logic                sd_any;
+  side_op_e            sd_op;
+  logic [BankBits-1:0] sd_bank;
+  logic [LsetBits-1:0] sd_lset;
+  logic [WayBits-1:0]  sd_way;
+  logic [511:0]        sd_wdata;
+  always_comb begin
+    sd_any   = |sd_req;
+    sd_op    = SideMaint;
+    sd_bank  = mt_side_bank;
+    sd_lset  = mt_side_lset;
+    sd_way   = mt_side_way;
+    sd_wdata = '0;
+    for (int e = 0; e < NumEng; e++) begin
+      if (sd_gnt[e]) begin
+        sd_op    = ms_side_op[e];
+        sd_bank  = ms_side_bank[e];
+        sd_lset  = ms_side_lset[e];
+        sd_way   = ms_side_way[e];
+        sd_wdata = ms_side_wdata[e];
+      end
+    end
+  end
+
+  logic                sd_v_q;
+  logic [SideW-1:0]    sd_who_q;
+  logic [BankBits-1:0] sd_bank_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sd_v_q    <= 1'b0;
+      sd_who_q  <= '0;
+      sd_bank_q <= '0;
+    end else begin
+      sd_v_q    <= sd_any;
+      sd_who_q  <= sd_idx;
+      sd_bank_q <= sd_bank;
+    end
+  end
+
+  // ---------------------------------------------------------------- banks
+  logic [NumBanks-1:0]                bk_side_v;
+  logic [NumBanks-1:0][NumEng-1:0]    bk_rq, bk_gnt;
+  logic [NumBanks-1:0][EngW-1:0]      bk_gidx;
+  logic [NumBanks-1:0]                bk_req_v, bk_write, bk_beat, bk_alloc;
+  logic [NumBanks-1:0][LsetBits-1:0]  bk_lset;
+  logic [NumBanks-1:0][TagBits-1:0]   bk_tag;
+  logic [NumBanks-1:0][255:0]         bk_wdata;
+  logic [NumBanks-1:0][31:0]          bk_wstrb;
+  logic [NumBanks-1:0][1:0]           bk_cls;
+  logic [NumBanks-1:0]                br_valid, br_owned, br_vvalid, br_vdirty;
+  logic [NumBanks-1:0][EngW-1:0]      br_eng;
+  res_kind_e                          br_kind [NumBanks];
+  logic [NumBanks-1:0][255:0]         br_rdata;
+  logic [NumBanks-1:0][WayBits-1:0]   br_way;
+  logic [NumBanks-1:0][31:0]          br_vaddr, bs_addr;
+  logic [NumBanks-1:0][511:0]         bs_rdata;
+  logic [NumBanks-1:0]                bs_busy, bs_wb, bs_hit;
+
+  for (genvar b = 0; b < NumBanks; b++) begin : g_bank
+    assign bk_side_v[b] = sd_any && (sd_bank == BankBits'(b));
+    always_comb begin
+      for (int e = 0; e < NumEng; e++) begin
+        bk_rq[b][e] = eng_req[e] && (eng_bank[e] == BankBits'(b)) && !bk_side_v[b];
+      end
+    end
+    tessera_l2_rr_arb #(.N(NumEng)) u_arb (
+      .clk_i     (clk_i),
+      .rst_ni    (rst_ni),
+      .req_i     (bk_rq[b]),
+      .advance_i (1'b1),
+      .gnt_o     (bk_gnt[b]),
+      .idx_o     (bk_gidx[b])
+    );
+    assign bk_req_v[b] = |bk_rq[b];
+    assign bk_write[b] = eng_write[bk_gidx[b]];
+    assign bk_beat[b]  = eng_caddr[bk_gidx[b]][5];
+    assign bk_alloc[b] = eng_alloc[bk_gidx[b]];
+    assign bk_lset[b]  = eng_lset[bk_gidx[b]];
+    assign bk_tag[b]   = eng_tag[bk_gidx[b]];
+    assign bk_wdata[b] = eng_wdata[bk_gidx[b]];
+    assign bk_wstrb[b] = eng_wstrb[bk_gidx[b]];
+    assign bk_cls[b]   = eng_cls[bk_gidx[b]];
+
+    tessera_l2_bank #(
+      .Ways        (Ways),
+      .SetsPerBank (SetsPerBank),
+      .BankBits    (BankBits),
+      .BankIdx     (b),
+      .EngW        (EngW)
+    ) u_bank (
+      .clk_i              (clk_i),
+      .rst_ni             (rst_ni),
+      .cfg_class_weight_i (cfg_class_weight),
+      .cfg_slices_log2_i  (cfg_slices_log2),
+      .cfg_slice_id_i     (cfg_slice_id),
+      .req_valid_i        (bk_req_v[b]),
+      .req_write_i        (bk_write[b]),
+      .req_lset_i         (bk_lset[b]),
+      .req_tag_i          (bk_tag[b]),
+      .req_beat_i         (bk_beat[b]),
+      .req_wdata_i        (bk_wdata[b]),
+      .req_wstrb_i        (bk_wstrb[b]),
+      .req_alloc_i        (bk_alloc[b]),
+      .req_cls_i          (bk_cls[b]),
+      .req_eng_i          (bk_gidx[b]),
+      .res_valid_o        (br_valid[b]),
+      .res_eng_o          (br_eng[b]),
+      .res_kind_o         (br_kind[b]),
+      .res_owned_o        (br_owned[b]),
+      .res_rdata_o        (br_rdata[b]),
+      .res_way_o          (br_way[b]),
+      .res_vvalid_o       (br_vvalid[b]),
+      .res_vdirty_o       (br_vdirty[b]),
+      .res_vaddr_o        (br_vaddr[b]),
+      .side_valid_i       (bk_side_v[b]),
+      .side_op_i          (sd_op),
+      .side_lset_i        (sd_lset),
+      .side_way_i         (sd_way),
+      .side_wdata_i       (sd_wdata),
+      .side_mop_i         (mt_mop),
+      .side_whole_i       (mt_whole),
+      .side_lo_i          (mt_lo),
+      .side_hi_i          (mt_hi),
+      .side_rdata_o       (bs_rdata[b]),
+      .side_busy_o        (bs_busy[b]),
+      .side_wb_o          (bs_wb[b]),
+      .side_hit_o         (bs_hit[b]),
+      .side_addr_o        (bs_addr[b])
+    );
+  end
+
+  // grants and results back to the engines
+  always_comb begin
+    for (int e = 0; e < NumEng; e++) begin
+      eng_gnt[e]     = 1'b0;
+      eres_valid[e]  = 1'b0;
+      eres_kind[e]   = ResRetry;
+      eres_rdata[e]  = '0;
+      eres_way[e]    = '0;
+      eres_vdirty[e] = 1'b0;
+      eres_vaddr[e]  = '0;
+      for (int b = 0; b < NumBanks; b++) begin
+        if (bk_gnt[b][e]) eng_gnt[e] = 1'b1;
+        if (br_valid[b] && br_eng[b] == EngW'(e)) begin
+          eres_valid[e]  = 1'b1;
+          eres_kind[e]   = br_kind[b];
+          eres_rdata[e]  = br_rdata[b];
+          eres_way[e]    = br_way[b];
+          eres_vdirty[e] = br_vdirty[b];
+          eres_vaddr[e]  = br_vaddr[b];
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- MSHRs
+  logic [NumEng-1:0]        ms_wq_req, ms_wq_line, ms_wq_notify, ms_wq_gnt;
+  logic [NumEng-1:0][31:0]  ms_wq_addr;
+  logic [NumEng-1:0][511:0] ms_wq_data;
+  logic [NumEng-1:0][63:0]  ms_wq_strb;
+  logic [NumEng-1:0]        ms_vict_pend, ms_bw_pend, ms_hazard, ms_b_done;
+  logic [NumEng-1:0][25:0]  ms_vict_line, ms_bw_line;
+  logic [NumEng-1:0]        ms_ar_req, ms_ar_line, ms_ar_gnt, ms_r_valid, ms_side_res;
+  logic [NumEng-1:0][31:0]  ms_ar_addr;
+  logic [1:0]               wq_done_resp;
+
+  for (genvar e = 0; e < NumEng; e++) begin : g_mshr
+    tessera_l2_mshr #(
+      .WayBits  (WayBits),
+      .LsetBits (LsetBits),
+      .BankBits (BankBits)
+    ) u_mshr (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .start_i        (eres_valid[e] &&
+                       (eres_kind[e] == ResMissAlloc || eres_kind[e] == ResMissBypass)),
+      .start_alloc_i  (eres_kind[e] == ResMissAlloc),
+      .start_write_i  (eng_write[e]),
+      .start_addr_i   (eng_cur[e]),
+      .start_wdata_i  (eng_cur_wdata[e]),
+      .start_wstrb_i  (eng_cur_wstrb[e]),
+      .start_bank_i   (cur_bank[e]),
+      .start_lset_i   (cur_lset[e]),
+      .start_way_i    (eres_way[e]),
+      .start_vdirty_i (eres_vdirty[e]),
+      .start_vaddr_i  (eres_vaddr[e]),
+      .done_o         (mdone[e]),
+      .done_replay_o  (mdone_replay[e]),
+      .done_resp_o    (mdone_resp[e]),
+      .done_rdata_o   (mdone_rdata[e]),
+      .side_req_o     (ms_side_req[e]),
+      .side_op_o      (ms_side_op[e]),
+      .side_bank_o    (ms_side_bank[e]),
+      .side_lset_o    (ms_side_lset[e]),
+      .side_way_o     (ms_side_way[e]),
+      .side_wdata_o   (ms_side_wdata[e]),
+      .side_gnt_i     (sd_gnt[e]),
+      .side_res_i     (ms_side_res[e]),
+      .side_rdata_i   (bs_rdata[sd_bank_q]),
+      .wq_req_o       (ms_wq_req[e]),
+      .wq_addr_o      (ms_wq_addr[e]),
+      .wq_line_o      (ms_wq_line[e]),
+      .wq_data_o      (ms_wq_data[e]),
+      .wq_strb_o      (ms_wq_strb[e]),
+      .wq_notify_o    (ms_wq_notify[e]),
+      .wq_gnt_i       (ms_wq_gnt[e]),
+      .b_done_i       (ms_b_done[e]),
+      .b_resp_i       (wq_done_resp),
+      .vict_pend_o    (ms_vict_pend[e]),
+      .vict_line_o    (ms_vict_line[e]),
+      .bw_pend_o      (ms_bw_pend[e]),
+      .bw_line_o      (ms_bw_line[e]),
+      .ar_req_o       (ms_ar_req[e]),
+      .ar_addr_o      (ms_ar_addr[e]),
+      .ar_line_o      (ms_ar_line[e]),
+      .hazard_i       (ms_hazard[e]),
+      .ar_gnt_i       (ms_ar_gnt[e]),
+      .r_valid_i      (ms_r_valid[e]),
+      .r_data_i       (m_axi_rdata_i),
+      .r_resp_i       (m_axi_rresp_i),
+      .r_last_i       (m_axi_rlast_i)
+    );
+    assign ms_side_res[e] = sd_v_q && (sd_who_q == SideW'(e));
+    assign ms_r_valid[e]  = m_axi_rvalid_i && (m_axi_rid_i == MIdBits'(e));
+  end
+  assign m_axi_rready_o = 1'b1;
+
+  // ---------------------------------------------------------------- write queue
+  logic                    mt_wq_req, mt_wq_gnt, mt_b_done, mt_wb_pend;
+  logic [31:0]             mt_wq_addr;
+  logic [511:0]            mt_wq_data;
+  logic [25:0]             mt_wb_line;
+  logic                    wq_full, wq_push, wq_done, wq_done_notify;
+  logic [SrcW-1:0]         wq_done_src;
+  logic [31:0]             wq_done_addr;
+  logic [WqDepth-1:0]      wq_ent_valid;
+  logic [WqDepth-1:0][25:0] wq_ent_line;
+  logic [NumEng-1:0]       wp_gnt;
+  logic [EngW-1:0]         wp_idx;
+  logic [31:0]             wp_addr;
+  logic                    wp_line, wp_notify;
+  logic [511:0]            wp_data;
+  logic [63:0]             wp_strb;
+  logic [SrcW-1:0]         wp_src;
+
+  // the maintenance engine has priority (its write-back is older than any later victim)
+  tessera_l2_rr_arb #(.N(NumEng)) u_wq_arb (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .req_i     (ms_wq_req),
+    .advance_i (!wq_full && !mt_wq_req),
+    .gnt_o     (wp_gnt),
+    .idx_o     (wp_idx)
+  );
+  assign mt_wq_gnt = mt_wq_req && !wq_full;
+  assign ms_wq_gnt = (mt_wq_req || wq_full) ? '0 : wp_gnt;
+  assign wq_push   = mt_wq_req || (|ms_wq_req);
+  assign wp_addr   = mt_wq_req ? mt_wq_addr : ms_wq_addr[wp_idx];
+  assign wp_line   = mt_wq_req ? 1'b1 : ms_wq_line[wp_idx];
+  assign wp_notify = mt_wq_req ? 1'b1 : ms_wq_notify[wp_idx];
+  assign wp_data   = mt_wq_req ? mt_wq_data : ms_wq_data[wp_idx];
+  assign wp_strb   = mt_wq_req ? '1 : ms_wq_strb[wp_idx];
+  assign wp_src    = mt_wq_req ? SrcW'(MaintSrc) : SrcW'(wp_idx);
+
+  logic [MIdBits-1:0] unused_bid;
+  assign unused_bid = m_axi_bid_i;
+
+  tessera_l2_wq #(
+    .Depth   (WqDepth),
+    .SrcW    (SrcW),
+    .MIdBits (MIdBits)
+  ) u_wq (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .push_i          (wq_push),
+    .push_addr_i     (wp_addr),
+    .push_line_i     (wp_line),
+    .push_data_i     (wp_data),
+    .push_strb_i     (wp_strb),
+    .push_notify_i   (wp_notify),
+    .push_src_i      (wp_src),
+    .full_o          (wq_full),
+    .done_o          (wq_done),
+    .done_src_o      (wq_done_src),
+    .done_notify_o   (wq_done_notify),
+    .done_resp_o     (wq_done_resp),
+    .done_addr_o     (wq_done_addr),
+    .ent_valid_o     (wq_ent_valid),
+    .ent_line_o      (wq_ent_line),
+    .m_axi_awid_o    (m_axi_awid_o),
+    .m_axi_awaddr_o  (m_axi_awaddr_o),
+    .m_axi_awlen_o   (m_axi_awlen_o),
+    .m_axi_awvalid_o (m_axi_awvalid_o),
+    .m_axi_awready_i (m_axi_awready_i),
+    .m_axi_wdata_o   (m_axi_wdata_o),
+    .m_axi_wstrb_o   (m_axi_wstrb_o),
+    .m_axi_wlast_o   (m_axi_wlast_o),
+    .m_axi_wvalid_o  (m_axi_wvalid_o),
+    .m_axi_wready_i  (m_axi_wready_i),
+    .m_axi_bresp_i   (m_axi_bresp_i),
+    .m_axi_bvalid_i  (m_axi_bvalid_i),
+    .m_axi_bready_o  (m_axi_bready_o)
+  );
+  assign m_axi_awsize_o  = 3'd5;
+  assign m_axi_awburst_o = 2'b01;
+  assign m_axi_awcache_o = 4'b0011;
+  assign m_axi_awprot_o  = 3'b000;
+  assign m_axi_awqos_o   = 4'd0;
+
+  always_comb begin
+    for (int e = 0; e < NumEng; e++) begin
+      ms_b_done[e] = wq_done && wq_done_notify && (wq_done_src == SrcW'(e));
+    end
+  end
+  assign mt_b_done = wq_done && wq_done_notify && (wq_done_src == SrcW'(MaintSrc));
+
+  // ---------------------------------------------------------------- hazards
+  // A downstream read of line L waits while a write of L is queued, unacknowledged, or
+  // held by a victim / maintenance / non-allocating write not yet queued. A non-allocating
+  // write waits only behind queued/held write-backs (victims, maintenance).
+  always_comb begin
+    for (int e = 0; e < NumEng; e++) begin
+      ms_hazard[e] = mt_wb_pend && (mt_wb_line == ms_bw_line[e]);
+      for (int i = 0; i < WqDepth; i++) begin
+        if (wq_ent_valid[i] && wq_ent_line[i] == ms_bw_line[e]) ms_hazard[e] = 1'b1;
+      end
+      for (int f = 0; f < NumEng; f++) begin
+        if (f != e) begin
+          if (ms_vict_pend[f] && ms_vict_line[f] == ms_bw_line[e]) ms_hazard[e] = 1'b1;
+          if (!ms_bw_pend[e] && ms_bw_pend[f] && ms_bw_line[f] == ms_bw_line[e]) ms_hazard[e] = 1'b1;
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- downstream reads
+  logic [NumEng-1:0]  ar_gnt_arb;
+  logic [EngW-1:0]    ar_idx;
+  logic               ar_v_q, ar_line_q, ar_take;
+  logic [EngW-1:0]    ar_id_q;
+  logic [31:0]        ar_addr_q;
+  assign ar_take = !ar_v_q || m_axi_arready_i;
+  tessera_l2_rr_arb #(.N(NumEng)) u_ar_arb (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .req_i     (ms_ar_req),
+    .advance_i (ar_take),
+    .gnt_o     (ar_gnt_arb),
+    .idx_o     (ar_idx)
+  );
+  assign ms_ar_gnt = ar_take ? ar_gnt_arb : '0;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ar_v_q    <= 1'b0;
+      ar_line_q <= 1'b0;
+      ar_id_q   <= '0;
+      ar_addr_q <= '0;
+    end else if (ar_take) begin
+      ar_v_q    <= |ms_ar_req;
+      ar_line_q <= ms_ar_line[ar_idx];
+      ar_id_q   <= ar_idx;
+      ar_addr_q <= ms_ar_addr[ar_idx];
+    end
+  end
+  assign m_axi_arid_o    = MIdBits'(ar_id_q);
+  assign m_axi_araddr_o  = ar_addr_q;
+  assign m_axi_arlen_o   = ar_line_q ? 8'd1 : 8'd0;
+  assign m_axi_arsize_o  = 3'd5;
+  assign m_axi_arburst_o = 2'b01;
+  assign m_axi_arcache_o = 4'b0011;
+  assign m_axi_arprot_o  = 3'b000;
+  assign m_axi_arqos_o   = 4'd0;
+  assign m_axi_arvalid_o = ar_v_q;
+
+  // ---------------------------------------------------------------- maintenance
+  logic       mt_busy, mt_done, mt_side_res;
+  logic [3:0] mt_err;
+  assign mt_side_res = sd_v_q && (sd_who_q == SideW'(MaintSrc));
+
+  tessera_l2_maint #(
+    .Sets     (Sets),
+    .Ways     (Ways),
+    .BankBits (BankBits),
+    .MemBase  (MemBase),
+    .MemSize  (MemSize)
+  ) u_maint (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .go_i         (hwif_out.MAINT_CMD.go.value),
+    .op_i         (maint_op_e'(hwif_out.MAINT_CMD.op.value)),
+    .whole_i      (hwif_out.MAINT_CMD.whole.value),
+    .start_i      (hwif_out.MAINT_START.addr.value),
+    .end_i        (hwif_out.MAINT_END.addr.value),
+    .msg_en_i     (hwif_out.MSG_CTRL.en.value),
+    .msg_addr_i   (hwif_out.MSG_ADDR.addr.value),
+    .msg_data_i   (hwif_out.MSG_DATA.data.value),
+    .busy_o       (mt_busy),
+    .done_o       (mt_done),
+    .err_code_o   (mt_err),
+    .side_req_o   (mt_side_req),
+    .side_bank_o  (mt_side_bank),
+    .side_lset_o  (mt_side_lset),
+    .side_way_o   (mt_side_way),
+    .side_mop_o   (mt_mop),
+    .side_whole_o (mt_whole),
+    .side_lo_o    (mt_lo),
+    .side_hi_o    (mt_hi),
+    .side_gnt_i   (sd_gnt[MaintSrc]),
+    .side_res_i   (mt_side_res),
+    .side_busy_i  (bs_busy[sd_bank_q]),
+    .side_wb_i    (bs_wb[sd_bank_q]),
+    .side_addr_i  (bs_addr[sd_bank_q]),
+    .side_rdata_i (bs_rdata[sd_bank_q]),
+    .wq_req_o     (mt_wq_req),
+    .wq_addr_o    (mt_wq_addr),
+    .wq_data_o    (mt_wq_data),
+    .wq_gnt_i     (mt_wq_gnt),
+    .b_done_i     (mt_b_done),
+    .wb_pend_o    (mt_wb_pend),
+    .wb_line_o    (mt_wb_line),
+    .msg_valid_o  (msg_valid_o),
+    .msg_ready_i  (msg_ready_i),
+    .msg_addr_o   (msg_addr_o),
+    .msg_data_o   (msg_data_o)
+  );
+
+  // write-back errors (victims and maintenance; non-allocating writes report to the port)
+  logic        wb_err;
+  logic [31:0] err_addr_q;
+  assign wb_err = wq_done && (wq_done_resp != 2'b00) &&
+                  (!wq_done_notify || wq_done_src == SrcW'(MaintSrc));
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)     err_addr_q <= '0;
+    else if (wb_err) err_addr_q <= wq_done_addr;
+  end
+
+  // ---------------------------------------------------------------- counters
+  logic        cnt_clr;
+  logic [31:0] c_hits_q, c_miss_q, c_evict_q, c_wb_q, c_stall_q, c_byp_q;
+  logic [3:0][31:0] c_bytes_q;
+  logic [31:0] n_hits, n_miss, n_evict, n_byp;
+  assign cnt_clr = hwif_out.CTRL.cnt_clr.value;
+  always_comb begin
+    n_hits  = '0;
+    n_miss  = '0;
+    n_evict = '0;
+    n_byp   = '0;
+    for (int b = 0; b < NumBanks; b++) begin
+      if (br_valid[b] && br_kind[b] == ResHit && !br_owned[b]) n_hits = n_hits + 32'd1;
+      if (br_valid[b] && (br_kind[b] == ResMissAlloc || br_kind[b] == ResMissBypass)) begin
+        n_miss = n_miss + 32'd1;
+      end
+      if (br_valid[b] && br_kind[b] == ResMissBypass) n_byp = n_byp + 32'd1;
+      if (br_valid[b] && br_kind[b] == ResMissAlloc && br_vvalid[b]) n_evict = n_evict + 32'd1;
+    end
+  end
+  logic wb_cnt;
+  assign wb_cnt = wq_push && !wq_full && wp_line;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      c_hits_q  <= '0;
+      c_miss_q  <= '0;
+      c_evict_q <= '0;
+      c_wb_q    <= '0;
+      c_stall_q <= '0;
+      c_byp_q   <= '0;
+      c_bytes_q <= '0;
+    end else if (cnt_clr) begin
+      c_hits_q  <= '0;
+      c_miss_q  <= '0;
+      c_evict_q <= '0;
+      c_wb_q    <= '0;
+      c_stall_q <= '0;
+      c_byp_q   <= '0;
+      c_bytes_q <= '0;
+    end else begin
+      c_hits_q  <= c_hits_q + n_hits;
+      c_miss_q  <= c_miss_q + n_miss;
+      c_evict_q <= c_evict_q + n_evict;
+      c_byp_q   <= c_byp_q + n_byp;
+      c_wb_q    <= c_wb_q + 32'(wb_cnt);
+      c_stall_q <= c_stall_q + 32'(|eng_stall);
+      for (int p = 0; p < NumPorts && p < 4; p++) begin
+        c_bytes_q[p] <= c_bytes_q[p] +
+                        32'(s_axi_rvalid_o[p] && s_axi_rready_i[p]) * 32'd32 +
+                        32'(s_axi_wvalid_i[p] && s_axi_wready_o[p]) * 32'd32;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- register inputs
+  always_comb begin
+    hwif_in = '0;
+    hwif_in.INFO.ways.next         = 8'(Ways);
+    hwif_in.INFO.ports.next        = 4'(NumPorts);
+    hwif_in.INFO.banks.next        = 4'(NumBanks);
+    hwif_in.INFO.size_kib.next     = 16'(SizeBytes / 1024);
+    hwif_in.STATUS.busy.next       = mt_busy;
+    hwif_in.STATUS.done.hwset      = mt_done;
+    hwif_in.STATUS.wb_err.hwset    = wb_err;
+    hwif_in.STATUS.err_code.next   = mt_err;
+    hwif_in.ERR_ADDR.addr.next     = err_addr_q;
+    hwif_in.HITS.count.next        = c_hits_q;
+    hwif_in.MISSES.count.next      = c_miss_q;
+    hwif_in.EVICTIONS.count.next   = c_evict_q;
+    hwif_in.WRITEBACKS.count.next  = c_wb_q;
+    hwif_in.STALLS.count.next      = c_stall_q;
+    hwif_in.BYPASS.count.next      = c_byp_q;
+    hwif_in.PORT0_BYTES.count.next = c_bytes_q[0];
+    hwif_in.PORT1_BYTES.count.next = c_bytes_q[1];
+    hwif_in.PORT2_BYTES.count.next = c_bytes_q[2];
+    hwif_in.PORT3_BYTES.count.next = c_bytes_q[3];
+  end
+
+  assign irq_o = (hwif_out.IE.done.value && hwif_out.STATUS.done.value) ||
+                 (hwif_out.IE.err.value &&
+                  (hwif_out.STATUS.wb_err.value || (mt_err != 4'd0)));
+
+  // unused inputs of the AXI subset (size is always the bus width, bursts are INCR)
+  logic unused_axi;
+  assign unused_axi = ^{s_axi_awsize_i, s_axi_awburst_i, s_axi_awprot_i, s_axi_wlast_i,
+                        s_axi_arsize_i, s_axi_arburst_i, s_axi_arprot_i, bs_hit,
+                        eres_way, eng_cur_wdata[0], ms_side_wdata[0], eres_rdata, mdone_rdata};
+endmodule

@@ -1,0 +1,332 @@
+// One bank of an L2 slice: the tags, replacement state and line data of the sets whose
+// index is BankIdx modulo the number of banks. One operation per cycle: a side operation
+// (refill, victim read, maintenance) if one is presented, else a lookup. Results are
+// registered (one cycle later). Tags and state are flops; the data array is one line-wide
+// synchronous RAM (one access per cycle).
+module tessera_l2_bank #(
+  parameter int unsigned Ways        = 8,
+  parameter int unsigned SetsPerBank = 32,
+  parameter int unsigned BankBits    = 2,
+  parameter int unsigned BankIdx     = 0,
+  parameter int unsigned EngW        = 3,
+  // derived
+  parameter int unsigned WayBits     = $clog2(Ways),
+  parameter int unsigned LsetBits    = $clog2(SetsPerBank),
+  parameter int unsigned TagBits     = 26 - LsetBits - BankBits
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  // configuration
+  input  logic [3:0]          cfg_class_weight_i,
+  input  logic [1:0]          cfg_slices_log2_i,
+  input  logic [2:0]          cfg_slice_id_i,
+  // lookup request (accepted when req_valid_i && !side_valid_i)
+  input  logic                req_valid_i,
+  input  logic                req_write_i,
+  input  logic [LsetBits-1:0] req_lset_i,
+  input  logic [TagBits-1:0]  req_tag_i,
+  input  logic                req_beat_i,
+  input  logic [255:0]        req_wdata_i,
+  input  logic [31:0]         req_wstrb_i,
+  input  logic                req_alloc_i,
+  input  logic [1:0]          req_cls_i,
+  input  logic [EngW-1:0]     req_eng_i,
+  // lookup result
+  output logic                res_valid_o,
+  output logic [EngW-1:0]     res_eng_o,
+  output tessera_l2_pkg::res_kind_e res_kind_o,
+  output logic                res_owned_o,   // hit was the owner's replay after a refill
+  output logic [255:0]        res_rdata_o,
+  output logic [WayBits-1:0]  res_way_o,
+  output logic                res_vvalid_o,  // the reserved way held a valid line (eviction)
+  output logic                res_vdirty_o,  // ... which was dirty (write-back needed)
+  output logic [31:0]         res_vaddr_o,   // byte address of the victim line
+  // side operation
+  input  logic                side_valid_i,
+  input  tessera_l2_pkg::side_op_e side_op_i,
+  input  logic [LsetBits-1:0] side_lset_i,
+  input  logic [WayBits-1:0]  side_way_i,
+  input  logic [511:0]        side_wdata_i,
+  input  tessera_l2_pkg::maint_op_e side_mop_i,
+  input  logic                side_whole_i,
+  input  logic [31:0]         side_lo_i,
+  input  logic [31:0]         side_hi_i,
+  // side result (one cycle later)
+  output logic [511:0]        side_rdata_o,
+  output logic                side_busy_o,   // maintenance: entry reserved, retry
+  output logic                side_wb_o,     // maintenance: write side_rdata_o back to side_addr_o
+  output logic                side_hit_o,    // maintenance: entry matched (valid, in range)
+  output logic [31:0]         side_addr_o
+);
+  import tessera_l2_pkg::*;
+
+  localparam int unsigned Depth = SetsPerBank * Ways;
+  localparam logic [BankBits-1:0] BankId = BankIdx[BankBits-1:0];
+
+  // ---------------------------------------------------------------- state
+  logic [SetsPerBank-1:0][Ways-1:0]              valid_q, valid_d;
+  logic [SetsPerBank-1:0][Ways-1:0]              dirty_q, dirty_d;
+  logic [SetsPerBank-1:0][Ways-1:0]              pend_q, pend_d;   // reserved for an MSHR
+  logic [SetsPerBank-1:0][Ways-1:0][EngW-1:0]    owner_q, owner_d;
+  logic [SetsPerBank-1:0][Ways-1:0][TagBits-1:0] tag_q, tag_d;
+  logic [SetsPerBank-1:0][Ways-1:0][1:0]         cls_q, cls_d;
+  logic [SetsPerBank-1:0][Ways-1:0][WayBits-1:0] age_q, age_d;     // rank, 0 = most recent
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q <= '0;
+      dirty_q <= '0;
+      pend_q  <= '0;
+      owner_q <= '0;
+      tag_q   <= '0;
+      cls_q   <= '0;
+      for (int s = 0; s < SetsPerBank; s++) begin
+        for (int w = 0; w < Ways; w++) begin
+          age_q[s][w] <= WayBits'(w);
+        end
+      end
+    end else begin
+      valid_q <= valid_d;
+      dirty_q <= dirty_d;
+      pend_q  <= pend_d;
+      owner_q <= owner_d;
+      tag_q   <= tag_d;
+      cls_q   <= cls_d;
+      age_q   <= age_d;
+    end
+  end
+
+  // ---------------------------------------------------------------- data RAM
+  logic                            mem_we, mem_re;
+  logic [LsetBits+WayBits-1:0]     mem_idx;
+  logic [511:0]                    mem_wd;
+  logic [63:0]                     mem_be;
+  logic [511:0]                    mem_rd_q;
+  logic [511:0]                    mem_q [Depth];
+
+  always_ff @(posedge clk_i) begin
+    if (mem_we) begin
+      for (int i = 0; i < 64; i++) begin
+        if (mem_be[i]) mem_q[mem_idx][i*8 +: 8] <= mem_wd[i*8 +: 8];
+      end
+    end else if (mem_re) begin
+      mem_rd_q <= mem_q[mem_idx];
+    end
+  end
+
+  // ---------------------------------------------------------------- lookup
+  logic [Ways-1:0] m_tag, m_hit, m_own, m_busy, cand, inv;
+  logic            any_hit, any_busy, any_inv, any_cand;
+  logic [WayBits-1:0] hit_way, inv_way, lru_way, vic_way;
+  logic [6:0]      best_score, score;
+  logic            found;
+  logic [1:0]      icls;
+
+  always_comb begin
+    for (int w = 0; w < Ways; w++) begin
+      m_tag[w]  = (tag_q[req_lset_i][w] == req_tag_i);
+      m_hit[w]  = m_tag[w] && valid_q[req_lset_i][w] && !pend_q[req_lset_i][w];
+      m_own[w]  = m_tag[w] && valid_q[req_lset_i][w] && pend_q[req_lset_i][w] &&
+                  (owner_q[req_lset_i][w] == req_eng_i);
+      m_busy[w] = m_tag[w] && pend_q[req_lset_i][w] && !m_own[w];
+      cand[w]   = !pend_q[req_lset_i][w];
+      inv[w]    = cand[w] && !valid_q[req_lset_i][w];
+    end
+    any_hit  = |(m_hit | m_own);
+    any_busy = |m_busy;
+    any_inv  = |inv;
+    any_cand = |cand;
+    hit_way  = '0;
+    inv_way  = '0;
+    for (int w = Ways - 1; w >= 0; w--) begin
+      if (m_hit[w] || m_own[w]) hit_way = WayBits'(w);
+      if (inv[w]) inv_way = WayBits'(w);
+    end
+    // victim among valid unreserved ways: largest age + W * (3 - class), lowest way on ties
+    lru_way    = '0;
+    best_score = '0;
+    score      = '0;
+    found      = 1'b0;
+    icls       = '0;
+    for (int w = 0; w < Ways; w++) begin
+      icls  = 2'd3 - cls_q[req_lset_i][w];
+      score = 7'(age_q[req_lset_i][w]) + 7'(cfg_class_weight_i) * 7'(icls);
+      if (cand[w] && (!found || score > best_score)) begin
+        found      = 1'b1;
+        best_score = score;
+        lru_way    = WayBits'(w);
+      end
+    end
+    vic_way = any_inv ? inv_way : lru_way;
+  end
+
+  // age update: touched way becomes 0, younger ones age by one
+  function automatic logic [Ways-1:0][WayBits-1:0] touch(logic [Ways-1:0][WayBits-1:0] a,
+                                                         logic [WayBits-1:0] w);
+    logic [Ways-1:0][WayBits-1:0] n;
+    for (int v = 0; v < Ways; v++) begin
+      if (WayBits'(v) == w) n[v] = '0;
+      else if (a[v] < a[w]) n[v] = a[v] + 1'b1;
+      else n[v] = a[v];
+    end
+    return n;
+  endfunction
+
+  // ---------------------------------------------------------------- maintenance entry
+  logic [31:0] m_addr;
+  logic        m_inrange;
+  always_comb begin
+    m_addr = expand_addr({tag_q[side_lset_i][side_way_i], side_lset_i, BankId, 6'b0},
+                         cfg_slices_log2_i, cfg_slice_id_i);
+    m_inrange = side_whole_i || ((m_addr >= side_lo_i) && (m_addr < side_hi_i));
+  end
+
+  // ---------------------------------------------------------------- next state
+  res_kind_e kind_d;
+  logic      lookup;
+  logic [31:0] vaddr_d;
+  logic      sbusy_d, swb_d, shit_d;
+
+  always_comb begin
+    valid_d = valid_q;
+    dirty_d = dirty_q;
+    pend_d  = pend_q;
+    owner_d = owner_q;
+    tag_d   = tag_q;
+    cls_d   = cls_q;
+    age_d   = age_q;
+    mem_we  = 1'b0;
+    mem_re  = 1'b0;
+    mem_idx = {req_lset_i, hit_way};
+    mem_wd  = {req_wdata_i, req_wdata_i};
+    mem_be  = req_beat_i ? {req_wstrb_i, 32'h0} : {32'h0, req_wstrb_i};
+    kind_d  = ResRetry;
+    lookup  = req_valid_i && !side_valid_i;
+    vaddr_d = expand_addr({tag_q[req_lset_i][vic_way], req_lset_i, BankId, 6'b0},
+                          cfg_slices_log2_i, cfg_slice_id_i);
+    sbusy_d = 1'b0;
+    swb_d   = 1'b0;
+    shit_d  = 1'b0;
+
+    if (side_valid_i) begin
+      mem_idx = {side_lset_i, side_way_i};
+      mem_wd  = side_wdata_i;
+      mem_be  = '1;
+      unique case (side_op_i)
+        SideVictimRead: mem_re = 1'b1;
+        SideFill: begin
+          mem_we = 1'b1;
+          valid_d[side_lset_i][side_way_i] = 1'b1;
+          dirty_d[side_lset_i][side_way_i] = 1'b0;
+        end
+        SideFillErr: begin
+          valid_d[side_lset_i][side_way_i] = 1'b0;
+          pend_d[side_lset_i][side_way_i]  = 1'b0;
+        end
+        default: begin  // SideMaint
+          if (pend_q[side_lset_i][side_way_i]) begin
+            sbusy_d = 1'b1;
+          end else if (valid_q[side_lset_i][side_way_i] && m_inrange) begin
+            shit_d = 1'b1;
+            if (dirty_q[side_lset_i][side_way_i] && side_mop_i != MaintDiscard) begin
+              swb_d  = 1'b1;
+              mem_re = 1'b1;
+            end
+            if (side_mop_i != MaintNone) dirty_d[side_lset_i][side_way_i] = 1'b0;
+            if (side_mop_i == MaintInval || side_mop_i == MaintDiscard) begin
+              valid_d[side_lset_i][side_way_i] = 1'b0;
+            end
+          end
+        end
+      endcase
+    end else if (req_valid_i) begin
+      if (any_hit) begin
+        kind_d = ResHit;
+        age_d[req_lset_i] = touch(age_q[req_lset_i], hit_way);
+        cls_d[req_lset_i][hit_way]  = req_cls_i;
+        pend_d[req_lset_i][hit_way] = 1'b0;
+        if (req_write_i) begin
+          mem_we = 1'b1;
+          dirty_d[req_lset_i][hit_way] = 1'b1;
+        end else begin
+          mem_re = 1'b1;
+        end
+      end else if (any_busy) begin
+        kind_d = ResRetry;
+      end else if (!req_alloc_i) begin
+        kind_d = ResMissBypass;
+      end else if (any_cand) begin
+        kind_d = ResMissAlloc;
+        age_d[req_lset_i] = touch(age_q[req_lset_i], vic_way);
+        cls_d[req_lset_i][vic_way]   = req_cls_i;
+        tag_d[req_lset_i][vic_way]   = req_tag_i;
+        valid_d[req_lset_i][vic_way] = 1'b0;
+        dirty_d[req_lset_i][vic_way] = 1'b0;
+        pend_d[req_lset_i][vic_way]  = 1'b1;
+        owner_d[req_lset_i][vic_way] = req_eng_i;
+      end else begin
+        kind_d = ResRetry;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- result registers
+  logic               res_valid_q, res_beat_q, res_owned_q, res_vvalid_q, res_vdirty_q;
+  logic [EngW-1:0]    res_eng_q;
+  res_kind_e          res_kind_q;
+  logic [WayBits-1:0] res_way_q;
+  logic [31:0]        res_vaddr_q;
+  logic               sbusy_q, swb_q, shit_q;
+  logic [31:0]        saddr_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      res_valid_q  <= 1'b0;
+      res_beat_q   <= 1'b0;
+      res_owned_q  <= 1'b0;
+      res_vvalid_q <= 1'b0;
+      res_vdirty_q <= 1'b0;
+      res_eng_q    <= '0;
+      res_kind_q   <= ResRetry;
+      res_way_q    <= '0;
+      res_vaddr_q  <= '0;
+      sbusy_q      <= 1'b0;
+      swb_q        <= 1'b0;
+      shit_q       <= 1'b0;
+      saddr_q      <= '0;
+    end else begin
+      res_valid_q  <= lookup;
+      if (lookup) begin
+        res_beat_q   <= req_beat_i;
+        res_owned_q  <= any_hit && !(|m_hit);
+        res_vvalid_q <= (kind_d == ResMissAlloc) && valid_q[req_lset_i][vic_way];
+        res_vdirty_q <= (kind_d == ResMissAlloc) && valid_q[req_lset_i][vic_way] &&
+                        dirty_q[req_lset_i][vic_way];
+        res_eng_q    <= req_eng_i;
+        res_kind_q   <= kind_d;
+        res_way_q    <= any_hit ? hit_way : vic_way;
+        res_vaddr_q  <= vaddr_d;
+      end
+      sbusy_q <= sbusy_d;
+      swb_q   <= swb_d;
+      shit_q  <= shit_d;
+      if (side_valid_i) saddr_q <= m_addr;
+    end
+  end
+
+  assign res_valid_o  = res_valid_q;
+  assign res_eng_o    = res_eng_q;
+  assign res_kind_o   = res_kind_q;
+  assign res_owned_o  = res_owned_q;
+  assign res_rdata_o  = res_beat_q ? mem_rd_q[511:256] : mem_rd_q[255:0];
+  assign res_way_o    = res_way_q;
+  assign res_vvalid_o = res_vvalid_q;
+  assign res_vdirty_o = res_vdirty_q;
+  assign res_vaddr_o  = res_vaddr_q;
+  assign side_rdata_o = mem_rd_q;
+  assign side_busy_o  = sbusy_q;
+  assign side_wb_o    = swb_q;
+  assign side_hit_o   = shit_q;
+  assign side_addr_o  = saddr_q;
+
+endmodule

@@ -1,0 +1,176 @@
+// Miss handler of one L2 requester (a port's read or write engine). Handles one miss at a
+// time (the engine waits for it): optional dirty-victim read and write-back, refill of the
+// line (allocating miss) or a single-beat downstream read/write (non-allocating miss).
+// Downstream reads use ARID = MSHR index; a read waits while any write to the same line is
+// not yet acknowledged (hazard_i), so it never overtakes a write-back.
+module tessera_l2_mshr #(
+  parameter int unsigned WayBits  = 3,
+  parameter int unsigned LsetBits = 5,
+  parameter int unsigned BankBits = 2
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  // start (lookup result of this engine's request)
+  input  logic                start_i,
+  input  logic                start_alloc_i,   // 1 ResMissAlloc, 0 ResMissBypass
+  input  logic                start_write_i,
+  input  logic [31:0]         start_addr_i,    // beat address
+  input  logic [255:0]        start_wdata_i,
+  input  logic [31:0]         start_wstrb_i,
+  input  logic [BankBits-1:0] start_bank_i,
+  input  logic [LsetBits-1:0] start_lset_i,
+  input  logic [WayBits-1:0]  start_way_i,
+  input  logic                start_vdirty_i,
+  input  logic [31:0]         start_vaddr_i,
+  // completion to the engine
+  output logic                done_o,
+  output logic                done_replay_o,   // refill done: replay the lookup
+  output logic [1:0]          done_resp_o,
+  output logic [255:0]        done_rdata_o,
+  // bank side operations
+  output logic                side_req_o,
+  output tessera_l2_pkg::side_op_e side_op_o,
+  output logic [BankBits-1:0] side_bank_o,
+  output logic [LsetBits-1:0] side_lset_o,
+  output logic [WayBits-1:0]  side_way_o,
+  output logic [511:0]        side_wdata_o,
+  input  logic                side_gnt_i,
+  input  logic                side_res_i,      // side result for this MSHR this cycle
+  input  logic [511:0]        side_rdata_i,
+  // write queue
+  output logic                wq_req_o,
+  output logic [31:0]         wq_addr_o,
+  output logic                wq_line_o,       // 1: 2-beat line, 0: one beat
+  output logic [511:0]        wq_data_o,
+  output logic [63:0]         wq_strb_o,
+  output logic                wq_notify_o,     // report the B response back
+  input  logic                wq_gnt_i,
+  input  logic                b_done_i,
+  input  logic [1:0]          b_resp_i,
+  // writes not yet in the write queue (hazard sources): dirty victim / non-allocating write
+  output logic                vict_pend_o,
+  output logic [25:0]         vict_line_o,
+  output logic                bw_pend_o,
+  output logic [25:0]         bw_line_o,
+  // downstream read
+  output logic                ar_req_o,
+  output logic [31:0]         ar_addr_o,
+  output logic                ar_line_o,
+  input  logic                hazard_i,        // an older write to the line is pending
+  input  logic                ar_gnt_i,
+  input  logic                r_valid_i,
+  input  logic [255:0]        r_data_i,
+  input  logic [1:0]          r_resp_i,
+  input  logic                r_last_i
+);
+  import tessera_l2_pkg::*;
+
+  typedef enum logic [3:0] {
+    StIdle, StVRead, StVWait, StVPush, StAr, StRWait, StFill, StBPush, StBWait, StDone
+  } state_e;
+
+  state_e              st_q, st_d;
+  logic                alloc_q, rbeat_q;
+  logic [31:0]         addr_q, vaddr_q;
+  logic [255:0]        wdata_q;
+  logic [31:0]         wstrb_q;
+  logic [BankBits-1:0] bank_q;
+  logic [LsetBits-1:0] lset_q;
+  logic [WayBits-1:0]  way_q;
+  logic [511:0]        buf_q;
+  logic [1:0]          resp_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q    <= StIdle;
+      alloc_q <= 1'b0;
+      rbeat_q <= 1'b0;
+      addr_q  <= '0;
+      vaddr_q <= '0;
+      wdata_q <= '0;
+      wstrb_q <= '0;
+      bank_q  <= '0;
+      lset_q  <= '0;
+      way_q   <= '0;
+      buf_q   <= '0;
+      resp_q  <= 2'b00;
+    end else begin
+      st_q <= st_d;
+      if (start_i && st_q == StIdle) begin
+        alloc_q <= start_alloc_i;
+        addr_q  <= start_addr_i;
+        vaddr_q <= start_vaddr_i;
+        wdata_q <= start_wdata_i;
+        wstrb_q <= start_wstrb_i;
+        bank_q  <= start_bank_i;
+        lset_q  <= start_lset_i;
+        way_q   <= start_way_i;
+        resp_q  <= 2'b00;
+        rbeat_q <= 1'b0;
+      end
+      if (st_q == StVWait && side_res_i) buf_q <= side_rdata_i;
+      if (st_q == StRWait && r_valid_i) begin
+        if (rbeat_q) buf_q[511:256] <= r_data_i;
+        else         buf_q[255:0]   <= r_data_i;
+        rbeat_q <= ~rbeat_q;
+        if (r_resp_i > resp_q) resp_q <= r_resp_i;
+      end
+      if (st_q == StBWait && b_done_i) resp_q <= b_resp_i;
+    end
+  end
+
+  always_comb begin
+    st_d = st_q;
+    unique case (st_q)
+      StIdle: begin
+        if (start_i) begin
+          if (!start_alloc_i)      st_d = start_write_i ? StBPush : StAr;
+          else if (start_vdirty_i) st_d = StVRead;
+          else                     st_d = StAr;
+        end
+      end
+      StVRead: if (side_gnt_i) st_d = StVWait;
+      StVWait: if (side_res_i) st_d = StVPush;
+      StVPush: if (wq_gnt_i)   st_d = StAr;
+      StAr:    if (ar_gnt_i)   st_d = StRWait;
+      StRWait: if (r_valid_i && r_last_i) st_d = alloc_q ? StFill : StDone;
+      StFill:  if (side_gnt_i) st_d = StDone;
+      StBPush: if (wq_gnt_i)   st_d = StBWait;
+      StBWait: if (b_done_i)   st_d = StDone;
+      StDone:  st_d = StIdle;
+      default: st_d = StIdle;
+    endcase
+  end
+
+  // refill error: the way is released, the engine gets the error instead of a replay
+  assign done_o        = (st_q == StDone);
+  assign done_replay_o = alloc_q && (resp_q == 2'b00);
+  assign done_resp_o   = resp_q;
+  assign done_rdata_o  = (resp_q == 2'b00) ? buf_q[255:0] : '0;
+
+  assign side_req_o   = (st_q == StVRead) || (st_q == StFill);
+  assign side_op_o    = (st_q == StVRead) ? SideVictimRead :
+                        (resp_q == 2'b00) ? SideFill : SideFillErr;
+  assign side_bank_o  = bank_q;
+  assign side_lset_o  = lset_q;
+  assign side_way_o   = way_q;
+  assign side_wdata_o = buf_q;
+
+  // a non-allocating write waits (hazard_i) behind an older write-back of the same line
+  assign wq_req_o    = (st_q == StVPush) || ((st_q == StBPush) && !hazard_i);
+  assign wq_addr_o   = (st_q == StVPush) ? vaddr_q : addr_q;
+  assign wq_line_o   = (st_q == StVPush);
+  assign wq_data_o   = (st_q == StVPush) ? buf_q : {256'h0, wdata_q};
+  assign wq_strb_o   = (st_q == StVPush) ? '1 : {32'h0, wstrb_q};
+  assign wq_notify_o = (st_q == StBPush);
+
+  assign vict_pend_o = (st_q == StVRead) || (st_q == StVWait) || (st_q == StVPush);
+  assign vict_line_o = vaddr_q[31:6];
+  assign bw_pend_o   = (st_q == StBPush);
+  assign bw_line_o   = addr_q[31:6];
+
+  assign ar_req_o  = (st_q == StAr) && !hazard_i;
+  assign ar_addr_o = alloc_q ? {addr_q[31:6], 6'b0} : {addr_q[31:5], 5'b0};
+  assign ar_line_o = alloc_q;
+
+endmodule

@@ -1,0 +1,65 @@
+// Shared types and helpers of the L2 cache slice (tessera_l2).
+package tessera_l2_pkg;
+
+  // Result of a bank lookup (registered, one cycle after the request is granted).
+  typedef enum logic [1:0] {
+    ResHit         = 2'd0,  // served from the cache (read data valid / write done)
+    ResMissAlloc   = 2'd1,  // miss, a way was reserved; the MSHR refills it, the engine replays
+    ResMissBypass  = 2'd2,  // miss without allocation; the MSHR forwards the beat downstream
+    ResRetry       = 2'd3   // line busy (reserved by another requester) or no way free: retry
+  } res_kind_e;
+
+  // Side operations on a bank (from the MSHRs and the maintenance engine; priority over lookups).
+  typedef enum logic [1:0] {
+    SideVictimRead = 2'd0,  // read a whole line (dirty victim, before the refill overwrites it)
+    SideFill       = 2'd1,  // write a refilled line, mark it valid (still reserved for its owner)
+    SideFillErr    = 2'd2,  // refill failed: release the reserved way (stays invalid)
+    SideMaint      = 2'd3   // maintenance on one (set, way): flush / invalidate / discard
+  } side_op_e;
+
+  // Maintenance operations (MAINT_CMD.op).
+  typedef enum logic [1:0] {
+    MaintNone    = 2'd0,
+    MaintFlush   = 2'd1,  // write back dirty lines, keep them valid and clean
+    MaintInval   = 2'd2,  // write back dirty lines, then invalidate
+    MaintDiscard = 2'd3   // invalidate without writing back
+  } maint_op_e;
+
+  // Shared mode: a slice that is one of 2^k interleaved slices serves the addresses whose
+  // bits [8 +: k] equal its slice id. Those bits are removed before indexing, so the slice
+  // uses all of its sets ("compacted" address); they are re-inserted for write-backs.
+  function automatic logic [31:0] compact_addr(logic [31:0] a, logic [1:0] k);
+    logic [31:0] c;
+    unique case (k)
+      2'd0:    c = a;
+      2'd1:    c = {1'b0, a[31:9], a[7:0]};
+      2'd2:    c = {2'b0, a[31:10], a[7:0]};
+      default: c = {3'b0, a[31:11], a[7:0]};
+    endcase
+    return c;
+  endfunction
+
+  function automatic logic [31:0] expand_addr(logic [31:0] c, logic [1:0] k, logic [2:0] id);
+    logic [31:0] a;
+    unique case (k)
+      2'd0:    a = c;
+      2'd1:    a = {c[30:8], id[0], c[7:0]};
+      2'd2:    a = {c[29:8], id[1:0], c[7:0]};
+      default: a = {c[28:8], id, c[7:0]};
+    endcase
+    return a;
+  endfunction
+
+  // a = address bits [10:8]
+  function automatic logic in_slice(logic [2:0] a, logic [1:0] k, logic [2:0] id);
+    logic ok;
+    unique case (k)
+      2'd0:    ok = 1'b1;
+      2'd1:    ok = (a[0] == id[0]);
+      2'd2:    ok = (a[1:0] == id[1:0]);
+      default: ok = (a == id);
+    endcase
+    return ok;
+  endfunction
+
+endpackage

@@ -1,0 +1,160 @@
+// Read engine of one L2 upstream port: takes one AXI read burst at a time and looks its
+// beats up one by one (one per cycle while they hit). A miss waits for this engine's MSHR:
+// after a refill the beat is looked up again (it then hits), a non-allocating miss or an
+// error completes the beat with the MSHR's data / response. Read data goes through a
+// 4-entry FIFO to the R channel, so lookups never wait for a stalled R channel mid-flight.
+module tessera_l2_rd_eng #(
+  parameter int unsigned IdBits = 4
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  input  logic              cfg_no_alloc_i,
+  input  logic [1:0]        cfg_slices_log2_i,
+  input  logic [2:0]        cfg_slice_id_i,
+  // AXI read channels
+  input  logic [IdBits-1:0] s_axi_arid_i,
+  input  logic [31:0]       s_axi_araddr_i,
+  input  logic [7:0]        s_axi_arlen_i,
+  input  logic [3:0]        s_axi_arcache_i,
+  input  logic [3:0]        s_axi_arqos_i,
+  input  logic              s_axi_arvalid_i,
+  output logic              s_axi_arready_o,
+  output logic [IdBits-1:0] s_axi_rid_o,
+  output logic [255:0]      s_axi_rdata_o,
+  output logic [1:0]        s_axi_rresp_o,
+  output logic              s_axi_rlast_o,
+  output logic              s_axi_rvalid_o,
+  input  logic              s_axi_rready_i,
+  // lookup request
+  output logic              req_valid_o,
+  output logic [31:0]       req_addr_o,
+  output logic              req_alloc_o,
+  output logic [1:0]        req_cls_o,
+  input  logic              req_gnt_i,
+  // lookup result (the cycle after the grant)
+  input  logic              res_valid_i,
+  input  tessera_l2_pkg::res_kind_e res_kind_i,
+  input  logic [255:0]      res_rdata_i,
+  // MSHR completion
+  input  logic              done_i,
+  input  logic              done_replay_i,
+  input  logic [1:0]        done_resp_i,
+  input  logic [255:0]      done_rdata_i,
+  // address of the beat in flight / waiting (what the MSHR works on)
+  output logic [31:0]       cur_addr_o,
+  // status
+  output logic              stall_o
+);
+  import tessera_l2_pkg::*;
+
+  logic              active_q, inflight_q, wait_q, slice_ok_q, alloc_q;
+  logic [IdBits-1:0] id_q;
+  logic [31:0]       addr_q;
+  logic [8:0]        left_q;
+  logic [1:0]        cls_q;
+
+  // ---------------------------------------------------------------- R FIFO
+  logic [3:0][IdBits-1:0] f_id_q;
+  logic [3:0][255:0]      f_data_q;
+  logic [3:0][1:0]        f_resp_q;
+  logic [3:0]             f_last_q;
+  logic [1:0]             f_rd_q, f_wr_q;
+  logic [2:0]             f_cnt_q;
+  logic                   f_push, f_pop;
+  logic [255:0]           f_data;
+  logic [1:0]             f_resp;
+
+  // ---------------------------------------------------------------- beat completion
+  logic hit, miss, slice_err, complete, fifo_ok, more;
+  assign hit       = inflight_q && res_valid_i && (res_kind_i == ResHit);
+  assign miss      = inflight_q && res_valid_i &&
+                     (res_kind_i == ResMissAlloc || res_kind_i == ResMissBypass);
+  assign slice_err = active_q && !slice_ok_q && !inflight_q && !wait_q && (f_cnt_q < 3'd4);
+  assign complete  = hit || (done_i && !done_replay_i) || slice_err;
+  assign fifo_ok   = (32'(f_cnt_q) + 32'(inflight_q)) <= 2;
+  assign more      = hit ? (left_q > 9'd1) : 1'b1;
+
+  assign req_valid_o = active_q && slice_ok_q && !wait_q && (!inflight_q || hit) && more &&
+                       fifo_ok;
+  assign req_addr_o  = hit ? addr_q + 32'd32 : addr_q;
+  assign req_alloc_o = alloc_q;
+  assign req_cls_o   = cls_q;
+
+  always_comb begin
+    if (hit) begin
+      f_data = res_rdata_i;
+      f_resp = 2'b00;
+    end else if (slice_err) begin
+      f_data = '0;
+      f_resp = 2'b11;
+    end else begin
+      f_data = done_rdata_i;
+      f_resp = done_resp_i;
+    end
+  end
+  assign f_push = complete;
+  assign f_pop  = s_axi_rvalid_o && s_axi_rready_i;
+
+  logic ar_fire;
+  assign s_axi_arready_o = !active_q;
+  assign ar_fire = s_axi_arvalid_i && s_axi_arready_o;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      active_q   <= 1'b0;
+      inflight_q <= 1'b0;
+      wait_q     <= 1'b0;
+      slice_ok_q <= 1'b0;
+      alloc_q    <= 1'b0;
+      id_q       <= '0;
+      addr_q     <= '0;
+      left_q     <= '0;
+      cls_q      <= '0;
+      f_id_q     <= '0;
+      f_data_q   <= '0;
+      f_resp_q   <= '0;
+      f_last_q   <= '0;
+      f_rd_q     <= '0;
+      f_wr_q     <= '0;
+      f_cnt_q    <= '0;
+    end else begin
+      if (ar_fire) begin
+        active_q   <= 1'b1;
+        id_q       <= s_axi_arid_i;
+        addr_q     <= {s_axi_araddr_i[31:5], 5'b0};
+        left_q     <= {1'b0, s_axi_arlen_i} + 9'd1;
+        alloc_q    <= s_axi_arcache_i[3] && !cfg_no_alloc_i;
+        cls_q      <= s_axi_arqos_i[1:0];
+        slice_ok_q <= in_slice(s_axi_araddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i);
+      end
+      inflight_q <= req_valid_o && req_gnt_i;
+      if (miss)   wait_q <= 1'b1;
+      if (done_i) wait_q <= 1'b0;
+      if (complete) begin
+        addr_q <= addr_q + 32'd32;
+        left_q <= left_q - 9'd1;
+        if (left_q == 9'd1) active_q <= 1'b0;
+      end
+      if (f_push) begin
+        f_id_q[f_wr_q]   <= id_q;
+        f_data_q[f_wr_q] <= f_data;
+        f_resp_q[f_wr_q] <= f_resp;
+        f_last_q[f_wr_q] <= (left_q == 9'd1);
+        f_wr_q           <= f_wr_q + 2'd1;
+      end
+      if (f_pop) f_rd_q <= f_rd_q + 2'd1;
+      f_cnt_q <= f_cnt_q + 3'(f_push) - 3'(f_pop);
+    end
+  end
+
+  assign s_axi_rvalid_o = (f_cnt_q != 3'd0);
+  assign s_axi_rid_o    = f_id_q[f_rd_q];
+  assign s_axi_rdata_o  = f_data_q[f_rd_q];
+  assign s_axi_rresp_o  = f_resp_q[f_rd_q];
+  assign s_axi_rlast_o  = f_last_q[f_rd_q];
+
+  logic unused_hint;
+  assign unused_hint = ^{s_axi_araddr_i[4:0], s_axi_arcache_i[2:0], s_axi_arqos_i[3:2]};
+  assign cur_addr_o = addr_q;
+  assign stall_o = (req_valid_o && !req_gnt_i) || wait_q;
+endmodule

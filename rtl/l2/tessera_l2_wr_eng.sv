@@ -1,0 +1,156 @@
+// Write engine of one L2 upstream port: takes one AXI write burst at a time; each W beat
+// (with its strobes) is looked up and written into the cache (hit), or handed to the MSHR
+// (allocating miss: refill, then the beat is replayed; non-allocating miss: the beat is
+// written downstream). B is sent when every beat is done, with the worst response seen.
+module tessera_l2_wr_eng #(
+  parameter int unsigned IdBits = 4
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  input  logic              cfg_no_alloc_i,
+  input  logic [1:0]        cfg_slices_log2_i,
+  input  logic [2:0]        cfg_slice_id_i,
+  // AXI write channels
+  input  logic [IdBits-1:0] s_axi_awid_i,
+  input  logic [31:0]       s_axi_awaddr_i,
+  input  logic [7:0]        s_axi_awlen_i,
+  input  logic [3:0]        s_axi_awcache_i,
+  input  logic [3:0]        s_axi_awqos_i,
+  input  logic              s_axi_awvalid_i,
+  output logic              s_axi_awready_o,
+  input  logic [255:0]      s_axi_wdata_i,
+  input  logic [31:0]       s_axi_wstrb_i,
+  input  logic              s_axi_wvalid_i,
+  output logic              s_axi_wready_o,
+  output logic [IdBits-1:0] s_axi_bid_o,
+  output logic [1:0]        s_axi_bresp_o,
+  output logic              s_axi_bvalid_o,
+  input  logic              s_axi_bready_i,
+  // lookup request
+  output logic              req_valid_o,
+  output logic [31:0]       req_addr_o,
+  output logic [255:0]      req_wdata_o,
+  output logic [31:0]       req_wstrb_o,
+  output logic              req_alloc_o,
+  output logic [1:0]        req_cls_o,
+  input  logic              req_gnt_i,
+  // beat handed to the MSHR on a miss (the W FIFO head)
+  output logic [255:0]      cur_wdata_o,
+  output logic [31:0]       cur_wstrb_o,
+  // lookup result
+  input  logic              res_valid_i,
+  input  tessera_l2_pkg::res_kind_e res_kind_i,
+  // MSHR completion
+  input  logic              done_i,
+  input  logic              done_replay_i,
+  input  logic [1:0]        done_resp_i,
+  // address of the beat in flight / waiting (what the MSHR works on)
+  output logic [31:0]       cur_addr_o,
+  // status
+  output logic              stall_o
+);
+  import tessera_l2_pkg::*;
+
+  logic              active_q, inflight_q, wait_q, slice_ok_q, alloc_q, bvalid_q;
+  logic [IdBits-1:0] id_q;
+  logic [31:0]       addr_q;
+  logic [8:0]        left_q;
+  logic [1:0]        cls_q, resp_q;
+
+  // W FIFO (2 entries)
+  logic [1:0][255:0] w_data_q;
+  logic [1:0][31:0]  w_strb_q;
+  logic              w_rd_q, w_wr_q;
+  logic [1:0]        w_cnt_q;
+  logic              w_push, w_pop;
+
+  logic hit, miss, slice_err, complete, more, have_data;
+  logic [1:0] beat_resp;
+  assign hit       = inflight_q && res_valid_i && (res_kind_i == ResHit);
+  assign miss      = inflight_q && res_valid_i &&
+                     (res_kind_i == ResMissAlloc || res_kind_i == ResMissBypass);
+  assign slice_err = active_q && !slice_ok_q && !inflight_q && !wait_q && (w_cnt_q != 2'd0);
+  assign complete  = hit || (done_i && !done_replay_i) || slice_err;
+  assign more      = hit ? (left_q > 9'd1) : 1'b1;
+  assign have_data = hit ? (w_cnt_q == 2'd2) : (w_cnt_q != 2'd0);
+  assign beat_resp = hit ? 2'b00 : slice_err ? 2'b11 : done_resp_i;
+
+  assign req_valid_o = active_q && slice_ok_q && !wait_q && (!inflight_q || hit) && more &&
+                       have_data;
+  assign req_addr_o  = hit ? addr_q + 32'd32 : addr_q;
+  logic w_nx;
+  assign w_nx        = ~w_rd_q;
+  assign req_wdata_o = hit ? w_data_q[w_nx] : w_data_q[w_rd_q];
+  assign req_wstrb_o = hit ? w_strb_q[w_nx] : w_strb_q[w_rd_q];
+  assign req_alloc_o = alloc_q;
+  assign req_cls_o   = cls_q;
+  assign cur_wdata_o = w_data_q[w_rd_q];
+  assign cur_wstrb_o = w_strb_q[w_rd_q];
+
+  assign s_axi_awready_o = !active_q && !bvalid_q;
+  assign s_axi_wready_o  = (w_cnt_q != 2'd2);
+  assign w_push = s_axi_wvalid_i && s_axi_wready_o;
+  assign w_pop  = complete;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      active_q   <= 1'b0;
+      inflight_q <= 1'b0;
+      wait_q     <= 1'b0;
+      slice_ok_q <= 1'b0;
+      alloc_q    <= 1'b0;
+      bvalid_q   <= 1'b0;
+      id_q       <= '0;
+      addr_q     <= '0;
+      left_q     <= '0;
+      cls_q      <= '0;
+      resp_q     <= '0;
+      w_data_q   <= '0;
+      w_strb_q   <= '0;
+      w_rd_q     <= 1'b0;
+      w_wr_q     <= 1'b0;
+      w_cnt_q    <= '0;
+    end else begin
+      if (s_axi_awvalid_i && s_axi_awready_o) begin
+        active_q   <= 1'b1;
+        id_q       <= s_axi_awid_i;
+        addr_q     <= {s_axi_awaddr_i[31:5], 5'b0};
+        left_q     <= {1'b0, s_axi_awlen_i} + 9'd1;
+        alloc_q    <= s_axi_awcache_i[2] && !cfg_no_alloc_i;
+        cls_q      <= s_axi_awqos_i[1:0];
+        resp_q     <= 2'b00;
+        slice_ok_q <= in_slice(s_axi_awaddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i);
+      end
+      inflight_q <= req_valid_o && req_gnt_i;
+      if (miss)   wait_q <= 1'b1;
+      if (done_i) wait_q <= 1'b0;
+      if (complete) begin
+        addr_q <= addr_q + 32'd32;
+        left_q <= left_q - 9'd1;
+        if (beat_resp > resp_q) resp_q <= beat_resp;
+        if (left_q == 9'd1) begin
+          active_q <= 1'b0;
+          bvalid_q <= 1'b1;
+          if (beat_resp > resp_q) resp_q <= beat_resp;
+        end
+      end
+      if (s_axi_bvalid_o && s_axi_bready_i) bvalid_q <= 1'b0;
+      if (w_push) begin
+        w_data_q[w_wr_q] <= s_axi_wdata_i;
+        w_strb_q[w_wr_q] <= s_axi_wstrb_i;
+        w_wr_q           <= ~w_wr_q;
+      end
+      if (w_pop) w_rd_q <= ~w_rd_q;
+      w_cnt_q <= w_cnt_q + 2'(w_push) - 2'(w_pop);
+    end
+  end
+
+  assign s_axi_bvalid_o = bvalid_q;
+  assign s_axi_bid_o    = id_q;
+  assign s_axi_bresp_o  = resp_q;
+
+  logic unused_hint;
+  assign unused_hint = ^{s_axi_awaddr_i[4:0], s_axi_awcache_i[3], s_axi_awcache_i[1:0], s_axi_awqos_i[3:2]};
+  assign cur_addr_o = addr_q;
+  assign stall_o = (req_valid_o && !req_gnt_i) || wait_q;
+endmodule
