@@ -11,7 +11,6 @@
 // older instruction in WB can no longer trap, so exceptions are precise.
 
 module tessera_core
-  import tessera_core_pkg::*;
 #(
   parameter logic [31:0] BootAddr = 32'h0000_0000,
   parameter logic [31:0] HartId   = 32'h0
@@ -44,6 +43,8 @@ module tessera_core
   output logic [31:0] trace_pc_o,
   output logic [31:0] trace_insn_o
 );
+
+  import tessera_core_pkg::*;
 
   // ================================================================ signals
   // fetch buffer head (ID stage)

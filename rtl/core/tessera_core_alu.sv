@@ -2,7 +2,6 @@
 // the single-cycle M-extension multiplier.
 
 module tessera_core_alu
-  import tessera_core_pkg::*;
 (
   input  logic [3:0]  op_i,
   input  logic [31:0] a_i,
@@ -14,6 +13,8 @@ module tessera_core_alu
   input  logic [31:0] mul_b_i,
   output logic [31:0] mul_result_o
 );
+
+  import tessera_core_pkg::*;
 
   logic [4:0]  shamt;
   logic [32:0] sub33;

@@ -3,7 +3,6 @@
 // to a read-only address (csr[11:10] == 2'b11), is reported as illegal.
 
 module tessera_core_csr
-  import tessera_core_pkg::*;
 #(
   parameter logic [31:0] HartId = 32'h0
 ) (
@@ -37,6 +36,8 @@ module tessera_core_csr
   output logic        irq_take_o,     // wake and mstatus.MIE
   output logic [4:0]  irq_cause_o
 );
+
+  import tessera_core_pkg::*;
 
   // CSR addresses
   localparam logic [11:0] CsrMstatus   = 12'h300;

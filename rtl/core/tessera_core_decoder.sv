@@ -3,11 +3,12 @@
 // everything else sets `illegal`.
 
 module tessera_core_decoder
-  import tessera_core_pkg::*;
 (
   input  logic [31:0] instr_i,
-  output decoded_t    dec_o
+  output tessera_core_pkg::decoded_t dec_o
 );
+
+  import tessera_core_pkg::*;
 
   logic [6:0] opcode;
   logic [2:0] funct3;
