@@ -1,10 +1,32 @@
-# Simulator harness: AXI memory model, Verilated chip model, chip_tb CLI, C test framework.
-# Targets: verilate (build ./chip_tb), sim-axi-test (AXI memory model self-test).
-# See docs/sim.md and docs/testing.md.
+# Simulator harness: AXI memory model, Verilated chip model, C API library,
+# C test framework, chip-level tests and the chip_tb CLI. See docs/sim.md.
+#
+#   make verilate          build build/$(CONFIG)/chip_tb and copy it to ./chip_tb
+#   make sim-axi-test      AXI memory model self-test
+# Incremental: Verilator only reruns when an RTL file, sim/tessera.vlt or the
+# verilator command line changed; the C/C++ objects are normal make targets.
+# SIM_RTL may be overridden (e.g. a private stub top) for harness development.
 
 SIM_BUILD    := $(BUILD)/sim
+SIM_OBJ      := $(SIM_BUILD)/obj_dir
+SIM_VLT      := $(ROOT)/sim/tessera.vlt
 SIM_CXX      ?= g++
+SIM_CC       ?= gcc
+VERILATOR    ?= verilator
+VERILATOR_ROOT_DIR := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 SIM_CXXFLAGS := -O2 -std=c++17 -Wall -Wextra -I$(ROOT)/sim/src
+SIM_INCS     := -I$(ROOT)/sim/include -I$(ROOT)/tests/framework -I$(CFG_INC) -I$(ROOT)/bsp/include
+SIM_CFLAGS   := -O2 -std=gnu11 -Wall -Wextra -MMD -MP $(SIM_INCS) \
+                -DTSIM_ROOT='"$(ROOT)"' -DTSIM_CONFIG='"$(CONFIG)"'
+SIM_VCXXFLAGS := -O2 -std=c++17 -Wall -MMD -MP $(SIM_INCS) -I$(ROOT)/sim/src -I$(SIM_OBJ) \
+                -I$(VERILATOR_ROOT_DIR)/include -I$(VERILATOR_ROOT_DIR)/include/vltstd
+SIM_RTL      ?= $(CFG_PKG) $(RTL_PKGS) $(RTL_SRCS)
+SIM_VFLAGS    = --cc -O3 --x-assign fast --x-initial fast --trace-fst -Wno-fatal \
+                --top-module tessera_top -Mdir $(SIM_OBJ) \
+                $(if $(BOOTROM_HEX),-GBootromHex='"$(abspath $(BOOTROM_HEX))"')
+SIM_VLIBS    := $(SIM_OBJ)/Vtessera_top__ALL.a $(SIM_OBJ)/libverilated.a
+SIM_VRT_OBJS := verilated.o verilated_fst_c.o verilated_threads.o
+SIM_CHIP_TB  := $(BUILD)/chip_tb
 
 # ---------------------------------------------------------------- AXI memory model self-test
 SIM_AXI_TEST := $(SIM_BUILD)/axi_mem_model_test
@@ -12,6 +34,53 @@ $(SIM_AXI_TEST): sim/test/axi_mem_model_test.cpp sim/src/axi_mem_model.cpp sim/s
 	@mkdir -p $(dir $@)
 	nice $(SIM_CXX) $(SIM_CXXFLAGS) -o $@ sim/test/axi_mem_model_test.cpp sim/src/axi_mem_model.cpp
 
-.PHONY: sim-axi-test
+.PHONY: sim-axi-test sim-model sim-sw FORCE
 sim-axi-test: $(SIM_AXI_TEST)
 TEST_BUILD += $(SIM_AXI_TEST)
+
+# ---------------------------------------------------------------- Verilated model
+# Recipes expand late, so $(SIM_RTL)/$(BOOTROM_HEX)/$(SW_ALL) see every mk/*.mk.
+$(SIM_VLIBS): FORCE
+	@mkdir -p $(SIM_OBJ)
+	@echo "$(subst ",,$(subst ',,$(SIM_VFLAGS) $(SIM_VLT) $(SIM_RTL)))" > $(SIM_BUILD)/vl.args.new
+	@if [ ! -f $(SIM_OBJ)/.stamp ] || ! cmp -s $(SIM_BUILD)/vl.args.new $(SIM_BUILD)/vl.args \
+	    || [ -n "$$(find $(SIM_VLT) $(SIM_RTL) -newer $(SIM_OBJ)/.stamp 2>/dev/null)" ]; then \
+	  echo "verilator: tessera_top ($(CONFIG))"; \
+	  nice $(VERILATOR) $(SIM_VFLAGS) $(SIM_VLT) $(SIM_RTL) || exit 1; \
+	  mv $(SIM_BUILD)/vl.args.new $(SIM_BUILD)/vl.args; touch $(SIM_OBJ)/.stamp; \
+	fi
+	@nice $(MAKE) --no-print-directory -s -j2 -C $(SIM_OBJ) -f Vtessera_top.mk \
+	  OPT_FAST="-O3" OPT_GLOBAL="-O2" CXX="$(SIM_CXX)" Vtessera_top__ALL.a $(SIM_VRT_OBJS) >/dev/null
+	@cd $(SIM_OBJ) && { [ -f libverilated.a ] && [ -z "$$(find $(SIM_VRT_OBJS) -newer libverilated.a)" ] \
+	  || { rm -f libverilated.a && ar rcs libverilated.a $(SIM_VRT_OBJS); }; }
+
+sim-model: $(SIM_VLIBS)
+
+# Firmware / test programs / boot ROM the default suites need (mk/sw.mk).
+sim-sw:
+	@if [ -n "$(strip $(SW_ALL) $(BOOTROM_HEX))" ]; then \
+	  $(MAKE) --no-print-directory $(SW_ALL) $(BOOTROM_HEX); fi
+
+# ---------------------------------------------------------------- chip_tb
+SIM_CPP_SRCS := sim/src/tessera_sim.cpp sim/src/tsim_elf.cpp sim/src/axi_mem_model.cpp
+SIM_C_SRCS   := sim/chip_tb.c $(wildcard tests/framework/*.c) $(wildcard tests/chip/*.c)
+SIM_OBJS     := $(patsubst %.cpp,$(SIM_BUILD)/o/%.o,$(SIM_CPP_SRCS)) \
+                $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(SIM_C_SRCS))
+
+$(SIM_BUILD)/o/%.o: %.cpp $(SIM_VLIBS)
+	@mkdir -p $(dir $@)
+	nice $(SIM_CXX) $(SIM_VCXXFLAGS) -c -o $@ $<
+$(SIM_BUILD)/o/%.o: %.c
+	@mkdir -p $(dir $@)
+	nice $(SIM_CC) $(SIM_CFLAGS) -c -o $@ $<
+-include $(SIM_OBJS:.o=.d)
+
+$(SIM_CHIP_TB): $(SIM_OBJS) $(SIM_VLIBS)
+	nice $(SIM_CXX) -o $@ $(SIM_OBJS) $(SIM_VLIBS) -lz -pthread
+
+verilate: deps $(CFG_PKG) $(CFG_INC)/tessera_cfg.h sim-sw $(SIM_CHIP_TB)
+	@mkdir -p $(SIM_BUILD)
+	@echo "$(abspath $(SW_ALL))" | tr ' ' '\n' | grep -v '^$$' > $(SIM_BUILD)/sw_all.txt.new || true
+	@cmp -s $(SIM_BUILD)/sw_all.txt.new $(SIM_BUILD)/sw_all.txt || mv $(SIM_BUILD)/sw_all.txt.new $(SIM_BUILD)/sw_all.txt
+	@cmp -s $(SIM_CHIP_TB) $(ROOT)/chip_tb || cp $(SIM_CHIP_TB) $(ROOT)/chip_tb
+	@echo "verilate: ./chip_tb ready ($(CONFIG))"

@@ -1,0 +1,238 @@
+/* chip_tb: command-line front end of the Tessera chip simulator.
+ *
+ *   ./chip_tb                     default smoke run, results table, "N passed, M failed"
+ *   ./chip_tb --elf prog.elf      run one bare-metal RV32 program (tohost convention)
+ *   ./chip_tb --suite all         every registered test
+ *   ./chip_tb --help              all options
+ * Exit status 0 only if everything selected passed. See docs/sim.md.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tessera_cfg.h"
+#include "tessera_sim.h"
+#include "tf.h"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: chip_tb [options]\n"
+          "  (no selection)        run the smoke set: suites sim, elf, boot + two isa programs\n"
+          "  --elf FILE            load FILE, boot at its entry, run until it writes `tohost`\n"
+          "                        (1 = pass, else value>>1 = failing test number)\n"
+          "  --uart-in FILE        with --elf: bytes fed to uart_rx after boot\n"
+          "  --test PATTERN        run tests matching suite/name or a glob (repeatable)\n"
+          "  --suite NAME          run a whole suite; 'all' = every suite (repeatable)\n"
+          "  --list                list the registered tests\n"
+          "  --seed N              global seed (default: time based; always printed)\n"
+          "  --max-cycles N        cycle budget per test / for --elf (default: per test; 50M for --elf)\n"
+          "  --trace FILE.fst      write an FST waveform (per test when several run)\n"
+          "  --hbm-latency N       HBM read latency in cycles (default %u)\n"
+          "  --hbm-bw N            HBM bytes per cycle per channel (default %u)\n"
+          "  -v                    echo the UART and print more\n"
+          "  --help                this text\n"
+          "config %s; exit status 0 only if everything selected passed.\n",
+          TESSERA_HBM_LATENCY_CYCLES, TESSERA_HBM_BYTES_PER_CYCLE, TSIM_CONFIG);
+}
+
+static int parse_u64(const char *s, uint64_t *out) {
+  char *end;
+  if (!s || !*s) return 0;
+  unsigned long long v = strtoull(s, &end, 0);
+  if (*end == 'M' || *end == 'm') v *= 1000000ull, ++end;
+  else if (*end == 'k' || *end == 'K') v *= 1000ull, ++end;
+  if (*end) return 0;
+  *out = v;
+  return 1;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
+  uint64_t budget = o->max_cycles ? o->max_cycles : 50000000ull;
+  tsim_opts_t so;
+  tsim_opts_default(&so);
+  so.seed = o->seed;
+  so.max_cycles = budget + 100000;
+  so.hbm_latency = o->hbm_latency;
+  so.hbm_bw = o->hbm_bw;
+  so.trace_file = o->trace;
+  so.uart_echo = o->verbose;
+  tsim_t *s = tsim_create(&so);
+  if (!s) {
+    fprintf(stderr, "chip_tb: cannot create simulator\n");
+    return 2;
+  }
+  tsim_elf_info_t info;
+  if (tsim_load_elf(s, path, &info) != TSIM_OK) {
+    fprintf(stderr, "chip_tb: ELF rejected: %s\n", tsim_last_error(s));
+    tsim_destroy(s);
+    return 2;
+  }
+  if (!info.has_tohost) {
+    fprintf(stderr, "chip_tb: %s has no `tohost` symbol; cannot tell pass from fail\n", path);
+    tsim_destroy(s);
+    return 2;
+  }
+  printf("chip_tb: %s: entry 0x%08x, tohost 0x%08x, %u segment(s), %u bytes, seed %llu\n", path,
+         info.entry, info.tohost, info.segments, info.bytes, (unsigned long long)o->seed);
+  fflush(stdout);
+  if (tsim_boot(s, info.entry) != TSIM_OK) {
+    fprintf(stderr, "chip_tb: boot failed: %s\n", tsim_last_error(s));
+    tsim_destroy(s);
+    return 1;
+  }
+  if (uart_in) {
+    FILE *f = fopen(uart_in, "rb");
+    if (!f) {
+      fprintf(stderr, "chip_tb: cannot open %s\n", uart_in);
+      tsim_destroy(s);
+      return 2;
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) tsim_uart_input(s, buf, n);
+    fclose(f);
+  }
+  if (o->progress) tf_progress_install(s, budget);
+  double t0 = now_s();
+  uint64_t c0 = tsim_cycles(s);
+  uint32_t v = 0;
+  int rc = tsim_run_tohost(s, info.tohost, budget, &v);
+  double dt = now_s() - t0;
+  if (o->progress) tf_progress_clear();
+  uint64_t cyc = tsim_cycles(s) - c0;
+  int pass = rc == TSIM_OK && v == 1;
+  if (rc != TSIM_OK)
+    printf("FAIL: %s: %s\n", path, tsim_last_error(s));
+  else if (v == 1)
+    printf("PASS: %s\n", path);
+  else
+    printf("FAIL: %s: tohost = 0x%08x, failing test number %u\n", path, v, v >> 1);
+  printf("cycles %llu, retired %llu, %.2f s, %.0f cycles/s\n", (unsigned long long)cyc,
+         (unsigned long long)tsim_retired_count(s), dt, dt > 0 ? cyc / dt : 0.0);
+  if (!pass && rc == TSIM_OK) tsim_diag(s, stdout, "test reported failure");
+  printf("%d passed, %d failed\n", pass, !pass);
+  tsim_destroy(s);
+  return pass ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  tf_opts_t o;
+  memset(&o, 0, sizeof o);
+  int have_seed = 0, list = 0;
+  const char *elf = NULL, *uart_in = NULL;
+  const char *pats[64];
+  unsigned npats = 0;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEEDV()                                                   \
+  do {                                                            \
+    if (!v) {                                                     \
+      fprintf(stderr, "chip_tb: %s needs a value\n", a);          \
+      return 2;                                                   \
+    }                                                             \
+    ++i;                                                          \
+  } while (0)
+    uint64_t n;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--elf")) {
+      NEEDV();
+      elf = v;
+    } else if (!strcmp(a, "--uart-in")) {
+      NEEDV();
+      uart_in = v;
+    } else if (!strcmp(a, "--test") || !strcmp(a, "--suite")) {
+      NEEDV();
+      if (npats < 64) pats[npats++] = v;
+    } else if (!strcmp(a, "--list")) {
+      list = 1;
+    } else if (!strcmp(a, "--seed")) {
+      NEEDV();
+      if (!parse_u64(v, &o.seed)) goto bad;
+      have_seed = 1;
+    } else if (!strcmp(a, "--max-cycles")) {
+      NEEDV();
+      if (!parse_u64(v, &o.max_cycles) || !o.max_cycles) goto bad;
+    } else if (!strcmp(a, "--trace")) {
+      NEEDV();
+      o.trace = v;
+    } else if (!strcmp(a, "--hbm-latency")) {
+      NEEDV();
+      if (!parse_u64(v, &n) || !n || n > 100000) goto bad;
+      o.hbm_latency = (unsigned)n;
+    } else if (!strcmp(a, "--hbm-bw")) {
+      NEEDV();
+      if (!parse_u64(v, &n) || !n || n > 4096) goto bad;
+      o.hbm_bw = (unsigned)n;
+    } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+      o.verbose = 1;
+    } else {
+      fprintf(stderr, "chip_tb: unknown option %s (see --help)\n", a);
+      return 2;
+    }
+    continue;
+  bad:
+    fprintf(stderr, "chip_tb: bad value for %s: %s\n", a, v);
+    return 2;
+  }
+  if (!have_seed) o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+  o.progress = isatty(2);
+
+  if (elf) {
+    if (npats || list) {
+      fprintf(stderr, "chip_tb: --elf cannot be combined with --test/--suite/--list\n");
+      return 2;
+    }
+    return run_elf(elf, uart_in, &o);
+  }
+  if (uart_in) {
+    fprintf(stderr, "chip_tb: --uart-in needs --elf\n");
+    return 2;
+  }
+
+  tf_init();
+  unsigned n = tf_count();
+  if (list) {
+    for (unsigned i = 0; i < n; ++i) {
+      const tf_test_t *t = tf_get(i);
+      int show = !npats;
+      for (unsigned p = 0; p < npats; ++p) show |= tf_match(t, pats[p]);
+      if (show)
+        printf("%s/%s%s\n", t->suite, t->name, (t->flags & TF_SMOKE) ? "  [smoke]" : "");
+    }
+    return 0;
+  }
+  unsigned char *sel = calloc(n ? n : 1, 1);
+  unsigned nsel = 0;
+  if (npats) {
+    for (unsigned p = 0; p < npats; ++p) {
+      unsigned hit = 0;
+      for (unsigned i = 0; i < n; ++i)
+        if (tf_match(tf_get(i), pats[p])) sel[i] = 1, ++hit;
+      if (!hit && strcmp(pats[p], "all")) {
+        /* A suite with no tests found (e.g. no programs built) is not an error
+         * for --suite all, but a typo in an explicit pattern is. */
+        fprintf(stderr, "chip_tb: no test matches '%s' (see --list)\n", pats[p]);
+        free(sel);
+        return 2;
+      }
+    }
+  } else {
+    for (unsigned i = 0; i < n; ++i) sel[i] = (tf_get(i)->flags & TF_SMOKE) != 0;
+  }
+  for (unsigned i = 0; i < n; ++i) nsel += sel[i];
+  unsigned fails = tf_run(sel, &o);
+  free(sel);
+  return fails ? 1 : 0;
+}

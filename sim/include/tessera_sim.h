@@ -1,0 +1,137 @@
+/* Tessera chip simulator: C API around the Verilated tessera_top.
+ *
+ * One tsim_t is one chip instance with its device-memory (HBM) model, UART
+ * decoder/driver, host-port driver and retirement trace ring. Everything is
+ * cycle based and deterministic. See docs/sim.md for the full description.
+ *
+ * Return codes: functions returning int give TSIM_OK (0) on success and a
+ * negative TSIM_E* code on failure; tsim_last_error() describes the last failure.
+ */
+#ifndef TESSERA_SIM_H
+#define TESSERA_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  TSIM_OK = 0,
+  TSIM_EBUS = -1,      /* host access answered with host_err (unmapped address, slave error) */
+  TSIM_ETIMEOUT = -2,  /* cycle budget exhausted before the condition held */
+  TSIM_ELIMIT = -3,    /* the instance's global cycle limit (max_cycles) was reached */
+  TSIM_EADDR = -4,     /* back-door address not backed by any memory */
+  TSIM_EELF = -5,      /* ELF rejected (see tsim_last_error) */
+  TSIM_EIO = -6,       /* file could not be opened/read/written */
+  TSIM_EARG = -7       /* invalid argument */
+};
+
+typedef struct tsim tsim_t;
+
+typedef struct {
+  uint64_t seed;            /* recorded for diagnostics; the chip itself is deterministic */
+  uint64_t max_cycles;      /* global limit for this instance (0 = none); runs stop there */
+  unsigned hbm_latency;     /* HBM read latency in cycles (0 = TESSERA_HBM_LATENCY_CYCLES) */
+  unsigned hbm_bw;          /* HBM bytes/cycle per channel (0 = TESSERA_HBM_BYTES_PER_CYCLE) */
+  const char *trace_file;   /* FST waveform file, NULL = no waves */
+  int uart_echo;            /* echo decoded UART TX bytes to stdout */
+  unsigned uart_rx_gap;     /* idle bit times between bytes driven into uart_rx_i (default 2) */
+  int quiet;                /* do not print diagnostics to stderr on timeouts/limits */
+} tsim_opts_t;
+
+typedef struct {
+  uint64_t bytes_read, bytes_written, read_bursts, write_bursts, busy_cycles, decerr, slverr;
+} tsim_hbm_stats_t;
+
+/* ---- lifetime */
+void tsim_opts_default(tsim_opts_t *o);
+/* Builds the model, clears ISRAM/DSRAM/HBM, applies reset (tsim_reset). NULL on failure. */
+tsim_t *tsim_create(const tsim_opts_t *o);
+void tsim_destroy(tsim_t *s);
+/* Hold rst_ni low for a few cycles, then release. Memory contents are kept;
+ * bus models, UART decoder/driver and the retirement ring are cleared. */
+void tsim_reset(tsim_t *s);
+const char *tsim_last_error(const tsim_t *s);
+
+/* ---- running */
+uint64_t tsim_cycles(const tsim_t *s);           /* cycles since create */
+/* Run n cycles (fewer if max_cycles is reached: then TSIM_ELIMIT). */
+int tsim_step(tsim_t *s, uint64_t n);
+/* Run until pred(s, ctx) returns non-zero. pred is called every `poll` cycles
+ * (0 = every 32). Returns TSIM_OK, TSIM_ETIMEOUT after `budget` cycles, or
+ * TSIM_ELIMIT. On a timeout/limit a diagnostic is printed (unless quiet). */
+typedef int (*tsim_pred_fn)(tsim_t *s, void *ctx);
+int tsim_run_until(tsim_t *s, tsim_pred_fn pred, void *ctx, uint64_t budget, unsigned poll);
+/* Print cycle, last retired PC, the retirement ring, UART tail and HBM state. */
+void tsim_diag(tsim_t *s, FILE *f, const char *cause);
+/* Optional progress callback, called about every `every` cycles during runs. */
+typedef void (*tsim_progress_fn)(tsim_t *s, void *ctx);
+void tsim_set_progress(tsim_t *s, tsim_progress_fn fn, void *ctx, uint64_t every);
+
+/* ---- back door (no simulated time passes). Addresses: BOOTROM, ISRAM, DSRAM
+ * (populated sizes) and HBM. A range must lie inside one region. */
+int tsim_mem_read(tsim_t *s, uint32_t addr, void *buf, size_t len);
+int tsim_mem_write(tsim_t *s, uint32_t addr, const void *buf, size_t len);
+uint32_t tsim_mem_read32(tsim_t *s, uint32_t addr);     /* 0 if unmapped */
+int tsim_mem_write32(tsim_t *s, uint32_t addr, uint32_t value);
+int tsim_mem_is_backed(uint32_t addr, size_t len);      /* 1 if the back door covers it */
+
+/* ---- front door: the host_* OBI port (simulated time passes) */
+int tsim_host_read32(tsim_t *s, uint32_t addr, uint32_t *value);
+int tsim_host_write32(tsim_t *s, uint32_t addr, uint32_t value);
+int tsim_host_write_be(tsim_t *s, uint32_t addr, uint32_t value, unsigned be);
+uint32_t tsim_host_irq(tsim_t *s);                       /* host_irq_o level */
+
+/* ---- programs */
+typedef struct {
+  uint32_t entry;
+  uint32_t tohost;      /* address of symbol `tohost`, 0 if absent */
+  int has_tohost;
+  unsigned segments;    /* PT_LOAD segments loaded */
+  uint32_t bytes;       /* bytes loaded (memsz total) */
+} tsim_elf_info_t;
+/* Validate then load an ELF through the back door. Rejected files load nothing
+ * and return TSIM_EELF / TSIM_EIO with a message in tsim_last_error(). */
+int tsim_load_elf(tsim_t *s, const char *path, tsim_elf_info_t *info);
+/* Look up a symbol of the last loaded ELF. */
+int tsim_elf_symbol(tsim_t *s, const char *name, uint32_t *addr);
+/* Write SYSCTRL.BOOT_ADDR = entry and BOOT_CTRL.GO = 1 through the host port. */
+int tsim_boot(tsim_t *s, uint32_t entry);
+/* Run until the word at tohost_addr becomes non-zero (polled through the back
+ * door every 32 cycles). *value gets the word. TSIM_OK / TSIM_ETIMEOUT / TSIM_ELIMIT. */
+int tsim_run_tohost(tsim_t *s, uint32_t tohost_addr, uint64_t budget, uint32_t *value);
+
+/* ---- UART */
+const char *tsim_uart_log(const tsim_t *s);     /* everything received on uart_tx_o, NUL-terminated */
+size_t tsim_uart_len(const tsim_t *s);
+void tsim_uart_clear(tsim_t *s);
+void tsim_uart_echo(tsim_t *s, int on);
+void tsim_uart_input(tsim_t *s, const void *data, size_t len);  /* queue bytes for uart_rx_i */
+size_t tsim_uart_input_pending(const tsim_t *s);
+uint64_t tsim_uart_frame_errors(const tsim_t *s);
+/* Run until `text` appears in the UART log (TSIM_OK / TSIM_ETIMEOUT / TSIM_ELIMIT). */
+int tsim_run_until_uart(tsim_t *s, const char *text, uint64_t budget);
+
+/* ---- waves */
+int tsim_trace_open(tsim_t *s, const char *fst_path);
+void tsim_trace_close(tsim_t *s);
+
+/* ---- retirement trace ring (last TSIM_RETIRE_RING retired instructions) */
+#define TSIM_RETIRE_RING 16
+/* Copies up to max entries, oldest first; returns the number copied. */
+unsigned tsim_retired(const tsim_t *s, uint32_t *pcs, uint32_t *insns, unsigned max);
+uint64_t tsim_retired_count(const tsim_t *s);
+
+/* ---- HBM model */
+unsigned tsim_hbm_channels(void);
+void tsim_hbm_stats(const tsim_t *s, unsigned ch, tsim_hbm_stats_t *out);
+void tsim_hbm_config(tsim_t *s, unsigned latency, unsigned bytes_per_cycle);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_SIM_H */

@@ -1,0 +1,724 @@
+// Tessera chip simulator: the Verilated tessera_top wrapped behind the C API of
+// sim/include/tessera_sim.h. Per cycle: drive inputs with clk low, eval, sample
+// outputs (HBM AXI, UART, retirement trace, host port), tick the HBM models,
+// raise clk, eval. See docs/sim.md.
+#include "tessera_sim.h"
+
+#include <cstdarg>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+#include "Vtessera_top.h"
+#include "Vtessera_top___024root.h"
+#include "axi_mem_model.h"
+#include "tessera_cfg.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+extern "C" {
+#include "regs/sysctrl_regs.h"
+}
+
+using tessera::AxiMemConfig;
+using tessera::AxiMemModel;
+using tessera::AxiMemPort;
+using tessera::SparseMem;
+
+namespace {
+
+constexpr unsigned kCh = TESSERA_HBM_CHANNELS;
+constexpr unsigned kIdW = TESSERA_AXI_ID_BITS + 4;  // HbmIdBits
+constexpr unsigned kDataWords = TESSERA_AXI_DATA_BITS / 32;
+constexpr unsigned kUartDiv = TESSERA_UART_SIM_DIV;
+constexpr uint64_t kHostTimeout = 100000;
+
+// ---------------------------------------------------------------- port field access
+// The hbm_* ports are [HbmChannels-1:0][W-1:0]; Verilator represents them as an
+// integer, a VlWide<N> or (if declared unpacked) a VlUnpacked<>. These helpers
+// read/write channel `idx` of width `w` (<= 32 bits) in any of those.
+inline uint64_t maskw(unsigned w) { return w >= 64 ? ~0ull : ((1ull << w) - 1); }
+
+template <typename T, typename std::enable_if<std::is_integral<T>::value, int>::type = 0>
+inline uint32_t getf(const T& v, unsigned idx, unsigned w) {
+  return uint32_t((uint64_t(v) >> (idx * w)) & maskw(w));
+}
+template <std::size_t N>
+inline uint32_t getf(const VlWide<N>& v, unsigned idx, unsigned w) {
+  const unsigned lsb = idx * w, word = lsb / 32, off = lsb % 32;
+  uint64_t x = v.m_storage[word];
+  if (off + w > 32 && word + 1 < N) x |= uint64_t(v.m_storage[word + 1]) << 32;
+  return uint32_t((x >> off) & maskw(w));
+}
+template <typename T, std::size_t N>
+inline uint32_t getf(const VlUnpacked<T, N>& v, unsigned idx, unsigned w) {
+  return getf(v.m_storage[idx], 0, w);
+}
+
+template <typename T, typename std::enable_if<std::is_integral<T>::value, int>::type = 0>
+inline void setf(T& v, unsigned idx, unsigned w, uint32_t val) {
+  const uint64_t m = maskw(w) << (idx * w);
+  v = T((uint64_t(v) & ~m) | ((uint64_t(val) << (idx * w)) & m));
+}
+template <std::size_t N>
+inline void setf(VlWide<N>& v, unsigned idx, unsigned w, uint32_t val) {
+  const unsigned lsb = idx * w, word = lsb / 32, off = lsb % 32;
+  uint64_t x = v.m_storage[word];
+  if (off + w > 32 && word + 1 < N) x |= uint64_t(v.m_storage[word + 1]) << 32;
+  const uint64_t m = maskw(w) << off;
+  x = (x & ~m) | ((uint64_t(val) << off) & m);
+  v.m_storage[word] = uint32_t(x);
+  if (off + w > 32 && word + 1 < N) v.m_storage[word + 1] = uint32_t(x >> 32);
+}
+template <typename T, std::size_t N>
+inline void setf(VlUnpacked<T, N>& v, unsigned idx, unsigned w, uint32_t val) {
+  setf(v.m_storage[idx], 0, w, val);
+}
+
+// Data buses: channel idx occupies words [idx*kDataWords, +kDataWords).
+template <std::size_t N>
+inline void getd(const VlWide<N>& v, unsigned idx, uint32_t* out) {
+  std::memcpy(out, &v.m_storage[idx * kDataWords], kDataWords * 4);
+}
+template <typename T, std::size_t N>
+inline void getd(const VlUnpacked<T, N>& v, unsigned idx, uint32_t* out) {
+  std::memcpy(out, v.m_storage[idx].m_storage, kDataWords * 4);
+}
+template <std::size_t N>
+inline void setd(VlWide<N>& v, unsigned idx, const uint32_t* in) {
+  std::memcpy(&v.m_storage[idx * kDataWords], in, kDataWords * 4);
+}
+template <typename T, std::size_t N>
+inline void setd(VlUnpacked<T, N>& v, unsigned idx, const uint32_t* in) {
+  std::memcpy(v.m_storage[idx].m_storage, in, kDataWords * 4);
+}
+
+// Back-door regions.
+struct Region {
+  uint32_t base, bytes;
+  int kind;  // 0 ROM, 1 ISRAM, 2 DSRAM, 3 HBM
+};
+const Region kRegions[] = {
+    {TESSERA_BOOTROM_BASE, TESSERA_BOOTROM_BYTES, 0},
+    {TESSERA_ISRAM_BASE, TESSERA_ISRAM_BYTES, 1},
+    {TESSERA_DSRAM_BASE, TESSERA_DSRAM_BYTES, 2},
+    {TESSERA_HBM_BASE, TESSERA_HBM_SIZE, 3},
+};
+
+const Region* find_region(uint32_t addr, size_t len) {
+  for (const Region& r : kRegions) {
+    if (addr >= r.base && uint64_t(addr) - r.base + len <= r.bytes) return &r;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// ==================================================================== instance
+struct tsim {
+  tsim_opts_t opts;
+  std::unique_ptr<VerilatedContext> ctx;
+  std::unique_ptr<Vtessera_top> top;
+  std::unique_ptr<VerilatedFstC> fst;
+  std::string err;
+  uint64_t cyc = 0;
+
+  // HBM
+  SparseMem hbm;
+  std::vector<std::unique_ptr<AxiMemModel>> ch;
+  AxiMemPort port[kCh];
+
+  // UART: decoder of uart_tx_o
+  int ud_state = 0;
+  uint64_t ud_next = 0;
+  unsigned ud_bit = 0;
+  uint8_t ud_byte = 0;
+  uint64_t ud_frame_err = 0;
+  std::string uart_log;
+  bool echo = false;
+  // UART: driver of uart_rx_i
+  std::string uin;
+  size_t uin_pos = 0;
+  bool drv_active = false;
+  uint32_t drv_frame = 0;
+  unsigned drv_bits = 0, drv_bit = 0;
+  uint64_t drv_next = 0;
+  uint8_t rx_level = 1;
+
+  // host port transaction
+  int host_state = 0;  // 0 idle, 1 requesting, 2 waiting response, 3 done
+  uint32_t host_rdata = 0;
+  bool host_err = false;
+
+  // retirement ring
+  uint32_t ring_pc[TSIM_RETIRE_RING] = {}, ring_insn[TSIM_RETIRE_RING] = {};
+  uint64_t retired = 0;
+
+  // progress
+  tsim_progress_fn prog_fn = nullptr;
+  void* prog_ctx = nullptr;
+  uint64_t prog_every = 0, prog_next = 0;
+
+  // ELF symbols of the last loaded program
+  std::unordered_map<std::string, uint32_t> syms;
+
+  bool limit_hit() const { return opts.max_cycles && cyc >= opts.max_cycles; }
+  void set_err(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+  void cycle();
+  void reset_models();
+  int host_access(uint32_t addr, bool we, unsigned be, uint32_t wdata, uint32_t* rdata);
+  uint32_t* sram_words(int kind, uint32_t* nwords);
+};
+
+void tsim::set_err(const char* fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  err = buf;
+}
+
+uint32_t* tsim::sram_words(int kind, uint32_t* nwords) {
+  auto* r = top->rootp;
+  switch (kind) {
+    case 0:
+      *nwords = TESSERA_BOOTROM_BYTES / 4;
+      return r->tessera_top__DOT__u_bootrom__DOT__mem_q.m_storage;
+    case 1:
+      *nwords = TESSERA_ISRAM_BYTES / 4;
+      return r->tessera_top__DOT__u_isram__DOT__mem_q.m_storage;
+    case 2:
+      *nwords = TESSERA_DSRAM_BYTES / 4;
+      return r->tessera_top__DOT__u_dsram__DOT__mem_q.m_storage;
+    default:
+      *nwords = 0;
+      return nullptr;
+  }
+}
+
+void tsim::reset_models() {
+  for (unsigned c = 0; c < kCh; ++c) ch[c]->reset(port[c]);
+  ud_state = 0;
+  drv_active = false;
+  rx_level = 1;
+  host_state = 0;
+  retired = 0;
+}
+
+// One clock cycle.
+void tsim::cycle() {
+  Vtessera_top* t = top.get();
+  // ---- clk low: drive inputs (slave outputs produced by last tick)
+  t->clk_i = 0;
+  for (unsigned c = 0; c < kCh; ++c) {
+    const AxiMemPort& p = port[c];
+    setf(t->hbm_awready_i, c, 1, p.awready);
+    setf(t->hbm_wready_i, c, 1, p.wready);
+    setf(t->hbm_arready_i, c, 1, p.arready);
+    setf(t->hbm_bvalid_i, c, 1, p.bvalid);
+    setf(t->hbm_rvalid_i, c, 1, p.rvalid);
+    if (p.bvalid) {
+      setf(t->hbm_bid_i, c, kIdW, p.bid);
+      setf(t->hbm_bresp_i, c, 2, p.bresp);
+    }
+    if (p.rvalid) {
+      setf(t->hbm_rid_i, c, kIdW, p.rid);
+      setf(t->hbm_rresp_i, c, 2, p.rresp);
+      setf(t->hbm_rlast_i, c, 1, p.rlast);
+      setd(t->hbm_rdata_i, c, p.rdata);
+    }
+  }
+  t->uart_rx_i = rx_level;
+  t->eval();
+  if (fst) fst->dump(2 * cyc);
+
+  // ---- sample outputs (values of this cycle) and tick the models
+  for (unsigned c = 0; c < kCh; ++c) {
+    AxiMemPort& p = port[c];
+    p.awvalid = getf(t->hbm_awvalid_o, c, 1);
+    p.wvalid = getf(t->hbm_wvalid_o, c, 1);
+    p.arvalid = getf(t->hbm_arvalid_o, c, 1);
+    p.bready = getf(t->hbm_bready_o, c, 1);
+    p.rready = getf(t->hbm_rready_o, c, 1);
+    if (p.awvalid) {
+      p.awid = getf(t->hbm_awid_o, c, kIdW);
+      p.awaddr = getf(t->hbm_awaddr_o, c, 32);
+      p.awlen = uint8_t(getf(t->hbm_awlen_o, c, 8));
+      p.awsize = uint8_t(getf(t->hbm_awsize_o, c, 3));
+      p.awburst = uint8_t(getf(t->hbm_awburst_o, c, 2));
+    }
+    if (p.wvalid) {
+      getd(t->hbm_wdata_o, c, p.wdata);
+      p.wstrb = getf(t->hbm_wstrb_o, c, 32);
+      p.wlast = getf(t->hbm_wlast_o, c, 1);
+    }
+    if (p.arvalid) {
+      p.arid = getf(t->hbm_arid_o, c, kIdW);
+      p.araddr = getf(t->hbm_araddr_o, c, 32);
+      p.arlen = uint8_t(getf(t->hbm_arlen_o, c, 8));
+      p.arsize = uint8_t(getf(t->hbm_arsize_o, c, 3));
+      p.arburst = uint8_t(getf(t->hbm_arburst_o, c, 2));
+    }
+    ch[c]->tick(p);
+  }
+
+  // UART decoder (sample in the middle of each bit).
+  const bool tx = t->uart_tx_o;
+  if (ud_state == 0) {
+    if (!tx) {
+      ud_state = 1;
+      ud_next = cyc + kUartDiv / 2;
+    }
+  } else if (cyc >= ud_next) {
+    ud_next += kUartDiv;
+    if (ud_state == 1) {  // start bit
+      if (tx) ud_state = 0;  // glitch
+      else {
+        ud_state = 2;
+        ud_bit = 0;
+        ud_byte = 0;
+      }
+    } else if (ud_state == 2) {
+      ud_byte |= uint8_t(tx) << ud_bit;
+      if (++ud_bit == 8) ud_state = 3;
+    } else if (ud_state == 3) {  // stop bit
+      if (tx) {
+        uart_log.push_back(char(ud_byte));
+        if (echo) {
+          std::fputc(ud_byte, stdout);
+          if (ud_byte == '\n') std::fflush(stdout);
+        }
+        ud_state = 0;
+      } else {
+        ++ud_frame_err;
+        ud_state = 4;
+      }
+    } else if (tx) {  // 4: wait for the line to return high after a framing error
+      ud_state = 0;
+    }
+  }
+
+  // UART driver (next level, applied with the next clk-low phase).
+  if (drv_active) {
+    if (cyc + 1 >= drv_next) {
+      if (++drv_bit == drv_bits) {
+        drv_active = false;
+        rx_level = 1;
+      } else {
+        rx_level = (drv_frame >> drv_bit) & 1;
+        drv_next += kUartDiv;
+      }
+    }
+  }
+  if (!drv_active && uin_pos < uin.size()) {
+    const uint8_t b = uint8_t(uin[uin_pos++]);
+    // start(0), 8 data bits LSB first, stop(1), then gap bits (1)
+    drv_frame = (~0u << 9) | (uint32_t(b) << 1);
+    drv_bits = 10 + opts.uart_rx_gap;
+    drv_bit = 0;
+    drv_active = true;
+    rx_level = 0;
+    drv_next = cyc + 1 + kUartDiv;
+  }
+
+  // Retirement trace.
+  if (t->trace_valid_o) {
+    const unsigned i = unsigned(retired % TSIM_RETIRE_RING);
+    ring_pc[i] = t->trace_pc_o;
+    ring_insn[i] = t->trace_insn_o;
+    ++retired;
+  }
+
+  // Host port.
+  bool drop_req = false;
+  if (host_state == 1) {
+    if (t->host_gnt_o) {
+      host_state = 2;
+      drop_req = true;
+    }
+  } else if (host_state == 2 && t->host_rvalid_o) {
+    host_rdata = t->host_rdata_o;
+    host_err = t->host_err_o;
+    host_state = 3;
+  }
+
+  // ---- rising edge
+  t->clk_i = 1;
+  t->eval();
+  if (fst) fst->dump(2 * cyc + 1);
+  if (drop_req) t->host_req_i = 0;
+  ++cyc;
+}
+
+int tsim::host_access(uint32_t addr, bool we, unsigned be, uint32_t wdata, uint32_t* rdata) {
+  Vtessera_top* t = top.get();
+  t->host_req_i = 1;
+  t->host_addr_i = addr;
+  t->host_we_i = we;
+  t->host_be_i = be & 0xF;
+  t->host_wdata_i = wdata;
+  host_state = 1;
+  const uint64_t end = cyc + kHostTimeout;
+  while (host_state != 3) {
+    if (limit_hit()) {
+      t->host_req_i = 0;
+      host_state = 0;
+      set_err("cycle limit %llu reached during host %s 0x%08x",
+              (unsigned long long)opts.max_cycles, we ? "write" : "read", addr);
+      return TSIM_ELIMIT;
+    }
+    if (cyc >= end) {
+      t->host_req_i = 0;
+      host_state = 0;
+      set_err("host %s 0x%08x: no %s after %llu cycles", we ? "write" : "read", addr,
+              host_state == 1 ? "grant" : "response", (unsigned long long)kHostTimeout);
+      return TSIM_ETIMEOUT;
+    }
+    cycle();
+  }
+  host_state = 0;
+  if (host_err) {
+    set_err("host %s 0x%08x answered with host_err", we ? "write" : "read", addr);
+    return TSIM_EBUS;
+  }
+  if (rdata) *rdata = host_rdata;
+  return TSIM_OK;
+}
+
+// ==================================================================== C API
+extern "C" {
+
+void tsim_opts_default(tsim_opts_t* o) {
+  std::memset(o, 0, sizeof *o);
+  o->uart_rx_gap = 2;
+}
+
+tsim_t* tsim_create(const tsim_opts_t* o) {
+  std::unique_ptr<tsim> s(new tsim());
+  if (o) s->opts = *o;
+  else tsim_opts_default(&s->opts);
+  s->echo = s->opts.uart_echo != 0;
+  s->ctx.reset(new VerilatedContext());
+  s->ctx->traceEverOn(true);
+  s->ctx->randReset(0);
+  s->top.reset(new Vtessera_top(s->ctx.get(), "TOP"));
+  for (unsigned c = 0; c < kCh; ++c) {
+    AxiMemConfig cfg;
+    cfg.data_bytes = TESSERA_AXI_DATA_BYTES;
+    cfg.base = TESSERA_HBM_BASE;
+    cfg.size = TESSERA_HBM_SIZE;
+    cfg.read_latency = s->opts.hbm_latency ? s->opts.hbm_latency : TESSERA_HBM_LATENCY_CYCLES;
+    cfg.bytes_per_cycle = s->opts.hbm_bw ? s->opts.hbm_bw : TESSERA_HBM_BYTES_PER_CYCLE;
+    cfg.max_reads = 16;
+    cfg.max_writes = 16;
+    cfg.channel = c;
+    cfg.num_channels = kCh;
+    cfg.interleave_bytes = TESSERA_HBM_INTERLEAVE_BYTES;
+    s->ch.emplace_back(new AxiMemModel(cfg, &s->hbm));
+  }
+  // Deterministic start: on-chip RAMs cleared (the ROM keeps its $readmemh image).
+  uint32_t n;
+  uint32_t* w = s->sram_words(1, &n);
+  std::memset(w, 0, n * 4);
+  w = s->sram_words(2, &n);
+  std::memset(w, 0, n * 4);
+  Vtessera_top* t = s->top.get();
+  t->clk_i = 0;
+  t->rst_ni = 1;
+  t->uart_rx_i = 1;
+  t->host_req_i = 0;
+  t->eval();
+  if (s->opts.trace_file && s->opts.trace_file[0]) {
+    if (tsim_trace_open(s.get(), s->opts.trace_file) != TSIM_OK) return nullptr;
+  }
+  tsim_reset(s.get());
+  return s.release();
+}
+
+void tsim_destroy(tsim_t* s) {
+  if (!s) return;
+  tsim_trace_close(s);
+  s->top->final();
+  delete s;
+}
+
+void tsim_reset(tsim_t* s) {
+  Vtessera_top* t = s->top.get();
+  t->host_req_i = 0;
+  t->rst_ni = 0;
+  t->clk_i = 0;
+  t->eval();
+  s->reset_models();
+  for (int i = 0; i < 4; ++i) s->cycle();
+  t->rst_ni = 1;
+  for (int i = 0; i < 2; ++i) s->cycle();
+  s->retired = 0;
+}
+
+const char* tsim_last_error(const tsim_t* s) { return s->err.c_str(); }
+uint64_t tsim_cycles(const tsim_t* s) { return s->cyc; }
+
+int tsim_step(tsim_t* s, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i) {
+    if (s->limit_hit()) {
+      s->set_err("cycle limit %llu reached", (unsigned long long)s->opts.max_cycles);
+      return TSIM_ELIMIT;
+    }
+    s->cycle();
+    if (s->prog_fn && s->cyc >= s->prog_next) {
+      s->prog_next = s->cyc + s->prog_every;
+      s->prog_fn(s, s->prog_ctx);
+    }
+  }
+  return TSIM_OK;
+}
+
+void tsim_set_progress(tsim_t* s, tsim_progress_fn fn, void* ctx, uint64_t every) {
+  s->prog_fn = fn;
+  s->prog_ctx = ctx;
+  s->prog_every = every ? every : 1000000;
+  s->prog_next = s->cyc + s->prog_every;
+}
+
+int tsim_run_until(tsim_t* s, tsim_pred_fn pred, void* ctx, uint64_t budget, unsigned poll) {
+  if (!poll) poll = 32;
+  const uint64_t end = s->cyc + budget;
+  for (;;) {
+    if (pred(s, ctx)) return TSIM_OK;
+    if (s->cyc >= end) {
+      s->set_err("timeout: condition not met within %llu cycles", (unsigned long long)budget);
+      if (!s->opts.quiet) tsim_diag(s, stderr, s->err.c_str());
+      return TSIM_ETIMEOUT;
+    }
+    uint64_t n = end - s->cyc < poll ? end - s->cyc : poll;
+    if (tsim_step(s, n) != TSIM_OK) {
+      if (pred(s, ctx)) return TSIM_OK;
+      if (!s->opts.quiet) tsim_diag(s, stderr, s->err.c_str());
+      return TSIM_ELIMIT;
+    }
+  }
+}
+
+void tsim_diag(tsim_t* s, FILE* f, const char* cause) {
+  std::fprintf(f, "=== tessera sim diagnostic ===\n");
+  std::fprintf(f, "cause : %s\n", cause ? cause : "(none)");
+  std::fprintf(f, "cycle : %llu   seed: %llu   retired: %llu\n", (unsigned long long)s->cyc,
+               (unsigned long long)s->opts.seed, (unsigned long long)s->retired);
+  uint32_t pcs[TSIM_RETIRE_RING], insns[TSIM_RETIRE_RING];
+  unsigned n = tsim_retired(s, pcs, insns, TSIM_RETIRE_RING);
+  if (n) {
+    std::fprintf(f, "last PC: 0x%08x\nlast %u retired (oldest first):\n", pcs[n - 1], n);
+    for (unsigned i = 0; i < n; ++i) std::fprintf(f, "  pc 0x%08x  insn 0x%08x\n", pcs[i], insns[i]);
+  } else {
+    std::fprintf(f, "last PC: (no instruction retired)\n");
+  }
+  for (unsigned c = 0; c < kCh; ++c) {
+    const auto& k = s->ch[c]->counters();
+    std::fprintf(f, "hbm ch%u: %s, rd %llu B, wr %llu B, decerr %llu\n", c,
+                 s->ch[c]->idle() ? "idle" : "BUSY (transactions in flight)",
+                 (unsigned long long)k.bytes_read, (unsigned long long)k.bytes_written,
+                 (unsigned long long)k.decerr);
+  }
+  const std::string& u = s->uart_log;
+  size_t from = u.size() > 400 ? u.size() - 400 : 0;
+  std::fprintf(f, "uart (last %zu of %zu bytes):\n%s\n", u.size() - from, u.size(),
+               u.substr(from).c_str());
+  std::fprintf(f, "==============================\n");
+  std::fflush(f);
+}
+
+// ---- back door
+int tsim_mem_is_backed(uint32_t addr, size_t len) { return find_region(addr, len) != nullptr; }
+
+int tsim_mem_read(tsim_t* s, uint32_t addr, void* buf, size_t len) {
+  const Region* r = find_region(addr, len);
+  if (!r) {
+    s->set_err("back door: 0x%08x+%zu is not backed by memory", addr, len);
+    return TSIM_EADDR;
+  }
+  if (r->kind == 3) {
+    s->hbm.read(addr, buf, len);
+    return TSIM_OK;
+  }
+  uint32_t n;
+  const uint32_t* w = s->sram_words(r->kind, &n);
+  uint8_t* d = static_cast<uint8_t*>(buf);
+  for (size_t i = 0; i < len; ++i) {
+    uint32_t off = addr - r->base + uint32_t(i);
+    d[i] = uint8_t(w[off >> 2] >> (8 * (off & 3)));
+  }
+  return TSIM_OK;
+}
+
+int tsim_mem_write(tsim_t* s, uint32_t addr, const void* buf, size_t len) {
+  const Region* r = find_region(addr, len);
+  if (!r) {
+    s->set_err("back door: 0x%08x+%zu is not backed by memory", addr, len);
+    return TSIM_EADDR;
+  }
+  if (r->kind == 3) {
+    s->hbm.write(addr, buf, len);
+    return TSIM_OK;
+  }
+  uint32_t n;
+  uint32_t* w = s->sram_words(r->kind, &n);
+  const uint8_t* d = static_cast<const uint8_t*>(buf);
+  for (size_t i = 0; i < len; ++i) {
+    uint32_t off = addr - r->base + uint32_t(i);
+    uint32_t sh = 8 * (off & 3);
+    w[off >> 2] = (w[off >> 2] & ~(0xFFu << sh)) | (uint32_t(d[i]) << sh);
+  }
+  return TSIM_OK;
+}
+
+uint32_t tsim_mem_read32(tsim_t* s, uint32_t addr) {
+  uint8_t b[4] = {0, 0, 0, 0};
+  if (tsim_mem_read(s, addr, b, 4) != TSIM_OK) return 0;
+  return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
+}
+
+int tsim_mem_write32(tsim_t* s, uint32_t addr, uint32_t v) {
+  uint8_t b[4] = {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
+  return tsim_mem_write(s, addr, b, 4);
+}
+
+// ---- front door
+int tsim_host_read32(tsim_t* s, uint32_t addr, uint32_t* value) {
+  uint32_t v = 0;
+  int rc = s->host_access(addr, false, 0xF, 0, &v);
+  if (value) *value = v;
+  return rc;
+}
+int tsim_host_write32(tsim_t* s, uint32_t addr, uint32_t value) {
+  return s->host_access(addr, true, 0xF, value, nullptr);
+}
+int tsim_host_write_be(tsim_t* s, uint32_t addr, uint32_t value, unsigned be) {
+  return s->host_access(addr, true, be, value, nullptr);
+}
+uint32_t tsim_host_irq(tsim_t* s) { return uint32_t(s->top->host_irq_o); }
+
+// ---- boot and tohost
+int tsim_boot(tsim_t* s, uint32_t entry) {
+  int rc = tsim_host_write32(s, TESSERA_SYSCTRL_BASE + offsetof(sysctrl_t, BOOT_ADDR), entry);
+  if (rc != TSIM_OK) return rc;
+  return tsim_host_write32(s, TESSERA_SYSCTRL_BASE + offsetof(sysctrl_t, BOOT_CTRL),
+                           SYSCTRL__BOOT_CTRL__GO_bm);
+}
+
+struct TohostCtx {
+  uint32_t addr;
+  uint32_t value;
+};
+static int tohost_pred(tsim_t* s, void* c) {
+  TohostCtx* t = static_cast<TohostCtx*>(c);
+  t->value = tsim_mem_read32(s, t->addr);
+  return t->value != 0;
+}
+int tsim_run_tohost(tsim_t* s, uint32_t tohost_addr, uint64_t budget, uint32_t* value) {
+  TohostCtx c{tohost_addr, 0};
+  int rc = tsim_run_until(s, tohost_pred, &c, budget, 32);
+  if (value) *value = c.value;
+  return rc;
+}
+
+// ---- UART
+const char* tsim_uart_log(const tsim_t* s) { return s->uart_log.c_str(); }
+size_t tsim_uart_len(const tsim_t* s) { return s->uart_log.size(); }
+void tsim_uart_clear(tsim_t* s) { s->uart_log.clear(); }
+void tsim_uart_echo(tsim_t* s, int on) { s->echo = on != 0; }
+void tsim_uart_input(tsim_t* s, const void* data, size_t len) {
+  if (s->uin_pos == s->uin.size()) {
+    s->uin.clear();
+    s->uin_pos = 0;
+  }
+  s->uin.append(static_cast<const char*>(data), len);
+}
+size_t tsim_uart_input_pending(const tsim_t* s) {
+  return s->uin.size() - s->uin_pos + (s->drv_active ? 1 : 0);
+}
+uint64_t tsim_uart_frame_errors(const tsim_t* s) { return s->ud_frame_err; }
+
+struct UartCtx {
+  const char* text;
+  size_t from;
+};
+static int uart_pred(tsim_t* s, void* c) {
+  UartCtx* u = static_cast<UartCtx*>(c);
+  return s->uart_log.find(u->text, 0) != std::string::npos;
+}
+int tsim_run_until_uart(tsim_t* s, const char* text, uint64_t budget) {
+  UartCtx c{text, 0};
+  return tsim_run_until(s, uart_pred, &c, budget, 64);
+}
+
+// ---- waves
+int tsim_trace_open(tsim_t* s, const char* path) {
+  tsim_trace_close(s);
+  s->fst.reset(new VerilatedFstC());
+  s->top->trace(s->fst.get(), 99);
+  s->fst->open(path);
+  if (!s->fst->isOpen()) {
+    s->fst.reset();
+    s->set_err("cannot open trace file %s", path);
+    return TSIM_EIO;
+  }
+  return TSIM_OK;
+}
+void tsim_trace_close(tsim_t* s) {
+  if (s->fst) {
+    s->fst->close();
+    s->fst.reset();
+  }
+}
+
+// ---- retirement ring
+unsigned tsim_retired(const tsim_t* s, uint32_t* pcs, uint32_t* insns, unsigned max) {
+  const uint64_t have = s->retired < TSIM_RETIRE_RING ? s->retired : TSIM_RETIRE_RING;
+  const unsigned n = unsigned(have < max ? have : max);
+  for (unsigned i = 0; i < n; ++i) {
+    const unsigned idx = unsigned((s->retired - n + i) % TSIM_RETIRE_RING);
+    if (pcs) pcs[i] = s->ring_pc[idx];
+    if (insns) insns[i] = s->ring_insn[idx];
+  }
+  return n;
+}
+uint64_t tsim_retired_count(const tsim_t* s) { return s->retired; }
+
+// ---- HBM
+unsigned tsim_hbm_channels(void) { return kCh; }
+void tsim_hbm_stats(const tsim_t* s, unsigned c, tsim_hbm_stats_t* o) {
+  std::memset(o, 0, sizeof *o);
+  if (c >= kCh) return;
+  const auto& k = s->ch[c]->counters();
+  o->bytes_read = k.bytes_read;
+  o->bytes_written = k.bytes_written;
+  o->read_bursts = k.read_bursts;
+  o->write_bursts = k.write_bursts;
+  o->busy_cycles = k.busy_cycles;
+  o->decerr = k.decerr;
+  o->slverr = k.slverr;
+}
+void tsim_hbm_config(tsim_t* s, unsigned latency, unsigned bpc) {
+  for (auto& m : s->ch) {
+    if (latency) m->set_read_latency(latency);
+    if (bpc) m->set_bytes_per_cycle(bpc);
+  }
+}
+
+}  // extern "C"
+
+// ELF loading lives in tsim_elf.cpp; it needs the symbol table of this struct.
+void tsim_set_symbols(tsim_t* s, std::unordered_map<std::string, uint32_t>&& syms) {
+  s->syms = std::move(syms);
+}
+bool tsim_get_symbol(const tsim_t* s, const char* name, uint32_t* addr) {
+  auto it = s->syms.find(name);
+  if (it == s->syms.end()) return false;
+  *addr = it->second;
+  return true;
+}
+void tsim_set_error(tsim_t* s, const std::string& e) { s->err = e; }

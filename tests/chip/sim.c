@@ -1,0 +1,242 @@
+/* Suite `sim`: self-checks of the simulator harness against the chip top.
+ * Back door (direct access to the memory arrays / HBM model) and front door
+ * (the host_* OBI port through the system bus) must agree; the host port sees
+ * bus errors; SYSCTRL identifies the chip with the generated configuration. */
+#include <stddef.h>
+#include <string.h>
+
+#include "regs/sysctrl_regs.h"
+#include "regs/uart_regs.h"
+#include "tessera_cfg.h"
+#include "tf.h"
+
+#define SYSCTRL_REG(r) (TESSERA_SYSCTRL_BASE + (uint32_t)offsetof(sysctrl_t, r))
+#define UART_REG(r) (TESSERA_UART_BASE + (uint32_t)offsetof(uart_t, r))
+#define FIELD(v, f) (((v) & f##_bm) >> f##_bp)
+
+static uint32_t rand_addr(tf_ctx_t *t, uint32_t base, uint32_t bytes) {
+  return base + (tf_rand_below(t, bytes / 4) * 4u);
+}
+
+/* Random words: back-door write / front-door read and front-door write /
+ * back-door read, in one memory region. */
+static int bd_fd_region(tf_ctx_t *t, uint32_t base, uint32_t bytes, unsigned n) {
+  for (unsigned i = 0; i < n; ++i) {
+    uint32_t a = rand_addr(t, base, bytes), v = tf_rand32(t), got = 0;
+    TF_CHECK_OK(t, tsim_mem_write32(t->sim, a, v));
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, a, &got));
+    if (got != v) return tf_fail(t, "0x%08x: back-door wrote 0x%08x, host read 0x%08x", a, v, got);
+    a = rand_addr(t, base, bytes);
+    v = tf_rand32(t);
+    TF_CHECK_OK(t, tsim_host_write32(t->sim, a, v));
+    got = tsim_mem_read32(t->sim, a);
+    if (got != v) return tf_fail(t, "0x%08x: host wrote 0x%08x, back door reads 0x%08x", a, v, got);
+  }
+  return TF_PASS;
+}
+
+TF_TEST_F(sim, sram_backdoor_frontdoor, 400000, TF_SMOKE) {
+  int rc = bd_fd_region(t, TESSERA_ISRAM_BASE, TESSERA_ISRAM_BYTES, 64);
+  if (rc != TF_PASS) return rc;
+  return bd_fd_region(t, TESSERA_DSRAM_BASE, TESSERA_DSRAM_BYTES, 64);
+}
+
+TF_TEST_F(sim, rom_backdoor_read, 200000, TF_SMOKE) {
+  /* The ROM is read-only from the bus: compare host reads with the back door. */
+  for (unsigned i = 0; i < 32; ++i) {
+    uint32_t a = rand_addr(t, TESSERA_BOOTROM_BASE, TESSERA_BOOTROM_BYTES), got = 0;
+    uint32_t bd = tsim_mem_read32(t->sim, a);
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, a, &got));
+    if (got != bd) return tf_fail(t, "ROM 0x%08x: back door 0x%08x, host 0x%08x", a, bd, got);
+  }
+  uint32_t word0 = tsim_mem_read32(t->sim, TESSERA_BOOTROM_BASE);
+  if (word0 == 0) return tf_fail(t, "boot ROM word 0 is 0: boot ROM image not loaded?");
+  return TF_PASS;
+}
+
+TF_TEST_F(sim, hbm_backdoor_frontdoor, 2000000, TF_SMOKE) {
+  /* Spread over every channel (interleave granule) and the whole 1 GiB. */
+  for (unsigned i = 0; i < 48; ++i) {
+    uint32_t a = rand_addr(t, TESSERA_HBM_BASE, TESSERA_HBM_SIZE);
+    if (i < 2 * TESSERA_HBM_CHANNELS) /* make sure every channel is hit */
+      a = TESSERA_HBM_BASE + (tf_rand_below(t, 4096) * TESSERA_HBM_CHANNELS + i % TESSERA_HBM_CHANNELS) *
+                                 TESSERA_HBM_INTERLEAVE_BYTES + tf_rand_below(t, TESSERA_HBM_INTERLEAVE_BYTES / 4) * 4;
+    uint32_t v = tf_rand32(t), got = 0;
+    TF_CHECK_OK(t, tsim_mem_write32(t->sim, a, v));
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, a, &got));
+    if (got != v) return tf_fail(t, "HBM 0x%08x: back door 0x%08x, host read 0x%08x", a, v, got);
+    a = rand_addr(t, TESSERA_HBM_BASE, TESSERA_HBM_SIZE);
+    v = tf_rand32(t);
+    TF_CHECK_OK(t, tsim_host_write32(t->sim, a, v));
+    got = tsim_mem_read32(t->sim, a);
+    if (got != v) return tf_fail(t, "HBM 0x%08x: host wrote 0x%08x, back door 0x%08x", a, v, got);
+  }
+  uint64_t rd = 0, wr = 0;
+  for (unsigned c = 0; c < tsim_hbm_channels(); ++c) {
+    tsim_hbm_stats_t st;
+    tsim_hbm_stats(t->sim, c, &st);
+    if (st.read_bursts == 0 || st.write_bursts == 0)
+      return tf_fail(t, "HBM channel %u saw no traffic (reads %llu, writes %llu)", c,
+                     (unsigned long long)st.read_bursts, (unsigned long long)st.write_bursts);
+    if (st.decerr) return tf_fail(t, "HBM channel %u answered DECERR (misrouted burst)", c);
+    rd += st.bytes_read;
+    wr += st.bytes_written;
+  }
+  TF_CHECK_EQ(t, wr, 48 * 4);       /* 4 strobed bytes per host write */
+  TF_CHECK(t, rd >= 48 * 4);
+  return TF_PASS;
+}
+
+TF_TEST_F(sim, hbm_byte_strobes, 1000000, TF_SMOKE) {
+  for (unsigned i = 0; i < 32; ++i) {
+    uint32_t a = rand_addr(t, TESSERA_HBM_BASE, TESSERA_HBM_SIZE);
+    uint32_t old = tf_rand32(t), v = tf_rand32(t);
+    unsigned be = tf_rand_below(t, 16);
+    TF_CHECK_OK(t, tsim_mem_write32(t->sim, a, old));
+    TF_CHECK_OK(t, tsim_host_write_be(t->sim, a, v, be));
+    uint32_t mask = 0;
+    for (unsigned b = 0; b < 4; ++b)
+      if (be & (1u << b)) mask |= 0xFFu << (8 * b);
+    uint32_t exp = (old & ~mask) | (v & mask), got = tsim_mem_read32(t->sim, a);
+    if (got != exp)
+      return tf_fail(t, "HBM 0x%08x be=0x%x: old 0x%08x wrote 0x%08x -> 0x%08x, expected 0x%08x", a,
+                     be, old, v, got, exp);
+    /* neighbours untouched */
+    TF_CHECK_OK(t, tsim_mem_write32(t->sim, a ^ 4, 0xA5A5A5A5u));
+    TF_CHECK_OK(t, tsim_host_write_be(t->sim, a, ~v, be));
+    TF_CHECK_EQ(t, tsim_mem_read32(t->sim, a ^ 4), 0xA5A5A5A5u);
+  }
+  return TF_PASS;
+}
+
+TF_TEST_F(sim, sram_byte_strobes, 400000, TF_SMOKE) {
+  for (unsigned i = 0; i < 32; ++i) {
+    uint32_t a = rand_addr(t, TESSERA_DSRAM_BASE, TESSERA_DSRAM_BYTES);
+    uint32_t old = tf_rand32(t), v = tf_rand32(t);
+    unsigned be = tf_rand_below(t, 16);
+    TF_CHECK_OK(t, tsim_mem_write32(t->sim, a, old));
+    TF_CHECK_OK(t, tsim_host_write_be(t->sim, a, v, be));
+    uint32_t mask = 0;
+    for (unsigned b = 0; b < 4; ++b)
+      if (be & (1u << b)) mask |= 0xFFu << (8 * b);
+    TF_CHECK_EQ(t, tsim_mem_read32(t->sim, a), (old & ~mask) | (v & mask));
+  }
+  return TF_PASS;
+}
+
+TF_TEST_F(sim, host_unmapped_error, 200000, TF_SMOKE) {
+  /* Addresses no slave answers: between regions, ROM above its populated size,
+   * beyond the end of HBM. Reads and writes must both get host_err. */
+  const uint32_t bad[] = {0x40000000u, 0x7FFFFFFCu, TESSERA_BOOTROM_BASE + TESSERA_BOOTROM_BYTES,
+                          TESSERA_HBM_BASE + TESSERA_HBM_SIZE, 0xFFFFFFF0u};
+  for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    uint32_t v;
+    int rc = tsim_host_read32(t->sim, bad[i], &v);
+    if (rc != TSIM_EBUS) return tf_fail(t, "read 0x%08x returned %d, expected TSIM_EBUS", bad[i], rc);
+    rc = tsim_host_write32(t->sim, bad[i], 0x12345678u);
+    if (rc != TSIM_EBUS) return tf_fail(t, "write 0x%08x returned %d, expected TSIM_EBUS", bad[i], rc);
+  }
+  /* The ROM is read-only. */
+  uint32_t before = tsim_mem_read32(t->sim, TESSERA_BOOTROM_BASE + 0x40);
+  int rc = tsim_host_write32(t->sim, TESSERA_BOOTROM_BASE + 0x40, ~before);
+  if (rc != TSIM_EBUS) return tf_fail(t, "write to boot ROM returned %d, expected TSIM_EBUS", rc);
+  TF_CHECK_EQ(t, tsim_mem_read32(t->sim, TESSERA_BOOTROM_BASE + 0x40), before);
+  /* And the bus still works afterwards. */
+  uint32_t id = 0;
+  TF_CHECK_OK(t, tsim_host_read32(t->sim, SYSCTRL_REG(ID), &id));
+  TF_CHECK_EQ(t, id, SYSCTRL__ID__ID_reset);
+  return TF_PASS;
+}
+
+TF_TEST_F(sim, sysctrl_id_config, 200000, TF_SMOKE) {
+  uint32_t id = 0, ver = 0, c0 = 0, c1 = 0, hz = 0;
+  TF_CHECK_OK(t, tsim_host_read32(t->sim, SYSCTRL_REG(ID), &id));
+  TF_CHECK_EQ(t, id, 0x54455353u);
+  TF_CHECK_EQ(t, id, SYSCTRL__ID__ID_reset);
+  TF_CHECK_OK(t, tsim_host_read32(t->sim, SYSCTRL_REG(VERSION), &ver));
+  TF_CHECK_EQ(t, FIELD(ver, SYSCTRL__VERSION__MAJOR), TESSERA_VERSION_MAJOR);
+  TF_CHECK_EQ(t, FIELD(ver, SYSCTRL__VERSION__MINOR), TESSERA_VERSION_MINOR);
+  TF_CHECK_EQ(t, FIELD(ver, SYSCTRL__VERSION__PATCH), TESSERA_VERSION_PATCH);
+  TF_CHECK_OK(t, tsim_host_read32(t->sim, SYSCTRL_REG(CONFIG0), &c0));
+  TF_CHECK_EQ(t, FIELD(c0, SYSCTRL__CONFIG0__DCORES), TESSERA_DCORES);
+  TF_CHECK_EQ(t, FIELD(c0, SYSCTRL__CONFIG0__NUM_MME), TESSERA_NUM_MME);
+  TF_CHECK_EQ(t, FIELD(c0, SYSCTRL__CONFIG0__NUM_TPC), TESSERA_NUM_TPC);
+  TF_CHECK_EQ(t, FIELD(c0, SYSCTRL__CONFIG0__HBM_CHANNELS), TESSERA_HBM_CHANNELS);
+  TF_CHECK_EQ(t, FIELD(c0, SYSCTRL__CONFIG0__DMA_ENGINES), TESSERA_DMA_ENGINES);
+  TF_CHECK_EQ(t, FIELD(c0, SYSCTRL__CONFIG0__NIC_PORTS), TESSERA_NIC_PORTS);
+  TF_CHECK_EQ(t, FIELD(c0, SYSCTRL__CONFIG0__PLATFORM), 0); /* 0 = simulation */
+  TF_CHECK_OK(t, tsim_host_read32(t->sim, SYSCTRL_REG(CONFIG1), &c1));
+  TF_CHECK_EQ(t, FIELD(c1, SYSCTRL__CONFIG1__MME_ROWS), TESSERA_MME_ROWS);
+  TF_CHECK_EQ(t, FIELD(c1, SYSCTRL__CONFIG1__MME_COLS), TESSERA_MME_COLS);
+  TF_CHECK_EQ(t, 1u << FIELD(c1, SYSCTRL__CONFIG1__L2_LOG2_BYTES), TESSERA_L2_BYTES_PER_DCORE);
+  TF_CHECK_EQ(t, FIELD(c1, SYSCTRL__CONFIG1__L2_WAYS), TESSERA_L2_WAYS);
+  TF_CHECK_OK(t, tsim_host_read32(t->sim, SYSCTRL_REG(CLK_HZ), &hz));
+  TF_CHECK_EQ(t, hz, TESSERA_CLK_HZ);
+  return TF_PASS;
+}
+
+TF_TEST_F(sim, scratch_rw, 200000, TF_SMOKE) {
+  uint32_t v[4], got;
+  for (unsigned i = 0; i < 4; ++i) {
+    v[i] = tf_rand32(t);
+    TF_CHECK_OK(t, tsim_host_write32(t->sim, SYSCTRL_REG(SCRATCH0) + 4 * i, v[i]));
+  }
+  for (unsigned i = 0; i < 4; ++i) {
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, SYSCTRL_REG(SCRATCH0) + 4 * i, &got));
+    TF_CHECK_EQ(t, got, v[i]);
+  }
+  return TF_PASS;
+}
+
+/* The host writes bytes into UART TXDATA; the harness decodes them from the
+ * serial uart_tx_o line at TESSERA_UART_SIM_DIV cycles/bit. Then bytes queued
+ * on the harness UART driver arrive in RXDATA. Checks the serial decode/drive
+ * against the real UART. */
+TF_TEST_F(sim, uart_tx_rx_serial, 400000, TF_SMOKE) {
+  char msg[12];
+  unsigned n = 8;
+  for (unsigned i = 0; i < n; ++i) msg[i] = (char)(0x20 + tf_rand_below(t, 0x5F));
+  msg[n] = 0;
+  /* Let whatever runs at reset (boot ROM) settle, then start a fresh log. */
+  TF_CHECK_OK(t, tsim_step(t->sim, 2000));
+  tsim_uart_clear(t->sim);
+  for (unsigned i = 0; i < n; ++i)
+    TF_CHECK_OK(t, tsim_host_write32(t->sim, UART_REG(TXDATA), (uint8_t)msg[i]));
+  if (tsim_run_until_uart(t->sim, msg, 20000) != TSIM_OK)
+    return tf_fail(t, "UART log '%s' does not contain '%s'", tsim_uart_log(t->sim), msg);
+  TF_CHECK_EQ(t, tsim_uart_frame_errors(t->sim), 0);
+
+  uint8_t in[6];
+  for (unsigned i = 0; i < sizeof in; ++i) in[i] = (uint8_t)tf_rand32(t);
+  tsim_uart_input(t->sim, in, sizeof in);
+  /* 10 bits + gap per byte */
+  TF_CHECK_OK(t, tsim_step(t->sim, (uint64_t)sizeof in * 14 * TESSERA_UART_SIM_DIV + 50));
+  TF_CHECK_EQ(t, tsim_uart_input_pending(t->sim), 0);
+  for (unsigned i = 0; i < sizeof in; ++i) {
+    uint32_t r = 0;
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, UART_REG(RXDATA), &r));
+    if (r & UART__RXDATA__EMPTY_bm) return tf_fail(t, "RX FIFO empty after %u of %zu bytes", i, sizeof in);
+    if ((r & UART__RXDATA__DATA_bm) != in[i])
+      return tf_fail(t, "RX byte %u: got 0x%02x, sent 0x%02x", i, r & 0xFFu, in[i]);
+  }
+  return TF_PASS;
+}
+
+/* The core comes out of reset in the boot ROM (waiting for BOOT_CTRL.GO): the
+ * retirement trace must show instructions retiring at ROM addresses. */
+TF_TEST_F(sim, retire_trace_in_rom, 200000, TF_SMOKE) {
+  TF_CHECK_OK(t, tsim_step(t->sim, 5000));
+  uint32_t pcs[TSIM_RETIRE_RING], insns[TSIM_RETIRE_RING];
+  unsigned n = tsim_retired(t->sim, pcs, insns, TSIM_RETIRE_RING);
+  if (tsim_retired_count(t->sim) < 16 || n != TSIM_RETIRE_RING)
+    return tf_fail(t, "only %llu instructions retired in 5000 cycles",
+                   (unsigned long long)tsim_retired_count(t->sim));
+  for (unsigned i = 0; i < n; ++i) {
+    if (pcs[i] >= TESSERA_BOOTROM_BASE + TESSERA_BOOTROM_BYTES)
+      return tf_fail(t, "retired pc 0x%08x outside the boot ROM before GO", pcs[i]);
+    if (insns[i] != tsim_mem_read32(t->sim, pcs[i]))
+      return tf_fail(t, "retired insn 0x%08x at 0x%08x differs from ROM word 0x%08x", insns[i],
+                     pcs[i], tsim_mem_read32(t->sim, pcs[i]));
+  }
+  return TF_PASS;
+}
