@@ -1,6 +1,6 @@
 /* TPC number formats for the ISA model: element decode/encode for every TPC
  * data type, conversions and the special-function algorithms (tpc_sfu.c).
- * Float formats follow the chip brief section 3 (FP8 E4M3 "fn", E5M2 IEEE-like).
+ * Float element formats are those of tests/golden/numfmt (chip brief section 3).
  * Rounding is round-to-nearest-even; see docs/tpc_isa.md "Numerics". */
 #ifndef TPC_FP_H
 #define TPC_FP_H
@@ -12,11 +12,10 @@ uint32_t tpc_fp_qnan(int dt);
 int tpc_fp_isnan(int dt, uint32_t bits);
 /* Exact value of `bits` of float type dt (NaN -> NAN). */
 double tpc_fp_decode(int dt, uint32_t bits);
-/* Round x to float type dt, nearest even. sat: overflow and +-Inf give +-max
- * finite (otherwise E4M3 -> NaN, others -> Inf). NaN -> canonical NaN. */
+/* Round x to float type dt, nearest even (numfmt nf_round). sat (FP8 types only):
+ * overflow and +-Inf give +-max finite (otherwise E4M3 -> NaN, E5M2 -> Inf).
+ * NaN -> canonical NaN. */
 uint32_t tpc_fp_encode(int dt, double x, int sat);
-/* Largest finite value of float type dt. */
-double tpc_fp_max(int dt);
 
 /* FP32 <-> bits */
 float tpc_f32(uint32_t bits);

@@ -82,6 +82,8 @@ def build(d):
             use("vp"); use("vpn")
         if fmt == "L" and (used & (((1 << 32) - 1) << 32)) != (((1 << 32) - 1) << 32):
             sys.exit(f"gen_isa: {ins['name']}: format L must use imm32")
+        if ins["name"] == "nop":
+            used = 0  # only the all-zero slot is a nop (no predicated nop)
         tmask = 0
         for t in types:
             tmask |= 1 << dtcode[t]

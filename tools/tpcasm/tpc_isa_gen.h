@@ -202,7 +202,7 @@ typedef struct {
 } tpc_insn_info_t;
 #define TPC_NINSN 89
 static const tpc_insn_info_t tpc_insn_info[TPC_NINSN] = {
-  {"nop", 0xf, 0x00, 0, 0, 0x0000, 0, 0, {0, 0, 0, 0}, 0, 0x0000000000000fffull},
+  {"nop", 0xf, 0x00, 0, 0, 0x0000, 0, 0, {0, 0, 0, 0}, 0, 0x0000000000000000ull},
   {"ixset", 0xb, 0x30, 0, 0, 0x0000, 0, 3, {TPC_OPK_ID, TPC_OPK_DIM, TPC_OPK_SA, 0}, 1, 0x000000007fff0fffull},
   {"ixaddi", 0xb, 0x31, 0, 0, 0x0000, 0, 3, {TPC_OPK_ID, TPC_OPK_DIM, TPC_OPK_IMM, 0}, 1, 0xffff00007c1f0fffull},
   {"ixadd", 0xb, 0x32, 0, 0, 0x0000, 0, 3, {TPC_OPK_ID, TPC_OPK_DIM, TPC_OPK_SA, 0}, 1, 0x000000007fff0fffull},
