@@ -11,7 +11,7 @@ L2_GEN    := rtl/l2/gen/l2_reg_pkg.sv rtl/l2/gen/l2_reg_top.sv
 L2_ALL    := $(L2_PKG) $(L2_GEN) $(L2_SRCS)
 L2_TB_DIR := $(BUILD)/l2_tb
 L2_TB     := $(L2_TB_DIR)/Vtessera_l2
-L2_TB_SRC := $(wildcard tests/l2/*.cpp tests/l2/*.h)
+L2_TB_SRC := $(wildcard tests/l2/*.cpp tests/l2/*.h) sim/src/axi_mem_model.cpp sim/src/axi_mem_model.h
 # test geometry: the slice of this configuration (size from tessera_cfg_pkg, passed here)
 L2_SIZE   := $(shell sed -n 's/.*L2BytesPerDcore = \([0-9]*\).*/\1/p' $(CFG_PKG))
 
@@ -25,7 +25,7 @@ $(L2_TB): $(L2_ALL) $(L2_TB_SRC) mk/l2.mk
 	nice verilator --cc --exe --build -O3 --x-assign fast --x-initial fast -Wno-fatal \
 	  -j 2 --top-module tessera_l2 -GSizeBytes=$(L2_SIZE) \
 	  -Mdir $(L2_TB_DIR) -CFLAGS "-O2 -std=c++17 -DL2_SIZE=$(L2_SIZE)" \
-	  $(L2_ALL) $(abspath tests/l2/l2_tb.cpp) -o Vtessera_l2 >$(L2_TB_DIR)/build.log 2>&1 \
+	  $(L2_ALL) $(abspath tests/l2/l2_tb.cpp) $(abspath sim/src/axi_mem_model.cpp) -o Vtessera_l2 >$(L2_TB_DIR)/build.log 2>&1 \
 	  || { tail -30 $(L2_TB_DIR)/build.log; exit 1; }
 
 TEST_BUILD += l2-tb

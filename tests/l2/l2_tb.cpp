@@ -1,0 +1,1157 @@
+// Verilator testbench of one L2 cache slice (tessera_l2).
+//
+//   Vtessera_l2 [--seed N] [--cycles N] [--bench] [-v]
+//
+// Three random AXI masters drive the slice's upstream ports; the downstream port talks to
+// the shared AXI memory model (sim/src/axi_mem_model). A byte-level reference model checks
+// every read value and, after a final FLUSH, the whole memory image. Directed tests cover
+// corner cases (same line from two masters, dirty eviction under load, discard semantics,
+// error propagation, maintenance refusal, shared mode, counters, completion message).
+// Every simulation has a cycle limit and ends a stuck run with a diagnostic.
+// Output ends with "N passed, M failed".
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "Vtessera_l2.h"
+#include "verilated.h"
+#include "../../sim/src/axi_mem_model.h"
+#include "../../bsp/include/regs/l2_regs.h"
+#include <cstddef>
+#include <array>
+#define REG(n) uint32_t(offsetof(l2_t, n))
+
+#ifndef L2_SIZE
+#define L2_SIZE 65536
+#endif
+
+using tessera::AxiMemConfig;
+using tessera::AxiMemModel;
+using tessera::AxiMemPort;
+
+static constexpr int kPorts = 3;
+static constexpr int kWays = 8;
+static constexpr uint32_t kMemBase = 0x80000000u;
+static constexpr uint32_t kLine = 64;
+
+// ---------------------------------------------------------------- random
+static uint64_t g_rng;
+static uint64_t rnd() {
+  g_rng ^= g_rng << 13;
+  g_rng ^= g_rng >> 7;
+  g_rng ^= g_rng << 17;
+  return g_rng;
+}
+static uint32_t rndn(uint32_t n) { return n ? uint32_t(rnd() % n) : 0; }
+static bool chance(unsigned pct) { return rndn(100) < pct; }
+
+// ---------------------------------------------------------------- signal helpers
+template <typename T>
+static void put(T& s, unsigned lsb, unsigned w, uint64_t v) {
+  if constexpr (std::is_integral<T>::value) {
+    const uint64_t m = (w >= 64 ? ~0ull : ((1ull << w) - 1)) << lsb;
+    s = T((uint64_t(s) & ~m) | ((v << lsb) & m));
+  } else {
+    for (unsigned i = 0; i < w; ++i) {
+      const unsigned b = lsb + i;
+      if ((v >> i) & 1) s[b / 32] |= (1u << (b % 32));
+      else s[b / 32] &= ~(1u << (b % 32));
+    }
+  }
+}
+template <typename T>
+static uint64_t get(const T& s, unsigned lsb, unsigned w) {
+  if constexpr (std::is_integral<T>::value) {
+    return (uint64_t(s) >> lsb) & (w >= 64 ? ~0ull : ((1ull << w) - 1));
+  } else {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < w; ++i) {
+      const unsigned b = lsb + i;
+      v |= uint64_t((s[b / 32] >> (b % 32)) & 1) << i;
+    }
+    return v;
+  }
+}
+// 32-byte beat of a wide bus at beat slot `slot`
+template <typename T>
+static void put_beat(T& s, unsigned slot, const uint8_t* d) {
+  for (int i = 0; i < 8; ++i)
+    s[slot * 8 + i] = uint32_t(d[4 * i]) | uint32_t(d[4 * i + 1]) << 8 |
+                      uint32_t(d[4 * i + 2]) << 16 | uint32_t(d[4 * i + 3]) << 24;
+}
+template <typename T>
+static void get_beat(const T& s, unsigned slot, uint8_t* d) {
+  for (int i = 0; i < 8; ++i) {
+    const uint32_t w = s[slot * 8 + i];
+    for (int k = 0; k < 4; ++k) d[4 * i + k] = uint8_t(w >> (8 * k));
+  }
+}
+
+// ---------------------------------------------------------------- test bookkeeping
+static int g_pass = 0, g_fail = 0;
+static bool g_verbose = false;
+static int g_errors_this_test = 0;
+static void fail(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (g_errors_this_test < 10) {
+    fprintf(stdout, "  ERROR: ");
+    vfprintf(stdout, fmt, ap);
+    fprintf(stdout, "\n");
+  }
+  va_end(ap);
+  ++g_errors_this_test;
+}
+#define CHECK(c, ...) do { if (!(c)) fail(__VA_ARGS__); } while (0)
+
+// ---------------------------------------------------------------- reference memory
+// Only the owner of a byte writes it (owner = (addr >> 2) % kPorts), so each byte has a
+// linear history of values. A read may return any version from the one committed (B
+// received) before the read was issued up to the newest issued.
+struct ByteHist {
+  std::vector<uint8_t> v;  // v[0] = initial memory contents
+  uint32_t committed = 0;  // index of the newest version whose write got its B
+};
+struct Region {
+  uint32_t base, size;
+  std::vector<ByteHist> h;
+};
+static uint8_t init_byte(uint32_t a) { return uint8_t((a * 2654435761u) >> 11) ^ uint8_t(a >> 13); }
+static int owner_of(uint32_t a) { return int((a >> 2) % kPorts); }
+
+// ---------------------------------------------------------------- transactions
+struct Txn {
+  bool write = false;
+  uint32_t addr = 0;
+  int len = 1;  // beats
+  uint8_t cache = 0, qos = 0;
+  uint8_t id = 0;
+  uint8_t expect_resp = 0;  // 0 OKAY, 3 DECERR
+  bool check_data = true;
+  std::vector<std::array<uint8_t, 32>> data;  // write data / read result
+  std::vector<uint32_t> strb;
+  std::vector<uint32_t> lo;  // read: committed version index per byte at issue
+  std::vector<uint8_t> rresp;
+  uint64_t t_issue = 0, t_first = 0, t_done = 0;
+  bool done = false;
+  uint8_t bresp = 0;
+};
+using TxnP = std::shared_ptr<Txn>;
+
+struct Master {
+  std::deque<TxnP> wq, rq;  // queued (not yet issued)
+  TxnP w_cur, r_cur;        // in flight
+  bool aw_done = false;
+  int w_beat = 0, r_beat = 0;
+  bool w_valid_now = false;
+  uint64_t bytes = 0;
+  unsigned rready_pct = 100, bready_pct = 100, wvalid_pct = 100;
+};
+
+// ---------------------------------------------------------------- the bench
+struct Bench {
+  std::unique_ptr<Vtessera_l2> top;
+  std::unique_ptr<AxiMemModel> mem;
+  AxiMemPort port;
+  Master m[kPorts];
+  std::vector<Region> regions;
+  uint64_t cycle = 0, limit = 0;
+  uint64_t msgs = 0;
+  uint32_t last_msg_addr = 0, last_msg_data = 0;
+  unsigned msg_ready_pct = 100;
+  bool mem_frozen = false;  // downstream stops answering (hang-detection test)
+  // APB state
+  bool apb_busy = false;
+
+  Bench(unsigned latency, unsigned bpc) {
+    top.reset(new Vtessera_l2);
+    AxiMemConfig c;
+    c.read_latency = latency;
+    c.bytes_per_cycle = bpc;
+    mem.reset(new AxiMemModel(c));
+    mem->reset(port);
+    top->clk_i = 0;
+    top->rst_ni = 0;
+    top->eval();
+    top->clk_i = 1;
+    top->eval();
+    top->clk_i = 0;
+    top->rst_ni = 1;
+    top->eval();
+  }
+
+  Region* region_of(uint32_t a) {
+    for (auto& r : regions)
+      if (a >= r.base && a - r.base < r.size) return &r;
+    return nullptr;
+  }
+  void add_region(uint32_t base, uint32_t size) {
+    Region r;
+    r.base = base;
+    r.size = size;
+    r.h.resize(size);
+    std::vector<uint8_t> buf(size);
+    for (uint32_t i = 0; i < size; ++i) {
+      buf[i] = init_byte(base + i);
+      r.h[i].v.push_back(buf[i]);
+    }
+    mem->mem().write(base, buf.data(), size);
+    regions.push_back(std::move(r));
+  }
+
+  // ---- diagnostics
+  void diag(const char* why) {
+    printf("  HANG/LIMIT at cycle %" PRIu64 ": %s\n", cycle, why);
+    for (int p = 0; p < kPorts; ++p) {
+      const Master& M = m[p];
+      printf("  port %d: write %s addr=%08x len=%d aw_done=%d w_beat=%d (queued %zu); "
+             "read %s addr=%08x len=%d r_beat=%d (queued %zu)\n",
+             p, M.w_cur ? "busy" : "idle", M.w_cur ? M.w_cur->addr : 0, M.w_cur ? M.w_cur->len : 0,
+             M.aw_done, M.w_beat, M.wq.size(), M.r_cur ? "busy" : "idle",
+             M.r_cur ? M.r_cur->addr : 0, M.r_cur ? M.r_cur->len : 0, M.r_beat, M.rq.size());
+    }
+    printf("  downstream: arvalid=%d araddr=%08x awvalid=%d awaddr=%08x wvalid=%d mem idle=%d\n",
+           top->m_axi_arvalid_o, top->m_axi_araddr_o, top->m_axi_awvalid_o,
+           top->m_axi_awaddr_o, top->m_axi_wvalid_o, mem->idle());
+  }
+
+  // ---- one clock cycle
+  void drive_masters() {
+    for (int p = 0; p < kPorts; ++p) {
+      Master& M = m[p];
+      // start queued transactions
+      if (!M.w_cur && !M.wq.empty()) {
+        M.w_cur = M.wq.front();
+        M.wq.pop_front();
+        M.aw_done = false;
+        M.w_beat = 0;
+        M.w_cur->t_issue = cycle;
+      }
+      if (!M.r_cur && !M.rq.empty()) {
+        M.r_cur = M.rq.front();
+        M.rq.pop_front();
+        M.r_beat = -1;  // AR not yet accepted
+        M.r_cur->t_issue = cycle;
+      }
+      const Txn* w = M.w_cur.get();
+      put(top->s_axi_awvalid_i, p, 1, w && !M.aw_done);
+      put(top->s_axi_awid_i, p * 4, 4, w ? w->id : 0);
+      put(top->s_axi_awaddr_i, p * 32, 32, w ? w->addr : 0);
+      put(top->s_axi_awlen_i, p * 8, 8, w ? w->len - 1 : 0);
+      put(top->s_axi_awsize_i, p * 3, 3, 5);
+      put(top->s_axi_awburst_i, p * 2, 2, 1);
+      put(top->s_axi_awcache_i, p * 4, 4, w ? w->cache : 0);
+      put(top->s_axi_awprot_i, p * 3, 3, 0);
+      put(top->s_axi_awqos_i, p * 4, 4, w ? w->qos : 0);
+      M.w_valid_now = w && M.aw_done && M.w_beat < w->len && chance(M.wvalid_pct);
+      put(top->s_axi_wvalid_i, p, 1, M.w_valid_now);
+      if (M.w_valid_now) {
+        put_beat(top->s_axi_wdata_i, p, w->data[M.w_beat].data());
+        put(top->s_axi_wstrb_i, p * 32, 32, w->strb[M.w_beat]);
+        put(top->s_axi_wlast_i, p, 1, M.w_beat == w->len - 1);
+      }
+      put(top->s_axi_bready_i, p, 1, chance(M.bready_pct));
+      const Txn* r = M.r_cur.get();
+      put(top->s_axi_arvalid_i, p, 1, r && M.r_beat < 0);
+      put(top->s_axi_arid_i, p * 4, 4, r ? r->id : 0);
+      put(top->s_axi_araddr_i, p * 32, 32, r ? r->addr : 0);
+      put(top->s_axi_arlen_i, p * 8, 8, r ? r->len - 1 : 0);
+      put(top->s_axi_arsize_i, p * 3, 3, 5);
+      put(top->s_axi_arburst_i, p * 2, 2, 1);
+      put(top->s_axi_arcache_i, p * 4, 4, r ? r->cache : 0);
+      put(top->s_axi_arprot_i, p * 3, 3, 0);
+      put(top->s_axi_arqos_i, p * 4, 4, r ? r->qos : 0);
+      put(top->s_axi_rready_i, p, 1, chance(M.rready_pct));
+    }
+  }
+
+  void commit_write(Txn& t) {
+    for (int b = 0; b < t.len; ++b)
+      for (int i = 0; i < 32; ++i)
+        if ((t.strb[b] >> i) & 1) {
+          const uint32_t a = t.addr + 32 * b + i;
+          Region* r = region_of(a);
+          if (r) r->h[a - r->base].committed = r->h[a - r->base].v.size() - 1;
+        }
+  }
+  void issue_write_versions(Txn& t) {
+    if (t.expect_resp) return;
+    for (int b = 0; b < t.len; ++b)
+      for (int i = 0; i < 32; ++i)
+        if ((t.strb[b] >> i) & 1) {
+          const uint32_t a = t.addr + 32 * b + i;
+          Region* r = region_of(a);
+          if (r) r->h[a - r->base].v.push_back(t.data[b][i]);
+        }
+  }
+  void check_read_beat(int p, Txn& t, int b, const uint8_t* d, uint8_t resp) {
+    CHECK(resp == t.expect_resp, "port %d read %08x beat %d: rresp %d, expected %d", p, t.addr,
+          b, resp, t.expect_resp);
+    if (t.expect_resp) {
+      return;
+    }
+    if (!t.check_data) return;
+    for (int i = 0; i < 32; ++i) {
+      const uint32_t a = t.addr + 32 * b + i;
+      Region* r = region_of(a);
+      if (!r) continue;
+      const ByteHist& h = r->h[a - r->base];
+      bool ok = false;
+      for (size_t k = t.lo[32 * b + i]; k < h.v.size() && !ok; ++k) ok = (h.v[k] == d[i]);
+      if (!ok) {
+        fail("port %d read %08x (burst %08x beat %d): got %02x, expected %02x (version %u of "
+             "%zu, owner %d) cycle %" PRIu64,
+             p, a, t.addr, b, d[i], h.v[h.committed], h.committed, h.v.size(), owner_of(a),
+             cycle);
+        return;
+      }
+    }
+  }
+
+  void sample_masters() {
+    for (int p = 0; p < kPorts; ++p) {
+      Master& M = m[p];
+      if (M.w_cur) {
+        Txn& t = *M.w_cur;
+        if (!M.aw_done && get(top->s_axi_awvalid_i, p, 1) && get(top->s_axi_awready_o, p, 1)) {
+          M.aw_done = true;
+          issue_write_versions(t);
+        }
+        if (M.w_valid_now && get(top->s_axi_wready_o, p, 1)) {
+          ++M.w_beat;
+          M.bytes += 32;
+        }
+        if (get(top->s_axi_bvalid_o, p, 1) && get(top->s_axi_bready_i, p, 1)) {
+          CHECK(M.aw_done && M.w_beat == t.len, "port %d: B before all W beats", p);
+          const uint8_t id = uint8_t(get(top->s_axi_bid_o, p * 4, 4));
+          const uint8_t resp = uint8_t(get(top->s_axi_bresp_o, p * 2, 2));
+          CHECK(id == t.id, "port %d: bid %d expected %d", p, id, t.id);
+          CHECK(resp == t.expect_resp, "port %d write %08x: bresp %d expected %d", p, t.addr,
+                resp, t.expect_resp);
+          t.bresp = resp;
+          if (!t.expect_resp) commit_write(t);
+          t.done = true;
+          t.t_done = cycle;
+          M.w_cur.reset();
+        }
+      } else {
+        CHECK(!get(top->s_axi_bvalid_o, p, 1), "port %d: unexpected B", p);
+      }
+      if (M.r_cur) {
+        Txn& t = *M.r_cur;
+        if (M.r_beat < 0 && get(top->s_axi_arvalid_i, p, 1) && get(top->s_axi_arready_o, p, 1)) {
+          M.r_beat = 0;
+          t.lo.resize(32 * t.len);
+          for (int i = 0; i < 32 * t.len; ++i) {
+            Region* r = region_of(t.addr + i);
+            t.lo[i] = r ? r->h[t.addr + i - r->base].committed : 0;
+          }
+          t.t_issue = cycle;
+        }
+        if (get(top->s_axi_rvalid_o, p, 1) && get(top->s_axi_rready_i, p, 1)) {
+          CHECK(M.r_beat >= 0 && M.r_beat < t.len, "port %d: unexpected R beat", p);
+          const uint8_t id = uint8_t(get(top->s_axi_rid_o, p * 4, 4));
+          const uint8_t resp = uint8_t(get(top->s_axi_rresp_o, p * 2, 2));
+          const bool last = get(top->s_axi_rlast_o, p, 1);
+          CHECK(id == t.id, "port %d: rid %d expected %d", p, id, t.id);
+          CHECK(last == (M.r_beat == t.len - 1), "port %d: rlast wrong at beat %d", p, M.r_beat);
+          std::array<uint8_t, 32> d;
+          get_beat(top->s_axi_rdata_o, p, d.data());
+          if (M.r_beat == 0) t.t_first = cycle;
+          if (M.r_beat >= 0 && M.r_beat < t.len) {
+            check_read_beat(p, t, M.r_beat, d.data(), resp);
+            t.data.push_back(d);
+            t.rresp.push_back(resp);
+          }
+          M.bytes += 32;
+          if (++M.r_beat >= t.len) {
+            t.done = true;
+            t.t_done = cycle;
+            M.r_cur.reset();
+          }
+        }
+      } else {
+        CHECK(!get(top->s_axi_rvalid_o, p, 1), "port %d: unexpected R", p);
+      }
+    }
+  }
+
+  void step() {
+    drive_masters();
+    if (mem_frozen) {
+      port.awready = port.wready = port.arready = port.bvalid = port.rvalid = false;
+    }
+    top->m_axi_awready_i = port.awready;
+    top->m_axi_wready_i = port.wready;
+    top->m_axi_arready_i = port.arready;
+    top->m_axi_bid_i = port.bid;
+    top->m_axi_bresp_i = port.bresp;
+    top->m_axi_bvalid_i = port.bvalid;
+    top->m_axi_rid_i = port.rid;
+    for (int i = 0; i < 8; ++i) top->m_axi_rdata_i[i] = port.rdata[i];
+    top->m_axi_rresp_i = port.rresp;
+    top->m_axi_rlast_i = port.rlast;
+    top->m_axi_rvalid_i = port.rvalid;
+    top->msg_ready_i = chance(msg_ready_pct);
+    top->clk_i = 0;
+    top->eval();
+    // downstream memory
+    port.awid = top->m_axi_awid_o;
+    port.awaddr = top->m_axi_awaddr_o;
+    port.awlen = top->m_axi_awlen_o;
+    port.awsize = top->m_axi_awsize_o;
+    port.awburst = top->m_axi_awburst_o;
+    port.awvalid = top->m_axi_awvalid_o;
+    for (int i = 0; i < 8; ++i) port.wdata[i] = top->m_axi_wdata_o[i];
+    port.wstrb = top->m_axi_wstrb_o;
+    port.wlast = top->m_axi_wlast_o;
+    port.wvalid = top->m_axi_wvalid_o;
+    port.arid = top->m_axi_arid_o;
+    port.araddr = top->m_axi_araddr_o;
+    port.arlen = top->m_axi_arlen_o;
+    port.arsize = top->m_axi_arsize_o;
+    port.arburst = top->m_axi_arburst_o;
+    port.arvalid = top->m_axi_arvalid_o;
+    port.bready = top->m_axi_bready_o;
+    port.rready = top->m_axi_rready_o;
+    // AXI rule checks on the downstream side: bursts never cross 256 bytes
+    if (top->m_axi_arvalid_o) {
+      const uint32_t a = top->m_axi_araddr_o, n = (top->m_axi_arlen_o + 1) * 32;
+      CHECK((a & 0xff) + n <= 256, "downstream AR %08x len %u crosses 256 B", a, n);
+    }
+    if (!mem_frozen) mem->tick(port);
+    sample_masters();
+    if (top->msg_valid_o && top->msg_ready_i) {
+      ++msgs;
+      last_msg_addr = top->msg_addr_o;
+      last_msg_data = top->msg_data_o;
+    }
+    top->clk_i = 1;
+    top->eval();
+    ++cycle;
+    if (limit && cycle > limit) {
+      diag("cycle limit reached");
+      ++g_fail;
+      printf("%d passed, %d failed\n", g_pass, g_fail);
+      exit(1);
+    }
+  }
+
+  // ---- APB (blocking; traffic keeps running)
+  uint32_t apb(bool write, uint32_t addr, uint32_t data, bool* err = nullptr) {
+    top->apb_psel_i = 1;
+    top->apb_penable_i = 0;
+    top->apb_pwrite_i = write;
+    top->apb_pprot_i = 0;
+    top->apb_paddr_i = addr;
+    top->apb_pwdata_i = data;
+    top->apb_pstrb_i = 0xf;
+    step();
+    top->apb_penable_i = 1;
+    uint32_t rd = 0;
+    for (int guard = 0; guard < 100; ++guard) {
+      top->eval();
+      if (top->apb_pready_o) {
+        rd = top->apb_prdata_o;
+        if (err) *err = top->apb_pslverr_o;
+        step();
+        break;
+      }
+      step();
+    }
+    top->apb_psel_i = 0;
+    top->apb_penable_i = 0;
+    return rd;
+  }
+  uint32_t rd(uint32_t a) { return apb(false, a, 0); }
+  void wr(uint32_t a, uint32_t d) { apb(true, a, d); }
+
+  // Maintenance: returns err_code; waits for completion (STATUS.busy clear) when accepted.
+  uint32_t maint(unsigned op, bool whole, uint32_t lo, uint32_t hi, bool wait = true) {
+    wr(REG(MAINT_START), lo);
+    wr(REG(MAINT_END), hi);
+    wr(REG(MAINT_CMD), ((op << L2__MAINT_CMD__OP_bp) & L2__MAINT_CMD__OP_bm) |
+                           (whole ? L2__MAINT_CMD__WHOLE_bm : 0) | L2__MAINT_CMD__GO_bm);
+    uint32_t st = rd(REG(STATUS));
+    if (wait) {
+      uint64_t t0 = cycle;
+      while (st & L2__STATUS__BUSY_bm) {
+        if (cycle - t0 > 200000) {
+          diag("maintenance operation never completed");
+          ++g_fail;
+          printf("%d passed, %d failed\n", g_pass, g_fail);
+          exit(1);
+        }
+        st = rd(REG(STATUS));
+      }
+    }
+    const uint32_t code = (st & L2__STATUS__ERR_CODE_bm) >> L2__STATUS__ERR_CODE_bp;
+    wr(REG(STATUS), L2__STATUS__DONE_bm);  // clear done
+    return code;
+  }
+
+  // ---- blocking helpers for directed tests
+  bool idle() const {
+    for (int p = 0; p < kPorts; ++p)
+      if (m[p].w_cur || m[p].r_cur || !m[p].wq.empty() || !m[p].rq.empty()) return false;
+    return true;
+  }
+  // Waits for a transaction; a stuck one ends the run with a diagnostic (fatal) or, for the
+  // hang-detection test, returns false after the diagnostic.
+  bool wait_txn(const TxnP& t, uint64_t max = 100000, bool fatal = true) {
+    const uint64_t t0 = cycle;
+    while (!t->done) {
+      step();
+      if (cycle - t0 > max) {
+        diag("transaction never completed");
+        if (!fatal) return false;
+        ++g_fail;
+        printf("%d passed, %d failed\n", g_pass, g_fail);
+        exit(1);
+      }
+    }
+    return true;
+  }
+  void drain(uint64_t max = 200000) {
+    const uint64_t t0 = cycle;
+    while (!idle() || !mem->idle()) {
+      step();
+      if (cycle - t0 > max) {
+        diag("traffic did not drain");
+        ++g_fail;
+        printf("%d passed, %d failed\n", g_pass, g_fail);
+        exit(1);
+      }
+    }
+    for (int i = 0; i < 20; ++i) step();
+  }
+  TxnP write(int p, uint32_t addr, int len, uint8_t fill_seed, uint32_t strb = 0xffffffffu,
+             uint8_t cache = 0xf, uint8_t qos = 0, uint8_t expect = 0) {
+    auto t = std::make_shared<Txn>();
+    t->write = true;
+    t->addr = addr;
+    t->len = len;
+    t->cache = cache;
+    t->qos = qos;
+    t->id = uint8_t(rndn(16));
+    t->expect_resp = expect;
+    for (int b = 0; b < len; ++b) {
+      std::array<uint8_t, 32> d;
+      for (int i = 0; i < 32; ++i) d[i] = uint8_t(fill_seed * 31 + b * 7 + i);
+      t->data.push_back(d);
+      t->strb.push_back(strb);
+    }
+    m[p].wq.push_back(t);
+    return t;
+  }
+  TxnP read(int p, uint32_t addr, int len, uint8_t cache = 0xf, uint8_t qos = 0,
+            uint8_t expect = 0) {
+    auto t = std::make_shared<Txn>();
+    t->addr = addr;
+    t->len = len;
+    t->cache = cache;
+    t->qos = qos;
+    t->id = uint8_t(rndn(16));
+    t->expect_resp = expect;
+    m[p].rq.push_back(t);
+    return t;
+  }
+  // newest value of a byte in the reference
+  uint8_t ref(uint32_t a) {
+    Region* r = region_of(a);
+    return r ? r->h[a - r->base].v.back() : 0;
+  }
+  uint8_t memb(uint32_t a) {
+    uint8_t b;
+    mem->mem().read(a, &b, 1);
+    return b;
+  }
+  // whole memory image of every region == reference (after a flush)
+  int check_image(const char* what) {
+    int bad = 0;
+    for (auto& r : regions)
+      for (uint32_t i = 0; i < r.size; ++i) {
+        const uint8_t want = r.h[i].v.back(), got = memb(r.base + i);
+        if (want != got) {
+          if (bad < 5) fail("%s: memory %08x = %02x, expected %02x", what, r.base + i, got, want);
+          ++bad;
+        }
+      }
+    return bad;
+  }
+};
+
+// ---------------------------------------------------------------- tests
+static uint64_t g_seed = 1;
+static uint64_t g_cycles = 300000;
+
+static void begin(const char* name) {
+  printf("[ RUN  ] %s\n", name);
+  fflush(stdout);
+  g_errors_this_test = 0;
+}
+static void end(const char* name) {
+  if (g_errors_this_test) {
+    printf("[ FAIL ] %s (%d errors)\n", name, g_errors_this_test);
+    ++g_fail;
+  } else {
+    printf("[  OK  ] %s\n", name);
+    ++g_pass;
+  }
+  fflush(stdout);
+}
+
+static const uint32_t kS = kMemBase + 0x100000;  // shared read/write region
+static const uint32_t kR = kMemBase + 0x400000;  // read-only region
+static const uint32_t kBad = 0x40000000;         // unmapped (DECERR from memory)
+
+// set index of the slice for an address (private mode): lines interleave over sets
+static uint32_t same_set_addr(uint32_t base, int k) {
+  const uint32_t sets = L2_SIZE / (kLine * kWays);
+  return base + uint32_t(k) * sets * kLine;
+}
+
+static void t_basic() {
+  begin("basic: write, read hit, flush, memory image");
+  Bench b(40, 32);
+  b.limit = 200000;
+  b.add_region(kS, 4096);
+  auto w = b.write(0, kS + 0x40, 4, 5);
+  b.wait_txn(w);
+  auto r = b.read(1, kS + 0x40, 4);
+  b.wait_txn(r);
+  auto r2 = b.read(2, kS, 8, 0x0);  // non-allocating; beats 0-1 miss, the rest hit
+  b.wait_txn(r2);
+  CHECK(b.memb(kS + 0x40) == b.regions[0].h[0x40].v[0], "write-back before flush");
+  CHECK(b.maint(1, true, 0, 0) == 0, "flush refused");
+  b.check_image("after flush");
+  const uint32_t hits = b.rd(REG(HITS)), miss = b.rd(REG(MISSES)), byp = b.rd(REG(BYPASS));
+  // Counters count beat lookups; the replay after a refill is not counted (docs/l2.md).
+  // write 0x40..0xbf: beat0 miss + replay, beat1 hit, beat2 miss + replay, beat3 hit
+  //   -> 2 misses, 2 hits; read 0x40..0xbf: 4 hits; non-allocating read 0x00..0xff: lines
+  //   0x00 and 0xc0 miss on each beat (4 bypass misses), lines 0x40/0x80 hit (4 hits).
+  CHECK(miss == 6 && byp == 4 && hits == 10, "counters: hits %u misses %u bypass %u", hits,
+        miss, byp);
+  const uint32_t info = b.rd(REG(INFO));
+  CHECK((info & 0xff) == kWays && ((info >> 16) * 1024) == L2_SIZE, "INFO %08x", info);
+  end("basic: write, read hit, flush, memory image");
+}
+
+static void t_two_masters_same_line() {
+  begin("same line from two masters (ordered by B)");
+  Bench b(40, 32);
+  b.limit = 200000;
+  b.add_region(kS, 4096);
+  for (int k = 0; k < 8; ++k) {
+    const uint32_t a = kS + 64 * k;
+    const int p0 = k % 3, p1 = (k + 1) % 3;
+    const uint8_t cache = (k & 1) ? 0xf : 0x0;  // allocate or not
+    // p0 writes its own words of the line, then p1 reads the line, then p1 writes its
+    // own words, then p0 reads: each sees the other's completed write.
+    uint32_t s0 = 0, s1 = 0;
+    for (int i = 0; i < 32; ++i) {
+      if (owner_of(a + i) == p0) s0 |= 1u << i;
+      if (owner_of(a + i) == p1) s1 |= 1u << i;
+    }
+    auto w0 = b.write(p0, a, 2, uint8_t(k + 1), s0, cache);
+    b.wait_txn(w0);
+    auto r1 = b.read(p1, a, 2, cache);
+    b.wait_txn(r1);
+    auto w1 = b.write(p1, a, 2, uint8_t(k + 50), s1, cache ^ 0xf);
+    b.wait_txn(w1);
+    auto r0 = b.read(p0, a, 2, cache ^ 0xf);
+    b.wait_txn(r0);
+    // and both at once: reads of the line by all ports while p2 writes it
+    b.write(2, a, 2, uint8_t(k + 90), [&] { uint32_t s = 0; for (int i = 0; i < 32; ++i) if (owner_of(a + i) == 2) s |= 1u << i; return s; }(), 0xf);
+    b.read(0, a, 2);
+    b.read(1, a, 2, 0);
+    b.drain();
+  }
+  CHECK(b.maint(2, true, 0, 0) == 0, "invalidate refused");
+  b.check_image("after invalidate");
+  end("same line from two masters (ordered by B)");
+}
+
+static void t_dirty_eviction() {
+  begin("dirty eviction under load (one set, 3x ways, all ports)");
+  Bench b(40, 32);
+  b.limit = 400000;
+  const int n = kWays * 3;
+  const uint32_t span = same_set_addr(0, n);
+  b.add_region(kS, span);
+  for (int round = 0; round < 3; ++round) {
+    for (int k = 0; k < n; ++k) {
+      const uint32_t a = same_set_addr(kS, k);
+      for (int p = 0; p < kPorts; ++p) {
+        uint32_t s = 0;
+        for (int i = 0; i < 32; ++i)
+          if (owner_of(a + i) == p) s |= 1u << i;
+        b.write(p, a + 32 * (round & 1), 1, uint8_t(round * 40 + k + p), s, 0xf, uint8_t(rndn(4)));
+        b.read(p, a, 2, 0xf, uint8_t(rndn(4)));
+      }
+    }
+    b.drain(400000);
+  }
+  const uint32_t ev = b.rd(REG(EVICTIONS)), wb = b.rd(REG(WRITEBACKS));
+  CHECK(ev > 0 && wb > 0, "no evictions (%u) / write-backs (%u)", ev, wb);
+  CHECK(b.maint(1, true, 0, 0) == 0, "flush refused");
+  b.check_image("after flush");
+  printf("  evictions %u, write-backs %u\n", ev, wb);
+  end("dirty eviction under load (one set, 3x ways, all ports)");
+}
+
+static void t_discard() {
+  begin("discard drops dirty data; invalidate and flush write it back");
+  Bench b(40, 32);
+  b.limit = 200000;
+  b.add_region(kS, 4096);
+  const uint32_t a = kS + 0x200;
+  // bring the line in, dirty it, discard it: memory and later reads show the old data
+  auto w = b.write(0, a, 2, 77);
+  b.wait_txn(w);
+  uint8_t before[64];
+  for (int i = 0; i < 64; ++i) before[i] = b.regions[0].h[0x200 + i].v[0];
+  CHECK(b.maint(3, false, a, a + 64) == 0, "discard refused");
+  for (int i = 0; i < 64; ++i)
+    CHECK(b.memb(a + i) == before[i], "discarded data reached memory at %08x", a + i);
+  // the reference must forget the discarded write: the data never existed
+  for (int i = 0; i < 64; ++i) {
+    auto& h = b.regions[0].h[0x200 + i];
+    h.v.resize(1);
+    h.committed = 0;
+  }
+  auto r = b.read(1, a, 2);
+  b.wait_txn(r);
+  for (int i = 0; i < 64; ++i)
+    CHECK(r->data[i / 32][i % 32] == before[i], "read after discard %08x: %02x != %02x", a + i,
+          r->data[i / 32][i % 32], before[i]);
+  // discard outside the range keeps other lines
+  auto w2 = b.write(0, a + 64, 2, 78);
+  b.wait_txn(w2);
+  CHECK(b.maint(3, false, a, a + 64) == 0, "discard refused");
+  CHECK(b.maint(2, false, a + 64, a + 128) == 0, "invalidate refused");
+  for (int i = 0; i < 64; ++i)
+    CHECK(b.memb(a + 64 + i) == b.ref(a + 64 + i), "invalidate did not write back %08x", a + 64 + i);
+  // flush of a range writes back only that range
+  auto w3 = b.write(0, a + 128, 2, 79);
+  auto w4 = b.write(1, a + 256, 2, 80);
+  b.wait_txn(w3);
+  b.wait_txn(w4);
+  CHECK(b.maint(1, false, a + 128, a + 192) == 0, "flush refused");
+  CHECK(b.memb(a + 128) == b.ref(a + 128), "flush range not written");
+  CHECK(b.memb(a + 256) != b.ref(a + 256) || b.ref(a + 256) == b.regions[0].h[0x300].v[0],
+        "line outside the flush range was written back");
+  CHECK(b.maint(1, true, 0, 0) == 0, "flush refused");
+  b.check_image("final");
+  end("discard drops dirty data; invalidate and flush write it back");
+}
+
+static void t_errors() {
+  begin("error propagation and maintenance refusal");
+  Bench b(40, 32);
+  b.limit = 200000;
+  b.add_region(kS, 4096);
+  for (int k = 0; k < 4; ++k) {
+    const uint8_t c = (k & 1) ? 0xf : 0;
+    auto r = b.read(k % 3, kBad + 0x1000 * k, 4, c, 0, 3);
+    auto w = b.write((k + 1) % 3, kBad + 0x800 + 0x1000 * k, 3, 9, 0xffffffffu, c, 0, 3);
+    b.wait_txn(r);
+    b.wait_txn(w);
+  }
+  // the slice still works afterwards
+  auto w = b.write(0, kS, 2, 3);
+  b.wait_txn(w);
+  auto r = b.read(1, kS, 2);
+  b.wait_txn(r);
+  // refused maintenance: bad op, bad ranges, busy
+  b.wr(REG(IE), 0x3);
+  CHECK(b.maint(0, true, 0, 0) == 1, "op 0 not refused with code 1");
+  CHECK(b.top->irq_o, "no irq on refused command");
+  CHECK(b.maint(1, false, kS + 64, kS + 64) == 2, "empty range not refused");
+  CHECK(b.maint(1, false, kS + 8, kS + 64) == 2, "misaligned range not refused");
+  CHECK(b.maint(1, false, 0x10000000, 0x10000040) == 2, "range outside memory not refused");
+  CHECK(b.maint(1, false, 0xbfffffc0, 0xc0000040) == 2, "range past memory end not refused");
+  b.wr(REG(MAINT_START), 0);
+  b.wr(REG(MAINT_END), 0);
+  b.wr(REG(MAINT_CMD), 0x80000011u);  // flush all (runs for Sets*Ways*2 cycles)
+  b.wr(REG(MAINT_CMD), 0x80000012u);  // GO while busy
+  uint32_t st = b.rd(REG(STATUS));
+  CHECK(((st >> 8) & 0xf) == 3, "GO while busy not refused (status %08x)", st);
+  while (b.rd(REG(STATUS)) & 1) {
+  }
+  b.wr(REG(STATUS), 0x2);
+  CHECK(b.maint(1, false, kS, kS + 4096) == 0, "valid range refused");
+  CHECK(!b.top->irq_o, "irq still set after clearing");
+  // bad APB offset answers pslverr
+  bool err = false;
+  b.apb(false, 0x3ffc, 0, &err);
+  CHECK(err, "bad register offset did not answer pslverr");
+  // an eviction whose write-back fails is reported in STATUS.wb_err / ERR_ADDR
+  b.check_image("after errors");
+  end("error propagation and maintenance refusal");
+}
+
+static void t_message() {
+  begin("completion message, irq and status");
+  Bench b(40, 32);
+  b.limit = 200000;
+  b.add_region(kS, 4096);
+  b.msg_ready_pct = 30;
+  b.wr(REG(MSG_ADDR), 0x30300010);
+  b.wr(REG(MSG_DATA), 0x80000001);
+  b.wr(REG(MSG_CTRL), 1);
+  b.wr(REG(IE), 1);
+  auto w = b.write(2, kS + 0x100, 8, 4);
+  b.wait_txn(w);
+  b.wr(REG(MAINT_START), kS);
+  b.wr(REG(MAINT_END), kS + 4096);
+  b.wr(REG(MAINT_CMD), 0x80000001u);
+  uint64_t t0 = b.cycle;
+  while (!b.top->irq_o && b.cycle - t0 < 100000) b.step();
+  CHECK(b.top->irq_o, "no completion irq");
+  while (b.msgs == 0 && b.cycle - t0 < 100000) b.step();
+  CHECK(b.msgs == 1 && b.last_msg_addr == 0x30300010 && b.last_msg_data == 0x80000001,
+        "message: %" PRIu64 " sent, addr %08x data %08x", b.msgs, b.last_msg_addr, b.last_msg_data);
+  const uint32_t st = b.rd(REG(STATUS));
+  CHECK((st & 3) == 2, "status %08x: expected done, not busy", st);
+  b.wr(REG(STATUS), 2);
+  b.step();
+  CHECK(!b.top->irq_o, "irq not cleared");
+  b.check_image("after flush");
+  // refused commands send no message
+  CHECK(b.maint(0, true, 0, 0) == 1, "bad op accepted");
+  for (int i = 0; i < 50; ++i) b.step();
+  CHECK(b.msgs == 1, "message sent for a refused command");
+  end("completion message, irq and status");
+}
+
+static void t_shared_mode() {
+  begin("shared mode: slice 1 of 2 (addr bit 8 = 1)");
+  Bench b(40, 32);
+  b.limit = 300000;
+  b.add_region(kS, 16384);
+  b.wr(REG(SHARED), 1 | (1 << 4));
+  // addresses of the other slice are refused with DECERR, without touching memory
+  auto r = b.read(0, kS + 0x000, 2, 0xf, 0, 3);
+  auto w = b.write(1, kS + 0x0c0, 2, 1, 0xffffffffu, 0xf, 0, 3);
+  b.wait_txn(r);
+  b.wait_txn(w);
+  // this slice's addresses: fill more than the cache would hold without compaction
+  for (uint32_t a = kS + 0x100; a < kS + 16384; a += 0x200) {
+    b.write(0, a, 8, uint8_t(a >> 8));
+    b.read(1, a, 8);
+  }
+  b.drain();
+  CHECK(b.maint(1, true, 0, 0) == 0, "flush refused");
+  b.check_image("after flush (shared mode)");
+  end("shared mode: slice 1 of 2 (addr bit 8 = 1)");
+}
+
+static void t_hints() {
+  begin("allocation hints and classes");
+  Bench b(40, 32);
+  b.limit = 400000;
+  const uint32_t rsize = same_set_addr(0, 3 * kWays + 1);
+  b.add_region(kR, rsize);
+  // non-allocating reads never hit
+  for (int k = 0; k < 2; ++k) {
+    auto r = b.read(0, kR, 2, 0x0);
+    b.wait_txn(r);
+  }
+  CHECK(b.rd(REG(HITS)) == 0 && b.rd(REG(BYPASS)) == 4, "non-allocating reads: hits %u bypass %u",
+        b.rd(REG(HITS)), b.rd(REG(BYPASS)));
+  // class protection: one set, a class-3 line then 3*ways class-0 lines; the class-3 line
+  // stays (strict class priority with the default weight)
+  b.wr(REG(CTRL), (1 << 8) | 8);
+  auto r = b.read(0, same_set_addr(kR, 0) , 2, 0xf, 3);
+  b.wait_txn(r);
+  for (int k = 1; k < 1 + 3 * kWays; ++k) {
+    auto s = b.read(1, same_set_addr(kR, k), 2, 0xf, 0);
+    b.wait_txn(s);
+  }
+  b.wr(REG(CTRL), (1 << 8) | 8);
+  r = b.read(0, same_set_addr(kR, 0), 2, 0xf, 3);
+  b.wait_txn(r);
+  CHECK(b.rd(REG(MISSES)) == 0, "class-3 line was evicted by class-0 traffic (misses %u)",
+        b.rd(REG(MISSES)));
+  // with weight 0 (plain LRU) it is evicted
+  b.wr(REG(CTRL), (1 << 8) | 0);
+  for (int k = 1; k < 1 + 3 * kWays; ++k) {
+    auto s = b.read(1, same_set_addr(kR, k), 2, 0xf, 0);
+    b.wait_txn(s);
+  }
+  b.wr(REG(CTRL), (1 << 8) | 0);
+  r = b.read(0, same_set_addr(kR, 0), 2, 0xf, 3);
+  b.wait_txn(r);
+  CHECK(b.rd(REG(MISSES)) == 1, "LRU: expected the old line to be evicted (misses %u)",
+          b.rd(REG(MISSES)));
+  end("allocation hints and classes");
+}
+
+static void t_hang_detect() {
+  begin("no-hang watchdog: memory stops answering -> diagnostic, not a hang");
+  Bench b(40, 32);
+  b.limit = 100000;
+  b.add_region(kS, 4096);
+  b.mem_frozen = true;
+  auto r = b.read(0, kS, 2);
+  const bool done = b.wait_txn(r, 2000, false);
+  CHECK(!done, "read completed although memory never answered");
+  end("no-hang watchdog: memory stops answering -> diagnostic, not a hang");
+}
+
+// Random multi-master traffic with maintenance during traffic.
+static void t_random(unsigned latency, unsigned bpc, bool backpressure, const char* name) {
+  begin(name);
+  Bench b(latency, bpc);
+  b.limit = g_cycles * 6 + 400000;
+  const uint32_t s_size = L2_SIZE * 2, r_size = L2_SIZE;
+  b.add_region(kS, s_size);
+  b.add_region(kR, r_size);
+  if (backpressure)
+    for (int p = 0; p < kPorts; ++p) {
+      b.m[p].rready_pct = 60;
+      b.m[p].bready_pct = 50;
+      b.m[p].wvalid_pct = 70;
+    }
+  uint64_t n_w = 0, n_r = 0, n_maint = 0, n_err = 0;
+  auto gen_addr = [&](bool shared, int len) {
+    uint32_t base = shared ? kS : kR, size = shared ? s_size : r_size;
+    if (chance(50)) size = 8192;  // hot window
+    uint32_t a = base + (rndn(size) & ~31u);
+    // do not cross 256 bytes, do not leave the region
+    const uint32_t room = (256 - (a & 255)) / 32;
+    (void)len;
+    return std::make_pair(a, int(room));
+  };
+  const uint64_t t_end = b.cycle + g_cycles;
+  uint64_t next_maint = b.cycle + 2000 + rndn(4000);
+  while (b.cycle < t_end) {
+    for (int p = 0; p < kPorts; ++p) {
+      Master& M = b.m[p];
+      if (M.wq.empty() && !M.w_cur && chance(30)) {
+        auto [a, room] = gen_addr(true, 8);
+        int len = 1 + int(rndn(std::min(room, 8)));
+        const bool bad = chance(2);
+        if (bad) a = kBad + (a & 0xfffff);
+        auto t = std::make_shared<Txn>();
+        t->write = true;
+        t->addr = a;
+        t->len = len;
+        t->cache = uint8_t(rndn(16));
+        t->qos = uint8_t(rndn(16));
+        t->id = uint8_t(rndn(16));
+        t->expect_resp = bad ? 3 : 0;
+        for (int k = 0; k < len; ++k) {
+          std::array<uint8_t, 32> d;
+          uint32_t s = 0;
+          const bool full = chance(50);
+          for (int i = 0; i < 32; ++i) {
+            d[i] = uint8_t(rnd());
+            if (owner_of(a + 32 * k + i) == p && (full || chance(60))) s |= 1u << i;
+          }
+          t->data.push_back(d);
+          t->strb.push_back(s);
+        }
+        M.wq.push_back(t);
+        ++n_w;
+        n_err += bad;
+      }
+      if (M.rq.empty() && !M.r_cur && chance(40)) {
+        const bool shared = chance(70);
+        auto [a, room] = gen_addr(shared, 8);
+        int len = 1 + int(rndn(std::min(room, 8)));
+        const bool bad = chance(2);
+        if (bad) a = kBad + (a & 0xfffff);
+        auto t = std::make_shared<Txn>();
+        t->addr = a;
+        t->len = len;
+        t->cache = uint8_t(rndn(16));
+        t->qos = uint8_t(rndn(16));
+        t->id = uint8_t(rndn(16));
+        t->expect_resp = bad ? 3 : 0;
+        M.rq.push_back(t);
+        ++n_r;
+        n_err += bad;
+      }
+    }
+    if (b.cycle >= next_maint) {
+      // maintenance during traffic: flush / invalidate anything; discard only the read-only
+      // region (a discard of written data would make the expected image undefined)
+      const unsigned kind = rndn(5);
+      uint32_t code;
+      if (kind == 0) code = b.maint(1, true, 0, 0);
+      else if (kind == 1) code = b.maint(2, true, 0, 0);
+      else if (kind == 2) {
+        uint32_t lo = kS + (rndn(s_size) & ~63u);
+        uint32_t hi = lo + 64 * (1 + rndn(256));
+        code = b.maint(1 + rndn(2), false, lo, hi);
+      } else {
+        uint32_t lo = kR + (rndn(r_size / 2) & ~63u);
+        uint32_t hi = lo + 64 * (1 + rndn(r_size / 128));
+        code = b.maint(3, false, lo, hi);
+      }
+      CHECK(code == 0, "maintenance during traffic refused (%u)", code);
+      ++n_maint;
+      next_maint = b.cycle + 2000 + rndn(8000);
+    }
+    b.step();
+  }
+  b.drain(400000);
+  CHECK(b.maint(1, true, 0, 0) == 0, "final flush refused");
+  b.check_image("final image after flush");
+  // read everything back from memory through an empty cache
+  CHECK(b.maint(2, true, 0, 0) == 0, "final invalidate refused");
+  for (uint32_t a = kS; a < kS + s_size; a += 256) {
+    b.read(int((a >> 8) % kPorts), a, 8, chance(50) ? 0xf : 0);
+    if (b.m[0].rq.size() > 4) b.drain(400000);
+  }
+  b.drain(400000);
+  const uint32_t hits = b.rd(REG(HITS)), miss = b.rd(REG(MISSES)), ev = b.rd(REG(EVICTIONS)),
+                 wb = b.rd(REG(WRITEBACKS)), st = b.rd(REG(STALLS));
+  uint64_t bytes_tb = 0, bytes_hw = 0;
+  for (int p = 0; p < kPorts; ++p) {
+    bytes_tb += b.m[p].bytes;
+    bytes_hw += b.rd(REG(PORT0_BYTES) + 4 * p);
+  }
+  CHECK(bytes_tb == bytes_hw, "port byte counters %" PRIu64 " != %" PRIu64, bytes_hw, bytes_tb);
+  printf("  %" PRIu64 " cycles: %" PRIu64 " writes, %" PRIu64 " reads (%" PRIu64
+         " to unmapped addresses), %" PRIu64 " maintenance ops during traffic\n",
+         b.cycle, n_w, n_r, n_err, n_maint);
+  printf("  hits %u misses %u evictions %u write-backs %u stall cycles %u\n", hits, miss, ev,
+         wb, st);
+  end(name);
+}
+
+// ---------------------------------------------------------------- benchmarks
+static void bench() {
+  printf("L2 slice benchmarks (size %u B, %d ways, %d ports, 4 banks, 32 B/beat)\n", L2_SIZE,
+         kWays, kPorts);
+  // 1. hit bandwidth: working set of half the cache, all ports stream 8-beat reads
+  {
+    Bench b(40, 32);
+    b.limit = 10000000;
+    const uint32_t ws = L2_SIZE / 2;
+    b.add_region(kR, ws);
+    for (uint32_t a = kR; a < kR + ws; a += 256) b.read(int((a >> 8) % 3), a, 8, 0xf);
+    b.drain(2000000);
+    for (int mode = 0; mode < 2; ++mode) {
+      // mode 0: reads on 3 ports; mode 1: reads and writes on 3 ports
+      const uint64_t t0 = b.cycle;
+      uint64_t bytes0 = 0;
+      for (int p = 0; p < kPorts; ++p) bytes0 += b.m[p].bytes;
+      for (int rep = 0; rep < 4; ++rep)
+        for (int p = 0; p < kPorts; ++p)
+          for (uint32_t a = kR + p * 256; a < kR + ws; a += 256 * kPorts) {
+            b.read(p, a, 8, 0xf);
+            if (mode) {
+              auto t = b.write(p, a, 8, 1, 0, 0xf);  // strobes 0: no data change
+              (void)t;
+            }
+          }
+      b.drain(4000000);
+      uint64_t bytes = 0;
+      for (int p = 0; p < kPorts; ++p) bytes += b.m[p].bytes;
+      bytes -= bytes0;
+      const double cyc = double(b.cycle - t0 - 20);
+      const double peak = mode ? 128.0 : 96.0;
+      printf("  hit bandwidth, %s: %.1f B/cycle (peak %.0f: %s) = %.0f%%\n",
+             mode ? "3 ports read+write" : "3 ports read", bytes / cyc, peak,
+             mode ? "4 banks x 32 B" : "3 read engines x 32 B", 100.0 * bytes / cyc / peak);
+    }
+    for (int i = 0; i < 3; ++i) (void)i;
+  }
+  // 2. miss latency
+  {
+    Bench b(40, 32);
+    b.limit = 1000000;
+    b.add_region(kS, 65536);
+    auto r = b.read(0, kS, 1, 0xf);
+    b.wait_txn(r);
+    const uint64_t clean = r->t_first - r->t_issue;
+    auto r2 = b.read(0, kS + 0x2000, 1, 0x0);
+    b.wait_txn(r2);
+    const uint64_t byp = r2->t_first - r2->t_issue;
+    auto h = b.read(0, kS, 1, 0xf);
+    b.wait_txn(h);
+    const uint64_t hit = h->t_first - h->t_issue;
+    // dirty miss: fill one set with dirty lines, then miss in it
+    for (int k = 0; k < kWays; ++k) b.wait_txn(b.write(0, same_set_addr(kS + 0x4000, k) , 2, 1));
+    auto d = b.read(0, same_set_addr(kS + 0x4000, kWays), 1, 0xf);
+    b.wait_txn(d);
+    const uint64_t dirty = d->t_first - d->t_issue;
+    printf("  latency (memory read latency 40 cycles), AR accepted -> first R beat:\n");
+    printf("    hit %" PRIu64 ", clean miss %" PRIu64 ", non-allocating miss %" PRIu64
+           ", miss with dirty victim %" PRIu64 " cycles\n", hit, clean, byp, dirty);
+  }
+  // 3. hints: reuse set (16 KiB for proto, quarter of the cache) re-read by port 0 while
+  // port 1 streams 4x the cache size once, interleaved. Streaming hint variants.
+  {
+    const char* names[3] = {"stream allocates, same class as reuse",
+                            "stream allocates, class 0; reuse class 3",
+                            "stream does not allocate"};
+    printf("  streaming + reuse mix (reuse set %u B re-read 6x, stream %u B once):\n",
+           L2_SIZE / 2, L2_SIZE * 4);
+    for (int v = 0; v < 3; ++v) {
+      Bench b(40, 32);
+      b.limit = 20000000;
+      const uint32_t reuse = L2_SIZE / 2, stream = L2_SIZE * 4;
+      b.add_region(kR, reuse);
+      b.add_region(kS, stream);
+      const uint8_t sc = v == 2 ? 0x0 : 0xf, sq = v == 1 ? 0 : 3, rq = 3;
+      const uint64_t t0 = b.cycle;
+      uint32_t sa = kS;
+      for (int rep = 0; rep < 6; ++rep)
+        for (uint32_t a = kR; a < kR + reuse; a += 256) {
+          b.read(0, a, 8, 0xf, rq);
+          for (int k = 0; k < 4 && sa < kS + stream; ++k, sa += 256) b.read(1 + (k & 1), sa, 8, sc, sq);
+          if (b.m[0].rq.size() > 2) b.drain(4000000);
+        }
+      b.drain(4000000);
+      const uint32_t hits = b.rd(REG(HITS)), miss = b.rd(REG(MISSES));
+      printf("    %-42s: %8" PRIu64 " cycles, hits %6u, misses %6u\n", names[v], b.cycle - t0,
+             hits, miss);
+    }
+  }
+}
+
+int main(int argc, char** argv) {
+  Verilated::commandArgs(argc, argv);
+  bool do_bench = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--seed") && i + 1 < argc) g_seed = strtoull(argv[++i], nullptr, 0);
+    else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) g_cycles = strtoull(argv[++i], nullptr, 0);
+    else if (!strcmp(argv[i], "--bench")) do_bench = true;
+    else if (!strcmp(argv[i], "-v")) g_verbose = true;
+  }
+  if (g_seed == 0) g_seed = 1;
+  g_rng = g_seed * 0x9E3779B97F4A7C15ull + 1;
+  printf("l2_tb: seed %" PRIu64 " (reproduce with --seed %" PRIu64 "), L2 size %u\n", g_seed,
+         g_seed, L2_SIZE);
+  if (do_bench) {
+    bench();
+    printf("%d passed, %d failed\n", 1, 0);
+    return 0;
+  }
+  t_basic();
+  t_two_masters_same_line();
+  t_dirty_eviction();
+  t_discard();
+  t_errors();
+  t_message();
+  t_shared_mode();
+  t_hints();
+  t_hang_detect();
+  t_random(40, 32, false, "random traffic, 3 masters, maintenance during traffic");
+  t_random(7, 16, true, "random traffic with back-pressure, short latency, half bandwidth");
+  printf("%d passed, %d failed\n", g_pass, g_fail);
+  return g_fail ? 1 : 0;
+}
