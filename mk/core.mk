@@ -56,9 +56,10 @@ core-lint:
 	verilator --lint-only -Wall --top-module tessera_core $(CORE_RTL)
 
 core-synth: deps
-	@mkdir -p $(CORE_BUILD)
-	nice $(YOSYS) -q -p "read_verilog -sv $(CORE_RTL); synth -top tessera_core; stat" \
-	  > $(CORE_BUILD)/synth.log 2>&1 || { tail -30 $(CORE_BUILD)/synth.log; exit 1; }
-	@grep -A3 "Number of cells" $(CORE_BUILD)/synth.log | head -4
+	@mkdir -p build/$(CONFIG)/core
+	nice $(YOSYS) -q -l build/$(CONFIG)/core/synth.log -p "read_verilog -sv $(CORE_RTL); \
+	  synth -flatten -top tessera_core; select -assert-none t:\$$dlatch t:\$$_DLATCH_*; \
+	  tee -o build/$(CONFIG)/core/synth.stat stat" > /dev/null
+	@grep -E "^ +[0-9]+ +cells$$" build/$(CONFIG)/core/synth.stat | head -1
 
 TEST_BUILD += $(CORE_TB) $(CORE_ELFS)

@@ -44,20 +44,19 @@ module tessera_core
   output logic [31:0] trace_insn_o
 );
 
-  import tessera_core_pkg::*;
 
   // ================================================================ signals
   // fetch buffer head (ID stage)
   logic        f_valid, f_err;
   logic [31:0] f_pc, f_instr;
-  decoded_t    d_dec;
+  tessera_core_pkg::decoded_t    d_dec;
   logic [31:0] d_rs1, d_rs2, d_target;
   logic        d_pred, d_pop, d_redirect;
 
   // EX stage registers
   logic        x_valid_q;
   logic [31:0] x_pc_q, x_instr_q, x_rs1_q, x_rs2_q;
-  decoded_t    x_dec_q;
+  tessera_core_pkg::decoded_t    x_dec_q;
   logic        x_err_q, x_pred_q, x_hold_q;
 
   // WB stage registers
@@ -288,24 +287,24 @@ module tessera_core
   logic [31:0] x_exc_tval;
   always_comb begin
     x_exc       = 1'b1;
-    x_exc_cause = ExcIllegal;
+    x_exc_cause = tessera_core_pkg::ExcIllegal;
     x_exc_tval  = 32'd0;
     if (x_err_q) begin
-      x_exc_cause = ExcInstrAccess;
+      x_exc_cause = tessera_core_pkg::ExcInstrAccess;
       x_exc_tval  = x_pc_q;
     end else if (x_dec_q.illegal || (x_dec_q.csr && csr_illegal)) begin
-      x_exc_cause = ExcIllegal;
+      x_exc_cause = tessera_core_pkg::ExcIllegal;
       x_exc_tval  = x_instr_q;
     end else if (x_dec_q.ecall) begin
-      x_exc_cause = ExcEcallM;
+      x_exc_cause = tessera_core_pkg::ExcEcallM;
     end else if (x_dec_q.ebreak) begin
-      x_exc_cause = ExcBreakpoint;
+      x_exc_cause = tessera_core_pkg::ExcBreakpoint;
       x_exc_tval  = x_pc_q;
     end else if (taken && target[1]) begin
-      x_exc_cause = ExcInstrMisaligned;
+      x_exc_cause = tessera_core_pkg::ExcInstrMisaligned;
       x_exc_tval  = target;
     end else if (x_mem && mem_misaligned) begin
-      x_exc_cause = x_dec_q.store ? ExcStoreMisaligned : ExcLoadMisaligned;
+      x_exc_cause = x_dec_q.store ? tessera_core_pkg::ExcStoreMisaligned : tessera_core_pkg::ExcLoadMisaligned;
       x_exc_tval  = mem_addr;
     end else begin
       x_exc = 1'b0;
@@ -323,7 +322,7 @@ module tessera_core
   assign trap_irq  = !wb_trap && irq_take;
   always_comb begin
     if (wb_trap) begin
-      trap_cause = wb_store_q ? ExcStoreAccess : ExcLoadAccess;
+      trap_cause = wb_store_q ? tessera_core_pkg::ExcStoreAccess : tessera_core_pkg::ExcLoadAccess;
       trap_pc    = wb_pc_q;
       trap_tval  = wb_addr_q;
     end else if (irq_take) begin
@@ -358,10 +357,10 @@ module tessera_core
   logic [31:0] x_result;
   always_comb begin
     unique case (x_dec_q.res_sel)
-      ResMul:  x_result = mul_res;
-      ResDiv:  x_result = div_res;
-      ResCsr:  x_result = csr_rdata;
-      ResPc4:  x_result = pc4;
+      tessera_core_pkg::ResMul:  x_result = mul_res;
+      tessera_core_pkg::ResDiv:  x_result = div_res;
+      tessera_core_pkg::ResCsr:  x_result = csr_rdata;
+      tessera_core_pkg::ResPc4:  x_result = pc4;
       default: x_result = alu_res;
     endcase
   end

@@ -14,7 +14,6 @@ module tessera_core_alu
   output logic [31:0] mul_result_o
 );
 
-  import tessera_core_pkg::*;
 
   logic [4:0]  shamt;
   logic [32:0] sub33;
@@ -27,17 +26,17 @@ module tessera_core_alu
 
   always_comb begin
     unique case (op_i)
-      AluAdd:   result_o = a_i + b_i;
-      AluSub:   result_o = sub33[31:0];
-      AluSll:   result_o = a_i << shamt;
-      AluSlt:   result_o = {31'b0, lt_signed};
-      AluSltu:  result_o = {31'b0, lt_unsigned};
-      AluXor:   result_o = a_i ^ b_i;
-      AluSrl:   result_o = a_i >> shamt;
-      AluSra:   result_o = 32'($signed(a_i) >>> shamt);
-      AluOr:    result_o = a_i | b_i;
-      AluAnd:   result_o = a_i & b_i;
-      AluPassB: result_o = b_i;
+      tessera_core_pkg::AluAdd:   result_o = a_i + b_i;
+      tessera_core_pkg::AluSub:   result_o = sub33[31:0];
+      tessera_core_pkg::AluSll:   result_o = a_i << shamt;
+      tessera_core_pkg::AluSlt:   result_o = {31'b0, lt_signed};
+      tessera_core_pkg::AluSltu:  result_o = {31'b0, lt_unsigned};
+      tessera_core_pkg::AluXor:   result_o = a_i ^ b_i;
+      tessera_core_pkg::AluSrl:   result_o = a_i >> shamt;
+      tessera_core_pkg::AluSra:   result_o = 32'($signed(a_i) >>> shamt);
+      tessera_core_pkg::AluOr:    result_o = a_i | b_i;
+      tessera_core_pkg::AluAnd:   result_o = a_i & b_i;
+      tessera_core_pkg::AluPassB: result_o = b_i;
       default:  result_o = a_i + b_i;
     endcase
   end

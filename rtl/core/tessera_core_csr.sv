@@ -37,7 +37,6 @@ module tessera_core_csr
   output logic [4:0]  irq_cause_o
 );
 
-  import tessera_core_pkg::*;
 
   // CSR addresses
   localparam logic [11:0] CsrMstatus   = 12'h300;
@@ -89,7 +88,7 @@ module tessera_core_csr
 
   assign irq_wake_o  = |pending;
   assign irq_take_o  = mie_bit_q && |pending;
-  assign irq_cause_o = pending[2] ? IrqExternal : (pending[0] ? IrqSoftware : IrqTimer);
+  assign irq_cause_o = pending[2] ? tessera_core_pkg::IrqExternal : (pending[0] ? tessera_core_pkg::IrqSoftware : tessera_core_pkg::IrqTimer);
 
   // ---------------------------------------------------------------- read
   logic known;

@@ -8,7 +8,6 @@ module tessera_core_decoder
   output tessera_core_pkg::decoded_t dec_o
 );
 
-  import tessera_core_pkg::*;
 
   logic [6:0] opcode;
   logic [2:0] funct3;
@@ -35,8 +34,8 @@ module tessera_core_decoder
     dec_o.rs1     = instr_i[19:15];
     dec_o.rs2     = instr_i[24:20];
     dec_o.funct3  = funct3;
-    dec_o.alu_op  = AluAdd;
-    dec_o.res_sel = ResAlu;
+    dec_o.alu_op  = tessera_core_pkg::AluAdd;
+    dec_o.res_sel = tessera_core_pkg::ResAlu;
     writes_rd     = 1'b0;
 
     unique case (opcode)
@@ -44,7 +43,7 @@ module tessera_core_decoder
         writes_rd    = 1'b1;
         dec_o.imm    = imm_u;
         dec_o.b_imm  = 1'b1;
-        dec_o.alu_op = AluPassB;
+        dec_o.alu_op = tessera_core_pkg::AluPassB;
       end
       7'b0010111: begin  // AUIPC
         writes_rd   = 1'b1;
@@ -56,13 +55,13 @@ module tessera_core_decoder
         writes_rd     = 1'b1;
         dec_o.imm     = imm_j;
         dec_o.jal     = 1'b1;
-        dec_o.res_sel = ResPc4;
+        dec_o.res_sel = tessera_core_pkg::ResPc4;
       end
       7'b1100111: begin  // JALR
         writes_rd     = 1'b1;
         dec_o.imm     = imm_i;
         dec_o.jalr    = 1'b1;
-        dec_o.res_sel = ResPc4;
+        dec_o.res_sel = tessera_core_pkg::ResPc4;
         dec_o.illegal = (funct3 != 3'b000);
       end
       7'b1100011: begin  // BRANCH
@@ -86,18 +85,18 @@ module tessera_core_decoder
         dec_o.imm   = imm_i;
         dec_o.b_imm = 1'b1;
         unique case (funct3)
-          3'b000: dec_o.alu_op = AluAdd;
-          3'b010: dec_o.alu_op = AluSlt;
-          3'b011: dec_o.alu_op = AluSltu;
-          3'b100: dec_o.alu_op = AluXor;
-          3'b110: dec_o.alu_op = AluOr;
-          3'b111: dec_o.alu_op = AluAnd;
+          3'b000: dec_o.alu_op = tessera_core_pkg::AluAdd;
+          3'b010: dec_o.alu_op = tessera_core_pkg::AluSlt;
+          3'b011: dec_o.alu_op = tessera_core_pkg::AluSltu;
+          3'b100: dec_o.alu_op = tessera_core_pkg::AluXor;
+          3'b110: dec_o.alu_op = tessera_core_pkg::AluOr;
+          3'b111: dec_o.alu_op = tessera_core_pkg::AluAnd;
           3'b001: begin
-            dec_o.alu_op  = AluSll;
+            dec_o.alu_op  = tessera_core_pkg::AluSll;
             dec_o.illegal = (funct7 != 7'b0000000);
           end
           3'b101: begin
-            dec_o.alu_op  = funct7[5] ? AluSra : AluSrl;
+            dec_o.alu_op  = funct7[5] ? tessera_core_pkg::AluSra : tessera_core_pkg::AluSrl;
             dec_o.illegal = (funct7 != 7'b0000000) && (funct7 != 7'b0100000);
           end
           default: dec_o.illegal = 1'b1;
@@ -108,23 +107,23 @@ module tessera_core_decoder
         if (funct7 == 7'b0000001) begin
           dec_o.mul     = ~funct3[2];
           dec_o.div     = funct3[2];
-          dec_o.res_sel = funct3[2] ? ResDiv : ResMul;
+          dec_o.res_sel = funct3[2] ? tessera_core_pkg::ResDiv : tessera_core_pkg::ResMul;
         end else if (funct7 == 7'b0000000) begin
           unique case (funct3)
-            3'b000:  dec_o.alu_op = AluAdd;
-            3'b001:  dec_o.alu_op = AluSll;
-            3'b010:  dec_o.alu_op = AluSlt;
-            3'b011:  dec_o.alu_op = AluSltu;
-            3'b100:  dec_o.alu_op = AluXor;
-            3'b101:  dec_o.alu_op = AluSrl;
-            3'b110:  dec_o.alu_op = AluOr;
-            3'b111:  dec_o.alu_op = AluAnd;
+            3'b000:  dec_o.alu_op = tessera_core_pkg::AluAdd;
+            3'b001:  dec_o.alu_op = tessera_core_pkg::AluSll;
+            3'b010:  dec_o.alu_op = tessera_core_pkg::AluSlt;
+            3'b011:  dec_o.alu_op = tessera_core_pkg::AluSltu;
+            3'b100:  dec_o.alu_op = tessera_core_pkg::AluXor;
+            3'b101:  dec_o.alu_op = tessera_core_pkg::AluSrl;
+            3'b110:  dec_o.alu_op = tessera_core_pkg::AluOr;
+            3'b111:  dec_o.alu_op = tessera_core_pkg::AluAnd;
             default: dec_o.illegal = 1'b1;
           endcase
         end else if (funct7 == 7'b0100000 && funct3 == 3'b000) begin
-          dec_o.alu_op = AluSub;
+          dec_o.alu_op = tessera_core_pkg::AluSub;
         end else if (funct7 == 7'b0100000 && funct3 == 3'b101) begin
-          dec_o.alu_op = AluSra;
+          dec_o.alu_op = tessera_core_pkg::AluSra;
         end else begin
           dec_o.illegal = 1'b1;
         end
@@ -151,7 +150,7 @@ module tessera_core_decoder
           writes_rd     = 1'b1;
           dec_o.csr     = 1'b1;
           dec_o.csr_imm = funct3[2];
-          dec_o.res_sel = ResCsr;
+          dec_o.res_sel = tessera_core_pkg::ResCsr;
           // csrrw always writes; csrrs/csrrc only with a non-zero rs1/zimm field
           dec_o.csr_we  = (funct3[1:0] == 2'b01) || (instr_i[19:15] != 5'd0);
           dec_o.imm     = {27'b0, instr_i[19:15]};

@@ -39,9 +39,9 @@ module tessera_core_fetch #(
   logic        hdisc_q, hdisc_d;    // ... and its response is to be dropped
   logic [31:0] haddr_q, haddr_d;    // ... and its address
 
-  logic [31:0] buf_pc_q    [Depth];
-  logic [31:0] buf_instr_q [Depth];
-  logic        buf_err_q   [Depth];
+  logic [Depth-1:0][31:0] buf_pc_q;
+  logic [Depth-1:0][31:0] buf_instr_q;
+  logic [Depth-1:0]       buf_err_q;
   logic [1:0]  head_q, head_d, tail_q, tail_d;
   logic [1:0]  cnt_q, cnt_d;
 
@@ -127,11 +127,9 @@ module tessera_core_fetch #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int i = 0; i < Depth; i++) begin
-        buf_pc_q[i]    <= 32'd0;
-        buf_instr_q[i] <= 32'd0;
-        buf_err_q[i]   <= 1'b0;
-      end
+      buf_pc_q    <= '0;
+      buf_instr_q <= '0;
+      buf_err_q   <= '0;
     end else if (push) begin
       buf_pc_q[tail_q]    <= opc_q;
       buf_instr_q[tail_q] <= instr_rdata_i;

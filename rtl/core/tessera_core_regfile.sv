@@ -14,13 +14,11 @@ module tessera_core_regfile (
   input  logic [31:0] wdata_i
 );
 
-  logic [31:0] regs_q [32];
+  logic [31:0][31:0] regs_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int i = 0; i < 32; i++) begin
-        regs_q[i] <= 32'd0;
-      end
+      regs_q <= '0;
     end else if (we_i && waddr_i != 5'd0) begin
       regs_q[waddr_i] <= wdata_i;
     end

@@ -35,7 +35,7 @@
 
 // register file contents (Verilator --public-flat-rw view of u_regfile.regs_q)
 static const uint32_t* core_regs(Vtessera_core* top) {
-  return top->rootp->tessera_core__DOT__u_regfile__DOT__regs_q.m_storage;
+  return top->rootp->tessera_core__DOT__u_regfile__DOT__regs_q.data();
 }
 
 static const uint32_t kRamBase = 0x10000000u;
