@@ -1,0 +1,58 @@
+# MME (matrix-multiplication engine): RTL, block testbench, tests and benchmarks.
+#   make mme-tb          build the block testbenches (8x8 and 16x16) and numfmt_test
+#   make mme-test        run them (the `test mme` suite)
+#   make mme-bench       block-level benchmark table (the `bench mme` suite)
+#   make mme-synth       Yosys synthesis of tessera_mme at a small shape (4x4)
+MME_PKG  := rtl/mme/tessera_mme_pkg.sv
+MME_SRCS := rtl/mme/tessera_mme_fpdec.sv rtl/mme/tessera_mme_fpround.sv \
+            rtl/mme/tessera_mme_pe.sv rtl/mme/tessera_mme_opbuf.sv rtl/mme/tessera_mme.sv
+RTL_PKGS += $(MME_PKG)
+RTL_SRCS += $(MME_SRCS)
+LINT_TOPS += tessera_mme
+
+MME_BUILD := $(ROOT)/build/mme
+MME_TB_SRCS := tests/mme/tb_mme.cpp sim/src/axi_mem_model.cpp
+MME_C_SRCS  := tests/mme/mme_test.c tests/mme/mme_golden.c tests/golden/numfmt.c
+MME_C_HDRS  := tests/mme/tb_mme.h tests/mme/mme_golden.h tests/golden/numfmt.h bsp/include/regs/mme_regs.h
+MME_VFLAGS := -O3 --x-assign fast --x-initial fast -Wno-fatal --cc --exe --build \
+              -j 2 -CFLAGS "-O1 -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/sim/src -I$(ROOT)/bsp/include" \
+              -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1"
+MME_RTL := rtl/mme/gen/mme_reg_pkg.sv $(MME_PKG) rtl/mme/gen/mme_reg_top.sv $(MME_SRCS)
+
+# one Verilated model per array shape: $(MME_BUILD)/r<R>/Vtessera_mme
+define MME_TB_RULE
+$(MME_BUILD)/r$(1)/libmmetest.a: $(MME_C_SRCS) $(MME_C_HDRS)
+	@mkdir -p $(MME_BUILD)/r$(1)/c
+	cd $(MME_BUILD)/r$(1)/c && gcc -O2 -Wall -Wextra -DMME_ROWS=$(1) -DMME_COLS=$(1) \
+	  -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/bsp/include -c $(abspath $(MME_C_SRCS)) \
+	  && ar rcs $$@ *.o
+$(MME_BUILD)/r$(1)/Vtessera_mme: $(MME_RTL) $(MME_TB_SRCS) $(MME_BUILD)/r$(1)/libmmetest.a
+	@mkdir -p $(MME_BUILD)/r$(1)
+	nice verilator $(MME_VFLAGS) --top-module tessera_mme -GRows=$(1) -GCols=$(1) \
+	  -Mdir $(MME_BUILD)/r$(1) -o Vtessera_mme $(VLT_WAIVERS) $(MME_RTL) $(abspath $(MME_TB_SRCS)) \
+	  $(MME_BUILD)/r$(1)/libmmetest.a -LDFLAGS -lm \
+	  -CFLAGS "-DMME_ROWS=$(1) -DMME_COLS=$(1)" >$(MME_BUILD)/r$(1)/build.log 2>&1 \
+	  || { tail -30 $(MME_BUILD)/r$(1)/build.log; exit 1; }
+endef
+$(eval $(call MME_TB_RULE,8))
+$(eval $(call MME_TB_RULE,16))
+
+$(MME_BUILD)/numfmt_test: tests/golden/numfmt_test.c tests/golden/numfmt.c tests/golden/numfmt.h
+	@mkdir -p $(MME_BUILD)
+	gcc -O2 -Wall -Wextra -o $@ tests/golden/numfmt_test.c tests/golden/numfmt.c -lm
+
+.PHONY: mme-tb mme-test mme-bench mme-synth
+mme-tb: $(MME_BUILD)/r8/Vtessera_mme $(MME_BUILD)/r16/Vtessera_mme $(MME_BUILD)/numfmt_test
+TEST_BUILD += mme-tb
+BENCH_DEPS += mme-tb
+
+mme-test: mme-tb
+	@bash tests/mme/run_mme_tests.sh $(MME_BUILD) $(MME_ARGS)
+
+mme-bench: mme-tb
+	@$(MME_BUILD)/r16/Vtessera_mme --bench
+
+mme-synth: deps
+	@mkdir -p $(MME_BUILD)
+	$(YOSYS) -q -p "read_verilog -sv $(MME_RTL); chparam -set Rows 4 -set Cols 4 -set KWords 8 tessera_mme; synth -top tessera_mme; stat" > $(MME_BUILD)/synth.log 2>&1 \
+	  && grep -A3 "Number of cells" $(MME_BUILD)/synth.log | head -4

@@ -1,0 +1,1081 @@
+// Tessera MME: matrix-multiplication engine (GEMM C = A x B [+ bias | + C]).
+//
+// Rows x Cols array of fused multiply-accumulate PEs, output stationary: each PE
+// owns one element of a Rows x Cols output tile and accumulates it over k = 0..K-1
+// in ascending order. Per k-step a column of the A panel is broadcast along the rows
+// and a row of the B panel along the columns. A and B panels are fetched over AXI4
+// into double-buffered operand buffers (the fetch of the next tile overlaps the
+// compute of the current one; an A panel is reused across all tiles of its row
+// block); the finished tile is captured into a drain bank and written to C while
+// the next tile computes. See docs/mme.md (architecture, programming) and
+// docs/numerics.md (arithmetic).
+module tessera_mme
+  import tessera_mme_pkg::*;
+#(
+  parameter int unsigned Rows        = 16,           // array rows (power of two)
+  parameter int unsigned Cols        = 16,           // array columns (power of two)
+  parameter int unsigned KWords      = 64,           // operand buffer words per lane (power of two)
+  parameter int unsigned AxiIdBits   = 4,
+  parameter int unsigned AxiAddrBits = 32,           // must be 32
+  parameter int unsigned AxiDataBits = 256,          // must be 256
+  parameter logic [31:0] MemBase     = 32'h8000_0000, // addresses A/B/C/bias must lie in
+  parameter logic [31:0] MemSize     = 32'h4000_0000
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // APB4 register slave
+  input  logic                   apb_psel_i,
+  input  logic                   apb_penable_i,
+  input  logic                   apb_pwrite_i,
+  input  logic [2:0]             apb_pprot_i,
+  input  logic [15:0]            apb_paddr_i,
+  input  logic [31:0]            apb_pwdata_i,
+  input  logic [3:0]             apb_pstrb_i,
+  output logic                   apb_pready_o,
+  output logic [31:0]            apb_prdata_o,
+  output logic                   apb_pslverr_o,
+  // AXI4 master
+  output logic [AxiIdBits-1:0]   m_axi_awid_o,
+  output logic [AxiAddrBits-1:0] m_axi_awaddr_o,
+  output logic [7:0]             m_axi_awlen_o,
+  output logic [2:0]             m_axi_awsize_o,
+  output logic [1:0]             m_axi_awburst_o,
+  output logic [3:0]             m_axi_awcache_o,
+  output logic [2:0]             m_axi_awprot_o,
+  output logic [3:0]             m_axi_awqos_o,
+  output logic                   m_axi_awvalid_o,
+  input  logic                   m_axi_awready_i,
+  output logic [AxiDataBits-1:0] m_axi_wdata_o,
+  output logic [AxiDataBits/8-1:0] m_axi_wstrb_o,
+  output logic                   m_axi_wlast_o,
+  output logic                   m_axi_wvalid_o,
+  input  logic                   m_axi_wready_i,
+  input  logic [AxiIdBits-1:0]   m_axi_bid_i,
+  input  logic [1:0]             m_axi_bresp_i,
+  input  logic                   m_axi_bvalid_i,
+  output logic                   m_axi_bready_o,
+  output logic [AxiIdBits-1:0]   m_axi_arid_o,
+  output logic [AxiAddrBits-1:0] m_axi_araddr_o,
+  output logic [7:0]             m_axi_arlen_o,
+  output logic [2:0]             m_axi_arsize_o,
+  output logic [1:0]             m_axi_arburst_o,
+  output logic [3:0]             m_axi_arcache_o,
+  output logic [2:0]             m_axi_arprot_o,
+  output logic [3:0]             m_axi_arqos_o,
+  output logic                   m_axi_arvalid_o,
+  input  logic                   m_axi_arready_i,
+  input  logic [AxiIdBits-1:0]   m_axi_rid_i,
+  input  logic [AxiDataBits-1:0] m_axi_rdata_i,
+  input  logic [1:0]             m_axi_rresp_i,
+  input  logic                   m_axi_rlast_i,
+  input  logic                   m_axi_rvalid_i,
+  output logic                   m_axi_rready_o,
+  // completion message to the Sync Manager
+  output logic                   msg_valid_o,
+  input  logic                   msg_ready_i,
+  output logic [31:0]            msg_addr_o,
+  output logic [31:0]            msg_data_o,
+  // interrupt (level): STATUS.done | STATUS.busy_reject
+  output logic                   irq_o
+);
+  localparam int unsigned LR   = $clog2(Rows);
+  localparam int unsigned LC   = $clog2(Cols);
+  localparam int unsigned KAW  = $clog2(KWords);
+  localparam int unsigned TW   = 28;   // tile counters
+  localparam int unsigned FD   = 32;   // fetch metadata FIFO depth (outstanding bursts + markers)
+  localparam int unsigned FAW  = $clog2(FD);
+  localparam int unsigned TID  = 4;    // tile-info FIFO depth
+
+  // ================================================================ registers
+  mme_reg_pkg::mme__in_t  hw_in;
+  mme_reg_pkg::mme__out_t hw_out;
+
+  mme_reg_top u_regs (
+    .clk          (clk_i),
+    .arst_n       (rst_ni),
+    .s_apb_psel   (apb_psel_i),
+    .s_apb_penable(apb_penable_i),
+    .s_apb_pwrite (apb_pwrite_i),
+    .s_apb_pprot  (apb_pprot_i),
+    .s_apb_paddr  (apb_paddr_i),
+    .s_apb_pwdata (apb_pwdata_i),
+    .s_apb_pstrb  (apb_pstrb_i),
+    .s_apb_pready (apb_pready_o),
+    .s_apb_prdata (apb_prdata_o),
+    .s_apb_pslverr(apb_pslverr_o),
+    .hwif_in      (hw_in),
+    .hwif_out     (hw_out)
+  );
+
+  // ================================================================ job latch
+  typedef enum logic [2:0] {SIdle, SCheck, SRun, SFlush, SMsg} state_e;
+  state_e state_q, state_d;
+
+  logic [31:0] a_addr_q, b_addr_q, c_addr_q, bias_addr_q, lda_q, ldb_q, ldc_q;
+  logic [31:0] msg_addr_q, msg_data_q;
+  logic [19:0] m_q, n_q, k_q;
+  logic [2:0]  ta_q, tb_q, tc_q;
+  logic        atr_q, btr_q, sat_q, accc_q, bias_q, msgen_q;
+  logic [1:0]  rnd_q;
+  logic [7:0]  sa_q, sb_q, so_q;
+
+  logic commit;
+  assign commit = hw_out.CTRL.commit.value;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_addr_q <= '0; b_addr_q <= '0; c_addr_q <= '0; bias_addr_q <= '0;
+      lda_q <= '0; ldb_q <= '0; ldc_q <= '0; msg_addr_q <= '0; msg_data_q <= '0;
+      m_q <= '0; n_q <= '0; k_q <= '0; ta_q <= '0; tb_q <= '0; tc_q <= '0;
+      atr_q <= 1'b0; btr_q <= 1'b0; sat_q <= 1'b0; accc_q <= 1'b0; bias_q <= 1'b0;
+      msgen_q <= 1'b0; rnd_q <= '0; sa_q <= '0; sb_q <= '0; so_q <= '0;
+    end else if (commit && state_q == SIdle) begin
+      a_addr_q    <= hw_out.A_ADDR.addr.value;
+      b_addr_q    <= hw_out.B_ADDR.addr.value;
+      c_addr_q    <= hw_out.C_ADDR.addr.value;
+      bias_addr_q <= hw_out.BIAS_ADDR.addr.value;
+      lda_q       <= hw_out.LDA.val.value;
+      ldb_q       <= hw_out.LDB.val.value;
+      ldc_q       <= hw_out.LDC.val.value;
+      m_q         <= hw_out.DIM_M.val.value;
+      n_q         <= hw_out.DIM_N.val.value;
+      k_q         <= hw_out.DIM_K.val.value;
+      ta_q        <= hw_out.DTYPE.a_type.value;
+      tb_q        <= hw_out.DTYPE.b_type.value;
+      tc_q        <= hw_out.DTYPE.c_type.value;
+      atr_q       <= hw_out.DTYPE.a_trans.value;
+      btr_q       <= hw_out.DTYPE.b_trans.value;
+      sat_q       <= hw_out.DTYPE.sat.value;
+      rnd_q       <= hw_out.DTYPE.rnd.value;
+      accc_q      <= hw_out.DTYPE.acc_c.value;
+      bias_q      <= hw_out.DTYPE.bias_en.value;
+      sa_q        <= hw_out.SCALE.a_scale.value;
+      sb_q        <= hw_out.SCALE.b_scale.value;
+      so_q        <= hw_out.SCALE.out_scale.value;
+      msg_addr_q  <= hw_out.MSG_ADDR.addr.value;
+      msg_data_q  <= hw_out.MSG_DATA.data.value;
+      msgen_q     <= hw_out.MSG_CTRL.en.value;
+    end
+  end
+
+  // ================================================================ job checks
+  function automatic logic [1:0] lbytes(input logic [2:0] t);
+    unique case (t)
+      FmtFp32:          lbytes = 2'd2;
+      FmtBf16, FmtFp16: lbytes = 2'd1;
+      default:          lbytes = 2'd0;
+    endcase
+  endfunction
+
+  logic [1:0]  lab, lbb, lcb, lib;   // log2 element bytes: A, B, C, init source
+  logic        fp8a, fp8b;
+  logic [63:0] a_end, b_end, c_end, bias_end, mem_end;
+  logic [19:0] a_rows, b_rows;
+  logic [23:0] a_rowb, b_rowb, c_rowb;
+  logic [20:0] kmax_a, kmax_b;
+  logic [7:0]  chk_err;
+
+  always_comb begin
+    lab  = lbytes(ta_q);
+    lbb  = lbytes(tb_q);
+    lcb  = lbytes(tc_q);
+    lib  = bias_q ? 2'd2 : lcb;
+    fp8a = (ta_q == FmtE4m3) || (ta_q == FmtE5m2);
+    fp8b = (tb_q == FmtE4m3) || (tb_q == FmtE5m2);
+    kmax_a = 21'(KWords * 32) >> lab;
+    kmax_b = 21'(KWords * 32) >> lbb;
+    a_rows = atr_q ? k_q : m_q;
+    a_rowb = (atr_q ? 24'(m_q) : 24'(k_q)) << lab;
+    b_rows = btr_q ? n_q : k_q;
+    b_rowb = (btr_q ? 24'(k_q) : 24'(n_q)) << lbb;
+    c_rowb = 24'(n_q) << lcb;
+    a_end  = 64'(a_addr_q) + (64'(a_rows) - 64'd1) * 64'(lda_q) + 64'(a_rowb);
+    b_end  = 64'(b_addr_q) + (64'(b_rows) - 64'd1) * 64'(ldb_q) + 64'(b_rowb);
+    c_end  = 64'(c_addr_q) + (64'(m_q) - 64'd1) * 64'(ldc_q) + 64'(c_rowb);
+    bias_end = 64'(bias_addr_q) + (64'(n_q) << 2);
+    mem_end  = 64'(MemBase) + 64'(MemSize);
+    chk_err = ErrNone;
+    if (m_q == '0 || n_q == '0 || k_q == '0) begin
+      chk_err = ErrZeroDim;
+    end else if (ta_q > FmtE5m2 || tb_q > FmtE5m2 || tc_q > FmtE5m2 ||
+                 (ta_q != tb_q && !(fp8a && fp8b)) || rnd_q != 2'd0 || (accc_q && bias_q)) begin
+      chk_err = ErrType;
+    end else if (m_q > 20'd65536 || n_q > 20'd65536 || 21'(k_q) > kmax_a ||
+                 21'(k_q) > kmax_b) begin
+      chk_err = ErrDimMax;
+    end else if (a_addr_q[4:0] != '0 || b_addr_q[4:0] != '0 || c_addr_q[4:0] != '0 ||
+                 (bias_q && bias_addr_q[4:0] != '0) || lda_q[4:0] != '0 ||
+                 ldb_q[4:0] != '0 || ldc_q[4:0] != '0 || 24'(ldc_q) < c_rowb) begin
+      chk_err = ErrAlign;
+    end else if (a_addr_q < MemBase || a_end > mem_end || b_addr_q < MemBase ||
+                 b_end > mem_end || c_addr_q < MemBase || c_end > mem_end ||
+                 (bias_q && (bias_addr_q < MemBase || bias_end > mem_end))) begin
+      chk_err = ErrRange;
+    end else if ((64'(c_addr_q) < a_end && 64'(a_addr_q) < c_end) ||
+                 (64'(c_addr_q) < b_end && 64'(b_addr_q) < c_end) ||
+                 (bias_q && 64'(c_addr_q) < bias_end && 64'(bias_addr_q) < c_end)) begin
+      chk_err = ErrOverlap;
+    end
+  end
+
+  // tile grid
+  logic [TW-1:0] mtn, ntn, tiles;   // m-tiles, n-tiles, total
+  always_comb begin
+    mtn   = (TW'(m_q) + TW'(Rows - 1)) >> LR;
+    ntn   = (TW'(n_q) + TW'(Cols - 1)) >> LC;
+    tiles = TW'(mtn * ntn);
+  end
+
+  logic run_start;   // SCheck -> SRun
+  assign run_start = (state_q == SCheck) && (chk_err == ErrNone);
+
+  // ================================================================ fetch (AR issue)
+  // Phases per tile: A panel (if not resident), B panel (if not resident), init
+  // (C tile or bias, if enabled), then a marker that hands the tile to the array.
+  typedef enum logic [2:0] {FIdle, FTile, FA, FB, FI, FMark} fphase_e;
+  fphase_e f_ph_q;
+
+  typedef struct packed {
+    logic        marker;
+    logic [1:0]  dest;    // 0 A, 1 B, 2 init
+    logic        slot;
+    logic        lay_l;   // 1: row = k (lane-contiguous), 0: row = lane (k-contiguous)
+    logic [19:0] row;
+    logic [7:0]  beat0;
+    logic [4:0]  off;     // byte offset of lane 0 in the row's first beat
+    logic        a_slot;  // marker payload
+    logic        b_slot;
+    logic        i_slot;
+  } fmeta_t;
+
+  fmeta_t          fq_mem [FD];
+  logic [FAW:0]    fq_wp_q, fq_rp_q;
+  logic            fq_full, fq_empty, fq_push, fq_pop;
+  fmeta_t          fq_in, fq_head;
+  assign fq_full  = (fq_wp_q - fq_rp_q) == (FAW+1)'(FD);
+  assign fq_empty = (fq_wp_q == fq_rp_q);
+  assign fq_head  = fq_mem[fq_rp_q[FAW-1:0]];
+
+  logic [TW-1:0] f_t_q, f_mt_q, f_nt_q;
+  logic          fa_valid_q, fa_slot_q, fb_valid_q, fb_slot_q, fi_slot_q;
+  logic [TW-1:0] fa_id_q, fb_id_q;
+  logic [TW-1:0] lu_a_q [2], lu_b_q [2], lu_i_q [2];
+  logic [1:0]    luv_a_q, luv_b_q, luv_i_q;
+  logic          tgt_q;       // slot being filled
+  logic [19:0]   fr_q, fr_n;  // row counter, rows in this phase
+  logic [7:0]    fbeat_q;     // next beat of the row
+  logic [7:0]    flast;       // last beat of the row
+  logic [31:0]   frow_addr_q, fstride; // aligned address of row fr_q
+  logic [4:0]    foff;
+  logic          flay_l;
+  logic [1:0]    fdest;
+  logic [TW-1:0] c_done_q;    // tiles the array finished
+
+  // phase parameters
+  logic [19:0] f_m0, f_n0, f_mv, f_nv;  // tile origin and valid extents
+  logic [31:0] f_seg_off;               // byte offset of the segment in each row
+  logic [23:0] f_seg_len;
+  logic [31:0] f_base;                  // address of row 0 (unaligned segment start)
+  always_comb begin
+    f_m0 = 20'(f_mt_q << LR);
+    f_n0 = 20'(f_nt_q << LC);
+    f_mv = ((m_q - f_m0) > 20'(Rows)) ? 20'(Rows) : (m_q - f_m0);
+    f_nv = ((n_q - f_n0) > 20'(Cols)) ? 20'(Cols) : (n_q - f_n0);
+    fdest = 2'd0; flay_l = 1'b0; fr_n = '0; fstride = '0; f_seg_off = '0; f_seg_len = '0;
+    f_base = '0;
+    unique case (f_ph_q)
+      FA: begin
+        fdest = 2'd0;
+        if (atr_q) begin  // stored K x M: row k holds lanes m0..
+          flay_l = 1'b1; fr_n = k_q; fstride = lda_q; f_base = a_addr_q;
+          f_seg_off = 32'(f_m0) << lab; f_seg_len = 24'(f_mv) << lab;
+        end else begin
+          flay_l = 1'b0; fr_n = f_mv; fstride = lda_q;
+          f_base = a_addr_q + 32'(f_m0) * lda_q;
+          f_seg_len = 24'(k_q) << lab;
+        end
+      end
+      FB: begin
+        fdest = 2'd1;
+        if (btr_q) begin  // stored N x K: row n holds k
+          flay_l = 1'b0; fr_n = f_nv; fstride = ldb_q;
+          f_base = b_addr_q + 32'(f_n0) * ldb_q;
+          f_seg_len = 24'(k_q) << lbb;
+        end else begin
+          flay_l = 1'b1; fr_n = k_q; fstride = ldb_q; f_base = b_addr_q;
+          f_seg_off = 32'(f_n0) << lbb; f_seg_len = 24'(f_nv) << lbb;
+        end
+      end
+      FI: begin
+        fdest = 2'd2; flay_l = 1'b1;
+        if (bias_q) begin
+          fr_n = 20'd1; fstride = '0; f_base = bias_addr_q;
+          f_seg_off = 32'(f_n0) << 2; f_seg_len = 24'(f_nv) << 2;
+        end else begin
+          fr_n = f_mv; fstride = ldc_q; f_base = c_addr_q + 32'(f_m0) * ldc_q;
+          f_seg_off = 32'(f_n0) << lcb; f_seg_len = 24'(f_nv) << lcb;
+        end
+      end
+      default: ;
+    endcase
+    foff  = f_seg_off[4:0];
+    flast = 8'((24'(foff) + f_seg_len - 24'd1) >> 5);
+  end
+
+  // burst length: up to 8 beats, stop at the row's last beat and at 256 B boundaries
+  logic [31:0] f_ar_addr;
+  logic [3:0]  f_blen, f_to_bound, f_to_end;
+  logic        f_issue;
+  always_comb begin
+    f_ar_addr  = frow_addr_q + (32'(fbeat_q) << 5);
+    f_to_bound = 4'd8 - 4'(f_ar_addr[7:5]);
+    f_to_end   = ((flast - fbeat_q) >= 8'd7) ? 4'd8 : 4'(flast - fbeat_q + 8'd1);
+    f_blen     = (f_to_end < f_to_bound) ? f_to_end : f_to_bound;
+  end
+
+  // slot availability: a slot may be refilled when the array finished the last
+  // tile that used it
+  logic need_a, need_b, tgt_a, tgt_b, tgt_i, free_a, free_b, free_i;
+  always_comb begin
+    need_a = !fa_valid_q || (fa_id_q != f_mt_q);
+    need_b = !fb_valid_q || (fb_id_q != f_nt_q);
+    tgt_a  = !fa_slot_q;
+    tgt_b  = !fb_slot_q;
+    tgt_i  = !fi_slot_q;
+    free_a = !luv_a_q[tgt_a] || (c_done_q > lu_a_q[tgt_a]);
+    free_b = !luv_b_q[tgt_b] || (c_done_q > lu_b_q[tgt_b]);
+    free_i = !luv_i_q[tgt_i] || (c_done_q > lu_i_q[tgt_i]);
+  end
+
+  logic f_init_q;
+  assign m_axi_arvalid_o = (f_ph_q == FA || f_ph_q == FB || f_ph_q == FI) && !fq_full &&
+                           !f_init_q && (fr_q < fr_n);
+  assign m_axi_araddr_o  = f_ar_addr;
+  assign m_axi_arlen_o   = 8'(f_blen) - 8'd1;
+  assign m_axi_arid_o    = '0;
+  assign m_axi_arsize_o  = 3'd5;
+  assign m_axi_arburst_o = 2'b01;
+  assign m_axi_arcache_o = 4'b0000;
+  assign m_axi_arprot_o  = 3'b000;
+  assign m_axi_arqos_o   = 4'd0;
+  assign f_issue = m_axi_arvalid_o && m_axi_arready_i;
+
+  always_comb begin
+    fq_in        = '0;
+    fq_push      = 1'b0;
+    if (f_issue) begin
+      fq_push      = 1'b1;
+      fq_in.dest   = fdest;
+      fq_in.slot   = tgt_q;
+      fq_in.lay_l  = flay_l;
+      fq_in.row    = fr_q;
+      fq_in.beat0  = fbeat_q;
+      fq_in.off    = foff;
+    end else if (f_ph_q == FMark && !fq_full) begin
+      fq_push       = 1'b1;
+      fq_in.marker  = 1'b1;
+      fq_in.a_slot  = fa_slot_q;
+      fq_in.b_slot  = fb_slot_q;
+      fq_in.i_slot  = fi_slot_q;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_ph_q <= FIdle;
+      f_t_q <= '0; f_mt_q <= '0; f_nt_q <= '0;
+      fa_valid_q <= 1'b0; fb_valid_q <= 1'b0;
+      fa_slot_q <= 1'b1; fb_slot_q <= 1'b1; fi_slot_q <= 1'b1;
+      fa_id_q <= '0; fb_id_q <= '0;
+      lu_a_q[0] <= '0; lu_a_q[1] <= '0; lu_b_q[0] <= '0; lu_b_q[1] <= '0;
+      lu_i_q[0] <= '0; lu_i_q[1] <= '0;
+      luv_a_q <= '0; luv_b_q <= '0; luv_i_q <= '0;
+      tgt_q <= 1'b0; fr_q <= '0; fbeat_q <= '0; frow_addr_q <= '0;
+    end else if (run_start) begin
+      f_ph_q <= FTile;
+      f_t_q <= '0; f_mt_q <= '0; f_nt_q <= '0;
+      fa_valid_q <= 1'b0; fb_valid_q <= 1'b0;
+      fa_slot_q <= 1'b1; fb_slot_q <= 1'b1; fi_slot_q <= 1'b1;
+      luv_a_q <= '0; luv_b_q <= '0; luv_i_q <= '0;
+    end else begin
+      unique case (f_ph_q)
+        FIdle: ;
+        FTile: begin
+          // decide what this tile needs, in order A, B, init; wait for free slots
+          if (need_a) begin
+            if (free_a) begin
+              f_ph_q <= FA; tgt_q <= tgt_a; fr_q <= '0; fbeat_q <= '0;
+              lu_a_q[tgt_a] <= f_t_q; luv_a_q[tgt_a] <= 1'b1;
+              fa_valid_q <= 1'b1; fa_id_q <= f_mt_q; fa_slot_q <= tgt_a;
+            end
+          end else begin
+            lu_a_q[fa_slot_q] <= f_t_q;
+            if (need_b) begin
+              if (free_b) begin
+                f_ph_q <= FB; tgt_q <= tgt_b; fr_q <= '0; fbeat_q <= '0;
+                lu_b_q[tgt_b] <= f_t_q; luv_b_q[tgt_b] <= 1'b1;
+                fb_valid_q <= 1'b1; fb_id_q <= f_nt_q; fb_slot_q <= tgt_b;
+              end
+            end else begin
+              lu_b_q[fb_slot_q] <= f_t_q;
+              if (accc_q || bias_q) begin
+                if (free_i) begin
+                  f_ph_q <= FI; tgt_q <= tgt_i; fr_q <= '0; fbeat_q <= '0;
+                  lu_i_q[tgt_i] <= f_t_q; luv_i_q[tgt_i] <= 1'b1; fi_slot_q <= tgt_i;
+                end
+              end else begin
+                f_ph_q <= FMark;
+              end
+            end
+          end
+        end
+        FA, FB, FI: begin
+          if (f_init_q) begin
+            // row address loaded below
+          end else if (fr_q >= fr_n) begin
+            // phase done: back to FTile, which now finds this operand resident
+            f_ph_q <= (f_ph_q == FI) ? FMark : FTile;
+          end else if (f_issue) begin
+            if (fbeat_q + 8'(f_blen) > flast) begin
+              fr_q    <= fr_q + 20'd1;
+              fbeat_q <= '0;
+              frow_addr_q <= frow_addr_q + fstride;
+            end else begin
+              fbeat_q <= fbeat_q + 8'(f_blen);
+            end
+          end
+        end
+        FMark: begin
+          if (!fq_full) begin
+            if (f_t_q + 1'b1 == tiles) begin
+              f_ph_q <= FIdle;
+            end else begin
+              f_ph_q <= FTile;
+              f_t_q  <= f_t_q + 1'b1;
+              if (f_nt_q + 1'b1 == ntn) begin
+                f_nt_q <= '0;
+                f_mt_q <= f_mt_q + 1'b1;
+              end else begin
+                f_nt_q <= f_nt_q + 1'b1;
+              end
+            end
+          end
+        end
+        default: f_ph_q <= FIdle;
+      endcase
+      // first cycle of a phase: load the (beat-aligned) address of its first row
+      if (f_init_q) begin
+        frow_addr_q <= (f_base + f_seg_off) & ~32'd31;
+      end
+    end
+  end
+
+  // f_init_q: the phase entered this cycle; its row address is being loaded, so no
+  // AR is issued in this cycle.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_init_q <= 1'b0;
+    end else begin
+      f_init_q <= (f_ph_q == FTile) && !run_start;
+    end
+  end
+
+  // ================================================================ metadata FIFO
+  always_ff @(posedge clk_i) begin
+    if (fq_push) fq_mem[fq_wp_q[FAW-1:0]] <= fq_in;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fq_wp_q <= '0;
+      fq_rp_q <= '0;
+    end else begin
+      if (fq_push) fq_wp_q <= fq_wp_q + 1'b1;
+      if (fq_pop)  fq_rp_q <= fq_rp_q + 1'b1;
+    end
+  end
+
+  // ================================================================ tile-info FIFO
+  logic [2:0]     ti_mem [TID];
+  logic [2:0]     ti_wp_q, ti_rp_q;
+  logic           ti_full, ti_empty, ti_push, ti_pop;
+  logic [2:0]     ti_head;
+  assign ti_full  = (ti_wp_q - ti_rp_q) == 3'(TID);
+  assign ti_empty = (ti_wp_q == ti_rp_q);
+  assign ti_head  = ti_mem[ti_rp_q[1:0]];
+  always_ff @(posedge clk_i) begin
+    if (ti_push) ti_mem[ti_wp_q[1:0]] <= {fq_head.a_slot, fq_head.b_slot, fq_head.i_slot};
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ti_wp_q <= '0;
+      ti_rp_q <= '0;
+    end else begin
+      if (ti_push) ti_wp_q <= ti_wp_q + 1'b1;
+      if (ti_pop)  ti_rp_q <= ti_rp_q + 1'b1;
+    end
+  end
+
+  // ================================================================ R channel: scatter
+  logic [7:0] r_cnt_q;
+  logic       r_beat, axi_err_q;
+  logic [7:0] r_j;
+  logic [1:0] r_lb;
+  assign m_axi_rready_o = !fq_empty && !fq_head.marker;
+  assign r_beat  = m_axi_rvalid_i && m_axi_rready_o;
+  assign ti_push = !fq_empty && fq_head.marker && !ti_full;
+  assign fq_pop  = ti_push || (r_beat && m_axi_rlast_i);
+  assign r_j     = fq_head.beat0 + r_cnt_q;
+  always_comb begin
+    unique case (fq_head.dest)
+      2'd0:    r_lb = lab;
+      2'd1:    r_lb = lbb;
+      default: r_lb = lib;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      r_cnt_q <= '0;
+    end else if (r_beat) begin
+      r_cnt_q <= m_axi_rlast_i ? 8'd0 : r_cnt_q + 8'd1;
+    end
+  end
+
+  // lane-contiguous scatter: lane l's element is at row byte off + l*eb
+  function automatic logic [255:0] rep(input logic [31:0] e, input logic [1:0] lb);
+    unique case (lb)
+      2'd0:    rep = {32{e[7:0]}};
+      2'd1:    rep = {16{e[15:0]}};
+      default: rep = {8{e}};
+    endcase
+  endfunction
+
+  logic [KAW-1:0] r_waddr;   // word address for row k (lane-contiguous) or beat (k-contiguous)
+  logic [4:0]     r_bpos;    // byte position of element k within its word
+  logic [31:0]    r_bmask;
+  always_comb begin
+    if (fq_head.lay_l) begin
+      r_waddr = KAW'(fq_head.row >> (3'd5 - 3'(r_lb)));
+      r_bpos  = 5'(fq_head.row << r_lb);
+    end else begin
+      r_waddr = KAW'(r_j);
+      r_bpos  = '0;
+    end
+    unique case (r_lb)
+      2'd0:    r_bmask = 32'h1 << r_bpos;
+      2'd1:    r_bmask = 32'h3 << r_bpos;
+      default: r_bmask = 32'hF << r_bpos;
+    endcase
+  end
+
+  logic [Rows-1:0][31:0]  wa_be;
+  logic [Rows-1:0][255:0] wa_data;
+  logic [Cols-1:0][31:0]  wb_be;
+  logic [Cols-1:0][255:0] wb_data;
+  logic [Cols-1:0][31:0]  wi_elem;
+  logic [Cols-1:0]        wi_en;
+
+  for (genvar l = 0; l < Rows; l++) begin : g_sc_a
+    logic [7:0]  q;
+    logic [31:0] e;
+    always_comb begin
+      q  = 8'(fq_head.off) + (8'(l) << r_lb);
+      e  = 32'(m_axi_rdata_i >> {q[4:0], 3'b000});
+      wa_be[l]   = '0;
+      wa_data[l] = m_axi_rdata_i;
+      if (r_beat && fq_head.dest == 2'd0) begin
+        if (fq_head.lay_l) begin
+          if (8'(q[7:5]) == r_j) begin
+            wa_be[l]   = r_bmask;
+            wa_data[l] = rep(e, r_lb);
+          end
+        end else if (fq_head.row == 20'(l)) begin
+          wa_be[l] = '1;
+        end
+      end
+    end
+  end
+
+  for (genvar l = 0; l < Cols; l++) begin : g_sc_b
+    logic [7:0]  q;
+    logic [31:0] e;
+    always_comb begin
+      q  = 8'(fq_head.off) + (8'(l) << r_lb);
+      e  = 32'(m_axi_rdata_i >> {q[4:0], 3'b000});
+      wb_be[l]   = '0;
+      wb_data[l] = m_axi_rdata_i;
+      wi_elem[l] = e;
+      wi_en[l]   = r_beat && fq_head.dest == 2'd2 && (8'(q[7:5]) == r_j);
+      if (r_beat && fq_head.dest == 2'd1) begin
+        if (fq_head.lay_l) begin
+          if (8'(q[7:5]) == r_j) begin
+            wb_be[l]   = r_bmask;
+            wb_data[l] = rep(e, r_lb);
+          end
+        end else if (fq_head.row == 20'(l)) begin
+          wb_be[l] = '1;
+        end
+      end
+    end
+  end
+
+  // ================================================================ operand buffers
+  logic                   rd_en, rd_aslot, rd_bslot;
+  logic [KAW-1:0]         rd_aaddr, rd_baddr;
+  logic [Rows-1:0][255:0] rd_a;
+  logic [Cols-1:0][255:0] rd_b;
+
+  tessera_mme_opbuf #(.Lanes(Rows), .Words(KWords)) u_abuf (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .wslot_i(fq_head.slot),
+    .waddr_i(r_waddr),
+    .wbe_i  (wa_be),
+    .wdata_i(wa_data),
+    .re_i   (rd_en),
+    .rslot_i(rd_aslot),
+    .raddr_i(rd_aaddr),
+    .rdata_o(rd_a)
+  );
+
+  tessera_mme_opbuf #(.Lanes(Cols), .Words(KWords)) u_bbuf (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .wslot_i(fq_head.slot),
+    .waddr_i(r_waddr),
+    .wbe_i  (wb_be),
+    .wdata_i(wb_data),
+    .re_i   (rd_en),
+    .rslot_i(rd_bslot),
+    .raddr_i(rd_baddr),
+    .rdata_o(rd_b)
+  );
+
+  // ================================================================ init buffer
+  // Initial accumulator values per tile (FP32): the C tile (accumulate-into-C) or
+  // the bias row (row 0, used for every row). Two slots.
+  logic [31:0] init_q [2][Rows][Cols];
+  logic [Cols-1:0][31:0] wi_fp32;
+
+  for (genvar l = 0; l < Cols; l++) begin : g_widen
+    fpdec_t d;
+    tessera_mme_fpdec u_dec (
+      .fmt_i (bias_q ? FmtFp32 : tc_q),
+      .bits_i(wi_elem[l]),
+      .dec_o (d)
+    );
+    tessera_mme_fpround #(.MW(24)) u_rnd (
+      .fmt_i   (FmtFp32),
+      .sat_i   (1'b0),
+      .nan_i   (d.nan),
+      .inf_i   (d.inf),
+      .sign_i  (d.sign),
+      .mant_i  (d.zero ? 24'd0 : d.mant),
+      .exp_i   (14'(signed'(d.exp))),
+      .sticky_i(1'b0),
+      .bits_o  (wi_fp32[l])
+    );
+  end
+
+  always_ff @(posedge clk_i) begin
+    for (int unsigned l = 0; l < Cols; l++) begin
+      if (wi_en[l]) init_q[fq_head.slot][LR'(fq_head.row)][l] <= wi_fp32[l];
+    end
+  end
+
+  // ================================================================ compute sequencer
+  logic          c_active_q, c_aslot_q, c_bslot_q, c_islot_q;
+  logic [19:0]   c_k_q;
+  logic [TW-1:0] c_t_q, c_mt_q, c_nt_q;   // tile being issued
+  logic          c_last, c_can, c_issue, drain_ok, more_tiles;
+  logic          drain_busy_q;
+
+  // pipeline: s1 (buffer read) -> s2 (decoded operands) -> PE P -> PE A -> capture
+  logic          s1_v_q, s1_first_q, s1_last_q, s1_islot_q;
+  logic [4:0]    s1_kpa_q, s1_kpb_q;
+  logic [TW-1:0] s1_mt_q, s1_nt_q;
+  logic          s2_v_q, s2_first_q, s2_last_q, s2_islot_q;
+  logic [TW-1:0] s2_mt_q, s2_nt_q;
+  logic          s3_v_q, s3_last_q, s3_islot_q;
+  logic [TW-1:0] s3_mt_q, s3_nt_q;
+  logic          s4_last_q;
+  logic [TW-1:0] s4_mt_q, s4_nt_q;
+  fpdec_t        s2_a_q [Rows];
+  fpdec_t        s2_b_q [Cols];
+
+  assign c_last     = (c_k_q == k_q - 20'd1);
+  assign drain_ok   = !drain_busy_q && !s1_last_q && !s2_last_q && !s3_last_q && !s4_last_q;
+  assign c_can      = c_active_q && (!c_last || drain_ok);
+  assign c_issue    = c_can && (state_q == SRun);
+  assign more_tiles = (c_t_q + 1'b1) < tiles;
+  // start a tile: when idle, or back to back with the last k-step of the previous one
+  assign ti_pop     = !ti_empty && (state_q == SRun) &&
+                      ((!c_active_q && c_t_q < tiles) || (c_issue && c_last && more_tiles));
+
+  assign rd_en    = c_issue;
+  assign rd_aslot = c_aslot_q;
+  assign rd_bslot = c_bslot_q;
+  assign rd_aaddr = KAW'(c_k_q >> (3'd5 - 3'(lab)));
+  assign rd_baddr = KAW'(c_k_q >> (3'd5 - 3'(lbb)));
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      c_active_q <= 1'b0; c_aslot_q <= 1'b0; c_bslot_q <= 1'b0; c_islot_q <= 1'b0;
+      c_k_q <= '0; c_t_q <= '0; c_mt_q <= '0; c_nt_q <= '0;
+    end else if (run_start) begin
+      c_active_q <= 1'b0; c_k_q <= '0; c_t_q <= '0; c_mt_q <= '0; c_nt_q <= '0;
+     
+    end else begin
+      if (c_issue) begin
+        c_k_q <= c_last ? 20'd0 : c_k_q + 20'd1;
+        if (c_last) begin
+          c_active_q <= 1'b0;
+          c_t_q <= c_t_q + 1'b1;
+          if (c_nt_q + 1'b1 == ntn) begin
+            c_nt_q <= '0;
+            c_mt_q <= c_mt_q + 1'b1;
+          end else begin
+            c_nt_q <= c_nt_q + 1'b1;
+          end
+        end
+      end
+      if (ti_pop) begin
+        c_active_q <= 1'b1;
+        c_k_q      <= '0;
+        {c_aslot_q, c_bslot_q, c_islot_q} <= ti_head;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- pipeline regs
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s1_v_q <= 1'b0; s1_first_q <= 1'b0; s1_last_q <= 1'b0; s1_islot_q <= 1'b0;
+      s1_kpa_q <= '0; s1_kpb_q <= '0; s1_mt_q <= '0; s1_nt_q <= '0;
+      s2_v_q <= 1'b0; s2_first_q <= 1'b0; s2_last_q <= 1'b0; s2_islot_q <= 1'b0;
+      s2_mt_q <= '0; s2_nt_q <= '0;
+      s3_v_q <= 1'b0; s3_last_q <= 1'b0; s3_islot_q <= 1'b0; s3_mt_q <= '0; s3_nt_q <= '0;
+      s4_last_q <= 1'b0; s4_mt_q <= '0; s4_nt_q <= '0;
+    end else begin
+      s1_v_q     <= c_issue;
+      s1_first_q <= c_issue && (c_k_q == '0);
+      s1_last_q  <= c_issue && c_last;
+      s1_islot_q <= c_islot_q;
+      s1_kpa_q   <= 5'(c_k_q) & (5'd31 >> lab);
+      s1_kpb_q   <= 5'(c_k_q) & (5'd31 >> lbb);
+      s1_mt_q    <= c_mt_q;
+      s1_nt_q    <= c_nt_q;
+      s2_v_q     <= s1_v_q;
+      s2_first_q <= s1_first_q;
+      s2_last_q  <= s1_last_q;
+      s2_islot_q <= s1_islot_q;
+      s2_mt_q    <= s1_mt_q;
+      s2_nt_q    <= s1_nt_q;
+      s3_v_q     <= s2_v_q;
+      s3_last_q  <= s2_last_q;
+      s3_islot_q <= s2_islot_q;
+      s3_mt_q    <= s2_mt_q;
+      s3_nt_q    <= s2_nt_q;
+      s4_last_q  <= s3_v_q && s3_last_q;
+      s4_mt_q    <= s3_mt_q;
+      s4_nt_q    <= s3_nt_q;
+    end
+  end
+
+  // tiles finished by the array (operand and init slots no longer needed)
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      c_done_q <= '0;
+    end else if (run_start) begin
+      c_done_q <= '0;
+    end else if (s3_v_q && s3_last_q) begin
+      c_done_q <= c_done_q + 1'b1;
+    end
+  end
+
+  // ---------------------------------------------------------------- extract + decode
+  for (genvar l = 0; l < Rows; l++) begin : g_dec_a
+    fpdec_t d;
+    tessera_mme_fpdec u_dec (
+      .fmt_i (ta_q),
+      .bits_i(32'(rd_a[l] >> {s1_kpa_q << lab, 3'b000})),
+      .dec_o (d)
+    );
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        s2_a_q[l] <= '0;
+      end else if (s1_v_q) begin
+        s2_a_q[l] <= d;
+      end
+    end
+  end
+
+  for (genvar l = 0; l < Cols; l++) begin : g_dec_b
+    fpdec_t d;
+    tessera_mme_fpdec u_dec (
+      .fmt_i (tb_q),
+      .bits_i(32'(rd_b[l] >> {s1_kpb_q << lbb, 3'b000})),
+      .dec_o (d)
+    );
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        s2_b_q[l] <= '0;
+      end else if (s1_v_q) begin
+        s2_b_q[l] <= d;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- PE array
+  logic signed [9:0] scale_ab;
+  assign scale_ab = 10'(signed'(sa_q)) + 10'(signed'(sb_q));
+
+  logic [31:0] acc [Rows][Cols];
+  for (genvar i = 0; i < Rows; i++) begin : g_row
+    for (genvar j = 0; j < Cols; j++) begin : g_col
+      logic [31:0] init;
+      assign init = accc_q ? init_q[s3_islot_q][i][j]
+                  : (bias_q ? init_q[s3_islot_q][0][j] : 32'd0);
+      tessera_mme_pe u_pe (
+        .clk_i  (clk_i),
+        .rst_ni (rst_ni),
+        .valid_i(s2_v_q),
+        .first_i(s2_first_q),
+        .a_i    (s2_a_q[i]),
+        .b_i    (s2_b_q[j]),
+        .scale_i(scale_ab),
+        .init_i (init),
+        .acc_o  (acc[i][j])
+      );
+    end
+  end
+
+  // ================================================================ drain
+  logic [31:0]   dbank_q [Rows][Cols];
+  logic [TW-1:0] d_mt_q, d_nt_q;
+  logic [19:0]   d_row_q, d_rows, d_nv;
+  logic [31:0]   d_addr_q;      // byte address of C row d_row_q, lane 0
+  logic          d_aw_done_q;
+  logic [1:0]    d_w_q, d_beats;
+  logic [4:0]    d_off;
+  logic [511:0]  d_win;
+  logic [63:0]   d_strb;
+  logic [Cols-1:0][31:0] d_val;
+  logic [7:0]    d_wr_out_q;    // write bursts awaiting B
+  logic          d_row_done, d_aw, d_w;
+  logic [19:0]   d_m0, d_n0;
+
+  always_comb begin
+    d_m0   = 20'(d_mt_q << LR);
+    d_n0   = 20'(d_nt_q << LC);
+    d_rows = ((m_q - d_m0) > 20'(Rows)) ? 20'(Rows) : (m_q - d_m0);
+    d_nv   = ((n_q - d_n0) > 20'(Cols)) ? 20'(Cols) : (n_q - d_n0);
+    d_off  = d_addr_q[4:0];
+    d_beats = 2'((({15'd0, d_off} + (d_nv << lcb) + 20'd31) >> 5));
+  end
+
+  for (genvar j = 0; j < Cols; j++) begin : g_out
+    fpdec_t d;
+    tessera_mme_fpdec u_dec (
+      .fmt_i (FmtFp32),
+      .bits_i(dbank_q[LR'(d_row_q)][j]),
+      .dec_o (d)
+    );
+    tessera_mme_fpround #(.MW(24)) u_rnd (
+      .fmt_i   (tc_q),
+      .sat_i   (sat_q),
+      .nan_i   (d.nan),
+      .inf_i   (d.inf),
+      .sign_i  (d.sign),
+      .mant_i  (d.zero ? 24'd0 : d.mant),
+      .exp_i   (14'(signed'(d.exp)) + 14'(signed'(so_q))),
+      .sticky_i(1'b0),
+      .bits_o  (d_val[j])
+    );
+  end
+
+  always_comb begin
+    d_win  = '0;
+    d_strb = '0;
+    for (int unsigned j = 0; j < Cols; j++) begin
+      if (20'(j) < d_nv) begin
+        d_win  = d_win | (512'(d_val[j]) << {(7'(d_off) + (7'(j) << lcb)), 3'b000});
+        unique case (lcb)
+          2'd0:    d_strb = d_strb | (64'h1 << (7'(d_off) + (7'(j) << lcb)));
+          2'd1:    d_strb = d_strb | (64'h3 << (7'(d_off) + (7'(j) << lcb)));
+          default: d_strb = d_strb | (64'hF << (7'(d_off) + (7'(j) << lcb)));
+        endcase
+      end
+    end
+  end
+
+  assign m_axi_awvalid_o = drain_busy_q && !d_aw_done_q;
+  assign m_axi_awaddr_o  = {d_addr_q[31:5], 5'd0};
+  assign m_axi_awlen_o   = 8'(d_beats) - 8'd1;
+  assign m_axi_awid_o    = '0;
+  assign m_axi_awsize_o  = 3'd5;
+  assign m_axi_awburst_o = 2'b01;
+  assign m_axi_awcache_o = 4'b0000;
+  assign m_axi_awprot_o  = 3'b000;
+  assign m_axi_awqos_o   = 4'd0;
+  assign m_axi_wvalid_o  = drain_busy_q && (d_w_q < d_beats);
+  assign m_axi_wdata_o   = d_w_q[0] ? d_win[511:256] : d_win[255:0];
+  assign m_axi_wstrb_o   = d_w_q[0] ? d_strb[63:32] : d_strb[31:0];
+  assign m_axi_wlast_o   = (d_w_q == d_beats - 2'd1);
+  assign m_axi_bready_o  = 1'b1;
+  assign d_aw       = m_axi_awvalid_o && m_axi_awready_i;
+  assign d_w        = m_axi_wvalid_o && m_axi_wready_i;
+  assign d_row_done = drain_busy_q && (d_aw_done_q || d_aw) &&
+                      (d_w_q == d_beats || (d_w && d_w_q == d_beats - 2'd1));
+
+  logic capture;
+  assign capture = s4_last_q;
+
+  always_ff @(posedge clk_i) begin
+    if (capture) begin
+      for (int unsigned i = 0; i < Rows; i++) begin
+        for (int unsigned j = 0; j < Cols; j++) begin
+          dbank_q[i][j] <= acc[i][j];
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      drain_busy_q <= 1'b0; d_mt_q <= '0; d_nt_q <= '0; d_row_q <= '0; d_addr_q <= '0;
+      d_aw_done_q <= 1'b0; d_w_q <= '0;
+    end else if (capture) begin
+      drain_busy_q <= 1'b1;
+      d_mt_q       <= s4_mt_q;
+      d_nt_q       <= s4_nt_q;
+      d_row_q      <= '0;
+      d_addr_q     <= c_addr_q + 32'(20'(s4_mt_q << LR)) * ldc_q +
+                      (32'(20'(s4_nt_q << LC)) << lcb);
+      d_aw_done_q  <= 1'b0;
+      d_w_q        <= '0;
+    end else if (drain_busy_q) begin
+      if (d_row_done) begin
+        d_aw_done_q <= 1'b0;
+        d_w_q       <= '0;
+        d_row_q     <= d_row_q + 20'd1;
+        d_addr_q    <= d_addr_q + ldc_q;
+        if (d_row_q + 20'd1 >= d_rows) drain_busy_q <= 1'b0;
+      end else begin
+        if (d_aw) d_aw_done_q <= 1'b1;
+        if (d_w)  d_w_q <= d_w_q + 2'd1;
+      end
+    end
+  end
+
+  logic b_beat;
+  assign b_beat = m_axi_bvalid_i && m_axi_bready_o;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      d_wr_out_q <= '0;
+    end else begin
+      d_wr_out_q <= d_wr_out_q + 8'(d_aw) - 8'(b_beat);
+    end
+  end
+
+  // ================================================================ job state
+  logic [7:0]  err_q;
+  logic        done_set, reject_set;
+  logic [31:0] pc_busy_q, pc_sin_q, pc_sout_q, pc_rd_q, pc_wr_q, pc_mac_q;
+
+  always_comb begin
+    state_d    = state_q;
+    done_set   = 1'b0;
+    reject_set = commit && (state_q != SIdle);
+    unique case (state_q)
+      SIdle:  if (commit) state_d = SCheck;
+      SCheck: begin
+        if (chk_err != ErrNone) begin
+          state_d  = SIdle;
+          done_set = 1'b1;
+        end else begin
+          state_d = SRun;
+        end
+      end
+      SRun: begin
+        if (c_done_q == tiles && !drain_busy_q && !s4_last_q) state_d = SFlush;
+      end
+      SFlush: begin
+        if (d_wr_out_q == '0 && fq_empty) begin
+          if (msgen_q) begin
+            state_d = SMsg;
+          end else begin
+            state_d  = SIdle;
+            done_set = 1'b1;
+          end
+        end
+      end
+      SMsg: begin
+        if (msg_ready_i) begin
+          state_d  = SIdle;
+          done_set = 1'b1;
+        end
+      end
+      default: state_d = SIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q   <= SIdle;
+      err_q     <= ErrNone;
+      axi_err_q <= 1'b0;
+      pc_busy_q <= '0; pc_sin_q <= '0; pc_sout_q <= '0; pc_rd_q <= '0; pc_wr_q <= '0;
+      pc_mac_q  <= '0;
+    end else begin
+      state_q <= state_d;
+      if (state_q == SIdle && commit) begin
+        err_q     <= ErrNone;
+        axi_err_q <= 1'b0;
+        pc_busy_q <= '0; pc_sin_q <= '0; pc_sout_q <= '0; pc_rd_q <= '0; pc_wr_q <= '0;
+        pc_mac_q  <= '0;
+      end else begin
+        if (state_q == SCheck) err_q <= chk_err;
+        if ((r_beat && m_axi_rresp_i != 2'b00) || (b_beat && m_axi_bresp_i != 2'b00)) begin
+          axi_err_q <= 1'b1;
+        end
+        if (state_q == SFlush && state_d != SFlush && axi_err_q) err_q <= ErrAxi;
+        if (state_q != SIdle) pc_busy_q <= pc_busy_q + 32'd1;
+        if (state_q == SRun && !c_active_q && c_t_q < tiles) pc_sin_q <= pc_sin_q + 32'd1;
+        if (state_q == SRun && c_active_q && !c_can) pc_sout_q <= pc_sout_q + 32'd1;
+        if (r_beat) pc_rd_q <= pc_rd_q + 32'd32;
+        if (d_row_done) pc_wr_q <= pc_wr_q + (32'(d_nv) << lcb);
+        if (c_issue) pc_mac_q <= pc_mac_q + 32'd1;
+      end
+    end
+  end
+
+  assign msg_valid_o = (state_q == SMsg);
+  assign msg_addr_o  = msg_addr_q;
+  assign msg_data_o  = msg_data_q;
+
+  // ================================================================ register inputs
+  always_comb begin
+    hw_in = '0;
+    hw_in.STATUS.busy.next         = (state_q != SIdle);
+    hw_in.STATUS.done.hwset        = done_set;
+    hw_in.STATUS.busy_reject.hwset = reject_set;
+    hw_in.STATUS.err.next          = err_q;
+    hw_in.INFO.rows.next           = 8'(Rows);
+    hw_in.INFO.cols.next           = 8'(Cols);
+    hw_in.INFO.kwords.next         = 16'(KWords);
+    hw_in.PERF_BUSY.val.next       = pc_busy_q;
+    hw_in.PERF_STALL_IN.val.next   = pc_sin_q;
+    hw_in.PERF_STALL_OUT.val.next  = pc_sout_q;
+    hw_in.PERF_BYTES_RD.val.next   = pc_rd_q;
+    hw_in.PERF_BYTES_WR.val.next   = pc_wr_q;
+    hw_in.PERF_MAC.val.next        = pc_mac_q;
+  end
+
+  // single AXI ID per direction: responses are in order, IDs are not needed
+  logic unused_ids;
+  assign unused_ids = ^{m_axi_bid_i, m_axi_rid_i};
+
+  assign irq_o = hw_out.STATUS.done.value || hw_out.STATUS.busy_reject.value;
+
+endmodule
