@@ -81,26 +81,37 @@ trap_unexpected:
   ori   gp, gp, 0x400
   j     fail
 
-# trap_record: a synchronous-exception handler. Stores mcause, mepc and mtval
-# in trap_cause/trap_epc/trap_tval, increments trap_count and resumes at
-# mepc + 4 (skipping the trapping instruction). Clobbers nothing.
+# trap_record: a synchronous-exception handler. Stores mcause, mepc, mtval
+# and mstatus in trap_cause/trap_epc/trap_tval/trap_mstatus, increments
+# trap_count and resumes at trap_resume if that is non-zero, else at
+# mepc + trap_skip (4 unless a test changes it: skips the trapping
+# instruction). Clobbers no register.
   .globl trap_record
-  .balign 4
+  .balign 64
 trap_record:
   csrw  mscratch, t0
   la    t0, trap_save
   sw    t1, 0(t0)
   csrr  t1, mcause
-  sw    t1, 4(t0)
+  sw    t1, 4(t0)           # trap_cause
   csrr  t1, mtval
-  sw    t1, 12(t0)
-  csrr  t1, mepc
-  sw    t1, 8(t0)
-  addi  t1, t1, 4
-  csrw  mepc, t1
-  lw    t1, 16(t0)
+  sw    t1, 12(t0)          # trap_tval
+  csrr  t1, mstatus
+  sw    t1, 20(t0)          # trap_mstatus
+  lw    t1, 16(t0)          # trap_count
   addi  t1, t1, 1
   sw    t1, 16(t0)
+  csrr  t1, mepc
+  sw    t1, 8(t0)           # trap_epc
+  sw    t2, 32(t0)
+  lw    t2, 24(t0)          # trap_skip
+  add   t1, t1, t2
+  lw    t2, 28(t0)          # trap_resume
+  beqz  t2, 1f
+  mv    t1, t2
+1:
+  csrw  mepc, t1
+  lw    t2, 32(t0)
   lw    t1, 0(t0)
   csrr  t0, mscratch
   mret
@@ -118,7 +129,7 @@ tohost:
   .balign 4
 trap_save:
   .word 0
-  .globl trap_cause, trap_epc, trap_tval, trap_count
+  .globl trap_cause, trap_epc, trap_tval, trap_count, trap_mstatus, trap_skip, trap_resume
 trap_cause:
   .word 0
 trap_epc:
@@ -127,3 +138,10 @@ trap_tval:
   .word 0
 trap_count:
   .word 0
+trap_mstatus:
+  .word 0
+trap_skip:
+  .word 4
+trap_resume:
+  .word 0
+  .word 0                   # t2 save

@@ -322,6 +322,8 @@ struct Tb {
       iport.q.push_back(r);
       iport.accepted++;
     }
+    // precise bus errors: no data request while an error response arrives
+    if (drv && top->data_err_i && dreq) fail("data: request issued in the cycle of an error response");
     if (dreq && dgr) {
       if (dport.q.size() > (drv ? 1u : 0u)) fail("data: second outstanding request");
       uint32_t a = top->data_addr_o;

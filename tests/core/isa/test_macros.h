@@ -47,3 +47,35 @@
   csrw  mtvec, t5
   SETMEM trap_count, 0
 .endm
+
+/* the last trap must have been cause c at the address of label l with
+   mtval v, and it must have been trap number n (clobbers t5, t6) */
+.macro CHECK_TRAP n, c, l, v
+  CHECKMEM trap_count, \n
+  CHECKMEM trap_cause, \c
+  CHECKMEMADDR trap_epc, \l
+  CHECKMEM trap_tval, \v
+.endm
+
+/* same, with mtval = address of label t */
+.macro CHECK_TRAP_TA n, c, l, t
+  CHECKMEM trap_count, \n
+  CHECKMEM trap_cause, \c
+  CHECKMEMADDR trap_epc, \l
+  CHECKMEMADDR trap_tval, \t
+.endm
+
+/* same, with mtval = value of register r (r must not be t5/t6) */
+.macro CHECK_TRAP_R n, c, l, r
+  CHECKMEM trap_count, \n
+  CHECKMEM trap_cause, \c
+  CHECKMEMADDR trap_epc, \l
+  la    t5, trap_tval
+  lw    t5, 0(t5)
+  bne   t5, \r, fail
+.endm
+
+/* fence.i (the toolchain's rv32im_zicsr does not include Zifencei) */
+.macro FENCE_I
+  .word 0x0000100f
+.endm
