@@ -31,7 +31,7 @@ static uint64_t rnd64(void)
 static uint32_t rnd32(void) { return (uint32_t)(rnd64() >> 32); }
 static inline uint32_t rndn(uint32_t n) { return n ? (uint32_t)(rnd64() % n) : 0; }
 
-static uint64_t tu_seed(int argc, char **argv)
+static inline uint64_t tu_seed(int argc, char **argv)
 {
   uint64_t s = 1;
   int i;
@@ -47,7 +47,7 @@ static uint64_t tu_seed(int argc, char **argv)
   return s;
 }
 
-static int check(int ok, const char *fmt, ...)
+static inline int check(int ok, const char *fmt, ...)
 {
   va_list ap;
   if (ok) {
@@ -73,7 +73,7 @@ static int check(int ok, const char *fmt, ...)
 static uint8_t *tu_mem;
 static tpc_devmem_t tu_dev;
 
-static void tu_mem_init(void)
+static inline void tu_mem_init(void)
 {
   if (!tu_mem)
     tu_mem = calloc(1, DEV_SIZE);
@@ -82,10 +82,10 @@ static void tu_mem_init(void)
   tu_dev.size = DEV_SIZE;
 }
 
-static uint8_t *dptr(uint32_t addr) { return tu_mem + (addr - DEV_BASE); }
+static inline uint8_t *dptr(uint32_t addr) { return tu_mem + (addr - DEV_BASE); }
 
 /* assemble src and place it at PROG_ADDR; fills L->prog_addr/len. 0 on success */
-static int tu_load_prog(tpc_launch_t *L, const char *src, const char *name)
+static inline int tu_load_prog(tpc_launch_t *L, const char *src, const char *name)
 {
   tpc_bundle_t *b;
   uint32_t n, k;
@@ -125,7 +125,7 @@ static inline int tu_load_file(tpc_launch_t *L, const char *path, uint32_t at)
   return 0;
 }
 
-static void tu_launch_init(tpc_launch_t *L)
+static inline void tu_launch_init(tpc_launch_t *L)
 {
   int d;
   memset(L, 0, sizeof(*L));
