@@ -281,7 +281,7 @@ static void test_rowk(const char *name, rk_t kind, int shapes, double bound, dou
     tens_t x, r, gm, bt, o, h;
     tens_t *outs[2];
     uint32_t *vx, *vr, *vg, *vb, *vo, *vh, *res[2];
-    float *fx, *fg, *fb, eps = 1e-5f;
+    float *fx, *fg, *fb, eps = rndn(2) ? 1e-5f : 1e-2f;
     double *ref, worst = 0;
     shape(&W, &H, 8);
     if (kind == RK_GELU) W += 1;
@@ -427,11 +427,11 @@ int main(int argc, char **argv)
   test_cast("cast_e4m3_f32", TPC_DT_E4M3, TPC_DT_F32, 0, 4);
   test_reduce("reduce_sum", 0, 5);
   test_reduce("reduce_max", 1, 5);
-  test_rowk("softmax", RK_SOFTMAX, 5, 2e-5, 1e-30);
-  test_rowk("layernorm", RK_LAYERNORM, 5, 2e-5, 1.0);
-  test_rowk("rmsnorm", RK_RMSNORM, 5, 2e-5, 1.0);
-  test_rowk("add_layernorm", RK_ADDLN, 5, 2e-5, 1.0);
-  test_rowk("gelu", RK_GELU, 5, 2e-6, 1e-3);
+  test_rowk("softmax", RK_SOFTMAX, 5, 1e-6, 1e-30);
+  test_rowk("layernorm", RK_LAYERNORM, 5, 2e-6, 1.0);
+  test_rowk("rmsnorm", RK_RMSNORM, 5, 2e-6, 1.0);
+  test_rowk("add_layernorm", RK_ADDLN, 5, 2e-6, 1.0);
+  test_rowk("gelu", RK_GELU, 5, 3e-6, 1e-3);
   test_transpose(6);
   printf("tpc_kernels: worst errors: softmax %.3g, layernorm %.3g, rmsnorm %.3g, add_layernorm %.3g, gelu %.3g\n",
          worst_rel[0], worst_rel[1], worst_rel[2], worst_rel[3], worst_rel[4]);
