@@ -1,5 +1,6 @@
 # AXI4 memory fabric: crossbar (tessera_axi_xbar) and OBI->AXI bridge (tessera_obi2axi).
-# Targets: fabric-tb (Verilator testbench), fabric-test (run it). See docs/fabric.md.
+# Targets: fabric-tb (build the Verilator testbenches), fabric-test (run them),
+#          fabric-lint (lint both block tops alone). See docs/fabric.md.
 
 FABRIC_SRCS := rtl/fabric/tessera_fabric_fifo.sv rtl/fabric/tessera_fabric_rr_arb.sv \
                rtl/fabric/tessera_fabric_resp_arb.sv rtl/fabric/tessera_fabric_err_slv.sv \
@@ -8,26 +9,38 @@ RTL_SRCS    += $(FABRIC_SRCS)
 LINT_TOPS   += tessera_axi_xbar tessera_obi2axi
 SYNTH_TOPS  += tessera_axi_xbar tessera_obi2axi
 
-FABRIC_BUILD := $(BUILD)/fabric
-FABRIC_VFLAGS := -O3 --x-assign fast --x-initial fast -Wall -Wno-fatal --cc --exe --build \
-                 -MAKEFLAGS "-j2" -CFLAGS "-O2 -std=c++17 -I$(ROOT)/sim/src -I$(ROOT)/tests/fabric"
-FABRIC_TB_SRCS := tests/fabric/fabric_tb.cpp tests/fabric/fabric_slave.cpp sim/src/axi_mem_model.cpp
-FABRIC_TB_HDRS := tests/fabric/fabric_slave.h tests/fabric/fabric_util.h sim/src/axi_mem_model.h
+FABRIC_BUILD   := $(BUILD)/fabric
+FABRIC_VFLAGS  := -O3 --x-assign fast --x-initial fast -Wall -Wno-fatal --cc --exe --build \
+                  -MAKEFLAGS "-j2" -CFLAGS "-O2 -std=c++17 -I$(ROOT)/sim/src -I$(ROOT)/tests/fabric"
+FABRIC_TB_DEPS := $(FABRIC_SRCS) tests/fabric/fabric_slave.cpp tests/fabric/fabric_slave.h \
+                  tests/fabric/fabric_util.h sim/src/axi_mem_model.cpp sim/src/axi_mem_model.h
+FABRIC_TB_CPP  := $(ROOT)/tests/fabric/fabric_slave.cpp $(ROOT)/sim/src/axi_mem_model.cpp
+FABRIC_XBAR44  := $(FABRIC_BUILD)/xbar44/Vtessera_axi_xbar
+FABRIC_XBAR32  := $(FABRIC_BUILD)/xbar32/Vtessera_axi_xbar
+FABRIC_OBI     := $(FABRIC_BUILD)/obi/Vtessera_obi2axi
+FABRIC_TBS     := $(FABRIC_XBAR44) $(FABRIC_XBAR32) $(FABRIC_OBI)
 
-# Crossbar testbench: 4 masters x 4 channels (the proto shape) ...
-$(FABRIC_BUILD)/xbar/Vtessera_axi_xbar: $(FABRIC_SRCS) $(FABRIC_TB_SRCS) $(FABRIC_TB_HDRS)
+# Crossbar testbench with NM masters x NS channels: $(call fabric_xbar_tb,NM,NS)
+define fabric_xbar_tb
 	@mkdir -p $(dir $@)
-	nice verilator $(FABRIC_VFLAGS) --top-module tessera_axi_xbar -GNumMst=4 -GNumSlv=4 \
-	  -CFLAGS "-DFAB_NMST=4 -DFAB_NSLV=4" --Mdir $(dir $@) -o Vtessera_axi_xbar \
-	  $(FABRIC_SRCS) $(addprefix $(ROOT)/,$(FABRIC_TB_SRCS)) >/dev/null
+	nice verilator $(FABRIC_VFLAGS) --top-module tessera_axi_xbar -GNumMst=$(1) -GNumSlv=$(2) \
+	  -CFLAGS "-DFAB_NMST=$(1) -DFAB_NSLV=$(2)" --Mdir $(dir $@) -o $(notdir $@) \
+	  $(FABRIC_SRCS) $(ROOT)/tests/fabric/fabric_tb.cpp $(FABRIC_TB_CPP) >$(dir $@)build.log 2>&1 \
+	  || { tail -30 $(dir $@)build.log; exit 1; }
+endef
+
+# 4 masters x 4 channels (the proto channel count) ...
+$(FABRIC_XBAR44): $(FABRIC_TB_DEPS) tests/fabric/fabric_tb.cpp
+	$(call fabric_xbar_tb,4,4)
 # ... and 3 masters x 2 channels (odd master count, the tiny channel count)
-$(FABRIC_BUILD)/xbar32/Vtessera_axi_xbar: $(FABRIC_SRCS) $(FABRIC_TB_SRCS) $(FABRIC_TB_HDRS)
+$(FABRIC_XBAR32): $(FABRIC_TB_DEPS) tests/fabric/fabric_tb.cpp
+	$(call fabric_xbar_tb,3,2)
+# OBI->AXI bridge testbench
+$(FABRIC_OBI): $(FABRIC_TB_DEPS) tests/fabric/obi_tb.cpp
 	@mkdir -p $(dir $@)
-	nice verilator $(FABRIC_VFLAGS) --top-module tessera_axi_xbar -GNumMst=3 -GNumSlv=2 \
-	  -CFLAGS "-DFAB_NMST=3 -DFAB_NSLV=2" --Mdir $(dir $@) -o Vtessera_axi_xbar \
-	  $(FABRIC_SRCS) $(addprefix $(ROOT)/,$(FABRIC_TB_SRCS)) >/dev/null
-
-FABRIC_TBS := $(FABRIC_BUILD)/xbar/Vtessera_axi_xbar $(FABRIC_BUILD)/xbar32/Vtessera_axi_xbar
+	nice verilator $(FABRIC_VFLAGS) --top-module tessera_obi2axi --Mdir $(dir $@) -o $(notdir $@) \
+	  $(FABRIC_SRCS) $(ROOT)/tests/fabric/obi_tb.cpp $(FABRIC_TB_CPP) >$(dir $@)build.log 2>&1 \
+	  || { tail -30 $(dir $@)build.log; exit 1; }
 
 .PHONY: fabric-tb fabric-test fabric-lint
 fabric-tb: $(FABRIC_TBS)

@@ -114,17 +114,18 @@ module tessera_axi_xbar #(
   localparam int unsigned WFifoDepth  = 4;                   // AWs awaiting W, per master/channel
   localparam int unsigned SlvIdUsed   = IdBits + MstIdxBits;
 
-  // Address/control of one AW or AR request (slave-side ID).
-  typedef struct packed {
-    logic [SlvIdBits-1:0] id;
-    logic [31:0]          addr;
-    logic [7:0]           len;
-    logic [2:0]           size;
-    logic [1:0]           burst;
-    logic [3:0]           cache;
-    logic [2:0]           prot;
-    logic [3:0]           qos;
-  } ax_t;
+  // Address/control of one AW or AR request (slave-side ID), packed as
+  // {id, addr, len, size, burst, cache, prot, qos} (flat vector: Yosys does not
+  // handle arrays of packed structs reliably).
+  localparam int unsigned AxQos   = 0;
+  localparam int unsigned AxProt  = 4;
+  localparam int unsigned AxCache = 7;
+  localparam int unsigned AxBurst = 11;
+  localparam int unsigned AxSize  = 13;
+  localparam int unsigned AxLen   = 16;
+  localparam int unsigned AxAddr  = 24;
+  localparam int unsigned AxId    = 56;
+  localparam int unsigned AxBits  = AxId + SlvIdBits;
 
   // Target port of a burst: a channel, or ErrPort.
   function automatic logic [PortIdxBits-1:0] route(input logic [31:0] addr,
@@ -150,7 +151,7 @@ module tessera_axi_xbar #(
 
   // ---------------------------------------------------------------- port-side signals
   // Ports 0..NumSlv-1 are the channels, port NumSlv the internal error slave.
-  ax_t [NumPorts-1:0]                 port_aw, port_ar;
+  logic [NumPorts-1:0][AxBits-1:0]   port_aw, port_ar;
   logic [NumPorts-1:0]                port_awvalid, port_awready;
   logic [NumPorts-1:0]                port_arvalid, port_arready;
   logic [NumPorts-1:0][DataBits-1:0]  port_wdata;
@@ -165,7 +166,7 @@ module tessera_axi_xbar #(
   // ---------------------------------------------------------------- request decode
   logic [NumMst-1:0][PortIdxBits-1:0] aw_tgt, ar_tgt;
   logic [NumMst-1:0]                  aw_stall, ar_stall;
-  ax_t  [NumMst-1:0]                  aw_in, ar_in;
+  logic [NumMst-1:0][AxBits-1:0]     aw_in, ar_in;
 
   // Same-ID tracking per master: outstanding count and the port they went to.
   logic [NumMst-1:0][NumIds-1:0][CntBits-1:0]     wcnt_q, wcnt_d, rcnt_q, rcnt_d;
@@ -181,22 +182,12 @@ module tessera_axi_xbar #(
     for (int unsigned m = 0; m < NumMst; m++) begin
       aw_tgt[m] = route(s_axi_awaddr_i[m], s_axi_awlen_i[m], s_axi_awsize_i[m]);
       ar_tgt[m] = route(s_axi_araddr_i[m], s_axi_arlen_i[m], s_axi_arsize_i[m]);
-      aw_in[m].id    = widen_id(MstIdxBits'(m), s_axi_awid_i[m]);
-      aw_in[m].addr  = s_axi_awaddr_i[m];
-      aw_in[m].len   = s_axi_awlen_i[m];
-      aw_in[m].size  = s_axi_awsize_i[m];
-      aw_in[m].burst = s_axi_awburst_i[m];
-      aw_in[m].cache = s_axi_awcache_i[m];
-      aw_in[m].prot  = s_axi_awprot_i[m];
-      aw_in[m].qos   = s_axi_awqos_i[m];
-      ar_in[m].id    = widen_id(MstIdxBits'(m), s_axi_arid_i[m]);
-      ar_in[m].addr  = s_axi_araddr_i[m];
-      ar_in[m].len   = s_axi_arlen_i[m];
-      ar_in[m].size  = s_axi_arsize_i[m];
-      ar_in[m].burst = s_axi_arburst_i[m];
-      ar_in[m].cache = s_axi_arcache_i[m];
-      ar_in[m].prot  = s_axi_arprot_i[m];
-      ar_in[m].qos   = s_axi_arqos_i[m];
+      aw_in[m] = {widen_id(MstIdxBits'(m), s_axi_awid_i[m]), s_axi_awaddr_i[m],
+                   s_axi_awlen_i[m], s_axi_awsize_i[m], s_axi_awburst_i[m],
+                   s_axi_awcache_i[m], s_axi_awprot_i[m], s_axi_awqos_i[m]};
+      ar_in[m] = {widen_id(MstIdxBits'(m), s_axi_arid_i[m]), s_axi_araddr_i[m],
+                   s_axi_arlen_i[m], s_axi_arsize_i[m], s_axi_arburst_i[m],
+                   s_axi_arcache_i[m], s_axi_arprot_i[m], s_axi_arqos_i[m]};
       aw_stall[m] = ((wcnt_q[m][s_axi_awid_i[m]] != '0) &&
                      (wtgt_q[m][s_axi_awid_i[m]] != aw_tgt[m])) ||
                     (wcnt_q[m][s_axi_awid_i[m]] == '1) || route_full[m];
@@ -210,8 +201,8 @@ module tessera_axi_xbar #(
   logic [NumPorts-1:0][NumMst-1:0]     aw_req, aw_gnt, ar_req, ar_gnt;
   logic [NumPorts-1:0][MstIdxBits-1:0] aw_idx, ar_idx;
   logic [NumPorts-1:0]                 aw_load, ar_load;
-  ax_t  [NumPorts-1:0]                 aw_sel, ar_sel;
-  ax_t  [NumPorts-1:0]                 awq_q, arq_q;
+  logic [NumPorts-1:0][AxBits-1:0]    aw_sel, ar_sel;
+  logic [NumPorts-1:0][AxBits-1:0]    awq_q, arq_q;
   logic [NumPorts-1:0]                 awq_valid_q, arq_valid_q;
 
   always_comb begin
@@ -507,14 +498,14 @@ module tessera_axi_xbar #(
 
   // ---------------------------------------------------------------- channels
   for (genvar c = 0; c < NumSlv; c++) begin : g_chan
-    assign m_axi_awid_o[c]    = port_aw[c].id;
-    assign m_axi_awaddr_o[c]  = port_aw[c].addr;
-    assign m_axi_awlen_o[c]   = port_aw[c].len;
-    assign m_axi_awsize_o[c]  = port_aw[c].size;
-    assign m_axi_awburst_o[c] = port_aw[c].burst;
-    assign m_axi_awcache_o[c] = port_aw[c].cache;
-    assign m_axi_awprot_o[c]  = port_aw[c].prot;
-    assign m_axi_awqos_o[c]   = port_aw[c].qos;
+    assign m_axi_awid_o[c]    = port_aw[c][AxId +: SlvIdBits];
+    assign m_axi_awaddr_o[c]  = port_aw[c][AxAddr +: 32];
+    assign m_axi_awlen_o[c]   = port_aw[c][AxLen +: 8];
+    assign m_axi_awsize_o[c]  = port_aw[c][AxSize +: 3];
+    assign m_axi_awburst_o[c] = port_aw[c][AxBurst +: 2];
+    assign m_axi_awcache_o[c] = port_aw[c][AxCache +: 4];
+    assign m_axi_awprot_o[c]  = port_aw[c][AxProt +: 3];
+    assign m_axi_awqos_o[c]   = port_aw[c][AxQos +: 4];
     assign m_axi_awvalid_o[c] = port_awvalid[c];
     assign port_awready[c]    = m_axi_awready_i[c];
     assign m_axi_wdata_o[c]   = port_wdata[c];
@@ -526,14 +517,14 @@ module tessera_axi_xbar #(
     assign port_bresp[c]      = m_axi_bresp_i[c];
     assign port_bvalid[c]     = m_axi_bvalid_i[c];
     assign m_axi_bready_o[c]  = port_bready[c];
-    assign m_axi_arid_o[c]    = port_ar[c].id;
-    assign m_axi_araddr_o[c]  = port_ar[c].addr;
-    assign m_axi_arlen_o[c]   = port_ar[c].len;
-    assign m_axi_arsize_o[c]  = port_ar[c].size;
-    assign m_axi_arburst_o[c] = port_ar[c].burst;
-    assign m_axi_arcache_o[c] = port_ar[c].cache;
-    assign m_axi_arprot_o[c]  = port_ar[c].prot;
-    assign m_axi_arqos_o[c]   = port_ar[c].qos;
+    assign m_axi_arid_o[c]    = port_ar[c][AxId +: SlvIdBits];
+    assign m_axi_araddr_o[c]  = port_ar[c][AxAddr +: 32];
+    assign m_axi_arlen_o[c]   = port_ar[c][AxLen +: 8];
+    assign m_axi_arsize_o[c]  = port_ar[c][AxSize +: 3];
+    assign m_axi_arburst_o[c] = port_ar[c][AxBurst +: 2];
+    assign m_axi_arcache_o[c] = port_ar[c][AxCache +: 4];
+    assign m_axi_arprot_o[c]  = port_ar[c][AxProt +: 3];
+    assign m_axi_arqos_o[c]   = port_ar[c][AxQos +: 4];
     assign m_axi_arvalid_o[c] = port_arvalid[c];
     assign port_arready[c]    = m_axi_arready_i[c];
     assign port_rid[c]        = m_axi_rid_i[c];
@@ -553,8 +544,8 @@ module tessera_axi_xbar #(
   ) u_err (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
-    .s_axi_awid_i    (port_aw[ErrPort].id),
-    .s_axi_awaddr_i  (port_aw[ErrPort].addr),
+    .s_axi_awid_i    (port_aw[ErrPort][AxId +: SlvIdBits]),
+    .s_axi_awaddr_i  (port_aw[ErrPort][AxAddr +: 32]),
     .s_axi_awvalid_i (port_awvalid[ErrPort]),
     .s_axi_awready_o (port_awready[ErrPort]),
     .s_axi_wlast_i   (port_wlast[ErrPort]),
@@ -564,9 +555,9 @@ module tessera_axi_xbar #(
     .s_axi_bresp_o   (port_bresp[ErrPort]),
     .s_axi_bvalid_o  (port_bvalid[ErrPort]),
     .s_axi_bready_i  (port_bready[ErrPort]),
-    .s_axi_arid_i    (port_ar[ErrPort].id),
-    .s_axi_araddr_i  (port_ar[ErrPort].addr),
-    .s_axi_arlen_i   (port_ar[ErrPort].len),
+    .s_axi_arid_i    (port_ar[ErrPort][AxId +: SlvIdBits]),
+    .s_axi_araddr_i  (port_ar[ErrPort][AxAddr +: 32]),
+    .s_axi_arlen_i   (port_ar[ErrPort][AxLen +: 8]),
     .s_axi_arvalid_i (port_arvalid[ErrPort]),
     .s_axi_arready_o (port_arready[ErrPort]),
     .s_axi_rid_o     (port_rid[ErrPort]),
@@ -582,10 +573,10 @@ module tessera_axi_xbar #(
   // the burst attributes it does not need; B has no "last".
   logic unused_sig;
   assign unused_sig = ^{b_last_unused, ar_idx, port_wdata[ErrPort], port_wstrb[ErrPort],
-                        port_aw[ErrPort].len, port_aw[ErrPort].size, port_aw[ErrPort].burst,
-                        port_aw[ErrPort].cache, port_aw[ErrPort].prot, port_aw[ErrPort].qos,
-                        port_ar[ErrPort].size, port_ar[ErrPort].burst,
-                        port_ar[ErrPort].cache, port_ar[ErrPort].prot, port_ar[ErrPort].qos,
+                        port_aw[ErrPort][AxLen +: 8], port_aw[ErrPort][AxSize +: 3], port_aw[ErrPort][AxBurst +: 2],
+                        port_aw[ErrPort][AxCache +: 4], port_aw[ErrPort][AxProt +: 3], port_aw[ErrPort][AxQos +: 4],
+                        port_ar[ErrPort][AxSize +: 3], port_ar[ErrPort][AxBurst +: 2],
+                        port_ar[ErrPort][AxCache +: 4], port_ar[ErrPort][AxProt +: 3], port_ar[ErrPort][AxQos +: 4],
                         port_rid, port_bid};
 
 endmodule

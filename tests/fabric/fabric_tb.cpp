@@ -62,6 +62,8 @@ struct Txn {
   std::vector<uint32_t> strb;  // write strobes, len
   unsigned beat = 0;           // response beats received
   bool w_done = false;
+  bool hazard = false;         // offered while the same ID was outstanding at another port
+  unsigned port = 0;           // channel, or NS for the error slave
   uint64_t t_gen = 0;
 };
 using TxnP = std::shared_ptr<Txn>;
@@ -96,7 +98,7 @@ struct Master {
 };
 
 struct Stats {
-  uint64_t rd = 0, wr = 0, decerr = 0, slverr = 0, same_id_multi = 0;
+  uint64_t rd = 0, wr = 0, decerr = 0, slverr = 0, same_id_multi = 0, hazards = 0;
   uint64_t ch_aw[NS] = {}, ch_ar[NS] = {};
 };
 
@@ -112,6 +114,8 @@ class Bench {
   void drive_masters();
   void sample_masters();
   void complete(Master& m, const TxnP& t);
+  void note_hazard(const std::deque<TxnP>* out, const TxnP& t);
+  void check_same_port(const std::deque<TxnP>& q, const char* kind, unsigned mi);
   void diagnose();
   uint64_t seed_, max_cycles_;
   PhaseCfg pc_;
@@ -194,6 +198,7 @@ void Bench::gen(Master& m) {
     }
   }
   t->t_gen = cyc_;
+  t->port = t->resp == OKAY ? unsigned((t->addr / IL) % NS) : NS;
   (t->write ? m.wl : m.rl).push_back(t);
   m.active.push_back(t);
   ++m.generated;
@@ -220,6 +225,7 @@ void Bench::drive_masters() {
       SETM(s_axi_awqos_i, mi, 4, mi);
     }
     SETM(s_axi_awvalid_i, mi, 1, m.aw_on);
+    if (m.aw_on) note_hazard(m.wout, m.wl[m.aw_ptr]);
     // W: may run one burst ahead of AW (W before AW is legal)
     if (!m.w_on && m.w_ptr < m.wl.size() && m.w_ptr <= m.aw_ptr && m.rng.chance(pc_.p_valid)) m.w_on = true;
     if (!m.w_on && m.w_ptr < m.wl.size() && m.w_ptr == m.aw_ptr + 0 && m.rng.chance(0.2)) m.w_on = true;
@@ -244,6 +250,7 @@ void Bench::drive_masters() {
       SETM(s_axi_arqos_i, mi, 4, mi);
     }
     SETM(s_axi_arvalid_i, mi, 1, m.ar_on);
+    if (m.ar_on) note_hazard(m.rout, m.rl[m.ar_ptr]);
     m.rready = m.rng.chance(pc_.p_ready);
     m.bready = m.rng.chance(pc_.p_ready);
     SETM(s_axi_rready_i, mi, 1, m.rready);
@@ -266,6 +273,29 @@ void Bench::drive_masters() {
   }
 }
 
+// Same-ID hazard: the burst is offered while a burst with its ID is still
+// outstanding at another port (the crossbar must hold it back).
+void Bench::note_hazard(const std::deque<TxnP>* out, const TxnP& t) {
+  if (t->hazard) return;
+  for (const TxnP& o : out[t->id])
+    if (o->port != t->port) {
+      t->hazard = true;
+      ++st_.hazards;
+      return;
+    }
+}
+
+// Implementation rule (docs/fabric.md): once accepted, all outstanding bursts of
+// one master and ID are at the same port.
+void Bench::check_same_port(const std::deque<TxnP>& q, const char* kind, unsigned mi) {
+  for (const TxnP& o : q)
+    if (o->port != q.back()->port) {
+      err_("cycle %" PRIu64 " master %u: %s id %u accepted for port %u while one is outstanding at port %u", cyc_,
+           mi, kind, q.back()->id, q.back()->port, o->port);
+      return;
+    }
+}
+
 void Bench::complete(Master& m, const TxnP& t) {
   for (size_t i = 0; i < m.active.size(); ++i)
     if (m.active[i] == t) {
@@ -284,6 +314,7 @@ void Bench::sample_masters() {
     if (m.aw_on && GETM(s_axi_awready_o, mi, 1)) {
       TxnP t = m.wl[m.aw_ptr++];
       m.wout[t->id].push_back(t);
+      check_same_port(m.wout[t->id], "write", mi);
       m.aw_on = false;
     }
     if (m.w_on && GETM(s_axi_wready_o, mi, 1)) {
@@ -298,6 +329,7 @@ void Bench::sample_masters() {
     if (m.ar_on && GETM(s_axi_arready_o, mi, 1)) {
       TxnP t = m.rl[m.ar_ptr++];
       m.rout[t->id].push_back(t);
+      check_same_port(m.rout[t->id], "read", mi);
       if (m.rout[t->id].size() > 1) ++st_.same_id_multi;
       m.ar_on = false;
     }
@@ -515,9 +547,9 @@ bool Bench::run(const PhaseCfg& pc, double* tput_per_ch, double* tput_aggr) {
   }
   bool ok = !timeout && err_.count == 0;
   std::printf("  %-8s %s: %" PRIu64 " cycles, %" PRIu64 " reads, %" PRIu64 " writes, %" PRIu64 " DECERR, %" PRIu64
-              " SLVERR, %" PRIu64 " same-ID reads queued behind another, %u errors\n",
+              " SLVERR, %" PRIu64 " same-ID reads queued, %" PRIu64 " same-ID hazards held, %u errors\n",
               pc_.name.c_str(), ok ? "ok" : "FAILED", cyc_, st_.rd, st_.wr, st_.decerr, st_.slverr,
-              st_.same_id_multi, err_.count);
+              st_.same_id_multi, st_.hazards, err_.count);
   std::printf("           channel AW/AR bursts:");
   for (unsigned c = 0; c < NS; ++c) std::printf(" ch%u %" PRIu64 "/%" PRIu64, c, st_.ch_aw[c], st_.ch_ar[c]);
   std::printf("\n");
@@ -525,7 +557,7 @@ bool Bench::run(const PhaseCfg& pc, double* tput_per_ch, double* tput_aggr) {
   if (!pc_.stream) {
     bool cov = st_.decerr > 0 && st_.slverr > 0;
     if (!pc_.errors_only) {
-      cov &= st_.same_id_multi > 0;
+      cov &= st_.same_id_multi > 0 && st_.hazards > 0;
       for (unsigned c = 0; c < NS; ++c) cov &= st_.ch_aw[c] > 0 && st_.ch_ar[c] > 0;
     }
     if (!cov) {
