@@ -127,7 +127,7 @@ SCALARS = [
 def sv_pkg(c, regions):
     out = [f"// {BANNER}", f"// Configuration: {c['config_name']}", "",
            "package tessera_cfg_pkg;", ""]
-    out.append(f'  localparam string ConfigName = "{c["config_name"]}";')
+    out.append(f'  localparam ConfigName = "{c["config_name"]}";')
     for key, desc in SCALARS:
         camel = "".join(p.capitalize() for p in key.split("_"))
         out.append(f"  localparam int unsigned {camel} = {c[key]};  // {desc}")

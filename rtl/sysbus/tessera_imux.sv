@@ -1,12 +1,10 @@
 // Instruction-fetch mux: routes the core's OBI fetch port to the fetch ports
 // of the boot ROM, ISRAM and DSRAM (all single-cycle, always granted). Any
 // other address returns an error response (instruction access fault).
-module tessera_imux
-  import tessera_cfg_pkg::*;
-#(
-  parameter int unsigned RomBytes  = BootromBytes,
-  parameter int unsigned IramBytes = IsramBytes,
-  parameter int unsigned DramBytes = DsramBytes
+module tessera_imux #(
+  parameter int unsigned RomBytes  = tessera_cfg_pkg::BootromBytes,
+  parameter int unsigned IramBytes = tessera_cfg_pkg::IsramBytes,
+  parameter int unsigned DramBytes = tessera_cfg_pkg::DsramBytes
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -23,9 +21,9 @@ module tessera_imux
   input  logic [2:0][31:0]  t_rdata_i
 );
   logic [2:0] hit;
-  assign hit[0] = (addr_i - BootromBase) < RomBytes;
-  assign hit[1] = (addr_i - IsramBase) < IramBytes;
-  assign hit[2] = (addr_i - DsramBase) < DramBytes;
+  assign hit[0] = (addr_i - tessera_cfg_pkg::BootromBase) < RomBytes;
+  assign hit[1] = (addr_i - tessera_cfg_pkg::IsramBase) < IramBytes;
+  assign hit[2] = (addr_i - tessera_cfg_pkg::DsramBase) < DramBytes;
 
   assign gnt_o    = 1'b1;
   assign t_req_o  = req_i ? hit : 3'b000;

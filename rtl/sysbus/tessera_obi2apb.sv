@@ -1,11 +1,12 @@
 // OBI (one outstanding transaction) to APB4 bridge with a peripheral decoder.
 // Peripheral p answers addresses a with (a & ~(PerSize[p]-1)) == PerBase[p] and
-// sees the low 16 address bits. An address that matches no peripheral, or a
+// sees the low 16 address bits. PerBase/PerSize are flattened (entry p in
+// bits [32*p +: 32]) because Yosys does not accept 2-D packed parameters. An address that matches no peripheral, or a
 // peripheral answering PSLVERR, gives an OBI error response.
 module tessera_obi2apb #(
   parameter int unsigned                 NumPer  = 4,
-  parameter logic [NumPer-1:0][31:0]     PerBase = '0,
-  parameter logic [NumPer-1:0][31:0]     PerSize = '0
+  parameter logic [NumPer*32-1:0]        PerBase = '0,
+  parameter logic [NumPer*32-1:0]        PerSize = '0
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -41,7 +42,7 @@ module tessera_obi2apb #(
 
   always_comb begin
     for (int unsigned p = 0; p < NumPer; p++) begin
-      hit[p] = (obi_addr_i & ~(PerSize[p] - 32'd1)) == PerBase[p];
+      hit[p] = (obi_addr_i & ~(PerSize[32*p +: 32] - 32'd1)) == PerBase[32*p +: 32];
     end
   end
 

@@ -11,13 +11,11 @@
 // its response returns, so single-cycle SRAMs run at one access per cycle.
 // Arbitration per slave is round robin. Unmapped addresses, writes to the ROM
 // and addresses beyond a memory's populated size get an error response.
-module tessera_sysbus
-  import tessera_cfg_pkg::*;
-#(
+module tessera_sysbus #(
   parameter int unsigned NumMst    = 3,
-  parameter int unsigned RomBytes  = BootromBytes,
-  parameter int unsigned IramBytes = IsramBytes,
-  parameter int unsigned DramBytes = DsramBytes
+  parameter int unsigned RomBytes  = tessera_cfg_pkg::BootromBytes,
+  parameter int unsigned IramBytes = tessera_cfg_pkg::IsramBytes,
+  parameter int unsigned DramBytes = tessera_cfg_pkg::DsramBytes
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -46,18 +44,21 @@ module tessera_sysbus
   localparam int unsigned SlvErr = 5;
   localparam int unsigned MstW   = (NumMst > 1) ? $clog2(NumMst) : 1;
   localparam int unsigned SlvW   = 3;
+  localparam logic [31:0] RomBase  = tessera_cfg_pkg::BootromBase;
+  localparam logic [31:0] IramBase = tessera_cfg_pkg::IsramBase;
+  localparam logic [31:0] DramBase = tessera_cfg_pkg::DsramBase;
+  localparam logic [31:0] MemBase  = tessera_cfg_pkg::HbmBase;
+  localparam logic [31:0] MemSize  = tessera_cfg_pkg::HbmSize;
 
   // ---------------------------------------------------------------- decode
   function automatic logic [SlvW-1:0] decode(logic [31:0] a, logic we);
-    logic [SlvW-1:0] s;
-    s = SlvW'(SlvErr);
     // (a - base) < size: one unsigned compare per region
-    if ((a - BootromBase) < RomBytes && !we)       s = 3'd0;
-    else if ((a - IsramBase) < IramBytes)          s = 3'd1;
-    else if ((a - DsramBase) < DramBytes)          s = 3'd2;
-    else if (a[31:28] == 4'h2 || a[31:28] == 4'h3) s = 3'd3;
-    else if ((a - HbmBase) < HbmSize)              s = 3'd4;
-    return s;
+    decode = SlvW'(SlvErr);
+    if ((a - RomBase) < RomBytes && !we)     decode = 3'd0;
+    else if ((a - IramBase) < IramBytes)     decode = 3'd1;
+    else if ((a - DramBase) < DramBytes)     decode = 3'd2;
+    else if (a[31:28] == 4'h2 || a[31:28] == 4'h3) decode = 3'd3;
+    else if ((a - MemBase) < MemSize)        decode = 3'd4;
   endfunction
 
   logic [NumMst-1:0][SlvW-1:0] sel;

@@ -1,8 +1,6 @@
 // System control: chip ID, configuration read-back (from tessera_cfg_pkg),
 // boot control and scratch registers. Registers: rtl/sysctrl/data/sysctrl.rdl.
-module tessera_sysctrl
-  import tessera_cfg_pkg::*;
-#(
+module tessera_sysctrl #(
   parameter int unsigned Platform = 0  // 0 = simulation, 1 = FPGA board
 ) (
   input  logic        clk_i,
@@ -40,21 +38,21 @@ module tessera_sysctrl
 
   always_comb begin
     hw_in = '0;
-    hw_in.VERSION.major.next        = 8'(VersionMajor);
-    hw_in.VERSION.minor.next        = 8'(VersionMinor);
-    hw_in.VERSION.patch.next        = 8'(VersionPatch);
-    hw_in.CONFIG0.dcores.next       = 4'(Dcores);
-    hw_in.CONFIG0.num_mme.next      = 4'(NumMme);
-    hw_in.CONFIG0.num_tpc.next      = 8'(NumTpc);
-    hw_in.CONFIG0.hbm_channels.next = 4'(HbmChannels);
-    hw_in.CONFIG0.dma_engines.next  = 4'(DmaEngines);
-    hw_in.CONFIG0.nic_ports.next    = 4'(NicPorts);
+    hw_in.VERSION.major.next        = 8'(tessera_cfg_pkg::VersionMajor);
+    hw_in.VERSION.minor.next        = 8'(tessera_cfg_pkg::VersionMinor);
+    hw_in.VERSION.patch.next        = 8'(tessera_cfg_pkg::VersionPatch);
+    hw_in.CONFIG0.dcores.next       = 4'(tessera_cfg_pkg::Dcores);
+    hw_in.CONFIG0.num_mme.next      = 4'(tessera_cfg_pkg::NumMme);
+    hw_in.CONFIG0.num_tpc.next      = 8'(tessera_cfg_pkg::NumTpc);
+    hw_in.CONFIG0.hbm_channels.next = 4'(tessera_cfg_pkg::HbmChannels);
+    hw_in.CONFIG0.dma_engines.next  = 4'(tessera_cfg_pkg::DmaEngines);
+    hw_in.CONFIG0.nic_ports.next    = 4'(tessera_cfg_pkg::NicPorts);
     hw_in.CONFIG0.platform.next     = 4'(Platform);
-    hw_in.CONFIG1.mme_rows.next     = 8'(MmeRows);
-    hw_in.CONFIG1.mme_cols.next     = 8'(MmeCols);
-    hw_in.CONFIG1.l2_log2_bytes.next = 8'($clog2(L2BytesPerDcore));
-    hw_in.CONFIG1.l2_ways.next      = 8'(L2Ways);
-    hw_in.CLK_HZ.hz.next            = 32'(ClkHz);
+    hw_in.CONFIG1.mme_rows.next     = 8'(tessera_cfg_pkg::MmeRows);
+    hw_in.CONFIG1.mme_cols.next     = 8'(tessera_cfg_pkg::MmeCols);
+    hw_in.CONFIG1.l2_log2_bytes.next = 8'($clog2(tessera_cfg_pkg::L2BytesPerDcore));
+    hw_in.CONFIG1.l2_ways.next      = 8'(tessera_cfg_pkg::L2Ways);
+    hw_in.CLK_HZ.hz.next            = 32'(tessera_cfg_pkg::ClkHz);
   end
 
   // Boot and firmware status registers are for software only.

@@ -3,7 +3,7 @@
 
 package tessera_cfg_pkg;
 
-  localparam string ConfigName = "tiny";
+  localparam ConfigName = "tiny";
   localparam int unsigned VersionMajor = 0;  // chip version, major
   localparam int unsigned VersionMinor = 1;  // chip version, minor
   localparam int unsigned VersionPatch = 0;  // chip version, patch

@@ -1,0 +1,76 @@
+// Engine message master: turns the completion messages of NumSrc engines
+// (valid/ready, 32-bit address + data) into 32-bit writes on the system bus,
+// round robin, one write outstanding (OBI contract). A write that fails
+// (unmapped address, slave error) raises err_o for one cycle and is counted
+// in the interrupt controller as "message error" (docs/interrupts.md).
+module tessera_msg_master #(
+  parameter int unsigned NumSrc = 1
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+  input  logic [NumSrc-1:0]        msg_valid_i,
+  output logic [NumSrc-1:0]        msg_ready_o,
+  input  logic [NumSrc-1:0][31:0]  msg_addr_i,
+  input  logic [NumSrc-1:0][31:0]  msg_data_i,
+  output logic                     obi_req_o,
+  input  logic                     obi_gnt_i,
+  output logic [31:0]              obi_addr_o,
+  output logic                     obi_we_o,
+  output logic [3:0]               obi_be_o,
+  output logic [31:0]              obi_wdata_o,
+  input  logic                     obi_rvalid_i,
+  input  logic [31:0]              obi_rdata_i,
+  input  logic                     obi_err_i,
+  output logic                     err_o
+);
+  localparam int unsigned SrcW = (NumSrc > 1) ? $clog2(NumSrc) : 1;
+
+  logic            pending_q;  // a write is outstanding
+  logic [SrcW-1:0] rr_q, winner;
+  logic            found;
+
+  always_comb begin
+    found  = 1'b0;
+    winner = '0;
+    for (int unsigned k = 0; k < NumSrc; k++) begin
+      int unsigned s;
+      s = (int'(rr_q) + k) % NumSrc;
+      if (!found && msg_valid_i[s]) begin
+        found  = 1'b1;
+        winner = SrcW'(s);
+      end
+    end
+  end
+
+  logic can_issue;
+  assign can_issue   = !pending_q || obi_rvalid_i;
+  assign obi_req_o   = found && can_issue;
+  assign obi_addr_o  = msg_addr_i[winner];
+  assign obi_wdata_o = msg_data_i[winner];
+  assign obi_we_o    = 1'b1;
+  assign obi_be_o    = 4'hF;
+
+  always_comb begin
+    msg_ready_o = '0;
+    if (obi_req_o && obi_gnt_i) msg_ready_o[winner] = 1'b1;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pending_q <= 1'b0;
+      rr_q      <= '0;
+    end else begin
+      if (obi_req_o && obi_gnt_i) begin
+        pending_q <= 1'b1;
+        rr_q      <= (int'(winner) == NumSrc - 1) ? '0 : winner + 1'b1;
+      end else if (obi_rvalid_i) begin
+        pending_q <= 1'b0;
+      end
+    end
+  end
+
+  assign err_o = pending_q && obi_rvalid_i && obi_err_i;
+
+  logic unused_rdata;
+  assign unused_rdata = ^obi_rdata_i;
+endmodule

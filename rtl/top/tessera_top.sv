@@ -1,0 +1,541 @@
+// Tessera chip top. See docs/architecture.md for the block diagram, the buses
+// and the port contract; docs/memory_map.md for the address map.
+module tessera_top #(
+  parameter              BootromHex = "",   // $readmemh image of the boot ROM
+  parameter int unsigned Platform   = 0,    // SYSCTRL.CONFIG0.platform: 0 sim, 1 FPGA
+  parameter int unsigned HbmIdBits  = tessera_cfg_pkg::AxiIdBits + 4
+) (
+  input  logic clk_i,
+  input  logic rst_ni,
+  // UART
+  output logic uart_tx_o,
+  input  logic uart_rx_i,
+  // host port (OBI slave)
+  input  logic        host_req_i,
+  output logic        host_gnt_o,
+  input  logic [31:0] host_addr_i,
+  input  logic        host_we_i,
+  input  logic [3:0]  host_be_i,
+  input  logic [31:0] host_wdata_i,
+  output logic        host_rvalid_o,
+  output logic [31:0] host_rdata_o,
+  output logic        host_err_o,
+  output logic [tessera_cfg_pkg::NumHostIrqs-1:0] host_irq_o,
+  // device-memory channels (AXI4 masters)
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][HbmIdBits-1:0]      hbm_awid_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][31:0]               hbm_awaddr_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][7:0]                hbm_awlen_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][2:0]                hbm_awsize_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][1:0]                hbm_awburst_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][3:0]                hbm_awcache_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][2:0]                hbm_awprot_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][3:0]                hbm_awqos_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_awvalid_o,
+  input  logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_awready_i,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][tessera_cfg_pkg::AxiDataBits-1:0]    hbm_wdata_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][tessera_cfg_pkg::AxiDataBits/8-1:0]  hbm_wstrb_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_wlast_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_wvalid_o,
+  input  logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_wready_i,
+  input  logic [tessera_cfg_pkg::HbmChannels-1:0][HbmIdBits-1:0]      hbm_bid_i,
+  input  logic [tessera_cfg_pkg::HbmChannels-1:0][1:0]                hbm_bresp_i,
+  input  logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_bvalid_i,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_bready_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][HbmIdBits-1:0]      hbm_arid_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][31:0]               hbm_araddr_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][7:0]                hbm_arlen_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][2:0]                hbm_arsize_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][1:0]                hbm_arburst_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][3:0]                hbm_arcache_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][2:0]                hbm_arprot_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][3:0]                hbm_arqos_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_arvalid_o,
+  input  logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_arready_i,
+  input  logic [tessera_cfg_pkg::HbmChannels-1:0][HbmIdBits-1:0]      hbm_rid_i,
+  input  logic [tessera_cfg_pkg::HbmChannels-1:0][tessera_cfg_pkg::AxiDataBits-1:0]    hbm_rdata_i,
+  input  logic [tessera_cfg_pkg::HbmChannels-1:0][1:0]                hbm_rresp_i,
+  input  logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_rlast_i,
+  input  logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_rvalid_i,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_rready_o,
+  // core retirement trace
+  output logic        trace_valid_o,
+  output logic [31:0] trace_pc_o,
+  output logic [31:0] trace_insn_o
+);
+  localparam int unsigned Dw = tessera_cfg_pkg::AxiDataBits;
+
+  // ================================================================ core
+  logic        ifetch_req, ifetch_gnt, ifetch_rvalid, ifetch_err;
+  logic [31:0] ifetch_addr, ifetch_rdata;
+  logic        cd_req, cd_gnt, cd_we, cd_rvalid, cd_err;
+  logic [3:0]  cd_be;
+  logic [31:0] cd_addr, cd_wdata, cd_rdata;
+  logic        irq_soft, irq_timer, irq_ext;
+
+  tessera_core #(
+    .BootAddr(tessera_cfg_pkg::BootromBase),
+    .HartId  (32'h0)
+  ) u_core (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .instr_req_o   (ifetch_req),
+    .instr_gnt_i   (ifetch_gnt),
+    .instr_addr_o  (ifetch_addr),
+    .instr_rvalid_i(ifetch_rvalid),
+    .instr_rdata_i (ifetch_rdata),
+    .instr_err_i   (ifetch_err),
+    .data_req_o    (cd_req),
+    .data_gnt_i    (cd_gnt),
+    .data_addr_o   (cd_addr),
+    .data_we_o     (cd_we),
+    .data_be_o     (cd_be),
+    .data_wdata_o  (cd_wdata),
+    .data_rvalid_i (cd_rvalid),
+    .data_rdata_i  (cd_rdata),
+    .data_err_i    (cd_err),
+    .irq_software_i(irq_soft),
+    .irq_timer_i   (irq_timer),
+    .irq_external_i(irq_ext),
+    .trace_valid_o (trace_valid_o),
+    .trace_pc_o    (trace_pc_o),
+    .trace_insn_o  (trace_insn_o)
+  );
+
+  // ================================================================ on-chip memories
+  logic [2:0]       fetch_req, fetch_rvalid;
+  logic [31:0]      fetch_addr;
+  logic [2:0][31:0] fetch_rdata;
+
+  tessera_imux u_imux (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .req_i     (ifetch_req),
+    .gnt_o     (ifetch_gnt),
+    .addr_i    (ifetch_addr),
+    .rvalid_o  (ifetch_rvalid),
+    .rdata_o   (ifetch_rdata),
+    .err_o     (ifetch_err),
+    .t_req_o   (fetch_req),
+    .t_addr_o  (fetch_addr),
+    .t_rvalid_i(fetch_rvalid),
+    .t_rdata_i (fetch_rdata)
+  );
+
+  // system-bus slave side: 0 ROM, 1 ISRAM, 2 DSRAM, 3 CSR, 4 HBM
+  logic [4:0]       s_req, s_gnt, s_we, s_rvalid, s_err;
+  logic [4:0][31:0] s_addr, s_wdata, s_rdata;
+  logic [4:0][3:0]  s_be;
+
+  tessera_rom #(
+    .Bytes   (tessera_cfg_pkg::BootromBytes),
+    .InitFile(BootromHex)
+  ) u_bootrom (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .a_req_i   (fetch_req[0]),
+    .a_addr_i  (fetch_addr),
+    .a_rvalid_o(fetch_rvalid[0]),
+    .a_rdata_o (fetch_rdata[0]),
+    .b_req_i   (s_req[0]),
+    .b_addr_i  (s_addr[0]),
+    .b_rvalid_o(s_rvalid[0]),
+    .b_rdata_o (s_rdata[0])
+  );
+  assign s_gnt[0] = 1'b1;
+  assign s_err[0] = 1'b0;
+
+  tessera_sram_dp #(.Bytes(tessera_cfg_pkg::IsramBytes)) u_isram (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .a_req_i   (fetch_req[1]),
+    .a_addr_i  (fetch_addr),
+    .a_rvalid_o(fetch_rvalid[1]),
+    .a_rdata_o (fetch_rdata[1]),
+    .b_req_i   (s_req[1]),
+    .b_addr_i  (s_addr[1]),
+    .b_we_i    (s_we[1]),
+    .b_be_i    (s_be[1]),
+    .b_wdata_i (s_wdata[1]),
+    .b_rvalid_o(s_rvalid[1]),
+    .b_rdata_o (s_rdata[1])
+  );
+  assign s_gnt[1] = 1'b1;
+  assign s_err[1] = 1'b0;
+
+  tessera_sram_dp #(.Bytes(tessera_cfg_pkg::DsramBytes)) u_dsram (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .a_req_i   (fetch_req[2]),
+    .a_addr_i  (fetch_addr),
+    .a_rvalid_o(fetch_rvalid[2]),
+    .a_rdata_o (fetch_rdata[2]),
+    .b_req_i   (s_req[2]),
+    .b_addr_i  (s_addr[2]),
+    .b_we_i    (s_we[2]),
+    .b_be_i    (s_be[2]),
+    .b_wdata_i (s_wdata[2]),
+    .b_rvalid_o(s_rvalid[2]),
+    .b_rdata_o (s_rdata[2])
+  );
+  assign s_gnt[2] = 1'b1;
+  assign s_err[2] = 1'b0;
+
+  // ================================================================ system bus
+  localparam int unsigned NumSysMst = 3;  // 0 core data, 1 host, 2 engine messages
+  logic [NumSysMst-1:0]       m_req, m_gnt, m_we, m_rvalid, m_err;
+  logic [NumSysMst-1:0][31:0] m_addr, m_wdata, m_rdata;
+  logic [NumSysMst-1:0][3:0]  m_be;
+
+  assign m_req[0]   = cd_req;
+  assign m_addr[0]  = cd_addr;
+  assign m_we[0]    = cd_we;
+  assign m_be[0]    = cd_be;
+  assign m_wdata[0] = cd_wdata;
+  assign cd_gnt     = m_gnt[0];
+  assign cd_rvalid  = m_rvalid[0];
+  assign cd_rdata   = m_rdata[0];
+  assign cd_err     = m_err[0];
+
+  assign m_req[1]      = host_req_i;
+  assign m_addr[1]     = host_addr_i;
+  assign m_we[1]       = host_we_i;
+  assign m_be[1]       = host_be_i;
+  assign m_wdata[1]    = host_wdata_i;
+  assign host_gnt_o    = m_gnt[1];
+  assign host_rvalid_o = m_rvalid[1];
+  assign host_rdata_o  = m_rdata[1];
+  assign host_err_o    = m_err[1];
+
+  tessera_sysbus #(.NumMst(NumSysMst)) u_sysbus (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .m_req_i   (m_req),
+    .m_gnt_o   (m_gnt),
+    .m_addr_i  (m_addr),
+    .m_we_i    (m_we),
+    .m_be_i    (m_be),
+    .m_wdata_i (m_wdata),
+    .m_rvalid_o(m_rvalid),
+    .m_rdata_o (m_rdata),
+    .m_err_o   (m_err),
+    .s_req_o   (s_req),
+    .s_gnt_i   (s_gnt),
+    .s_addr_o  (s_addr),
+    .s_we_o    (s_we),
+    .s_be_o    (s_be),
+    .s_wdata_o (s_wdata),
+    .s_rvalid_i(s_rvalid),
+    .s_rdata_i (s_rdata),
+    .s_err_i   (s_err)
+  );
+
+  // ================================================================ engine messages
+  localparam int unsigned NumMsgSrc = 1;
+  logic [NumMsgSrc-1:0]       msg_valid, msg_ready;
+  logic [NumMsgSrc-1:0][31:0] msg_addr, msg_data;
+  logic                       msg_err;
+  // no engine sends messages yet
+  assign msg_valid = '0;
+  assign msg_addr  = '0;
+  assign msg_data  = '0;
+
+  tessera_msg_master #(.NumSrc(NumMsgSrc)) u_msg (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .msg_valid_i (msg_valid),
+    .msg_ready_o (msg_ready),
+    .msg_addr_i  (msg_addr),
+    .msg_data_i  (msg_data),
+    .obi_req_o   (m_req[2]),
+    .obi_gnt_i   (m_gnt[2]),
+    .obi_addr_o  (m_addr[2]),
+    .obi_we_o    (m_we[2]),
+    .obi_be_o    (m_be[2]),
+    .obi_wdata_o (m_wdata[2]),
+    .obi_rvalid_i(m_rvalid[2]),
+    .obi_rdata_i (m_rdata[2]),
+    .obi_err_i   (m_err[2]),
+    .err_o       (msg_err)
+  );
+  logic unused_msg_ready;
+  assign unused_msg_ready = ^msg_ready;
+
+  // ================================================================ CSR space (APB)
+  localparam int unsigned NumPer = 4;  // 0 SYSCTRL, 1 UART, 2 INTC, 3 CLINT
+  localparam logic [NumPer*32-1:0] PerBase = {tessera_cfg_pkg::ClintBase, tessera_cfg_pkg::IntcBase, tessera_cfg_pkg::UartBase, tessera_cfg_pkg::SysctrlBase};
+  localparam logic [NumPer*32-1:0] PerSize = {tessera_cfg_pkg::ClintSize, tessera_cfg_pkg::IntcSize, tessera_cfg_pkg::UartSize, tessera_cfg_pkg::SysctrlSize};
+
+  logic [NumPer-1:0]       psel, pready, pslverr;
+  logic [NumPer-1:0][31:0] prdata;
+  logic                    penable, pwrite;
+  logic [2:0]              pprot;
+  logic [15:0]             paddr;
+  logic [31:0]             pwdata;
+  logic [3:0]              pstrb;
+
+  tessera_obi2apb #(
+    .NumPer (NumPer),
+    .PerBase(PerBase),
+    .PerSize(PerSize)
+  ) u_apb (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .obi_req_i    (s_req[3]),
+    .obi_gnt_o    (s_gnt[3]),
+    .obi_addr_i   (s_addr[3]),
+    .obi_we_i     (s_we[3]),
+    .obi_be_i     (s_be[3]),
+    .obi_wdata_i  (s_wdata[3]),
+    .obi_rvalid_o (s_rvalid[3]),
+    .obi_rdata_o  (s_rdata[3]),
+    .obi_err_o    (s_err[3]),
+    .apb_psel_o   (psel),
+    .apb_penable_o(penable),
+    .apb_pwrite_o (pwrite),
+    .apb_pprot_o  (pprot),
+    .apb_paddr_o  (paddr),
+    .apb_pwdata_o (pwdata),
+    .apb_pstrb_o  (pstrb),
+    .apb_pready_i (pready),
+    .apb_prdata_i (prdata),
+    .apb_pslverr_i(pslverr)
+  );
+
+  tessera_sysctrl #(.Platform(Platform)) u_sysctrl (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .apb_psel_i   (psel[0]),
+    .apb_penable_i(penable),
+    .apb_pwrite_i (pwrite),
+    .apb_pprot_i  (pprot),
+    .apb_paddr_i  (paddr),
+    .apb_pwdata_i (pwdata),
+    .apb_pstrb_i  (pstrb),
+    .apb_pready_o (pready[0]),
+    .apb_prdata_o (prdata[0]),
+    .apb_pslverr_o(pslverr[0])
+  );
+
+  logic uart_irq;
+  tessera_uart u_uart (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .apb_psel_i   (psel[1]),
+    .apb_penable_i(penable),
+    .apb_pwrite_i (pwrite),
+    .apb_pprot_i  (pprot),
+    .apb_paddr_i  (paddr),
+    .apb_pwdata_i (pwdata),
+    .apb_pstrb_i  (pstrb),
+    .apb_pready_o (pready[1]),
+    .apb_prdata_o (prdata[1]),
+    .apb_pslverr_o(pslverr[1]),
+    .tx_o         (uart_tx_o),
+    .rx_i         (uart_rx_i),
+    .irq_o        (uart_irq)
+  );
+
+  // a failed engine message write is latched (interrupt source 20) until reset
+  logic msg_err_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)      msg_err_q <= 1'b0;
+    else if (msg_err) msg_err_q <= 1'b1;
+  end
+
+  // interrupt sources (docs/interrupts.md)
+  logic [23:0] irq_src;
+  logic        host_irq;
+  always_comb begin
+    irq_src     = '0;
+    irq_src[0]  = uart_irq;
+    irq_src[20] = msg_err_q;
+  end
+
+  tessera_intc u_intc (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .apb_psel_i   (psel[2]),
+    .apb_penable_i(penable),
+    .apb_pwrite_i (pwrite),
+    .apb_pprot_i  (pprot),
+    .apb_paddr_i  (paddr),
+    .apb_pwdata_i (pwdata),
+    .apb_pstrb_i  (pstrb),
+    .apb_pready_o (pready[2]),
+    .apb_prdata_o (prdata[2]),
+    .apb_pslverr_o(pslverr[2]),
+    .src_i        (irq_src),
+    .core_irq_o   (irq_ext),
+    .host_irq_o   (host_irq)
+  );
+  assign host_irq_o = {tessera_cfg_pkg::NumHostIrqs{host_irq}};
+
+  tessera_clint u_clint (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .apb_psel_i   (psel[3]),
+    .apb_penable_i(penable),
+    .apb_pwrite_i (pwrite),
+    .apb_pprot_i  (pprot),
+    .apb_paddr_i  (paddr),
+    .apb_pwdata_i (pwdata),
+    .apb_pstrb_i  (pstrb),
+    .apb_pready_o (pready[3]),
+    .apb_prdata_o (prdata[3]),
+    .apb_pslverr_o(pslverr[3]),
+    .timer_irq_o  (irq_timer),
+    .soft_irq_o   (irq_soft)
+  );
+
+  // ================================================================ memory fabric (AXI4)
+  localparam int unsigned NumAxiMst = 1;  // 0 system-bus bridge
+  localparam int unsigned Iw = tessera_cfg_pkg::AxiIdBits;
+
+  logic [NumAxiMst-1:0][Iw-1:0]   ax_awid, ax_bid, ax_arid, ax_rid;
+  logic [NumAxiMst-1:0][31:0]     ax_awaddr, ax_araddr;
+  logic [NumAxiMst-1:0][7:0]      ax_awlen, ax_arlen;
+  logic [NumAxiMst-1:0][2:0]      ax_awsize, ax_arsize, ax_awprot, ax_arprot;
+  logic [NumAxiMst-1:0][1:0]      ax_awburst, ax_arburst, ax_bresp, ax_rresp;
+  logic [NumAxiMst-1:0][3:0]      ax_awcache, ax_arcache, ax_awqos, ax_arqos;
+  logic [NumAxiMst-1:0]           ax_awvalid, ax_awready, ax_wlast, ax_wvalid, ax_wready;
+  logic [NumAxiMst-1:0]           ax_bvalid, ax_bready, ax_arvalid, ax_arready;
+  logic [NumAxiMst-1:0]           ax_rlast, ax_rvalid, ax_rready;
+  logic [NumAxiMst-1:0][Dw-1:0]   ax_wdata, ax_rdata;
+  logic [NumAxiMst-1:0][Dw/8-1:0] ax_wstrb;
+
+  tessera_obi2axi #(
+    .DataBits(Dw),
+    .IdBits  (Iw)
+  ) u_obi2axi (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .obi_req_i      (s_req[4]),
+    .obi_gnt_o      (s_gnt[4]),
+    .obi_addr_i     (s_addr[4]),
+    .obi_we_i       (s_we[4]),
+    .obi_be_i       (s_be[4]),
+    .obi_wdata_i    (s_wdata[4]),
+    .obi_rvalid_o   (s_rvalid[4]),
+    .obi_rdata_o    (s_rdata[4]),
+    .obi_err_o      (s_err[4]),
+    .m_axi_awid_o   (ax_awid[0]),
+    .m_axi_awaddr_o (ax_awaddr[0]),
+    .m_axi_awlen_o  (ax_awlen[0]),
+    .m_axi_awsize_o (ax_awsize[0]),
+    .m_axi_awburst_o(ax_awburst[0]),
+    .m_axi_awcache_o(ax_awcache[0]),
+    .m_axi_awprot_o (ax_awprot[0]),
+    .m_axi_awqos_o  (ax_awqos[0]),
+    .m_axi_awvalid_o(ax_awvalid[0]),
+    .m_axi_awready_i(ax_awready[0]),
+    .m_axi_wdata_o  (ax_wdata[0]),
+    .m_axi_wstrb_o  (ax_wstrb[0]),
+    .m_axi_wlast_o  (ax_wlast[0]),
+    .m_axi_wvalid_o (ax_wvalid[0]),
+    .m_axi_wready_i (ax_wready[0]),
+    .m_axi_bid_i    (ax_bid[0]),
+    .m_axi_bresp_i  (ax_bresp[0]),
+    .m_axi_bvalid_i (ax_bvalid[0]),
+    .m_axi_bready_o (ax_bready[0]),
+    .m_axi_arid_o   (ax_arid[0]),
+    .m_axi_araddr_o (ax_araddr[0]),
+    .m_axi_arlen_o  (ax_arlen[0]),
+    .m_axi_arsize_o (ax_arsize[0]),
+    .m_axi_arburst_o(ax_arburst[0]),
+    .m_axi_arcache_o(ax_arcache[0]),
+    .m_axi_arprot_o (ax_arprot[0]),
+    .m_axi_arqos_o  (ax_arqos[0]),
+    .m_axi_arvalid_o(ax_arvalid[0]),
+    .m_axi_arready_i(ax_arready[0]),
+    .m_axi_rid_i    (ax_rid[0]),
+    .m_axi_rdata_i  (ax_rdata[0]),
+    .m_axi_rresp_i  (ax_rresp[0]),
+    .m_axi_rlast_i  (ax_rlast[0]),
+    .m_axi_rvalid_i (ax_rvalid[0]),
+    .m_axi_rready_o (ax_rready[0])
+  );
+
+  tessera_axi_xbar #(
+    .NumMst         (NumAxiMst),
+    .NumSlv         (tessera_cfg_pkg::HbmChannels),
+    .DataBits       (Dw),
+    .IdBits         (Iw),
+    .SlvIdBits      (HbmIdBits),
+    .InterleaveBytes(tessera_cfg_pkg::HbmInterleaveBytes),
+    .MemBase        (tessera_cfg_pkg::HbmBase),
+    .MemSize        (tessera_cfg_pkg::HbmSize)
+  ) u_axi_xbar (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .s_axi_awid_i   (ax_awid),
+    .s_axi_awaddr_i (ax_awaddr),
+    .s_axi_awlen_i  (ax_awlen),
+    .s_axi_awsize_i (ax_awsize),
+    .s_axi_awburst_i(ax_awburst),
+    .s_axi_awcache_i(ax_awcache),
+    .s_axi_awprot_i (ax_awprot),
+    .s_axi_awqos_i  (ax_awqos),
+    .s_axi_awvalid_i(ax_awvalid),
+    .s_axi_awready_o(ax_awready),
+    .s_axi_wdata_i  (ax_wdata),
+    .s_axi_wstrb_i  (ax_wstrb),
+    .s_axi_wlast_i  (ax_wlast),
+    .s_axi_wvalid_i (ax_wvalid),
+    .s_axi_wready_o (ax_wready),
+    .s_axi_bid_o    (ax_bid),
+    .s_axi_bresp_o  (ax_bresp),
+    .s_axi_bvalid_o (ax_bvalid),
+    .s_axi_bready_i (ax_bready),
+    .s_axi_arid_i   (ax_arid),
+    .s_axi_araddr_i (ax_araddr),
+    .s_axi_arlen_i  (ax_arlen),
+    .s_axi_arsize_i (ax_arsize),
+    .s_axi_arburst_i(ax_arburst),
+    .s_axi_arcache_i(ax_arcache),
+    .s_axi_arprot_i (ax_arprot),
+    .s_axi_arqos_i  (ax_arqos),
+    .s_axi_arvalid_i(ax_arvalid),
+    .s_axi_arready_o(ax_arready),
+    .s_axi_rid_o    (ax_rid),
+    .s_axi_rdata_o  (ax_rdata),
+    .s_axi_rresp_o  (ax_rresp),
+    .s_axi_rlast_o  (ax_rlast),
+    .s_axi_rvalid_o (ax_rvalid),
+    .s_axi_rready_i (ax_rready),
+    .m_axi_awid_o   (hbm_awid_o),
+    .m_axi_awaddr_o (hbm_awaddr_o),
+    .m_axi_awlen_o  (hbm_awlen_o),
+    .m_axi_awsize_o (hbm_awsize_o),
+    .m_axi_awburst_o(hbm_awburst_o),
+    .m_axi_awcache_o(hbm_awcache_o),
+    .m_axi_awprot_o (hbm_awprot_o),
+    .m_axi_awqos_o  (hbm_awqos_o),
+    .m_axi_awvalid_o(hbm_awvalid_o),
+    .m_axi_awready_i(hbm_awready_i),
+    .m_axi_wdata_o  (hbm_wdata_o),
+    .m_axi_wstrb_o  (hbm_wstrb_o),
+    .m_axi_wlast_o  (hbm_wlast_o),
+    .m_axi_wvalid_o (hbm_wvalid_o),
+    .m_axi_wready_i (hbm_wready_i),
+    .m_axi_bid_i    (hbm_bid_i),
+    .m_axi_bresp_i  (hbm_bresp_i),
+    .m_axi_bvalid_i (hbm_bvalid_i),
+    .m_axi_bready_o (hbm_bready_o),
+    .m_axi_arid_o   (hbm_arid_o),
+    .m_axi_araddr_o (hbm_araddr_o),
+    .m_axi_arlen_o  (hbm_arlen_o),
+    .m_axi_arsize_o (hbm_arsize_o),
+    .m_axi_arburst_o(hbm_arburst_o),
+    .m_axi_arcache_o(hbm_arcache_o),
+    .m_axi_arprot_o (hbm_arprot_o),
+    .m_axi_arqos_o  (hbm_arqos_o),
+    .m_axi_arvalid_o(hbm_arvalid_o),
+    .m_axi_arready_i(hbm_arready_i),
+    .m_axi_rid_i    (hbm_rid_i),
+    .m_axi_rdata_i  (hbm_rdata_i),
+    .m_axi_rresp_i  (hbm_rresp_i),
+    .m_axi_rlast_i  (hbm_rlast_i),
+    .m_axi_rvalid_i (hbm_rvalid_i),
+    .m_axi_rready_o (hbm_rready_o)
+  );
+endmodule

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Synthesize each listed top with Yosys to generic gates, report cell counts,
+# and fail on latches. Memories stay inferred memories ($mem_v2 cells, the
+# block RAMs of an FPGA flow) instead of being exploded into flip-flops. Usage: synth.sh CONFIG YOSYS "SOURCES" "TOPS"
+set -euo pipefail
+cfg=$1; yosys=$2; srcs=$(echo $3); tops=$4
+out=build/$cfg/synth; mkdir -p "$out"
+hex=$(pwd)/build/$cfg/sw/bootrom/bootrom.hex
+printf '%-22s %10s %8s %8s  %s\n' top cells ffs memories status
+fail=0
+for t in $tops; do
+  param=""
+  if [ "$t" = tessera_top ] && [ -f "$hex" ]; then param="chparam -set BootromHex \"$hex\" tessera_top;"; fi
+  log=$out/$t.log
+  if $yosys -q -l "$log" -p "read_verilog -sv $srcs; $param synth -flatten -top $t -run begin:fine; \
+       opt -fast -full; techmap; opt -fast; abc; opt -fast; \
+       select -assert-none t:\$dlatch t:\$_DLATCH_*; tee -o $out/$t.stat stat" >/dev/null 2>&1; then
+    read -r cells ffs mem < <(awk '
+      /^ +[0-9]+ +cells$/ && !c {c=$1}
+      /\$_(S?DFF|DFFE|SDFFE|SDFFCE|ALDFF|DFFSR|DFFSRE)/ {f+=$1}
+      /\$mem_v2/ {m+=$1}
+      END {printf "%d %d %d\n", c, f, m}' "$out/$t.stat")
+    printf '%-22s %10s %8s %8s  %s\n' "$t" "${cells:-?}" "${ffs:-?}" "${mem:-0}" ok
+  else
+    printf '%-22s %10s %8s %8s  %s\n' "$t" - - - "FAILED (see $log)"
+    fail=1
+  fi
+done
+exit $fail
