@@ -47,7 +47,7 @@ module tessera_core
 
   // ================================================================ signals
   // fetch buffer head (ID stage)
-  logic        f_valid, f_err;
+  logic        f_valid, f_err, f_predicted;
   logic [31:0] f_pc, f_instr;
   tessera_core_pkg::decoded_t    d_dec;
   logic [31:0] d_rs1, d_rs2, d_target;
@@ -75,9 +75,11 @@ module tessera_core
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
     .redirect_i     (redirect),
+    .predict_i      (d_redirect),
     .redirect_pc_i  (redirect_pc),
     .pop_i          (d_pop),
     .valid_o        (f_valid),
+    .predicted_o    (f_predicted),
     .pc_o           (f_pc),
     .instr_o        (f_instr),
     .err_o          (f_err),
@@ -347,10 +349,13 @@ module tessera_core
   assign div_start = x_valid_q && x_dec_q.div && div_idle && wb_free && !irq_take;
   assign div_kill  = trap;
 
+  // (written without x_fire so that the fetch request never depends on
+  // data_gnt_i: these instructions are neither loads/stores nor div/wfi)
   logic        x_redirect;
   logic [31:0] x_redirect_pc;
-  assign x_redirect = x_fire && (x_dec_q.jalr || x_dec_q.mret || x_dec_q.fencei ||
-                                 ((x_dec_q.branch || x_dec_q.jal) && (taken != x_pred_q)));
+  assign x_redirect = x_valid_q && wb_free && !irq_take && !x_exc &&
+                      (x_dec_q.jalr || x_dec_q.mret || x_dec_q.fencei ||
+                       ((x_dec_q.branch || x_dec_q.jal) && (taken != x_pred_q)));
   assign x_redirect_pc = x_dec_q.mret ? mepc : (x_dec_q.fencei ? pc4 : next_pc);
 
   // EX result
@@ -366,10 +371,12 @@ module tessera_core
   end
 
   // ================================================================ redirect / ID pop
+  // A predicted-taken head redirects fetch once, as soon as it is at the
+  // head of the fetch buffer (it stays there until EX takes it).
   assign d_pop      = f_valid && (!x_valid_q || x_fire) && !trap && !x_redirect;
-  assign d_redirect = d_pop && d_pred;
+  assign d_redirect = f_valid && d_pred && !f_predicted && !trap && !x_redirect;
 
-  assign redirect = trap || x_redirect || d_redirect;
+  assign redirect = trap || x_redirect;
   always_comb begin
     if (trap) begin
       redirect_pc = trap_vector;

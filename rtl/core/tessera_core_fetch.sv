@@ -12,11 +12,13 @@ module tessera_core_fetch #(
   input  logic        clk_i,
   input  logic        rst_ni,
   // control
-  input  logic        redirect_i,
+  input  logic        redirect_i,     // flush everything, fetch from redirect_pc_i
+  input  logic        predict_i,      // keep the head, flush the rest, fetch from redirect_pc_i
   input  logic [31:0] redirect_pc_i,
-  input  logic        pop_i,        // ID consumed the head entry
+  input  logic        pop_i,          // ID consumed the head entry
   // head of the fetch buffer
   output logic        valid_o,
+  output logic        predicted_o,    // the head has already redirected fetch (predict_i)
   output logic [31:0] pc_o,
   output logic [31:0] instr_o,
   output logic        err_o,
@@ -44,6 +46,8 @@ module tessera_core_fetch #(
   logic [Depth-1:0]       buf_err_q;
   logic [1:0]  head_q, head_d, tail_q, tail_d;
   logic [1:0]  cnt_q, cnt_d;
+  logic        pred_q, pred_d;      // head entry already caused a predict redirect
+  logic        flush;               // any redirect: drop responses in flight
 
   logic issue_new, push, pop, resp_live;
   logic [2:0] occupied;
@@ -52,43 +56,62 @@ module tessera_core_fetch #(
   assign resp_live = out_q && instr_rvalid_i && !odisc_q;
   assign occupied  = {1'b0, cnt_q} + {2'b0, out_q && !odisc_q};
 
+  assign flush = redirect_i || predict_i;
+
+  // occupied <= 2 after a predict redirect (head only), so no special case
   assign issue_new = !hold_q && (!out_q || instr_rvalid_i) &&
-                     (redirect_i || occupied < 3'(Depth));
+                     (flush || occupied < 3'(Depth));
 
   assign instr_req_o  = hold_q || issue_new;
-  assign instr_addr_o = hold_q ? haddr_q : (redirect_i ? redirect_pc_i : fpc_q);
+  assign instr_addr_o = hold_q ? haddr_q : (flush ? redirect_pc_i : fpc_q);
 
-  assign push = resp_live && !redirect_i;
+  assign push = resp_live && !flush;
   assign pop  = pop_i && (cnt_q != 2'd0) && !redirect_i;
 
   always_comb begin
-    fpc_d   = (redirect_i ? redirect_pc_i : fpc_q) + (issue_new ? 32'd4 : 32'd0);
+    fpc_d   = (flush ? redirect_pc_i : fpc_q) + (issue_new ? 32'd4 : 32'd0);
     out_d   = out_q;
     odisc_d = odisc_q;
     opc_d   = opc_q;
     hold_d  = instr_req_o && !instr_gnt_i;
     haddr_d = instr_addr_o;
-    hdisc_d = hold_q ? (hdisc_q || redirect_i) : 1'b0;
+    hdisc_d = hold_q ? (hdisc_q || flush) : 1'b0;
 
     if (out_q && instr_rvalid_i) begin
       out_d = 1'b0;
-    end else if (redirect_i) begin
+    end else if (flush) begin
       odisc_d = 1'b1;
     end
     if (instr_req_o && instr_gnt_i) begin
       out_d   = 1'b1;
-      odisc_d = hold_q ? (hdisc_q || redirect_i) : 1'b0;
+      odisc_d = hold_q ? (hdisc_q || flush) : 1'b0;
       opc_d   = instr_addr_o;
     end
 
     head_d = head_q;
     tail_d = tail_q;
     cnt_d  = cnt_q;
+    pred_d = pred_q;
     if (redirect_i) begin
       head_d = 2'd0;
       tail_d = 2'd0;
       cnt_d  = 2'd0;
+      pred_d = 1'b0;
+    end else if (predict_i) begin
+      // keep only the head entry (unless ID takes it in this very cycle)
+      tail_d = (head_q == 2'(Depth - 1)) ? 2'd0 : head_q + 2'd1;
+      if (pop) begin
+        head_d = tail_d;
+        cnt_d  = 2'd0;
+        pred_d = 1'b0;
+      end else begin
+        cnt_d  = 2'd1;
+        pred_d = 1'b1;
+      end
     end else begin
+      if (pop) begin
+        pred_d = 1'b0;
+      end
       if (push) begin
         tail_d = (tail_q == 2'(Depth - 1)) ? 2'd0 : tail_q + 2'd1;
       end
@@ -106,6 +129,7 @@ module tessera_core_fetch #(
       odisc_q <= 1'b0;
       opc_q   <= 32'd0;
       hold_q  <= 1'b0;
+      pred_q  <= 1'b0;
       hdisc_q <= 1'b0;
       haddr_q <= 32'd0;
       head_q  <= 2'd0;
@@ -117,6 +141,7 @@ module tessera_core_fetch #(
       odisc_q <= odisc_d;
       opc_q   <= opc_d;
       hold_q  <= hold_d;
+      pred_q  <= pred_d;
       hdisc_q <= hdisc_d;
       haddr_q <= haddr_d;
       head_q  <= head_d;
@@ -137,7 +162,8 @@ module tessera_core_fetch #(
     end
   end
 
-  assign valid_o = (cnt_q != 2'd0);
+  assign valid_o     = (cnt_q != 2'd0);
+  assign predicted_o = pred_q;
   assign pc_o    = buf_pc_q[head_q];
   assign instr_o = buf_instr_q[head_q];
   assign err_o   = buf_err_q[head_q];
