@@ -33,11 +33,11 @@ module tessera_msg_master #(
     found  = 1'b0;
     winner = '0;
     for (int unsigned k = 0; k < NumSrc; k++) begin
-      int unsigned s;
-      s = (int'(rr_q) + k) % NumSrc;
+      logic [SrcW-1:0] s;
+      s = SrcW'((int'(rr_q) + k) % NumSrc);
       if (!found && msg_valid_i[s]) begin
         found  = 1'b1;
-        winner = SrcW'(s);
+        winner = s;
       end
     end
   end

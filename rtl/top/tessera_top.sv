@@ -143,6 +143,9 @@ module tessera_top #(
   );
   assign s_gnt[0] = 1'b1;
   assign s_err[0] = 1'b0;
+  // the system bus never routes a write to the ROM (it answers with an error)
+  logic unused_rom_wr;
+  assign unused_rom_wr = ^{s_we[0], s_be[0], s_wdata[0]};
 
   tessera_sram_dp #(.Bytes(tessera_cfg_pkg::IsramBytes)) u_isram (
     .clk_i     (clk_i),
