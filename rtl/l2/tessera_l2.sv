@@ -130,8 +130,8 @@ module tessera_l2 #(
   if (LineBytes != 64 || DataBits != 256) begin : g_bad_geometry
     $error("tessera_l2: LineBytes must be 64 and DataBits 256");
   end
-  if (NumBanks < 2 || (1 << BankBits) != NumBanks || Sets < NumBanks) begin : g_bad_banks
-    $error("tessera_l2: NumBanks must be a power of two >= 2 and <= sets");
+  if (NumBanks < 2 || (1 << BankBits) != NumBanks || LsetBits < BankBits) begin : g_bad_banks
+    $error("tessera_l2: NumBanks must be a power of two >= 2 and <= sqrt(sets)");
   end
   if ((1 << MIdBits) < NumEng) begin : g_bad_mid
     $error("tessera_l2: MIdBits too small for 2*NumPorts read IDs");
@@ -266,7 +266,9 @@ module tessera_l2 #(
   end
 
   // ---------------------------------------------------------------- address decode
-  // compacted address: {tag, lset, bank, beat, byte}
+  // compacted address: {tag, set, beat, byte}; set = {lset, low}; the bank is
+  // low ^ lset[BankBits-1:0] (hashed so that 256-byte bursts from different ports start
+  // in different banks)
   logic [NumEng-1:0][31:0]          eng_caddr, cur_caddr;
   logic [NumEng-1:0][BankBits-1:0]  eng_bank, cur_bank;
   logic [NumEng-1:0][LsetBits-1:0]  eng_lset, cur_lset;
@@ -275,10 +277,10 @@ module tessera_l2 #(
     for (int e = 0; e < NumEng; e++) begin
       eng_caddr[e] = compact_addr(eng_addr[e], cfg_slices_log2);
       cur_caddr[e] = compact_addr(eng_cur[e], cfg_slices_log2);
-      eng_bank[e]  = eng_caddr[e][6 +: BankBits];
+      eng_bank[e]  = eng_caddr[e][6 +: BankBits] ^ eng_caddr[e][6 + BankBits +: BankBits];
       eng_lset[e]  = eng_caddr[e][6 + BankBits +: LsetBits];
       eng_tag[e]   = eng_caddr[e][6 + SetBits +: TagBits];
-      cur_bank[e]  = cur_caddr[e][6 +: BankBits];
+      cur_bank[e]  = cur_caddr[e][6 +: BankBits] ^ cur_caddr[e][6 + BankBits +: BankBits];
       cur_lset[e]  = cur_caddr[e][6 + BankBits +: LsetBits];
     end
   end

@@ -1,5 +1,5 @@
-// One bank of an L2 slice: the tags, replacement state and line data of the sets whose
-// index is BankIdx modulo the number of banks. One operation per cycle: a side operation
+// One bank of an L2 slice: the tags, replacement state and line data of the sets
+// {lset, low} with low ^ lset[BankBits-1:0] == BankIdx (hashed banking, see tessera_l2). One operation per cycle: a side operation
 // (refill, victim read, maintenance) if one is presented, else a lookup. Results are
 // registered (one cycle later). Tags and state are flops; the data array is one line-wide
 // synchronous RAM (one access per cycle).
@@ -176,7 +176,8 @@ module tessera_l2_bank #(
   logic [31:0] m_addr;
   logic        m_inrange;
   always_comb begin
-    m_addr = expand_addr({tag_q[side_lset_i][side_way_i], side_lset_i, BankId, 6'b0},
+    m_addr = expand_addr({tag_q[side_lset_i][side_way_i], side_lset_i,
+                          BankId ^ side_lset_i[BankBits-1:0], 6'b0},
                          cfg_slices_log2_i, cfg_slice_id_i);
     m_inrange = side_whole_i || ((m_addr >= side_lo_i) && (m_addr < side_hi_i));
   end
@@ -202,7 +203,8 @@ module tessera_l2_bank #(
     mem_be  = req_beat_i ? {req_wstrb_i, 32'h0} : {32'h0, req_wstrb_i};
     kind_d  = ResRetry;
     lookup  = req_valid_i && !side_valid_i;
-    vaddr_d = expand_addr({tag_q[req_lset_i][vic_way], req_lset_i, BankId, 6'b0},
+    vaddr_d = expand_addr({tag_q[req_lset_i][vic_way], req_lset_i,
+                           BankId ^ req_lset_i[BankBits-1:0], 6'b0},
                           cfg_slices_log2_i, cfg_slice_id_i);
     sbusy_d = 1'b0;
     swb_d   = 1'b0;

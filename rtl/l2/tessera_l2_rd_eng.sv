@@ -1,4 +1,5 @@
-// Read engine of one L2 upstream port: takes one AXI read burst at a time and looks its
+// Read engine of one L2 upstream port: works on one AXI read burst at a time (the next AR
+// waits in a one-entry buffer and starts right after the last beat) and looks its
 // beats up one by one (one per cycle while they hit). A miss waits for this engine's MSHR:
 // after a refill the beat is looked up again (it then hits), a non-allocating miss or an
 // error completes the beat with the MSHR's data / response. Read data goes through a
@@ -95,13 +96,27 @@ module tessera_l2_rd_eng #(
   assign f_push = complete;
   assign f_pop  = s_axi_rvalid_o && s_axi_rready_i;
 
-  logic ar_fire;
-  assign s_axi_arready_o = !active_q;
+  // AR buffer: the next burst, loaded when the current one completes its last beat
+  logic              ab_valid_q, ab_slice_ok_q, ab_alloc_q;
+  logic [IdBits-1:0] ab_id_q;
+  logic [31:0]       ab_addr_q;
+  logic [8:0]        ab_left_q;
+  logic [1:0]        ab_cls_q;
+  logic ar_fire, load;
+  assign s_axi_arready_o = !ab_valid_q;
   assign ar_fire = s_axi_arvalid_i && s_axi_arready_o;
+  assign load    = ab_valid_q && (!active_q || (complete && left_q == 9'd1));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       active_q   <= 1'b0;
+      ab_valid_q    <= 1'b0;
+      ab_slice_ok_q <= 1'b0;
+      ab_alloc_q    <= 1'b0;
+      ab_id_q       <= '0;
+      ab_addr_q     <= '0;
+      ab_left_q     <= '0;
+      ab_cls_q      <= '0;
       inflight_q <= 1'b0;
       wait_q     <= 1'b0;
       slice_ok_q <= 1'b0;
@@ -119,13 +134,13 @@ module tessera_l2_rd_eng #(
       f_cnt_q    <= '0;
     end else begin
       if (ar_fire) begin
-        active_q   <= 1'b1;
-        id_q       <= s_axi_arid_i;
-        addr_q     <= {s_axi_araddr_i[31:5], 5'b0};
-        left_q     <= {1'b0, s_axi_arlen_i} + 9'd1;
-        alloc_q    <= s_axi_arcache_i[3] && !cfg_no_alloc_i;
-        cls_q      <= s_axi_arqos_i[1:0];
-        slice_ok_q <= in_slice(s_axi_araddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i);
+        ab_valid_q    <= 1'b1;
+        ab_id_q       <= s_axi_arid_i;
+        ab_addr_q     <= {s_axi_araddr_i[31:5], 5'b0};
+        ab_left_q     <= {1'b0, s_axi_arlen_i} + 9'd1;
+        ab_alloc_q    <= s_axi_arcache_i[3] && !cfg_no_alloc_i;
+        ab_cls_q      <= s_axi_arqos_i[1:0];
+        ab_slice_ok_q <= in_slice(s_axi_araddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i);
       end
       inflight_q <= req_valid_o && req_gnt_i;
       if (miss)   wait_q <= 1'b1;
@@ -134,6 +149,16 @@ module tessera_l2_rd_eng #(
         addr_q <= addr_q + 32'd32;
         left_q <= left_q - 9'd1;
         if (left_q == 9'd1) active_q <= 1'b0;
+      end
+      if (load) begin
+        ab_valid_q <= 1'b0;
+        active_q   <= 1'b1;
+        id_q       <= ab_id_q;
+        addr_q     <= ab_addr_q;
+        left_q     <= ab_left_q;
+        alloc_q    <= ab_alloc_q;
+        cls_q      <= ab_cls_q;
+        slice_ok_q <= ab_slice_ok_q;
       end
       if (f_push) begin
         f_id_q[f_wr_q]   <= id_q;

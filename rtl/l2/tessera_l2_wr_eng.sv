@@ -1,4 +1,5 @@
-// Write engine of one L2 upstream port: takes one AXI write burst at a time; each W beat
+// Write engine of one L2 upstream port: works on one AXI write burst at a time (the next AW
+// waits in a one-entry buffer, B responses in a two-entry queue); each W beat
 // (with its strobes) is looked up and written into the cache (hit), or handed to the MSHR
 // (allocating miss: refill, then the beat is replayed; non-allocating miss: the beat is
 // written downstream). B is sent when every beat is done, with the worst response seen.
@@ -51,7 +52,7 @@ module tessera_l2_wr_eng #(
 );
   import tessera_l2_pkg::*;
 
-  logic              active_q, inflight_q, wait_q, slice_ok_q, alloc_q, bvalid_q;
+  logic              active_q, inflight_q, wait_q, slice_ok_q, alloc_q;
   logic [IdBits-1:0] id_q;
   logic [31:0]       addr_q;
   logic [8:0]        left_q;
@@ -69,14 +70,19 @@ module tessera_l2_wr_eng #(
   assign hit       = inflight_q && res_valid_i && (res_kind_i == ResHit);
   assign miss      = inflight_q && res_valid_i &&
                      (res_kind_i == ResMissAlloc || res_kind_i == ResMissBypass);
-  assign slice_err = active_q && !slice_ok_q && !inflight_q && !wait_q && (w_cnt_q != 2'd0);
+  // the last beat of a burst is only started when its B response has room
+  logic b_room;
+  assign slice_err = active_q && !slice_ok_q && !inflight_q && !wait_q && (w_cnt_q != 2'd0) &&
+                     (left_q != 9'd1 || b_room);
   assign complete  = hit || (done_i && !done_replay_i) || slice_err;
   assign more      = hit ? (left_q > 9'd1) : 1'b1;
   assign have_data = hit ? (w_cnt_q == 2'd2) : (w_cnt_q != 2'd0);
   assign beat_resp = hit ? 2'b00 : slice_err ? 2'b11 : done_resp_i;
 
+  logic last_next;
+  assign last_next   = hit ? (left_q == 9'd2) : (left_q == 9'd1);
   assign req_valid_o = active_q && slice_ok_q && !wait_q && (!inflight_q || hit) && more &&
-                       have_data;
+                       have_data && (!last_next || b_room);
   assign req_addr_o  = hit ? addr_q + 32'd32 : addr_q;
   logic w_nx;
   assign w_nx        = ~w_rd_q;
@@ -87,7 +93,26 @@ module tessera_l2_wr_eng #(
   assign cur_wdata_o = w_data_q[w_rd_q];
   assign cur_wstrb_o = w_strb_q[w_rd_q];
 
-  assign s_axi_awready_o = !active_q && !bvalid_q;
+  // AW buffer
+  logic              ab_valid_q, ab_slice_ok_q, ab_alloc_q;
+  logic [IdBits-1:0] ab_id_q;
+  logic [31:0]       ab_addr_q;
+  logic [8:0]        ab_left_q;
+  logic [1:0]        ab_cls_q;
+  logic              load, b_push, b_pop;
+  // B queue (2 entries)
+  logic [1:0][IdBits-1:0] bq_id_q;
+  logic [1:0][1:0]        bq_resp_q;
+  logic                   bq_rd_q, bq_wr_q;
+  logic [1:0]             bq_cnt_q;
+  logic [1:0]             final_resp;
+
+  assign s_axi_awready_o = !ab_valid_q;
+  assign load   = ab_valid_q && (!active_q || (complete && left_q == 9'd1));
+  assign b_room = (bq_cnt_q != 2'd2);
+  assign b_push = complete && (left_q == 9'd1);
+  assign b_pop  = s_axi_bvalid_o && s_axi_bready_i;
+  assign final_resp = (beat_resp > resp_q) ? beat_resp : resp_q;
   assign s_axi_wready_o  = (w_cnt_q != 2'd2);
   assign w_push = s_axi_wvalid_i && s_axi_wready_o;
   assign w_pop  = complete;
@@ -99,7 +124,18 @@ module tessera_l2_wr_eng #(
       wait_q     <= 1'b0;
       slice_ok_q <= 1'b0;
       alloc_q    <= 1'b0;
-      bvalid_q   <= 1'b0;
+      ab_valid_q    <= 1'b0;
+      ab_slice_ok_q <= 1'b0;
+      ab_alloc_q    <= 1'b0;
+      ab_id_q       <= '0;
+      ab_addr_q     <= '0;
+      ab_left_q     <= '0;
+      ab_cls_q      <= '0;
+      bq_id_q       <= '0;
+      bq_resp_q     <= '0;
+      bq_rd_q       <= 1'b0;
+      bq_wr_q       <= 1'b0;
+      bq_cnt_q      <= '0;
       id_q       <= '0;
       addr_q     <= '0;
       left_q     <= '0;
@@ -112,14 +148,13 @@ module tessera_l2_wr_eng #(
       w_cnt_q    <= '0;
     end else begin
       if (s_axi_awvalid_i && s_axi_awready_o) begin
-        active_q   <= 1'b1;
-        id_q       <= s_axi_awid_i;
-        addr_q     <= {s_axi_awaddr_i[31:5], 5'b0};
-        left_q     <= {1'b0, s_axi_awlen_i} + 9'd1;
-        alloc_q    <= s_axi_awcache_i[2] && !cfg_no_alloc_i;
-        cls_q      <= s_axi_awqos_i[1:0];
-        resp_q     <= 2'b00;
-        slice_ok_q <= in_slice(s_axi_awaddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i);
+        ab_valid_q    <= 1'b1;
+        ab_id_q       <= s_axi_awid_i;
+        ab_addr_q     <= {s_axi_awaddr_i[31:5], 5'b0};
+        ab_left_q     <= {1'b0, s_axi_awlen_i} + 9'd1;
+        ab_alloc_q    <= s_axi_awcache_i[2] && !cfg_no_alloc_i;
+        ab_cls_q      <= s_axi_awqos_i[1:0];
+        ab_slice_ok_q <= in_slice(s_axi_awaddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i);
       end
       inflight_q <= req_valid_o && req_gnt_i;
       if (miss)   wait_q <= 1'b1;
@@ -127,14 +162,27 @@ module tessera_l2_wr_eng #(
       if (complete) begin
         addr_q <= addr_q + 32'd32;
         left_q <= left_q - 9'd1;
-        if (beat_resp > resp_q) resp_q <= beat_resp;
-        if (left_q == 9'd1) begin
-          active_q <= 1'b0;
-          bvalid_q <= 1'b1;
-          if (beat_resp > resp_q) resp_q <= beat_resp;
-        end
+        resp_q <= final_resp;
+        if (left_q == 9'd1) active_q <= 1'b0;
       end
-      if (s_axi_bvalid_o && s_axi_bready_i) bvalid_q <= 1'b0;
+      if (load) begin
+        ab_valid_q <= 1'b0;
+        active_q   <= 1'b1;
+        id_q       <= ab_id_q;
+        addr_q     <= ab_addr_q;
+        left_q     <= ab_left_q;
+        alloc_q    <= ab_alloc_q;
+        cls_q      <= ab_cls_q;
+        slice_ok_q <= ab_slice_ok_q;
+        resp_q     <= 2'b00;
+      end
+      if (b_push) begin
+        bq_id_q[bq_wr_q]   <= id_q;
+        bq_resp_q[bq_wr_q] <= final_resp;
+        bq_wr_q            <= ~bq_wr_q;
+      end
+      if (b_pop) bq_rd_q <= ~bq_rd_q;
+      bq_cnt_q <= bq_cnt_q + 2'(b_push) - 2'(b_pop);
       if (w_push) begin
         w_data_q[w_wr_q] <= s_axi_wdata_i;
         w_strb_q[w_wr_q] <= s_axi_wstrb_i;
@@ -145,9 +193,9 @@ module tessera_l2_wr_eng #(
     end
   end
 
-  assign s_axi_bvalid_o = bvalid_q;
-  assign s_axi_bid_o    = id_q;
-  assign s_axi_bresp_o  = resp_q;
+  assign s_axi_bvalid_o = (bq_cnt_q != 2'd0);
+  assign s_axi_bid_o    = bq_id_q[bq_rd_q];
+  assign s_axi_bresp_o  = bq_resp_q[bq_rd_q];
 
   logic unused_hint;
   assign unused_hint = ^{s_axi_awaddr_i[4:0], s_axi_awcache_i[3], s_axi_awcache_i[1:0], s_axi_awqos_i[3:2]};

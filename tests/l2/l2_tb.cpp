@@ -98,6 +98,7 @@ static void get_beat(const T& s, unsigned slot, uint8_t* d) {
 // ---------------------------------------------------------------- test bookkeeping
 static int g_pass = 0, g_fail = 0;
 static bool g_verbose = false;
+static uint32_t g_watch = 0;  // --watch ADDR: trace every event on this 64-byte line
 static int g_errors_this_test = 0;
 static void fail(const char* fmt, ...) {
   va_list ap;
@@ -139,6 +140,7 @@ struct Txn {
   std::vector<std::array<uint8_t, 32>> data;  // write data / read result
   std::vector<uint32_t> strb;
   std::vector<uint32_t> lo;  // read: committed version index per byte at issue
+  std::vector<uint32_t> ver; // write: version index each strobed byte got at issue
   std::vector<uint8_t> rresp;
   uint64_t t_issue = 0, t_first = 0, t_done = 0;
   bool done = false;
@@ -146,12 +148,15 @@ struct Txn {
 };
 using TxnP = std::shared_ptr<Txn>;
 
+// A master keeps up to max_out transactions per direction in flight (AXI pipelining):
+// AW/AR of the next one may go while earlier ones still move data.
 struct Master {
-  std::deque<TxnP> wq, rq;  // queued (not yet issued)
-  TxnP w_cur, r_cur;        // in flight
-  bool aw_done = false;
-  int w_beat = 0, r_beat = 0;
-  bool w_valid_now = false;
+  std::deque<TxnP> wq, rq;            // queued (address not yet accepted)
+  std::deque<TxnP> w_fly, r_fly;      // address accepted, waiting for data / response
+  unsigned max_out = 4;
+  int w_beat = 0, r_beat = 0;         // beat index within w_fly[w_data_idx] / r_fly.front()
+  size_t w_data_idx = 0;              // transaction whose W beats are being sent
+  bool w_valid_now = false, aw_valid_now = false, ar_valid_now = false;
   uint64_t bytes = 0;
   unsigned rready_pct = 100, bready_pct = 100, wvalid_pct = 100;
 };
@@ -212,11 +217,12 @@ struct Bench {
     printf("  HANG/LIMIT at cycle %" PRIu64 ": %s\n", cycle, why);
     for (int p = 0; p < kPorts; ++p) {
       const Master& M = m[p];
-      printf("  port %d: write %s addr=%08x len=%d aw_done=%d w_beat=%d (queued %zu); "
-             "read %s addr=%08x len=%d r_beat=%d (queued %zu)\n",
-             p, M.w_cur ? "busy" : "idle", M.w_cur ? M.w_cur->addr : 0, M.w_cur ? M.w_cur->len : 0,
-             M.aw_done, M.w_beat, M.wq.size(), M.r_cur ? "busy" : "idle",
-             M.r_cur ? M.r_cur->addr : 0, M.r_cur ? M.r_cur->len : 0, M.r_beat, M.rq.size());
+      printf("  port %d: writes in flight %zu (oldest addr=%08x len=%d, W beat %d of txn %zu), "
+             "queued %zu; reads in flight %zu (oldest addr=%08x len=%d, R beat %d), queued %zu\n",
+             p, M.w_fly.size(), M.w_fly.empty() ? 0 : M.w_fly.front()->addr,
+             M.w_fly.empty() ? 0 : M.w_fly.front()->len, M.w_beat, M.w_data_idx, M.wq.size(),
+             M.r_fly.size(), M.r_fly.empty() ? 0 : M.r_fly.front()->addr,
+             M.r_fly.empty() ? 0 : M.r_fly.front()->len, M.r_beat, M.rq.size());
     }
     printf("  downstream: arvalid=%d araddr=%08x awvalid=%d awaddr=%08x wvalid=%d mem idle=%d\n",
            top->m_axi_arvalid_o, top->m_axi_araddr_o, top->m_axi_awvalid_o,
@@ -227,22 +233,9 @@ struct Bench {
   void drive_masters() {
     for (int p = 0; p < kPorts; ++p) {
       Master& M = m[p];
-      // start queued transactions
-      if (!M.w_cur && !M.wq.empty()) {
-        M.w_cur = M.wq.front();
-        M.wq.pop_front();
-        M.aw_done = false;
-        M.w_beat = 0;
-        M.w_cur->t_issue = cycle;
-      }
-      if (!M.r_cur && !M.rq.empty()) {
-        M.r_cur = M.rq.front();
-        M.rq.pop_front();
-        M.r_beat = -1;  // AR not yet accepted
-        M.r_cur->t_issue = cycle;
-      }
-      const Txn* w = M.w_cur.get();
-      put(top->s_axi_awvalid_i, p, 1, w && !M.aw_done);
+      const Txn* w = (!M.wq.empty() && M.w_fly.size() < M.max_out) ? M.wq.front().get() : nullptr;
+      M.aw_valid_now = w != nullptr;
+      put(top->s_axi_awvalid_i, p, 1, M.aw_valid_now);
       put(top->s_axi_awid_i, p * 4, 4, w ? w->id : 0);
       put(top->s_axi_awaddr_i, p * 32, 32, w ? w->addr : 0);
       put(top->s_axi_awlen_i, p * 8, 8, w ? w->len - 1 : 0);
@@ -251,16 +244,18 @@ struct Bench {
       put(top->s_axi_awcache_i, p * 4, 4, w ? w->cache : 0);
       put(top->s_axi_awprot_i, p * 3, 3, 0);
       put(top->s_axi_awqos_i, p * 4, 4, w ? w->qos : 0);
-      M.w_valid_now = w && M.aw_done && M.w_beat < w->len && chance(M.wvalid_pct);
+      const Txn* wd = M.w_data_idx < M.w_fly.size() ? M.w_fly[M.w_data_idx].get() : nullptr;
+      M.w_valid_now = wd && chance(M.wvalid_pct);
       put(top->s_axi_wvalid_i, p, 1, M.w_valid_now);
       if (M.w_valid_now) {
-        put_beat(top->s_axi_wdata_i, p, w->data[M.w_beat].data());
-        put(top->s_axi_wstrb_i, p * 32, 32, w->strb[M.w_beat]);
-        put(top->s_axi_wlast_i, p, 1, M.w_beat == w->len - 1);
+        put_beat(top->s_axi_wdata_i, p, wd->data[M.w_beat].data());
+        put(top->s_axi_wstrb_i, p * 32, 32, wd->strb[M.w_beat]);
+        put(top->s_axi_wlast_i, p, 1, M.w_beat == wd->len - 1);
       }
       put(top->s_axi_bready_i, p, 1, chance(M.bready_pct));
-      const Txn* r = M.r_cur.get();
-      put(top->s_axi_arvalid_i, p, 1, r && M.r_beat < 0);
+      const Txn* r = (!M.rq.empty() && M.r_fly.size() < M.max_out) ? M.rq.front().get() : nullptr;
+      M.ar_valid_now = r != nullptr;
+      put(top->s_axi_arvalid_i, p, 1, M.ar_valid_now);
       put(top->s_axi_arid_i, p * 4, 4, r ? r->id : 0);
       put(top->s_axi_araddr_i, p * 32, 32, r ? r->addr : 0);
       put(top->s_axi_arlen_i, p * 8, 8, r ? r->len - 1 : 0);
@@ -279,17 +274,25 @@ struct Bench {
         if ((t.strb[b] >> i) & 1) {
           const uint32_t a = t.addr + 32 * b + i;
           Region* r = region_of(a);
-          if (r) r->h[a - r->base].committed = r->h[a - r->base].v.size() - 1;
+          if (r && t.ver[32 * b + i] > r->h[a - r->base].committed)
+            r->h[a - r->base].committed = t.ver[32 * b + i];
         }
   }
   void issue_write_versions(Txn& t) {
     if (t.expect_resp) return;
+    t.ver.assign(32 * t.len, 0);
     for (int b = 0; b < t.len; ++b)
       for (int i = 0; i < 32; ++i)
         if ((t.strb[b] >> i) & 1) {
           const uint32_t a = t.addr + 32 * b + i;
           Region* r = region_of(a);
-          if (r) r->h[a - r->base].v.push_back(t.data[b][i]);
+          if (r) {
+            r->h[a - r->base].v.push_back(t.data[b][i]);
+            t.ver[32 * b + i] = uint32_t(r->h[a - r->base].v.size() - 1);
+          }
+          if (r && a == g_watch)
+            printf("  [%" PRIu64 "] watch: byte %08x version %zu = %02x\n", cycle, a,
+                   r->h[a - r->base].v.size() - 1, t.data[b][i]);
         }
   }
   void check_read_beat(int p, Txn& t, int b, const uint8_t* d, uint8_t resp) {
@@ -307,6 +310,14 @@ struct Bench {
       bool ok = false;
       for (size_t k = t.lo[32 * b + i]; k < h.v.size() && !ok; ++k) ok = (h.v[k] == d[i]);
       if (!ok) {
+        std::string hs;
+        for (size_t k = 0; k < h.v.size(); ++k) {
+          char tmp[8];
+          snprintf(tmp, sizeof tmp, "%02x ", h.v[k]);
+          hs += tmp;
+        }
+        printf("  history of %08x (read allowed versions %u..%zu): %s\n", a, t.lo[32 * b + i],
+               h.v.size() - 1, hs.c_str());
         fail("port %d read %08x (burst %08x beat %d): got %02x, expected %02x (version %u of "
              "%zu, owner %d) cycle %" PRIu64,
              p, a, t.addr, b, d[i], h.v[h.committed], h.committed, h.v.size(), owner_of(a),
@@ -319,18 +330,30 @@ struct Bench {
   void sample_masters() {
     for (int p = 0; p < kPorts; ++p) {
       Master& M = m[p];
-      if (M.w_cur) {
-        Txn& t = *M.w_cur;
-        if (!M.aw_done && get(top->s_axi_awvalid_i, p, 1) && get(top->s_axi_awready_o, p, 1)) {
-          M.aw_done = true;
-          issue_write_versions(t);
+      // write address
+      if (M.aw_valid_now && get(top->s_axi_awready_o, p, 1)) {
+        TxnP t = M.wq.front();
+        M.wq.pop_front();
+        t->t_issue = cycle;
+        if (g_watch && (t->addr >> 6) <= (g_watch >> 6) && ((t->addr + 32 * t->len - 1) >> 6) >= (g_watch >> 6))
+          printf("  [%" PRIu64 "] watch: port %d AW %08x len %d cache %x\n", cycle, p, t->addr, t->len, t->cache);
+        issue_write_versions(*t);
+        M.w_fly.push_back(t);
+      }
+      // write data
+      if (M.w_valid_now && get(top->s_axi_wready_o, p, 1)) {
+        M.bytes += 32;
+        if (++M.w_beat == M.w_fly[M.w_data_idx]->len) {
+          M.w_beat = 0;
+          ++M.w_data_idx;
         }
-        if (M.w_valid_now && get(top->s_axi_wready_o, p, 1)) {
-          ++M.w_beat;
-          M.bytes += 32;
-        }
-        if (get(top->s_axi_bvalid_o, p, 1) && get(top->s_axi_bready_i, p, 1)) {
-          CHECK(M.aw_done && M.w_beat == t.len, "port %d: B before all W beats", p);
+      }
+      // write response (in order: one ID stream per port in this bench)
+      if (get(top->s_axi_bvalid_o, p, 1) && get(top->s_axi_bready_i, p, 1)) {
+        if (M.w_fly.empty() || M.w_data_idx == 0) {
+          fail("port %d: B without a completed write burst", p);
+        } else {
+          Txn& t = *M.w_fly.front();
           const uint8_t id = uint8_t(get(top->s_axi_bid_o, p * 4, 4));
           const uint8_t resp = uint8_t(get(top->s_axi_bresp_o, p * 2, 2));
           CHECK(id == t.id, "port %d: bid %d expected %d", p, id, t.id);
@@ -338,26 +361,34 @@ struct Bench {
                 resp, t.expect_resp);
           t.bresp = resp;
           if (!t.expect_resp) commit_write(t);
+          if (g_watch && (t.addr >> 6) <= (g_watch >> 6) && ((t.addr + 32 * t.len - 1) >> 6) >= (g_watch >> 6))
+            printf("  [%" PRIu64 "] watch: port %d B %08x\n", cycle, p, t.addr);
           t.done = true;
           t.t_done = cycle;
-          M.w_cur.reset();
+          M.w_fly.pop_front();
+          --M.w_data_idx;
         }
-      } else {
-        CHECK(!get(top->s_axi_bvalid_o, p, 1), "port %d: unexpected B", p);
       }
-      if (M.r_cur) {
-        Txn& t = *M.r_cur;
-        if (M.r_beat < 0 && get(top->s_axi_arvalid_i, p, 1) && get(top->s_axi_arready_o, p, 1)) {
-          M.r_beat = 0;
-          t.lo.resize(32 * t.len);
-          for (int i = 0; i < 32 * t.len; ++i) {
-            Region* r = region_of(t.addr + i);
-            t.lo[i] = r ? r->h[t.addr + i - r->base].committed : 0;
-          }
-          t.t_issue = cycle;
+      // read address
+      if (M.ar_valid_now && get(top->s_axi_arready_o, p, 1)) {
+        TxnP t = M.rq.front();
+        M.rq.pop_front();
+        t->lo.resize(32 * t->len);
+        for (int i = 0; i < 32 * t->len; ++i) {
+          Region* r = region_of(t->addr + i);
+          t->lo[i] = r ? r->h[t->addr + i - r->base].committed : 0;
         }
-        if (get(top->s_axi_rvalid_o, p, 1) && get(top->s_axi_rready_i, p, 1)) {
-          CHECK(M.r_beat >= 0 && M.r_beat < t.len, "port %d: unexpected R beat", p);
+        t->t_issue = cycle;
+        if (g_watch && (t->addr >> 6) <= (g_watch >> 6) && ((t->addr + 32 * t->len - 1) >> 6) >= (g_watch >> 6))
+          printf("  [%" PRIu64 "] watch: port %d AR %08x len %d cache %x\n", cycle, p, t->addr, t->len, t->cache);
+        M.r_fly.push_back(t);
+      }
+      // read data
+      if (get(top->s_axi_rvalid_o, p, 1) && get(top->s_axi_rready_i, p, 1)) {
+        if (M.r_fly.empty()) {
+          fail("port %d: unexpected R beat", p);
+        } else {
+          Txn& t = *M.r_fly.front();
           const uint8_t id = uint8_t(get(top->s_axi_rid_o, p * 4, 4));
           const uint8_t resp = uint8_t(get(top->s_axi_rresp_o, p * 2, 2));
           const bool last = get(top->s_axi_rlast_o, p, 1);
@@ -366,20 +397,17 @@ struct Bench {
           std::array<uint8_t, 32> d;
           get_beat(top->s_axi_rdata_o, p, d.data());
           if (M.r_beat == 0) t.t_first = cycle;
-          if (M.r_beat >= 0 && M.r_beat < t.len) {
-            check_read_beat(p, t, M.r_beat, d.data(), resp);
-            t.data.push_back(d);
-            t.rresp.push_back(resp);
-          }
+          check_read_beat(p, t, M.r_beat, d.data(), resp);
+          t.data.push_back(d);
+          t.rresp.push_back(resp);
           M.bytes += 32;
           if (++M.r_beat >= t.len) {
+            M.r_beat = 0;
             t.done = true;
             t.t_done = cycle;
-            M.r_cur.reset();
+            M.r_fly.pop_front();
           }
         }
-      } else {
-        CHECK(!get(top->s_axi_rvalid_o, p, 1), "port %d: unexpected R", p);
       }
     }
   }
@@ -426,6 +454,14 @@ struct Bench {
     if (top->m_axi_arvalid_o) {
       const uint32_t a = top->m_axi_araddr_o, n = (top->m_axi_arlen_o + 1) * 32;
       CHECK((a & 0xff) + n <= 256, "downstream AR %08x len %u crosses 256 B", a, n);
+    }
+    if (g_watch) {
+      if (port.arvalid && port.arready && (port.araddr >> 6) == (g_watch >> 6))
+        printf("  [%" PRIu64 "] watch: downstream AR %08" PRIx64 " id %u len %u\n", cycle, port.araddr, port.arid, port.arlen);
+      if (port.awvalid && port.awready && (port.awaddr >> 6) == (g_watch >> 6))
+        printf("  [%" PRIu64 "] watch: downstream AW %08" PRIx64 " len %u\n", cycle, port.awaddr, port.awlen);
+      if (port.bvalid && port.bready) printf("  [%" PRIu64 "] watch: downstream B\n", cycle);
+      if (port.rvalid && port.rready && port.rid < 8) {}
     }
     if (!mem_frozen) mem->tick(port);
     sample_masters();
@@ -476,6 +512,7 @@ struct Bench {
 
   // Maintenance: returns err_code; waits for completion (STATUS.busy clear) when accepted.
   uint32_t maint(unsigned op, bool whole, uint32_t lo, uint32_t hi, bool wait = true) {
+    if (g_watch) printf("  [%" PRIu64 "] watch: maintenance op %u whole %d %08x..%08x\n", cycle, op, whole, lo, hi);
     wr(REG(MAINT_START), lo);
     wr(REG(MAINT_END), hi);
     wr(REG(MAINT_CMD), ((op << L2__MAINT_CMD__OP_bp) & L2__MAINT_CMD__OP_bm) |
@@ -501,7 +538,8 @@ struct Bench {
   // ---- blocking helpers for directed tests
   bool idle() const {
     for (int p = 0; p < kPorts; ++p)
-      if (m[p].w_cur || m[p].r_cur || !m[p].wq.empty() || !m[p].rq.empty()) return false;
+      if (!m[p].w_fly.empty() || !m[p].r_fly.empty() || !m[p].wq.empty() || !m[p].rq.empty())
+        return false;
     return true;
   }
   // Waits for a transaction; a stuck one ends the run with a diagnostic (fatal) or, for the
@@ -937,7 +975,7 @@ static void t_random(unsigned latency, unsigned bpc, bool backpressure, const ch
   while (b.cycle < t_end) {
     for (int p = 0; p < kPorts; ++p) {
       Master& M = b.m[p];
-      if (M.wq.empty() && !M.w_cur && chance(30)) {
+      if (M.wq.empty() && M.w_fly.size() < M.max_out && chance(30)) {
         auto [a, room] = gen_addr(true, 8);
         int len = 1 + int(rndn(std::min(room, 8)));
         const bool bad = chance(2);
@@ -965,7 +1003,7 @@ static void t_random(unsigned latency, unsigned bpc, bool backpressure, const ch
         ++n_w;
         n_err += bad;
       }
-      if (M.rq.empty() && !M.r_cur && chance(40)) {
+      if (M.rq.empty() && M.r_fly.size() < M.max_out && chance(40)) {
         const bool shared = chance(70);
         auto [a, room] = gen_addr(shared, 8);
         int len = 1 + int(rndn(std::min(room, 8)));
@@ -1131,6 +1169,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) g_cycles = strtoull(argv[++i], nullptr, 0);
     else if (!strcmp(argv[i], "--bench")) do_bench = true;
     else if (!strcmp(argv[i], "-v")) g_verbose = true;
+    else if (!strcmp(argv[i], "--watch") && i + 1 < argc) g_watch = uint32_t(strtoul(argv[++i], nullptr, 0));
   }
   if (g_seed == 0) g_seed = 1;
   g_rng = g_seed * 0x9E3779B97F4A7C15ull + 1;
