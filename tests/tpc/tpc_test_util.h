@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define DEV_BASE 0x80000000u
 #define DEV_SIZE (16u << 20)
@@ -33,7 +34,7 @@ static inline uint32_t rndn(uint32_t n) { return n ? (uint32_t)(rnd64() % n) : 0
 
 static inline uint64_t tu_seed(int argc, char **argv)
 {
-  uint64_t s = 1;
+  uint64_t s = (uint64_t)time(NULL) % 1000000u; /* random unless --seed is given */
   int i;
   for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc)
