@@ -233,14 +233,11 @@ module tessera_top #(
   );
 
   // ================================================================ engine messages
-  localparam int unsigned NumMsgSrc = 1;
+  localparam int unsigned NumMme    = tessera_cfg_pkg::NumMme;
+  localparam int unsigned NumMsgSrc = NumMme;  // message sources: MME 0..NumMme-1
   logic [NumMsgSrc-1:0]       msg_valid, msg_ready;
   logic [NumMsgSrc-1:0][31:0] msg_addr, msg_data;
   logic                       msg_err;
-  // no engine sends messages yet
-  assign msg_valid = '0;
-  assign msg_addr  = '0;
-  assign msg_data  = '0;
 
   tessera_msg_master #(.NumSrc(NumMsgSrc)) u_msg (
     .clk_i       (clk_i),
@@ -260,13 +257,25 @@ module tessera_top #(
     .obi_err_i   (m_err[2]),
     .err_o       (msg_err)
   );
-  logic unused_msg_ready;
-  assign unused_msg_ready = ^msg_ready;
 
   // ================================================================ CSR space (APB)
-  localparam int unsigned NumPer = 4;  // 0 SYSCTRL, 1 UART, 2 INTC, 3 CLINT
-  localparam logic [NumPer*32-1:0] PerBase = {tessera_cfg_pkg::ClintBase, tessera_cfg_pkg::IntcBase, tessera_cfg_pkg::UartBase, tessera_cfg_pkg::SysctrlBase};
-  localparam logic [NumPer*32-1:0] PerSize = {tessera_cfg_pkg::ClintSize, tessera_cfg_pkg::IntcSize, tessera_cfg_pkg::UartSize, tessera_cfg_pkg::SysctrlSize};
+  // 0 SYSCTRL, 1 UART, 2 INTC, 3 CLINT, 4.. MME i
+  localparam int unsigned NumPer = 4 + NumMme;
+  localparam int unsigned PerMme = 4;
+
+  function automatic logic [NumPer*32-1:0] per_table(input logic want_size);
+    per_table = '0;
+    per_table[0*32 +: 32] = want_size ? tessera_cfg_pkg::SysctrlSize : tessera_cfg_pkg::SysctrlBase;
+    per_table[1*32 +: 32] = want_size ? tessera_cfg_pkg::UartSize    : tessera_cfg_pkg::UartBase;
+    per_table[2*32 +: 32] = want_size ? tessera_cfg_pkg::IntcSize    : tessera_cfg_pkg::IntcBase;
+    per_table[3*32 +: 32] = want_size ? tessera_cfg_pkg::ClintSize   : tessera_cfg_pkg::ClintBase;
+    for (int unsigned i = 0; i < NumMme; i++) begin
+      per_table[(PerMme+i)*32 +: 32] = want_size ? tessera_cfg_pkg::MmeStride
+                                                 : tessera_cfg_pkg::MmeBase + i * tessera_cfg_pkg::MmeStride;
+    end
+  endfunction
+  localparam logic [NumPer*32-1:0] PerBase = per_table(1'b0);
+  localparam logic [NumPer*32-1:0] PerSize = per_table(1'b1);
 
   logic [NumPer-1:0]       psel, pready, pslverr;
   logic [NumPer-1:0][31:0] prdata;
@@ -348,9 +357,11 @@ module tessera_top #(
   // interrupt sources (docs/interrupts.md)
   logic [23:0] irq_src;
   logic        host_irq;
+  logic [NumMme-1:0] mme_irq;
   always_comb begin
     irq_src     = '0;
     irq_src[0]  = uart_irq;
+    for (int unsigned i = 0; i < NumMme; i++) irq_src[1+i] = mme_irq[i];
     irq_src[20] = msg_err_q;
   end
 
@@ -391,7 +402,7 @@ module tessera_top #(
   );
 
   // ================================================================ memory fabric (AXI4)
-  localparam int unsigned NumAxiMst = 1;  // 0 system-bus bridge
+  localparam int unsigned NumAxiMst = 1 + NumMme;  // 0 system-bus bridge, 1.. MME i
   localparam int unsigned Iw = tessera_cfg_pkg::AxiIdBits;
 
   logic [NumAxiMst-1:0][Iw-1:0]   ax_awid, ax_bid, ax_arid, ax_rid;
@@ -457,6 +468,71 @@ module tessera_top #(
     .m_axi_rvalid_i (ax_rvalid[0]),
     .m_axi_rready_o (ax_rready[0])
   );
+
+  // ================================================================ MMEs
+  for (genvar i = 0; i < NumMme; i++) begin : g_mme
+    tessera_mme #(
+      .Rows       (tessera_cfg_pkg::MmeRows),
+      .Cols       (tessera_cfg_pkg::MmeCols),
+      .AxiIdBits  (Iw),
+      .AxiDataBits(Dw),
+      .MemBase    (tessera_cfg_pkg::HbmBase),
+      .MemSize    (tessera_cfg_pkg::HbmSize)
+    ) u_mme (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .apb_psel_i     (psel[PerMme+i]),
+      .apb_penable_i  (penable),
+      .apb_pwrite_i   (pwrite),
+      .apb_pprot_i    (pprot),
+      .apb_paddr_i    (paddr),
+      .apb_pwdata_i   (pwdata),
+      .apb_pstrb_i    (pstrb),
+      .apb_pready_o   (pready[PerMme+i]),
+      .apb_prdata_o   (prdata[PerMme+i]),
+      .apb_pslverr_o  (pslverr[PerMme+i]),
+      .m_axi_awid_o   (ax_awid[1+i]),
+      .m_axi_awaddr_o (ax_awaddr[1+i]),
+      .m_axi_awlen_o  (ax_awlen[1+i]),
+      .m_axi_awsize_o (ax_awsize[1+i]),
+      .m_axi_awburst_o(ax_awburst[1+i]),
+      .m_axi_awcache_o(ax_awcache[1+i]),
+      .m_axi_awprot_o (ax_awprot[1+i]),
+      .m_axi_awqos_o  (ax_awqos[1+i]),
+      .m_axi_awvalid_o(ax_awvalid[1+i]),
+      .m_axi_awready_i(ax_awready[1+i]),
+      .m_axi_wdata_o  (ax_wdata[1+i]),
+      .m_axi_wstrb_o  (ax_wstrb[1+i]),
+      .m_axi_wlast_o  (ax_wlast[1+i]),
+      .m_axi_wvalid_o (ax_wvalid[1+i]),
+      .m_axi_wready_i (ax_wready[1+i]),
+      .m_axi_bid_i    (ax_bid[1+i]),
+      .m_axi_bresp_i  (ax_bresp[1+i]),
+      .m_axi_bvalid_i (ax_bvalid[1+i]),
+      .m_axi_bready_o (ax_bready[1+i]),
+      .m_axi_arid_o   (ax_arid[1+i]),
+      .m_axi_araddr_o (ax_araddr[1+i]),
+      .m_axi_arlen_o  (ax_arlen[1+i]),
+      .m_axi_arsize_o (ax_arsize[1+i]),
+      .m_axi_arburst_o(ax_arburst[1+i]),
+      .m_axi_arcache_o(ax_arcache[1+i]),
+      .m_axi_arprot_o (ax_arprot[1+i]),
+      .m_axi_arqos_o  (ax_arqos[1+i]),
+      .m_axi_arvalid_o(ax_arvalid[1+i]),
+      .m_axi_arready_i(ax_arready[1+i]),
+      .m_axi_rid_i    (ax_rid[1+i]),
+      .m_axi_rdata_i  (ax_rdata[1+i]),
+      .m_axi_rresp_i  (ax_rresp[1+i]),
+      .m_axi_rlast_i  (ax_rlast[1+i]),
+      .m_axi_rvalid_i (ax_rvalid[1+i]),
+      .m_axi_rready_o (ax_rready[1+i]),
+      .msg_valid_o    (msg_valid[i]),
+      .msg_ready_i    (msg_ready[i]),
+      .msg_addr_o     (msg_addr[i]),
+      .msg_data_o     (msg_data[i]),
+      .irq_o          (mme_irq[i])
+    );
+  end
 
   tessera_axi_xbar #(
     .NumMst         (NumAxiMst),
