@@ -826,7 +826,10 @@ static uint64_t src_ready(const tpc_core_t *c, const tpc_insn_info_t *in, uint64
     case TPC_OPK_VPA: r = c->ready_vp[FLD(w, RA)]; break;
     case TPC_OPK_VPB: r = c->ready_vp[FLD(w, RB)]; break;
     case TPC_OPK_VPC: r = c->ready_vp[FLD(w, RC)]; break;
-    case TPC_OPK_VD: r = in->lanepred ? c->ready_v[FLD(w, RD)] : 0; break;
+    case TPC_OPK_VD: r = c->ready_v[FLD(w, RD)]; break;    /* old value (lane pred) / WAW */
+    case TPC_OPK_SD: r = c->ready_s[FLD(w, RD)]; break;    /* WAW */
+    case TPC_OPK_PD: r = c->ready_p[FLD(w, RD)]; break;
+    case TPC_OPK_VPD: r = c->ready_vp[FLD(w, RD)]; break;
     default: break;
     }
     if (r > t)
