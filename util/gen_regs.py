@@ -60,7 +60,8 @@ def reject_arrays(rdl):
     m = re.search(r"\}\s*(\w+)\s*\[\s*\d+\s*\]\s*(@|;|\+=|%=)", text)
     if m:
         sys.exit(f"gen_regs: {rdl}: register array '{m.group(1)}[...]' is not supported; "
-                 "declare the registers one by one (a named reg type helps)")
+                 "declare the registers one by one (a named reg type helps), or, for large "
+                 "tables (sync objects, monitors), an `external mem` served by the block")
 
 
 def generate(peakrdl, rdl, outdir):
