@@ -802,6 +802,12 @@ static void test_errors(void)
   expect_err("descriptor bad dtype", "ld.t v1, t0, i0\nhalt", TPC_ERR_BAD_DESC, 0, set_bad_dtype);
   expect_err("descriptor misaligned base", "ld.t v1, t0, i0\nhalt", TPC_ERR_BAD_DESC, 0, set_bad_base);
   expect_err("device memory bus error", "ld.t v1, t0, i0\nhalt", TPC_ERR_BUS, 0, set_bus);
+  {
+    tu_launch_init(&L);
+    tu_load_prog(&L, "li s1, -5\nixset i1, 0, s1\npf.t t7, i1\npf.t t0, i0\nhalt", "pf");
+    tpc_core_start(&C, &L, &tu_dev, 0, 1);
+    check(tpc_core_run(&C, 100) == 0, "pf.t never faults (no tensors, negative coordinates)");
+  }
   expect_err("runaway loop (watchdog)", "x: br x", TPC_ERR_TIMEOUT, 0, NULL);
   expect_err("index space size 0", "halt", TPC_ERR_BAD_LAUNCH, 0, set_idx0);
   /* an error stops this TPC only: the next launch on the same core works */

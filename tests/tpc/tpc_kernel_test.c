@@ -216,6 +216,8 @@ static void test_cast(const char *name, int from, int to, int sat, int shapes)
         if (rndn(8) == 0) va[i] = bitsof((float)(rndn(1000)) - 500.0f); /* around E4M3 max 448 */
       } else {
         va[i] = rnd32() & (from == TPC_DT_BF16 ? 0xFFFFu : 0xFFu);
+        if (from == TPC_DT_BF16 && rndn(2)) /* mostly FP8-range values: exercise RNE and subnormals */
+          va[i] = (bitsof((float)((int32_t)rnd32() >> 16) / (float)(1u << rndn(24))) >> 16) & 0xFFFFu;
       }
     }
     twrite(&a, va);
@@ -425,6 +427,8 @@ int main(int argc, char **argv)
   test_cast("cast_bf16_f32", TPC_DT_BF16, TPC_DT_F32, 0, 4);
   test_cast("cast_f32_e4m3", TPC_DT_F32, TPC_DT_E4M3, 1, 4);
   test_cast("cast_e4m3_f32", TPC_DT_E4M3, TPC_DT_F32, 0, 4);
+  test_cast("cast_bf16_e4m3", TPC_DT_BF16, TPC_DT_E4M3, 1, 4);
+  test_cast("cast_e4m3_bf16", TPC_DT_E4M3, TPC_DT_BF16, 0, 4);
   test_reduce("reduce_sum", 0, 5);
   test_reduce("reduce_max", 1, 5);
   test_rowk("softmax", RK_SOFTMAX, 5, 1e-6, 1e-30);
