@@ -1,10 +1,13 @@
 // Tessera core fetch unit (IF stage).
 // Issues word fetches on the OBI instruction port (at most one outstanding)
-// and queues the responses in a 3-entry buffer whose head is the ID stage's
-// instruction. A redirect flushes the buffer; a response still outstanding
-// (or a request waiting for gnt, which OBI forbids to withdraw) is dropped
-// when it arrives. A new request may go out in the cycle the previous
-// response arrives, so a 1-cycle memory delivers one instruction per cycle.
+// and queues the responses in a 3-entry buffer. The head of the buffer is
+// the ID stage's instruction; when the buffer is empty, a response arriving
+// this cycle is the head directly (bypass), so a redirect costs one cycle
+// less. A redirect flushes the buffer; a response still outstanding (or a
+// request waiting for gnt, which OBI forbids to withdraw) is dropped when it
+// arrives. A new request may go out in the cycle the previous response
+// arrives, so a 1-cycle memory delivers one instruction per cycle.
+// predict_i (static prediction in ID) keeps the head and drops the rest.
 
 module tessera_core_fetch #(
   parameter logic [31:0] BootAddr = 32'h0000_0000
@@ -49,24 +52,38 @@ module tessera_core_fetch #(
   logic        pred_q, pred_d;      // head entry already caused a predict redirect
   logic        flush;               // any redirect: drop responses in flight
 
-  logic issue_new, push, pop, resp_live;
+  logic issue_new, push, resp_live, bypass, buf_empty;
+  logic [1:0] head_inc, tail_inc;
   logic [2:0] occupied;
 
   // a response arriving now for a live (not dropped) request
   assign resp_live = out_q && instr_rvalid_i && !odisc_q;
+  assign buf_empty = (cnt_q == 2'd0);
+  assign bypass    = buf_empty && resp_live;   // the arriving response is the head
   assign occupied  = {1'b0, cnt_q} + {2'b0, out_q && !odisc_q};
 
   assign flush = redirect_i || predict_i;
 
-  // occupied <= 2 after a predict redirect (head only), so no special case
+  // after a predict redirect at most the head remains, so no space check
   assign issue_new = !hold_q && (!out_q || instr_rvalid_i) &&
                      (flush || occupied < 3'(Depth));
 
   assign instr_req_o  = hold_q || issue_new;
   assign instr_addr_o = hold_q ? haddr_q : (flush ? redirect_pc_i : fpc_q);
 
-  assign push = resp_live && !flush;
-  assign pop  = pop_i && (cnt_q != 2'd0) && !redirect_i;
+  assign head_inc = (head_q == 2'(Depth - 1)) ? 2'd0 : head_q + 2'd1;
+  assign tail_inc = (tail_q == 2'(Depth - 1)) ? 2'd0 : tail_q + 2'd1;
+
+  // store the arriving response unless it is dropped or consumed at once
+  always_comb begin
+    if (redirect_i || !resp_live) begin
+      push = 1'b0;
+    end else if (bypass) begin
+      push = !pop_i;                  // head: keep it unless ID takes it now
+    end else begin
+      push = !predict_i;              // behind a predicted head: wrong path
+    end
+  end
 
   always_comb begin
     fpc_d   = (flush ? redirect_pc_i : fpc_q) + (issue_new ? 32'd4 : 32'd0);
@@ -97,11 +114,18 @@ module tessera_core_fetch #(
       tail_d = 2'd0;
       cnt_d  = 2'd0;
       pred_d = 1'b0;
+    end else if (buf_empty) begin
+      // only a bypassed response can be the head; store it if not taken
+      if (push) begin
+        tail_d = tail_inc;
+        cnt_d  = 2'd1;
+      end
+      pred_d = predict_i && push;
     end else if (predict_i) begin
-      // keep only the head entry (unless ID takes it in this very cycle)
-      tail_d = (head_q == 2'(Depth - 1)) ? 2'd0 : head_q + 2'd1;
-      if (pop) begin
-        head_d = tail_d;
+      // keep only the buffered head (unless ID takes it in this very cycle)
+      tail_d = head_inc;
+      if (pop_i) begin
+        head_d = head_inc;
         cnt_d  = 2'd0;
         pred_d = 1'b0;
       end else begin
@@ -109,16 +133,14 @@ module tessera_core_fetch #(
         pred_d = 1'b1;
       end
     end else begin
-      if (pop) begin
+      if (push) begin
+        tail_d = tail_inc;
+      end
+      if (pop_i) begin
+        head_d = head_inc;
         pred_d = 1'b0;
       end
-      if (push) begin
-        tail_d = (tail_q == 2'(Depth - 1)) ? 2'd0 : tail_q + 2'd1;
-      end
-      if (pop) begin
-        head_d = (head_q == 2'(Depth - 1)) ? 2'd0 : head_q + 2'd1;
-      end
-      cnt_d = cnt_q + {1'b0, push} - {1'b0, pop};
+      cnt_d = cnt_q + {1'b0, push} - {1'b0, pop_i};
     end
   end
 
@@ -162,10 +184,10 @@ module tessera_core_fetch #(
     end
   end
 
-  assign valid_o     = (cnt_q != 2'd0);
-  assign predicted_o = pred_q;
-  assign pc_o    = buf_pc_q[head_q];
-  assign instr_o = buf_instr_q[head_q];
-  assign err_o   = buf_err_q[head_q];
+  assign valid_o     = !buf_empty || bypass;
+  assign predicted_o = pred_q && !buf_empty;
+  assign pc_o        = buf_empty ? opc_q : buf_pc_q[head_q];
+  assign instr_o     = buf_empty ? instr_rdata_i : buf_instr_q[head_q];
+  assign err_o       = buf_empty ? instr_err_i : buf_err_q[head_q];
 
 endmodule

@@ -73,7 +73,7 @@ test_main:
   wfi
   CYCLES s1
   sub   a0, s1, s0
-  sltiu a1, a0, 20
+  sltiu a1, a0, 50              # (it would hang if it waited: nothing else wakes it)
   CHECK a1, 1
   RAISE 0, 0
 
