@@ -82,7 +82,7 @@ module tessera_mme
   localparam int unsigned LC   = $clog2(Cols);
   localparam int unsigned KAW  = $clog2(KWords);
   localparam int unsigned TW   = 28;   // tile counters
-  localparam int unsigned FD   = 32;   // fetch metadata FIFO depth (outstanding bursts + markers)
+  localparam int unsigned FD   = 64;   // fetch metadata FIFO depth (outstanding bursts + markers)
   localparam int unsigned FAW  = $clog2(FD);
   localparam int unsigned TID  = 4;    // tile-info FIFO depth
 
@@ -226,6 +226,21 @@ module tessera_mme
     tiles = TW'(mtn * ntn);
   end
 
+  // Tile order: m-tiles are taken in pairs; for each pair, n-tiles in order, and for
+  // each n-tile both m-tiles of the pair, so a B panel serves two tiles:
+  // (0,0) (1,0) (0,1) (1,1) ... (0,NT-1) (1,NT-1) (2,0) (3,0) ...
+  function automatic logic [2*TW-1:0] next_tile(input logic [TW-1:0] mt, input logic [TW-1:0] nt,
+                                                input logic [TW-1:0] mtiles,
+                                                input logic [TW-1:0] ntiles);
+    if (!mt[0] && (mt + 1'b1) < mtiles) begin
+      next_tile = {mt + 1'b1, nt};
+    end else if ((nt + 1'b1) < ntiles) begin
+      next_tile = {mt & ~TW'(1), nt + 1'b1};
+    end else begin
+      next_tile = {(mt & ~TW'(1)) + TW'(2), TW'(0)};
+    end
+  endfunction
+
   logic run_start;   // SCheck -> SRun
   assign run_start = (state_q == SCheck) && (chk_err == ErrNone);
 
@@ -238,12 +253,12 @@ module tessera_mme
   typedef struct packed {
     logic        marker;
     logic [1:0]  dest;    // 0 A, 1 B, 2 init
-    logic        slot;
+    logic [1:0]  slot;
     logic        lay_l;   // 1: row = k (lane-contiguous), 0: row = lane (k-contiguous)
     logic [19:0] row;
     logic [7:0]  beat0;
     logic [4:0]  off;     // byte offset of lane 0 in the row's first beat
-    logic        a_slot;  // marker payload
+    logic [1:0]  a_slot;  // marker payload
     logic        b_slot;
     logic        i_slot;
   } fmeta_t;
@@ -257,11 +272,14 @@ module tessera_mme
   assign fq_head  = fq_mem[fq_rp_q[FAW-1:0]];
 
   logic [TW-1:0] f_t_q, f_mt_q, f_nt_q;
-  logic          fa_valid_q, fa_slot_q, fb_valid_q, fb_slot_q, fi_slot_q;
-  logic [TW-1:0] fa_id_q, fb_id_q;
-  logic [TW-1:0] lu_a_q [2], lu_b_q [2], lu_i_q [2];
-  logic [1:0]    luv_a_q, luv_b_q, luv_i_q;
-  logic          tgt_q;       // slot being filled
+  logic          fb_valid_q, fb_slot_q, fi_slot_q;
+  logic [3:0]    fa_valid_q;  // A slot s holds panel fa_id_q[s] (slot = m-tile index mod 4)
+  logic [TW-1:0] fa_id_q [4];
+  logic [TW-1:0] fb_id_q;
+  logic [TW-1:0] lu_a_q [4], lu_b_q [2], lu_i_q [2];
+  logic [3:0]    luv_a_q;
+  logic [1:0]    luv_b_q, luv_i_q;
+  logic [1:0]    tgt_q;       // slot being filled
   logic [19:0]   fr_q, fr_n;  // row counter, rows in this phase
   logic [7:0]    fbeat_q;     // next beat of the row
   logic [7:0]    flast;       // last beat of the row
@@ -270,6 +288,8 @@ module tessera_mme
   logic          flay_l;
   logic [1:0]    fdest;
   logic [TW-1:0] c_done_q;    // tiles the array finished
+  logic [TW-1:0] f_mt_nx, f_nt_nx;
+  assign {f_mt_nx, f_nt_nx} = next_tile(f_mt_q, f_nt_q, mtn, ntn);
 
   // phase parameters
   logic [19:0] f_m0, f_n0, f_mv, f_nv;  // tile origin and valid extents
@@ -335,11 +355,12 @@ module tessera_mme
 
   // slot availability: a slot may be refilled when the array finished the last
   // tile that used it
-  logic need_a, need_b, tgt_a, tgt_b, tgt_i, free_a, free_b, free_i;
+  logic need_a, need_b, tgt_b, tgt_i, free_a, free_b, free_i;
+  logic [1:0] tgt_a;
   always_comb begin
-    need_a = !fa_valid_q || (fa_id_q != f_mt_q);
+    tgt_a  = f_mt_q[1:0];
+    need_a = !fa_valid_q[tgt_a] || (fa_id_q[tgt_a] != f_mt_q);
     need_b = !fb_valid_q || (fb_id_q != f_nt_q);
-    tgt_a  = !fa_slot_q;
     tgt_b  = !fb_slot_q;
     tgt_i  = !fi_slot_q;
     free_a = !luv_a_q[tgt_a] || (c_done_q > lu_a_q[tgt_a]);
@@ -374,7 +395,7 @@ module tessera_mme
     end else if (f_ph_q == FMark && !fq_full) begin
       fq_push       = 1'b1;
       fq_in.marker  = 1'b1;
-      fq_in.a_slot  = fa_slot_q;
+      fq_in.a_slot  = f_mt_q[1:0];
       fq_in.b_slot  = fb_slot_q;
       fq_in.i_slot  = fi_slot_q;
     end
@@ -384,18 +405,22 @@ module tessera_mme
     if (!rst_ni) begin
       f_ph_q <= FIdle;
       f_t_q <= '0; f_mt_q <= '0; f_nt_q <= '0;
-      fa_valid_q <= 1'b0; fb_valid_q <= 1'b0;
-      fa_slot_q <= 1'b1; fb_slot_q <= 1'b1; fi_slot_q <= 1'b1;
-      fa_id_q <= '0; fb_id_q <= '0;
-      lu_a_q[0] <= '0; lu_a_q[1] <= '0; lu_b_q[0] <= '0; lu_b_q[1] <= '0;
+      fa_valid_q <= '0; fb_valid_q <= 1'b0;
+      fb_slot_q <= 1'b1; fi_slot_q <= 1'b1;
+      for (int unsigned i = 0; i < 4; i++) begin
+        fa_id_q[i] <= '0;
+        lu_a_q[i]  <= '0;
+      end
+      fb_id_q <= '0;
+      lu_b_q[0] <= '0; lu_b_q[1] <= '0;
       lu_i_q[0] <= '0; lu_i_q[1] <= '0;
       luv_a_q <= '0; luv_b_q <= '0; luv_i_q <= '0;
-      tgt_q <= 1'b0; fr_q <= '0; fbeat_q <= '0; frow_addr_q <= '0;
+      tgt_q <= '0; fr_q <= '0; fbeat_q <= '0; frow_addr_q <= '0;
     end else if (run_start) begin
       f_ph_q <= FTile;
       f_t_q <= '0; f_mt_q <= '0; f_nt_q <= '0;
-      fa_valid_q <= 1'b0; fb_valid_q <= 1'b0;
-      fa_slot_q <= 1'b1; fb_slot_q <= 1'b1; fi_slot_q <= 1'b1;
+      fa_valid_q <= '0; fb_valid_q <= 1'b0;
+      fb_slot_q <= 1'b1; fi_slot_q <= 1'b1;
       luv_a_q <= '0; luv_b_q <= '0; luv_i_q <= '0;
     end else begin
       unique case (f_ph_q)
@@ -406,13 +431,13 @@ module tessera_mme
             if (free_a) begin
               f_ph_q <= FA; tgt_q <= tgt_a; fr_q <= '0; fbeat_q <= '0;
               lu_a_q[tgt_a] <= f_t_q; luv_a_q[tgt_a] <= 1'b1;
-              fa_valid_q <= 1'b1; fa_id_q <= f_mt_q; fa_slot_q <= tgt_a;
+              fa_valid_q[tgt_a] <= 1'b1; fa_id_q[tgt_a] <= f_mt_q;
             end
           end else begin
-            lu_a_q[fa_slot_q] <= f_t_q;
+            lu_a_q[tgt_a] <= f_t_q;
             if (need_b) begin
               if (free_b) begin
-                f_ph_q <= FB; tgt_q <= tgt_b; fr_q <= '0; fbeat_q <= '0;
+                f_ph_q <= FB; tgt_q <= {1'b0, tgt_b}; fr_q <= '0; fbeat_q <= '0;
                 lu_b_q[tgt_b] <= f_t_q; luv_b_q[tgt_b] <= 1'b1;
                 fb_valid_q <= 1'b1; fb_id_q <= f_nt_q; fb_slot_q <= tgt_b;
               end
@@ -420,7 +445,7 @@ module tessera_mme
               lu_b_q[fb_slot_q] <= f_t_q;
               if (accc_q || bias_q) begin
                 if (free_i) begin
-                  f_ph_q <= FI; tgt_q <= tgt_i; fr_q <= '0; fbeat_q <= '0;
+                  f_ph_q <= FI; tgt_q <= {1'b0, tgt_i}; fr_q <= '0; fbeat_q <= '0;
                   lu_i_q[tgt_i] <= f_t_q; luv_i_q[tgt_i] <= 1'b1; fi_slot_q <= tgt_i;
                 end
               end else begin
@@ -452,12 +477,8 @@ module tessera_mme
             end else begin
               f_ph_q <= FTile;
               f_t_q  <= f_t_q + 1'b1;
-              if (f_nt_q + 1'b1 == ntn) begin
-                f_nt_q <= '0;
-                f_mt_q <= f_mt_q + 1'b1;
-              end else begin
-                f_nt_q <= f_nt_q + 1'b1;
-              end
+              f_mt_q <= f_mt_nx;
+              f_nt_q <= f_nt_nx;
             end
           end
         end
@@ -495,10 +516,10 @@ module tessera_mme
   end
 
   // ================================================================ tile-info FIFO
-  logic [2:0]     ti_mem [TID];
+  logic [3:0]     ti_mem [TID];
   logic [2:0]     ti_wp_q, ti_rp_q;
   logic           ti_full, ti_empty, ti_push, ti_pop;
-  logic [2:0]     ti_head;
+  logic [3:0]     ti_head;
   assign ti_full  = (ti_wp_q - ti_rp_q) == 3'(TID);
   assign ti_empty = (ti_wp_q == ti_rp_q);
   assign ti_head  = ti_mem[ti_rp_q[1:0]];
@@ -620,12 +641,13 @@ module tessera_mme
   end
 
   // ================================================================ operand buffers
-  logic                   rd_en, rd_aslot, rd_bslot;
+  logic                   rd_en, rd_bslot;
+  logic [1:0]             rd_aslot;
   logic [KAW-1:0]         rd_aaddr, rd_baddr;
   logic [Rows-1:0][255:0] rd_a;
   logic [Cols-1:0][255:0] rd_b;
 
-  tessera_mme_opbuf #(.Lanes(Rows), .Words(KWords)) u_abuf (
+  tessera_mme_opbuf #(.Lanes(Rows), .Words(KWords), .Slots(4)) u_abuf (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
     .wslot_i(fq_head.slot),
@@ -638,10 +660,10 @@ module tessera_mme
     .rdata_o(rd_a)
   );
 
-  tessera_mme_opbuf #(.Lanes(Cols), .Words(KWords)) u_bbuf (
+  tessera_mme_opbuf #(.Lanes(Cols), .Words(KWords), .Slots(2)) u_bbuf (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .wslot_i(fq_head.slot),
+    .wslot_i(fq_head.slot[0]),
     .waddr_i(r_waddr),
     .wbe_i  (wb_be),
     .wdata_i(wb_data),
@@ -679,12 +701,13 @@ module tessera_mme
 
   always_ff @(posedge clk_i) begin
     for (int unsigned l = 0; l < Cols; l++) begin
-      if (wi_en[l]) init_q[fq_head.slot][LR'(fq_head.row)][l] <= wi_fp32[l];
+      if (wi_en[l]) init_q[fq_head.slot[0]][LR'(fq_head.row)][l] <= wi_fp32[l];
     end
   end
 
   // ================================================================ compute sequencer
-  logic          c_active_q, c_aslot_q, c_bslot_q, c_islot_q;
+  logic          c_active_q, c_bslot_q, c_islot_q;
+  logic [1:0]    c_aslot_q;
   logic [19:0]   c_k_q;
   logic [TW-1:0] c_t_q, c_mt_q, c_nt_q;   // tile being issued
   logic          c_last, c_can, c_issue, drain_ok, more_tiles;
@@ -703,6 +726,8 @@ module tessera_mme
   fpdec_t        s2_a_q [Rows];
   fpdec_t        s2_b_q [Cols];
 
+  logic [TW-1:0] c_mt_nx, c_nt_nx;
+  assign {c_mt_nx, c_nt_nx} = next_tile(c_mt_q, c_nt_q, mtn, ntn);
   assign c_last     = (c_k_q == k_q - 20'd1);
   assign drain_ok   = !drain_busy_q && !s1_last_q && !s2_last_q && !s3_last_q && !s4_last_q;
   assign c_can      = c_active_q && (!c_last || drain_ok);
@@ -720,7 +745,7 @@ module tessera_mme
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      c_active_q <= 1'b0; c_aslot_q <= 1'b0; c_bslot_q <= 1'b0; c_islot_q <= 1'b0;
+      c_active_q <= 1'b0; c_aslot_q <= '0; c_bslot_q <= 1'b0; c_islot_q <= 1'b0;
       c_k_q <= '0; c_t_q <= '0; c_mt_q <= '0; c_nt_q <= '0;
     end else if (run_start) begin
       c_active_q <= 1'b0; c_k_q <= '0; c_t_q <= '0; c_mt_q <= '0; c_nt_q <= '0;
@@ -730,13 +755,9 @@ module tessera_mme
         c_k_q <= c_last ? 20'd0 : c_k_q + 20'd1;
         if (c_last) begin
           c_active_q <= 1'b0;
-          c_t_q <= c_t_q + 1'b1;
-          if (c_nt_q + 1'b1 == ntn) begin
-            c_nt_q <= '0;
-            c_mt_q <= c_mt_q + 1'b1;
-          end else begin
-            c_nt_q <= c_nt_q + 1'b1;
-          end
+          c_t_q  <= c_t_q + 1'b1;
+          c_mt_q <= c_mt_nx;
+          c_nt_q <= c_nt_nx;
         end
       end
       if (ti_pop) begin

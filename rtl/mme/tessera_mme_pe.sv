@@ -17,6 +17,8 @@ module tessera_mme_pe
   input  logic [31:0]       init_i,    // FP32 addend for the first k-step (stage A timing)
   output logic [31:0]       acc_o
 );
+  // keep one shared model of the PE in Verilator (faster builds); no effect elsewhere
+  /* verilator no_inline_module */
   // ---------------------------------------------------------------- stage P
   logic        p_valid_q, p_first_q, p_nan_q, p_inf_q, p_zero_q, p_sign_q;
   logic signed [11:0] p_exp_q;

@@ -108,6 +108,7 @@ void tb_open(int n_mme, unsigned latency, unsigned bytes_per_cycle) {
     e.dut.reset(new Vtessera_mme(g->ctx.get()));
     tessera::AxiMemConfig cfg;
     cfg.read_latency = latency;
+    cfg.max_reads = 64;  // 4 channels x 16 outstanding bursts (aggregate of the chip's HBM channels)
     cfg.bytes_per_cycle = bytes_per_cycle;
     e.mem.reset(new tessera::AxiMemModel(cfg, &g->mem));
     e.mem->reset(e.port);
