@@ -145,11 +145,12 @@ static void test_arith(void)
               exp = ((X < Y) == (o == 4)) ? x : y;
               if (X == Y) exp = x;
             } else {
-              if (sat && (o == 2 || o == 3) && X && Y && (X > INT32_MAX || Y > INT32_MAX || X < INT32_MIN || Y < INT32_MIN)) {
-                r = ((X < 0) != (Y < 0)) ? lo : hi;
+              if (sat) {
+                long double ex = o == 0 ? (long double)X + Y : o == 1 ? (long double)X - Y
+                               : o == 2 ? (long double)X * Y : (long double)X * Y + Z; /* exact: < 2^64 */
+                r = ex < lo ? lo : ex > hi ? hi : (int64_t)ex;
               } else {
                 r = o == 0 ? X + Y : o == 1 ? X - Y : o == 2 ? (int64_t)((uint64_t)X * (uint64_t)Y) : (int64_t)((uint64_t)X * (uint64_t)Y + (uint64_t)Z);
-                if (sat) r = r < lo ? lo : r > hi ? hi : r;
               }
               exp = (uint32_t)r & lm(dt);
             }
@@ -382,7 +383,7 @@ static void test_reduce_shuffle(void)
           for (k = 0; k < n; k++) tpc_lane_set(a, dt, k, nf_convert(NF_FP32, (nf_fmt)dt, bitsof((float)((int)rndn(2001) - 1000) / 64.0f), 0, 1));
         memcpy(C.v[1], a, 32);
         go();
-        for (k = 0; k < n; k++) { x[k] = tpc_lane_get(a, dt, k); f[k] = rf(dt, x[k]); }
+        for (k = 0; k < n; k++) { x[k] = tpc_lane_get(a, dt, k); f[k] = isf ? rf(dt, x[k]) : 0.0f; }
         for (s = n / 2; s >= 1; s /= 2)
           for (k = 0; k < s; k++) {
             if (isf) {
@@ -872,6 +873,33 @@ static void test_asm(void)
     free(out);
   }
   check(!bad_rt && tried > 5000, "disassemble/assemble round trip of %d random legal slots", tried);
+  /* mutation fuzz: corrupted programs must be rejected with a file:line message or
+   * assemble, never crash (run under ASan/UBSan during development) */
+  {
+    static const char base[] = "x: { ld.t v1, t0, i0 ; (p1) addi s2, s2, -1 ; vcvt.bf16.f32.p1.sat v3, v1 @!vp2 }\n"
+                               ".equ K, 3*4\n{ st.t t2, i0, v3 ; ixaddi i0, 0, K ; bnzd s5, x }\nli s1, f32(2.5)\nhalt\n";
+    static const char alpha[] = " ,;{}()@!.:#-+*xvspitf0123456789";
+    int rejected = 0, malformed = 0, ok2 = 0;
+    for (it = 0; it < 3000; it++) {
+      char src[sizeof(base) + 8], err[512];
+      tpc_bundle_t *out = NULL;
+      uint32_t n;
+      int m, j;
+      memcpy(src, base, sizeof(base));
+      for (m = 0; m < 1 + (int)rndn(4); m++) {
+        j = (int)rndn((uint32_t)sizeof(base) - 1);
+        src[j] = alpha[rndn((uint32_t)sizeof(alpha) - 1)];
+      }
+      if (tpcasm_assemble(src, "fz", NULL, 0, &out, &n, err, sizeof(err))) {
+        rejected++;
+        if (strncmp(err, "fz:", 3)) malformed++;
+      } else {
+        ok2++;
+      }
+      free(out);
+    }
+    check(!malformed && rejected > 1000, "assembler mutation fuzz: %d rejected with file:line, %d still valid, %d bad messages", rejected, ok2, malformed);
+  }
 }
 
 int main(int argc, char **argv)

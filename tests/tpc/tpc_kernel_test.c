@@ -138,7 +138,7 @@ static void test_elementwise(const char *name, ew_t kind, int shapes)
     int W, H, i, n, lanes = kind == EW_BF16ADD ? 16 : 8, ok, bad = 0;
     tens_t a, b, o;
     tens_t *outs[1] = {&o};
-    uint32_t *va, *vb, *vo, *g, seed = rnd32(), thr = rnd32(), scale;
+    uint32_t *va, *vb, *vo, *g, seed = rnd32(), thr = rnd32(), scale = 0;
     shape(&W, &H, lanes);
     n = W * H;
     new_launch();

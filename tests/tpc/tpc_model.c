@@ -640,17 +640,13 @@ static int exec_vector(bctx_t *b, const tpc_insn_info_t *in, uint64_t w)
         uint32_t x = A(k), y = B(k);
         r = op == TPC_OP_V_VADD ? x + y : op == TPC_OP_V_VSUB ? x - y : op == TPC_OP_V_VMUL ? x * y
           : x * y + tpc_lane_get(vc, dt, k);
-        if (sat) { /* saturating integer arithmetic */
-          int64_t lo, hi, e, X = sval(dt, x), Y = sval(dt, y);
+        if (sat) { /* saturating integer arithmetic: exact result clamped to the type */
+          int64_t lo, hi, X = sval(dt, x), Y = sval(dt, y);
+          __int128 e;
           irange(dt, &lo, &hi);
-          e = op == TPC_OP_V_VADD ? X + Y : op == TPC_OP_V_VSUB ? X - Y : op == TPC_OP_V_VMUL ? X * Y
-            : X * Y + sval(dt, tpc_lane_get(vc, dt, k));
-          if (op == TPC_OP_V_VMUL || op == TPC_OP_V_VFMA) {
-            /* products of 32-bit operands may exceed int64 only for u32*u32+c: clamp */
-            if (X != 0 && Y != 0 && (X > INT32_MAX || Y > INT32_MAX || X < INT32_MIN || Y < INT32_MIN))
-              e = (X < 0) != (Y < 0) ? lo : hi;
-          }
-          r = (uint32_t)(e < lo ? lo : e > hi ? hi : e);
+          e = op == TPC_OP_V_VADD ? (__int128)X + Y : op == TPC_OP_V_VSUB ? (__int128)X - Y
+            : op == TPC_OP_V_VMUL ? (__int128)X * Y : (__int128)X * Y + sval(dt, tpc_lane_get(vc, dt, k));
+          r = (uint32_t)(int64_t)(e < lo ? lo : e > hi ? hi : e);
         }
       }
       tpc_lane_set(out, dt, k, r & lmask(dt));
@@ -723,7 +719,7 @@ static int exec_vector(bctx_t *b, const tpc_insn_info_t *in, uint64_t w)
   case TPC_OP_V_VCVT: {
     int sdt = (int)(fn & 15u), part = (int)((fn >> 4) & 3u), sr = (fn >> 7) & 1;
     int ls = vec_lanes(sdt), ld = n, cnt = ls < ld ? ls : ld, j;
-    for (j = 0; j < cnt; k = 0, j++) {
+    for (j = 0; j < cnt; j++) {
       int si = ls > ld ? part * cnt + j : j, di = ld > ls ? part * cnt + j : j;
       uint32_t rnd = 0;
       if (!((m >> di) & 1u))
