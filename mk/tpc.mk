@@ -37,3 +37,15 @@ $(TPC_TOOLS_DIR)/tpc_kernel_test: tests/tpc/tpc_kernel_test.c tests/tpc/tpc_test
 	$(TPC_HOST_CC) $(TPC_HOST_CFLAGS) -Itools/tpcasm -o $@ tests/tpc/tpc_kernel_test.c $(TPC_MODEL_SRCS) $(TPC_ASM_SRCS) $(TPC_GOLDEN_SRCS) -lm
 
 TEST_BUILD += tpc-tests
+
+# The C ISA model + assembler as a static library for the TPC RTL testbench (C or C++):
+#   -I tests/tpc -I tools/tpcasm -I tests/golden, link build/tools/libtpcmodel.a -lm
+TPC_LIB_OBJS := $(patsubst %.c,$(TPC_TOOLS_DIR)/obj/%.o,$(TPC_MODEL_SRCS) $(TPC_ASM_SRCS))
+$(TPC_TOOLS_DIR)/obj/%.o: %.c $(TPC_MODEL_HDRS) $(TPC_ASM_HDRS)
+	@mkdir -p $(dir $@)
+	$(TPC_HOST_CC) $(TPC_HOST_CFLAGS) -Itools/tpcasm -c -o $@ $<
+$(TPC_TOOLS_DIR)/libtpcmodel.a: $(TPC_LIB_OBJS)
+	ar rcs $@ $^
+.PHONY: tpc-lib
+tpc-lib: $(TPC_TOOLS_DIR)/libtpcmodel.a
+tpc-tests: tpc-lib

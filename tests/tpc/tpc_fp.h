@@ -5,6 +5,9 @@
 #ifndef TPC_FP_H
 #define TPC_FP_H
 #include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Canonical NaN bit pattern of a float data type (TPC_DT_*). */
 uint32_t tpc_fp_qnan(int dt);
@@ -33,4 +36,7 @@ float tpc_sfu_sigm(float x);
 /* RNG */
 uint32_t tpc_mix32(uint32_t x);
 uint32_t tpc_xorshift32(uint32_t x);
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -6,6 +6,9 @@
 #define TPC_MODEL_H
 #include <stdint.h>
 #include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define TPC_NSREG 32
 #define TPC_NPREG 8
@@ -108,4 +111,7 @@ const char *tpc_err_name(int err);
 /* lane access helpers (raw bits, zero-extended) */
 uint32_t tpc_lane_get(const uint8_t *v, int dt, int k);
 void tpc_lane_set(uint8_t *v, int dt, int k, uint32_t x);
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -5,6 +5,9 @@
 #define TPCASM_LIB_H
 #include <stddef.h>
 #include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct {
   uint64_t w[4]; /* slot 0 load, 1 scalar, 2 vector, 3 store */
@@ -31,4 +34,7 @@ int tpcdis_slot(int slot, uint64_t w, char *buf, size_t len);
  * (empty slots as nop), which tpcasm assembles back to the same bits.
  * Returns the number of illegal slots. */
 int tpcdis_bundle(const tpc_bundle_t *b, char *buf, size_t len);
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -6,6 +6,9 @@
 #ifndef TPC_GOLDEN_H
 #define TPC_GOLDEN_H
 #include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 float tg_f32(uint32_t b);
 uint32_t tg_bits(float f);
@@ -28,4 +31,7 @@ double tg_gelu(double x);
 /* dropout, bit-exact: u = xorshift32(mix32(seed + r*W + c)); keep = u >= thr */
 void tg_dropout(const uint32_t *x, int H, int W, uint32_t seed, uint32_t thr, uint32_t scale_bits, uint32_t *out);
 void tg_transpose(const uint32_t *x, int H, int W, uint32_t *out);
+#ifdef __cplusplus
+}
+#endif
 #endif
