@@ -18,6 +18,7 @@ LINT_TOPS  += tessera_core
 SYNTH_TOPS += tessera_core
 
 CORE_BUILD := $(BUILD)/core
+CORE_RANDOM ?= 8            # random programs per run of core-test
 CORE_TB    := $(CORE_BUILD)/tb/Vtessera_core
 CORE_TB_SRCS := tests/core/tb_core.cpp tests/core/rv32_iss.h
 
@@ -43,14 +44,15 @@ $(CORE_BUILD)/isa/%.elf: tests/core/isa/%.S $(CORE_CRT)
 
 $(CORE_BUILD)/isa/%.elf: tests/core/bench/%.c $(CORE_CRT)
 	@mkdir -p $(dir $@)
-	$(RV_CC) $(RV_ARCH) -O2 -nostdlib -nostartfiles -ffreestanding -Wl,--no-warn-rwx-segments -T tests/core/link.ld \
+	$(RV_CC) $(RV_ARCH) -O2 -nostdlib -nostartfiles -ffreestanding -fno-tree-loop-distribute-patterns -Wl,--no-warn-rwx-segments -T tests/core/link.ld \
 	  -o $@ tests/core/crt.S $<
 
 .PHONY: core-tb core-isa core-test core-lint core-synth
 core-tb: $(CORE_TB)
 core-isa: $(CORE_ELFS)
 core-test: $(CORE_TB) $(CORE_ELFS)
-	@python3 tests/core/run_core_tests.py --tb $(CORE_TB) $(CORE_ELFS) $(if $(SEED),--seed $(SEED))
+	@python3 tests/core/run_core_tests.py --tb $(CORE_TB) $(CORE_ELFS) $(if $(SEED),--seed $(SEED)) \
+	  --random $(CORE_RANDOM) --cc "$(RV_CC) $(RV_ARCH)" --gen-dir $(CORE_BUILD)/random
 
 core-lint:
 	verilator --lint-only -Wall --top-module tessera_core $(CORE_RTL)

@@ -7,6 +7,9 @@ random gnt/rvalid delays derived from --seed. One line per run:
   <name> <delays> cycles instret cpi ... PASS|FAIL
 then "N passed, M failed". Reproduce one random run with
   build/<config>/core/tb/Vtessera_core <elf> --seed <tb seed shown>
+With --random N it also generates N random programs (tests/core/gen_random.py,
+program seeds derived from --seed), builds them with --cc and runs them the
+same way; they are checked instruction by instruction against the model.
 """
 import argparse
 import os
@@ -20,13 +23,35 @@ def main():
     ap.add_argument("--tb", required=True)
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--max-cycles", type=int, default=2000000)
+    ap.add_argument("--random", type=int, default=0, help="number of random programs")
+    ap.add_argument("--cc", default="riscv64-unknown-elf-gcc -march=rv32im_zicsr -mabi=ilp32")
+    ap.add_argument("--gen-dir", default="build/core-random")
     ap.add_argument("elfs", nargs="+")
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.SystemRandom().randrange(1, 1 << 31)
     print(f"core_isa: seed {seed}")
     rng = random.Random(seed)
     passed = failed = 0
-    for elf in sorted(a.elfs):
+    here = os.path.dirname(os.path.abspath(__file__))
+    elfs = sorted(a.elfs)
+    if a.random:
+        os.makedirs(a.gen_dir, exist_ok=True)
+    for i in range(a.random):
+        pseed = rng.randrange(1, 1 << 31)
+        src = os.path.join(a.gen_dir, f"random_{pseed}.S")
+        elf = os.path.join(a.gen_dir, f"random_{pseed}.elf")
+        subprocess.run([sys.executable, os.path.join(here, "gen_random.py"), "--seed", str(pseed),
+                        "-o", src], check=True)
+        cmd = a.cc.split() + ["-nostdlib", "-nostartfiles", "-Wl,--no-warn-rwx-segments",
+                              "-I" + os.path.join(here, "isa"), "-T", os.path.join(here, "link.ld"),
+                              "-o", elf, os.path.join(here, "crt.S"), src]
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            print(f"random_{pseed} FAIL (build)\n{r.stdout}")
+            failed += 1
+            continue
+        elfs.append(elf)
+    for elf in elfs:
         name = os.path.basename(elf).rsplit(".", 1)[0]
         for label, tb_seed in (("zero-delay", 0), ("random-delay", rng.randrange(1, 1 << 31))):
             cmd = [a.tb, elf, "--seed", str(tb_seed), "--name", f"{name}/{label}",
