@@ -129,7 +129,7 @@ static void shape(int *W, int *H, int lanes)
 }
 
 /* ------------------------------------------------------------------ elementwise & casts */
-typedef enum { EW_ADD, EW_MUL, EW_RELU, EW_BF16ADD, EW_BIAS, EW_DROPOUT } ew_t;
+typedef enum { EW_ADD, EW_MUL, EW_RELU, EW_BF16ADD, EW_BIAS, EW_DROPOUT, EW_ADDSTREAM } ew_t;
 
 static void test_elementwise(const char *name, ew_t kind, int shapes)
 {
@@ -164,12 +164,12 @@ static void test_elementwise(const char *name, ew_t kind, int shapes)
       L.sarg[0] = seed; L.sarg[1] = thr; L.sarg[2] = scale;
       L.ntensors = 2;
     }
-    L.idx_size[0] = (uint32_t)((W + lanes - 1) / lanes);
+    L.idx_size[0] = kind == EW_ADDSTREAM ? 1u : (uint32_t)((W + lanes - 1) / lanes);
     L.idx_size[1] = (uint32_t)H;
     ok = run_splits(name, outs, 1, &vo);
     for (i = 0; i < n; i++) {
       switch (kind) {
-      case EW_ADD: g[i] = tg_add(va[i], vb[i]); break;
+      case EW_ADD: case EW_ADDSTREAM: g[i] = tg_add(va[i], vb[i]); break;
       case EW_MUL: g[i] = tg_mul(va[i], vb[i]); break;
       case EW_RELU: g[i] = tg_relu(va[i]); break;
       case EW_BF16ADD: g[i] = tg_add_bf16((uint16_t)va[i], (uint16_t)vb[i]); break;
@@ -417,6 +417,7 @@ int main(int argc, char **argv)
   printf("tpc_kernels: TPC kernel library on the C ISA MODEL (not RTL), seed %llu (reproduce with --seed %llu)\n",
          (unsigned long long)seed, (unsigned long long)seed);
   test_elementwise("add", EW_ADD, 6);
+  test_elementwise("add_stream", EW_ADDSTREAM, 6);
   test_elementwise("mul", EW_MUL, 4);
   test_elementwise("relu", EW_RELU, 4);
   test_elementwise("residual_add", EW_BF16ADD, 4);

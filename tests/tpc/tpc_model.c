@@ -422,6 +422,28 @@ static int ix_op(bctx_t *b, const tpc_insn_info_t *in, uint64_t w)
   return wr_i(b, rd, x);
 }
 
+/* cycle-estimate block buffer (no functional effect) */
+static int blk_find(tpc_core_t *c, uint32_t blk)
+{
+  uint32_t i;
+  for (i = 0; i < 16; i++)
+    if (((c->blk_valid >> i) & 1u) && c->blk_addr[i] == blk)
+      return (int)i;
+  return -1;
+}
+static uint64_t blk_touch(tpc_core_t *c, uint32_t blk)
+{
+  int i = blk_find(c, blk);
+  if (i >= 0)
+    return c->blk_ready[i];
+  i = (int)c->blk_next;
+  c->blk_next = (c->blk_next + 1u) & 15u;
+  c->blk_addr[i] = blk;
+  c->blk_ready[i] = c->cur_issue + c->mem_latency;
+  c->blk_valid |= 1u << i;
+  return c->blk_ready[i];
+}
+
 static int exec_load(bctx_t *b, const tpc_insn_info_t *in, uint64_t w)
 {
   tpc_core_t *c = b->c;
@@ -437,6 +459,7 @@ static int exec_load(bctx_t *b, const tpc_insn_info_t *in, uint64_t w)
     dt = (int)T->dtype;
     m = lanemask(b, w);
     memcpy(v, b->o.v[FLD(w, RD)], TPC_VBYTES);
+    c->ld_ready = c->cur_issue + TPC_LD_HIT_LAT;
     for (k = 0; k < (uint32_t)vec_lanes(dt); k++) {
       if (!((m >> k) & 1u))
         continue;
@@ -444,6 +467,9 @@ static int exec_load(bctx_t *b, const tpc_insn_info_t *in, uint64_t w)
       if (r < 0)
         return TPC_ERR_BUS;
       if (r) {
+        uint64_t t = blk_touch(c, a / TPC_BLK_BYTES);
+        if (t > c->ld_ready)
+          c->ld_ready = t;
         tpc_lane_set(v, dt, (int)k, mem_rd(c, a, tpc_dtype_info[dt].bytes));
         c->st.bytes_ld += tpc_dtype_info[dt].bytes;
       } else {
@@ -452,7 +478,11 @@ static int exec_load(bctx_t *b, const tpc_insn_info_t *in, uint64_t w)
     }
     return wr_v(b, FLD(w, RD), v);
   }
-  case TPC_OP_L_PF_T:
+  case TPC_OP_L_PF_T: /* hint only: never faults; timing model fetches the blocks */
+    if (FLD(w, RC) < c->L->ntensors && !desc_check(c, FLD(w, RC), &T))
+      for (k = 0; k < (uint32_t)vec_lanes((int)T->dtype); k++)
+        if (tens_addr(c, T, b->o.ix[FLD(w, RA)], (int)k, &a) > 0)
+          (void)blk_touch(c, a / TPC_BLK_BYTES);
     return 0;
   case TPC_OP_L_LDV:
     if (sa & 31u)
@@ -840,7 +870,7 @@ static void set_ready(tpc_core_t *c, const tpc_insn_info_t *in, uint64_t w, uint
 {
   uint64_t done = t + (in->lat ? in->lat : 1);
   if (slot == TPC_SLOT_LOAD && in->opcode == TPC_OP_L_LD_T)
-    done = t + c->mem_latency;
+    done = c->ld_ready > t + 1 ? c->ld_ready : t + 1;
   if (!in->nops)
     return;
   switch (in->ops[0]) {
@@ -881,6 +911,7 @@ int tpc_core_step(tpc_core_t *c)
     }
   }
   c->st.stall_cycles += issue - c->st.cycles;
+  c->cur_issue = issue;
   memset(&b, 0, sizeof(b));
   b.c = c;
   memcpy(b.o.s, c->s, sizeof(c->s));

@@ -22,6 +22,8 @@ extern "C" {
 #define TPC_SLM_BYTES 1024   /* scalar local memory; SLM[0..63] = launch scalar args */
 #define TPC_VLM_BYTES 16384  /* vector local memory (512 vectors) */
 #define TPC_MAX_DIM_SIZE (1u << 24)
+#define TPC_LD_HIT_LAT 4      /* cycle estimate: ld.t latency when its blocks are buffered */
+#define TPC_BLK_BYTES 256     /* prefetch block = HBM interleave granule = longest AXI burst */
 
 /* error codes (status register of the TPC) */
 enum {
@@ -86,6 +88,12 @@ typedef struct tpc_core {
   const tpc_launch_t *L;
   tpc_devmem_t *mem;
   uint32_t mem_latency;  /* for the cycle estimate (default 40) */
+  /* cycle estimate: a 16-entry buffer of 256-byte blocks filled by pf.t and ld.t misses;
+   * an ld.t whose blocks are all present returns after TPC_LD_HIT_LAT cycles */
+  uint32_t blk_addr[16];
+  uint64_t blk_ready[16];
+  uint32_t blk_valid, blk_next;
+  uint64_t cur_issue, ld_ready;
   uint64_t ready_s[TPC_NSREG], ready_v[TPC_NVREG], ready_vp[TPC_NVPREG], ready_p[TPC_NPREG];
   tpc_stats_t st;
 } tpc_core_t;
