@@ -88,9 +88,6 @@ static const char *err_text(uint32_t e)
 static void __attribute__((noreturn)) jump(uint32_t entry)
 {
     status(BOOT_ST_JUMP, entry >> 8);
-    uart_puts("boot: jump ");
-    uart_put_hex32(entry);
-    uart_puts("\r\n");
     csr_write(mie, 0u);
     void (*fn)(void) = (void (*)(void))(uintptr_t)entry;
     fn();
@@ -159,7 +156,9 @@ int main(void)
         }
         uart_puts("boot: image ok, ");
         uart_put_dec(plan.nseg);
-        uart_puts(" segment(s)\r\n");
+        uart_puts(" segment(s), entry ");
+        uart_put_hex32(plan.entry);
+        uart_puts("\r\n");
         jump(plan.entry);
     }
 }

@@ -11,7 +11,14 @@ uint32_t test_fail_count;
 
 static void __attribute__((noreturn)) finish(uint32_t word)
 {
+    /* wait until the last character has left the pin, plus two character
+     * times so that a receiver sampling the stop bit sees it before the
+     * simulator stops on the tohost write */
     uart_flush();
+    uint32_t div = FIELD_GET(UART__CTRL__DIV, UART_REG(CTRL));
+    uint32_t t0 = rdcycle32();
+    while (rdcycle32() - t0 < 20u * div)
+        ;
     tohost = word;
     for (;;)
         __asm__ volatile("wfi");

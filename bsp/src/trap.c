@@ -33,6 +33,10 @@ void trap_set_interrupt_handler(uint32_t irq, trap_handler_t fn)
 
 uint32_t trap_insn_len(uint32_t addr)
 {
+    /* Without the C extension (misa bit 2) every instruction is 4 bytes, even
+     * an illegal one whose low bits are not 11 (e.g. the all-zero word). */
+    if (!(csr_read(misa) & (1u << 2)))
+        return 4u;
     uint16_t lo = *(volatile uint16_t *)(uintptr_t)addr;
     return ((lo & 3u) == 3u) ? 4u : 2u;
 }

@@ -31,7 +31,8 @@ void trap_set_interrupt_handler(uint32_t irq, trap_handler_t fn);   /* irq 0..15
  * The firmware overrides it. */
 void trap_unexpected(trap_frame_t *f);
 
-/* Length (2 or 4) of the instruction at addr, for handlers that skip it. */
+/* Length (2 or 4) of the instruction at addr, for handlers that skip it:
+ * always 4 when misa reports no C extension (the Tessera core). */
 uint32_t trap_insn_len(uint32_t addr);
 /* Skip the trapping instruction (mepc += its length). */
 void trap_skip(trap_frame_t *f);
