@@ -407,15 +407,84 @@ static void test_dropout_stats(void)
   free(va); free(vo);
 }
 
+
+/* ------------------------------------------------------------------ model performance estimates */
+/* --perf: large shapes, correctness still checked; prints the model's cycle ESTIMATES
+ * (interlocked issue, 40-cycle memory latency, 256-byte block buffer; no bandwidth
+ * limit). Orientation for kernel writers only - benchmarks belong on the RTL. */
+static void perf_one(const char *name, int H, int W, int ntpc)
+{
+  tens_t a, b, o;
+  int i, n = W * H, bad = 0;
+  uint32_t *va = malloc((size_t)n * 4), *vb = malloc((size_t)n * 4), *vo = malloc((size_t)n * 4);
+  uint32_t et, epc;
+  tpc_stats_t st;
+  int err, is_add = !strncmp(name, "add", 3);
+  char path[512];
+  new_launch();
+  talloc(&a, TPC_DT_F32, W, H, W, 0, strcmp(name, "softmax") ? 0u : 0xFF800000u);
+  talloc(&b, TPC_DT_F32, W, H, W, 0, 0);
+  talloc(&o, TPC_DT_F32, W, H, W, 0, 0);
+  a.addr = (a.addr + 255u) & ~255u; b.addr = (b.addr + 4096u) & ~255u; o.addr = (o.addr + 8192u) & ~255u;
+  bump = o.addr + o.bytes;
+  for (i = 0; i < n; i++) { va[i] = bitsof((float)(rnd32() >> 8) / 16777216.0f); vb[i] = bitsof((float)(rnd32() >> 8) / 16777216.0f); }
+  twrite(&a, va); twrite(&b, vb);
+  L.sarg[0] = bitsof(1e-5f);
+  if (is_add) {
+    L.ntensors = 3; tdesc(&L.tensor[0], &a); tdesc(&L.tensor[1], &b); tdesc(&L.tensor[2], &o);
+    L.idx_size[0] = strcmp(name, "add") ? 1u : (uint32_t)((W + 7) / 8);
+  } else if (!strcmp(name, "layernorm")) {
+    tens_t g, be;
+    talloc(&g, TPC_DT_F32, W, 1, W, 1, 0); talloc(&be, TPC_DT_F32, W, 1, W, 1, 0);
+    twrite(&g, vb); twrite(&be, va);
+    L.ntensors = 4; tdesc(&L.tensor[0], &a); tdesc(&L.tensor[1], &g); tdesc(&L.tensor[2], &be); tdesc(&L.tensor[3], &o);
+  } else {
+    L.ntensors = 2; tdesc(&L.tensor[0], &a); tdesc(&L.tensor[1], &o);
+  }
+  L.idx_size[1] = (uint32_t)H;
+  snprintf(path, sizeof(path), "%s/%s.tasm", kdir, name);
+  if (tu_load_file(&L, path, PROG_ADDR)) { check(0, "perf %s: assemble", name); return; }
+  err = tpc_run_cluster(&L, &tu_dev, (uint32_t)ntpc, MAXBUNDLES, &st, &et, &epc);
+  tread(&o, vo);
+  if (is_add)
+    for (i = 0; i < n; i++) bad += vo[i] != tg_add(va[i], vb[i]);
+  check(!err && !bad, "perf %-10s [%d x %d] f32 on %d TPC(s): %8llu est. cycles (slowest TPC), %6.2f elements/cycle, %6.1f bytes/cycle, %4.1f%% stall",
+        name, H, W, ntpc, (unsigned long long)st.cycles, (double)n / (double)st.cycles,
+        (double)(st.bytes_ld + st.bytes_st) / (double)st.cycles, 100.0 * (double)st.stall_cycles / (double)st.cycles / ntpc);
+  free(va); free(vb); free(vo);
+}
+
+static void perf(void)
+{
+  int t;
+  for (t = 1; t <= 4; t *= 2) {
+    perf_one("add", 256, 1024, t);
+    perf_one("add_stream", 256, 1024, t);
+    perf_one("add_stream", 4, 65536, t);
+  }
+  perf_one("softmax", 64, 1024, 1);
+  perf_one("softmax", 64, 1024, 4);
+  perf_one("layernorm", 64, 1024, 1);
+  perf_one("layernorm", 64, 1024, 4);
+}
+
 int main(int argc, char **argv)
 {
   uint64_t seed = tu_seed(argc, argv);
-  int i;
-  for (i = 1; i < argc; i++)
+  int i, do_perf = 0;
+  for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--kdir") && i + 1 < argc) kdir = argv[++i];
+    if (!strcmp(argv[i], "--perf")) do_perf = 1;
+  }
   tu_mem_init();
   printf("tpc_kernels: TPC kernel library on the C ISA MODEL (not RTL), seed %llu (reproduce with --seed %llu)\n",
          (unsigned long long)seed, (unsigned long long)seed);
+  if (do_perf) {
+    tu_verbose = 1;
+    perf();
+    printf("tpc_kernels: %d passed, %d failed\n", tu_pass, tu_fail);
+    return tu_fail ? 1 : 0;
+  }
   test_elementwise("add", EW_ADD, 6);
   test_elementwise("add_stream", EW_ADDSTREAM, 6);
   test_elementwise("mul", EW_MUL, 4);
