@@ -49,8 +49,9 @@ BENCH_DEPS += mme-tb
 mme-test: mme-tb
 	@bash tests/mme/run_mme_tests.sh $(MME_BUILD) $(MME_ARGS)
 
+MME_BENCH_SHAPE := $(if $(filter tiny,$(CONFIG)),8,16)
 mme-bench: mme-tb
-	@$(MME_BUILD)/r16/Vtessera_mme --bench
+	@$(MME_BUILD)/r$(MME_BENCH_SHAPE)/Vtessera_mme --bench $(MME_ARGS)
 
 mme-synth: deps
 	@mkdir -p $(MME_BUILD)
