@@ -1,7 +1,8 @@
 # RISC-V management core (rtl/core, tests/core, docs/core.md).
 #   make core-tb      build the Verilated core-only testbench
 #   make core-isa     build the ISA test programs (ELF)
-#   make core-test    run all programs (zero and random bus delays)
+#   make core-test    run all programs (zero and random bus delays) + random programs
+#   make core-chip-test  run the pure ISA programs on ./chip_tb --elf
 #   make core-lint    verilator -Wall lint of tessera_core alone
 #   make core-synth   Yosys synthesis of tessera_core (cell count)
 
@@ -47,12 +48,18 @@ $(CORE_BUILD)/isa/%.elf: tests/core/bench/%.c $(CORE_CRT)
 	$(RV_CC) $(RV_ARCH) -O2 -nostdlib -nostartfiles -ffreestanding -fno-tree-loop-distribute-patterns -Wl,--no-warn-rwx-segments -T tests/core/link.ld \
 	  -o $@ tests/core/crt.S $<
 
-.PHONY: core-tb core-isa core-test core-lint core-synth
+.PHONY: core-tb core-isa core-test core-chip-test core-lint core-synth
 core-tb: $(CORE_TB)
 core-isa: $(CORE_ELFS)
 core-test: $(CORE_TB) $(CORE_ELFS)
 	@python3 tests/core/run_core_tests.py --tb $(CORE_TB) $(CORE_ELFS) $(if $(SEED),--seed $(SEED)) \
 	  --random $(CORE_RANDOM) --cc "$(RV_CC) $(RV_ARCH)" --gen-dir $(CORE_BUILD)/random
+
+# the pure ISA programs (no test device) on the full chip model (./chip_tb --elf)
+CORE_CHIP_ELFS := $(filter-out $(CORE_BUILD)/isa/irq%,$(CORE_ELFS))
+core-chip-test: $(CORE_ELFS)
+	@test -x ./chip_tb || $(MAKE) -s verilate
+	@python3 tests/core/run_core_tests.py --chip-tb ./chip_tb $(CORE_CHIP_ELFS) $(if $(SEED),--seed $(SEED))
 
 core-lint:
 	verilator --lint-only -Wall --top-module tessera_core $(CORE_RTL)

@@ -20,12 +20,14 @@ import sys
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--tb", required=True)
+    ap.add_argument("--tb", help="core testbench binary (tb_core)")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--max-cycles", type=int, default=2000000)
     ap.add_argument("--random", type=int, default=0, help="number of random programs")
     ap.add_argument("--cc", default="riscv64-unknown-elf-gcc -march=rv32im_zicsr -mabi=ilp32")
     ap.add_argument("--gen-dir", default="build/core-random")
+    ap.add_argument("--chip-tb", help="run on the full chip (chip_tb --elf) instead; "
+                    "pure ISA programs only, one run each")
     ap.add_argument("elfs", nargs="+")
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.SystemRandom().randrange(1, 1 << 31)
@@ -51,6 +53,24 @@ def main():
             failed += 1
             continue
         elfs.append(elf)
+    if a.chip_tb:
+        for elf in elfs:
+            name = os.path.basename(elf).rsplit(".", 1)[0]
+            tb_seed = rng.randrange(1, 1 << 31)
+            r = subprocess.run([a.chip_tb, "--elf", elf, "--seed", str(tb_seed), "--max-cycles",
+                                str(a.max_cycles)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+            lines = r.stdout.strip().splitlines()
+            ok = r.returncode == 0 and any(l.startswith("1 passed, 0 failed") for l in lines)
+            info = next((l for l in lines if l.startswith("cycles ")), "")
+            print(f"{name + '/chip':<28} {info} seed={tb_seed} {'PASS' if ok else 'FAIL'}")
+            if not ok:
+                print("\n".join("    " + l for l in lines[-12:]))
+            passed += ok
+            failed += not ok
+        print(f"seed {seed}")
+        print(f"{passed} passed, {failed} failed")
+        return 0 if failed == 0 else 1
     for elf in elfs:
         name = os.path.basename(elf).rsplit(".", 1)[0]
         for label, tb_seed in (("zero-delay", 0), ("random-delay", rng.randrange(1, 1 << 31))):
