@@ -6,7 +6,8 @@
  *      VERIFY = 1: check the image chain at BOOT_ADDR, copy the payloads to
  *      their load addresses, jump to the entry of the last segment. A bad
  *      image sets BOOT_STATUS to an error code + detail, prints the reason and
- *      returns to step 2: the ROM never jumps into an image that failed.
+ *      returns to step 2 (keeping the error in BOOT_STATUS until the next GO):
+ *      the ROM never jumps into an image that failed.
  * Runs with its data and stack in the top 2 KiB of DSRAM (bsp/ld/bootrom.ld),
  * which images may not load into. No libc. */
 #include "tessera/tessera.h"
@@ -14,12 +15,17 @@
 
 extern char __bootrom_ram[];
 
-/* freestanding helpers GCC may call */
+/* freestanding helpers GCC may call; memcpy moves whole words when both
+ * pointers are aligned (payloads usually come from slow device memory) */
 void *memcpy(void *d, const void *s, unsigned n);
 void *memcpy(void *d, const void *s, unsigned n)
 {
     uint8_t *dp = d;
     const uint8_t *sp = s;
+    if ((((uintptr_t)dp | (uintptr_t)sp) & 3u) == 0u) {
+        for (; n >= 4u; n -= 4u, dp += 4, sp += 4)
+            *(uint32_t *)(void *)dp = *(const uint32_t *)(const void *)sp;
+    }
     while (n--)
         *dp++ = *sp++;
     return d;
@@ -121,8 +127,10 @@ int main(void)
     status(BOOT_ST_ROM_START, 0u);
     uart_puts("Tessera boot ROM " TESSERA_CONFIG_NAME "\r\n");
 
+    status(BOOT_ST_WAIT_GO, 0u);
     for (;;) {
-        status(BOOT_ST_WAIT_GO, 0u);
+        /* after a rejected image BOOT_STATUS keeps the error code and detail
+         * while the ROM waits for the next GO */
         uint32_t ctrl;
         while (!((ctrl = SYSCTRL_REG(BOOT_CTRL)) & SYSCTRL__BOOT_CTRL__GO_bm))
             ;

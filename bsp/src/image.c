@@ -11,15 +11,34 @@ static const uint32_t crc_nibble[16] = {
     0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu,
 };
 
+static uint32_t crc_byte(uint32_t crc, uint32_t b)
+{
+    crc ^= b;
+    crc = (crc >> 4) ^ crc_nibble[crc & 0xFu];
+    crc = (crc >> 4) ^ crc_nibble[crc & 0xFu];
+    return crc;
+}
+
 uint32_t crc32_update(uint32_t crc, const void *data, uint32_t len)
 {
     const uint8_t *p = data;
     crc = ~crc;
-    while (len--) {
-        crc ^= *p++;
-        crc = (crc >> 4) ^ crc_nibble[crc & 0xFu];
-        crc = (crc >> 4) ^ crc_nibble[crc & 0xFu];
+    while (len && ((uintptr_t)p & 3u)) {
+        crc = crc_byte(crc, *p++);
+        len--;
     }
+    /* whole words: one (slow, device-memory) load per four bytes */
+    while (len >= 4u) {
+        uint32_t w = *(const uint32_t *)(const void *)p;
+        crc = crc_byte(crc, w & 0xFFu);
+        crc = crc_byte(crc, (w >> 8) & 0xFFu);
+        crc = crc_byte(crc, (w >> 16) & 0xFFu);
+        crc = crc_byte(crc, w >> 24);
+        p += 4;
+        len -= 4u;
+    }
+    while (len--)
+        crc = crc_byte(crc, *p++);
     return ~crc;
 }
 
