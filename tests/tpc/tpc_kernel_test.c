@@ -214,6 +214,7 @@ static void test_cast(const char *name, int from, int to, int sat, int shapes)
         va[i] = rnd_f32(1);
         if (rndn(3) == 0) va[i] = bitsof(f32of(va[i]) * 1e-3f); /* FP8 subnormal range */
         if (rndn(8) == 0) va[i] = bitsof((float)(rndn(1000)) - 500.0f); /* around E4M3 max 448 */
+        if (rndn(8) == 0) va[i] = bitsof((float)(rndn(130000)) - 65000.0f); /* around E5M2 max 57344 */
       } else {
         va[i] = rnd32() & (from == TPC_DT_BF16 ? 0xFFFFu : 0xFFu);
         if (from == TPC_DT_BF16 && rndn(2)) /* mostly FP8-range values: exercise RNE and subnormals */
@@ -497,6 +498,8 @@ int main(int argc, char **argv)
   test_cast("cast_bf16_f32", TPC_DT_BF16, TPC_DT_F32, 0, 4);
   test_cast("cast_f32_e4m3", TPC_DT_F32, TPC_DT_E4M3, 1, 4);
   test_cast("cast_e4m3_f32", TPC_DT_E4M3, TPC_DT_F32, 0, 4);
+  test_cast("cast_f32_e5m2", TPC_DT_F32, TPC_DT_E5M2, 1, 3);
+  test_cast("cast_e5m2_f32", TPC_DT_E5M2, TPC_DT_F32, 0, 3);
   test_cast("cast_bf16_e4m3", TPC_DT_BF16, TPC_DT_E4M3, 1, 4);
   test_cast("cast_e4m3_bf16", TPC_DT_E4M3, TPC_DT_BF16, 0, 4);
   test_reduce("reduce_sum", 0, 5);

@@ -3,6 +3,7 @@
 #include "tpc_fp.h"
 #include "../../tools/tpcasm/tpc_isa_gen.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define FLD(w, f) ((uint32_t)(((w) >> TPC_F_##f##_LO) & ((1ull << TPC_F_##f##_W) - 1ull)))
@@ -956,32 +957,35 @@ int tpc_core_run(tpc_core_t *c, uint64_t max_bundles)
 int tpc_run_cluster(const tpc_launch_t *L, tpc_devmem_t *mem, uint32_t n, uint64_t max_bundles,
                     tpc_stats_t *st, uint32_t *err_tpc, uint32_t *err_pc)
 {
-  static tpc_core_t c;
+  tpc_core_t *cp = malloc(sizeof(tpc_core_t));
   uint32_t t;
   int first = 0;
+  if (!cp)
+    return TPC_ERR_BAD_LAUNCH;
   if (st)
     memset(st, 0, sizeof(*st));
   for (t = 0; t < n; t++) {
-    int e = tpc_core_start(&c, L, mem, t, n);
+    int e = tpc_core_start(cp, L, mem, t, n);
     if (!e)
-      e = tpc_core_run(&c, max_bundles);
+      e = tpc_core_run(cp, max_bundles);
     if (st) {
-      st->bundles += c.st.bundles;
-      st->cycles = c.st.cycles > st->cycles ? c.st.cycles : st->cycles; /* TPCs run in parallel */
-      st->stall_cycles += c.st.stall_cycles;
-      st->bytes_ld += c.st.bytes_ld;
-      st->bytes_st += c.st.bytes_st;
+      st->bundles += cp->st.bundles;
+      st->cycles = cp->st.cycles > st->cycles ? cp->st.cycles : st->cycles; /* TPCs run in parallel */
+      st->stall_cycles += cp->st.stall_cycles;
+      st->bytes_ld += cp->st.bytes_ld;
+      st->bytes_st += cp->st.bytes_st;
       for (e = 0; e < 4; e++)
-        st->slot_ops[e] += c.st.slot_ops[e];
-      e = (int)c.err;
+        st->slot_ops[e] += cp->st.slot_ops[e];
+      e = (int)cp->err;
     }
     if (e && !first) {
       first = e;
       if (err_tpc)
         *err_tpc = t;
       if (err_pc)
-        *err_pc = c.err_pc;
+        *err_pc = cp->err_pc;
     }
   }
+  free(cp);
   return first;
 }
