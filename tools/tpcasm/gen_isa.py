@@ -201,7 +201,7 @@ def gen_md(d, fields, dtypes, insns):
         w("")
         w("| opcode | syntax | types | lane pred | latency | description |")
         w("|---|---|---|---|---|---|")
-        for ins in insns:
+        for ins in sorted(insns, key=lambda x: x["opcode"]):
             if s not in ins["slots"]:
                 continue
             mn = ins["name"]
@@ -223,7 +223,8 @@ def gen_md(d, fields, dtypes, insns):
             lp = "yes" if ins.get("lanepred") else "-"
             lat = str(ins["lat"]) if ins["lat"] else "-"
             fmt = " (format L)" if ins["fmt"] == "L" else ""
-            w(f"| 0x{ins['opcode']:02x} | {syn}{fmt} | {types} | {lp} | {lat} | {ins['desc']} |")
+            desc = ins["desc"].replace("|", "\\|")
+            w(f"| 0x{ins['opcode']:02x} | {syn}{fmt} | {types} | {lp} | {lat} | {desc} |")
         w("")
     w(open(TAIL).read().rstrip("\n"))
     return "\n".join(o) + "\n"
