@@ -387,6 +387,25 @@ static void test_transpose(int shapes)
   }
 }
 
+/* kernels that keep a row in VLM must stop cleanly (VLM_RANGE) on rows > 4096 */
+static void test_vlm_limit(const char *name, int ntensors)
+{
+  tens_t a;
+  uint32_t et = 0, epc = 0;
+  char path[512];
+  int err, t;
+  new_launch();
+  talloc(&a, TPC_DT_F32, 4104, 2, 4104, 0, 0);
+  L.ntensors = (uint32_t)ntensors;
+  for (t = 0; t < ntensors; t++) tdesc(&L.tensor[t], &a);
+  L.idx_size[1] = 2;
+  snprintf(path, sizeof(path), "%s/%s.tasm", kdir, name);
+  if (tu_load_file(&L, path, PROG_ADDR)) { check(0, "%s: assemble", name); return; }
+  memset(dptr(a.addr), 0, a.bytes);
+  err = tpc_run_cluster(&L, &tu_dev, 2, MAXBUNDLES, NULL, &et, &epc);
+  check(err == TPC_ERR_VLM_RANGE, "%s on a 4104-element row stops with VLM_RANGE (got %s, TPC %u, pc %u)", name, tpc_err_name(err), et, epc);
+}
+
 static void test_dropout_stats(void)
 {
   /* keep rate of a large tensor ~ 1 - p (a broken RNG or compare would show) */
@@ -423,7 +442,7 @@ static void perf_one(const char *name, int H, int W, int ntpc)
   int err, is_add = !strncmp(name, "add", 3);
   char path[512];
   new_launch();
-  talloc(&a, TPC_DT_F32, W, H, W, 0, strcmp(name, "softmax") ? 0u : 0xFF800000u);
+  talloc(&a, TPC_DT_F32, W, H, W, 0, strncmp(name, "softmax", 7) ? 0u : 0xFF800000u);
   talloc(&b, TPC_DT_F32, W, H, W, 0, 0);
   talloc(&o, TPC_DT_F32, W, H, W, 0, 0);
   a.addr = (a.addr + 255u) & ~255u; b.addr = (b.addr + 4096u) & ~255u; o.addr = (o.addr + 8192u) & ~255u;
@@ -465,6 +484,8 @@ static void perf(void)
   }
   perf_one("softmax", 64, 1024, 1);
   perf_one("softmax", 64, 1024, 4);
+  perf_one("softmax_vlm", 64, 1024, 1);
+  perf_one("softmax_vlm", 64, 1024, 4);
   perf_one("layernorm", 64, 1024, 1);
   perf_one("layernorm", 64, 1024, 4);
 }
@@ -505,11 +526,14 @@ int main(int argc, char **argv)
   test_reduce("reduce_sum", 0, 5);
   test_reduce("reduce_max", 1, 5);
   test_rowk("softmax", RK_SOFTMAX, 5, 1e-6, 1e-30);
+  test_rowk("softmax_vlm", RK_SOFTMAX, 5, 1e-6, 1e-30);
   test_rowk("layernorm", RK_LAYERNORM, 5, 2e-6, 1.0);
   test_rowk("rmsnorm", RK_RMSNORM, 5, 2e-6, 1.0);
   test_rowk("add_layernorm", RK_ADDLN, 5, 2e-6, 1.0);
   test_rowk("gelu", RK_GELU, 5, 3e-6, 1e-3);
   test_transpose(6);
+  test_vlm_limit("softmax_vlm", 2);
+  test_vlm_limit("add_layernorm", 6);
   printf("tpc_kernels: worst errors: softmax %.3g, layernorm %.3g, rmsnorm %.3g, add_layernorm %.3g, gelu %.3g\n",
          worst_rel[0], worst_rel[1], worst_rel[2], worst_rel[3], worst_rel[4]);
   printf("tpc_kernels: %d passed, %d failed\n", tu_pass, tu_fail);
