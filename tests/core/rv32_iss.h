@@ -1,9 +1,11 @@
 // Tessera core reference model: a small RV32IM + Zicsr machine-mode
 // instruction-set simulator, used by tb_core in lockstep with the RTL.
-// It models synchronous exceptions exactly (cause, mepc, mtval) but not
-// interrupts, so the testbench stops comparing once a program uses the test
-// device. Cycle counters are not modelled: reads of mcycle/cycle[h] take the
-// core's value (IssStep::rd_unknown).
+// It models synchronous exceptions exactly (cause, mepc, mtval). Interrupts
+// are injected by the testbench when the core takes one (interrupt()), after
+// checking that the model agrees they are enabled and that the core stopped
+// at the model's next instruction. Values the model cannot know take the
+// core's value (IssStep::rd_unknown): reads of mcycle/cycle[h] and mip, and
+// loads from I/O addresses (is_io, e.g. the test device).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -21,6 +23,7 @@ struct IssStep {
 class Iss {
  public:
   using ReadFn = std::function<bool(uint32_t, uint32_t*)>;
+  std::function<bool(uint32_t)> is_io = [](uint32_t) { return false; };
   uint32_t x[32] = {0};
   uint32_t pc = 0;
   // CSR state
@@ -95,7 +98,8 @@ class Iss {
         unsigned sz = f3 & 3;
         if ((sz == 1 && (ad & 1)) || (sz == 2 && (ad & 3))) { trap(s, 4, ad); return s; }
         uint32_t w;
-        if (!read_(ad & ~3u, &w)) { trap(s, 5, ad); return s; }
+        if (is_io(ad)) { w = 0; s.rd_unknown = true; }
+        else if (!read_(ad & ~3u, &w)) { trap(s, 5, ad); return s; }
         w >>= 8 * (ad & 3);
         switch (f3) {
           case 0: val = (uint32_t)(int32_t)(int8_t)w; break;
@@ -113,7 +117,7 @@ class Iss {
         if ((f3 == 1 && (ad & 1)) || (f3 == 2 && (ad & 3))) { trap(s, 6, ad); return s; }
         uint32_t w;
         // a store is valid where a load is (the RAM); the boot stub is read-only
-        if (!read_(ad & ~3u, &w) || (ad & ~3u) < 0x10000000u) { trap(s, 7, ad); return s; }
+        if (!is_io(ad) && (!read_(ad & ~3u, &w) || (ad & ~3u) < 0x10000000u)) { trap(s, 7, ad); return s; }
         s.store = true;
         s.st_addr = ad & ~3u;
         s.st_be = (f3 == 0 ? 1u : f3 == 1 ? 3u : 15u) << (ad & 3);
@@ -216,6 +220,19 @@ class Iss {
     return s;
   }
 
+  // interrupts enabled for this cause (mstatus.MIE and mie)
+  bool irq_enabled(uint32_t cause) const { return mie_bit && (mie & (1u << cause)); }
+
+  // take interrupt `cause` before the next instruction
+  void interrupt(uint32_t cause) {
+    mepc = pc;
+    mcause = 0x80000000u | cause;
+    mtval = 0;
+    mpie = mie_bit;
+    mie_bit = false;
+    pc = (mtvec & ~3u) + ((mtvec & 1) ? 4 * cause : 0);
+  }
+
  private:
   ReadFn read_;
 
@@ -240,7 +257,7 @@ class Iss {
       case 0x341: *v = mepc; return true;
       case 0x342: *v = mcause; return true;
       case 0x343: *v = mtval; return true;
-      case 0x344: *v = 0; return true;  // no interrupt lines while the model runs
+      case 0x344: *v = 0; *unknown = true; return true;  // lines sampled by the core
       case 0xB00: case 0xB80: case 0xC00: case 0xC80: *v = 0; *unknown = true; return true;
       case 0xB02: case 0xC02: *v = (uint32_t)minstret; return true;
       case 0xB82: case 0xC82: *v = (uint32_t)(minstret >> 32); return true;

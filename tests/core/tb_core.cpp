@@ -12,10 +12,14 @@
 //   * OBI protocol checks (stable request until gnt, one outstanding, one
 //     response per request) and a cycle limit with a diagnostic.
 //   * a lockstep reference model (tests/core/rv32_iss.h): every retired
-//     instruction's pc, instruction word, register write and store are
-//     compared until the program first touches the test device.
+//     instruction's pc and instruction word, the whole register file after it
+//     and every store are compared; when the core takes an interrupt the
+//     model checks it was enabled and precise, then takes it too.
+//   * --irq-rate N: raise a random interrupt line with probability N/1000 per
+//     cycle while all lines are low (for random programs whose handler
+//     lowers the lines through the test device).
 //
-// Usage: tb_core ELF [--seed N] [--max-cycles N] [--name NAME] [--no-iss] [-v]
+// Usage: tb_core ELF [--seed N] [--max-cycles N] [--irq-rate N] [--name NAME] [--no-iss] [-v]
 // Prints one line: "<name> cycles=<c> instret=<i> cpi=<x> PASS|FAIL ..."
 // and exits 0 on pass.
 
@@ -187,6 +191,8 @@ struct Tb {
   uint32_t irq_lines = 0, irq_next = 0, irq_delay = 0;
   int64_t irq_apply_at = -1;
   bool tdev_used = false;
+  unsigned irq_rate = 0;
+  uint64_t irqs_taken = 0;
   // trace ring
   struct Ret { uint64_t cyc; uint32_t pc, insn; };
   std::deque<Ret> last;
@@ -280,6 +286,7 @@ struct Tb {
   void step() {
     // apply delayed interrupt line changes
     if (irq_apply_at >= 0 && (uint64_t)irq_apply_at <= cycle) { irq_lines = irq_next; irq_apply_at = -1; }
+    if (irq_rate && irq_lines == 0 && irq_apply_at < 0 && rng() % 1000 < irq_rate) irq_lines = 1u << (rng() % 3);
     top->irq_software_i = irq_lines & 1;
     top->irq_timer_i = (irq_lines >> 1) & 1;
     top->irq_external_i = (irq_lines >> 2) & 1;
@@ -306,7 +313,12 @@ struct Tb {
       last.push_back({cycle, top->trace_pc_o, top->trace_insn_o});
       if (last.size() > 16) last.pop_front();
       if (verbose) printf("%8llu  %08x  %08x\n", (unsigned long long)cycle, top->trace_pc_o, top->trace_insn_o);
-      if (use_iss && !tdev_used) iss_check_retire(top->trace_pc_o, top->trace_insn_o);
+      if (use_iss) iss_check_retire(top->trace_pc_o, top->trace_insn_o);
+    }
+    // interrupt entry (after the older instruction retiring in this cycle)
+    if (top->rootp->tessera_core__DOT__trap && top->rootp->tessera_core__DOT__trap_irq) {
+      irqs_taken++;
+      if (use_iss && !done) iss_interrupt(top->rootp->tessera_core__DOT__trap_cause, top->rootp->tessera_core__DOT__trap_pc);
     }
 
     // responses delivered this cycle
@@ -334,7 +346,7 @@ struct Tb {
       r.due = cycle + dport.rand_latency();
       dport.q.push_back(r);
       dport.accepted++;
-      if (use_iss && !tdev_used && top->data_we_o && !r.err) core_stores.push_back({a, be, top->data_wdata_o});
+      if (use_iss && top->data_we_o && !r.err) core_stores.push_back({a, be, top->data_wdata_o});
     }
 
     top->clk_i = 1;
@@ -394,10 +406,26 @@ struct Tb {
     pending_check = true;
   }
 
+  void iss_interrupt(uint32_t cause, uint32_t pc) {
+    char buf[200];
+    unsigned line = cause == 3 ? 1 : cause == 7 ? 2 : cause == 11 ? 4 : 0;
+    if (!(irq_lines & line)) {
+      snprintf(buf, sizeof buf, "interrupt %u taken but its line is low", cause);
+      fail(buf);
+    } else if (!iss.irq_enabled(cause)) {
+      snprintf(buf, sizeof buf, "interrupt %u taken at pc=%08x but the model has it disabled", cause, pc);
+      fail(buf);
+    } else if (iss.pc != pc) {
+      snprintf(buf, sizeof buf, "imprecise interrupt: core mepc=%08x, model next pc=%08x", pc, iss.pc);
+      fail(buf);
+    } else {
+      iss.interrupt(cause);
+    }
+  }
+
   // after the clock edge of the retirement: whole register file must match
   void iss_compare_regs() {
     pending_check = false;
-    if (tdev_used) return;
     const uint32_t* regs = core_regs(top);
     if (pending_step.rd_unknown && pending_step.rd) iss.x[pending_step.rd] = regs[pending_step.rd];
     for (int r = 1; r < 32; r++) {
@@ -424,12 +452,14 @@ int main(int argc, char** argv) {
   uint64_t max_cycles = 2000000;
   std::string name;
   bool verbose = false, no_iss = false;
+  unsigned irq_rate = 0;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     if (a == "--seed" && i + 1 < argc) seed = strtoul(argv[++i], nullptr, 0);
     else if (a == "--max-cycles" && i + 1 < argc) max_cycles = strtoull(argv[++i], nullptr, 0);
     else if (a == "--name" && i + 1 < argc) name = argv[++i];
     else if (a == "--no-iss") no_iss = true;
+    else if (a == "--irq-rate" && i + 1 < argc) irq_rate = strtoul(argv[++i], nullptr, 0);
     else if (a == "-v") verbose = true;
     else if (a[0] == '-') usage();
     else elf_path = argv[i];
@@ -450,6 +480,8 @@ int main(int argc, char** argv) {
   Tb tb(seed);
   tb.verbose = verbose;
   tb.use_iss = !no_iss;
+  tb.irq_rate = irq_rate;
+  tb.iss.is_io = [](uint32_t a) { return a >= kTdevBase && a < kTdevBase + 0x100; };
   bool seg_ok = true;
   elf.segments([&](uint32_t pa, const uint8_t* d, uint32_t fsz, uint32_t msz) {
     for (uint32_t i = 0; i < msz; i++) {
@@ -490,9 +522,9 @@ int main(int argc, char** argv) {
   double cpi = tb.instret ? (double)tb.cycle / (double)tb.instret : 0.0;
   bool pass = tb.fail_reason.empty() && tb.done && tb.tohost_value == 1;
   // protocol: every accepted request must have been answered (except in-flight at the end)
-  printf("%-28s cycles=%-8llu instret=%-8llu cpi=%.3f iss_checked=%-8llu seed=%u %s", name.c_str(),
+  printf("%-28s cycles=%-8llu instret=%-8llu cpi=%.3f iss_checked=%-8llu irqs=%-4llu seed=%u %s", name.c_str(),
          (unsigned long long)tb.cycle, (unsigned long long)tb.instret, cpi,
-         (unsigned long long)tb.iss_checked, seed, pass ? "PASS" : "FAIL");
+         (unsigned long long)tb.iss_checked, (unsigned long long)tb.irqs_taken, seed, pass ? "PASS" : "FAIL");
   if (!pass) {
     if (!tb.fail_reason.empty()) printf(" (%s)", tb.fail_reason.c_str());
     else if (!tb.done) printf(" (cycle limit %llu reached)", (unsigned long long)max_cycles);
