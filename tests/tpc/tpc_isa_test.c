@@ -834,7 +834,7 @@ static void test_asm(void)
     {"ld.t v40, t0, i0\n", 1, "register"},
     {"ixset i0, 5, s1\n", 1, "dimension"},
     {"vext.f32 s1, v1, 8\n", 1, "lane"},
-    {"{ nop ; nop ; nop ; add s1, s1, s1 }\n", 1, "positional"},
+    {"{ nop ; nop ; add s1, s1, s1 ; sub s2, s2, s2 }\n", 1, "no free slot"},
     {".equ X\n", 1, ".equ"},
     {"vadd.f32 v1, v2, v3 @p1\n", 1, "register"},
     {"add s1, s2, s3 @vp1\n", 1, "lane predicate"},

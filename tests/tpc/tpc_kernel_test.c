@@ -453,7 +453,7 @@ static void perf_one(const char *name, int H, int W, int ntpc)
   if (is_add) {
     L.ntensors = 3; tdesc(&L.tensor[0], &a); tdesc(&L.tensor[1], &b); tdesc(&L.tensor[2], &o);
     L.idx_size[0] = strcmp(name, "add") ? 1u : (uint32_t)((W + 7) / 8);
-  } else if (!strcmp(name, "layernorm")) {
+  } else if (!strncmp(name, "layernorm", 9)) {
     tens_t g, be;
     talloc(&g, TPC_DT_F32, W, 1, W, 1, 0); talloc(&be, TPC_DT_F32, W, 1, W, 1, 0);
     twrite(&g, vb); twrite(&be, va);
@@ -488,6 +488,8 @@ static void perf(void)
   perf_one("softmax_vlm", 64, 1024, 4);
   perf_one("layernorm", 64, 1024, 1);
   perf_one("layernorm", 64, 1024, 4);
+  perf_one("layernorm_vlm", 64, 1024, 1);
+  perf_one("layernorm_vlm", 64, 1024, 4);
 }
 
 int main(int argc, char **argv)
@@ -528,12 +530,14 @@ int main(int argc, char **argv)
   test_rowk("softmax", RK_SOFTMAX, 5, 1e-6, 1e-30);
   test_rowk("softmax_vlm", RK_SOFTMAX, 5, 1e-6, 1e-30);
   test_rowk("layernorm", RK_LAYERNORM, 5, 2e-6, 1.0);
+  test_rowk("layernorm_vlm", RK_LAYERNORM, 5, 2e-6, 1.0);
   test_rowk("rmsnorm", RK_RMSNORM, 5, 2e-6, 1.0);
   test_rowk("add_layernorm", RK_ADDLN, 5, 2e-6, 1.0);
   test_rowk("gelu", RK_GELU, 5, 3e-6, 1e-3);
   test_transpose(6);
   test_vlm_limit("softmax_vlm", 2);
   test_vlm_limit("add_layernorm", 6);
+  test_vlm_limit("layernorm_vlm", 4);
   printf("tpc_kernels: worst errors: softmax %.3g, layernorm %.3g, rmsnorm %.3g, add_layernorm %.3g, gelu %.3g\n",
          worst_rel[0], worst_rel[1], worst_rel[2], worst_rel[3], worst_rel[4]);
   printf("tpc_kernels: %d passed, %d failed\n", tu_pass, tu_fail);

@@ -493,18 +493,20 @@ static int parse_bundle(asm_t *a, char *body, tpc_bundle_t *b)
     if (parse_insn(a, parts[i], &si[i]))
       return -1;
   }
-  if (braces && n == 4) { /* positional form: { load ; scalar ; vector ; store } */
-    for (s = 0; s < 4; s++) {
-      if (!strcmp(si[s].in->name, "nop"))
-        continue;
-      if (!((si[s].in->slots >> s) & 1u))
-        return fail(a, "'%s' cannot go in slot %d of a positional bundle", si[s].text, s);
+  /* positional form { load ; scalar ; vector ; store } (what tpcdis prints): used when
+   * there are four entries and each is allowed in its position; otherwise the slots are
+   * assigned automatically */
+  int positional = braces && n == 4;
+  for (s = 0; positional && s < 4; s++)
+    if (strcmp(si[s].in->name, "nop") && !((si[s].in->slots >> s) & 1u))
+      positional = 0;
+  for (s = 0; positional && s < 4; s++)
+    if (strcmp(si[s].in->name, "nop")) {
       used[s] = 1;
       owner[s] = s;
     }
-  }
   /* slot assignment: most constrained first */
-  for (int pass = 1; pass <= 4 && !(braces && n == 4); pass++)
+  for (int pass = 1; pass <= 4 && !positional; pass++)
     for (i = 0; i < n; i++) {
       int cnt = __builtin_popcount(si[i].in->slots);
       static const int pref[4] = {TPC_SLOT_LOAD, TPC_SLOT_STORE, TPC_SLOT_SCALAR, TPC_SLOT_VECTOR};
