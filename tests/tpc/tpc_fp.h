@@ -33,6 +33,10 @@ float tpc_sfu_sqrt(float x);
 float tpc_sfu_tanh(float x);
 float tpc_sfu_sigm(float x);
 
+/* SFU tables (for the RTL's ROMs): rcp 64 entries, rsqrt 48, log 1/c 25, log -ln(1/c) 25 */
+enum { TPC_SFU_TAB_RCP = 0, TPC_SFU_TAB_RSQRT = 1, TPC_SFU_TAB_LOG_INV = 2, TPC_SFU_TAB_LOG_T = 3 };
+const float *tpc_sfu_table(int id, int *n);
+
 /* RNG */
 uint32_t tpc_mix32(uint32_t x);
 uint32_t tpc_xorshift32(uint32_t x);

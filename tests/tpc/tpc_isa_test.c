@@ -507,6 +507,19 @@ static void test_sfu(void)
     }
     check(!bad, "%s.f32 executes the SFU algorithm per enabled lane", t[i].name);
   }
+  {
+    /* the fixed log table equals -ln(1/c) rounded to FP32 (libm double log; informative
+     * for hosts whose libm differs) and the computed tables are the documented formulas */
+    int n, j, badt = 0;
+    const float *t = tpc_sfu_table(TPC_SFU_TAB_LOG_T, &n), *inv = tpc_sfu_table(TPC_SFU_TAB_LOG_INV, &n);
+    for (j = 0; j < 25; j++)
+      badt += t[j] != (float)(-log((double)inv[j])) || inv[j] != (float)(1.0 / (1.0 + (j - 8) / 32.0));
+    t = tpc_sfu_table(TPC_SFU_TAB_RCP, &n);
+    for (j = 0; j < n; j++) badt += t[j] != (float)(1.0 / (1.0 + (j + 0.5) / 64.0));
+    t = tpc_sfu_table(TPC_SFU_TAB_RSQRT, &n);
+    for (j = 0; j < n; j++) badt += t[j] != (float)(1.0 / sqrt(1.0 + (j + 0.5) / 16.0));
+    check(!badt, "SFU tables match their defining formulas");
+  }
   /* special values */
   check(tpc_sfu_exp(-INFINITY) == 0 && isinf(tpc_sfu_exp(INFINITY)) && tpc_sfu_exp(0) == 1 && isnan(tpc_sfu_exp(NAN)) &&
         isinf(tpc_sfu_exp(88.8f)) && tpc_sfu_exp(-104.5f) == 0, "vexp special values");

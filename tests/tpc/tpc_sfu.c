@@ -2,9 +2,10 @@
  * Every step is one IEEE binary32 operation with round-to-nearest-even (fmaf is a
  * fused multiply-add with one rounding; frexpf/ldexpf/rintf are exact except
  * ldexpf's single rounding of a subnormal result). Build with -ffp-contract=off.
- * Tables are computed once from exact IEEE double arithmetic (division, sqrt)
- * and, for the log table, libm's double log rounded to float; docs/tpc_isa.md
- * lists the algorithms and the measured ULP bounds. */
+ * Tables are computed once from exact IEEE double arithmetic (division, sqrt; both
+ * correctly rounded) except the log table, which is fixed below; tpc_sfu_table()
+ * exports them for the RTL's ROMs. docs/tpc_isa.md lists the algorithms and the
+ * measured ULP bounds. */
 #include "tpc_fp.h"
 #include <math.h>
 
@@ -16,8 +17,16 @@
 static float rcp_t[64];   /* 1 / (1 + (j + 0.5) / 64) */
 static float rsq_t[48];   /* 1 / sqrt(1 + (j + 0.5) / 16), m in [1, 4) */
 static float log_inv[25]; /* 1 / (1 + j/32), j = -8..16 */
-static float log_t[25];   /* -ln(log_inv[j]) */
+static float log_t[25];   /* -ln(log_inv[j]), from log_t_bits */
 static int tables_ok;
+
+/* -ln(float(1/(1 + j/32))) rounded to FP32, j = -8..16: fixed here (not recomputed with the
+ * host's libm) so the model and the RTL ROM are identical on every host. */
+static const uint32_t log_t_bits[25] = {
+  0xBE934B12u, 0xBE7CC8E2u, 0xBE549F6Cu, 0xBE2DFA04u, 0xBE08BC77u, 0xBDC99AF2u, 0xBD842CCDu,
+  0xBD020AE4u, 0x80000000u, 0x3CFC14C8u, 0x3D785185u, 0x3DB78694u, 0x3DF1383Au, 0x3E14AA96u,
+  0x3E2FF983u, 0x3E4A92D4u, 0x3E647FBDu, 0x3E7DC8C6u, 0x3E8B3AE5u, 0x3E974716u, 0x3EA30C5Du,
+  0x3EAE8DEDu, 0x3EB9CEBFu, 0x3EC4D19Du, 0x3ECF991Eu};
 
 static void tables(void)
 {
@@ -30,7 +39,7 @@ static void tables(void)
     rsq_t[j] = (float)(1.0 / sqrt(1.0 + (j + 0.5) / 16.0));
   for (j = -8; j <= 16; j++) {
     log_inv[j + 8] = (float)(1.0 / (1.0 + j / 32.0));
-    log_t[j + 8] = (float)(-log((double)log_inv[j + 8]));
+    log_t[j + 8] = tpc_f32(log_t_bits[j + 8]);
   }
   tables_ok = 1;
 }
@@ -209,4 +218,15 @@ float tpc_sfu_sigm(float x)
     return tpc_sfu_rcp(1.0f + tpc_sfu_exp(-x));
   e = tpc_sfu_exp(x);
   return e * tpc_sfu_rcp(1.0f + e);
+}
+
+const float *tpc_sfu_table(int id, int *n)
+{
+  tables();
+  switch (id) {
+  case TPC_SFU_TAB_RCP:     *n = 64; return rcp_t;
+  case TPC_SFU_TAB_RSQRT:   *n = 48; return rsq_t;
+  case TPC_SFU_TAB_LOG_INV: *n = 25; return log_inv;
+  default:                  *n = 25; return log_t;
+  }
 }
