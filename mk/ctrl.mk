@@ -1,0 +1,48 @@
+# Control path (issue 5): Sync Manager, queue manager / command processor, APB mux.
+#   make ctrl-syncmgr-tb     build the Sync Manager block testbench
+#   make ctrl-syncmgr-test   run it (the `test syncmgr` suite; CTRL_ARGS="--seed N")
+#   make ctrl-qman-tb / ctrl-qman-test     same for the queue manager (`test qman`)
+#   make ctrl-synth          Yosys synthesis of the control-path blocks alone
+# See docs/control_path.md and docs/packets.md.
+CTRL_SRCS := rtl/syncmgr/tessera_syncmgr.sv
+RTL_SRCS  += $(CTRL_SRCS)
+LINT_TOPS += tessera_syncmgr
+SYNTH_TOPS += tessera_syncmgr
+
+CTRL_BUILD  := $(BUILD)/ctrl
+CTRL_VFLAGS := -O3 --x-assign fast --x-initial fast -Wno-fatal --cc --exe --build -j 2 \
+               -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1"
+CTRL_CINC   := -I$(ROOT)/tests/golden -I$(ROOT)/tests/syncmgr -I$(ROOT)/tests/qman \
+               -I$(ROOT)/bsp/include -I$(CFG_INC)
+CTRL_GOLDEN := tests/golden/cp_model.c tests/golden/cp_model.h bsp/include/regs/syncmgr_regs.h \
+               bsp/include/regs/qman_regs.h
+
+# ---- Sync Manager
+SM_RTL := rtl/syncmgr/gen/syncmgr_reg_pkg.sv rtl/syncmgr/gen/syncmgr_reg_top.sv rtl/syncmgr/tessera_syncmgr.sv
+SM_C   := tests/syncmgr/syncmgr_test.c tests/golden/cp_model.c
+$(CTRL_BUILD)/syncmgr/libsmtest.a: $(SM_C) $(CTRL_GOLDEN) tests/syncmgr/tb_drv.h
+	@mkdir -p $(CTRL_BUILD)/syncmgr/c
+	cd $(CTRL_BUILD)/syncmgr/c && gcc -O2 -std=gnu11 -Wall -Wextra $(CTRL_CINC) -c $(abspath $(SM_C)) \
+	  && ar rcs $@ *.o
+$(CTRL_BUILD)/syncmgr/Vtessera_syncmgr: $(SM_RTL) tests/syncmgr/tb_syncmgr.cpp $(CTRL_BUILD)/syncmgr/libsmtest.a
+	@mkdir -p $(CTRL_BUILD)/syncmgr && rm -f $@
+	nice verilator $(CTRL_VFLAGS) --top-module tessera_syncmgr -Mdir $(CTRL_BUILD)/syncmgr \
+	  -o Vtessera_syncmgr -CFLAGS "-O1 $(CTRL_CINC)" $(VLT_WAIVERS) $(SM_RTL) \
+	  $(abspath tests/syncmgr/tb_syncmgr.cpp) $(CTRL_BUILD)/syncmgr/libsmtest.a \
+	  >$(CTRL_BUILD)/syncmgr/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/syncmgr/build.log; exit 1; }
+
+.PHONY: ctrl-syncmgr-tb ctrl-syncmgr-test ctrl-syncmgr-bench ctrl-synth
+ctrl-syncmgr-tb: $(CTRL_BUILD)/syncmgr/Vtessera_syncmgr
+ctrl-syncmgr-test: ctrl-syncmgr-tb
+	@$(CTRL_BUILD)/syncmgr/Vtessera_syncmgr $(CTRL_ARGS)
+ctrl-syncmgr-bench: ctrl-syncmgr-tb
+	@$(CTRL_BUILD)/syncmgr/Vtessera_syncmgr --bench $(CTRL_ARGS)
+TEST_BUILD += ctrl-syncmgr-tb
+BENCH_DEPS += ctrl-syncmgr-tb
+
+ctrl-synth: deps
+	@mkdir -p $(CTRL_BUILD)
+	@for t in tessera_syncmgr; do \
+	  $(YOSYS) -p "read_verilog -sv $(CFG_PKG) $(RTL_PKGS) $(RTL_SRCS); synth -top $$t; stat" \
+	    > $(CTRL_BUILD)/synth_$$t.log 2>&1 || { tail -20 $(CTRL_BUILD)/synth_$$t.log; exit 1; }; \
+	  echo "$$t:"; grep -A2 "Number of cells" $(CTRL_BUILD)/synth_$$t.log | tail -3; done
