@@ -468,9 +468,12 @@ static void perf_one(const char *name, int H, int W, int ntpc)
   tread(&o, vo);
   if (is_add)
     for (i = 0; i < n; i++) bad += vo[i] != tg_add(va[i], vb[i]);
-  check(!err && !bad, "perf %-10s [%d x %d] f32 on %d TPC(s): %8llu est. cycles (slowest TPC), %6.2f elements/cycle, %6.1f bytes/cycle, %4.1f%% stall",
+  check(!err && !bad && st.stall_cycles == st.stall_mem + st.stall_dep,
+        "perf %-10s [%d x %d] f32 on %d TPC(s): %8llu est. cycles (slowest TPC), %6.2f elements/cycle, %6.1f bytes/cycle, stalls %4.1f%% (memory %4.1f%%, dependency %4.1f%%), branch bubbles %4.1f%%",
         name, H, W, ntpc, (unsigned long long)st.cycles, (double)n / (double)st.cycles,
-        (double)(st.bytes_ld + st.bytes_st) / (double)st.cycles, 100.0 * (double)st.stall_cycles / (double)st.cycles / ntpc);
+        (double)(st.bytes_ld + st.bytes_st) / (double)st.cycles, 100.0 * (double)st.stall_cycles / (double)st.cycles / ntpc,
+        100.0 * (double)st.stall_mem / (double)st.cycles / ntpc, 100.0 * (double)st.stall_dep / (double)st.cycles / ntpc,
+        100.0 * (double)st.branch_bubbles / (double)st.cycles / ntpc);
   free(va); free(vb); free(vo);
 }
 

@@ -835,17 +835,23 @@ static int exec_vector(bctx_t *b, const tpc_insn_info_t *in, uint64_t w)
 }
 
 /* cycle estimate: sources of a slot must be ready; destinations become ready after lat */
-static uint64_t src_ready(const tpc_core_t *c, const tpc_insn_info_t *in, uint64_t w)
+static uint64_t src_ready(const tpc_core_t *c, const tpc_insn_info_t *in, uint64_t w, uint64_t *tmem)
 {
   uint64_t t = c->ready_p[FLD(w, SP)];
   int i;
   for (i = 0; i < in->nops; i++) {
     uint64_t r = 0;
+    int vr = -1;
     switch (in->ops[i]) {
-    case TPC_OPK_VA: r = c->ready_v[FLD(w, RA)]; break;
-    case TPC_OPK_VB: r = c->ready_v[FLD(w, RB)]; break;
-    case TPC_OPK_VC: r = c->ready_v[FLD(w, RC)]; break;
-    case TPC_OPK_VSB: r = (FLD(w, FN) >> 7) & 1u ? c->ready_s[FLD(w, RB)] : c->ready_v[FLD(w, RB)]; break;
+    case TPC_OPK_VA: vr = (int)FLD(w, RA); break;
+    case TPC_OPK_VB: vr = (int)FLD(w, RB); break;
+    case TPC_OPK_VC: vr = (int)FLD(w, RC); break;
+    case TPC_OPK_VSB:
+      if ((FLD(w, FN) >> 7) & 1u)
+        r = c->ready_s[FLD(w, RB)];
+      else
+        vr = (int)FLD(w, RB);
+      break;
     case TPC_OPK_SA: r = c->ready_s[FLD(w, RA)]; break;
     case TPC_OPK_SB: r = c->ready_s[FLD(w, RB)]; break;
     case TPC_OPK_PA: r = c->ready_p[FLD(w, RA)]; break;
@@ -853,11 +859,16 @@ static uint64_t src_ready(const tpc_core_t *c, const tpc_insn_info_t *in, uint64
     case TPC_OPK_VPA: r = c->ready_vp[FLD(w, RA)]; break;
     case TPC_OPK_VPB: r = c->ready_vp[FLD(w, RB)]; break;
     case TPC_OPK_VPC: r = c->ready_vp[FLD(w, RC)]; break;
-    case TPC_OPK_VD: r = c->ready_v[FLD(w, RD)]; break;    /* old value (lane pred) / WAW */
+    case TPC_OPK_VD: vr = (int)FLD(w, RD); break;           /* WAW */
     case TPC_OPK_SD: r = c->ready_s[FLD(w, RD)]; break;    /* WAW */
     case TPC_OPK_PD: r = c->ready_p[FLD(w, RD)]; break;
     case TPC_OPK_VPD: r = c->ready_vp[FLD(w, RD)]; break;
     default: break;
+    }
+    if (vr >= 0) {
+      r = c->ready_v[vr];
+      if (c->v_from_ld[vr] && r > *tmem)
+        *tmem = r;
     }
     if (r > t)
       t = r;
@@ -875,7 +886,10 @@ static void set_ready(tpc_core_t *c, const tpc_insn_info_t *in, uint64_t w, uint
   if (!in->nops)
     return;
   switch (in->ops[0]) {
-  case TPC_OPK_VD: c->ready_v[FLD(w, RD)] = done; break;
+  case TPC_OPK_VD:
+    c->ready_v[FLD(w, RD)] = done;
+    c->v_from_ld[FLD(w, RD)] = slot == TPC_SLOT_LOAD && in->opcode == TPC_OP_L_LD_T;
+    break;
   case TPC_OPK_SD: c->ready_s[FLD(w, RD)] = done; break;
   case TPC_OPK_PD: c->ready_p[FLD(w, RD)] = done; break;
   case TPC_OPK_VPD: c->ready_vp[FLD(w, RD)] = done; break;
@@ -886,7 +900,7 @@ static void set_ready(tpc_core_t *c, const tpc_insn_info_t *in, uint64_t w, uint
 int tpc_core_step(tpc_core_t *c)
 {
   bctx_t b;
-  uint64_t w[TPC_NSLOTS], issue;
+  uint64_t w[TPC_NSLOTS], issue, tmem = 0;
   const tpc_insn_info_t *in[TPC_NSLOTS];
   uint32_t addr;
   int s, e, i;
@@ -906,12 +920,18 @@ int tpc_core_step(tpc_core_t *c)
       return stop(c, e), (int)c->state;
     in[s] = optab[s][FLD(w[s], OP)];
     if (in[s]->opcode) {
-      uint64_t r = src_ready(c, in[s], w[s]);
+      uint64_t r = src_ready(c, in[s], w[s], &tmem);
       if (r > issue)
         issue = r;
     }
   }
   c->st.stall_cycles += issue - c->st.cycles;
+  if (issue > c->st.cycles) {
+    if (tmem >= issue) /* the last source to arrive is a tensor load */
+      c->st.stall_mem += issue - c->st.cycles;
+    else
+      c->st.stall_dep += issue - c->st.cycles;
+  }
   c->cur_issue = issue;
   memset(&b, 0, sizeof(b));
   b.c = c;
@@ -938,6 +958,7 @@ int tpc_core_step(tpc_core_t *c)
   c->vp[0] = 0xFFFFFFFFu;
   c->st.bundles++;
   c->st.cycles = issue + 1 + (b.taken ? 2 : 0);
+  c->st.branch_bubbles += b.taken ? 2 : 0;
   c->pc = b.next_pc;
   if (b.halt)
     c->state = TPC_DONE;
@@ -972,6 +993,9 @@ int tpc_run_cluster(const tpc_launch_t *L, tpc_devmem_t *mem, uint32_t n, uint64
       st->bundles += cp->st.bundles;
       st->cycles = cp->st.cycles > st->cycles ? cp->st.cycles : st->cycles; /* TPCs run in parallel */
       st->stall_cycles += cp->st.stall_cycles;
+      st->stall_mem += cp->st.stall_mem;
+      st->stall_dep += cp->st.stall_dep;
+      st->branch_bubbles += cp->st.branch_bubbles;
       st->bytes_ld += cp->st.bytes_ld;
       st->bytes_st += cp->st.bytes_st;
       for (e = 0; e < 4; e++)

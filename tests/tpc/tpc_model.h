@@ -69,7 +69,10 @@ typedef struct {
 typedef struct {
   uint64_t bundles;      /* bundles executed */
   uint64_t cycles;       /* estimate: in-order issue, interlocked latencies, mem_latency for ld.t */
-  uint64_t stall_cycles; /* cycles lost to interlocks (estimate) */
+  uint64_t stall_cycles; /* cycles lost to interlocks (estimate) = stall_mem + stall_dep */
+  uint64_t stall_mem;    /* ... waiting for an ld.t result */
+  uint64_t stall_dep;    /* ... waiting for any other result */
+  uint64_t branch_bubbles; /* 2 per taken branch */
   uint64_t bytes_ld, bytes_st; /* tensor bytes moved (in-bounds enabled lanes) */
   uint64_t slot_ops[4];  /* non-nop operations per slot */
 } tpc_stats_t;
@@ -95,6 +98,7 @@ typedef struct tpc_core {
   uint32_t blk_valid, blk_next;
   uint64_t cur_issue, ld_ready;
   uint64_t ready_s[TPC_NSREG], ready_v[TPC_NVREG], ready_vp[TPC_NVPREG], ready_p[TPC_NPREG];
+  uint8_t v_from_ld[TPC_NVREG]; /* last writer of v[r] was ld.t (stall attribution) */
   tpc_stats_t st;
 } tpc_core_t;
 
