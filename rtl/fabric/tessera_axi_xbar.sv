@@ -111,7 +111,7 @@ module tessera_axi_xbar #(
   localparam int unsigned IlShift     = $clog2(InterleaveBytes);
   localparam int unsigned NumIds      = 1 << IdBits;
   localparam int unsigned CntBits     = 4;                   // same-ID outstanding counter
-  localparam int unsigned WFifoDepth  = 4;                   // AWs awaiting W, per master/channel
+  localparam int unsigned WFifoDepth  = 2;                   // AWs awaiting W, per master/channel (see docs)
   localparam int unsigned SlvIdUsed   = IdBits + MstIdxBits;
 
   // Address/control of one AW or AR request (slave-side ID), packed as

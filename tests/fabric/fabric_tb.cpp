@@ -14,6 +14,7 @@
 // Every read beat is checked against a reference image (masters write disjoint
 // regions and never overlap their own in-flight reads and writes); every burst
 // is checked for response code, per-ID order, no interleaving, completion.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -74,6 +75,7 @@ struct PhaseCfg {
   unsigned txns = 400;         // per master
   bool stream = false;         // sequential 8-beat reads
   bool single_id = false;
+  bool stream_write = false;   // stream writes instead of reads
   bool errors_only = false;
   double p_gen = 0.5, p_valid = 0.7, p_ready = 0.7;
   unsigned max_pending = 8;
@@ -115,6 +117,7 @@ class Bench {
   void sample_masters();
   void complete(Master& m, const TxnP& t);
   void note_hazard(const std::deque<TxnP>* out, const TxnP& t);
+  unsigned src_port(bool r, unsigned mi, uint32_t id) const;
   void check_same_port(const std::deque<TxnP>& q, const char* kind, unsigned mi);
   void diagnose();
   uint64_t seed_, max_cycles_;
@@ -129,7 +132,9 @@ class Bench {
   ErrLog err_;
   Stats st_;
   uint64_t cyc_ = 0;
-  uint64_t ch_rbeats_[NS] = {};
+  uint64_t ch_rbeats_[NS] = {}, ch_wbeats_[NS] = {};
+  uint64_t mst_rbeats_[NM] = {}, mst_wbeats_[NM] = {};
+  uint64_t tend_ = ~0ull;
   uint32_t max_same_id_out_ = 0;
 };
 
@@ -150,13 +155,18 @@ void Bench::gen(Master& m) {
   Rng& r = m.rng;
   const uint64_t base = region_base(m.idx);
   if (pc_.stream) {
-    t->write = false;
+    t->write = pc_.stream_write;
     t->addr = base + (m.stream_next % REG);
     t->len = IL / DB;
     uint64_t g = (t->addr >> 8);
     t->id = pc_.single_id ? 0 : uint32_t(g % (1u << IDB));
     m.stream_next += IL;
     t->touches = true;
+    if (t->write) {
+      t->data.resize(t->len * WORDS);
+      t->strb.assign(t->len, 0xFFFFFFFFu);
+      for (auto& w : t->data) w = uint32_t(r.next());
+    }
   } else {
     t->write = r.chance(0.5);
     t->id = r.below(pc_.id_range);
@@ -285,6 +295,19 @@ void Bench::note_hazard(const std::deque<TxnP>* out, const TxnP& t) {
     }
 }
 
+// Which port a response handed to master mi this cycle came from: the channel
+// whose B/R handshake carries ID {mi, id} in this cycle, else the error slave.
+unsigned Bench::src_port(bool r, unsigned mi, uint32_t id) const {
+  const uint32_t sid = (mi << IDB) | id;
+  for (unsigned c = 0; c < NS; ++c) {
+    bool hs = r ? (GETM(m_axi_rvalid_i, c, 1) && GETM(m_axi_rready_o, c, 1))
+                : (GETM(m_axi_bvalid_i, c, 1) && GETM(m_axi_bready_o, c, 1));
+    uint32_t got = uint32_t(r ? GETM(m_axi_rid_i, c, SIDB) : GETM(m_axi_bid_i, c, SIDB));
+    if (hs && got == sid) return c;
+  }
+  return NS;
+}
+
 // Implementation rule (docs/fabric.md): once accepted, all outstanding bursts of
 // one master and ID are at the same port.
 void Bench::check_same_port(const std::deque<TxnP>& q, const char* kind, unsigned mi) {
@@ -319,6 +342,7 @@ void Bench::sample_masters() {
     }
     if (m.w_on && GETM(s_axi_wready_o, mi, 1)) {
       TxnP t = m.wl[m.w_ptr];
+      if (cyc_ >= 500 && cyc_ < tend_) ++mst_wbeats_[mi];
       if (++m.w_beat == t->len) {
         t->w_done = true;
         m.w_beat = 0;
@@ -347,6 +371,11 @@ void Bench::sample_masters() {
         if (resp != t->resp)
           err_("cycle %" PRIu64 " master %u: read id %u addr 0x%08" PRIx64 " rresp %u expected %u", cyc_, mi,
                id, t->addr, resp, t->resp);
+        unsigned sp = src_port(true, mi, id);
+        if (sp != t->port)
+          err_("cycle %" PRIu64 " master %u: read id %u beat from port %u, oldest read of that id is at port %u", cyc_,
+               mi, id, sp, t->port);
+        if (cyc_ >= 500 && cyc_ < tend_) ++mst_rbeats_[mi];
         bool exp_last = t->beat + 1 == t->len;
         if (last != exp_last)
           err_("cycle %" PRIu64 " master %u: read id %u addr 0x%08" PRIx64 " beat %u rlast %d expected %d",
@@ -385,6 +414,10 @@ void Bench::sample_masters() {
         if (resp != t->resp)
           err_("cycle %" PRIu64 " master %u: write id %u addr 0x%08" PRIx64 " bresp %u expected %u", cyc_, mi, id,
                t->addr, resp, t->resp);
+        unsigned sp = src_port(false, mi, id);
+        if (sp != t->port)
+          err_("cycle %" PRIu64 " master %u: B id %u from port %u, oldest write of that id is at port %u", cyc_, mi,
+               id, sp, t->port);
         if (!t->w_done)
           err_("cycle %" PRIu64 " master %u: B for write id %u addr 0x%08" PRIx64 " before its last W beat", cyc_,
                mi, id, t->addr);
@@ -427,6 +460,7 @@ void Bench::reset() {
   for (unsigned c = 0; c < NS; ++c) {
     port_[c] = tessera::AxiMemPort();
     ch_rbeats_[c] = 0;
+    ch_wbeats_[c] = 0;
     if (pc_.hbm) {
       tessera::AxiMemConfig mc;
       mc.data_bytes = DB;
@@ -455,6 +489,7 @@ void Bench::reset() {
   }
   for (unsigned mi = 0; mi < NM; ++mi) {
     Master& m = ms_[mi];
+    mst_rbeats_[mi] = mst_wbeats_[mi] = 0;
     m = Master();
     m.idx = mi;
     m.rng = Rng(seed_ * 1009 + mi * 17 + pc_.name.size());
@@ -479,7 +514,7 @@ bool Bench::run(const PhaseCfg& pc, double* tput_per_ch, double* tput_aggr) {
   pc_ = pc;
   reset();
   const uint64_t warm = 500;
-  uint64_t tend = ~0ull;
+  tend_ = ~0ull;
   bool timeout = false;
   for (;;) {
     for (unsigned mi = 0; mi < NM; ++mi) gen(ms_[mi]);
@@ -509,17 +544,18 @@ bool Bench::run(const PhaseCfg& pc, double* tput_per_ch, double* tput_aggr) {
       p.rready = GETM(m_axi_rready_o, c, 1);
       if (p.awvalid && p.awready) ++st_.ch_aw[c];
       if (p.arvalid && p.arready) ++st_.ch_ar[c];
-      if (p.rvalid && p.rready && cyc_ >= warm && cyc_ < tend) ++ch_rbeats_[c];
+      if (p.rvalid && p.rready && cyc_ >= warm && cyc_ < tend_) ++ch_rbeats_[c];
+      if (p.wvalid && p.wready && cyc_ >= warm && cyc_ < tend_) ++ch_wbeats_[c];
       if (hm_[c]) hm_[c]->tick(p);
       else ss_[c]->tick(p);
     }
     top_->clk_i = 1;
     top_->eval();
     ++cyc_;
-    if (pc_.stream && tend == ~0ull) {   // measurement window: warm-up .. last request generated
+    if (pc_.stream && tend_ == ~0ull) {   // measurement window: warm-up .. last request generated
       bool gen_done = true;
       for (unsigned mi = 0; mi < pc_.active; ++mi) gen_done &= ms_[mi].generated >= pc_.txns;
-      if (gen_done) tend = cyc_;
+      if (gen_done) tend_ = cyc_;
     }
     bool all_done = true;
     for (unsigned mi = 0; mi < NM; ++mi)
@@ -532,20 +568,32 @@ bool Bench::run(const PhaseCfg& pc, double* tput_per_ch, double* tput_aggr) {
       break;
     }
   }
+  bool fair = true;
   if (pc_.stream) {
-    uint64_t window = (tend > warm ? tend - warm : 1);
+    uint64_t window = (tend_ > warm ? tend_ - warm : 1);
+    const uint64_t* cb = pc_.stream_write ? ch_wbeats_ : ch_rbeats_;
+    const uint64_t* mb = pc_.stream_write ? mst_wbeats_ : mst_rbeats_;
     double aggr = 0;
-    std::printf("  %-8s R beats/cycle per channel:", pc_.name.c_str());
+    std::printf("  %-8s %s beats/cycle per channel:", pc_.name.c_str(), pc_.stream_write ? "W" : "R");
     for (unsigned c = 0; c < NS; ++c) {
-      double v = double(ch_rbeats_[c]) / double(window);
+      double v = double(cb[c]) / double(window);
       aggr += v;
       std::printf(" %.3f", v);
     }
-    std::printf("  aggregate %.3f (window %" PRIu64 " cycles)\n", aggr, window);
+    std::printf("  aggregate %.3f (window %" PRIu64 " cycles); per master:", aggr, window);
+    uint64_t mn = ~0ull, mx = 0;
+    for (unsigned mi = 0; mi < pc_.active; ++mi) {
+      std::printf(" %.3f", double(mb[mi]) / double(window));
+      mn = std::min(mn, mb[mi]);
+      mx = std::max(mx, mb[mi]);
+    }
+    std::printf("\n");
+    fair = mx == 0 || double(mn) >= 0.8 * double(mx);
+    if (!fair) std::printf("  %-8s unfair: per-master beats differ by more than 20%%\n", pc_.name.c_str());
     if (tput_per_ch) *tput_per_ch = aggr / NS;
     if (tput_aggr) *tput_aggr = aggr;
   }
-  bool ok = !timeout && err_.count == 0;
+  bool ok = !timeout && err_.count == 0 && fair;
   std::printf("  %-8s %s: %" PRIu64 " cycles, %" PRIu64 " reads, %" PRIu64 " writes, %" PRIu64 " DECERR, %" PRIu64
               " SLVERR, %" PRIu64 " same-ID reads queued, %" PRIu64 " same-ID hazards held, %u errors\n",
               pc_.name.c_str(), ok ? "ok" : "FAILED", cyc_, st_.rd, st_.wr, st_.decerr, st_.slverr,
@@ -645,6 +693,25 @@ int main(int argc, char** argv) {
     double ideal = double(std::min(k, NS));   // each master sinks <= 1 beat/cycle, each channel sources <= 1
     bool fast = aggr >= 0.9 * ideal;
     std::printf("  %-8s %u master(s): %.3f beats/cycle per channel, aggregate %.3f of ideal %.1f -> %s\n",
+                p.name.c_str(), k, per_ch, aggr, ideal, fast ? "ok" : "TOO SLOW");
+    result(ok && fast);
+  }
+  for (unsigned k : ks) {
+    PhaseCfg p;
+    p.name = "wput_" + std::to_string(k);
+    if (!only.empty() && only != p.name) continue;
+    p.hbm = true;
+    p.stream = true;
+    p.stream_write = true;
+    p.active = k;
+    p.txns = 600;
+    p.p_gen = p.p_valid = p.p_ready = 1.0;
+    p.max_pending = 32;
+    double per_ch = 0, aggr = 0;
+    bool ok = b.run(p, &per_ch, &aggr);
+    double ideal = double(std::min(k, NS));
+    bool fast = aggr >= 0.9 * ideal;
+    std::printf("  %-8s %u master(s): %.3f W beats/cycle per channel, aggregate %.3f of ideal %.1f -> %s\n",
                 p.name.c_str(), k, per_ch, aggr, ideal, fast ? "ok" : "TOO SLOW");
     result(ok && fast);
   }
