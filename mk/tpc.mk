@@ -49,3 +49,15 @@ $(TPC_TOOLS_DIR)/libtpcmodel.a: $(TPC_LIB_OBJS)
 .PHONY: tpc-lib
 tpc-lib: $(TPC_TOOLS_DIR)/libtpcmodel.a
 tpc-tests: tpc-lib
+
+# Assembled kernel library: build/tools/tpc_kernels/<name>.bin (raw bundles), .hex
+# ($readmemh, one 256-bit bundle per line) and .h (C array TPC_K_<NAME>, for firmware and
+# testbenches that load kernels into device memory).
+TPC_KBIN_DIR := $(TPC_TOOLS_DIR)/tpc_kernels
+TPC_KBINS    := $(patsubst kernels/tpc/%.tasm,$(TPC_KBIN_DIR)/%.bin,$(TPC_KERNELS))
+$(TPC_KBIN_DIR)/%.bin: kernels/tpc/%.tasm $(TPC_TOOLS_DIR)/tpcasm
+	@mkdir -p $(dir $@)
+	@$(TPC_TOOLS_DIR)/tpcasm $< -o $@ -x $(@:.bin=.hex) -c TPC_K_$(shell echo $* | tr a-z A-Z) -h $(@:.bin=.h)
+.PHONY: tpc-kernels
+tpc-kernels: $(TPC_KBINS)
+tpc-tests: tpc-kernels
