@@ -9,7 +9,8 @@ then "N passed, M failed". Reproduce one random run with
   build/<config>/core/tb/Vtessera_core <elf> --seed <tb seed shown>
 With --random N it also generates N random programs (tests/core/gen_random.py,
 program seeds derived from --seed), builds them with --cc and runs them the
-same way; they are checked instruction by instruction against the model.
+same way with random interrupts (tb_core --irq-rate 5); they are checked
+instruction by instruction against the model.
 """
 import argparse
 import os
@@ -43,7 +44,7 @@ def main():
         src = os.path.join(a.gen_dir, f"random_{pseed}.S")
         elf = os.path.join(a.gen_dir, f"random_{pseed}.elf")
         subprocess.run([sys.executable, os.path.join(here, "gen_random.py"), "--seed", str(pseed),
-                        "-o", src], check=True)
+                        "--irq", "-o", src], check=True)
         cmd = a.cc.split() + ["-nostdlib", "-nostartfiles", "-Wl,--no-warn-rwx-segments",
                               "-I" + os.path.join(here, "isa"), "-T", os.path.join(here, "link.ld"),
                               "-o", elf, os.path.join(here, "crt.S"), src]
@@ -76,6 +77,8 @@ def main():
         for label, tb_seed in (("zero-delay", 0), ("random-delay", rng.randrange(1, 1 << 31))):
             cmd = [a.tb, elf, "--seed", str(tb_seed), "--name", f"{name}/{label}",
                    "--max-cycles", str(a.max_cycles)]
+            if name.startswith("random_"):
+                cmd += ["--irq-rate", "5"]      # random interrupts, handled by the program
             r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             out = r.stdout.rstrip()
             ok = r.returncode == 0 and " PASS" in out.splitlines()[0] if out else False

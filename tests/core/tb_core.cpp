@@ -45,6 +45,10 @@ static const uint32_t* core_regs(Vtessera_core* top) {
 static const uint32_t kRamBase = 0x10000000u;
 static const uint32_t kRamBytes = 128 * 1024;
 static const uint32_t kTdevBase = 0x2000F000u;
+// error responses (unmapped addresses) come this many cycles later than
+// normal ones, like a bus error from the system bus: younger instructions
+// then sit in the pipeline while the fault is pending
+static const int kErrExtraLatency = 3;
 // test device registers (offsets)
 static const uint32_t kTdevIrq = 0x00;     // W: bit0 software, bit1 timer, bit2 external (after DELAY)
 static const uint32_t kTdevDelay = 0x04;   // RW: cycles between an IRQ write and the lines changing
@@ -330,7 +334,7 @@ struct Tb {
       Resp r{0, 0, false};
       if (a & 3) fail("instr: misaligned fetch address");
       if (!mem.read(a, &r.rdata)) r.err = true;
-      r.due = cycle + iport.rand_latency();
+      r.due = cycle + iport.rand_latency() + (r.err ? kErrExtraLatency : 0);
       iport.q.push_back(r);
       iport.accepted++;
     }
@@ -343,7 +347,7 @@ struct Tb {
       unsigned be = top->data_be_o;
       if (be == 0) fail("data: empty byte enable");
       Resp r = data_access(a, top->data_we_o, be, top->data_wdata_o);
-      r.due = cycle + dport.rand_latency();
+      r.due = cycle + dport.rand_latency() + (r.err ? kErrExtraLatency : 0);
       dport.q.push_back(r);
       dport.accepted++;
       if (use_iss && top->data_we_o && !r.err) core_stores.push_back({a, be, top->data_wdata_o});

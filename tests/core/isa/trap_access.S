@@ -71,10 +71,30 @@ test_main:
   CHECK a2, 0x4321
   TEST 7                         # trap count so far
   CHECKMEM trap_count, 6
+  TEST 8                         # faulting load followed by an ecall: the load's fault wins,
+  csrw  mie, zero                # and it is the only trap entry (MPIE keeps MIE = 1)
+  csrsi mstatus, 8
+1:
+  lw    a0, 0(s1)
+  ecall
+  csrci mstatus, 8
+  CHECK_TRAP_R 7, 5, 1b, s1
+  CHECKMEM trap_mstatus, 0x1880
+  TEST 9                         # faulting store followed by an illegal instruction
+1:
+  sw    a1, 0(s1)
+  .word 0
+  CHECK_TRAP_R 8, 7, 1b, s1
+  TEST 10                        # faulting load followed by a misaligned load
+1:
+  lw    a0, 0(s1)
+  lw    a0, 1(s0)
+  CHECK_TRAP_R 9, 5, 1b, s1
+  CHECK a0, 0x777
   SETMEM trap_skip, 4
 
   # instruction access fault: jump to FAULT_ADDR, resume at 2f
-  TEST 8
+  TEST 11
   la    t0, 2f
   la    t5, trap_resume
   sw    t0, 0(t5)
@@ -86,5 +106,5 @@ test_main:
   la    t0, 1b
   addi  t0, t0, 4
   CHECKR ra, t0                  # the jalr itself retired
-  CHECK_TRAP_R 7, 1, FAULT_ADDR, s1
+  CHECK_TRAP_R 10, 1, FAULT_ADDR, s1
   j pass
