@@ -40,4 +40,4 @@ l2-bench: $(L2_TB)
 # Synthesis check of the slice with a small geometry (the data RAMs become flops in a
 # generic `synth`; an FPGA flow maps them to block RAM).
 l2-synth:
-	$(YOSYS) -q -p "read_verilog -sv $(L2_ALL); chparam -set SizeBytes 4096 -set NumPorts 2 tessera_l2; synth -top tessera_l2; stat" | tail -40
+	$(YOSYS) -q -p "read_verilog -sv $(L2_ALL); chparam -set SizeBytes 4096 -set Ways 4 -set NumPorts 2 tessera_l2; synth -top tessera_l2; stat" | tail -40

@@ -111,8 +111,6 @@ module tessera_l2 #(
   output logic [31:0] msg_addr_o,
   output logic [31:0] msg_data_o
 );
-  import tessera_l2_pkg::*;
-
   // ---------------------------------------------------------------- geometry
   localparam int unsigned Sets        = SizeBytes / (LineBytes * Ways);
   localparam int unsigned SetBits     = $clog2(Sets);
@@ -174,7 +172,7 @@ module tessera_l2 #(
   logic [NumEng-1:0][31:0]        eng_wstrb, eng_cur_wstrb;
   logic [NumEng-1:0][1:0]         eng_cls;
   logic [NumEng-1:0]              eres_valid;
-  res_kind_e                      eres_kind [NumEng];
+  tessera_l2_pkg::res_kind_e                      eres_kind [NumEng];
   logic [NumEng-1:0][255:0]       eres_rdata;
   logic [NumEng-1:0][WayBits-1:0] eres_way;
   logic [NumEng-1:0]              eres_vdirty;
@@ -275,8 +273,8 @@ module tessera_l2 #(
   logic [NumEng-1:0][TagBits-1:0]   eng_tag;
   always_comb begin
     for (int e = 0; e < NumEng; e++) begin
-      eng_caddr[e] = compact_addr(eng_addr[e], cfg_slices_log2);
-      cur_caddr[e] = compact_addr(eng_cur[e], cfg_slices_log2);
+      eng_caddr[e] = tessera_l2_pkg::compact_addr(eng_addr[e], cfg_slices_log2);
+      cur_caddr[e] = tessera_l2_pkg::compact_addr(eng_cur[e], cfg_slices_log2);
       eng_bank[e]  = eng_caddr[e][6 +: BankBits] ^ eng_caddr[e][6 + BankBits +: BankBits];
       eng_lset[e]  = eng_caddr[e][6 + BankBits +: LsetBits];
       eng_tag[e]   = eng_caddr[e][6 + SetBits +: TagBits];
@@ -291,7 +289,7 @@ module tessera_l2 #(
   logic [NumSide-1:0]               sd_req, sd_gnt;
   logic [SideW-1:0]                 sd_idx;
   logic [NumEng-1:0]                ms_side_req;
-  side_op_e                         ms_side_op [NumEng];
+  tessera_l2_pkg::side_op_e                         ms_side_op [NumEng];
   logic [NumEng-1:0][BankBits-1:0]  ms_side_bank;
   logic [NumEng-1:0][LsetBits-1:0]  ms_side_lset;
   logic [NumEng-1:0][WayBits-1:0]   ms_side_way;
@@ -300,7 +298,7 @@ module tessera_l2 #(
   logic [BankBits-1:0]              mt_side_bank;
   logic [LsetBits-1:0]              mt_side_lset;
   logic [WayBits-1:0]               mt_side_way;
-  maint_op_e                        mt_mop;
+  tessera_l2_pkg::maint_op_e                        mt_mop;
   logic                             mt_whole;
   logic [31:0]                      mt_lo, mt_hi;
 
@@ -315,14 +313,14 @@ module tessera_l2 #(
   );
 
   logic                sd_any;
-  side_op_e            sd_op;
+  tessera_l2_pkg::side_op_e            sd_op;
   logic [BankBits-1:0] sd_bank;
   logic [LsetBits-1:0] sd_lset;
   logic [WayBits-1:0]  sd_way;
   logic [511:0]        sd_wdata;
   always_comb begin
     sd_any   = |sd_req;
-    sd_op    = SideMaint;
+    sd_op    = tessera_l2_pkg::SideMaint;
     sd_bank  = mt_side_bank;
     sd_lset  = mt_side_lset;
     sd_way   = mt_side_way;
@@ -365,7 +363,7 @@ module tessera_l2 #(
   logic [NumBanks-1:0][1:0]           bk_cls;
   logic [NumBanks-1:0]                br_valid, br_owned, br_vvalid, br_vdirty;
   logic [NumBanks-1:0][EngW-1:0]      br_eng;
-  res_kind_e                          br_kind [NumBanks];
+  tessera_l2_pkg::res_kind_e                          br_kind [NumBanks];
   logic [NumBanks-1:0][255:0]         br_rdata;
   logic [NumBanks-1:0][WayBits-1:0]   br_way;
   logic [NumBanks-1:0][31:0]          br_vaddr, bs_addr;
@@ -450,7 +448,7 @@ module tessera_l2 #(
     for (int e = 0; e < NumEng; e++) begin
       eng_gnt[e]     = 1'b0;
       eres_valid[e]  = 1'b0;
-      eres_kind[e]   = ResRetry;
+      eres_kind[e]   = tessera_l2_pkg::ResRetry;
       eres_rdata[e]  = '0;
       eres_way[e]    = '0;
       eres_vdirty[e] = 1'b0;
@@ -489,8 +487,8 @@ module tessera_l2 #(
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
       .start_i        (eres_valid[e] &&
-                       (eres_kind[e] == ResMissAlloc || eres_kind[e] == ResMissBypass)),
-      .start_alloc_i  (eres_kind[e] == ResMissAlloc),
+                       (eres_kind[e] == tessera_l2_pkg::ResMissAlloc || eres_kind[e] == tessera_l2_pkg::ResMissBypass)),
+      .start_alloc_i  (eres_kind[e] == tessera_l2_pkg::ResMissAlloc),
       .start_write_i  (eng_write[e]),
       .start_addr_i   (eng_cur[e]),
       .start_wdata_i  (eng_cur_wdata[e]),
@@ -703,7 +701,7 @@ module tessera_l2 #(
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .go_i         (hwif_out.MAINT_CMD.go.value),
-    .op_i         (maint_op_e'(hwif_out.MAINT_CMD.op.value)),
+    .op_i         (tessera_l2_pkg::maint_op_e'(hwif_out.MAINT_CMD.op.value)),
     .whole_i      (hwif_out.MAINT_CMD.whole.value),
     .start_i      (hwif_out.MAINT_START.addr.value),
     .end_i        (hwif_out.MAINT_END.addr.value),
@@ -762,12 +760,12 @@ module tessera_l2 #(
     n_evict = '0;
     n_byp   = '0;
     for (int b = 0; b < NumBanks; b++) begin
-      if (br_valid[b] && br_kind[b] == ResHit && !br_owned[b]) n_hits = n_hits + 32'd1;
-      if (br_valid[b] && (br_kind[b] == ResMissAlloc || br_kind[b] == ResMissBypass)) begin
+      if (br_valid[b] && br_kind[b] == tessera_l2_pkg::ResHit && !br_owned[b]) n_hits = n_hits + 32'd1;
+      if (br_valid[b] && (br_kind[b] == tessera_l2_pkg::ResMissAlloc || br_kind[b] == tessera_l2_pkg::ResMissBypass)) begin
         n_miss = n_miss + 32'd1;
       end
-      if (br_valid[b] && br_kind[b] == ResMissBypass) n_byp = n_byp + 32'd1;
-      if (br_valid[b] && br_kind[b] == ResMissAlloc && br_vvalid[b]) n_evict = n_evict + 32'd1;
+      if (br_valid[b] && br_kind[b] == tessera_l2_pkg::ResMissBypass) n_byp = n_byp + 32'd1;
+      if (br_valid[b] && br_kind[b] == tessera_l2_pkg::ResMissAlloc && br_vvalid[b]) n_evict = n_evict + 32'd1;
     end
   end
   logic wb_cnt;

@@ -58,8 +58,6 @@ module tessera_l2_bank #(
   output logic                side_hit_o,    // maintenance: entry matched (valid, in range)
   output logic [31:0]         side_addr_o
 );
-  import tessera_l2_pkg::*;
-
   localparam int unsigned Depth = SetsPerBank * Ways;
   localparam logic [BankBits-1:0] BankId = BankIdx[BankBits-1:0];
 
@@ -160,30 +158,32 @@ module tessera_l2_bank #(
     vic_way = any_inv ? inv_way : lru_way;
   end
 
-  // age update: touched way becomes 0, younger ones age by one
-  function automatic logic [Ways-1:0][WayBits-1:0] touch(logic [Ways-1:0][WayBits-1:0] a,
-                                                         logic [WayBits-1:0] w);
-    logic [Ways-1:0][WayBits-1:0] n;
+  // age update: the touched way becomes 0, the ways younger than it age by one
+  logic [Ways-1:0][WayBits-1:0] age_set, age_hit_n, age_vic_n;
+  always_comb begin
+    age_set = age_q[req_lset_i];
     for (int v = 0; v < Ways; v++) begin
-      if (WayBits'(v) == w) n[v] = '0;
-      else if (a[v] < a[w]) n[v] = a[v] + 1'b1;
-      else n[v] = a[v];
+      if (WayBits'(v) == hit_way)            age_hit_n[v] = '0;
+      else if (age_set[v] < age_set[hit_way]) age_hit_n[v] = age_set[v] + 1'b1;
+      else                                    age_hit_n[v] = age_set[v];
+      if (WayBits'(v) == vic_way)            age_vic_n[v] = '0;
+      else if (age_set[v] < age_set[vic_way]) age_vic_n[v] = age_set[v] + 1'b1;
+      else                                    age_vic_n[v] = age_set[v];
     end
-    return n;
-  endfunction
+  end
 
   // ---------------------------------------------------------------- maintenance entry
   logic [31:0] m_addr;
   logic        m_inrange;
   always_comb begin
-    m_addr = expand_addr({tag_q[side_lset_i][side_way_i], side_lset_i,
+    m_addr = tessera_l2_pkg::expand_addr({tag_q[side_lset_i][side_way_i], side_lset_i,
                           BankId ^ side_lset_i[BankBits-1:0], 6'b0},
                          cfg_slices_log2_i, cfg_slice_id_i);
     m_inrange = side_whole_i || ((m_addr >= side_lo_i) && (m_addr < side_hi_i));
   end
 
   // ---------------------------------------------------------------- next state
-  res_kind_e kind_d;
+  tessera_l2_pkg::res_kind_e kind_d;
   logic      lookup;
   logic [31:0] vaddr_d;
   logic      sbusy_d, swb_d, shit_d;
@@ -201,9 +201,9 @@ module tessera_l2_bank #(
     mem_idx = {req_lset_i, hit_way};
     mem_wd  = {req_wdata_i, req_wdata_i};
     mem_be  = req_beat_i ? {req_wstrb_i, 32'h0} : {32'h0, req_wstrb_i};
-    kind_d  = ResRetry;
+    kind_d  = tessera_l2_pkg::ResRetry;
     lookup  = req_valid_i && !side_valid_i;
-    vaddr_d = expand_addr({tag_q[req_lset_i][vic_way], req_lset_i,
+    vaddr_d = tessera_l2_pkg::expand_addr({tag_q[req_lset_i][vic_way], req_lset_i,
                            BankId ^ req_lset_i[BankBits-1:0], 6'b0},
                           cfg_slices_log2_i, cfg_slice_id_i);
     sbusy_d = 1'b0;
@@ -215,27 +215,27 @@ module tessera_l2_bank #(
       mem_wd  = side_wdata_i;
       mem_be  = '1;
       unique case (side_op_i)
-        SideVictimRead: mem_re = 1'b1;
-        SideFill: begin
+        tessera_l2_pkg::SideVictimRead: mem_re = 1'b1;
+        tessera_l2_pkg::SideFill: begin
           mem_we = 1'b1;
           valid_d[side_lset_i][side_way_i] = 1'b1;
           dirty_d[side_lset_i][side_way_i] = 1'b0;
         end
-        SideFillErr: begin
+        tessera_l2_pkg::SideFillErr: begin
           valid_d[side_lset_i][side_way_i] = 1'b0;
           pend_d[side_lset_i][side_way_i]  = 1'b0;
         end
-        default: begin  // SideMaint
+        default: begin  // tessera_l2_pkg::SideMaint
           if (pend_q[side_lset_i][side_way_i]) begin
             sbusy_d = 1'b1;
           end else if (valid_q[side_lset_i][side_way_i] && m_inrange) begin
             shit_d = 1'b1;
-            if (dirty_q[side_lset_i][side_way_i] && side_mop_i != MaintDiscard) begin
+            if (dirty_q[side_lset_i][side_way_i] && side_mop_i != tessera_l2_pkg::MaintDiscard) begin
               swb_d  = 1'b1;
               mem_re = 1'b1;
             end
-            if (side_mop_i != MaintNone) dirty_d[side_lset_i][side_way_i] = 1'b0;
-            if (side_mop_i == MaintInval || side_mop_i == MaintDiscard) begin
+            if (side_mop_i != tessera_l2_pkg::MaintNone) dirty_d[side_lset_i][side_way_i] = 1'b0;
+            if (side_mop_i == tessera_l2_pkg::MaintInval || side_mop_i == tessera_l2_pkg::MaintDiscard) begin
               valid_d[side_lset_i][side_way_i] = 1'b0;
             end
           end
@@ -243,8 +243,8 @@ module tessera_l2_bank #(
       endcase
     end else if (req_valid_i) begin
       if (any_hit) begin
-        kind_d = ResHit;
-        age_d[req_lset_i] = touch(age_q[req_lset_i], hit_way);
+        kind_d = tessera_l2_pkg::ResHit;
+        age_d[req_lset_i] = age_hit_n;
         cls_d[req_lset_i][hit_way]  = req_cls_i;
         pend_d[req_lset_i][hit_way] = 1'b0;
         if (req_write_i) begin
@@ -254,12 +254,12 @@ module tessera_l2_bank #(
           mem_re = 1'b1;
         end
       end else if (any_busy) begin
-        kind_d = ResRetry;
+        kind_d = tessera_l2_pkg::ResRetry;
       end else if (!req_alloc_i) begin
-        kind_d = ResMissBypass;
+        kind_d = tessera_l2_pkg::ResMissBypass;
       end else if (any_cand) begin
-        kind_d = ResMissAlloc;
-        age_d[req_lset_i] = touch(age_q[req_lset_i], vic_way);
+        kind_d = tessera_l2_pkg::ResMissAlloc;
+        age_d[req_lset_i] = age_vic_n;
         cls_d[req_lset_i][vic_way]   = req_cls_i;
         tag_d[req_lset_i][vic_way]   = req_tag_i;
         valid_d[req_lset_i][vic_way] = 1'b0;
@@ -267,7 +267,7 @@ module tessera_l2_bank #(
         pend_d[req_lset_i][vic_way]  = 1'b1;
         owner_d[req_lset_i][vic_way] = req_eng_i;
       end else begin
-        kind_d = ResRetry;
+        kind_d = tessera_l2_pkg::ResRetry;
       end
     end
   end
@@ -275,7 +275,7 @@ module tessera_l2_bank #(
   // ---------------------------------------------------------------- result registers
   logic               res_valid_q, res_beat_q, res_owned_q, res_vvalid_q, res_vdirty_q;
   logic [EngW-1:0]    res_eng_q;
-  res_kind_e          res_kind_q;
+  tessera_l2_pkg::res_kind_e          res_kind_q;
   logic [WayBits-1:0] res_way_q;
   logic [31:0]        res_vaddr_q;
   logic               sbusy_q, swb_q, shit_q;
@@ -289,7 +289,7 @@ module tessera_l2_bank #(
       res_vvalid_q <= 1'b0;
       res_vdirty_q <= 1'b0;
       res_eng_q    <= '0;
-      res_kind_q   <= ResRetry;
+      res_kind_q   <= tessera_l2_pkg::ResRetry;
       res_way_q    <= '0;
       res_vaddr_q  <= '0;
       sbusy_q      <= 1'b0;
@@ -301,8 +301,8 @@ module tessera_l2_bank #(
       if (lookup) begin
         res_beat_q   <= req_beat_i;
         res_owned_q  <= any_hit && !(|m_hit);
-        res_vvalid_q <= (kind_d == ResMissAlloc) && valid_q[req_lset_i][vic_way];
-        res_vdirty_q <= (kind_d == ResMissAlloc) && valid_q[req_lset_i][vic_way] &&
+        res_vvalid_q <= (kind_d == tessera_l2_pkg::ResMissAlloc) && valid_q[req_lset_i][vic_way];
+        res_vdirty_q <= (kind_d == tessera_l2_pkg::ResMissAlloc) && valid_q[req_lset_i][vic_way] &&
                         dirty_q[req_lset_i][vic_way];
         res_eng_q    <= req_eng_i;
         res_kind_q   <= kind_d;

@@ -59,8 +59,6 @@ module tessera_l2_maint #(
   output logic [31:0]         msg_addr_o,
   output logic [31:0]         msg_data_o
 );
-  import tessera_l2_pkg::*;
-
   localparam int unsigned Entries = Sets * Ways;
   localparam int unsigned IdxW    = SetBits + WayBits;
 
@@ -68,7 +66,7 @@ module tessera_l2_maint #(
 
   state_e          st_q, st_d;
   logic [IdxW-1:0] idx_q;
-  maint_op_e       op_q;
+  tessera_l2_pkg::maint_op_e       op_q;
   logic            whole_q;
   logic [31:0]     lo_q, hi_q, wb_addr_q;
   logic [511:0]    wb_data_q;
@@ -84,7 +82,7 @@ module tessera_l2_maint #(
     mem_end = {1'b0, MemBase} + {1'b0, MemSize};
     chk = 4'd0;
     if (st_q != StIdle)           chk = 4'd3;
-    else if (op_i == MaintNone)   chk = 4'd1;
+    else if (op_i == tessera_l2_pkg::MaintNone)   chk = 4'd1;
     else if (!whole_i && ((start_i >= end_i) || (start_i[5:0] != '0) || (end_i[5:0] != '0) ||
                           (start_i < MemBase) || ({1'b0, end_i} > mem_end))) chk = 4'd2;
   end
@@ -117,7 +115,7 @@ module tessera_l2_maint #(
     if (!rst_ni) begin
       st_q       <= StIdle;
       idx_q      <= '0;
-      op_q       <= MaintNone;
+      op_q       <= tessera_l2_pkg::MaintNone;
       whole_q    <= 1'b0;
       lo_q       <= '0;
       hi_q       <= '0;

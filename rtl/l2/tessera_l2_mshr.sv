@@ -12,7 +12,7 @@ module tessera_l2_mshr #(
   input  logic                rst_ni,
   // start (lookup result of this engine's request)
   input  logic                start_i,
-  input  logic                start_alloc_i,   // 1 ResMissAlloc, 0 ResMissBypass
+  input  logic                start_alloc_i,   // 1 tessera_l2_pkg::ResMissAlloc, 0 tessera_l2_pkg::ResMissBypass
   input  logic                start_write_i,
   input  logic [31:0]         start_addr_i,    // beat address
   input  logic [255:0]        start_wdata_i,
@@ -63,8 +63,6 @@ module tessera_l2_mshr #(
   input  logic [1:0]          r_resp_i,
   input  logic                r_last_i
 );
-  import tessera_l2_pkg::*;
-
   typedef enum logic [3:0] {
     StIdle, StVRead, StVWait, StVPush, StAr, StRWait, StFill, StBPush, StBWait, StDone
   } state_e;
@@ -149,8 +147,8 @@ module tessera_l2_mshr #(
   assign done_rdata_o  = (resp_q == 2'b00) ? buf_q[255:0] : '0;
 
   assign side_req_o   = (st_q == StVRead) || (st_q == StFill);
-  assign side_op_o    = (st_q == StVRead) ? SideVictimRead :
-                        (resp_q == 2'b00) ? SideFill : SideFillErr;
+  assign side_op_o    = (st_q == StVRead) ? tessera_l2_pkg::SideVictimRead :
+                        (resp_q == 2'b00) ? tessera_l2_pkg::SideFill : tessera_l2_pkg::SideFillErr;
   assign side_bank_o  = bank_q;
   assign side_lset_o  = lset_q;
   assign side_way_o   = way_q;

@@ -28,7 +28,7 @@ package tessera_l2_pkg;
   // Shared mode: a slice that is one of 2^k interleaved slices serves the addresses whose
   // bits [8 +: k] equal its slice id. Those bits are removed before indexing, so the slice
   // uses all of its sets ("compacted" address); they are re-inserted for write-backs.
-  function automatic logic [31:0] compact_addr(logic [31:0] a, logic [1:0] k);
+  function automatic logic [31:0] compact_addr(input logic [31:0] a, input logic [1:0] k);
     logic [31:0] c;
     unique case (k)
       2'd0:    c = a;
@@ -36,10 +36,10 @@ package tessera_l2_pkg;
       2'd2:    c = {2'b0, a[31:10], a[7:0]};
       default: c = {3'b0, a[31:11], a[7:0]};
     endcase
-    return c;
+    compact_addr = c;
   endfunction
 
-  function automatic logic [31:0] expand_addr(logic [31:0] c, logic [1:0] k, logic [2:0] id);
+  function automatic logic [31:0] expand_addr(input logic [31:0] c, input logic [1:0] k, input logic [2:0] id);
     logic [31:0] a;
     unique case (k)
       2'd0:    a = c;
@@ -47,11 +47,11 @@ package tessera_l2_pkg;
       2'd2:    a = {c[29:8], id[1:0], c[7:0]};
       default: a = {c[28:8], id, c[7:0]};
     endcase
-    return a;
+    expand_addr = a;
   endfunction
 
   // a = address bits [10:8]
-  function automatic logic in_slice(logic [2:0] a, logic [1:0] k, logic [2:0] id);
+  function automatic logic in_slice(input logic [2:0] a, input logic [1:0] k, input logic [2:0] id);
     logic ok;
     unique case (k)
       2'd0:    ok = 1'b1;
@@ -59,7 +59,7 @@ package tessera_l2_pkg;
       2'd2:    ok = (a[1:0] == id[1:0]);
       default: ok = (a == id);
     endcase
-    return ok;
+    in_slice = ok;
   endfunction
 
 endpackage

@@ -50,8 +50,6 @@ module tessera_l2_wr_eng #(
   // status
   output logic              stall_o
 );
-  import tessera_l2_pkg::*;
-
   logic              active_q, inflight_q, wait_q, slice_ok_q, alloc_q;
   logic [IdBits-1:0] id_q;
   logic [31:0]       addr_q;
@@ -67,9 +65,9 @@ module tessera_l2_wr_eng #(
 
   logic hit, miss, slice_err, complete, more, have_data;
   logic [1:0] beat_resp;
-  assign hit       = inflight_q && res_valid_i && (res_kind_i == ResHit);
+  assign hit       = inflight_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResHit);
   assign miss      = inflight_q && res_valid_i &&
-                     (res_kind_i == ResMissAlloc || res_kind_i == ResMissBypass);
+                     (res_kind_i == tessera_l2_pkg::ResMissAlloc || res_kind_i == tessera_l2_pkg::ResMissBypass);
   // the last beat of a burst is only started when its B response has room
   logic b_room;
   assign slice_err = active_q && !slice_ok_q && !inflight_q && !wait_q && (w_cnt_q != 2'd0) &&
@@ -154,7 +152,7 @@ module tessera_l2_wr_eng #(
         ab_left_q     <= {1'b0, s_axi_awlen_i} + 9'd1;
         ab_alloc_q    <= s_axi_awcache_i[2] && !cfg_no_alloc_i;
         ab_cls_q      <= s_axi_awqos_i[1:0];
-        ab_slice_ok_q <= in_slice(s_axi_awaddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i);
+        ab_slice_ok_q <= tessera_l2_pkg::in_slice(s_axi_awaddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i);
       end
       inflight_q <= req_valid_o && req_gnt_i;
       if (miss)   wait_q <= 1'b1;

@@ -1,6 +1,6 @@
 // Verilator testbench of one L2 cache slice (tessera_l2).
 //
-//   Vtessera_l2 [--seed N] [--cycles N] [--bench] [-v]
+//   Vtessera_l2 [--seed N] [--seeds K] [--cycles N] [--watch ADDR] [--bench]
 //
 // Three random AXI masters drive the slice's upstream ports; the downstream port talks to
 // the shared AXI memory model (sim/src/axi_mem_model). A byte-level reference model checks
@@ -1164,10 +1164,12 @@ static void bench() {
 int main(int argc, char** argv) {
   Verilated::commandArgs(argc, argv);
   bool do_bench = false;
+  unsigned seeds = 1;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) g_seed = strtoull(argv[++i], nullptr, 0);
     else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) g_cycles = strtoull(argv[++i], nullptr, 0);
     else if (!strcmp(argv[i], "--bench")) do_bench = true;
+    else if (!strcmp(argv[i], "--seeds") && i + 1 < argc) seeds = unsigned(strtoul(argv[++i], nullptr, 0));
     else if (!strcmp(argv[i], "-v")) g_verbose = true;
     else if (!strcmp(argv[i], "--watch") && i + 1 < argc) g_watch = uint32_t(strtoul(argv[++i], nullptr, 0));
   }
@@ -1189,8 +1191,17 @@ int main(int argc, char** argv) {
   t_shared_mode();
   t_hints();
   t_hang_detect();
-  t_random(40, 32, false, "random traffic, 3 masters, maintenance during traffic");
-  t_random(7, 16, true, "random traffic with back-pressure, short latency, half bandwidth");
+  // random runs: seeds seed .. seed+seeds-1 (each reproducible alone with --seed)
+  for (unsigned k = 0; k < seeds; ++k) {
+    const uint64_t sd = g_seed + k;
+    char n1[128], n2[128];
+    snprintf(n1, sizeof n1, "random traffic, 3 masters, maintenance during traffic (seed %" PRIu64 ")", sd);
+    snprintf(n2, sizeof n2, "random traffic, back-pressure, latency 7, 16 B/cycle (seed %" PRIu64 ")", sd);
+    g_rng = sd * 0x9E3779B97F4A7C15ull + 1;
+    t_random(40, 32, false, n1);
+    g_rng = sd * 0x9E3779B97F4A7C15ull + 2;
+    t_random(7, 16, true, n2);
+  }
   printf("%d passed, %d failed\n", g_pass, g_fail);
   return g_fail ? 1 : 0;
 }
