@@ -4,10 +4,10 @@
 #   make ctrl-qman-tb / ctrl-qman-test     same for the queue manager (`test qman`)
 #   make ctrl-synth          Yosys synthesis of the control-path blocks alone
 # See docs/control_path.md and docs/packets.md.
-CTRL_SRCS := rtl/syncmgr/tessera_syncmgr.sv
+CTRL_SRCS := rtl/syncmgr/tessera_syncmgr.sv rtl/qman/tessera_qman.sv rtl/qman/tessera_apb_mux.sv
 RTL_SRCS  += $(CTRL_SRCS)
-LINT_TOPS += tessera_syncmgr
-SYNTH_TOPS += tessera_syncmgr
+LINT_TOPS += tessera_syncmgr tessera_qman tessera_apb_mux
+SYNTH_TOPS += tessera_syncmgr tessera_qman
 
 CTRL_BUILD  := $(BUILD)/ctrl
 CTRL_VFLAGS := -O3 --x-assign fast --x-initial fast -Wno-fatal --cc --exe --build -j 2 \
@@ -40,9 +40,33 @@ ctrl-syncmgr-bench: ctrl-syncmgr-tb
 TEST_BUILD += ctrl-syncmgr-tb
 BENCH_DEPS += ctrl-syncmgr-tb
 
+# ---- Queue manager
+QM_RTL := $(CFG_PKG) rtl/qman/gen/qman_reg_pkg.sv rtl/qman/gen/qman_reg_top.sv rtl/qman/tessera_qman.sv
+QM_C   := tests/qman/qman_test.c tests/golden/cp_model.c
+$(CTRL_BUILD)/qman/libqmtest.a: $(QM_C) $(CTRL_GOLDEN) tests/qman/qtb_drv.h
+	@mkdir -p $(CTRL_BUILD)/qman/c
+	cd $(CTRL_BUILD)/qman/c && gcc -O2 -std=gnu11 -Wall -Wextra $(CTRL_CINC) -c $(abspath $(QM_C)) \
+	  && ar rcs $@ *.o
+$(CTRL_BUILD)/qman/Vtessera_qman: $(QM_RTL) tests/qman/tb_qman.cpp $(CTRL_BUILD)/qman/libqmtest.a
+	@mkdir -p $(CTRL_BUILD)/qman && rm -f $@
+	nice verilator $(CTRL_VFLAGS) --top-module tessera_qman -Mdir $(CTRL_BUILD)/qman \
+	  -o Vtessera_qman -CFLAGS "-O1 $(CTRL_CINC)" $(VLT_WAIVERS) $(QM_RTL) \
+	  $(abspath tests/qman/tb_qman.cpp) $(CTRL_BUILD)/qman/libqmtest.a \
+	  >$(CTRL_BUILD)/qman/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/qman/build.log; exit 1; }
+
+.PHONY: ctrl-qman-tb ctrl-qman-test ctrl-qman-bench ctrl-bench
+ctrl-qman-tb: $(CTRL_BUILD)/qman/Vtessera_qman
+ctrl-qman-test: ctrl-qman-tb
+	@$(CTRL_BUILD)/qman/Vtessera_qman $(CTRL_ARGS)
+ctrl-qman-bench: ctrl-qman-tb
+	@$(CTRL_BUILD)/qman/Vtessera_qman --bench $(CTRL_ARGS)
+ctrl-bench: ctrl-syncmgr-bench ctrl-qman-bench
+TEST_BUILD += ctrl-qman-tb
+BENCH_DEPS += ctrl-qman-tb
+
 ctrl-synth: deps
 	@mkdir -p $(CTRL_BUILD)
-	@for t in tessera_syncmgr; do \
+	@for t in tessera_syncmgr tessera_qman; do \
 	  $(YOSYS) -p "read_verilog -sv $(CFG_PKG) $(RTL_PKGS) $(RTL_SRCS); synth -top $$t; stat" \
 	    > $(CTRL_BUILD)/synth_$$t.log 2>&1 || { tail -20 $(CTRL_BUILD)/synth_$$t.log; exit 1; }; \
 	  echo "$$t:"; grep -A2 "Number of cells" $(CTRL_BUILD)/synth_$$t.log | tail -3; done

@@ -108,6 +108,9 @@ void cp_q_start(cp_queue_t *q, const cp_qcfg_t *c) {
   q->pc = c->cb_base;
   q->err = CP_ERR_NONE;
   q->opcode = 0;
+  q->nreg = 0;
+  q->pkts = 0;
+  q->waits = 0;
   if ((c->cb_base & 7u) || (c->cb_size & 7u) || c->cb_size == 0 || c->cb_base < c->mem_base ||
       end > mend) {
     q->state = CP_Q_ERROR;
@@ -140,7 +143,6 @@ static int stop(cp_queue_t *q, uint32_t err) {
 
 int cp_q_run(cp_queue_t *q, const cp_qcfg_t *c, cp_read32_fn rd, void *rd_ctx, cp_event_fn ev,
              void *ev_ctx, long apb_err_at) {
-  long nreg = 0;
   uint32_t end = c->cb_base + c->cb_size;
   if (q->state == CP_Q_BLOCKED) q->state = CP_Q_RUN;
   while (q->state == CP_Q_RUN) {
@@ -180,13 +182,15 @@ int cp_q_run(cp_queue_t *q, const cp_qcfg_t *c, cp_read32_fn rd, void *rd_ctx, c
       if (op == CP_OP_MSG_LONG && (w2 & 3u)) return stop(q, CP_ERR_MSG_ALIGN);
     }
     cp_event_t e;
+    e.pc = pc;
+    e.flags = w0 & (CP_HDR_EB | CP_HDR_MB);
     switch (op) {
       case CP_OP_NOP:
         break;
       case CP_OP_WREG32:
         e.kind = CP_EV_REG; e.a = arg; e.b = w1;
         ev(ev_ctx, &e);
-        if (nreg++ == apb_err_at) return stop(q, CP_ERR_APB);
+        if (q->nreg++ == apb_err_at) return stop(q, CP_ERR_APB);
         break;
       case CP_OP_WREG_BULK:
         for (uint32_t i = 0; i < w1; i++) {
@@ -194,7 +198,7 @@ int cp_q_run(cp_queue_t *q, const cp_qcfg_t *c, cp_read32_fn rd, void *rd_ctx, c
           if (rd(rd_ctx, pc + 8 + 4 * i, &v)) return stop(q, CP_ERR_AXI);
           e.kind = CP_EV_REG; e.a = arg + 4 * i; e.b = v;
           ev(ev_ctx, &e);
-          if (nreg++ == apb_err_at) return stop(q, CP_ERR_APB);
+          if (q->nreg++ == apb_err_at) return stop(q, CP_ERR_APB);
         }
         break;
       case CP_OP_MSG_LONG:
@@ -221,7 +225,7 @@ int cp_q_run(cp_queue_t *q, const cp_qcfg_t *c, cp_read32_fn rd, void *rd_ctx, c
         for (uint32_t i = 0; i < 4; i++) {
           e.kind = CP_EV_REG; e.a = c->ldma_off + 4 * i; e.b = v[i];
           ev(ev_ctx, &e);
-          if (nreg++ == apb_err_at) return stop(q, CP_ERR_APB);
+          if (q->nreg++ == apb_err_at) return stop(q, CP_ERR_APB);
         }
         break;
       }

@@ -106,6 +106,8 @@ typedef struct {
   int kind;          /* CP_EV_REG: engine register write (a = offset, b = value)
                         CP_EV_MSG: message (a = address, b = data) */
   uint32_t a, b;
+  uint32_t pc;       /* address of the packet that produced it */
+  uint32_t flags;    /* that packet's CP_HDR_EB / CP_HDR_MB bits */
 } cp_event_t;
 
 enum cp_qstate { CP_Q_IDLE = 0, CP_Q_RUN, CP_Q_BLOCKED, CP_Q_DONE, CP_Q_ERROR };
@@ -116,8 +118,9 @@ typedef struct {
   uint32_t err;                /* cp_err */
   uint32_t opcode;             /* opcode of the current/last packet */
   uint32_t fence[CP_FENCES];   /* 16-bit counters */
-  uint32_t pkts;               /* packets completed */
+  uint32_t pkts;               /* packets completed since the doorbell */
   uint32_t waits;              /* total WAIT cycles requested */
+  long nreg;                   /* engine register writes since the doorbell */
 } cp_queue_t;
 
 /* Memory read used to fetch the command buffer: return 0 and *val, or
@@ -131,7 +134,8 @@ void cp_q_reset(cp_queue_t *q);
 void cp_q_start(cp_queue_t *q, const cp_qcfg_t *c);
 /* Execute until DONE, ERROR or BLOCKED (FENCE not satisfied). Returns the state.
  * Register writes answered with an error are modelled by apb_err_at: the
- * 0-based index of the register write that fails (or -1 for none). */
+ * 0-based index (counted from the doorbell) of the register write that fails,
+ * or -1 for none. */
 int cp_q_run(cp_queue_t *q, const cp_qcfg_t *c, cp_read32_fn rd, void *rd_ctx,
              cp_event_fn ev, void *ev_ctx, long apb_err_at);
 /* A message write to fence counter id (adds, mod 2^16). */
