@@ -135,6 +135,13 @@ class Bench {
   uint64_t ch_rbeats_[NS] = {}, ch_wbeats_[NS] = {};
   uint64_t mst_rbeats_[NM] = {}, mst_wbeats_[NM] = {};
   uint64_t tend_ = ~0ull;
+  // AXI stability checks: what was presented last cycle
+  tessera::AxiMemPort prev_[NS];
+  struct PrevResp {
+    bool rv = false, rr = false, bv = false, br = false, rlast = false;
+    uint32_t rid = 0, bid = 0, rresp = 0, bresp = 0, rdata[WORDS] = {};
+  } prevm_[NM];
+  void check_stable();
   uint32_t max_same_id_out_ = 0;
 };
 
@@ -319,6 +326,46 @@ void Bench::check_same_port(const std::deque<TxnP>& q, const char* kind, unsigne
     }
 }
 
+// AXI rule: once valid is high it stays high with a stable payload until ready.
+// Checked on every channel-side request channel and every master-side response.
+void Bench::check_stable() {
+  for (unsigned c = 0; c < NS; ++c) {
+    const tessera::AxiMemPort& q = prev_[c];
+    const tessera::AxiMemPort& p = port_[c];
+    if (q.awvalid && !q.awready &&
+        (!p.awvalid || p.awid != q.awid || p.awaddr != q.awaddr || p.awlen != q.awlen || p.awsize != q.awsize ||
+         p.awburst != q.awburst))
+      err_("cycle %" PRIu64 " channel %u: AW changed while waiting for awready", cyc_, c);
+    if (q.arvalid && !q.arready &&
+        (!p.arvalid || p.arid != q.arid || p.araddr != q.araddr || p.arlen != q.arlen || p.arsize != q.arsize ||
+         p.arburst != q.arburst))
+      err_("cycle %" PRIu64 " channel %u: AR changed while waiting for arready", cyc_, c);
+    if (q.wvalid && !q.wready &&
+        (!p.wvalid || p.wstrb != q.wstrb || p.wlast != q.wlast || std::memcmp(p.wdata, q.wdata, sizeof p.wdata)))
+      err_("cycle %" PRIu64 " channel %u: W changed while waiting for wready", cyc_, c);
+  }
+  for (unsigned mi = 0; mi < NM; ++mi) {
+    PrevResp& q = prevm_[mi];
+    PrevResp n;
+    n.rv = GETM(s_axi_rvalid_o, mi, 1);
+    n.rr = ms_[mi].rready;
+    n.rid = uint32_t(GETM(s_axi_rid_o, mi, IDB));
+    n.rresp = uint32_t(GETM(s_axi_rresp_o, mi, 2));
+    n.rlast = GETM(s_axi_rlast_o, mi, 1);
+    for (unsigned k = 0; k < WORDS; ++k) n.rdata[k] = getw(top_->s_axi_rdata_o, DW, mi, k);
+    n.bv = GETM(s_axi_bvalid_o, mi, 1);
+    n.br = ms_[mi].bready;
+    n.bid = uint32_t(GETM(s_axi_bid_o, mi, IDB));
+    n.bresp = uint32_t(GETM(s_axi_bresp_o, mi, 2));
+    if (q.rv && !q.rr &&
+        (!n.rv || n.rid != q.rid || n.rresp != q.rresp || n.rlast != q.rlast || std::memcmp(n.rdata, q.rdata, sizeof n.rdata)))
+      err_("cycle %" PRIu64 " master %u: R changed while waiting for rready", cyc_, mi);
+    if (q.bv && !q.br && (!n.bv || n.bid != q.bid || n.bresp != q.bresp))
+      err_("cycle %" PRIu64 " master %u: B changed while waiting for bready", cyc_, mi);
+    q = n;
+  }
+}
+
 void Bench::complete(Master& m, const TxnP& t) {
   for (size_t i = 0; i < m.active.size(); ++i)
     if (m.active[i] == t) {
@@ -459,6 +506,7 @@ void Bench::reset() {
   cyc_ = 0;
   for (unsigned c = 0; c < NS; ++c) {
     port_[c] = tessera::AxiMemPort();
+    prev_[c] = tessera::AxiMemPort();
     ch_rbeats_[c] = 0;
     ch_wbeats_[c] = 0;
     if (pc_.hbm) {
@@ -490,6 +538,7 @@ void Bench::reset() {
   for (unsigned mi = 0; mi < NM; ++mi) {
     Master& m = ms_[mi];
     mst_rbeats_[mi] = mst_wbeats_[mi] = 0;
+    prevm_[mi] = PrevResp();
     m = Master();
     m.idx = mi;
     m.rng = Rng(seed_ * 1009 + mi * 17 + pc_.name.size());
@@ -546,8 +595,12 @@ bool Bench::run(const PhaseCfg& pc, double* tput_per_ch, double* tput_aggr) {
       if (p.arvalid && p.arready) ++st_.ch_ar[c];
       if (p.rvalid && p.rready && cyc_ >= warm && cyc_ < tend_) ++ch_rbeats_[c];
       if (p.wvalid && p.wready && cyc_ >= warm && cyc_ < tend_) ++ch_wbeats_[c];
-      if (hm_[c]) hm_[c]->tick(p);
-      else ss_[c]->tick(p);
+    }
+    check_stable();
+    for (unsigned c = 0; c < NS; ++c) {
+      prev_[c] = port_[c];   // as presented this cycle (readies included)
+      if (hm_[c]) hm_[c]->tick(port_[c]);
+      else ss_[c]->tick(port_[c]);
     }
     top_->clk_i = 1;
     top_->eval();
