@@ -202,7 +202,9 @@ module tessera_qman #(
   assign harg = hw0[31:16];
 
   function automatic logic reg_ok(input logic [31:0] off, input logic [31:0] n, input logic [31:0] lim);
-    return (off[1:0] == 2'b00) && ((33'(off) + (33'(n) << 2)) <= 33'(lim));
+    logic [33:0] sum;
+    sum    = {2'b00, off} + {n, 2'b00};
+    reg_ok = (off[1:0] == 2'b00) && (sum <= {2'b00, lim});
   endfunction
 
   always_comb begin
