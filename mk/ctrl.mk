@@ -54,10 +54,20 @@ $(CTRL_BUILD)/qman/Vtessera_qman: $(QM_RTL) tests/qman/tb_qman.cpp $(CTRL_BUILD)
 	  $(abspath tests/qman/tb_qman.cpp) $(CTRL_BUILD)/qman/libqmtest.a \
 	  >$(CTRL_BUILD)/qman/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/qman/build.log; exit 1; }
 
-.PHONY: ctrl-qman-tb ctrl-qman-test ctrl-qman-bench ctrl-bench
-ctrl-qman-tb: $(CTRL_BUILD)/qman/Vtessera_qman
+# ---- APB mux
+$(CTRL_BUILD)/apb_mux/Vtessera_apb_mux: rtl/qman/tessera_apb_mux.sv tests/qman/tb_apb_mux.cpp
+	@mkdir -p $(CTRL_BUILD)/apb_mux && rm -f $@
+	nice verilator $(CTRL_VFLAGS) --top-module tessera_apb_mux -Mdir $(CTRL_BUILD)/apb_mux \
+	  -o Vtessera_apb_mux -CFLAGS "-O1" $(VLT_WAIVERS) rtl/qman/tessera_apb_mux.sv \
+	  $(abspath tests/qman/tb_apb_mux.cpp) \
+	  >$(CTRL_BUILD)/apb_mux/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/apb_mux/build.log; exit 1; }
+
+.PHONY: ctrl-qman-tb ctrl-qman-test ctrl-apb-mux-test ctrl-qman-bench ctrl-bench
+ctrl-qman-tb: $(CTRL_BUILD)/qman/Vtessera_qman $(CTRL_BUILD)/apb_mux/Vtessera_apb_mux
 ctrl-qman-test: ctrl-qman-tb
 	@$(CTRL_BUILD)/qman/Vtessera_qman $(CTRL_ARGS)
+ctrl-apb-mux-test: ctrl-qman-tb
+	@$(CTRL_BUILD)/apb_mux/Vtessera_apb_mux $(CTRL_ARGS)
 ctrl-qman-bench: ctrl-qman-tb
 	@$(CTRL_BUILD)/qman/Vtessera_qman --bench $(CTRL_ARGS)
 ctrl-bench: ctrl-syncmgr-bench ctrl-qman-bench
