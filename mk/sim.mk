@@ -50,7 +50,7 @@ $(SIM_VLIBS): FORCE
 	  mv $(SIM_BUILD)/vl.args.new $(SIM_BUILD)/vl.args; touch $(SIM_OBJ)/.stamp; \
 	fi
 	@nice $(MAKE) --no-print-directory -s -j2 -C $(SIM_OBJ) -f Vtessera_top.mk \
-	  OPT_FAST="-O3" OPT_GLOBAL="-O2" CXX="$(SIM_CXX)" Vtessera_top__ALL.a $(SIM_VRT_OBJS) >/dev/null
+	  OPT_FAST="-O2" OPT_GLOBAL="-O2" CXX="$(SIM_CXX)" Vtessera_top__ALL.a $(SIM_VRT_OBJS) >/dev/null
 	@cd $(SIM_OBJ) && { [ -f libverilated.a ] && [ -z "$$(find $(SIM_VRT_OBJS) -newer libverilated.a)" ] \
 	  || { rm -f libverilated.a && ar rcs libverilated.a $(SIM_VRT_OBJS); }; }
 

@@ -17,6 +17,10 @@
 #include "tessera_sim.h"
 #include "tf.h"
 
+#ifndef TSIM_CONFIG
+#define TSIM_CONFIG "proto"
+#endif
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: chip_tb [options]\n"

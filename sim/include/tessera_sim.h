@@ -105,7 +105,14 @@ int tsim_boot(tsim_t *s, uint32_t entry);
 int tsim_run_tohost(tsim_t *s, uint32_t tohost_addr, uint64_t budget, uint32_t *value);
 
 /* ---- UART */
-const char *tsim_uart_log(const tsim_t *s);     /* everything received on uart_tx_o, NUL-terminated */
+/* Everything received on uart_tx_o (raw bytes, may contain NUL; followed by a
+ * terminating NUL; use tsim_uart_len for the length). */
+const char *tsim_uart_log(const tsim_t *s);
+/* 1 if `text` occurs in the UART log (binary safe). */
+int tsim_uart_contains(const tsim_t *s, const char *text);
+/* Printable copy of the last `max` bytes of the log into buf (control bytes
+ * other than \n \r \t shown as '.'); returns buf. */
+char *tsim_uart_tail(const tsim_t *s, char *buf, size_t bufsize);
 size_t tsim_uart_len(const tsim_t *s);
 void tsim_uart_clear(tsim_t *s);
 void tsim_uart_echo(tsim_t *s, int on);

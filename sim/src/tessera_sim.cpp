@@ -133,6 +133,8 @@ struct tsim {
 
   // UART: decoder of uart_tx_o
   int ud_state = 0;
+  bool ud_line_seen_high = false;
+  bool rst_active = false;
   uint64_t ud_next = 0;
   unsigned ud_bit = 0;
   uint8_t ud_byte = 0;
@@ -203,6 +205,7 @@ uint32_t* tsim::sram_words(int kind, uint32_t* nwords) {
 void tsim::reset_models() {
   for (unsigned c = 0; c < kCh; ++c) ch[c]->reset(port[c]);
   ud_state = 0;
+  ud_line_seen_high = false;
   drv_active = false;
   rx_level = 1;
   host_state = 0;
@@ -266,10 +269,12 @@ void tsim::cycle() {
     ch[c]->tick(p);
   }
 
-  // UART decoder (sample in the middle of each bit).
+  // UART decoder (sample in the middle of each bit). A start bit only counts
+  // once the line has been idle (high): uart_tx_o is low during reset.
   const bool tx = t->uart_tx_o;
+  if (tx && !rst_active) ud_line_seen_high = true;
   if (ud_state == 0) {
-    if (!tx) {
+    if (!tx && ud_line_seen_high) {
       ud_state = 1;
       ud_next = cyc + kUartDiv / 2;
     }
@@ -373,9 +378,9 @@ int tsim::host_access(uint32_t addr, bool we, unsigned be, uint32_t wdata, uint3
     }
     if (cyc >= end) {
       t->host_req_i = 0;
-      host_state = 0;
       set_err("host %s 0x%08x: no %s after %llu cycles", we ? "write" : "read", addr,
               host_state == 1 ? "grant" : "response", (unsigned long long)kHostTimeout);
+      host_state = 0;
       return TSIM_ETIMEOUT;
     }
     cycle();
@@ -453,8 +458,10 @@ void tsim_reset(tsim_t* s) {
   t->clk_i = 0;
   t->eval();
   s->reset_models();
+  s->rst_active = true;
   for (int i = 0; i < 4; ++i) s->cycle();
   t->rst_ni = 1;
+  s->rst_active = false;
   for (int i = 0; i < 2; ++i) s->cycle();
   s->retired = 0;
 }
@@ -523,10 +530,9 @@ void tsim_diag(tsim_t* s, FILE* f, const char* cause) {
                  (unsigned long long)k.bytes_read, (unsigned long long)k.bytes_written,
                  (unsigned long long)k.decerr);
   }
-  const std::string& u = s->uart_log;
-  size_t from = u.size() > 400 ? u.size() - 400 : 0;
-  std::fprintf(f, "uart (last %zu of %zu bytes):\n%s\n", u.size() - from, u.size(),
-               u.substr(from).c_str());
+  char tail[401];
+  tsim_uart_tail(s, tail, sizeof tail);
+  std::fprintf(f, "uart (last %zu of %zu bytes):\n%s\n", std::strlen(tail), s->uart_log.size(), tail);
   std::fprintf(f, "==============================\n");
   std::fflush(f);
 }
@@ -628,6 +634,21 @@ int tsim_run_tohost(tsim_t* s, uint32_t tohost_addr, uint64_t budget, uint32_t* 
 // ---- UART
 const char* tsim_uart_log(const tsim_t* s) { return s->uart_log.c_str(); }
 size_t tsim_uart_len(const tsim_t* s) { return s->uart_log.size(); }
+int tsim_uart_contains(const tsim_t* s, const char* text) {
+  return s->uart_log.find(text) != std::string::npos;
+}
+char* tsim_uart_tail(const tsim_t* s, char* buf, size_t bufsize) {
+  if (!bufsize) return buf;
+  const std::string& u = s->uart_log;
+  size_t n = u.size() < bufsize - 1 ? u.size() : bufsize - 1;
+  const char* src = u.data() + u.size() - n;
+  for (size_t i = 0; i < n; ++i) {
+    unsigned char c = static_cast<unsigned char>(src[i]);
+    buf[i] = (c >= 0x20 && c < 0x7F) || c == '\n' || c == '\r' || c == '\t' ? char(c) : '.';
+  }
+  buf[n] = 0;
+  return buf;
+}
 void tsim_uart_clear(tsim_t* s) { s->uart_log.clear(); }
 void tsim_uart_echo(tsim_t* s, int on) { s->echo = on != 0; }
 void tsim_uart_input(tsim_t* s, const void* data, size_t len) {
@@ -648,7 +669,11 @@ struct UartCtx {
 };
 static int uart_pred(tsim_t* s, void* c) {
   UartCtx* u = static_cast<UartCtx*>(c);
-  return s->uart_log.find(u->text, 0) != std::string::npos;
+  // Only search the part that can contain a new match.
+  const size_t tl = std::strlen(u->text);
+  const size_t start = u->from > tl ? u->from - tl : 0;
+  u->from = s->uart_log.size();
+  return s->uart_log.find(u->text, start) != std::string::npos;
 }
 int tsim_run_until_uart(tsim_t* s, const char* text, uint64_t budget) {
   UartCtx c{text, 0};

@@ -16,11 +16,16 @@
 #include "tessera_cfg.h"
 #include "tf.h"
 
+#ifndef TSIM_CONFIG
+#define TSIM_CONFIG "proto"
+#endif
+
 #define ISA_BUDGET 2000000ull
 #define SW_BUDGET 20000000ull
 #define BOOT_BUDGET 3000000ull
-/* Text the firmware prints once it is up (firmware/ banner). */
-#define BOOT_BANNER "Tessera"
+/* Text the firmware prints once it is up (firmware/main.c). The boot ROM's own
+ * banner ("Tessera boot ROM ...") must not satisfy it. */
+#define BOOT_BANNER "Tessera firmware v"
 
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
@@ -130,5 +135,17 @@ TF_TEST_F(boot, firmware_banner, BOOT_BUDGET, TF_SMOKE) {
     return tf_fail(t, "no banner '%s' on the UART within %llu cycles: %s", BOOT_BANNER,
                    (unsigned long long)t->budget, tsim_last_error(t->sim));
   tf_log(t, "banner after %llu cycles", (unsigned long long)tsim_cycles(t->sim));
+  /* The rest of the banner: build config and the chip configuration read back
+   * from SYSCTRL, with no mismatch warning. */
+  char want[64];
+  snprintf(want, sizeof want, "(build config %s)", TSIM_CONFIG);
+  if (tsim_run_until_uart(t->sim, "config: ", t->budget / 4) != TSIM_OK)
+    return tf_fail(t, "no 'config:' line after the banner");
+  TF_CHECK_OK(t, tsim_step(t->sim, 20000));
+  char log[600];
+  tsim_uart_tail(t->sim, log, sizeof log);
+  if (!tsim_uart_contains(t->sim, want)) return tf_fail(t, "banner lacks '%s': %s", want, log);
+  if (tsim_uart_contains(t->sim, "warning:")) return tf_fail(t, "firmware warned: %s", log);
+  if (tsim_uart_contains(t->sim, "FATAL")) return tf_fail(t, "firmware trapped: %s", log);
   return TF_PASS;
 }

@@ -197,13 +197,23 @@ TF_TEST_F(sim, uart_tx_rx_serial, 400000, TF_SMOKE) {
   unsigned n = 8;
   for (unsigned i = 0; i < n; ++i) msg[i] = (char)(0x20 + tf_rand_below(t, 0x5F));
   msg[n] = 0;
-  /* Let whatever runs at reset (boot ROM) settle, then start a fresh log. */
-  TF_CHECK_OK(t, tsim_step(t->sim, 2000));
+  /* Let whatever runs at reset (the boot ROM prints a line) drain: wait for
+   * STATUS.TX_IDLE, then start a fresh log. */
+  uint32_t st = 0;
+  for (unsigned i = 0; i < 200; ++i) {
+    TF_CHECK_OK(t, tsim_step(t->sim, 200));
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, UART_REG(STATUS), &st));
+    if (st & UART__STATUS__TX_IDLE_bm) break;
+  }
+  if (!(st & UART__STATUS__TX_IDLE_bm)) return tf_fail(t, "UART never idle (STATUS 0x%08x)", st);
   tsim_uart_clear(t->sim);
   for (unsigned i = 0; i < n; ++i)
     TF_CHECK_OK(t, tsim_host_write32(t->sim, UART_REG(TXDATA), (uint8_t)msg[i]));
   if (tsim_run_until_uart(t->sim, msg, 20000) != TSIM_OK)
-    return tf_fail(t, "UART log '%s' does not contain '%s'", tsim_uart_log(t->sim), msg);
+  {
+    char tail[200];
+    return tf_fail(t, "UART log '%s' does not contain '%s'", tsim_uart_tail(t->sim, tail, sizeof tail), msg);
+  }
   TF_CHECK_EQ(t, tsim_uart_frame_errors(t->sim), 0);
 
   uint8_t in[6];

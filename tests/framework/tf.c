@@ -64,7 +64,7 @@ const tf_test_t *tf_get(unsigned i) { return i < g_ntests ? &g_tests[i] : NULL; 
 
 int tf_match(const tf_test_t *tt, const char *pat) {
   char full[512];
-  if (!strcmp(pat, "all")) return 1;
+  if (!strcmp(pat, "all")) return !(tt->flags & TF_BENCH);
   if (!strcmp(pat, tt->suite)) return 1;
   snprintf(full, sizeof full, "%s/%s", tt->suite, tt->name);
   return fnmatch(pat, full, 0) == 0 || fnmatch(pat, tt->name, 0) == 0;
@@ -298,9 +298,8 @@ unsigned tf_run(const unsigned char *sel, const tf_opts_t *opts) {
       ++nfail;
       printf("[ FAIL ] %s/%s: %s\n", tt->suite, tt->name, ctx.msg);
       if (ctx.sim && tsim_uart_len(ctx.sim) && !opts->verbose) {
-        const char *u = tsim_uart_log(ctx.sim);
-        size_t l = strlen(u);
-        printf("         uart tail: %s\n", l > 300 ? u + l - 300 : u);
+        char tail[301];
+        printf("         uart tail: %s\n", tsim_uart_tail(ctx.sim, tail, sizeof tail));
       }
     }
     fflush(stdout);

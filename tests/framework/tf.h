@@ -31,6 +31,7 @@ enum { TF_PASS = 0, TF_FAIL = 1, TF_SKIP = 2 };
 
 /* test flags */
 #define TF_SMOKE 0x1u   /* part of the default smoke run (./chip_tb without arguments) */
+#define TF_BENCH 0x2u   /* benchmark: not selected by "all", only by its suite/name */
 
 typedef struct tf_ctx tf_ctx_t;
 typedef int (*tf_fn_t)(tf_ctx_t *t);
@@ -130,7 +131,8 @@ void tf_progress_clear(void);
 void tf_init(void);                                   /* run suite initialisers */
 unsigned tf_count(void);
 const tf_test_t *tf_get(unsigned i);
-/* Select tests: pattern is "suite", "suite/name", a glob on "suite/name", or "all". */
+/* Select tests: pattern is "suite", "suite/name", a glob on "suite/name", or "all"
+ * ("all" = every test not flagged TF_BENCH). */
 int tf_match(const tf_test_t *tt, const char *pattern);
 /* Run the selected tests (sel[i] != 0), print the table and "N passed, M failed".
  * Returns the number of failed tests. */
