@@ -50,3 +50,9 @@ fabric-lint:
 	@set -e; for t in tessera_axi_xbar tessera_obi2axi; do \
 	  verilator --lint-only -Wall --top-module $$t $(FABRIC_SRCS); echo "lint: $$t clean"; done
 TEST_BUILD += $(FABRIC_TBS)
+BENCH_DEPS += $(FABRIC_TBS)
+
+# Mutation check of the testbenches (manual, ~10 min): every mutant must fail.
+.PHONY: fabric-mutants
+fabric-mutants:
+	@python3 tests/fabric/mutants.py --build $(FABRIC_BUILD)/mutants

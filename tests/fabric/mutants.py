@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Mutation check for the fabric testbenches (make fabric-mutants).
+
+Copies rtl/fabric/ to build/<config>/fabric/mutants/mN/, applies one deliberate
+bug per mutant, builds the 4x4 crossbar testbench against it and runs it with a
+fixed seed. A mutant the testbench does not catch ("0 failed") is reported as
+SURVIVED. Ends with "N passed, M failed" (a caught mutant is a pass).
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+MUTANTS = [
+    ("wrong channel bits", "tessera_axi_xbar.sv",
+     "route = PortIdxBits'((addr >> IlShift)", "route = PortIdxBits'((addr >> (IlShift + 1))"),
+    ("no same-ID read stall", "tessera_axi_xbar.sv", "(rtgt_q[m][s_axi_arid_i[m]] != ar_tgt[m])", "1'b0"),
+    ("no same-ID write stall", "tessera_axi_xbar.sv", "(wtgt_q[m][s_axi_awid_i[m]] != aw_tgt[m])", "1'b0"),
+    ("W ignores channel owner order", "tessera_axi_xbar.sv",
+     "!owner_empty[p] && (owner_head[p] == MstIdxBits'(m))", "!owner_empty[p]"),
+    ("error slave rlast on first beat", "tessera_fabric_err_slv.sv",
+     "assign s_axi_rlast_o   = (rcnt_q == rlen_q);", "assign s_axi_rlast_o   = (rcnt_q == 8'd0);"),
+    ("response mux not locked per burst", "tessera_fabric_resp_arb.sv",
+     "assign sel = busy_q ? sel_q : arb_idx;", "assign sel = arb_idx;"),
+    ("response mux not held under back-pressure", "tessera_fabric_resp_arb.sv",
+     "if (valid_o && !(hs && last_o)) begin", "if (hs && !last_o) begin"),
+    ("no granule-crossing check", "tessera_axi_xbar.sv",
+     "if (!in_win || (off_end > InterleaveBytes)) begin", "if (!in_win) begin"),
+    ("error slave B before wlast", "tessera_fabric_err_slv.sv",
+     "        if (s_axi_wvalid_i && s_axi_wlast_i) begin", "        if (s_axi_wvalid_i) begin"),
+    ("AW register overwritten while waiting", "tessera_axi_xbar.sv",
+     "aw_load[p] = (|aw_req[p]) && !owner_full[p] && (!awq_valid_q[p] || port_awready[p]);",
+     "aw_load[p] = (|aw_req[p]) && !owner_full[p];"),
+    ("fixed priority instead of round robin", "tessera_fabric_rr_arb.sv",
+     "(IdxBits'(i) > last_q)", "(IdxBits'(i) > IdxBits'(N - 1))"),
+]
+
+SRCS = ["tessera_fabric_fifo.sv", "tessera_fabric_rr_arb.sv", "tessera_fabric_resp_arb.sv",
+        "tessera_fabric_err_slv.sv", "tessera_axi_xbar.sv"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--only", type=int, help="run only mutant N (1-based)")
+    a = ap.parse_args()
+    caught = survived = 0
+    for n, (name, fname, old, new) in enumerate(MUTANTS, 1):
+        if a.only and n != a.only:
+            continue
+        d = os.path.join(a.build, f"m{n}")
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(os.path.join(d, "rtl"))
+        for f in SRCS:
+            shutil.copy(os.path.join(ROOT, "rtl", "fabric", f), os.path.join(d, "rtl", f))
+        path = os.path.join(d, "rtl", fname)
+        text = open(path).read()
+        if old not in text:
+            print(f"m{n} {name}: pattern not found in {fname} (update the mutant list)")
+            survived += 1
+            continue
+        open(path, "w").write(text.replace(old, new, 1))
+        cmd = ["nice", "verilator", "-O3", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "--cc",
+               "--exe", "--build", "-MAKEFLAGS", "-j2",
+               "-CFLAGS", f"-O1 -std=c++17 -I{ROOT}/sim/src -I{ROOT}/tests/fabric -DFAB_NMST=4 -DFAB_NSLV=4",
+               "--top-module", "tessera_axi_xbar", "-GNumMst=4", "-GNumSlv=4", "--Mdir", os.path.join(d, "obj"),
+               "-o", "Vx"] + [os.path.join(d, "rtl", f) for f in SRCS] + [
+               f"{ROOT}/tests/fabric/fabric_tb.cpp", f"{ROOT}/tests/fabric/fabric_slave.cpp",
+               f"{ROOT}/sim/src/axi_mem_model.cpp"]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"m{n} {name}: build failed\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
+            survived += 1
+            continue
+        r = subprocess.run([os.path.join(d, "obj", "Vx"), "--seed", str(a.seed), "--txns", "500",
+                            "--max-cycles", "200000"], capture_output=True, text=True, timeout=600)
+        lines = r.stdout.splitlines()
+        last = lines[-1] if lines else ""
+        first_err = next((l.strip() for l in lines if "ERROR" in l or "TOO SLOW" in l or "unfair" in l), "")
+        if last.endswith(" 0 failed"):
+            print(f"m{n} {name}: SURVIVED ({last})")
+            survived += 1
+        else:
+            print(f"m{n} {name}: caught ({last}) {first_err}")
+            caught += 1
+        sys.stdout.flush()
+    print(f"{caught} passed, {survived} failed")
+    return 1 if survived else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
