@@ -37,7 +37,14 @@ l2-test: $(L2_TB)
 l2-bench: $(L2_TB)
 	$(L2_TB) --bench
 
-# Synthesis check of the slice with a small geometry (the data RAMs become flops in a
-# generic `synth`; an FPGA flow maps them to block RAM).
+# Synthesis check of the slice (same flow as util/synth.sh: memories stay inferred RAMs,
+# fails on latches). L2_SYNTH_PARAMS selects the geometry (default: a small 4 KiB, 4-way,
+# 2-port slice so that the check is quick; the full proto slice is `make l2-synth
+# L2_SYNTH_PARAMS=`).
+L2_SYNTH_PARAMS ?= chparam -set SizeBytes 4096 -set Ways 4 -set NumPorts 2 tessera_l2;
 l2-synth:
-	$(YOSYS) -q -p "read_verilog -sv $(L2_ALL); chparam -set SizeBytes 4096 -set Ways 4 -set NumPorts 2 tessera_l2; synth -top tessera_l2; stat" | tail -40
+	@mkdir -p $(BUILD)/synth
+	nice $(YOSYS) -q -l $(BUILD)/synth/tessera_l2.log -p "read_verilog -sv $(L2_ALL); $(L2_SYNTH_PARAMS) \
+	  synth -flatten -top tessera_l2 -run begin:fine; opt -fast -full; techmap; opt -fast; abc; opt -fast; \
+	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -o $(BUILD)/synth/tessera_l2.stat stat" >/dev/null
+	@grep -E "cells$$|mem_v2|DFF" $(BUILD)/synth/tessera_l2.stat | head -20
