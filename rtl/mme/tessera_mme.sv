@@ -10,7 +10,6 @@
 // the next tile computes. See docs/mme.md (architecture, programming) and
 // docs/numerics.md (arithmetic).
 module tessera_mme
-  import tessera_mme_pkg::*;
 #(
   parameter int unsigned Rows        = 16,           // array rows (power of two)
   parameter int unsigned Cols        = 16,           // array columns (power of two)
@@ -161,8 +160,8 @@ module tessera_mme
   // ================================================================ job checks
   function automatic logic [1:0] lbytes(input logic [2:0] t);
     unique case (t)
-      FmtFp32:          lbytes = 2'd2;
-      FmtBf16, FmtFp16: lbytes = 2'd1;
+      tessera_mme_pkg::FmtFp32:          lbytes = 2'd2;
+      tessera_mme_pkg::FmtBf16, tessera_mme_pkg::FmtFp16: lbytes = 2'd1;
       default:          lbytes = 2'd0;
     endcase
   endfunction
@@ -180,8 +179,8 @@ module tessera_mme
     lbb  = lbytes(tb_q);
     lcb  = lbytes(tc_q);
     lib  = bias_q ? 2'd2 : lcb;
-    fp8a = (ta_q == FmtE4m3) || (ta_q == FmtE5m2);
-    fp8b = (tb_q == FmtE4m3) || (tb_q == FmtE5m2);
+    fp8a = (ta_q == tessera_mme_pkg::FmtE4m3) || (ta_q == tessera_mme_pkg::FmtE5m2);
+    fp8b = (tb_q == tessera_mme_pkg::FmtE4m3) || (tb_q == tessera_mme_pkg::FmtE5m2);
     kmax_a = 21'(KWords * 32) >> lab;
     kmax_b = 21'(KWords * 32) >> lbb;
     a_rows = atr_q ? k_q : m_q;
@@ -194,27 +193,27 @@ module tessera_mme
     c_end  = 64'(c_addr_q) + (64'(m_q) - 64'd1) * 64'(ldc_q) + 64'(c_rowb);
     bias_end = 64'(bias_addr_q) + (64'(n_q) << 2);
     mem_end  = 64'(MemBase) + 64'(MemSize);
-    chk_err = ErrNone;
+    chk_err = tessera_mme_pkg::ErrNone;
     if (m_q == '0 || n_q == '0 || k_q == '0) begin
-      chk_err = ErrZeroDim;
-    end else if (ta_q > FmtE5m2 || tb_q > FmtE5m2 || tc_q > FmtE5m2 ||
+      chk_err = tessera_mme_pkg::ErrZeroDim;
+    end else if (ta_q > tessera_mme_pkg::FmtE5m2 || tb_q > tessera_mme_pkg::FmtE5m2 || tc_q > tessera_mme_pkg::FmtE5m2 ||
                  (ta_q != tb_q && !(fp8a && fp8b)) || rnd_q != 2'd0 || (accc_q && bias_q)) begin
-      chk_err = ErrType;
+      chk_err = tessera_mme_pkg::ErrType;
     end else if (m_q > 20'd65536 || n_q > 20'd65536 || 21'(k_q) > kmax_a ||
                  21'(k_q) > kmax_b) begin
-      chk_err = ErrDimMax;
+      chk_err = tessera_mme_pkg::ErrDimMax;
     end else if (a_addr_q[4:0] != '0 || b_addr_q[4:0] != '0 || c_addr_q[4:0] != '0 ||
                  (bias_q && bias_addr_q[4:0] != '0) || lda_q[4:0] != '0 ||
                  ldb_q[4:0] != '0 || ldc_q[4:0] != '0 || 24'(ldc_q) < c_rowb) begin
-      chk_err = ErrAlign;
+      chk_err = tessera_mme_pkg::ErrAlign;
     end else if (a_addr_q < MemBase || a_end > mem_end || b_addr_q < MemBase ||
                  b_end > mem_end || c_addr_q < MemBase || c_end > mem_end ||
                  (bias_q && (bias_addr_q < MemBase || bias_end > mem_end))) begin
-      chk_err = ErrRange;
+      chk_err = tessera_mme_pkg::ErrRange;
     end else if ((64'(c_addr_q) < a_end && 64'(a_addr_q) < c_end) ||
                  (64'(c_addr_q) < b_end && 64'(b_addr_q) < c_end) ||
                  (bias_q && 64'(c_addr_q) < bias_end && 64'(bias_addr_q) < c_end)) begin
-      chk_err = ErrOverlap;
+      chk_err = tessera_mme_pkg::ErrOverlap;
     end
   end
 
@@ -242,7 +241,7 @@ module tessera_mme
   endfunction
 
   logic run_start;   // SCheck -> SRun
-  assign run_start = (state_q == SCheck) && (chk_err == ErrNone);
+  assign run_start = (state_q == SCheck) && (chk_err == tessera_mme_pkg::ErrNone);
 
   // ================================================================ fetch (AR issue)
   // Phases per tile: A panel (if not resident), B panel (if not resident), init
@@ -680,14 +679,14 @@ module tessera_mme
   logic [Cols-1:0][31:0] wi_fp32;
 
   for (genvar l = 0; l < Cols; l++) begin : g_widen
-    fpdec_t d;
+    tessera_mme_pkg::fpdec_t d;
     tessera_mme_fpdec u_dec (
-      .fmt_i (bias_q ? FmtFp32 : tc_q),
+      .fmt_i (bias_q ? tessera_mme_pkg::FmtFp32 : tc_q),
       .bits_i(wi_elem[l]),
       .dec_o (d)
     );
     tessera_mme_fpround #(.MW(24)) u_rnd (
-      .fmt_i   (FmtFp32),
+      .fmt_i   (tessera_mme_pkg::FmtFp32),
       .sat_i   (1'b0),
       .nan_i   (d.nan),
       .inf_i   (d.inf),
@@ -723,8 +722,8 @@ module tessera_mme
   logic [TW-1:0] s3_mt_q, s3_nt_q;
   logic          s4_last_q;
   logic [TW-1:0] s4_mt_q, s4_nt_q;
-  fpdec_t        s2_a_q [Rows];
-  fpdec_t        s2_b_q [Cols];
+  tessera_mme_pkg::fpdec_t        s2_a_q [Rows];
+  tessera_mme_pkg::fpdec_t        s2_b_q [Cols];
 
   logic [TW-1:0] c_mt_nx, c_nt_nx;
   assign {c_mt_nx, c_nt_nx} = next_tile(c_mt_q, c_nt_q, mtn, ntn);
@@ -816,7 +815,7 @@ module tessera_mme
 
   // ---------------------------------------------------------------- extract + decode
   for (genvar l = 0; l < Rows; l++) begin : g_dec_a
-    fpdec_t d;
+    tessera_mme_pkg::fpdec_t d;
     tessera_mme_fpdec u_dec (
       .fmt_i (ta_q),
       .bits_i(32'(rd_a[l] >> {s1_kpa_q << lab, 3'b000})),
@@ -832,7 +831,7 @@ module tessera_mme
   end
 
   for (genvar l = 0; l < Cols; l++) begin : g_dec_b
-    fpdec_t d;
+    tessera_mme_pkg::fpdec_t d;
     tessera_mme_fpdec u_dec (
       .fmt_i (tb_q),
       .bits_i(32'(rd_b[l] >> {s1_kpb_q << lbb, 3'b000})),
@@ -896,9 +895,9 @@ module tessera_mme
   end
 
   for (genvar j = 0; j < Cols; j++) begin : g_out
-    fpdec_t d;
+    tessera_mme_pkg::fpdec_t d;
     tessera_mme_fpdec u_dec (
-      .fmt_i (FmtFp32),
+      .fmt_i (tessera_mme_pkg::FmtFp32),
       .bits_i(dbank_q[LR'(d_row_q)][j]),
       .dec_o (d)
     );
@@ -1011,7 +1010,7 @@ module tessera_mme
     unique case (state_q)
       SIdle:  if (commit) state_d = SCheck;
       SCheck: begin
-        if (chk_err != ErrNone) begin
+        if (chk_err != tessera_mme_pkg::ErrNone) begin
           state_d  = SIdle;
           done_set = 1'b1;
         end else begin
@@ -1044,14 +1043,14 @@ module tessera_mme
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q   <= SIdle;
-      err_q     <= ErrNone;
+      err_q     <= tessera_mme_pkg::ErrNone;
       axi_err_q <= 1'b0;
       pc_busy_q <= '0; pc_sin_q <= '0; pc_sout_q <= '0; pc_rd_q <= '0; pc_wr_q <= '0;
       pc_mac_q  <= '0;
     end else begin
       state_q <= state_d;
       if (state_q == SIdle && commit) begin
-        err_q     <= ErrNone;
+        err_q     <= tessera_mme_pkg::ErrNone;
         axi_err_q <= 1'b0;
         pc_busy_q <= '0; pc_sin_q <= '0; pc_sout_q <= '0; pc_rd_q <= '0; pc_wr_q <= '0;
         pc_mac_q  <= '0;
@@ -1060,7 +1059,7 @@ module tessera_mme
         if ((r_beat && m_axi_rresp_i != 2'b00) || (b_beat && m_axi_bresp_i != 2'b00)) begin
           axi_err_q <= 1'b1;
         end
-        if (state_q == SFlush && state_d != SFlush && axi_err_q) err_q <= ErrAxi;
+        if (state_q == SFlush && state_d != SFlush && axi_err_q) err_q <= tessera_mme_pkg::ErrAxi;
         if (state_q != SIdle) pc_busy_q <= pc_busy_q + 32'd1;
         if (state_q == SRun && !c_active_q && c_t_q < tiles) pc_sin_q <= pc_sin_q + 32'd1;
         if (state_q == SRun && c_active_q && !c_can) pc_sout_q <= pc_sout_q + 32'd1;

@@ -2,11 +2,10 @@
 // Combinational. Formats: FP32, BF16, FP16, FP8 E4M3 (no Inf, NaN = S.1111.111),
 // FP8 E5M2 (IEEE-like). See docs/numerics.md.
 module tessera_mme_fpdec
-  import tessera_mme_pkg::*;
 (
   input  logic [2:0]  fmt_i,
   input  logic [31:0] bits_i,   // element in the low bits
-  output fpdec_t      dec_o
+  output tessera_mme_pkg::fpdec_t      dec_o
 );
   logic [7:0]  e;        // exponent field
   logic [22:0] f;        // fraction field, MSB-aligned to bit mbits-1
@@ -24,23 +23,23 @@ module tessera_mme_fpdec
     bias_mb = 10'd0;
     has_inf = 1'b1;
     unique case (fmt_i)
-      FmtFp32: begin
+      tessera_mme_pkg::FmtFp32: begin
         s = bits_i[31]; e = bits_i[30:23]; f = bits_i[22:0];
         e_all1 = &bits_i[30:23]; bias_mb = 10'd150;
       end
-      FmtBf16: begin
+      tessera_mme_pkg::FmtBf16: begin
         s = bits_i[15]; e = bits_i[14:7]; f = {16'd0, bits_i[6:0]};
         e_all1 = &bits_i[14:7]; bias_mb = 10'd134;
       end
-      FmtFp16: begin
+      tessera_mme_pkg::FmtFp16: begin
         s = bits_i[15]; e = {3'd0, bits_i[14:10]}; f = {13'd0, bits_i[9:0]};
         e_all1 = &bits_i[14:10]; bias_mb = 10'd25;
       end
-      FmtE4m3: begin
+      tessera_mme_pkg::FmtE4m3: begin
         s = bits_i[7]; e = {4'd0, bits_i[6:3]}; f = {20'd0, bits_i[2:0]};
         e_all1 = &bits_i[6:3]; bias_mb = 10'd10; has_inf = 1'b0;
       end
-      FmtE5m2: begin
+      tessera_mme_pkg::FmtE5m2: begin
         s = bits_i[7]; e = {3'd0, bits_i[6:2]}; f = {21'd0, bits_i[1:0]};
         e_all1 = &bits_i[6:2]; bias_mb = 10'd17;
       end
@@ -56,11 +55,11 @@ module tessera_mme_fpdec
     dec_o.zero = e_zero && f_zero;
     // hidden bit: bit mbits of the mantissa
     unique case (fmt_i)
-      FmtFp32: dec_o.mant = {!e_zero, f};
-      FmtBf16: dec_o.mant = {16'd0, !e_zero, f[6:0]};
-      FmtFp16: dec_o.mant = {13'd0, !e_zero, f[9:0]};
-      FmtE4m3: dec_o.mant = {20'd0, !e_zero, f[2:0]};
-      FmtE5m2: dec_o.mant = {21'd0, !e_zero, f[1:0]};
+      tessera_mme_pkg::FmtFp32: dec_o.mant = {!e_zero, f};
+      tessera_mme_pkg::FmtBf16: dec_o.mant = {16'd0, !e_zero, f[6:0]};
+      tessera_mme_pkg::FmtFp16: dec_o.mant = {13'd0, !e_zero, f[9:0]};
+      tessera_mme_pkg::FmtE4m3: dec_o.mant = {20'd0, !e_zero, f[2:0]};
+      tessera_mme_pkg::FmtE5m2: dec_o.mant = {21'd0, !e_zero, f[1:0]};
       default: dec_o.mant = 24'd0;
     endcase
     // value = mant * 2^(e - bias - mbits); subnormals use e = 1

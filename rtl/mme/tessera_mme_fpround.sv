@@ -3,7 +3,6 @@
 // when sat_i and the format is FP8) and canonical NaN. Combinational.
 // Mirrors nf_round() / nf_encode() in tests/golden/numfmt.c (docs/numerics.md).
 module tessera_mme_fpround
-  import tessera_mme_pkg::*;
 #(
   parameter int unsigned MW = 52   // mantissa input width
 ) (
@@ -35,19 +34,19 @@ module tessera_mme_fpround
     mbits = 5'd23; bias = 8'd127; maxfin = 32'h7F7F_FFFF; nanenc = 32'h7FC0_0000;
     infenc = 32'h7F80_0000; sbit = 32'h8000_0000; has_inf = 1'b1; is_fp8 = 1'b0;
     unique case (fmt_i)
-      FmtFp32: ;
-      FmtBf16: begin
+      tessera_mme_pkg::FmtFp32: ;
+      tessera_mme_pkg::FmtBf16: begin
         mbits = 5'd7; maxfin = 32'h7F7F; nanenc = 32'h7FC0; infenc = 32'h7F80; sbit = 32'h8000;
       end
-      FmtFp16: begin
+      tessera_mme_pkg::FmtFp16: begin
         mbits = 5'd10; bias = 8'd15; maxfin = 32'h7BFF; nanenc = 32'h7E00; infenc = 32'h7C00;
         sbit = 32'h8000;
       end
-      FmtE4m3: begin
+      tessera_mme_pkg::FmtE4m3: begin
         mbits = 5'd3; bias = 8'd7; maxfin = 32'h7E; nanenc = 32'h7F; infenc = 32'h7F;
         sbit = 32'h80; has_inf = 1'b0; is_fp8 = 1'b1;
       end
-      FmtE5m2: begin
+      tessera_mme_pkg::FmtE5m2: begin
         mbits = 5'd2; bias = 8'd15; maxfin = 32'h7B; nanenc = 32'h7E; infenc = 32'h7C;
         sbit = 32'h80; is_fp8 = 1'b1;
       end

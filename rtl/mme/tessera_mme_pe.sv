@@ -5,14 +5,13 @@
 //            is acc (or init_i on the first k-step of a tile).
 // The accumulator is kept as FP32 bits. See docs/numerics.md for the rules.
 module tessera_mme_pe
-  import tessera_mme_pkg::*;
 (
   input  logic              clk_i,
   input  logic              rst_ni,
   input  logic              valid_i,   // a k-step for this PE (operands below)
   input  logic              first_i,   // first k-step of a tile (use init_i as addend)
-  input  fpdec_t            a_i,
-  input  fpdec_t            b_i,
+  input  tessera_mme_pkg::fpdec_t            a_i,
+  input  tessera_mme_pkg::fpdec_t            b_i,
   input  logic signed [9:0] scale_i,   // scale_a + scale_b
   input  logic [31:0]       init_i,    // FP32 addend for the first k-step (stage A timing)
   output logic [31:0]       acc_o
@@ -50,12 +49,12 @@ module tessera_mme_pe
 
   // ---------------------------------------------------------------- stage A
   logic [31:0] acc_q, addend;
-  fpdec_t      c;
+  tessera_mme_pkg::fpdec_t      c;
 
   assign addend = p_first_q ? init_i : acc_q;
 
   tessera_mme_fpdec u_dec_c (
-    .fmt_i (FmtFp32),
+    .fmt_i (tessera_mme_pkg::FmtFp32),
     .bits_i(addend),
     .dec_o (c)
   );
@@ -150,7 +149,7 @@ module tessera_mme_pe
   end
 
   tessera_mme_fpround #(.MW(52)) u_round (
-    .fmt_i   (FmtFp32),
+    .fmt_i   (tessera_mme_pkg::FmtFp32),
     .sat_i   (1'b0),
     .nan_i   (1'b0),
     .inf_i   (1'b0),
