@@ -119,9 +119,12 @@ int uart_getc(void)
         if (rx_irq_mode) {
             /* sleep until the next interrupt; the check-then-wfi race is
              * harmless because wfi wakes on a pending interrupt even with
-             * mstatus.MIE clear */
+             * mstatus.MIE clear. Called with interrupts disabled (e.g. from a
+             * handler), drain the FIFO here instead of waiting for the ISR. */
             uint32_t s = irq_save();
-            if (rx_tail == rx_head)
+            if (!s)
+                uart_isr(INTC_SRC_UART);
+            else if (rx_tail == rx_head)
                 wfi();
             irq_restore(s);
         }
