@@ -1,0 +1,421 @@
+// Verilator testbench of tessera_tpc_core: random programs run in lockstep on the RTL and
+// on the C ISA model (tests/tpc/tpc_model.h). After every retired bundle the whole
+// architectural state is compared (s, p, vp, v, i registers, RNG states, PC); at the end
+// the error code, the error PC and both local memories. See docs/tpc_rtl.md.
+//
+//   Vtessera_tpc_core [--seed N] [--progs N] [-v]
+//
+// Prints its seed and ends with "N passed, M failed".
+#include "Vtessera_tpc_core.h"
+#include "Vtessera_tpc_core___024root.h"
+#include "verilated.h"
+extern "C" {
+#include "tpc_model.h"
+#include "tpc_isa_gen.h"
+}
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <map>
+#include <string>
+#include <vector>
+
+#define ROOT(x) (top->rootp->tessera_tpc_core__DOT__##x)
+
+static const uint32_t kMemBase = 0x80000000u, kMemSize = 1u << 16, kProgAddr = 0x80000000u;
+static const int kSlmWords = 256, kVlmVecs = 512;
+static const uint64_t kMaxBundles = 3000;
+
+static uint64_t rs;
+static uint32_t rnd() {
+  rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17;
+  return (uint32_t)(rs >> 11);
+}
+static uint32_t rn(uint32_t n) { return n ? rnd() % n : 0; }
+
+static Vtessera_tpc_core *top;
+static uint64_t cycles;
+static int verbose;
+
+static void tick() {
+  top->clk_i = 0; top->eval();
+  top->clk_i = 1; top->eval();
+  cycles++;
+}
+
+// ------------------------------------------------------------------ instruction table
+static const tpc_insn_info_t *find_insn(int slot, int op) {
+  for (int i = 0; i < TPC_NINSN; i++)
+    if ((tpc_insn_info[i].slots >> slot & 1) && tpc_insn_info[i].opcode == op) return &tpc_insn_info[i];
+  return nullptr;
+}
+static int insn_index(const tpc_insn_info_t *in) { return (int)(in - tpc_insn_info); }
+
+// what the RTL implements (keep in step with supported() in rtl/tpc/tessera_tpc_core.sv)
+static bool rtl_supports(const tpc_insn_info_t *in, int dt) {
+  std::string n = in->name;
+  if (n == "ld.t" || n == "st.t" || n == "vcvt" || n == "vexp" || n == "vlog" || n == "vrcp" ||
+      n == "vrsqrt" || n == "vsqrt" || n == "vtanh" || n == "vsigm")
+    return false;
+  if ((n == "vadd" || n == "vsub" || n == "vmul" || n == "vfma" || n == "vredsum") && dt <= 4) return false;
+  return true;
+}
+
+// ------------------------------------------------------------------ random programs
+struct Prog {
+  std::vector<uint64_t> w;  // 4 words per bundle
+  int len;
+};
+
+static uint64_t setf(uint64_t w, int lo, int width, uint64_t v) {
+  uint64_t m = (width == 64 ? ~0ull : ((1ull << width) - 1)) << lo;
+  return (w & ~m) | ((v << lo) & m);
+}
+
+static int slot_insns[4][128], nslot_insns[4];
+
+static uint64_t rand_slot(int slot, int pc, int len) {
+  for (int tries = 0; tries < 200; tries++) {
+    const tpc_insn_info_t *in = &tpc_insn_info[slot_insns[slot][rn(nslot_insns[slot])]];
+    std::string name = in->name;
+    uint64_t w = 0;
+    int dt = 0;
+    if (in->types) {
+      do dt = (int)rn(TPC_NDT); while (!((in->types >> dt) & 1));
+    }
+    if (!rtl_supports(in, dt)) continue;
+    w = setf(w, TPC_F_OP_LO, 8, in->opcode);
+    if (rn(4) == 0) { w = setf(w, TPC_F_SP_LO, 3, rn(8)); w = setf(w, TPC_F_SPN_LO, 1, rn(2)); }
+    w = setf(w, TPC_F_DT_LO, 4, (uint64_t)dt);
+    int lanes = tpc_dtype_info[dt].lanes;
+    bool lsm = (name == "lds" || name == "ldv" || name == "sts" || name == "stv");
+    for (int i = 0; i < in->nops; i++) {
+      switch (in->ops[i]) {
+      case TPC_OPK_VD: case TPC_OPK_SD: case TPC_OPK_PD: case TPC_OPK_VPD: case TPC_OPK_ID: {
+        uint32_t r = in->ops[i] == TPC_OPK_VD ? rn(32) : in->ops[i] == TPC_OPK_SD ? rn(30) : rn(8);
+        if (name == "bnzd") r = 31;
+        w = setf(w, TPC_F_RD_LO, 5, r);
+        break;
+      }
+      case TPC_OPK_VA: case TPC_OPK_SA:
+        w = setf(w, TPC_F_RA_LO, 5, (lsm && rn(5)) ? 0 : rn(32));
+        break;
+      case TPC_OPK_PA: case TPC_OPK_VPA: case TPC_OPK_IA: w = setf(w, TPC_F_RA_LO, 5, rn(8)); break;
+      case TPC_OPK_VB: case TPC_OPK_SB: w = setf(w, TPC_F_RB_LO, 5, rn(32)); break;
+      case TPC_OPK_VSB:
+        w = setf(w, TPC_F_RB_LO, 5, rn(32));
+        if (rn(3) == 0) w = setf(w, TPC_F_FN_LO + 7, 1, 1);
+        break;
+      case TPC_OPK_PB: case TPC_OPK_VPB: w = setf(w, TPC_F_RB_LO, 5, rn(8)); break;
+      case TPC_OPK_VC: w = setf(w, TPC_F_RC_LO, 5, rn(32)); break;
+      case TPC_OPK_VPC: w = setf(w, TPC_F_RC_LO, 5, rn(8)); break;
+      case TPC_OPK_T: w = setf(w, TPC_F_RC_LO, 5, rn(8)); break;
+      case TPC_OPK_DIM: w = setf(w, TPC_F_RB_LO, 5, rn(5)); break;
+      case TPC_OPK_LANE: w = setf(w, TPC_F_RB_LO, 5, rn((uint32_t)lanes)); break;
+      case TPC_OPK_IMM: {
+        uint32_t v;
+        if (lsm) {
+          bool vec = (name == "ldv" || name == "stv");
+          v = vec ? 32 * rn(kVlmVecs) : 4 * rn(kSlmWords);
+          if (rn(25) == 0) v = rnd();            // misaligned or out of range
+        } else {
+          v = rn(3) ? rn(64) - 32 : rnd();
+        }
+        w = setf(w, TPC_F_IMM_LO, 16, v & 0xFFFF);
+        break;
+      }
+      case TPC_OPK_IMM32: w = setf(w, TPC_F_IMM32_LO, 32, rn(2) ? rnd() : rn(40)); break;
+      case TPC_OPK_TGT: {
+        uint32_t t = (pc + 1 < len) ? pc + 1 + rn((uint32_t)(len - pc - 1)) : (uint32_t)len;
+        if (rn(30) == 0) t = (uint32_t)len + rn(4);
+        w = setf(w, TPC_F_IMM32_LO, 32, t);
+        break;
+      }
+      default: break;
+      }
+    }
+    if (in->mods & TPC_MOD_COND) w = setf(w, TPC_F_FN_LO, 3, slot == TPC_SLOT_VECTOR ? rn(6) : rn(8));
+    if ((in->mods & TPC_MOD_SAT) && rn(2)) w = setf(w, TPC_F_FN_LO + 6, 1, 1);
+    if (in->lanepred && rn(2)) { w = setf(w, TPC_F_VP_LO, 3, rn(8)); w = setf(w, TPC_F_VPN_LO, 1, rn(2)); }
+    w &= in->used | 0xFFull;
+    if (tpc_slot_legal(slot, w) == 0) return w;
+  }
+  return 0;
+}
+
+static Prog gen_prog() {
+  Prog p;
+  p.len = 4 + (int)rn(40);
+  p.w.assign(4 * (size_t)p.len, 0);
+  int loop_start = -1;
+  for (int pc = 0; pc < p.len; pc++) {
+    for (int s = 0; s < 4; s++)
+      if (rn(10) < 7) p.w[4 * pc + s] = rand_slot(s, pc, p.len);
+    // occasional small loop: li s31, n ... bnzd s31, start
+    if (loop_start < 0 && pc + 3 < p.len && rn(8) == 0) {
+      uint64_t w = 0;
+      w = setf(w, TPC_F_OP_LO, 8, TPC_OP_S_LI);
+      w = setf(w, TPC_F_RD_LO, 5, 31);
+      w = setf(w, TPC_F_IMM32_LO, 32, 1 + rn(4));
+      p.w[4 * pc + 1] = w;
+      loop_start = pc + 1;
+    } else if (loop_start >= 0 && pc > loop_start && rn(3) == 0) {
+      uint64_t w = 0;
+      w = setf(w, TPC_F_OP_LO, 8, TPC_OP_S_BNZD);
+      w = setf(w, TPC_F_RD_LO, 5, 31);
+      w = setf(w, TPC_F_IMM32_LO, 32, (uint64_t)loop_start);
+      p.w[4 * pc + 1] = w;
+      loop_start = -1;
+    }
+  }
+  if (rn(12)) { // usually end with halt (else run off the end: PC_RANGE)
+    uint64_t w = 0;
+    w = setf(w, TPC_F_OP_LO, 8, TPC_OP_S_HALT);
+    p.w[4 * (p.len - 1) + 1] = w;
+  }
+  return p;
+}
+
+// ------------------------------------------------------------------ launch
+static void rand_desc(tpc_tensor_t *t) {
+  memset(t, 0, sizeof(*t));
+  t->base = kMemBase + 4 * rn(1024);
+  t->dtype = rn(11);
+  t->ndims = 1 + rn(5);
+  for (int d = 0; d < 5; d++) { t->size[d] = 1 + rn(100); t->stride[d] = (int32_t)rnd(); }
+  if (rn(10) == 0) t->dtype = 11 + rn(5);
+  if (rn(10) == 0) t->ndims = rn(2) ? 0 : 6 + rn(2);
+  if (rn(10) == 0) t->size[rn(5)] = rn(2) ? 0 : (1u << 24) + rn(3);
+  if (rn(10) == 0) t->base += 1;
+  t->pad = rnd();
+}
+
+static void put_desc(int t, const tpc_tensor_t *d) {
+  uint32_t img[16] = {0};
+  img[0] = d->base;
+  img[1] = (d->dtype & 15u) | ((d->ndims & 7u) << 4);
+  img[2] = d->pad;
+  for (int k = 0; k < 5; k++) { img[3 + k] = d->size[k]; img[8 + k] = (uint32_t)d->stride[k]; }
+  for (int k = 0; k < 16; k++) top->desc_i[16 * t + k] = img[k];
+}
+
+// ------------------------------------------------------------------ state compare
+static int cmp_state(const tpc_core_t *c, const char *when) {
+  int bad = 0;
+  auto fail = [&](const char *what, int i, uint32_t rtl, uint32_t mod) {
+    if (bad++ < 6)
+      printf("  MISMATCH %s: %s[%d] rtl=%08x model=%08x (pc %u)\n", when, what, i, rtl, mod, c->pc);
+  };
+  for (int i = 0; i < 32; i++)
+    if (ROOT(sreg_q)[i] != c->s[i]) fail("s", i, ROOT(sreg_q)[i], c->s[i]);
+  for (int i = 0; i < 8; i++)
+    if (((ROOT(preg_q) >> i) & 1) != c->p[i]) fail("p", i, (ROOT(preg_q) >> i) & 1, c->p[i]);
+  for (int i = 0; i < 8; i++)
+    if (ROOT(vpreg_q)[i] != c->vp[i]) fail("vp", i, ROOT(vpreg_q)[i], c->vp[i]);
+  for (int i = 0; i < 32; i++)
+    for (int j = 0; j < 8; j++) {
+      uint32_t m; memcpy(&m, &c->v[i][4 * j], 4);
+      if (ROOT(vreg_q)[i][j] != m) fail("v(word)", i * 8 + j, ROOT(vreg_q)[i][j], m);
+    }
+  for (int i = 0; i < 8; i++)
+    for (int d = 0; d < 5; d++)
+      if (ROOT(ireg_q)[i][d] != (uint32_t)c->ix[i][d]) fail("i(dim)", i * 5 + d, ROOT(ireg_q)[i][d], (uint32_t)c->ix[i][d]);
+  for (int k = 0; k < 8; k++)
+    if (ROOT(rng_q)[k] != c->rng[k]) fail("rng", k, ROOT(rng_q)[k], c->rng[k]);
+  if (top->pc_o != c->pc) fail("pc", 0, top->pc_o, c->pc);
+  return bad;
+}
+
+static int cmp_mem(const tpc_core_t *c, int first_slm_word) {
+  int bad = 0;
+  for (int i = first_slm_word; i < kSlmWords; i++) {
+    uint32_t m; memcpy(&m, &c->slm[4 * i], 4);
+    if (ROOT(slm)[i] != m && bad++ < 4) printf("  MISMATCH SLM word %d rtl=%08x model=%08x\n", i, ROOT(slm)[i], m);
+  }
+  for (int i = 0; i < kVlmVecs; i++)
+    for (int j = 0; j < 8; j++) {
+      uint32_t m; memcpy(&m, &c->vlm[32 * i + 4 * j], 4);
+      if (ROOT(vlm)[i][j] != m && bad++ < 4) printf("  MISMATCH VLM vec %d word %d rtl=%08x model=%08x\n", i, j, ROOT(vlm)[i][j], m);
+    }
+  return bad;
+}
+
+// ------------------------------------------------------------------ one program
+static std::map<std::string, uint64_t> cover;
+static std::map<int, uint64_t> err_seen;
+
+static void count_bundle(const tpc_core_t *c, const std::vector<uint8_t> &mem) {
+  if (c->pc >= c->L->prog_len) return;
+  for (int s = 0; s < 4; s++) {
+    uint64_t w;
+    memcpy(&w, &mem[c->L->prog_addr - kMemBase + 32 * c->pc + 8 * s], 8);
+    if (!(w & 0xFF) || tpc_slot_legal(s, w)) continue;
+    if (!(c->p[(w >> 8) & 7] ^ ((w >> 11) & 1))) continue;
+    const tpc_insn_info_t *in = find_insn(s, (int)(w & 0xFF));
+    std::string n = in->name;
+    if (in->types) n += std::string(".") + tpc_dtype_info[(w >> 12) & 15].name;
+    cover[n]++;
+  }
+}
+
+static bool run_prog(int idx, const Prog &p) {
+  static std::vector<uint8_t> mem(kMemSize);
+  static tpc_launch_t L;
+  static tpc_core_t c;
+  memset(&L, 0, sizeof(L));
+  std::fill(mem.begin(), mem.end(), 0);
+  memcpy(&mem[kProgAddr - kMemBase], p.w.data(), 32 * (size_t)p.len);
+  tpc_devmem_t dm = {mem.data(), kMemBase, kMemSize};
+  L.prog_addr = kProgAddr;
+  L.prog_len = (uint32_t)p.len;
+  L.ntensors = rn(9);
+  for (int t = 0; t < 8; t++) rand_desc(&L.tensor[t]);
+  for (int k = 0; k < 16; k++) L.sarg[k] = rnd();
+  uint32_t ntpc = 1 + rn(8), id = rn(ntpc);
+  for (int d = 0; d < 5; d++) L.idx_size[d] = rn(3) ? 1 : 1 + rn(50);
+  L.rng_seed = rnd();
+  bool bad_launch = false;
+  if (rn(40) == 0) { L.idx_size[rn(5)] = 0; bad_launch = true; }
+  if (rn(40) == 0) L.ntensors = 9 + rn(7);
+
+  // RTL launch inputs
+  for (int b = 0; b < p.len; b++) {
+    top->imem_we_i = 1;
+    top->imem_waddr_i = (uint32_t)b;
+    for (int k = 0; k < 8; k++) top->imem_wdata_i[k] = (uint32_t)(p.w[4 * b + k / 2] >> (32 * (k & 1)));
+    tick();
+  }
+  top->imem_we_i = 0;
+  uint32_t off[5], len[5];
+  tpc_slice(&L, ntpc, id, off, len);
+  for (int d = 0; d < 5; d++) { top->slice_off_i[d] = off[d]; top->slice_len_i[d] = len[d]; }
+  for (int t = 0; t < 8; t++) put_desc(t, &L.tensor[t]);
+  for (int k = 0; k < 16; k++) top->sarg_i[k] = L.sarg[k];
+  top->prog_len_i = L.prog_len;
+  top->ntensors_i = L.ntensors & 15u;
+  top->bad_launch_i = bad_launch;
+  top->tpc_id_i = id;
+  top->ntpc_i = ntpc;
+  top->rng_seed_i = L.rng_seed;
+
+  // model launch; local memories start as the RTL's (the RTL does not clear them)
+  int e0 = tpc_core_start(&c, &L, &dm, id, ntpc);
+  for (int i = 16; i < kSlmWords; i++) { uint32_t x = ROOT(slm)[i]; memcpy(&c.slm[4 * i], &x, 4); }
+  for (int i = 0; i < kVlmVecs; i++)
+    for (int j = 0; j < 8; j++) { uint32_t x = ROOT(vlm)[i][j]; memcpy(&c.vlm[32 * i + 4 * j], &x, 4); }
+
+  top->start_i = 1;
+  tick();
+  top->start_i = 0;
+  int bad = 0;
+  uint64_t bundles = 0, guard = 0;
+  bool done = top->done_o;
+  while (!done && guard++ < 20 * kMaxBundles + 100) {
+    if (bundles >= kMaxBundles) break;
+    tick();
+    if (top->retire_o) {
+      count_bundle(&c, mem);
+      int st = tpc_core_step(&c);
+      bundles++;
+      if (st == TPC_ERROR) {
+        printf("  prog %d: model error %s at pc %u but RTL retired the bundle\n", idx, tpc_err_name((int)c.err), c.err_pc);
+        bad++;
+        break;
+      }
+      bad += cmp_state(&c, "retire");
+      if (bad) break;
+    }
+    done = top->done_o;
+  }
+  int rerr = top->err_o;
+  if (bad == 0) {
+    if (e0) {
+      if (rerr != e0 || !done) { printf("  prog %d: bad launch: model %s rtl err %d\n", idx, tpc_err_name(e0), rerr); bad++; }
+    } else if (!done) {
+      if (bundles >= kMaxBundles) { // timeout: both still running
+        err_seen[TPC_ERR_TIMEOUT]++;
+        if (c.state != TPC_RUNNING) { printf("  prog %d: model stopped, RTL still running\n", idx); bad++; }
+        // let the RTL finish its bundle stream: reset it
+        top->rst_ni = 0; tick(); top->rst_ni = 1; tick();
+      } else {
+        printf("  prog %d: RTL hung\n", idx); bad++;
+      }
+    } else if (rerr == 0) {
+      if (c.state != TPC_DONE) { printf("  prog %d: RTL done, model state %u\n", idx, c.state); bad++; }
+    } else {
+      count_bundle(&c, mem);
+      int st = tpc_core_step(&c);
+      if (st != TPC_ERROR || (int)c.err != rerr || c.err_pc != top->err_pc_o) {
+        printf("  prog %d: RTL error %d at pc %u, model %s at pc %u\n", idx, rerr, top->err_pc_o,
+               st == TPC_ERROR ? tpc_err_name((int)c.err) : "no error", c.err_pc);
+        bad++;
+      }
+    }
+    if (done) err_seen[e0 ? e0 : rerr]++;
+    // after a bad launch the RTL has not copied the arguments (state after an error is
+    // unspecified); everything else must match
+    bad += cmp_mem(&c, e0 ? 16 : 0);
+  }
+  if (verbose || bad)
+    printf("%s prog %d: %d bundles, len %d, end %s\n", bad ? "FAIL" : "ok", idx, (int)bundles, p.len,
+           done ? tpc_err_name(e0 ? e0 : rerr) : "TIMEOUT");
+  if (bad) {
+    for (int b = 0; b < p.len; b++)
+      printf("    %3d: %016llx %016llx %016llx %016llx\n", b, (unsigned long long)p.w[4 * b],
+             (unsigned long long)p.w[4 * b + 1], (unsigned long long)p.w[4 * b + 2], (unsigned long long)p.w[4 * b + 3]);
+  }
+  return bad == 0;
+}
+
+int main(int argc, char **argv) {
+  uint64_t seed = (uint64_t)time(nullptr);
+  int nprogs = 300;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 0);
+    else if (!strcmp(argv[i], "--progs") && i + 1 < argc) nprogs = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "-v")) verbose = 1;
+  }
+  printf("tpc_rtl core: seed %llu (reproduce with --seed %llu), %d random programs\n",
+         (unsigned long long)seed, (unsigned long long)seed, nprogs);
+  rs = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (int s = 0; s < 4; s++)
+    for (int i = 1; i < TPC_NINSN; i++)
+      if ((tpc_insn_info[i].slots >> s) & 1) slot_insns[s][nslot_insns[s]++] = i;
+
+  Verilated::commandArgs(argc, argv);
+  top = new Vtessera_tpc_core;
+  top->rst_ni = 0; top->clk_i = 0; top->start_i = 0; top->imem_we_i = 0;
+  tick(); tick();
+  top->rst_ni = 1; tick();
+
+  int passed = 0, failed = 0;
+  for (int i = 0; i < nprogs; i++) {
+    Prog p = gen_prog();
+    if (run_prog(i, p)) passed++; else failed++;
+  }
+  // coverage report: every instruction/type the RTL supports, executed or not
+  int supported = 0, covered = 0;
+  std::string missing;
+  for (int i = 1; i < TPC_NINSN; i++) {
+    const tpc_insn_info_t *in = &tpc_insn_info[i];
+    for (int dt = 0; dt < (in->types ? TPC_NDT : 1); dt++) {
+      if (in->types && !((in->types >> dt) & 1)) continue;
+      if (!rtl_supports(in, dt)) continue;
+      std::string n = in->name;
+      if (in->types) n += std::string(".") + tpc_dtype_info[dt].name;
+      supported++;
+      if (cover.count(n)) covered++; else missing += " " + n;
+    }
+  }
+  printf("coverage: %d of %d supported instruction/type pairs executed%s%s\n", covered, supported,
+         missing.empty() ? "" : "; not executed:", missing.c_str());
+  printf("end states:");
+  for (auto &e : err_seen) printf(" %s=%llu", e.first ? tpc_err_name(e.first) : "DONE", (unsigned long long)e.second);
+  printf("\ncycles simulated: %llu\n", (unsigned long long)cycles);
+  // a coverage hole is a failure: every supported pair must run at least once
+  if (covered < supported) failed++; else passed++;
+  printf("%d passed, %d failed\n", passed, failed);
+  delete top;
+  return failed ? 1 : 0;
+}
