@@ -1,13 +1,17 @@
-# Control path (issue 5): Sync Manager, queue manager / command processor, APB mux.
+# Control path (issue 5): Sync Manager, queue manager / command processor, APB mux, DMA engine.
 #   make ctrl-syncmgr-tb     build the Sync Manager block testbench
 #   make ctrl-syncmgr-test   run it (the `test syncmgr` suite; CTRL_ARGS="--seed N")
 #   make ctrl-qman-tb / ctrl-qman-test     same for the queue manager (`test qman`)
+#   make ctrl-dma-tb / ctrl-dma-test       DMA engine (`test dma`)
+#   make ctrl-apb-mux-test   APB mux testbench (`test apb_mux`)
+#   make ctrl-bench          Sync Manager latency, queue-manager and DMA throughput
 #   make ctrl-synth          Yosys synthesis of the control-path blocks alone
 # See docs/control_path.md and docs/packets.md.
-CTRL_SRCS := rtl/syncmgr/tessera_syncmgr.sv rtl/qman/tessera_qman.sv rtl/qman/tessera_apb_mux.sv
+CTRL_SRCS := rtl/syncmgr/tessera_syncmgr.sv rtl/qman/tessera_qman.sv rtl/qman/tessera_apb_mux.sv \
+             rtl/dma/tessera_dma.sv
 RTL_SRCS  += $(CTRL_SRCS)
-LINT_TOPS += tessera_syncmgr tessera_qman tessera_apb_mux
-SYNTH_TOPS += tessera_syncmgr tessera_qman
+LINT_TOPS += tessera_syncmgr tessera_qman tessera_apb_mux tessera_dma
+SYNTH_TOPS += tessera_syncmgr tessera_qman tessera_dma
 
 CTRL_BUILD  := $(BUILD)/ctrl
 CTRL_VFLAGS := -O3 --x-assign fast --x-initial fast -Wno-fatal --cc --exe --build -j 2 \
@@ -54,6 +58,26 @@ $(CTRL_BUILD)/qman/Vtessera_qman: $(QM_RTL) tests/qman/tb_qman.cpp $(CTRL_BUILD)
 	  $(abspath tests/qman/tb_qman.cpp) $(CTRL_BUILD)/qman/libqmtest.a \
 	  >$(CTRL_BUILD)/qman/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/qman/build.log; exit 1; }
 
+# ---- DMA engine
+DMA_RTL := $(CFG_PKG) rtl/dma/gen/dma_reg_pkg.sv rtl/dma/gen/dma_reg_top.sv rtl/dma/tessera_dma.sv
+DMA_C   := tests/dma/dma_test.c tests/dma/dma_model.c
+$(CTRL_BUILD)/dma/libdmatest.a: $(DMA_C) tests/dma/dma_model.h tests/dma/dtb_drv.h bsp/include/regs/dma_regs.h
+	@mkdir -p $(CTRL_BUILD)/dma/c
+	cd $(CTRL_BUILD)/dma/c && gcc -O2 -std=gnu11 -Wall -Wextra -I$(ROOT)/tests/dma $(CTRL_CINC) -c $(abspath $(DMA_C)) \
+	  && ar rcs $@ *.o
+$(CTRL_BUILD)/dma/Vtessera_dma: $(DMA_RTL) tests/dma/tb_dma.cpp $(CTRL_BUILD)/dma/libdmatest.a
+	@mkdir -p $(CTRL_BUILD)/dma && rm -f $@
+	nice verilator $(CTRL_VFLAGS) --top-module tessera_dma -Mdir $(CTRL_BUILD)/dma \
+	  -o Vtessera_dma -CFLAGS "-O1 -I$(ROOT)/tests/dma $(CTRL_CINC)" $(VLT_WAIVERS) $(DMA_RTL) \
+	  $(abspath tests/dma/tb_dma.cpp) $(CTRL_BUILD)/dma/libdmatest.a \
+	  >$(CTRL_BUILD)/dma/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/dma/build.log; exit 1; }
+.PHONY: ctrl-dma-tb ctrl-dma-test ctrl-dma-bench
+ctrl-dma-tb: $(CTRL_BUILD)/dma/Vtessera_dma
+ctrl-dma-test: ctrl-dma-tb
+	@$(CTRL_BUILD)/dma/Vtessera_dma $(CTRL_ARGS)
+ctrl-dma-bench: ctrl-dma-tb
+	@$(CTRL_BUILD)/dma/Vtessera_dma --bench $(CTRL_ARGS)
+
 # ---- APB mux
 $(CTRL_BUILD)/apb_mux/Vtessera_apb_mux: rtl/qman/tessera_apb_mux.sv tests/qman/tb_apb_mux.cpp
 	@mkdir -p $(CTRL_BUILD)/apb_mux && rm -f $@
@@ -70,13 +94,13 @@ ctrl-apb-mux-test: ctrl-qman-tb
 	@$(CTRL_BUILD)/apb_mux/Vtessera_apb_mux $(CTRL_ARGS)
 ctrl-qman-bench: ctrl-qman-tb
 	@$(CTRL_BUILD)/qman/Vtessera_qman --bench $(CTRL_ARGS)
-ctrl-bench: ctrl-syncmgr-bench ctrl-qman-bench
-TEST_BUILD += ctrl-qman-tb
-BENCH_DEPS += ctrl-qman-tb
+ctrl-bench: ctrl-syncmgr-bench ctrl-qman-bench ctrl-dma-bench
+TEST_BUILD += ctrl-qman-tb ctrl-dma-tb
+BENCH_DEPS += ctrl-qman-tb ctrl-dma-tb
 
 ctrl-synth: deps
 	@mkdir -p $(CTRL_BUILD)
-	@for t in tessera_syncmgr tessera_qman; do \
+	@for t in tessera_syncmgr tessera_qman tessera_dma; do \
 	  $(YOSYS) -p "read_verilog -sv $(CFG_PKG) $(RTL_PKGS) $(RTL_SRCS); synth -top $$t; stat" \
 	    > $(CTRL_BUILD)/synth_$$t.log 2>&1 || { tail -20 $(CTRL_BUILD)/synth_$$t.log; exit 1; }; \
 	  echo "$$t:"; grep -A2 "Number of cells" $(CTRL_BUILD)/synth_$$t.log | tail -3; done

@@ -1,0 +1,430 @@
+// DMA engine: linear copy, 2-D/3-D strided copy and memset over AXI4
+// (256-bit beats, 32-byte granularity). The reader walks the source rows and
+// issues read bursts (<= 8 beats, never crossing 256 bytes) whenever the beat
+// buffer has room for the whole burst; the writer walks the destination rows
+// and issues a write burst once the buffer holds all of its data, so W beats
+// stream without bubbles. Completion: STATUS.done, optional completion message,
+// irq_o. See docs/dma.md.
+module tessera_dma #(
+  parameter logic [31:0] MemBase   = tessera_cfg_pkg::HbmBase,
+  parameter logic [31:0] MemSize   = tessera_cfg_pkg::HbmSize,
+  parameter int unsigned FifoBeats = 64,     // beat buffer (power of 2, >= 16)
+  parameter logic [3:0]  AxiId     = 4'h0
+) (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  // APB4 register slave
+  input  logic         apb_psel_i,
+  input  logic         apb_penable_i,
+  input  logic         apb_pwrite_i,
+  input  logic [2:0]   apb_pprot_i,
+  input  logic [15:0]  apb_paddr_i,
+  input  logic [31:0]  apb_pwdata_i,
+  input  logic [3:0]   apb_pstrb_i,
+  output logic         apb_pready_o,
+  output logic [31:0]  apb_prdata_o,
+  output logic         apb_pslverr_o,
+  // AXI4 master
+  output logic [3:0]   m_axi_awid_o,
+  output logic [31:0]  m_axi_awaddr_o,
+  output logic [7:0]   m_axi_awlen_o,
+  output logic [2:0]   m_axi_awsize_o,
+  output logic [1:0]   m_axi_awburst_o,
+  output logic [3:0]   m_axi_awcache_o,
+  output logic [2:0]   m_axi_awprot_o,
+  output logic [3:0]   m_axi_awqos_o,
+  output logic         m_axi_awvalid_o,
+  input  logic         m_axi_awready_i,
+  output logic [255:0] m_axi_wdata_o,
+  output logic [31:0]  m_axi_wstrb_o,
+  output logic         m_axi_wlast_o,
+  output logic         m_axi_wvalid_o,
+  input  logic         m_axi_wready_i,
+  input  logic [3:0]   m_axi_bid_i,
+  input  logic [1:0]   m_axi_bresp_i,
+  input  logic         m_axi_bvalid_i,
+  output logic         m_axi_bready_o,
+  output logic [3:0]   m_axi_arid_o,
+  output logic [31:0]  m_axi_araddr_o,
+  output logic [7:0]   m_axi_arlen_o,
+  output logic [2:0]   m_axi_arsize_o,
+  output logic [1:0]   m_axi_arburst_o,
+  output logic [3:0]   m_axi_arcache_o,
+  output logic [2:0]   m_axi_arprot_o,
+  output logic [3:0]   m_axi_arqos_o,
+  output logic         m_axi_arvalid_o,
+  input  logic         m_axi_arready_i,
+  input  logic [3:0]   m_axi_rid_i,
+  input  logic [255:0] m_axi_rdata_i,
+  input  logic [1:0]   m_axi_rresp_i,
+  input  logic         m_axi_rlast_i,
+  input  logic         m_axi_rvalid_i,
+  output logic         m_axi_rready_o,
+  // completion message
+  output logic         msg_valid_o,
+  input  logic         msg_ready_i,
+  output logic [31:0]  msg_addr_o,
+  output logic [31:0]  msg_data_o,
+  output logic         idle_o,
+  output logic         irq_o
+);
+  localparam int unsigned FifoW = $clog2(FifoBeats);
+  localparam int unsigned CntW  = FifoW + 1;
+
+  localparam logic [7:0] ErrAlign = 8'd1, ErrZero = 8'd2, ErrMode = 8'd3, ErrRange = 8'd4,
+                         ErrAxi = 8'd5;
+  localparam logic [1:0] ModeLin = 2'd0, ModeFill = 2'd2;  // 1: strided copy
+
+  dma_reg_pkg::dma__in_t  hwif_in;
+  dma_reg_pkg::dma__out_t hwif_out;
+
+  dma_reg_top u_regs (
+    .clk           (clk_i),
+    .arst_n        (rst_ni),
+    .s_apb_psel    (apb_psel_i),
+    .s_apb_penable (apb_penable_i),
+    .s_apb_pwrite  (apb_pwrite_i),
+    .s_apb_pprot   (apb_pprot_i),
+    .s_apb_paddr   (apb_paddr_i),
+    .s_apb_pwdata  (apb_pwdata_i),
+    .s_apb_pstrb   (apb_pstrb_i),
+    .s_apb_pready  (apb_pready_o),
+    .s_apb_prdata  (apb_prdata_o),
+    .s_apb_pslverr (apb_pslverr_o),
+    .hwif_in       (hwif_in),
+    .hwif_out      (hwif_out)
+  );
+
+  typedef enum logic [2:0] {SIdle, SCheck, SRun, SDrain, SMsg} state_e;
+  state_e state_q;
+
+  // latched job
+  logic [31:0] src_q, dst_q, size_q, ss1_q, ss2_q, ds1_q, ds2_q, fill_q;
+  logic [15:0] c1_q, c2_q;
+  logic [1:0]  mode_q;
+  logic        fillm;
+  assign fillm = (mode_q == ModeFill);
+
+  logic [7:0]  err_q;
+  logic        done_q, reject_q;
+  logic [31:0] perf_busy_q, perf_rd_q, perf_wr_q, perf_stall_q;
+
+  // ------------------------------------------------------------------ checks (SCheck)
+  logic [47:0] ext_s, ext_d;       // extent - size of the last row start from the base
+  logic [48:0] s_end, d_end, m_end;
+  logic [7:0]  chk_err;
+  always_comb begin
+    ext_s = (48'(c2_q) - 48'd1) * 48'(ss2_q) + (48'(c1_q) - 48'd1) * 48'(ss1_q);
+    ext_d = (48'(c2_q) - 48'd1) * 48'(ds2_q) + (48'(c1_q) - 48'd1) * 48'(ds1_q);
+    s_end = 49'(src_q) + 49'(ext_s) + 49'(size_q);
+    d_end = 49'(dst_q) + 49'(ext_d) + 49'(size_q);
+    m_end = 49'(MemBase) + 49'(MemSize);
+    chk_err = 8'd0;
+    if (mode_q == 2'd3) chk_err = ErrMode;
+    else if (size_q == 32'd0 || c1_q == 16'd0 || c2_q == 16'd0) chk_err = ErrZero;
+    else if (size_q[4:0] != 5'd0 || dst_q[4:0] != 5'd0 || ds1_q[4:0] != 5'd0 || ds2_q[4:0] != 5'd0 ||
+             (!fillm && (src_q[4:0] != 5'd0 || ss1_q[4:0] != 5'd0 || ss2_q[4:0] != 5'd0)))
+      chk_err = ErrAlign;
+    else if (dst_q < MemBase || d_end > m_end || (!fillm && (src_q < MemBase || s_end > m_end)))
+      chk_err = ErrRange;
+  end
+
+  // ------------------------------------------------------------------ beat buffer
+  logic [255:0]    fifo_mem [FifoBeats];
+  logic [FifoW-1:0] wr_ptr_q, rd_ptr_q;
+  logic [CntW-1:0]  count_q, resv_q;     // beats held; beats promised to issued write bursts
+  logic [CntW:0]    r_outst_q;           // read beats requested, not yet received
+  logic             push, pop;
+
+  assign push = m_axi_rvalid_i && (state_q == SRun || state_q == SDrain);
+  always_ff @(posedge clk_i) begin
+    if (push) fifo_mem[wr_ptr_q] <= m_axi_rdata_i;
+  end
+
+  // ------------------------------------------------------------------ row walkers
+  // reader
+  logic [31:0] r_row_q, r_plane_q, r_off_q;
+  logic [15:0] r_i1_q, r_i2_q;
+  logic        r_done_q, arvalid_q;
+  logic [31:0] araddr_q;
+  logic [7:0]  arlen_q;
+  // writer
+  logic [31:0] w_row_q, w_plane_q, w_off_q;
+  logic [15:0] w_i1_q, w_i2_q;
+  logic        w_done_q, awvalid_q;
+  logic [31:0] awaddr_q;
+  logic [7:0]  awlen_q;
+  // write-burst queue (lengths of bursts whose AW was issued and W not finished)
+  logic [1:0][3:0] wq_q;
+  logic [1:0]      wq_n_q;
+  logic [3:0]      w_beat_q;
+  logic [CntW:0]   b_outst_q;
+  logic            stop_q;           // AXI error seen: issue nothing new
+
+  function automatic logic [3:0] burst_beats(input logic [2:0] beat_in_256, input logic [31:0] left);
+    logic [31:0] to_b, n;
+    to_b = 32'd8 - 32'(beat_in_256);
+    n    = (left >> 5);
+    if (n > to_b) n = to_b;
+    burst_beats = n[3:0];
+  endfunction
+
+  logic [3:0] r_n, w_n;
+  logic [31:0] r_cur, w_cur;
+  assign r_cur = r_row_q + r_off_q;
+  assign w_cur = w_row_q + w_off_q;
+  assign r_n   = burst_beats(r_cur[7:5], size_q - r_off_q);
+  assign w_n   = burst_beats(w_cur[7:5], size_q - w_off_q);
+
+  logic [CntW:0] r_credit;
+  logic          r_issue, w_issue;
+  assign r_credit = (CntW+1)'(FifoBeats) - (CntW+1)'(count_q) - r_outst_q;
+  assign r_issue  = (state_q == SRun) && !fillm && !r_done_q && !arvalid_q && !stop_q &&
+                    (r_credit >= (CntW+1)'(r_n));
+  assign w_issue  = (state_q == SRun) && !w_done_q && !awvalid_q && !stop_q && (wq_n_q != 2'd2) &&
+                    (fillm || ((count_q - resv_q) >= CntW'(w_n)));
+
+  // W channel
+  logic w_fire, w_last;
+  assign m_axi_wvalid_o = (wq_n_q != 2'd0);
+  assign w_last         = (w_beat_q == wq_q[0] - 4'd1);
+  assign m_axi_wlast_o  = w_last;
+  assign m_axi_wdata_o  = fillm ? {8{fill_q}} : fifo_mem[rd_ptr_q];
+  assign m_axi_wstrb_o  = 32'hFFFF_FFFF;
+  assign w_fire         = m_axi_wvalid_o && m_axi_wready_i;
+  assign pop            = w_fire && !fillm;
+
+  assign m_axi_awid_o    = AxiId;
+  assign m_axi_awaddr_o  = awaddr_q;
+  assign m_axi_awlen_o   = awlen_q;
+  assign m_axi_awsize_o  = 3'd5;
+  assign m_axi_awburst_o = 2'b01;
+  assign m_axi_awcache_o = 4'b0000;
+  assign m_axi_awprot_o  = 3'b000;
+  assign m_axi_awqos_o   = 4'h0;
+  assign m_axi_awvalid_o = awvalid_q;
+  assign m_axi_bready_o  = 1'b1;
+  assign m_axi_arid_o    = AxiId;
+  assign m_axi_araddr_o  = araddr_q;
+  assign m_axi_arlen_o   = arlen_q;
+  assign m_axi_arsize_o  = 3'd5;
+  assign m_axi_arburst_o = 2'b01;
+  assign m_axi_arcache_o = 4'b0000;
+  assign m_axi_arprot_o  = 3'b000;
+  assign m_axi_arqos_o   = 4'h0;
+  assign m_axi_arvalid_o = arvalid_q;
+  assign m_axi_rready_o  = 1'b1;
+
+  logic axi_err;
+  assign axi_err = (m_axi_rvalid_i && m_axi_rresp_i != 2'b00) || (m_axi_bvalid_i && m_axi_bresp_i != 2'b00);
+
+  logic all_quiet;
+  assign all_quiet = !arvalid_q && !awvalid_q && (r_outst_q == '0) && (wq_n_q == 2'd0) &&
+                     (b_outst_q == '0);
+
+  // message
+  logic        msg_valid_q;
+  assign msg_valid_o = msg_valid_q;
+  assign msg_addr_o  = hwif_out.MSG_ADDR.addr.value;
+  assign msg_data_o  = hwif_out.MSG_DATA.data.value;
+
+  logic go;
+  assign go = hwif_out.CTRL.go.value;
+
+  logic [1:0][3:0] wq_d;
+  logic [1:0]      wq_n_d;
+  always_comb begin
+    wq_d   = wq_q;
+    wq_n_d = wq_n_q;
+    if (w_fire && w_last) begin
+      wq_d[0] = wq_d[1];
+      wq_n_d  = wq_n_d - 2'd1;
+    end
+    if (w_issue) begin
+      wq_d[wq_n_d[0]] = w_n;
+      wq_n_d          = wq_n_d + 2'd1;
+    end
+  end
+
+  // ------------------------------------------------------------------ sequential
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q   <= SIdle;
+      src_q <= '0; dst_q <= '0; size_q <= '0; ss1_q <= '0; ss2_q <= '0; ds1_q <= '0; ds2_q <= '0;
+      fill_q <= '0; c1_q <= '0; c2_q <= '0; mode_q <= '0;
+      err_q     <= '0;
+      done_q    <= 1'b0;
+      reject_q  <= 1'b0;
+      perf_busy_q <= '0; perf_rd_q <= '0; perf_wr_q <= '0; perf_stall_q <= '0;
+      wr_ptr_q  <= '0; rd_ptr_q <= '0; count_q <= '0; resv_q <= '0; r_outst_q <= '0;
+      r_row_q <= '0; r_plane_q <= '0; r_off_q <= '0; r_i1_q <= '0; r_i2_q <= '0; r_done_q <= 1'b0;
+      arvalid_q <= 1'b0; araddr_q <= '0; arlen_q <= '0;
+      w_row_q <= '0; w_plane_q <= '0; w_off_q <= '0; w_i1_q <= '0; w_i2_q <= '0; w_done_q <= 1'b0;
+      awvalid_q <= 1'b0; awaddr_q <= '0; awlen_q <= '0;
+      wq_q <= '0; wq_n_q <= '0; w_beat_q <= '0; b_outst_q <= '0; stop_q <= 1'b0;
+      msg_valid_q <= 1'b0;
+    end else begin
+      if (go && state_q != SIdle) reject_q <= 1'b1;
+      unique case (state_q)
+        SIdle: begin
+          if (go) begin
+            src_q  <= hwif_out.SRC.addr.value;
+            dst_q  <= hwif_out.DST.addr.value;
+            size_q <= hwif_out.SIZE.bytes.value;
+            mode_q <= hwif_out.CTRL.mode.value;
+            if (hwif_out.CTRL.mode.value == ModeLin) begin
+              c1_q <= 16'd1; c2_q <= 16'd1;
+              ss1_q <= '0; ss2_q <= '0; ds1_q <= '0; ds2_q <= '0;
+            end else begin
+              c1_q  <= hwif_out.COUNT1.val.value;
+              c2_q  <= hwif_out.COUNT2.val.value;
+              ss1_q <= hwif_out.SRC_STRIDE1.val.value;
+              ss2_q <= hwif_out.SRC_STRIDE2.val.value;
+              ds1_q <= hwif_out.DST_STRIDE1.val.value;
+              ds2_q <= hwif_out.DST_STRIDE2.val.value;
+            end
+            fill_q   <= hwif_out.FILL.val.value;
+            err_q    <= '0;
+            done_q   <= 1'b0;
+            reject_q <= 1'b0;
+            perf_busy_q <= '0; perf_rd_q <= '0; perf_wr_q <= '0; perf_stall_q <= '0;
+            state_q  <= SCheck;
+          end
+        end
+        SCheck: begin
+          perf_busy_q <= perf_busy_q + 32'd1;
+          if (chk_err != 8'd0) begin
+            err_q   <= chk_err;
+            done_q  <= 1'b1;
+            state_q <= SIdle;     // refused: no traffic, no message
+          end else begin
+            r_row_q <= src_q; r_plane_q <= src_q; r_off_q <= '0; r_i1_q <= '0; r_i2_q <= '0;
+            r_done_q <= fillm;
+            w_row_q <= dst_q; w_plane_q <= dst_q; w_off_q <= '0; w_i1_q <= '0; w_i2_q <= '0;
+            w_done_q <= 1'b0;
+            wr_ptr_q <= '0; rd_ptr_q <= '0; count_q <= '0; resv_q <= '0;
+            stop_q  <= 1'b0;
+            state_q <= SRun;
+          end
+        end
+        SRun: begin
+          perf_busy_q <= perf_busy_q + 32'd1;
+          if ((r_done_q && w_done_q) || stop_q) state_q <= SDrain;
+        end
+        SDrain: begin
+          perf_busy_q <= perf_busy_q + 32'd1;
+          if (all_quiet) begin
+            if (hwif_out.MSG_CTRL.en.value) begin
+              msg_valid_q <= 1'b1;
+              state_q     <= SMsg;
+            end else begin
+              done_q  <= 1'b1;
+              state_q <= SIdle;
+            end
+          end
+        end
+        SMsg: begin
+          perf_busy_q <= perf_busy_q + 32'd1;
+          if (msg_ready_i) begin
+            msg_valid_q <= 1'b0;
+            done_q      <= 1'b1;
+            state_q     <= SIdle;
+          end
+        end
+        default: state_q <= SIdle;
+      endcase
+
+      if (axi_err && (state_q == SRun || state_q == SDrain)) begin
+        stop_q <= 1'b1;
+        if (err_q == 8'd0) err_q <= ErrAxi;
+      end
+
+      // ---- reader
+      if (r_issue) begin
+        arvalid_q <= 1'b1;
+        araddr_q  <= r_cur;
+        arlen_q   <= {4'h0, r_n - 4'd1};
+        if (r_off_q + {23'h0, r_n, 5'h0} == size_q) begin
+          r_off_q <= '0;
+          if (r_i1_q + 16'd1 == c1_q) begin
+            r_i1_q    <= '0;
+            r_i2_q    <= r_i2_q + 16'd1;
+            r_plane_q <= r_plane_q + ss2_q;
+            r_row_q   <= r_plane_q + ss2_q;
+            if (r_i2_q + 16'd1 == c2_q) r_done_q <= 1'b1;
+          end else begin
+            r_i1_q  <= r_i1_q + 16'd1;
+            r_row_q <= r_row_q + ss1_q;
+          end
+        end else begin
+          r_off_q <= r_off_q + {23'h0, r_n, 5'h0};
+        end
+      end else if (arvalid_q && m_axi_arready_i) begin
+        arvalid_q <= 1'b0;
+      end
+      r_outst_q <= r_outst_q + ((arvalid_q && m_axi_arready_i) ? (CntW+1)'(arlen_q) + (CntW+1)'(1) : '0)
+                             - (CntW+1)'(m_axi_rvalid_i);
+      if (push) begin
+        wr_ptr_q  <= wr_ptr_q + FifoW'(1);
+        perf_rd_q <= perf_rd_q + 32'd32;
+      end
+      if (pop) rd_ptr_q <= rd_ptr_q + FifoW'(1);
+      if (state_q == SRun || state_q == SDrain)
+        count_q <= count_q + CntW'(push) - CntW'(pop);
+
+      // ---- writer: AW
+      if (w_issue) begin
+        awvalid_q <= 1'b1;
+        awaddr_q  <= w_cur;
+        awlen_q   <= {4'h0, w_n - 4'd1};
+        if (w_off_q + {23'h0, w_n, 5'h0} == size_q) begin
+          w_off_q <= '0;
+          if (w_i1_q + 16'd1 == c1_q) begin
+            w_i1_q    <= '0;
+            w_i2_q    <= w_i2_q + 16'd1;
+            w_plane_q <= w_plane_q + ds2_q;
+            w_row_q   <= w_plane_q + ds2_q;
+            if (w_i2_q + 16'd1 == c2_q) w_done_q <= 1'b1;
+          end else begin
+            w_i1_q  <= w_i1_q + 16'd1;
+            w_row_q <= w_row_q + ds1_q;
+          end
+        end else begin
+          w_off_q <= w_off_q + {23'h0, w_n, 5'h0};
+        end
+      end else if (awvalid_q && m_axi_awready_i) begin
+        awvalid_q <= 1'b0;
+      end
+      if (state_q == SRun && !w_done_q && !awvalid_q && !w_issue && !fillm && !stop_q) perf_stall_q <= perf_stall_q + 32'd1;
+
+      // ---- writer: burst queue and W beats
+      wq_q   <= wq_d;
+      wq_n_q <= wq_n_d;
+      if (w_fire) begin
+        w_beat_q  <= w_last ? 4'd0 : w_beat_q + 4'd1;
+        perf_wr_q <= perf_wr_q + 32'd32;
+      end
+      if (state_q == SRun || state_q == SDrain)
+        resv_q <= resv_q + ((w_issue && !fillm) ? CntW'(w_n) : '0) - CntW'(pop);
+      b_outst_q <= b_outst_q + (CntW+1)'(awvalid_q && m_axi_awready_i) - (CntW+1)'(m_axi_bvalid_i);
+    end
+  end
+
+  // ------------------------------------------------------------------ registers in
+  always_comb begin
+    hwif_in.STATUS.busy.next        = (state_q != SIdle);
+    hwif_in.STATUS.done.next        = done_q;
+    hwif_in.STATUS.busy_reject.next = reject_q;
+    hwif_in.STATUS.err.next         = err_q;
+    hwif_in.PERF_BUSY.val.next      = perf_busy_q;
+    hwif_in.PERF_BYTES_RD.val.next  = perf_rd_q;
+    hwif_in.PERF_BYTES_WR.val.next  = perf_wr_q;
+    hwif_in.PERF_STALL.val.next     = perf_stall_q;
+  end
+
+  assign idle_o = (state_q == SIdle) && !go;   // low from the cycle after the CTRL write
+  assign irq_o  = (hwif_out.IRQ_EN.done.value && done_q) || (hwif_out.IRQ_EN.err.value && err_q != 8'd0);
+
+  logic unused;
+  assign unused = ^{m_axi_bid_i, m_axi_rid_i, m_axi_rlast_i};
+endmodule

@@ -1,0 +1,271 @@
+/* tessera_dma block tests against the golden model tests/dma/dma_model.c.
+ * Usage: Vtessera_dma [--seed N] [--test NAME] [--bench]
+ * Prints its seed; the last line is "N passed, M failed". */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dma_model.h"
+#include "dtb_drv.h"
+#include "regs/dma_regs.h"
+#include "tessera_cfg.h"
+
+#define OFF(f) ((uint32_t)offsetof(dma_t, f))
+
+static uint64_t rng_state;
+static char fail_msg[512];
+static uint32_t rnd(void) {
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return (uint32_t)(rng_state >> 11);
+}
+static int chance(unsigned pct) { return rnd() % 100 < pct; }
+#define CHECK(cond, ...) do { if (!(cond)) { snprintf(fail_msg, sizeof fail_msg, __VA_ARGS__); return 1; } } while (0)
+
+/* expected destination bytes from the model */
+#define MAXB (1u << 21)
+static uint32_t exp_addr[MAXB];
+static uint8_t exp_val[MAXB];
+static unsigned n_exp;
+static void exp_wr(uint32_t a, uint8_t v) { if (n_exp < MAXB) { exp_addr[n_exp] = a; exp_val[n_exp] = v; n_exp++; } }
+static uint32_t wlog[1 << 17];
+
+static uint32_t last_busy;
+typedef struct { int msg_en; int expect_axi_err; } run_opts_t;
+
+static int run(const dma_desc_t *d, const run_opts_t *o) {
+  unsigned exp_err = dma_model_check(d, TESSERA_HBM_BASE, TESSERA_HBM_SIZE);
+  n_exp = 0;
+  if (exp_err == 0 && !o->expect_axi_err) dma_model_run(d, dtb_mem_read8, exp_wr);
+  uint32_t maddr = 0x30400100u + (rnd() % 16) * 4, mdata = rnd();
+  dtb_apb_write(OFF(SRC), d->src);
+  dtb_apb_write(OFF(DST), d->dst);
+  dtb_apb_write(OFF(SIZE), d->size);
+  dtb_apb_write(OFF(COUNT1), d->c1);
+  dtb_apb_write(OFF(COUNT2), d->c2);
+  dtb_apb_write(OFF(SRC_STRIDE1), d->ss1);
+  dtb_apb_write(OFF(SRC_STRIDE2), d->ss2);
+  dtb_apb_write(OFF(DST_STRIDE1), d->ds1);
+  dtb_apb_write(OFF(DST_STRIDE2), d->ds2);
+  dtb_apb_write(OFF(FILL), d->fill);
+  dtb_apb_write(OFF(MSG_ADDR), maddr);
+  dtb_apb_write(OFF(MSG_DATA), mdata);
+  dtb_apb_write(OFF(MSG_CTRL), o->msg_en ? 1u : 0u);
+  dtb_writes_clear();
+  dtb_apb_write(OFF(CTRL), DMA__CTRL__GO_bm | (d->mode << DMA__CTRL__MODE_bp));
+  uint32_t st = 0;
+  uint64_t t0 = dtb_cycle();
+  for (;;) {
+    for (int k = 0; k < 16; k++) dtb_step();
+    dtb_apb_read(OFF(STATUS), &st);
+    if (!(st & DMA__STATUS__BUSY_bm)) break;
+    CHECK(dtb_cycle() - t0 < 2000000, "hang: DMA busy after 2M cycles (STATUS 0x%x)", st);
+  }
+  uint32_t err = (st & DMA__STATUS__ERR_bm) >> DMA__STATUS__ERR_bp;
+  dtb_apb_read(OFF(PERF_BUSY), &last_busy);
+  CHECK(st & DMA__STATUS__DONE_bm, "STATUS.done not set (0x%x)", st);
+  CHECK(dtb_idle(), "idle_o low after the transfer");
+  if (o->expect_axi_err) CHECK(err == DMA_ERR_AXI, "error %u, expected AXI (5)", err);
+  else CHECK(err == exp_err, "error %u, model %u", err, exp_err);
+  CHECK(dtb_irq() == (err != 0), "irq_o %d with error %u", dtb_irq(), err);
+  /* memory: every write inside the destination footprint, the footprint as the model says */
+  unsigned nw = dtb_writes(wlog, sizeof wlog / sizeof wlog[0]);
+  for (unsigned i = 0; i < nw && i < sizeof wlog / sizeof wlog[0]; i++)
+    CHECK(wlog[i] != 0xFFFFFFFFu && dma_model_in_dst(d, wlog[i]) && (err == 0 || err == DMA_ERR_AXI),
+          "stray or malformed write at 0x%08x (err %u)", wlog[i], err);
+  for (unsigned i = 0; i < n_exp; i++)
+    CHECK(dtb_mem_read8(exp_addr[i]) == exp_val[i], "byte at 0x%08x = 0x%02x, model 0x%02x", exp_addr[i],
+          dtb_mem_read8(exp_addr[i]), exp_val[i]);
+  /* completion message: sent for accepted transfers when enabled */
+  uint32_t a, dd;
+  int got = dtb_msg_pop(&a, &dd);
+  int want = o->msg_en && (err == 0 || err == DMA_ERR_AXI);
+  CHECK(got == want, "completion message %s", got ? "unexpected" : "missing");
+  if (got) CHECK(a == maddr && dd == mdata, "completion message (0x%x, 0x%x)", a, dd);
+  CHECK(!dtb_msg_pop(&a, &dd), "more than one completion message");
+  CHECK(!dtb_burst_crossed_256() && dtb_max_burst_beats() <= 8, "AXI burst crosses 256 B or > 8 beats");
+  return 0;
+}
+
+static uint32_t hbm(uint32_t off) { return TESSERA_HBM_BASE + off; }
+
+static dma_desc_t rand_desc(int mode) {
+  dma_desc_t d;
+  memset(&d, 0, sizeof d);
+  d.mode = mode;
+  d.fill = rnd();
+  if (mode == DMA_MODE_LINEAR) {
+    d.size = 32 * (1 + rnd() % (chance(20) ? 512 : 64));
+    d.c1 = 1 + rnd() % 3; d.c2 = 1 + rnd() % 3;   /* ignored in linear mode */
+    d.ss1 = rnd(); d.ds1 = rnd();
+  } else {
+    d.size = 32 * (1 + rnd() % 12);
+    d.c1 = 1 + rnd() % 8;
+    d.c2 = 1 + rnd() % 4;
+    d.ss1 = 32 * (rnd() % 24);
+    d.ss2 = 32 * (rnd() % 200);
+    d.ds1 = d.size + 32 * (rnd() % 8);
+    d.ds2 = d.c1 * d.ds1 + 32 * (rnd() % 8);
+  }
+  /* source in [0, 8 MiB), destination in [8 MiB, 16 MiB): never overlapping */
+  d.src = hbm(32 * (rnd() % (1u << 17)));
+  d.dst = hbm((8u << 20) + 32 * (rnd() % (1u << 16)));
+  return d;
+}
+
+static void env_random(void) {
+  dtb_set_env(50 + rnd() % 51, 50 + rnd() % 51, 50 + rnd() % 51, rnd() % 30, 30 + rnd() % 71, rnd());
+  dtb_set_latency(3 + rnd() % 80);
+}
+static void fresh(void) {
+  dtb_set_env(100, 100, 100, 0, 100, 1);
+  dtb_set_latency(TESSERA_HBM_LATENCY_CYCLES);
+  dtb_reset();
+  dtb_mem_clear();
+}
+
+static int t_linear(void) {
+  fresh();
+  for (int i = 0; i < 40; i++) {
+    if (i % 8 == 0) env_random();
+    dma_desc_t d = rand_desc(DMA_MODE_LINEAR);
+    run_opts_t o = {chance(60), 0};
+    if (run(&d, &o)) return 1;
+  }
+  return 0;
+}
+static int t_strided(void) {
+  fresh();
+  for (int i = 0; i < 40; i++) {
+    if (i % 8 == 0) env_random();
+    dma_desc_t d = rand_desc(DMA_MODE_STRIDED);
+    run_opts_t o = {chance(60), 0};
+    if (run(&d, &o)) return 1;
+  }
+  return 0;
+}
+static int t_fill(void) {
+  fresh();
+  for (int i = 0; i < 20; i++) {
+    if (i % 5 == 0) env_random();
+    dma_desc_t d = rand_desc(chance(50) ? DMA_MODE_FILL : DMA_MODE_FILL);
+    if (chance(30)) { d.c1 = 1; d.c2 = 1; d.size = 32 * (1 + rnd() % 256); }
+    run_opts_t o = {chance(60), 0};
+    if (run(&d, &o)) return 1;
+  }
+  return 0;
+}
+
+static int t_errors(void) {
+  fresh();
+  for (int k = 0; k < 11; k++) {
+    dma_desc_t d = rand_desc(DMA_MODE_STRIDED);
+    switch (k) {
+      case 0: d.mode = 3; break;
+      case 1: d.size = 0; break;
+      case 2: d.c1 = 0; break;
+      case 3: d.c2 = 0; break;
+      case 4: d.src += 8; break;
+      case 5: d.dst += 16; break;
+      case 6: d.size += 4; break;
+      case 7: d.ds1 += 1; break;
+      case 8: d.src = 0x10000000u; break;
+      case 9: d.dst = TESSERA_HBM_BASE + TESSERA_HBM_SIZE - 32; break;
+      default: d.mode = DMA_MODE_LINEAR; d.src = TESSERA_HBM_BASE - 64; d.size = 128; break;
+    }
+    run_opts_t o = {1, 0};
+    unsigned e = dma_model_check(&d, TESSERA_HBM_BASE, TESSERA_HBM_SIZE);
+    CHECK(e != 0, "case %d: model accepts the descriptor", k);
+    if (run(&d, &o)) { size_t l = strlen(fail_msg); snprintf(fail_msg + l, sizeof fail_msg - l, " [case %d]", k); return 1; }
+  }
+  /* AXI errors: on a source beat, on a destination beat */
+  for (int k = 0; k < 6; k++) {
+    if (k == 3) env_random();
+    dma_desc_t d = rand_desc(k & 1 ? DMA_MODE_STRIDED : DMA_MODE_LINEAR);
+    if (k & 2) dtb_mem_set_err(d.dst + 32 * (rnd() % (d.size / 32)));
+    else dtb_mem_set_err(d.src + 32 * (rnd() % (d.size / 32)));
+    run_opts_t o = {chance(50), 1};
+    if (run(&d, &o)) { size_t l = strlen(fail_msg); snprintf(fail_msg + l, sizeof fail_msg - l, " [axi case %d]", k); return 1; }
+    dtb_mem_clear();
+  }
+  return 0;
+}
+
+static int t_control(void) {
+  fresh();
+  /* LIN_DMA register sequence: SRC, DST, SIZE, CTRL = 1 */
+  dma_desc_t d = rand_desc(DMA_MODE_LINEAR);
+  d.size = 8192;
+  n_exp = 0;
+  dma_model_run(&d, dtb_mem_read8, exp_wr);
+  dtb_apb_write(OFF(SRC), d.src);
+  dtb_apb_write(OFF(DST), d.dst);
+  dtb_apb_write(OFF(SIZE), d.size);
+  dtb_apb_write(OFF(CTRL), 1);
+  CHECK(!dtb_idle(), "idle_o high right after the go write");
+  dtb_apb_write(OFF(CTRL), 1);   /* go while busy */
+  uint32_t st;
+  dtb_apb_read(OFF(STATUS), &st);
+  CHECK((st & DMA__STATUS__BUSY_bm) && (st & DMA__STATUS__BUSY_REJECT_bm), "STATUS 0x%x after go while busy", st);
+  for (int i = 0; i < 20000 && !dtb_idle(); i++) dtb_step();
+  for (unsigned i = 0; i < n_exp; i++)
+    CHECK(dtb_mem_read8(exp_addr[i]) == exp_val[i], "byte at 0x%08x differs", exp_addr[i]);
+  CHECK(!dtb_irq(), "irq_o with IRQ_EN.done = 0 and no error");
+  dtb_apb_write(OFF(IRQ_EN), DMA__IRQ_EN__DONE_bm | DMA__IRQ_EN__ERR_bm);
+  CHECK(dtb_irq(), "irq_o low with IRQ_EN.done and STATUS.done");
+  return 0;
+}
+
+static double frac_lin, frac_str, frac_fill;
+static int bench_one(int mode, double *frac) {
+  fresh();
+  dma_desc_t d = rand_desc(mode);
+  if (mode == DMA_MODE_LINEAR) d.size = 65536;
+  else { d.size = 1024; d.c1 = 16; d.c2 = 4; d.ss1 = 2048; d.ss2 = 65536; d.ds1 = 1024; d.ds2 = 16384; }
+  run_opts_t o = {0, 0};
+  if (run(&d, &o)) return 1;
+  uint32_t bytes = d.size * (mode == DMA_MODE_LINEAR ? 1 : d.c1 * d.c2);
+  *frac = (double)bytes / 32.0 / last_busy;
+  return 0;
+}
+static int t_bench(void) {
+  if (bench_one(DMA_MODE_LINEAR, &frac_lin)) return 1;
+  if (bench_one(DMA_MODE_STRIDED, &frac_str)) return 1;
+  if (bench_one(DMA_MODE_FILL, &frac_fill)) return 1;
+  printf("  throughput (bytes written / busy cycle / 32 B, read latency %u): linear 64 KiB %.1f%%, "
+         "strided 16x4 rows of 1 KiB %.1f%%, memset %.1f%%\n",
+         TESSERA_HBM_LATENCY_CYCLES, 100 * frac_lin, 100 * frac_str, 100 * frac_fill);
+  return 0;
+}
+
+typedef struct { const char *name; int (*fn)(void); } test_t;
+int dma_tests_main(int argc, char **argv) {
+  uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
+  int bench = 0;
+  const char *only = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
+    else if (!strcmp(argv[i], "--test") && i + 1 < argc) only = argv[++i];
+    else if (!strcmp(argv[i], "--bench")) bench = 1;
+  }
+  printf("dma tests: seed %llu (reproduce with --seed %llu)\n", (unsigned long long)seed, (unsigned long long)seed);
+  static const test_t tests[] = {{"linear", t_linear}, {"strided", t_strided}, {"fill", t_fill},
+                                 {"errors", t_errors}, {"control", t_control}, {"bench", t_bench}};
+  unsigned pass = 0, fail = 0;
+  for (unsigned i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+    if (bench && strcmp(tests[i].name, "bench")) continue;
+    if (only && strcmp(tests[i].name, only)) continue;
+    rng_state = seed * 0x9E3779B97F4A7C15ull + i + 1;
+    if (!rng_state) rng_state = 1;
+    fail_msg[0] = 0;
+    uint64_t c0 = dtb_cycle();
+    int r = tests[i].fn();
+    if (r == 0) { pass++; printf("PASS %s (%llu cycles)\n", tests[i].name, (unsigned long long)(dtb_cycle() - c0)); }
+    else { fail++; printf("FAIL %s: %s (seed %llu)\n", tests[i].name, fail_msg, (unsigned long long)seed); }
+  }
+  printf("%u passed, %u failed\n", pass, fail);
+  return fail ? 1 : 0;
+}
