@@ -99,8 +99,5 @@ TEST_BUILD += ctrl-qman-tb ctrl-dma-tb
 BENCH_DEPS += ctrl-qman-tb ctrl-dma-tb
 
 ctrl-synth: deps
-	@mkdir -p $(CTRL_BUILD)
-	@for t in tessera_syncmgr tessera_qman tessera_dma; do \
-	  $(YOSYS) -p "read_verilog -sv $(CFG_PKG) $(RTL_PKGS) $(RTL_SRCS); synth -top $$t; stat" \
-	    > $(CTRL_BUILD)/synth_$$t.log 2>&1 || { tail -20 $(CTRL_BUILD)/synth_$$t.log; exit 1; }; \
-	  echo "$$t:"; grep -A2 "Number of cells" $(CTRL_BUILD)/synth_$$t.log | tail -3; done
+	@bash util/synth.sh $(CONFIG) "$(YOSYS)" "$(CFG_PKG) $(RTL_PKGS) $(RTL_SRCS)" \
+	  "tessera_syncmgr tessera_qman tessera_apb_mux tessera_dma"
