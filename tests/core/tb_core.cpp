@@ -35,12 +35,24 @@
 #include "Vtessera_core.h"
 #include "verilated.h"
 #include "rv32_iss.h"
+#ifndef TB_NETLIST
 #include "Vtessera_core___024root.h"
 
 // register file contents (Verilator --public-flat-rw view of u_regfile.regs_q)
 static const uint32_t* core_regs(Vtessera_core* top) {
   return top->rootp->tessera_core__DOT__u_regfile__DOT__regs_q.data();
 }
+// interrupt entry in this cycle (internal trap signals)
+static bool core_irq_entry(Vtessera_core* top, uint32_t* cause, uint32_t* pc) {
+  *cause = top->rootp->tessera_core__DOT__trap_cause;
+  *pc = top->rootp->tessera_core__DOT__trap_pc;
+  return top->rootp->tessera_core__DOT__trap && top->rootp->tessera_core__DOT__trap_irq;
+}
+#else
+// gate-level netlist build (-DTB_NETLIST): no internal visibility, no model
+static const uint32_t* core_regs(Vtessera_core*) { static uint32_t z[32]; return z; }
+static bool core_irq_entry(Vtessera_core*, uint32_t*, uint32_t*) { return false; }
+#endif
 
 static const uint32_t kRamBase = 0x10000000u;
 static const uint32_t kRamBytes = 128 * 1024;
@@ -320,9 +332,10 @@ struct Tb {
       if (use_iss) iss_check_retire(top->trace_pc_o, top->trace_insn_o);
     }
     // interrupt entry (after the older instruction retiring in this cycle)
-    if (top->rootp->tessera_core__DOT__trap && top->rootp->tessera_core__DOT__trap_irq) {
+    uint32_t irq_cause, irq_pc;
+    if (core_irq_entry(top, &irq_cause, &irq_pc)) {
       irqs_taken++;
-      if (use_iss && !done) iss_interrupt(top->rootp->tessera_core__DOT__trap_cause, top->rootp->tessera_core__DOT__trap_pc);
+      if (use_iss && !done) iss_interrupt(irq_cause, irq_pc);
     }
 
     // responses delivered this cycle
@@ -484,6 +497,9 @@ int main(int argc, char** argv) {
   Tb tb(seed);
   tb.verbose = verbose;
   tb.use_iss = !no_iss;
+#ifdef TB_NETLIST
+  tb.use_iss = false;
+#endif
   tb.irq_rate = irq_rate;
   tb.iss.is_io = [](uint32_t a) { return a >= kTdevBase && a < kTdevBase + 0x100; };
   bool seg_ok = true;
