@@ -40,19 +40,24 @@ TEST_BUILD += $(SIM_AXI_TEST)
 
 # ---------------------------------------------------------------- Verilated model
 # Recipes expand late, so $(SIM_RTL)/$(BOOTROM_HEX)/$(SW_ALL) see every mk/*.mk.
-$(SIM_VLIBS): FORCE
+# One recipe (one target) builds both libraries; flock serialises concurrent
+# `make verilate` runs of several engineers on the same build directory.
+$(SIM_OBJ)/Vtessera_top__ALL.a: FORCE
 	@mkdir -p $(SIM_OBJ)
 	@echo "$(subst ",,$(subst ',,$(SIM_VFLAGS) $(SIM_VLT) $(SIM_RTL)))" > $(SIM_BUILD)/vl.args.new
-	@if [ ! -f $(SIM_OBJ)/.stamp ] || ! cmp -s $(SIM_BUILD)/vl.args.new $(SIM_BUILD)/vl.args \
+	@exec 9>$(SIM_BUILD)/.lock; flock 9; \
+	if [ ! -f $(SIM_OBJ)/.stamp ] || ! cmp -s $(SIM_BUILD)/vl.args.new $(SIM_BUILD)/vl.args \
 	    || [ -n "$$(find $(SIM_VLT) $(SIM_RTL) -newer $(SIM_OBJ)/.stamp 2>/dev/null)" ]; then \
 	  echo "verilator: tessera_top ($(CONFIG))"; \
+	  touch $(SIM_BUILD)/.stamp.new; \
 	  nice $(VERILATOR) $(SIM_VFLAGS) $(SIM_VLT) $(SIM_RTL) || exit 1; \
-	  mv $(SIM_BUILD)/vl.args.new $(SIM_BUILD)/vl.args; touch $(SIM_OBJ)/.stamp; \
-	fi
-	@nice $(MAKE) --no-print-directory -s -j2 -C $(SIM_OBJ) -f Vtessera_top.mk \
-	  OPT_FAST="-O2" OPT_GLOBAL="-O2" CXX="$(SIM_CXX)" Vtessera_top__ALL.a $(SIM_VRT_OBJS) >/dev/null
-	@cd $(SIM_OBJ) && { [ -f libverilated.a ] && [ -z "$$(find $(SIM_VRT_OBJS) -newer libverilated.a)" ] \
+	  mv $(SIM_BUILD)/vl.args.new $(SIM_BUILD)/vl.args; mv $(SIM_BUILD)/.stamp.new $(SIM_OBJ)/.stamp; \
+	fi; \
+	nice $(MAKE) --no-print-directory -s -j2 -C $(SIM_OBJ) -f Vtessera_top.mk \
+	  OPT_FAST="-O2" OPT_GLOBAL="-O2" CXX="$(SIM_CXX)" Vtessera_top__ALL.a $(SIM_VRT_OBJS) >/dev/null || exit 1; \
+	cd $(SIM_OBJ) && { [ -f libverilated.a ] && [ -z "$$(find $(SIM_VRT_OBJS) -newer libverilated.a)" ] \
 	  || { rm -f libverilated.a && ar rcs libverilated.a $(SIM_VRT_OBJS); }; }
+$(SIM_OBJ)/libverilated.a: $(SIM_OBJ)/Vtessera_top__ALL.a ;
 
 sim-model: $(SIM_VLIBS)
 
