@@ -5,7 +5,7 @@
 #   make tpc-rtl-test    generated decoder up to date + lint + random lockstep programs
 #   make tpc-rtl-synth   Yosys synthesis of tessera_tpc_core (small local memories)
 TPC_RTL_PKG  := rtl/tpc/tessera_tpc_isa_pkg.sv
-TPC_RTL_MODS := rtl/tpc/tessera_tpc_dec.sv rtl/tpc/tessera_tpc_vlane.sv rtl/tpc/tessera_tpc_valu.sv \
+TPC_RTL_MODS := rtl/tpc/tessera_tpc_dec.sv rtl/tpc/tessera_tpc_vlane.sv rtl/tpc/tessera_tpc_valu.sv rtl/tpc/tessera_tpc_tmu.sv \
                 rtl/tpc/tessera_tpc_core.sv
 TPC_RTL      := $(TPC_RTL_PKG) $(TPC_RTL_MODS)
 
@@ -20,7 +20,7 @@ TPC_RTL_PROGS ?= 300
 $(TPC_RTL_TB): $(TPC_RTL) tests/tpc/rtl/tb_tpc_core.cpp $(TPC_TOOLS_DIR)/libtpcmodel.a mk/tpc_rtl.mk
 	@mkdir -p $(TPC_RTL_BUILD)/tb
 	nice verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast \
-	  --public-flat-rw -Wno-fatal --top-module tessera_tpc_core -Mdir $(TPC_RTL_BUILD)/tb \
+	  --public-flat-rw -Wno-fatal --top-module tessera_tpc_core -GMemSize=262144 -Mdir $(TPC_RTL_BUILD)/tb \
 	  -o Vtessera_tpc_core -CFLAGS "-O1 -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm" \
 	  -LDFLAGS "$(TPC_TOOLS_DIR)/libtpcmodel.a -lm" \
 	  $(addprefix $(ROOT)/,$(TPC_RTL)) $(ROOT)/tests/tpc/rtl/tb_tpc_core.cpp > $(TPC_RTL_BUILD)/tb/build.log 2>&1 \

@@ -7,7 +7,9 @@
 module tessera_tpc_core #(
   parameter int unsigned ImemDepth = 1024,  // bundles
   parameter int unsigned SlmBytes  = 1024,
-  parameter int unsigned VlmBytes  = 16384
+  parameter int unsigned VlmBytes  = 16384,
+  parameter logic [31:0] MemBase   = 32'h8000_0000,  // device memory (BUS error outside)
+  parameter logic [32:0] MemSize   = 33'h0_4000_0000
 ) (
   input  logic                         clk_i,
   input  logic                         rst_ni,
@@ -33,7 +35,46 @@ module tessera_tpc_core #(
   output logic [3:0]                   err_o,         // 0 = DONE, else TPC error code
   output logic [31:0]                  err_pc_o,
   output logic                         retire_o,      // one bundle retired this cycle
-  output logic [31:0]                  pc_o
+  output logic [31:0]                  pc_o,
+  output logic [31:0]                  ld_bytes_o,    // tensor bytes of the retiring bundle
+  output logic [31:0]                  st_bytes_o,
+  output logic                         stall_mem_o,   // waiting for tensor read data
+  // AXI4 master (tensor loads and stores)
+  output logic [3:0]                   m_axi_awid_o,
+  output logic [31:0]                  m_axi_awaddr_o,
+  output logic [7:0]                   m_axi_awlen_o,
+  output logic [2:0]                   m_axi_awsize_o,
+  output logic [1:0]                   m_axi_awburst_o,
+  output logic [3:0]                   m_axi_awcache_o,
+  output logic [2:0]                   m_axi_awprot_o,
+  output logic [3:0]                   m_axi_awqos_o,
+  output logic                         m_axi_awvalid_o,
+  input  logic                         m_axi_awready_i,
+  output logic [255:0]                 m_axi_wdata_o,
+  output logic [31:0]                  m_axi_wstrb_o,
+  output logic                         m_axi_wlast_o,
+  output logic                         m_axi_wvalid_o,
+  input  logic                         m_axi_wready_i,
+  input  logic [3:0]                   m_axi_bid_i,
+  input  logic [1:0]                   m_axi_bresp_i,
+  input  logic                         m_axi_bvalid_i,
+  output logic                         m_axi_bready_o,
+  output logic [3:0]                   m_axi_arid_o,
+  output logic [31:0]                  m_axi_araddr_o,
+  output logic [7:0]                   m_axi_arlen_o,
+  output logic [2:0]                   m_axi_arsize_o,
+  output logic [1:0]                   m_axi_arburst_o,
+  output logic [3:0]                   m_axi_arcache_o,
+  output logic [2:0]                   m_axi_arprot_o,
+  output logic [3:0]                   m_axi_arqos_o,
+  output logic                         m_axi_arvalid_o,
+  input  logic                         m_axi_arready_i,
+  input  logic [3:0]                   m_axi_rid_i,
+  input  logic [255:0]                 m_axi_rdata_i,
+  input  logic [1:0]                   m_axi_rresp_i,
+  input  logic                         m_axi_rlast_i,
+  input  logic                         m_axi_rvalid_i,
+  output logic                         m_axi_rready_o
 );
   localparam int unsigned IAW = $clog2(ImemDepth);
   localparam int unsigned SLW = SlmBytes / 4;
@@ -47,6 +88,7 @@ module tessera_tpc_core #(
   localparam logic [3:0] ErrVlmRange = 4'd4;
   localparam logic [3:0] ErrMisalign = 4'd5;
   localparam logic [3:0] ErrBadDesc  = 4'd6;
+  localparam logic [3:0] ErrBus      = 4'd7;
   localparam logic [3:0] ErrWconf    = 4'd8;
   localparam logic [3:0] ErrBadLaunch = 4'd10;
 
@@ -58,7 +100,7 @@ module tessera_tpc_core #(
   localparam logic [2:0] WkV    = 3'd4;
   localparam logic [2:0] WkI    = 3'd5;
 
-  typedef enum logic [2:0] {StIdle, StInit, StFetch, StDecode, StExec, StRseed} state_e;
+  typedef enum logic [2:0] {StIdle, StInit, StFetch, StDecode, StExec, StRseed, StTld, StTst} state_e;
   state_e state_q, state_d;
 
   // ---------------------------------------------------------------- architectural state
@@ -120,7 +162,6 @@ module tessera_tpc_core #(
     logic fl;
     fl = (dt <= 4'd4);
     unique case (i)
-      tessera_tpc_isa_pkg::I_LD_T, tessera_tpc_isa_pkg::I_ST_T,
       tessera_tpc_isa_pkg::I_VCVT,
       tessera_tpc_isa_pkg::I_VEXP, tessera_tpc_isa_pkg::I_VLOG, tessera_tpc_isa_pkg::I_VRCP,
       tessera_tpc_isa_pkg::I_VRSQRT, tessera_tpc_isa_pkg::I_VSQRT, tessera_tpc_isa_pkg::I_VTANH,
@@ -148,26 +189,30 @@ module tessera_tpc_core #(
     endcase
   endfunction
 
-  logic [511:0] tdesc;
-  logic         tdesc_bad;
+  function automatic logic desc_bad(input logic [511:0] img, input logic [4:0] t,
+                                     input logic [3:0] ntens);
+    logic bad;
+    bad = ({1'b0, t} >= {2'b0, ntens}) || (img[35:32] > 4'd10) || (img[38:36] == 3'd0) ||
+          (img[38:36] > 3'd5) || ((img[31:0] & (32'(esize(img[35:32])) - 32'd1)) != 32'd0);
+    for (int d = 0; d < 5; d++)
+      if (3'(d) < img[38:36] && (img[96 + 32*d +: 32] == 32'd0 || img[96 + 32*d +: 32] > 32'h0100_0000))
+        bad = 1'b1;
+    desc_bad = bad;
+  endfunction
+
+  logic [511:0] tdesc, ldesc, sdesc;
+  logic         tdesc_bad, ldesc_bad, sdesc_bad;
   logic [31:0]  tdim_val;
   always_comb begin
-    logic [2:0] nd;
-    logic [3:0] dt;
-    logic [4:0] dim;
     tdesc = desc_i[rc[1][2:0]];
-    dt  = tdesc[35:32];
-    nd  = tdesc[38:36];
-    dim = rb[1];
-    tdesc_bad = ({1'b0, rc[1]} >= {2'b0, ntensors_i}) || (dt > 4'd10) || (nd == 3'd0) ||
-                (nd > 3'd5) || ((tdesc[31:0] & (32'(esize(dt)) - 32'd1)) != 32'd0);
-    for (int d = 0; d < 5; d++) begin
-      if (3'(d) < nd && (tdesc[96 + 32*d +: 32] == 32'd0 || tdesc[96 + 32*d +: 32] > 32'h0100_0000))
-        tdesc_bad = 1'b1;
-    end
+    ldesc = desc_i[rc[0][2:0]];
+    sdesc = desc_i[rc[3][2:0]];
+    tdesc_bad = desc_bad(tdesc, rc[1], ntensors_i);
+    ldesc_bad = desc_bad(ldesc, rc[0], ntensors_i);
+    sdesc_bad = desc_bad(sdesc, rc[3], ntensors_i);
     tdim_val = 32'd1;
     for (int d = 0; d < 5; d++)
-      if (dim == 5'(d) && 3'(d) < nd) tdim_val = tdesc[96 + 32*d +: 32];
+      if (rb[1] == 5'(d) && 3'(d) < tdesc[38:36]) tdim_val = tdesc[96 + 32*d +: 32];
   end
 
   // ---------------------------------------------------------------- index-register op
@@ -204,6 +249,14 @@ module tessera_tpc_core #(
     end
   end
 
+  // ---------------------------------------------------------------- tensor memory unit
+  logic         tld_done_q, tst_done_q, tbus_q;
+  logic [31:0]  ld_bytes_q, st_bytes_q;
+  logic [255:0] ld_vec_q;
+  logic         need_ld, need_st, tmu_start, tmu_store, tmu_done, tmu_err;
+  logic [255:0] tmu_vres;
+  logic [31:0]  tmu_bytes, tmu_mask;
+
   // ---------------------------------------------------------------- per-slot results
   logic [2:0]   wk  [4];      // write kind
   logic [4:0]   wi  [4];      // register number
@@ -219,6 +272,11 @@ module tessera_tpc_core #(
   always_comb begin
     wk[0] = WkNone; wi[0] = rd[0]; wv[0] = '0; serr[0] = 4'd0;
     unique case (id[0])
+      tessera_tpc_isa_pkg::I_LD_T: begin
+        wk[0] = WkV; wv[0] = ld_vec_q;
+        if (ldesc_bad) serr[0] = ErrBadDesc;
+        else if (tbus_q) serr[0] = ErrBus;
+      end
       tessera_tpc_isa_pkg::I_LDV: begin
         wk[0] = WkV; wv[0] = vlm_rd_q;
         if (la[4:0] != 5'd0) serr[0] = ErrMisalign;
@@ -389,6 +447,9 @@ module tessera_tpc_core #(
     wk[3] = WkNone; wi[3] = rd[3]; wv[3] = '0; serr[3] = 4'd0;
     slm_we = 1'b0; vlm_we = 1'b0;
     unique case (id[3])
+      tessera_tpc_isa_pkg::I_ST_T: begin
+        if (sdesc_bad) serr[3] = ErrBadDesc;
+      end
       tessera_tpc_isa_pkg::I_STV: begin
         vlm_we = 1'b1;
         if (sa3[4:0] != 5'd0) serr[3] = ErrMisalign;
@@ -452,7 +513,35 @@ module tessera_tpc_core #(
 
   // ---------------------------------------------------------------- control
   logic commit;
-  assign commit = (state_q == StExec) && (berr == 4'd0);
+  assign commit = (state_q == StExec) && (berr == 4'd0) && !need_ld && !need_st;
+
+  // ld.t runs before the bundle's error check (its BUS error has the highest priority and a
+  // load has no side effect); st.t runs after it (every other slot is error free)
+  assign need_ld = (ok == 4'hf) && en[0] && (id[0] == tessera_tpc_isa_pkg::I_LD_T) && !ldesc_bad &&
+                   !tld_done_q;
+  assign need_st = en[3] && (id[3] == tessera_tpc_isa_pkg::I_ST_T) && !sdesc_bad && !tst_done_q;
+  assign tmu_start = (state_q == StExec) && (need_ld || (berr == 4'd0 && need_st));
+  assign tmu_store = !need_ld;
+  assign tmu_mask  = need_ld ? (vpreg_q[w[0][38:36]] ^ {32{w[0][39]}})
+                             : (vpreg_q[w[3][38:36]] ^ {32{w[3][39]}});
+
+  tessera_tpc_tmu #(.MemBase(MemBase), .MemSize(MemSize)) u_tmu (
+    .clk_i, .rst_ni,
+    .start_i(tmu_start), .store_i(tmu_store),
+    .desc_i(tmu_store ? sdesc : ldesc),
+    .coord_i(tmu_store ? ireg_q[ra[3][2:0]] : ireg_q[ra[0][2:0]]),
+    .mask_i(tmu_mask),
+    .vin_i(tmu_store ? vreg_q[rb[3]] : vreg_q[rd[0]]),
+    .done_o(tmu_done), .bus_err_o(tmu_err), .vres_o(tmu_vres), .bytes_o(tmu_bytes),
+    .rd_wait_o(stall_mem_o),
+    .m_axi_awid_o, .m_axi_awaddr_o, .m_axi_awlen_o, .m_axi_awsize_o, .m_axi_awburst_o,
+    .m_axi_awcache_o, .m_axi_awprot_o, .m_axi_awqos_o, .m_axi_awvalid_o, .m_axi_awready_i,
+    .m_axi_wdata_o, .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_wvalid_o, .m_axi_wready_i,
+    .m_axi_bid_i, .m_axi_bresp_i, .m_axi_bvalid_i, .m_axi_bready_o,
+    .m_axi_arid_o, .m_axi_araddr_o, .m_axi_arlen_o, .m_axi_arsize_o, .m_axi_arburst_o,
+    .m_axi_arcache_o, .m_axi_arprot_o, .m_axi_arqos_o, .m_axi_arvalid_o, .m_axi_arready_i,
+    .m_axi_rid_i, .m_axi_rdata_i, .m_axi_rresp_i, .m_axi_rlast_i, .m_axi_rvalid_i,
+    .m_axi_rready_o);
 
   always_comb begin
     state_d = state_q;
@@ -464,11 +553,15 @@ module tessera_tpc_core #(
       StFetch:  state_d = (pc_q >= prog_len_i) ? StIdle : StDecode;
       StDecode: state_d = StExec;
       StExec:   begin
-        if (berr != 4'd0) state_d = StIdle;
+        if (need_ld) state_d = StTld;
+        else if (berr != 4'd0) state_d = StIdle;
+        else if (need_st) state_d = StTst;
         else if (rseed && en[2]) state_d = StRseed;
         else if (halt && en[1]) state_d = StIdle;
         else state_d = StFetch;
       end
+      StTld:    if (tmu_done) state_d = StExec;
+      StTst:    if (tmu_done) state_d = tmu_err ? StIdle : StExec;
       StRseed:  if (cnt_q == 5'd7) state_d = halt_q ? StIdle : StFetch;
       default:  state_d = StIdle;
     endcase
@@ -483,8 +576,14 @@ module tessera_tpc_core #(
       cnt_q    <= '0;
       halt_q   <= 1'b0;
       done_o   <= 1'b0;
+      tld_done_q <= 1'b0;
+      tst_done_q <= 1'b0;
+      tbus_q   <= 1'b0;
+      ld_bytes_q <= '0;
+      st_bytes_q <= '0;
       retire_o <= 1'b0;
       seed_src_q <= '0;
+      ld_vec_q <= '0;
       preg_q   <= 8'h01;
       for (int i = 0; i < 32; i++) begin
         sreg_q[i] <= '0;
@@ -526,7 +625,31 @@ module tessera_tpc_core #(
           if (cnt_q < 5'd8) rng_q[cnt_q[2:0]] <= mix_out;
           if (state_d == StFetch) cnt_q <= '0;
         end
+        StTld: begin
+          if (tmu_done) begin
+            tld_done_q <= 1'b1;
+            tbus_q <= tmu_err;
+            ld_bytes_q <= tmu_bytes;
+            ld_vec_q <= tmu_vres;
+          end
+        end
+        StTst: begin
+          if (tmu_done) begin
+            tst_done_q <= 1'b1;
+            st_bytes_q <= tmu_bytes;
+            if (tmu_err) begin
+              err_q    <= ErrBus;
+              err_pc_q <= pc_q;
+              done_o   <= 1'b1;
+            end
+          end
+        end
         StFetch: begin
+          tld_done_q <= 1'b0;
+          tst_done_q <= 1'b0;
+          tbus_q <= 1'b0;
+          ld_bytes_q <= '0;
+          st_bytes_q <= '0;
           if (pc_q >= prog_len_i) begin
             err_q    <= ErrPcRange;
             err_pc_q <= pc_q;
@@ -534,7 +657,9 @@ module tessera_tpc_core #(
           end
         end
         StExec: begin
-          if (berr != 4'd0) begin
+          if (need_ld || (berr == 4'd0 && need_st)) begin
+            // tensor access first (StTld / StTst), then this state again
+          end else if (berr != 4'd0) begin
             err_q    <= berr;
             err_pc_q <= pc_q;
             done_o   <= 1'b1;
@@ -591,4 +716,6 @@ module tessera_tpc_core #(
   assign err_o    = err_q;
   assign err_pc_o = err_pc_q;
   assign pc_o     = pc_q;
+  assign ld_bytes_o = ld_bytes_q;
+  assign st_bytes_o = st_bytes_q;
 endmodule

@@ -17,13 +17,14 @@ extern "C" {
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
 
 #define ROOT(x) (top->rootp->tessera_tpc_core__DOT__##x)
 
-static const uint32_t kMemBase = 0x80000000u, kMemSize = 1u << 16, kProgAddr = 0x80000000u;
+static const uint32_t kMemBase = 0x80000000u, kMemSize = 1u << 18, kProgAddr = 0x80000000u;  // = -GMemSize
 static const int kSlmWords = 256, kVlmVecs = 512;
 static const uint64_t kMaxBundles = 3000;
 
@@ -38,8 +39,72 @@ static Vtessera_tpc_core *top;
 static uint64_t cycles;
 static int verbose;
 
+// ------------------------------------------------------------------ AXI4 slave (RTL memory)
+static std::vector<uint8_t> rtl_mem(kMemSize);
+struct Beat { uint32_t addr; uint64_t t; bool err; };
+static std::deque<Beat> rq, awq, bq;
+static std::deque<std::pair<std::vector<uint8_t>, uint32_t>> wq;
+static int axi_bad;
+static uint64_t axi_reads, axi_writes;
+static bool in_mem(uint32_t a) { return a >= kMemBase && a - kMemBase + 32 <= kMemSize; }
+
 static void tick() {
   top->clk_i = 0; top->eval();
+  // slave outputs for this cycle
+  top->m_axi_arready_i = rn(4) != 0;
+  top->m_axi_awready_i = rn(4) != 0;
+  top->m_axi_wready_i = rn(4) != 0;
+  top->m_axi_rvalid_i = !rq.empty() && rq.front().t <= cycles;
+  if (top->m_axi_rvalid_i) {
+    const Beat &b = rq.front();
+    for (int k = 0; k < 8; k++) {
+      uint32_t x = 0;
+      if (!b.err) memcpy(&x, &rtl_mem[b.addr - kMemBase + 4 * k], 4);
+      top->m_axi_rdata_i[k] = x;
+    }
+    top->m_axi_rresp_i = b.err ? 3 : 0;
+    top->m_axi_rlast_i = 1;
+    top->m_axi_rid_i = 0;
+  }
+  top->m_axi_bvalid_i = !bq.empty() && bq.front().t <= cycles;
+  top->m_axi_bresp_i = top->m_axi_bvalid_i && bq.front().err ? 3 : 0;
+  top->m_axi_bid_i = 0;
+  top->eval();
+  bool ar = top->m_axi_arvalid_o && top->m_axi_arready_i, r = top->m_axi_rvalid_i && top->m_axi_rready_o;
+  bool aw = top->m_axi_awvalid_o && top->m_axi_awready_i, wv = top->m_axi_wvalid_o && top->m_axi_wready_i;
+  bool b = top->m_axi_bvalid_i && top->m_axi_bready_o;
+  if (ar) {
+    uint32_t a = top->m_axi_araddr_o;
+    if ((a & 31) || top->m_axi_arlen_o != 0 || top->m_axi_arsize_o != 5 || top->m_axi_arburst_o != 1) {
+      if (axi_bad++ < 4) printf("  AXI: bad AR addr %08x len %u size %u\n", a, top->m_axi_arlen_o, top->m_axi_arsize_o);
+    }
+    rq.push_back({a, cycles + 1 + rn(6), !in_mem(a)});
+    axi_reads++;
+  }
+  if (r) rq.pop_front();
+  if (aw) {
+    uint32_t a = top->m_axi_awaddr_o;
+    if ((a & 31) || top->m_axi_awlen_o != 0 || top->m_axi_awsize_o != 5 || top->m_axi_awburst_o != 1) {
+      if (axi_bad++ < 4) printf("  AXI: bad AW addr %08x\n", a);
+    }
+    awq.push_back({a, 0, !in_mem(a)});
+  }
+  if (wv) {
+    std::vector<uint8_t> d(32);
+    for (int k = 0; k < 8; k++) memcpy(&d[4 * k], &top->m_axi_wdata_o[k], 4);
+    if (!top->m_axi_wlast_o && axi_bad++ < 4) printf("  AXI: W without wlast\n");
+    wq.push_back({d, top->m_axi_wstrb_o});
+  }
+  if (b) bq.pop_front();
+  while (!awq.empty() && !wq.empty()) {
+    Beat a = awq.front(); awq.pop_front();
+    auto d = wq.front(); wq.pop_front();
+    if (!a.err)
+      for (int j = 0; j < 32; j++)
+        if ((d.second >> j) & 1) rtl_mem[a.addr - kMemBase + j] = d.first[j];
+    bq.push_back({a.addr, cycles + 1 + rn(4), a.err});
+    axi_writes++;
+  }
   top->clk_i = 1; top->eval();
   cycles++;
 }
@@ -55,7 +120,7 @@ static int insn_index(const tpc_insn_info_t *in) { return (int)(in - tpc_insn_in
 // what the RTL implements (keep in step with supported() in rtl/tpc/tessera_tpc_core.sv)
 static bool rtl_supports(const tpc_insn_info_t *in, int dt) {
   std::string n = in->name;
-  if (n == "ld.t" || n == "st.t" || n == "vcvt" || n == "vexp" || n == "vlog" || n == "vrcp" ||
+  if (n == "vcvt" || n == "vexp" || n == "vlog" || n == "vrcp" ||
       n == "vrsqrt" || n == "vsqrt" || n == "vtanh" || n == "vsigm")
     return false;
   if ((n == "vadd" || n == "vsub" || n == "vmul" || n == "vfma" || n == "vredsum") && dt <= 4) return false;
@@ -180,14 +245,18 @@ static Prog gen_prog() {
 // ------------------------------------------------------------------ launch
 static void rand_desc(tpc_tensor_t *t) {
   memset(t, 0, sizeof(*t));
-  t->base = kMemBase + 4 * rn(1024);
   t->dtype = rn(11);
+  t->base = kMemBase + 0x1000 + 4 * rn(0x8000);     // above the program
   t->ndims = 1 + rn(5);
-  for (int d = 0; d < 5; d++) { t->size[d] = 1 + rn(100); t->stride[d] = (int32_t)rnd(); }
-  if (rn(10) == 0) t->dtype = 11 + rn(5);
-  if (rn(10) == 0) t->ndims = rn(2) ? 0 : 6 + rn(2);
-  if (rn(10) == 0) t->size[rn(5)] = rn(2) ? 0 : (1u << 24) + rn(3);
-  if (rn(10) == 0) t->base += 1;
+  for (int d = 0; d < 5; d++) {
+    t->size[d] = 1 + rn(d == 0 ? 80 : 12);
+    t->stride[d] = d == 0 ? (rn(4) ? 1 : (int32_t)rn(5)) : (int32_t)rn(3000);
+  }
+  if (rn(4) == 0) t->base += tpc_dtype_info[t->dtype].bytes * rn(1000);
+  if (rn(60) == 0) t->dtype = 11 + rn(5);
+  if (rn(60) == 0) t->ndims = rn(2) ? 0 : 6 + rn(2);
+  if (rn(60) == 0) t->size[rn(5)] = rn(2) ? 0 : (1u << 24) + rn(3);
+  if (rn(60) == 0) t->base += 1;
   t->pad = rnd();
 }
 
@@ -260,16 +329,17 @@ static void count_bundle(const tpc_core_t *c, const std::vector<uint8_t> &mem) {
 }
 
 static bool run_prog(int idx, const Prog &p) {
-  static std::vector<uint8_t> mem(kMemSize);
+  static std::vector<uint8_t> mem(kMemSize);  // model's device memory
   static tpc_launch_t L;
   static tpc_core_t c;
   memset(&L, 0, sizeof(L));
-  std::fill(mem.begin(), mem.end(), 0);
+  for (size_t i = 0; i < mem.size(); i++) mem[i] = (uint8_t)rnd();
   memcpy(&mem[kProgAddr - kMemBase], p.w.data(), 32 * (size_t)p.len);
+  rtl_mem = mem;
   tpc_devmem_t dm = {mem.data(), kMemBase, kMemSize};
   L.prog_addr = kProgAddr;
   L.prog_len = (uint32_t)p.len;
-  L.ntensors = rn(9);
+  L.ntensors = rn(8) ? 8 : rn(9);
   for (int t = 0; t < 8; t++) rand_desc(&L.tensor[t]);
   for (int k = 0; k < 16; k++) L.sarg[k] = rnd();
   uint32_t ntpc = 1 + rn(8), id = rn(ntpc);
@@ -337,7 +407,9 @@ static bool run_prog(int idx, const Prog &p) {
         err_seen[TPC_ERR_TIMEOUT]++;
         if (c.state != TPC_RUNNING) { printf("  prog %d: model stopped, RTL still running\n", idx); bad++; }
         // let the RTL finish its bundle stream: reset it
-        top->rst_ni = 0; tick(); top->rst_ni = 1; tick();
+        top->rst_ni = 0; tick(); top->rst_ni = 1;
+        rq.clear(); awq.clear(); wq.clear(); bq.clear();
+        tick();
       } else {
         printf("  prog %d: RTL hung\n", idx); bad++;
       }
@@ -357,6 +429,14 @@ static bool run_prog(int idx, const Prog &p) {
     // unspecified); everything else must match
     bad += cmp_mem(&c, e0 ? 16 : 0);
   }
+  if (bad == 0 && done) {
+    int mb = 0;
+    for (size_t i = 0; i < mem.size(); i++)
+      if (mem[i] != rtl_mem[i] && mb++ < 4)
+        printf("  MISMATCH device memory %08x rtl=%02x model=%02x\n", (uint32_t)(kMemBase + i), rtl_mem[i], mem[i]);
+    bad += mb;
+  }
+  if (axi_bad) { bad++; axi_bad = 0; }
   if (verbose || bad)
     printf("%s prog %d: %d bundles, len %d, end %s\n", bad ? "FAIL" : "ok", idx, (int)bundles, p.len,
            done ? tpc_err_name(e0 ? e0 : rerr) : "TIMEOUT");
@@ -412,7 +492,8 @@ int main(int argc, char **argv) {
          missing.empty() ? "" : "; not executed:", missing.c_str());
   printf("end states:");
   for (auto &e : err_seen) printf(" %s=%llu", e.first ? tpc_err_name(e.first) : "DONE", (unsigned long long)e.second);
-  printf("\ncycles simulated: %llu\n", (unsigned long long)cycles);
+  printf("\ncycles simulated: %llu, AXI reads %llu, writes %llu\n", (unsigned long long)cycles,
+         (unsigned long long)axi_reads, (unsigned long long)axi_writes);
   // a coverage hole is a failure: every supported pair must run at least once
   if (covered < supported) failed++; else passed++;
   printf("%d passed, %d failed\n", passed, failed);
