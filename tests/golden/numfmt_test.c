@@ -42,9 +42,18 @@ static double val_of(nf_fmt f, uint32_t bits) {
   return (v.sign ? -1.0 : 1.0) * ldexp((double)v.mant, v.exp);
 }
 
+/* Results are reported per named check (one test = all cases of one check name). */
 static int fails, passes;
+static const char *names[64];
+static long ncases[64], nfails[64];
+static int nnames;
 static void check(int ok, const char *what, uint32_t in, uint32_t got, uint32_t exp) {
-  if (ok) { passes++; return; }
+  int i;
+  for (i = 0; i < nnames && strcmp(names[i], what); i++) {}
+  if (i == nnames && nnames < 64) names[nnames++] = what;
+  ncases[i]++;
+  if (ok) return;
+  nfails[i]++;
   if (fails++ < 20) printf("FAIL %s: in 0x%08x got 0x%08x expected 0x%08x\n", what, in, got, exp);
 }
 
@@ -165,6 +174,12 @@ int main(int argc, char **argv) {
         check(got == exp, "fma narrow+scale", an, got, exp);
       }
     }
+  }
+  fails = 0;
+  for (int i = 0; i < nnames; i++) {
+    printf("  %-20s %8ld cases %s\n", names[i], ncases[i], nfails[i] ? "FAIL" : "ok");
+    if (nfails[i]) fails++;
+    else passes++;
   }
   printf("%d passed, %d failed\n", passes, fails);
   return fails ? 1 : 0;
