@@ -54,7 +54,7 @@ $(SIM_OBJ)/Vtessera_top__ALL.a: FORCE
 	  mv $(SIM_BUILD)/vl.args.new $(SIM_BUILD)/vl.args; mv $(SIM_BUILD)/.stamp.new $(SIM_OBJ)/.stamp; \
 	fi; \
 	nice $(MAKE) --no-print-directory -s -j2 -C $(SIM_OBJ) -f Vtessera_top.mk \
-	  OPT_FAST="-O2" OPT_GLOBAL="-O2" CXX="$(SIM_CXX)" Vtessera_top__ALL.a $(SIM_VRT_OBJS) >/dev/null || exit 1; \
+	  OPT_FAST="-O1" OPT_SLOW="-O0" OPT_GLOBAL="-O1" CXX="$(SIM_CXX)" Vtessera_top__ALL.a $(SIM_VRT_OBJS) >/dev/null || exit 1; \
 	cd $(SIM_OBJ) && { [ -f libverilated.a ] && [ -z "$$(find $(SIM_VRT_OBJS) -newer libverilated.a)" ] \
 	  || { rm -f libverilated.a && ar rcs libverilated.a $(SIM_VRT_OBJS); }; }
 $(SIM_OBJ)/libverilated.a: $(SIM_OBJ)/Vtessera_top__ALL.a ;
