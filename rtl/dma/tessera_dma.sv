@@ -73,7 +73,7 @@ module tessera_dma #(
 
   localparam logic [7:0] ErrAlign = 8'd1, ErrZero = 8'd2, ErrMode = 8'd3, ErrRange = 8'd4,
                          ErrAxi = 8'd5;
-  localparam logic [1:0] ModeLin = 2'd0, ModeFill = 2'd2;  // 1: strided copy
+  localparam logic [1:0] ModeLin = 2'd0, ModeFill = 2'd2, ModeTr = 2'd3;  // 1: strided copy
 
   dma_reg_pkg::dma__in_t  hwif_in;
   dma_reg_pkg::dma__out_t hwif_out;
@@ -102,8 +102,12 @@ module tessera_dma #(
   logic [31:0] src_q, dst_q, size_q, ss1_q, ss2_q, ds1_q, ds2_q, fill_q;
   logic [15:0] c1_q, c2_q;
   logic [1:0]  mode_q;
-  logic        fillm;
+  logic        esize_q;          // transpose: 0 two-byte, 1 four-byte elements
+  logic        fillm, trm;
+  logic [4:0]  tr_e;             // transpose: elements per beat minus 1 (15 or 7)
   assign fillm = (mode_q == ModeFill);
+  assign trm   = (mode_q == ModeTr);
+  assign tr_e  = esize_q ? 5'd7 : 5'd15;
 
   logic [7:0]  err_q;
   logic        done_q, reject_q;
@@ -113,17 +117,25 @@ module tessera_dma #(
   logic [47:0] ext_s, ext_d;       // extent - size of the last row start from the base
   logic [48:0] s_end, d_end, m_end;
   logic [7:0]  chk_err;
+  logic [47:0] tr_cols;          // transpose: source columns = destination rows
   always_comb begin
     ext_s = (48'(c2_q) - 48'd1) * 48'(ss2_q) + (48'(c1_q) - 48'd1) * 48'(ss1_q);
     ext_d = (48'(c2_q) - 48'd1) * 48'(ds2_q) + (48'(c1_q) - 48'd1) * 48'(ds1_q);
     s_end = 49'(src_q) + 49'(ext_s) + 49'(size_q);
     d_end = 49'(dst_q) + 49'(ext_d) + 49'(size_q);
+    tr_cols = esize_q ? 48'(size_q[31:2]) : 48'(size_q[31:1]);
+    if (trm) begin
+      // destination: SIZE/e rows of COUNT1*e bytes, DST_STRIDE1 apart
+      d_end = 49'(dst_q) + 49'((tr_cols - 48'd1) * 48'(ds1_q)) +
+              (esize_q ? 49'({c1_q, 2'b00}) : 49'({c1_q, 1'b0}));
+    end
     m_end = 49'(MemBase) + 49'(MemSize);
     chk_err = 8'd0;
-    if (mode_q == 2'd3) chk_err = ErrMode;
+    if (1'b0) chk_err = ErrMode;   // every mode exists (code kept for compatibility)
     else if (size_q == 32'd0 || c1_q == 16'd0 || c2_q == 16'd0) chk_err = ErrZero;
     else if (size_q[4:0] != 5'd0 || dst_q[4:0] != 5'd0 || ds1_q[4:0] != 5'd0 || ds2_q[4:0] != 5'd0 ||
-             (!fillm && (src_q[4:0] != 5'd0 || ss1_q[4:0] != 5'd0 || ss2_q[4:0] != 5'd0)))
+             (!fillm && (src_q[4:0] != 5'd0 || ss1_q[4:0] != 5'd0 || ss2_q[4:0] != 5'd0)) ||
+             (trm && ((c1_q & 16'(tr_e)) != 16'd0)))
       chk_err = ErrAlign;
     else if (dst_q < MemBase || d_end > m_end || (!fillm && (src_q < MemBase || s_end > m_end)))
       chk_err = ErrRange;
@@ -141,6 +153,28 @@ module tessera_dma #(
     if (push) fifo_mem[wr_ptr_q] <= m_axi_rdata_i;
   end
 
+  // ------------------------------------------------------------------ transpose tiles
+  // Tile (tr, tc) = source rows tr*E .. tr*E+E-1, bytes tc*32 .. tc*32+31 (E = 32/e
+  // elements per beat). Two tile registers: one is filled from the beat buffer while
+  // the other is written out transposed (beat j = element j of every tile row).
+  logic [1:0][15:0][255:0] tile_q;
+  logic [1:0]      tfull_q;
+  logic            tfill_q, tout_q;      // tile being filled / written out
+  logic [3:0]      ld_i_q, w_j_q;        // row being loaded / output beat
+  logic [7:0]      tb_avail_q;           // transposed beats ready for AW
+  logic            ld_pop;
+  logic [255:0]    tr_beat;
+  always_comb begin
+    tr_beat = '0;
+    for (int unsigned i = 0; i < 16; i++) begin
+      if (esize_q) begin
+        if (i < 8) tr_beat[32*i +: 32] = tile_q[tout_q][i][32*w_j_q[2:0] +: 32];
+      end else begin
+        tr_beat[16*i +: 16] = tile_q[tout_q][i][16*w_j_q +: 16];
+      end
+    end
+  end
+
   // ------------------------------------------------------------------ row walkers
   // reader
   logic [31:0] r_row_q, r_plane_q, r_off_q;
@@ -155,8 +189,8 @@ module tessera_dma #(
   logic [31:0] awaddr_q;
   logic [7:0]  awlen_q;
   // write-burst queue (lengths of bursts whose AW was issued and W not finished)
-  logic [1:0][3:0] wq_q;
-  logic [1:0]      wq_n_q;
+  logic [3:0][3:0] wq_q;
+  logic [2:0]      wq_n_q;
   logic [3:0]      w_beat_q;
   logic [CntW:0]   b_outst_q;
   logic            stop_q;           // AXI error seen: issue nothing new
@@ -173,26 +207,33 @@ module tessera_dma #(
   logic [31:0] r_cur, w_cur;
   assign r_cur = r_row_q + r_off_q;
   assign w_cur = w_row_q + w_off_q;
-  assign r_n   = burst_beats(r_cur[7:5], size_q - r_off_q);
-  assign w_n   = burst_beats(w_cur[7:5], size_q - w_off_q);
+  // transpose: single-beat bursts
+  assign r_n   = trm ? 4'd1 : burst_beats(r_cur[7:5], size_q - r_off_q);
+  assign w_n   = trm ? 4'd1 : burst_beats(w_cur[7:5], size_q - w_off_q);
 
   logic [CntW:0] r_credit;
   logic          r_issue, w_issue;
-  assign r_credit = (CntW+1)'(FifoBeats) - (CntW+1)'(count_q) - r_outst_q;
-  assign r_issue  = (state_q == SRun) && !fillm && !r_done_q && !arvalid_q && !stop_q &&
+  // a request still waiting for arready counts against the credit too, so that a new
+  // one can be issued in the cycle the previous one is accepted
+  assign r_credit = (CntW+1)'(FifoBeats) - (CntW+1)'(count_q) - r_outst_q -
+                    (arvalid_q ? (CntW+1)'(arlen_q) + (CntW+1)'(1) : '0);
+  assign r_issue  = (state_q == SRun) && !fillm && !r_done_q && (!arvalid_q || m_axi_arready_i) && !stop_q &&
                     (r_credit >= (CntW+1)'(r_n));
-  assign w_issue  = (state_q == SRun) && !w_done_q && !awvalid_q && !stop_q && (wq_n_q != 2'd2) &&
-                    (fillm || ((count_q - resv_q) >= CntW'(w_n)));
+  assign w_issue  = (state_q == SRun) && !w_done_q && (!awvalid_q || m_axi_awready_i) && !stop_q &&
+                    (wq_n_q != 3'd4) &&
+                    (trm ? (tb_avail_q != 8'd0) : (fillm || ((count_q - resv_q) >= CntW'(w_n))));
 
   // W channel
   logic w_fire, w_last;
-  assign m_axi_wvalid_o = (wq_n_q != 2'd0);
+  assign m_axi_wvalid_o = (wq_n_q != 3'd0);
   assign w_last         = (w_beat_q == wq_q[0] - 4'd1);
   assign m_axi_wlast_o  = w_last;
-  assign m_axi_wdata_o  = fillm ? {8{fill_q}} : fifo_mem[rd_ptr_q];
+  assign m_axi_wdata_o  = fillm ? {8{fill_q}} : (trm ? tr_beat : fifo_mem[rd_ptr_q]);
   assign m_axi_wstrb_o  = 32'hFFFF_FFFF;
   assign w_fire         = m_axi_wvalid_o && m_axi_wready_i;
-  assign pop            = w_fire && !fillm;
+  assign ld_pop         = trm && (state_q == SRun || state_q == SDrain) && (count_q != '0) &&
+                          !tfull_q[tfill_q];
+  assign pop            = trm ? ld_pop : (w_fire && !fillm);
 
   assign m_axi_awid_o    = AxiId;
   assign m_axi_awaddr_o  = awaddr_q;
@@ -219,7 +260,7 @@ module tessera_dma #(
   assign axi_err = (m_axi_rvalid_i && m_axi_rresp_i != 2'b00) || (m_axi_bvalid_i && m_axi_bresp_i != 2'b00);
 
   logic all_quiet;
-  assign all_quiet = !arvalid_q && !awvalid_q && (r_outst_q == '0) && (wq_n_q == 2'd0) &&
+  assign all_quiet = !arvalid_q && !awvalid_q && (r_outst_q == '0) && (wq_n_q == 3'd0) &&
                      (b_outst_q == '0);
 
   // message
@@ -231,18 +272,18 @@ module tessera_dma #(
   logic go;
   assign go = hwif_out.CTRL.go.value;
 
-  logic [1:0][3:0] wq_d;
-  logic [1:0]      wq_n_d;
+  logic [3:0][3:0] wq_d;
+  logic [2:0]      wq_n_d;
   always_comb begin
     wq_d   = wq_q;
     wq_n_d = wq_n_q;
     if (w_fire && w_last) begin
-      wq_d[0] = wq_d[1];
-      wq_n_d  = wq_n_d - 2'd1;
+      wq_d   = {4'h0, wq_q[3:1]};
+      wq_n_d = wq_n_d - 3'd1;
     end
     if (w_issue) begin
-      wq_d[wq_n_d[0]] = w_n;
-      wq_n_d          = wq_n_d + 2'd1;
+      wq_d[wq_n_d[1:0]] = w_n;
+      wq_n_d            = wq_n_d + 3'd1;
     end
   end
 
@@ -251,7 +292,9 @@ module tessera_dma #(
     if (!rst_ni) begin
       state_q   <= SIdle;
       src_q <= '0; dst_q <= '0; size_q <= '0; ss1_q <= '0; ss2_q <= '0; ds1_q <= '0; ds2_q <= '0;
-      fill_q <= '0; c1_q <= '0; c2_q <= '0; mode_q <= '0;
+      fill_q <= '0; c1_q <= '0; c2_q <= '0; mode_q <= '0; esize_q <= 1'b0;
+      tile_q <= '0; tfull_q <= '0; tfill_q <= 1'b0; tout_q <= 1'b0; ld_i_q <= '0; w_j_q <= '0;
+      tb_avail_q <= '0;
       err_q     <= '0;
       done_q    <= 1'b0;
       reject_q  <= 1'b0;
@@ -272,16 +315,17 @@ module tessera_dma #(
             dst_q  <= hwif_out.DST.addr.value;
             size_q <= hwif_out.SIZE.bytes.value;
             mode_q <= hwif_out.CTRL.mode.value;
+            esize_q <= hwif_out.CTRL.esize.value;
             if (hwif_out.CTRL.mode.value == ModeLin) begin
               c1_q <= 16'd1; c2_q <= 16'd1;
               ss1_q <= '0; ss2_q <= '0; ds1_q <= '0; ds2_q <= '0;
             end else begin
               c1_q  <= hwif_out.COUNT1.val.value;
-              c2_q  <= hwif_out.COUNT2.val.value;
+              c2_q  <= (hwif_out.CTRL.mode.value == ModeTr) ? 16'd1 : hwif_out.COUNT2.val.value;
               ss1_q <= hwif_out.SRC_STRIDE1.val.value;
-              ss2_q <= hwif_out.SRC_STRIDE2.val.value;
+              ss2_q <= (hwif_out.CTRL.mode.value == ModeTr) ? 32'd0 : hwif_out.SRC_STRIDE2.val.value;
               ds1_q <= hwif_out.DST_STRIDE1.val.value;
-              ds2_q <= hwif_out.DST_STRIDE2.val.value;
+              ds2_q <= (hwif_out.CTRL.mode.value == ModeTr) ? 32'd0 : hwif_out.DST_STRIDE2.val.value;
             end
             fill_q   <= hwif_out.FILL.val.value;
             err_q    <= '0;
@@ -303,6 +347,8 @@ module tessera_dma #(
             w_row_q <= dst_q; w_plane_q <= dst_q; w_off_q <= '0; w_i1_q <= '0; w_i2_q <= '0;
             w_done_q <= 1'b0;
             wr_ptr_q <= '0; rd_ptr_q <= '0; count_q <= '0; resv_q <= '0;
+            tfull_q <= '0; tfill_q <= 1'b0; tout_q <= 1'b0; ld_i_q <= '0; w_j_q <= '0;
+            tb_avail_q <= '0;
             stop_q  <= 1'b0;
             state_q <= SRun;
           end
@@ -344,7 +390,26 @@ module tessera_dma #(
         arvalid_q <= 1'b1;
         araddr_q  <= r_cur;
         arlen_q   <= {4'h0, r_n - 4'd1};
-        if (r_off_q + {23'h0, r_n, 5'h0} == size_q) begin
+        if (trm) begin
+          // tile order: r_i1 = row in tile, r_off = tile column (bytes), r_i2 = tile row;
+          // r_row = start of the current source row, r_plane = first row of the tile row
+          if (r_i1_q == 16'(tr_e)) begin
+            r_i1_q <= '0;
+            if (r_off_q + 32'd32 == size_q) begin
+              r_off_q   <= '0;
+              r_i2_q    <= r_i2_q + 16'd1;
+              r_plane_q <= r_row_q + ss1_q;
+              r_row_q   <= r_row_q + ss1_q;
+              if ((32'(r_i2_q) + 32'd1) * (32'(tr_e) + 32'd1) == 32'(c1_q)) r_done_q <= 1'b1;
+            end else begin
+              r_off_q <= r_off_q + 32'd32;
+              r_row_q <= r_plane_q;
+            end
+          end else begin
+            r_i1_q  <= r_i1_q + 16'd1;
+            r_row_q <= r_row_q + ss1_q;
+          end
+        end else if (r_off_q + {23'h0, r_n, 5'h0} == size_q) begin
           r_off_q <= '0;
           if (r_i1_q + 16'd1 == c1_q) begin
             r_i1_q    <= '0;
@@ -377,7 +442,28 @@ module tessera_dma #(
         awvalid_q <= 1'b1;
         awaddr_q  <= w_cur;
         awlen_q   <= {4'h0, w_n - 4'd1};
-        if (w_off_q + {23'h0, w_n, 5'h0} == size_q) begin
+        if (trm) begin
+          // tile order: w_i1 = beat j in the tile (destination row tc*E + j),
+          // w_off = tile row * 32 (bytes), w_i2 = tile column;
+          // w_row = start of the current destination row, w_plane = first row of the tile column
+          if (w_i1_q == 16'(tr_e)) begin
+            w_i1_q <= '0;
+            if ((32'(w_i2_q) + 32'd1) * 32'd32 == size_q) begin
+              w_i2_q    <= '0;
+              w_off_q   <= w_off_q + 32'd32;
+              w_plane_q <= dst_q;
+              w_row_q   <= dst_q;
+              if ((w_off_q >> 5) + 32'd1 == 32'(c1_q) / (32'(tr_e) + 32'd1)) w_done_q <= 1'b1;
+            end else begin
+              w_i2_q    <= w_i2_q + 16'd1;
+              w_plane_q <= w_row_q + ds1_q;
+              w_row_q   <= w_row_q + ds1_q;
+            end
+          end else begin
+            w_i1_q  <= w_i1_q + 16'd1;
+            w_row_q <= w_row_q + ds1_q;
+          end
+        end else if (w_off_q + {23'h0, w_n, 5'h0} == size_q) begin
           w_off_q <= '0;
           if (w_i1_q + 16'd1 == c1_q) begin
             w_i1_q    <= '0;
@@ -400,6 +486,28 @@ module tessera_dma #(
       // ---- writer: burst queue and W beats
       wq_q   <= wq_d;
       wq_n_q <= wq_n_d;
+      // ---- transpose tiles
+      if (ld_pop) begin
+        tile_q[tfill_q][ld_i_q] <= fifo_mem[rd_ptr_q];
+        if (ld_i_q == tr_e[3:0]) begin
+          ld_i_q           <= '0;
+          tfull_q[tfill_q] <= 1'b1;
+          tfill_q          <= ~tfill_q;
+        end else begin
+          ld_i_q <= ld_i_q + 4'd1;
+        end
+      end
+      if (trm && w_fire) begin
+        if (w_j_q == tr_e[3:0]) begin
+          w_j_q           <= '0;
+          tfull_q[tout_q] <= 1'b0;
+          tout_q          <= ~tout_q;
+        end else begin
+          w_j_q <= w_j_q + 4'd1;
+        end
+      end
+      tb_avail_q <= tb_avail_q + ((ld_pop && ld_i_q == tr_e[3:0]) ? 8'(tr_e) + 8'd1 : 8'd0)
+                               - 8'(w_issue && trm);
       if (w_fire) begin
         w_beat_q  <= w_last ? 4'd0 : w_beat_q + 4'd1;
         perf_wr_q <= perf_wr_q + 32'd32;

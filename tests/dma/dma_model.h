@@ -6,11 +6,12 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-enum { DMA_MODE_LINEAR = 0, DMA_MODE_STRIDED = 1, DMA_MODE_FILL = 2 };
+enum { DMA_MODE_LINEAR = 0, DMA_MODE_STRIDED = 1, DMA_MODE_FILL = 2, DMA_MODE_TRANSPOSE = 3 };
 enum { DMA_ERR_NONE = 0, DMA_ERR_ALIGN = 1, DMA_ERR_ZERO = 2, DMA_ERR_MODE = 3, DMA_ERR_RANGE = 4,
        DMA_ERR_AXI = 5 };
 typedef struct {
   uint32_t src, dst, size, mode, c1, c2, ss1, ss2, ds1, ds2, fill;
+  uint32_t ebytes;   /* transpose element size: 2 or 4 */
 } dma_desc_t;
 typedef uint8_t (*dma_rd8_fn)(uint32_t addr);
 typedef void (*dma_wr8_fn)(uint32_t addr, uint8_t v);

@@ -55,7 +55,8 @@ static int run(const dma_desc_t *d, const run_opts_t *o) {
   dtb_apb_write(OFF(MSG_DATA), mdata);
   dtb_apb_write(OFF(MSG_CTRL), o->msg_en ? 1u : 0u);
   dtb_writes_clear();
-  dtb_apb_write(OFF(CTRL), DMA__CTRL__GO_bm | (d->mode << DMA__CTRL__MODE_bp));
+  dtb_apb_write(OFF(CTRL), DMA__CTRL__GO_bm | (d->mode << DMA__CTRL__MODE_bp) |
+                               (d->ebytes == 4 ? DMA__CTRL__ESIZE_bm : 0));
   uint32_t st = 0;
   uint64_t t0 = dtb_cycle();
   for (;;) {
@@ -97,10 +98,18 @@ static dma_desc_t rand_desc(int mode) {
   memset(&d, 0, sizeof d);
   d.mode = mode;
   d.fill = rnd();
+  d.ebytes = chance(50) ? 4 : 2;
   if (mode == DMA_MODE_LINEAR) {
     d.size = 32 * (1 + rnd() % (chance(20) ? 512 : 64));
     d.c1 = 1 + rnd() % 3; d.c2 = 1 + rnd() % 3;   /* ignored in linear mode */
     d.ss1 = rnd(); d.ds1 = rnd();
+  } else if (mode == DMA_MODE_TRANSPOSE) {
+    uint32_t E = 32 / d.ebytes;
+    d.c1 = E * (1 + rnd() % 4);                  /* rows */
+    d.size = 32 * (1 + rnd() % 4);               /* row bytes: cols = size / e */
+    d.ss1 = d.size + 32 * (rnd() % 4);
+    d.ds1 = d.c1 * d.ebytes + 32 * (rnd() % 4);
+    d.c2 = 1 + rnd() % 3; d.ss2 = rnd(); d.ds2 = rnd();   /* ignored */
   } else {
     d.size = 32 * (1 + rnd() % 12);
     d.c1 = 1 + rnd() % 8;
@@ -159,12 +168,23 @@ static int t_fill(void) {
   return 0;
 }
 
+static int t_transpose(void) {
+  fresh();
+  for (int i = 0; i < 40; i++) {
+    if (i % 8 == 0) env_random();
+    dma_desc_t d = rand_desc(DMA_MODE_TRANSPOSE);
+    run_opts_t o = {chance(60), 0};
+    if (run(&d, &o)) { size_t l = strlen(fail_msg); snprintf(fail_msg + l, sizeof fail_msg - l, " [e=%u rows %u size %u]", d.ebytes, d.c1, d.size); return 1; }
+  }
+  return 0;
+}
+
 static int t_errors(void) {
   fresh();
   for (int k = 0; k < 11; k++) {
     dma_desc_t d = rand_desc(DMA_MODE_STRIDED);
     switch (k) {
-      case 0: d.mode = 3; break;
+      case 0: d = rand_desc(DMA_MODE_TRANSPOSE); d.c1 += 1 + rnd() % 3; break;
       case 1: d.size = 0; break;
       case 2: d.c1 = 0; break;
       case 3: d.c2 = 0; break;
@@ -219,15 +239,18 @@ static int t_control(void) {
   return 0;
 }
 
-static double frac_lin, frac_str, frac_fill;
+static double frac_lin, frac_str, frac_fill, frac_tr2, frac_tr4;
+static uint32_t bench_e;
 static int bench_one(int mode, double *frac) {
   fresh();
   dma_desc_t d = rand_desc(mode);
+  if (bench_e) d.ebytes = bench_e;
   if (mode == DMA_MODE_LINEAR) d.size = 65536;
+  else if (mode == DMA_MODE_TRANSPOSE) { d.c1 = 128; d.size = 256; d.ss1 = 256; d.ds1 = 128 * d.ebytes; }
   else { d.size = 1024; d.c1 = 16; d.c2 = 4; d.ss1 = 2048; d.ss2 = 65536; d.ds1 = 1024; d.ds2 = 16384; }
   run_opts_t o = {0, 0};
   if (run(&d, &o)) return 1;
-  uint32_t bytes = d.size * (mode == DMA_MODE_LINEAR ? 1 : d.c1 * d.c2);
+  uint32_t bytes = d.size * (mode == DMA_MODE_LINEAR ? 1 : mode == DMA_MODE_TRANSPOSE ? d.c1 : d.c1 * d.c2);
   *frac = (double)bytes / 32.0 / last_busy;
   return 0;
 }
@@ -235,9 +258,16 @@ static int t_bench(void) {
   if (bench_one(DMA_MODE_LINEAR, &frac_lin)) return 1;
   if (bench_one(DMA_MODE_STRIDED, &frac_str)) return 1;
   if (bench_one(DMA_MODE_FILL, &frac_fill)) return 1;
+  bench_e = 2;
+  if (bench_one(DMA_MODE_TRANSPOSE, &frac_tr2)) return 1;
+  bench_e = 4;
+  if (bench_one(DMA_MODE_TRANSPOSE, &frac_tr4)) return 1;
+  bench_e = 0;
   printf("  throughput (bytes written / busy cycle / 32 B, read latency %u): linear 64 KiB %.1f%%, "
          "strided 16x4 rows of 1 KiB %.1f%%, memset %.1f%%\n",
          TESSERA_HBM_LATENCY_CYCLES, 100 * frac_lin, 100 * frac_str, 100 * frac_fill);
+  printf("  transpose 128 rows x 256 B: 2-byte elements %.1f%%, 4-byte elements %.1f%%\n", 100 * frac_tr2,
+         100 * frac_tr4);
   return 0;
 }
 
@@ -252,7 +282,7 @@ int dma_tests_main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--bench")) bench = 1;
   }
   printf("dma tests: seed %llu (reproduce with --seed %llu)\n", (unsigned long long)seed, (unsigned long long)seed);
-  static const test_t tests[] = {{"linear", t_linear}, {"strided", t_strided}, {"fill", t_fill},
+  static const test_t tests[] = {{"linear", t_linear}, {"strided", t_strided}, {"fill", t_fill}, {"transpose", t_transpose},
                                  {"errors", t_errors}, {"control", t_control}, {"bench", t_bench}};
   unsigned pass = 0, fail = 0;
   for (unsigned i = 0; i < sizeof tests / sizeof tests[0]; i++) {

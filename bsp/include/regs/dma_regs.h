@@ -38,6 +38,10 @@ extern "C" {
 #define DMA__CTRL__MODE_bp 1
 #define DMA__CTRL__MODE_bw 2
 #define DMA__CTRL__MODE_reset 0x0
+#define DMA__CTRL__ESIZE_bm 0x8
+#define DMA__CTRL__ESIZE_bp 3
+#define DMA__CTRL__ESIZE_bw 1
+#define DMA__CTRL__ESIZE_reset 0x0
 
 // reg - dma::COUNT1
 #define DMA__COUNT1__VAL_bm 0xffff

@@ -104,8 +104,13 @@ package dma_reg_pkg;
     } dma__CTRL__mode__out_t;
 
     typedef struct packed {
+        logic value;
+    } dma__CTRL__esize__out_t;
+
+    typedef struct packed {
         dma__CTRL__go__out_t go;
         dma__CTRL__mode__out_t mode;
+        dma__CTRL__esize__out_t esize;
     } dma__CTRL__out_t;
 
     typedef struct packed {

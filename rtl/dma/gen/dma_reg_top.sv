@@ -223,6 +223,10 @@ module dma_reg_top (
                 logic [1:0] next;
                 logic load_next;
             } mode;
+            struct packed {
+                logic next;
+                logic load_next;
+            } esize;
         } CTRL;
         struct packed {
             struct packed {
@@ -320,6 +324,9 @@ module dma_reg_top (
             struct packed {
                 logic [1:0] value;
             } mode;
+            struct packed {
+                logic value;
+            } esize;
         } CTRL;
         struct packed {
             struct packed {
@@ -500,6 +507,29 @@ module dma_reg_top (
         end
     end
     assign hwif_out.CTRL.mode.value = field_storage.CTRL.mode.value;
+    // Field: dma.CTRL.esize
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CTRL.esize.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CTRL.esize.value & ~decoded_wr_biten[3:3]) | (decoded_wr_data[3:3] & decoded_wr_biten[3:3]);
+            load_next_c = '1;
+        end
+        field_combo.CTRL.esize.next = next_c;
+        field_combo.CTRL.esize.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CTRL.esize.value <= 1'h0;
+        end else begin
+            if(field_combo.CTRL.esize.load_next) begin
+                field_storage.CTRL.esize.value <= field_combo.CTRL.esize.next;
+            end
+        end
+    end
+    assign hwif_out.CTRL.esize.value = field_storage.CTRL.esize.value;
     // Field: dma.COUNT1.val
     always_comb begin
         automatic logic [15:0] next_c;
