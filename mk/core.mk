@@ -3,6 +3,7 @@
 #   make core-isa     build the ISA test programs (ELF)
 #   make core-test    run all programs (zero and random bus delays) + random programs
 #   make core-chip-test  run the pure ISA programs on ./chip_tb --elf
+#   make core-gl-test    the same programs on the Yosys gate-level netlist (slow build)
 #   make core-lint    verilator -Wall lint of tessera_core alone
 #   make core-synth   Yosys synthesis of tessera_core (cell count)
 
@@ -48,7 +49,7 @@ $(CORE_BUILD)/isa/%.elf: tests/core/bench/%.c $(CORE_CRT)
 	$(RV_CC) $(RV_ARCH) -O2 -nostdlib -nostartfiles -ffreestanding -fno-tree-loop-distribute-patterns -Wl,--no-warn-rwx-segments -T tests/core/link.ld \
 	  -o $@ tests/core/crt.S $<
 
-.PHONY: core-tb core-isa core-test core-chip-test core-lint core-synth
+.PHONY: core-tb core-isa core-test core-chip-test core-gl-test core-lint core-synth
 core-tb: $(CORE_TB)
 core-isa: $(CORE_ELFS)
 core-test: $(CORE_TB) $(CORE_ELFS)
@@ -60,6 +61,22 @@ CORE_CHIP_ELFS := $(filter-out $(CORE_BUILD)/isa/irq%,$(CORE_ELFS))
 core-chip-test: $(CORE_ELFS)
 	@test -x ./chip_tb || $(MAKE) -s verilate
 	@python3 tests/core/run_core_tests.py --chip-tb ./chip_tb $(CORE_CHIP_ELFS) $(if $(SEED),--seed $(SEED))
+
+# gate-level simulation: the Yosys netlist of tessera_core in the same
+# testbench (no reference model: pass/fail from tohost only). Slow to build.
+CORE_GL := $(CORE_BUILD)/gl/obj/Vtessera_core
+$(CORE_BUILD)/gl/tessera_core_netlist.v: $(CORE_RTL) | deps
+	@mkdir -p $(dir $@)
+	nice $(YOSYS) -q -l $(patsubst $(ROOT)/%,%,$(CORE_BUILD))/gl/synth.log -p "read_verilog -sv $(CORE_RTL); \
+	  synth -flatten -top tessera_core; write_verilog -noattr $(patsubst $(ROOT)/%,%,$@)" > /dev/null
+$(CORE_GL): $(CORE_BUILD)/gl/tessera_core_netlist.v $(CORE_TB_SRCS)
+	nice verilator --cc --exe --build -j 2 -O1 --x-assign fast --x-initial fast -Wno-fatal \
+	  -Wno-lint -Wno-style --top-module tessera_core -Mdir $(CORE_BUILD)/gl/obj -o Vtessera_core \
+	  -CFLAGS "-O1 -DTB_NETLIST -I$(ROOT)/tests/core" $< $(ROOT)/tests/core/tb_core.cpp \
+	  > $(CORE_BUILD)/gl/build.log 2>&1 || { tail -20 $(CORE_BUILD)/gl/build.log; exit 1; }
+core-gl-test: $(CORE_GL) $(CORE_ELFS)
+	@python3 tests/core/run_core_tests.py --tb $(CORE_GL) $(CORE_ELFS) $(if $(SEED),--seed $(SEED)) \
+	  --random 4 --cc "$(RV_CC) $(RV_ARCH)" --gen-dir $(CORE_BUILD)/gl/random
 
 core-lint:
 	verilator --lint-only -Wall --top-module tessera_core $(CORE_RTL)

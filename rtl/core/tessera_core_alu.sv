@@ -43,12 +43,17 @@ module tessera_core_alu
 
   // 33x33 signed multiply covers all four variants:
   // MUL (low word), MULH (s*s), MULHSU (s*u), MULHU (u*u)
-  logic        a_sign, b_sign;
-  logic [65:0] product;
+  // (operands are extended to the full product width explicitly: Yosys
+  // evaluates a multiplication inside a size cast at the operand width)
+  logic               a_sign, b_sign;
+  logic signed [65:0] mul_a_ext, mul_b_ext;
+  logic signed [65:0] product;
 
-  assign a_sign  = (mul_op_i == 2'b01 || mul_op_i == 2'b10) ? mul_a_i[31] : 1'b0;
-  assign b_sign  = (mul_op_i == 2'b01) ? mul_b_i[31] : 1'b0;
-  assign product = 66'($signed({a_sign, mul_a_i}) * $signed({b_sign, mul_b_i}));
+  assign a_sign    = (mul_op_i == 2'b01 || mul_op_i == 2'b10) ? mul_a_i[31] : 1'b0;
+  assign b_sign    = (mul_op_i == 2'b01) ? mul_b_i[31] : 1'b0;
+  assign mul_a_ext = {{34{a_sign}}, mul_a_i};
+  assign mul_b_ext = {{34{b_sign}}, mul_b_i};
+  assign product   = mul_a_ext * mul_b_ext;
 
   logic unused_product;
   assign unused_product = ^product[65:64];
