@@ -78,6 +78,26 @@ ctrl-dma-test: ctrl-dma-tb
 ctrl-dma-bench: ctrl-dma-tb
 	@$(CTRL_BUILD)/dma/Vtessera_dma --bench $(CTRL_ARGS)
 
+# ---- integration: queue manager -> APB mux -> DMA (simulation wrapper in tests/ctrl)
+CI_RTL := $(CFG_PKG) rtl/qman/gen/qman_reg_pkg.sv rtl/dma/gen/dma_reg_pkg.sv rtl/qman/gen/qman_reg_top.sv \
+          rtl/dma/gen/dma_reg_top.sv rtl/qman/tessera_qman.sv rtl/qman/tessera_apb_mux.sv \
+          rtl/dma/tessera_dma.sv tests/ctrl/tb_ctrl_top.sv
+$(CTRL_BUILD)/ctrl/libcitest.a: tests/golden/cp_model.c tests/dma/dma_model.c $(CTRL_GOLDEN) tests/dma/dma_model.h
+	@mkdir -p $(CTRL_BUILD)/ctrl/c
+	cd $(CTRL_BUILD)/ctrl/c && gcc -O2 -std=gnu11 -Wall -Wextra -I$(ROOT)/tests/dma $(CTRL_CINC) \
+	  -c $(ROOT)/tests/golden/cp_model.c $(ROOT)/tests/dma/dma_model.c && ar rcs $@ *.o
+$(CTRL_BUILD)/ctrl/Vtb_ctrl_top: $(CI_RTL) tests/ctrl/tb_ctrl.cpp $(CTRL_BUILD)/ctrl/libcitest.a
+	@mkdir -p $(CTRL_BUILD)/ctrl && rm -f $@
+	nice verilator $(CTRL_VFLAGS) --top-module tb_ctrl_top -Mdir $(CTRL_BUILD)/ctrl \
+	  -o Vtb_ctrl_top -CFLAGS "-O1 -I$(ROOT)/tests/dma $(CTRL_CINC)" $(VLT_WAIVERS) $(CI_RTL) \
+	  $(abspath tests/ctrl/tb_ctrl.cpp) $(CTRL_BUILD)/ctrl/libcitest.a \
+	  >$(CTRL_BUILD)/ctrl/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/ctrl/build.log; exit 1; }
+.PHONY: ctrl-int-tb ctrl-int-test
+ctrl-int-tb: $(CTRL_BUILD)/ctrl/Vtb_ctrl_top
+ctrl-int-test: ctrl-int-tb
+	@$(CTRL_BUILD)/ctrl/Vtb_ctrl_top $(CTRL_ARGS)
+TEST_BUILD += ctrl-int-tb
+
 # ---- APB mux
 $(CTRL_BUILD)/apb_mux/Vtessera_apb_mux: rtl/qman/tessera_apb_mux.sv tests/qman/tb_apb_mux.cpp
 	@mkdir -p $(CTRL_BUILD)/apb_mux && rm -f $@
