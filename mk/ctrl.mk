@@ -79,9 +79,10 @@ ctrl-dma-bench: ctrl-dma-tb
 	@$(CTRL_BUILD)/dma/Vtessera_dma --bench $(CTRL_ARGS)
 
 # ---- integration: queue manager -> APB mux -> DMA (simulation wrapper in tests/ctrl)
-CI_RTL := $(CFG_PKG) rtl/qman/gen/qman_reg_pkg.sv rtl/dma/gen/dma_reg_pkg.sv rtl/qman/gen/qman_reg_top.sv \
-          rtl/dma/gen/dma_reg_top.sv rtl/qman/tessera_qman.sv rtl/qman/tessera_apb_mux.sv \
-          rtl/dma/tessera_dma.sv tests/ctrl/tb_ctrl_top.sv
+CI_RTL := $(CFG_PKG) rtl/qman/gen/qman_reg_pkg.sv rtl/dma/gen/dma_reg_pkg.sv rtl/syncmgr/gen/syncmgr_reg_pkg.sv \
+          rtl/qman/gen/qman_reg_top.sv rtl/dma/gen/dma_reg_top.sv rtl/syncmgr/gen/syncmgr_reg_top.sv \
+          rtl/qman/tessera_qman.sv rtl/qman/tessera_apb_mux.sv rtl/dma/tessera_dma.sv \
+          rtl/syncmgr/tessera_syncmgr.sv tests/ctrl/tb_ctrl_top.sv
 $(CTRL_BUILD)/ctrl/libcitest.a: tests/golden/cp_model.c tests/dma/dma_model.c $(CTRL_GOLDEN) tests/dma/dma_model.h
 	@mkdir -p $(CTRL_BUILD)/ctrl/c
 	cd $(CTRL_BUILD)/ctrl/c && gcc -O2 -std=gnu11 -Wall -Wextra -I$(ROOT)/tests/dma $(CTRL_CINC) \

@@ -23,6 +23,7 @@ extern "C" {
 #include "dma_model.h"
 #include "regs/dma_regs.h"
 #include "regs/qman_regs.h"
+#include "regs/syncmgr_regs.h"
 #include "tessera_cfg.h"
 }
 
@@ -43,6 +44,10 @@ static std::deque<uint64_t> db;
 static std::vector<std::pair<uint32_t, uint32_t>> qmsgs, dmsgs;
 static uint64_t qmsg_cycle, dma_idle_rise;
 static bool prev_idle = true;
+static std::deque<std::pair<uint32_t, uint32_t>> pending;   // messages to route (system bus model)
+static bool routing;
+static uint64_t eng_start_cycle;
+static bool prev_eng;
 static const unsigned LAT = 40;
 
 static void fill_rdata(uint32_t a, uint32_t *w) {
@@ -60,6 +65,7 @@ static void step() {
   d->d_wready_i = !daw.empty() && rnd() % 4 != 0;
   d->qm_ready_i = rnd() % 2;
   d->dm_ready_i = rnd() % 2;
+  d->sm_ready_i = routing ? 1 : 0;
   bool qro = !qr.empty() && qr.front().due <= cyc;
   d->q_rvalid_i = qro;
   if (qro) { fill_rdata(qr.front().addr, d->q_rdata_i.data()); d->q_rresp_i = 0; d->q_rlast_i = qr.front().last; }
@@ -73,6 +79,13 @@ static void step() {
   d->eval();
   if (d->qm_valid_o && d->qm_ready_i) { qmsgs.push_back({d->qm_addr_o, d->qm_data_o}); qmsg_cycle = cyc; }
   if (d->dm_valid_o && d->dm_ready_i) dmsgs.push_back({d->dm_addr_o, d->dm_data_o});
+  if (routing) {
+    if (d->qm_valid_o && d->qm_ready_i) pending.push_back({d->qm_addr_o, d->qm_data_o});
+    if (d->dm_valid_o && d->dm_ready_i) pending.push_back({d->dm_addr_o, d->dm_data_o});
+    if (d->sm_valid_o && d->sm_ready_i) pending.push_back({d->sm_addr_o, d->sm_data_o});
+  }
+  if (d->eng_psel_o && !prev_eng && !eng_start_cycle) eng_start_cycle = cyc;
+  prev_eng = d->eng_psel_o;
   if (d->dma_idle_o && !prev_idle) dma_idle_rise = cyc;
   prev_idle = d->dma_idle_o;
   if (d->q_arvalid_o && d->q_arready_i)
@@ -96,6 +109,26 @@ static void step() {
 }
 
 // APB access on port q (queue manager) or port d (DMA through the mux)
+static int apb_s(bool wr, uint32_t off, uint32_t wdata, uint32_t *rdata) {
+  d->s_psel_i = 1; d->s_penable_i = 0; d->s_pwrite_i = wr; d->s_paddr_i = off; d->s_pwdata_i = wdata;
+  step();
+  d->s_penable_i = 1;
+  for (int i = 0; i < 100000; i++) {
+    d->clk_i = 0;
+    d->eval();
+    if (d->s_pready_o) {
+      int err = d->s_pslverr_o;
+      if (rdata) *rdata = d->s_prdata_o;
+      step();
+      d->s_psel_i = 0; d->s_penable_i = 0;
+      return err;
+    }
+    step();
+  }
+  d->s_psel_i = 0; d->s_penable_i = 0;
+  return -1;
+}
+
 static int apb(bool dport, bool wr, uint32_t off, uint32_t wdata, uint32_t *rdata) {
   auto set = [&](int sel, int en) {
     if (dport) { d->d_psel_i = sel; d->d_penable_i = en; d->d_pwrite_i = wr; d->d_paddr_i = off; d->d_pwdata_i = wdata; }
@@ -119,6 +152,17 @@ static int apb(bool dport, bool wr, uint32_t off, uint32_t wdata, uint32_t *rdat
   }
   set(0, 0);
   return -1;
+}
+
+// deliver routed messages: Sync Manager and queue-manager registers, else memory
+static void route() {
+  while (!pending.empty()) {
+    auto m = pending.front();
+    pending.pop_front();
+    if (m.first - TESSERA_SYNCMGR_BASE < TESSERA_SYNCMGR_SIZE) apb_s(true, m.first - TESSERA_SYNCMGR_BASE, m.second, nullptr);
+    else if (m.first - TESSERA_QMAN_ADDR(0) < TESSERA_QMAN_STRIDE) apb(false, true, m.first - TESSERA_QMAN_ADDR(0), m.second, nullptr);
+    else for (int k = 0; k < 4; k++) mem[m.first + k] = (uint8_t)(m.second >> (8 * k));
+  }
 }
 
 static std::vector<std::pair<uint32_t, uint8_t>> expect;
@@ -199,6 +243,74 @@ int main(int argc, char **argv) {
   }
   (void)Q;
   printf("  %u command buffers of 1-3 LIN_DMA + STOP, %llu cycles\n", runs, (unsigned long long)cyc);
+
+  // ---- producer/consumer without firmware: the DMA queue waits on FENCE 0; a
+  // monitor on a sync object releases it; the DMA's queue signals another object
+  // when done. The testbench plays the producer (object writes) and the bus.
+  routing = true;
+  apb(false, true, offsetof(qman_t, SOB_SET_BASE), TESSERA_SYNCMGR_BASE + offsetof(syncmgr_t, SOB_SET), nullptr);
+  apb(false, true, offsetof(qman_t, SOB_ADD_BASE), TESSERA_SYNCMGR_BASE + offsetof(syncmgr_t, SOB_ADD), nullptr);
+  apb(false, true, offsetof(qman_t, CFG), QMAN__CFG__DMA_bm, nullptr);
+  unsigned lat_best = ~0u, lat_worst = 0;
+  for (unsigned r = 0; r < 10; r++) {
+    char why[256] = "";
+    expect.clear();
+    uint32_t g = rnd() % 16, j = rnd() % 8, done_sob = 200 + r % 8, m = r % 64;
+    apb_s(true, offsetof(syncmgr_t, SOB_SET) + 4 * (8 * g + j), 0, nullptr);
+    apb_s(true, offsetof(syncmgr_t, SOB_SET) + 4 * done_sob, 0, nullptr);
+    // monitor m: object 8g+j >= 1 -> add 1 to the queue's FENCE[0]
+    apb_s(true, offsetof(syncmgr_t, MON) + 64 * m + 0, TESSERA_QMAN_ADDR(0) + offsetof(qman_t, FENCE), nullptr);
+    apb_s(true, offsetof(syncmgr_t, MON) + 64 * m + 4, 1, nullptr);
+    apb_s(true, offsetof(syncmgr_t, MON) + 64 * m + 32, cp_arm_word(g, 1u << j, 1, 0, 1), nullptr);
+    dma_desc_t dd;
+    memset(&dd, 0, sizeof dd);
+    dd.size = 32 * (1 + rnd() % 32);
+    dd.src = TESSERA_HBM_BASE + 0x300000u + 32 * (rnd() % 256);
+    dd.dst = TESSERA_HBM_BASE + 0x900000u + 32 * (rnd() % 256);
+    dma_model_run(&dd, rd8, exp_wr);
+    uint32_t words[32];
+    cp_buf_t b;
+    cp_buf_init(&b, words, 32);
+    cp_fence(&b, 0, 0, 1);
+    cp_lin_dma(&b, 0, dd.src, dd.dst, dd.size);
+    cp_msg_short(&b, CP_HDR_EB, done_sob, 1, 1);   // "slice done" after the copy finished
+    cp_stop(&b, 0);
+    uint32_t cb = TESSERA_HBM_BASE + 0x180000u;
+    for (uint32_t i = 0; i < b.n; i++)
+      for (int k = 0; k < 4; k++) mem[cb + 4 * i + k] = (uint8_t)(words[i] >> (8 * k));
+    apb(false, true, offsetof(qman_t, CB_BASE), cb, nullptr);
+    apb(false, true, offsetof(qman_t, CB_SIZE), b.n * 4, nullptr);
+    apb(false, true, offsetof(qman_t, CTRL), QMAN__CTRL__START_bm, nullptr);
+    for (int i = 0; i < 300; i++) step();      // the queue is now blocked on the fence
+    eng_start_cycle = 0;
+    apb_s(true, offsetof(syncmgr_t, SOB_ADD) + 4 * (8 * g + j), 1, nullptr);   // producer signals
+    uint64_t t_sob = cyc - 2;                  // access phase of that write
+    uint32_t qst = 0, v = 0;
+    uint64_t t0 = cyc;
+    for (;;) {
+      route();
+      for (int i = 0; i < 4; i++) step();
+      route();
+      apb(false, false, offsetof(qman_t, STATUS), 0, &qst);
+      if (!(qst & QMAN__STATUS__BUSY_bm) && pending.empty()) break;
+      if (cyc - t0 > 100000) { snprintf(why, sizeof why, "hang (QMAN STATUS 0x%x)", qst); break; }
+    }
+    for (int i = 0; i < 20; i++) { step(); route(); }
+    apb_s(false, offsetof(syncmgr_t, SOB_SET) + 4 * done_sob, 0, &v);
+    if (!why[0] && ((qst & QMAN__STATUS__ERR_bm) || !(qst & QMAN__STATUS__DONE_bm))) snprintf(why, sizeof why, "queue STATUS 0x%x", qst);
+    if (!why[0] && v != 1) snprintf(why, sizeof why, "done object = %u, expected 1", v);
+    for (auto &e : expect)
+      if (!why[0] && rd8(e.first) != e.second) snprintf(why, sizeof why, "byte at 0x%08x differs", e.first);
+    unsigned lat = eng_start_cycle ? (unsigned)(eng_start_cycle - t_sob) : ~0u;
+    if (!why[0] && !eng_start_cycle) snprintf(why, sizeof why, "the engine was never started");
+    if (lat < lat_best) lat_best = lat;
+    if (eng_start_cycle && lat > lat_worst) lat_worst = lat;
+    if (why[0]) { fail++; printf("FAIL producer/consumer %u: %s (seed %llu)\n", r, why, (unsigned long long)seed); }
+    else pass++;
+  }
+  printf("  producer/consumer: object write (access phase) -> engine register write starts: %u..%u cycles\n"
+         "  (includes the testbench's bus model: payload accepted, then an APB write to FENCE[0])\n",
+         lat_best, lat_worst);
   printf("%u passed, %u failed\n", pass, fail);
   delete d;
   return fail ? 1 : 0;

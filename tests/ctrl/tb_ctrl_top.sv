@@ -1,9 +1,24 @@
 // Simulation-only wrapper for the control-path integration test: a DMA queue
 // manager drives a DMA engine's registers through tessera_apb_mux (master 1),
-// the testbench reaches both register blocks directly (the system-bus side).
+// the testbench reaches both register blocks directly (the system-bus side),
+// and a Sync Manager whose payloads the testbench routes like the system bus.
 module tb_ctrl_top (
   input  logic         clk_i,
   input  logic         rst_ni,
+  // testbench APB to the Sync Manager
+  input  logic         s_psel_i,
+  input  logic         s_penable_i,
+  input  logic         s_pwrite_i,
+  input  logic [15:0]  s_paddr_i,
+  input  logic [31:0]  s_pwdata_i,
+  output logic         s_pready_o,
+  output logic [31:0]  s_prdata_o,
+  output logic         s_pslverr_o,
+  output logic         sm_valid_o,
+  input  logic         sm_ready_i,
+  output logic [31:0]  sm_addr_o,
+  output logic [31:0]  sm_data_o,
+  output logic         eng_psel_o,     // the queue manager starts an engine register write
   // testbench APB to the queue manager
   input  logic         q_psel_i,
   input  logic         q_penable_i,
@@ -133,4 +148,14 @@ module tb_ctrl_top (
     .idle_o(dma_idle), .irq_o(d_irq_o)
   );
   assign dma_idle_o = dma_idle;
+  assign eng_psel_o = e_psel;
+
+  tessera_syncmgr u_sm (
+    .clk_i, .rst_ni,
+    .apb_psel_i(s_psel_i), .apb_penable_i(s_penable_i), .apb_pwrite_i(s_pwrite_i), .apb_pprot_i(3'b000),
+    .apb_paddr_i(s_paddr_i), .apb_pwdata_i(s_pwdata_i), .apb_pstrb_i(4'hF), .apb_pready_o(s_pready_o),
+    .apb_prdata_o(s_prdata_o), .apb_pslverr_o(s_pslverr_o),
+    .msg_valid_o(sm_valid_o), .msg_ready_i(sm_ready_i), .msg_addr_o(sm_addr_o), .msg_data_o(sm_data_o),
+    .msg_err_i(1'b0), .irq_o()
+  );
 endmodule
