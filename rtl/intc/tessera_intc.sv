@@ -40,6 +40,11 @@ module tessera_intc (
   );
 
   logic [31:0] pending, core_act;
+  logic clr_wr_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) clr_wr_q <= 1'b0;
+    else         clr_wr_q <= hw_out.SWIRQ_CLR.bits.swmod;
+  end
   assign pending  = {hw_out.SWIRQ.bits.value, src_i};
   assign core_act = pending & hw_out.CORE_EN.en.value;
 
@@ -55,7 +60,7 @@ module tessera_intc (
     hw_in = '0;
     hw_in.PENDING.src.next    = pending;
     hw_in.SWIRQ.bits.next      = hw_out.SWIRQ.bits.value & ~hw_out.SWIRQ_CLR.bits.value;
-    hw_in.SWIRQ.bits.we        = hw_out.SWIRQ_CLR.bits.swmod;
+    hw_in.SWIRQ.bits.we        = clr_wr_q;
     hw_in.CORE_CLAIM.id.next  = claim;
     hw_in.CORE_CLAIM.none.next = (core_act == '0);
   end

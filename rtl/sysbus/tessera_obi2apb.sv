@@ -79,6 +79,9 @@ module tessera_obi2apb #(
         if (accept) begin
           sel_d   = hit;
           addr_d  = obi_addr_i[15:0];
+          for (int unsigned p = 0; p < NumPer; p++) begin
+            if (hit[p]) addr_d = obi_addr_i[15:0] & 16'(PerSize[32*p +: 32] - 32'd1);
+          end
           we_d    = obi_we_i;
           be_d    = obi_we_i ? obi_be_i : 4'h0;
           wdata_d = obi_wdata_i;

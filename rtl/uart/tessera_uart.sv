@@ -51,7 +51,12 @@ module tessera_uart #(
   logic tx_push, tx_pop, tx_full, tx_empty;
   assign tx_full  = tx_cnt_q == (Pw+1)'(FifoDepth);
   assign tx_empty = tx_cnt_q == '0;
-  assign tx_push  = hw_out.TXDATA.data.swmod && !tx_full;
+  logic tx_wr_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) tx_wr_q <= 1'b0;
+    else         tx_wr_q <= hw_out.TXDATA.data.swmod;
+  end
+  assign tx_push  = tx_wr_q && !tx_full;
 
   logic        tx_busy_q;
   logic [9:0]  tx_shift_q;   // {stop, data[7:0], start} shifted out LSB first
@@ -169,7 +174,7 @@ module tessera_uart #(
     hw_in.STATUS.tx_full.next       = tx_full;
     hw_in.STATUS.tx_idle.next       = tx_idle;
     hw_in.STATUS.rx_valid.next      = !rx_empty;
-    hw_in.STATUS.tx_overflow.hwset  = hw_out.TXDATA.data.swmod && tx_full;
+    hw_in.STATUS.tx_overflow.hwset  = tx_wr_q && tx_full;
     hw_in.STATUS.rx_overrun.hwset   = rx_overrun;
     hw_in.STATUS.rx_frame_err.hwset = rx_frame_err;
     hw_in.STATUS.tx_level.next      = 5'(tx_cnt_q);
