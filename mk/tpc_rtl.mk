@@ -5,7 +5,7 @@
 #   make tpc-rtl-test    generated decoder up to date + lint + random lockstep programs
 #   make tpc-rtl-synth   Yosys synthesis of tessera_tpc_core (small local memories)
 TPC_RTL_PKG  := rtl/tpc/tessera_tpc_isa_pkg.sv
-TPC_RTL_MODS := rtl/tpc/tessera_tpc_dec.sv rtl/tpc/tessera_tpc_vlane.sv rtl/tpc/tessera_tpc_valu.sv rtl/tpc/tessera_tpc_tmu.sv \
+TPC_RTL_MODS := rtl/tpc/tessera_tpc_dec.sv rtl/tpc/tessera_tpc_vlane.sv rtl/tpc/tessera_tpc_valu.sv rtl/tpc/tessera_tpc_tmu.sv rtl/tpc/tessera_tpc_fadd.sv rtl/tpc/tessera_tpc_fmul.sv \
                 rtl/tpc/tessera_tpc_core.sv
 TPC_RTL      := $(TPC_RTL_PKG) $(TPC_RTL_MODS)
 
@@ -17,12 +17,16 @@ TPC_RTL_BUILD := $(BUILD)/tpc_rtl
 TPC_RTL_TB    := $(TPC_RTL_BUILD)/tb/Vtessera_tpc_core
 TPC_RTL_PROGS ?= 300
 
-$(TPC_RTL_TB): $(TPC_RTL) tests/tpc/rtl/tb_tpc_core.cpp $(TPC_TOOLS_DIR)/libtpcmodel.a mk/tpc_rtl.mk
+$(TPC_RTL_BUILD)/tpc_golden.o: tests/tpc/golden/tpc_golden.c $(TPC_GOLDEN_HDRS) $(TPC_MODEL_HDRS)
+	@mkdir -p $(dir $@)
+	$(TPC_HOST_CC) $(TPC_HOST_CFLAGS) -Itests/tpc -Itools/tpcasm -c -o $@ $<
+
+$(TPC_RTL_TB): $(TPC_RTL) tests/tpc/rtl/tb_tpc_core.cpp $(TPC_TOOLS_DIR)/libtpcmodel.a $(TPC_RTL_BUILD)/tpc_golden.o mk/tpc_rtl.mk
 	@mkdir -p $(TPC_RTL_BUILD)/tb
 	nice verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast \
-	  --public-flat-rw -Wno-fatal --top-module tessera_tpc_core -GMemSize=262144 -Mdir $(TPC_RTL_BUILD)/tb \
+	  --public-flat-rw -Wno-fatal --top-module tessera_tpc_core "-GMemSize=33'h40000" -Mdir $(TPC_RTL_BUILD)/tb \
 	  -o Vtessera_tpc_core -CFLAGS "-O1 -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm" \
-	  -LDFLAGS "$(TPC_TOOLS_DIR)/libtpcmodel.a -lm" \
+	  -LDFLAGS "$(TPC_RTL_BUILD)/tpc_golden.o $(TPC_TOOLS_DIR)/libtpcmodel.a -lm" \
 	  $(addprefix $(ROOT)/,$(TPC_RTL)) $(ROOT)/tests/tpc/rtl/tb_tpc_core.cpp > $(TPC_RTL_BUILD)/tb/build.log 2>&1 \
 	  || { tail -30 $(TPC_RTL_BUILD)/tb/build.log; exit 1; }
 

@@ -167,7 +167,8 @@ module tessera_tpc_core #(
       tessera_tpc_isa_pkg::I_VRSQRT, tessera_tpc_isa_pkg::I_VSQRT, tessera_tpc_isa_pkg::I_VTANH,
       tessera_tpc_isa_pkg::I_VSIGM: supported = 1'b0;
       tessera_tpc_isa_pkg::I_VADD, tessera_tpc_isa_pkg::I_VSUB, tessera_tpc_isa_pkg::I_VMUL,
-      tessera_tpc_isa_pkg::I_VFMA, tessera_tpc_isa_pkg::I_VREDSUM: supported = !fl;
+      tessera_tpc_isa_pkg::I_VREDSUM: supported = !fl || (dt == 4'd0);
+      tessera_tpc_isa_pkg::I_VFMA: supported = !fl;
       default: supported = 1'b1;
     endcase
   endfunction
@@ -216,17 +217,16 @@ module tessera_tpc_core #(
   end
 
   // ---------------------------------------------------------------- index-register op
-  function automatic logic [4:0][31:0] ix_op(input logic [6:0] i, input logic [2:0] dim,
-                                             input logic [31:0] imm,
-                                             input logic [4:0][31:0] old_d,
-                                             input logic [4:0][31:0] src_a,
-                                             input logic [31:0] sa);
-    logic [4:0][31:0] r;
+  // (flat 160-bit vectors: Yosys rejects multi-dimensional packed function arguments)
+  function automatic logic [159:0] ix_op(input logic [6:0] i, input logic [2:0] dim,
+                                         input logic [31:0] imm, input logic [159:0] old_d,
+                                         input logic [159:0] src_a, input logic [31:0] sa);
+    logic [159:0] r;
     r = old_d;
     unique case (i)
-      tessera_tpc_isa_pkg::I_IXSET:  r[dim] = sa;
-      tessera_tpc_isa_pkg::I_IXADDI: r[dim] = old_d[dim] + imm;
-      tessera_tpc_isa_pkg::I_IXADD:  r[dim] = old_d[dim] + sa;
+      tessera_tpc_isa_pkg::I_IXSET:  r[32*dim +: 32] = sa;
+      tessera_tpc_isa_pkg::I_IXADDI: r[32*dim +: 32] = old_d[32*dim +: 32] + imm;
+      tessera_tpc_isa_pkg::I_IXADD:  r[32*dim +: 32] = old_d[32*dim +: 32] + sa;
       default:                       r = src_a;
     endcase
     ix_op = r;

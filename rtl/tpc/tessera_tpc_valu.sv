@@ -63,6 +63,27 @@ module tessera_tpc_valu (
       .sel_i(sel_i[k]), .r_o(r8[8*k +: 8]), .cmp_o(c8[k]));
   end
 
+  // FP32 add/sub (vadd.f32, vsub.f32) and the FP32 vredsum tree
+  logic [255:0] fsum;
+  logic [31:0]  fr4 [4], fr2 [2], fr1;
+  for (genvar k = 0; k < 8; k++) begin : g_fadd
+    tessera_tpc_fadd u_fadd (
+      .a_i(va_i[32*k +: 32]),
+      .b_i(vb_i[32*k +: 32] ^ {(id_i == tessera_tpc_isa_pkg::I_VSUB), 31'd0}),
+      .r_o(fsum[32*k +: 32]));
+  end
+  logic [255:0] fprod;
+  for (genvar k = 0; k < 8; k++) begin : g_fmul
+    tessera_tpc_fmul u_fmul (.a_i(va_i[32*k +: 32]), .b_i(vb_i[32*k +: 32]), .r_o(fprod[32*k +: 32]));
+  end
+  for (genvar k = 0; k < 4; k++) begin : g_fred4
+    tessera_tpc_fadd u_fadd (.a_i(va_i[32*k +: 32]), .b_i(va_i[32*(k+4) +: 32]), .r_o(fr4[k]));
+  end
+  for (genvar k = 0; k < 2; k++) begin : g_fred2
+    tessera_tpc_fadd u_fadd (.a_i(fr4[k]), .b_i(fr4[k+2]), .r_o(fr2[k]));
+  end
+  tessera_tpc_fadd u_fred1 (.a_i(fr2[0]), .b_i(fr2[1]), .r_o(fr1));
+
   // per-byte write enable from the lane mask
   logic [31:0] bmask;
   always_comb begin
@@ -74,7 +95,13 @@ module tessera_tpc_valu (
       endcase
     end
     unique case (wsel)
-      2'd0:    begin lane_r = r32; cmp = {24'd0, c32}; end
+      2'd0:    begin
+        lane_r = r32;
+        if (dt_i == 4'd0 && (id_i == tessera_tpc_isa_pkg::I_VADD || id_i == tessera_tpc_isa_pkg::I_VSUB))
+          lane_r = fsum;
+        if (dt_i == 4'd0 && id_i == tessera_tpc_isa_pkg::I_VMUL) lane_r = fprod;
+        cmp = {24'd0, c32};
+      end
       2'd1:    begin lane_r = r16; cmp = {16'd0, c16}; end
       default: begin lane_r = r8;  cmp = c8;           end
     endcase
@@ -150,7 +177,7 @@ module tessera_tpc_valu (
       default: qnan = 32'h0000_007e;
     endcase
     unique case (wsel)
-      2'd0:    red_r = red32[0];
+      2'd0:    red_r = (dt_i == 4'd0 && id_i == tessera_tpc_isa_pkg::I_VREDSUM) ? fr1 : red32[0];
       2'd1:    red_r = {16'd0, red16[0]};
       default: red_r = {24'd0, red8[0]};
     endcase

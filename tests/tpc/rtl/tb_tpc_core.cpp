@@ -3,7 +3,7 @@
 // architectural state is compared (s, p, vp, v, i registers, RNG states, PC); at the end
 // the error code, the error PC and both local memories. See docs/tpc_rtl.md.
 //
-//   Vtessera_tpc_core [--seed N] [--progs N] [-v]
+//   Vtessera_tpc_core [--seed N] [--progs N] [--kernels N] [-v]   (run from the repository root)
 //
 // Prints its seed and ends with "N passed, M failed".
 #include "Vtessera_tpc_core.h"
@@ -12,6 +12,8 @@
 extern "C" {
 #include "tpc_model.h"
 #include "tpc_isa_gen.h"
+#include "tpcasm_lib.h"
+#include "golden/tpc_golden.h"
 }
 #include <cstdio>
 #include <cstdlib>
@@ -123,7 +125,8 @@ static bool rtl_supports(const tpc_insn_info_t *in, int dt) {
   if (n == "vcvt" || n == "vexp" || n == "vlog" || n == "vrcp" ||
       n == "vrsqrt" || n == "vsqrt" || n == "vtanh" || n == "vsigm")
     return false;
-  if ((n == "vadd" || n == "vsub" || n == "vmul" || n == "vfma" || n == "vredsum") && dt <= 4) return false;
+  if ((n == "vadd" || n == "vsub" || n == "vmul" || n == "vredsum") && dt >= 1 && dt <= 4) return false;
+  if (n == "vfma" && dt <= 4) return false;
   return true;
 }
 
@@ -269,6 +272,30 @@ static void put_desc(int t, const tpc_tensor_t *d) {
   for (int k = 0; k < 16; k++) top->desc_i[16 * t + k] = img[k];
 }
 
+// load the program into the core's instruction memory and drive the launch inputs
+static void rtl_setup(const tpc_launch_t &L, const std::vector<uint64_t> &w, uint32_t id, uint32_t ntpc,
+                      bool bad_launch) {
+  int len = (int)(w.size() / 4);
+  for (int b = 0; b < len; b++) {
+    top->imem_we_i = 1;
+    top->imem_waddr_i = (uint32_t)b;
+    for (int k = 0; k < 8; k++) top->imem_wdata_i[k] = (uint32_t)(w[4 * b + k / 2] >> (32 * (k & 1)));
+    tick();
+  }
+  top->imem_we_i = 0;
+  uint32_t off[5], len5[5];
+  tpc_slice(&L, ntpc, id, off, len5);
+  for (int d = 0; d < 5; d++) { top->slice_off_i[d] = off[d]; top->slice_len_i[d] = len5[d]; }
+  for (int t = 0; t < 8; t++) put_desc(t, &L.tensor[t]);
+  for (int k = 0; k < 16; k++) top->sarg_i[k] = L.sarg[k];
+  top->prog_len_i = L.prog_len;
+  top->ntensors_i = L.ntensors & 15u;
+  top->bad_launch_i = bad_launch;
+  top->tpc_id_i = id;
+  top->ntpc_i = ntpc;
+  top->rng_seed_i = L.rng_seed;
+}
+
 // ------------------------------------------------------------------ state compare
 static int cmp_state(const tpc_core_t *c, const char *when) {
   int bad = 0;
@@ -349,25 +376,7 @@ static bool run_prog(int idx, const Prog &p) {
   if (rn(40) == 0) { L.idx_size[rn(5)] = 0; bad_launch = true; }
   if (rn(40) == 0) L.ntensors = 9 + rn(7);
 
-  // RTL launch inputs
-  for (int b = 0; b < p.len; b++) {
-    top->imem_we_i = 1;
-    top->imem_waddr_i = (uint32_t)b;
-    for (int k = 0; k < 8; k++) top->imem_wdata_i[k] = (uint32_t)(p.w[4 * b + k / 2] >> (32 * (k & 1)));
-    tick();
-  }
-  top->imem_we_i = 0;
-  uint32_t off[5], len[5];
-  tpc_slice(&L, ntpc, id, off, len);
-  for (int d = 0; d < 5; d++) { top->slice_off_i[d] = off[d]; top->slice_len_i[d] = len[d]; }
-  for (int t = 0; t < 8; t++) put_desc(t, &L.tensor[t]);
-  for (int k = 0; k < 16; k++) top->sarg_i[k] = L.sarg[k];
-  top->prog_len_i = L.prog_len;
-  top->ntensors_i = L.ntensors & 15u;
-  top->bad_launch_i = bad_launch;
-  top->tpc_id_i = id;
-  top->ntpc_i = ntpc;
-  top->rng_seed_i = L.rng_seed;
+  rtl_setup(L, p.w, id, ntpc, bad_launch);
 
   // model launch; local memories start as the RTL's (the RTL does not clear them)
   int e0 = tpc_core_start(&c, &L, &dm, id, ntpc);
@@ -381,10 +390,11 @@ static bool run_prog(int idx, const Prog &p) {
   int bad = 0;
   uint64_t bundles = 0, guard = 0;
   bool done = top->done_o;
-  while (!done && guard++ < 20 * kMaxBundles + 100) {
+  while (!done && guard++ < 5000) {  // cycles without a retired bundle
     if (bundles >= kMaxBundles) break;
     tick();
     if (top->retire_o) {
+      guard = 0;
       count_bundle(&c, mem);
       int st = tpc_core_step(&c);
       bundles++;
@@ -406,12 +416,8 @@ static bool run_prog(int idx, const Prog &p) {
       if (bundles >= kMaxBundles) { // timeout: both still running
         err_seen[TPC_ERR_TIMEOUT]++;
         if (c.state != TPC_RUNNING) { printf("  prog %d: model stopped, RTL still running\n", idx); bad++; }
-        // let the RTL finish its bundle stream: reset it
-        top->rst_ni = 0; tick(); top->rst_ni = 1;
-        rq.clear(); awq.clear(); wq.clear(); bq.clear();
-        tick();
       } else {
-        printf("  prog %d: RTL hung\n", idx); bad++;
+        printf("  prog %d: RTL hung (no retire for 5000 cycles, pc %u)\n", idx, top->pc_o); bad++;
       }
     } else if (rerr == 0) {
       if (c.state != TPC_DONE) { printf("  prog %d: RTL done, model state %u\n", idx, c.state); bad++; }
@@ -437,6 +443,11 @@ static bool run_prog(int idx, const Prog &p) {
     bad += mb;
   }
   if (axi_bad) { bad++; axi_bad = 0; }
+  if (!done) { // stop the RTL (timeout or hang): reset it and the AXI slave
+    top->rst_ni = 0; tick(); top->rst_ni = 1;
+    rq.clear(); awq.clear(); wq.clear(); bq.clear();
+    tick();
+  }
   if (verbose || bad)
     printf("%s prog %d: %d bundles, len %d, end %s\n", bad ? "FAIL" : "ok", idx, (int)bundles, p.len,
            done ? tpc_err_name(e0 ? e0 : rerr) : "TIMEOUT");
@@ -448,12 +459,177 @@ static bool run_prog(int idx, const Prog &p) {
   return bad == 0;
 }
 
+// ------------------------------------------------------------------ kernel library on the RTL
+// Kernels whose instructions the RTL implements run on one RTL core launch by launch
+// (TPC t of n = 1, 2, 4, one after the other) and are checked against the golden model
+// (bit-exact) and, byte for byte over the whole device memory, against the C ISA model.
+static uint64_t kern_cycles_1tpc;
+
+static int rtl_launch(const tpc_launch_t &L, const std::vector<uint64_t> &w, uint32_t id, uint32_t n,
+                      uint32_t *epc) {
+  rtl_setup(L, w, id, n, false);
+  top->start_i = 1;
+  tick();
+  top->start_i = 0;
+  uint64_t t0 = cycles;
+  while (!top->done_o && cycles - t0 < 20000000ull) tick();
+  if (!top->done_o) { printf("  RTL kernel launch hung (pc %u)\n", top->pc_o); return TPC_ERR_TIMEOUT; }
+  *epc = top->err_pc_o;
+  return top->err_o;
+}
+
+struct KTens { uint32_t addr; int W, H, pitch; };
+
+static bool run_kernel(const char *name, tpc_launch_t &L, const std::vector<uint8_t> &init,
+                       const std::vector<KTens> &outs, std::vector<std::vector<uint32_t>> &res) {
+  char path[256], err[512];
+  snprintf(path, sizeof(path), "kernels/tpc/%s.tasm", name);
+  tpc_bundle_t *bund = nullptr;
+  uint32_t nb = 0;
+  if (tpcasm_assemble_file(path, nullptr, 0, &bund, &nb, err, sizeof(err))) {
+    printf("  %s: %s\n", name, err);
+    return false;
+  }
+  std::vector<uint64_t> w(4 * (size_t)nb);
+  for (uint32_t b = 0; b < nb; b++) for (int k = 0; k < 4; k++) w[4 * b + k] = bund[b].w[k];
+  free(bund);
+  L.prog_addr = kProgAddr;
+  L.prog_len = nb;
+  bool ok = true;
+  static const uint32_t splits[3] = {1, 2, 4};
+  for (uint32_t n : splits) {
+    rtl_mem = init;
+    memcpy(&rtl_mem[kProgAddr - kMemBase], w.data(), 32 * (size_t)nb);
+    std::vector<uint8_t> mm = rtl_mem;
+    tpc_devmem_t dm = {mm.data(), kMemBase, kMemSize};
+    uint64_t c0 = cycles;
+    for (uint32_t t = 0; t < n; t++) {
+      uint32_t epc = 0;
+      int e = rtl_launch(L, w, t, n, &epc);
+      if (e) { printf("  %s: RTL TPC %u of %u stopped with %s at pc %u\n", name, t, n, tpc_err_name(e), epc); return false; }
+    }
+    if (n == 1) kern_cycles_1tpc = cycles - c0;
+    uint32_t et = 0, epc = 0;
+    int me = tpc_run_cluster(&L, &dm, n, 50000000ull, nullptr, &et, &epc);
+    if (me) { printf("  %s: model stopped with %s\n", name, tpc_err_name(me)); return false; }
+    for (size_t i = 0; i < mm.size(); i++)
+      if (mm[i] != rtl_mem[i]) {
+        printf("  %s (%u TPCs): device memory %08x rtl=%02x model=%02x\n", name, n, (uint32_t)(kMemBase + i), rtl_mem[i], mm[i]);
+        ok = false;
+        break;
+      }
+    for (size_t k = 0; k < outs.size(); k++) {
+      const KTens &o = outs[k];
+      std::vector<uint32_t> v((size_t)o.W * o.H);
+      for (int r = 0; r < o.H; r++)
+        for (int c = 0; c < o.W; c++)
+          memcpy(&v[(size_t)r * o.W + c], &rtl_mem[o.addr - kMemBase + 4 * ((size_t)r * o.pitch + c)], 4);
+      if (n == 1) res[k] = v;
+      else if (v != res[k]) { printf("  %s: output differs between 1 and %u TPCs\n", name, n); ok = false; }
+    }
+  }
+  return ok;
+}
+
+static void kdesc(tpc_tensor_t *d, const KTens &t, int oned, uint32_t pad) {
+  memset(d, 0, sizeof(*d));
+  d->base = t.addr; d->dtype = TPC_DT_F32; d->ndims = oned ? 1 : 2; d->pad = pad;
+  d->size[0] = (uint32_t)t.W; d->size[1] = (uint32_t)t.H;
+  d->stride[0] = 1; d->stride[1] = t.pitch;
+}
+
+static uint32_t rnd_f32() {
+  static const uint32_t sp[] = {0x00000000, 0x80000000, 0x00000001, 0x807FFFFF, 0x7F7FFFFF,
+                                0xFF800000, 0x7F800000, 0x7FC00000, 0xFFC00001};
+  if (rn(10) == 0) return sp[rn(9)];
+  float f = (float)((int32_t)rnd() >> 8) / (float)(1u << rn(24));
+  uint32_t b; memcpy(&b, &f, 4);
+  return b;
+}
+
+static int kpass, kfail;
+static void kcheck(bool ok, const char *what) {
+  if (ok) kpass++; else kfail++;
+  if (verbose || !ok) printf("%s %s\n", ok ? "ok  " : "FAIL", what);
+}
+
+static void run_kernels(int shapes) {
+  static const int ws[] = {1, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65, 77, 100};
+  for (int it = 0; it < shapes; it++) {
+    for (int kind = 0; kind < 6; kind++) {
+      int W = rn(3) ? ws[rn(13)] : 1 + (int)rn(130), H = rn(4) == 0 ? 1 : 1 + (int)rn(9);
+      if (kind == 2 && rn(2)) H = 1 + (int)rn(20);
+      tpc_launch_t L;
+      memset(&L, 0, sizeof(L));
+      for (int d = 0; d < 5; d++) L.idx_size[d] = 1;
+      L.rng_seed = rnd();
+      std::vector<uint8_t> init(kMemSize);
+      for (auto &b : init) b = (uint8_t)rnd();
+      KTens a = {kMemBase + 0x1000 + 4 * rn(8), W, H, W + (int)rn(5)};
+      uint32_t oaddr = (a.addr + 4 * (uint32_t)(a.pitch * H) + 64 + 4 * rn(8)) & ~3u;
+      std::vector<uint32_t> va((size_t)W * H);
+      for (auto &x : va) x = rnd_f32();
+      for (int r = 0; r < H; r++)
+        for (int c = 0; c < W; c++) memcpy(&init[a.addr - kMemBase + 4 * ((size_t)r * a.pitch + c)], &va[(size_t)r * W + c], 4);
+      std::vector<std::vector<uint32_t>> res(1);
+      std::vector<uint32_t> g;
+      char what[160];
+      bool ok;
+      static const char *const kname[6] = {"relu", "add", "mul", "reduce_max", "reduce_sum", "transpose"};
+      if (kind <= 2) {        // relu: t0 x, t2 out; add/mul: t0 a, t1 b, t2 out; index space ceil(W/8) x H
+        KTens b = {(oaddr + 4 * (uint32_t)((W + 4) * H) + 64) & ~3u, W, H, W};
+        KTens o = {oaddr, W, H, W + (int)rn(5)};
+        std::vector<uint32_t> vb((size_t)W * H);
+        for (auto &x : vb) x = rnd_f32();
+        for (int r = 0; r < H; r++)
+          for (int c = 0; c < W; c++) memcpy(&init[b.addr - kMemBase + 4 * ((size_t)r * b.pitch + c)], &vb[(size_t)r * W + c], 4);
+        L.ntensors = 3;
+        kdesc(&L.tensor[0], a, 0, 0);
+        kdesc(&L.tensor[1], b, 0, 0);
+        kdesc(&L.tensor[2], o, 0, 0);
+        L.idx_size[0] = (uint32_t)((W + 7) / 8); L.idx_size[1] = (uint32_t)H;
+        ok = run_kernel(kname[kind], L, init, {o}, res);
+        g.resize(va.size());
+        for (size_t i = 0; i < va.size(); i++)
+          g[i] = kind == 0 ? tg_relu(va[i]) : kind == 1 ? tg_add(va[i], vb[i]) : tg_mul(va[i], vb[i]);
+      } else if (kind <= 4) { // reduce_max/sum: t0 x (pad -Inf / 0), t1 out [H], index space 1 x H
+        KTens o = {oaddr, H, 1, H};
+        L.ntensors = 2;
+        kdesc(&L.tensor[0], a, 0, kind == 3 ? 0xFF800000u : 0u);
+        kdesc(&L.tensor[1], o, 1, 0);
+        L.idx_size[1] = (uint32_t)H;
+        ok = run_kernel(kname[kind], L, init, {o}, res);
+        g.resize((size_t)H);
+        (kind == 3 ? tg_reduce_max : tg_reduce_sum)(va.data(), H, W, g.data());
+      } else {                // transpose: t0 in [H][W], t1 out [W][H]
+        KTens o = {oaddr, H, W, H + (int)rn(5)};
+        L.ntensors = 2;
+        kdesc(&L.tensor[0], a, 0, 0);
+        kdesc(&L.tensor[1], o, 0, 0);
+        L.idx_size[0] = (uint32_t)((W + 7) / 8); L.idx_size[1] = (uint32_t)((H + 7) / 8);
+        ok = run_kernel("transpose", L, init, {o}, res);
+        g.resize(va.size());
+        tg_transpose(va.data(), H, W, g.data());
+      }
+      snprintf(what, sizeof(what), "%s [%d x %d] on RTL: golden bit-exact, model memory identical, 1/2/4 launches identical (%llu cycles on 1 TPC)",
+               kname[kind], H, W, (unsigned long long)kern_cycles_1tpc);
+      if (ok && res[0] != g) {
+        for (size_t i = 0; i < g.size(); i++)
+          if (res[0][i] != g[i]) { printf("  element %zu got %08x want %08x\n", i, res[0][i], g[i]); break; }
+        ok = false;
+      }
+      kcheck(ok, what);
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   uint64_t seed = (uint64_t)time(nullptr);
-  int nprogs = 300;
+  int nprogs = 300, nkern = 4;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 0);
     else if (!strcmp(argv[i], "--progs") && i + 1 < argc) nprogs = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--kernels") && i + 1 < argc) nkern = atoi(argv[++i]);
     else if (!strcmp(argv[i], "-v")) verbose = 1;
   }
   printf("tpc_rtl core: seed %llu (reproduce with --seed %llu), %d random programs\n",
@@ -474,6 +650,10 @@ int main(int argc, char **argv) {
     Prog p = gen_prog();
     if (run_prog(i, p)) passed++; else failed++;
   }
+  run_kernels(nkern);
+  passed += kpass;
+  failed += kfail;
+  printf("kernels on RTL: %d passed, %d failed (relu, add, mul, reduce_max, reduce_sum, transpose)\n", kpass, kfail);
   // coverage report: every instruction/type the RTL supports, executed or not
   int supported = 0, covered = 0;
   std::string missing;
