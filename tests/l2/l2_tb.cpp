@@ -934,6 +934,24 @@ static void t_hints() {
   end("allocation hints and classes");
 }
 
+static void t_lru_order() {
+  begin("replacement order: a hit makes a line youngest (LRU, one class)");
+  Bench b(40, 32);
+  b.limit = 400000;
+  b.add_region(kR, same_set_addr(0, kWays + 2));
+  // fill one set with ways lines (same class), touch line 0 again, then allocate one more
+  for (int k = 0; k < kWays; ++k) b.wait_txn(b.read(0, same_set_addr(kR, k), 2, 0xf, 1));
+  b.wait_txn(b.read(0, same_set_addr(kR, 0), 2, 0xf, 1));            // hit: line 0 youngest
+  b.wait_txn(b.read(0, same_set_addr(kR, kWays), 2, 0xf, 1));        // evicts line 1
+  b.wr(REG(CTRL), L2__CTRL__CNT_CLR_bm | (8u << L2__CTRL__CLASS_WEIGHT_bp));
+  b.wait_txn(b.read(0, same_set_addr(kR, 0), 2, 0xf, 1));
+  CHECK(b.rd(REG(MISSES)) == 0, "recently used line 0 was evicted (misses %u)", b.rd(REG(MISSES)));
+  b.wait_txn(b.read(0, same_set_addr(kR, 1), 2, 0xf, 1));
+  CHECK(b.rd(REG(MISSES)) == 1, "least recently used line 1 was not evicted (misses %u)",
+        b.rd(REG(MISSES)));
+  end("replacement order: a hit makes a line youngest (LRU, one class)");
+}
+
 static void t_hang_detect() {
   begin("no-hang watchdog: memory stops answering -> diagnostic, not a hang");
   Bench b(40, 32);
@@ -1190,6 +1208,7 @@ int main(int argc, char** argv) {
   t_message();
   t_shared_mode();
   t_hints();
+  t_lru_order();
   t_hang_detect();
   // random runs: seeds seed .. seed+seeds-1 (each reproducible alone with --seed)
   for (unsigned k = 0; k < seeds; ++k) {
