@@ -400,7 +400,7 @@ module tessera_dma #(
               r_i2_q    <= r_i2_q + 16'd1;
               r_plane_q <= r_row_q + ss1_q;
               r_row_q   <= r_row_q + ss1_q;
-              if ((32'(r_i2_q) + 32'd1) * (32'(tr_e) + 32'd1) == 32'(c1_q)) r_done_q <= 1'b1;
+              if (((32'(r_i2_q) + 32'd1) << (esize_q ? 3 : 4)) == 32'(c1_q)) r_done_q <= 1'b1;
             end else begin
               r_off_q <= r_off_q + 32'd32;
               r_row_q <= r_plane_q;
@@ -448,12 +448,12 @@ module tessera_dma #(
           // w_row = start of the current destination row, w_plane = first row of the tile column
           if (w_i1_q == 16'(tr_e)) begin
             w_i1_q <= '0;
-            if ((32'(w_i2_q) + 32'd1) * 32'd32 == size_q) begin
+            if (((32'(w_i2_q) + 32'd1) << 5) == size_q) begin
               w_i2_q    <= '0;
               w_off_q   <= w_off_q + 32'd32;
               w_plane_q <= dst_q;
               w_row_q   <= dst_q;
-              if ((w_off_q >> 5) + 32'd1 == 32'(c1_q) / (32'(tr_e) + 32'd1)) w_done_q <= 1'b1;
+              if ((w_off_q >> 5) + 32'd1 == (32'(c1_q) >> (esize_q ? 3 : 4))) w_done_q <= 1'b1;
             end else begin
               w_i2_q    <= w_i2_q + 16'd1;
               w_plane_q <= w_row_q + ds1_q;
