@@ -41,23 +41,23 @@ module tessera_core_alu
     endcase
   end
 
-  // 33x33 signed multiply covers all four variants:
-  // MUL (low word), MULH (s*s), MULHSU (s*u), MULHU (u*u)
-  // (operands are extended to the full product width explicitly: Yosys
-  // evaluates a multiplication inside a size cast at the operand width)
-  logic               a_sign, b_sign;
-  logic signed [65:0] mul_a_ext, mul_b_ext;
-  logic signed [65:0] product;
+  // One unsigned 32x32 multiply; the signed high words are corrected:
+  //   MULH   = hi(ua*ub) - (a<0 ? b : 0) - (b<0 ? a : 0)
+  //   MULHSU = hi(ua*ub) - (a<0 ? b : 0)
+  // (unsigned arithmetic only: Yosys mis-synthesized the signed version)
+  logic [63:0] product;
+  logic [31:0] corr_a, corr_b;
 
-  assign a_sign    = (mul_op_i == 2'b01 || mul_op_i == 2'b10) ? mul_a_i[31] : 1'b0;
-  assign b_sign    = (mul_op_i == 2'b01) ? mul_b_i[31] : 1'b0;
-  assign mul_a_ext = {{34{a_sign}}, mul_a_i};
-  assign mul_b_ext = {{34{b_sign}}, mul_b_i};
-  assign product   = mul_a_ext * mul_b_ext;
+  assign product = {32'b0, mul_a_i} * {32'b0, mul_b_i};
+  assign corr_a  = ((mul_op_i == 2'b01 || mul_op_i == 2'b10) && mul_a_i[31]) ? mul_b_i : 32'd0;
+  assign corr_b  = ((mul_op_i == 2'b01) && mul_b_i[31]) ? mul_a_i : 32'd0;
 
-  logic unused_product;
-  assign unused_product = ^product[65:64];
-
-  assign mul_result_o = (mul_op_i == 2'b00) ? product[31:0] : product[63:32];
+  always_comb begin
+    if (mul_op_i == 2'b00) begin
+      mul_result_o = product[31:0];
+    end else begin
+      mul_result_o = product[63:32] - corr_a - corr_b;
+    end
+  end
 
 endmodule
