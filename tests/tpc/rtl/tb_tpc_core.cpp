@@ -645,29 +645,34 @@ int main(int argc, char **argv) {
   tick(); tick();
   top->rst_ni = 1; tick();
 
-  int passed = 0, failed = 0;
-  for (int i = 0; i < nprogs; i++) {
+  int passed = 0, failed = 0, supported = 0, covered = 0;
+  std::string missing;
+  auto coverage = [&]() {   // every instruction/type pair the RTL supports, executed or not
+    supported = 0; covered = 0; missing.clear();
+    for (int i = 1; i < TPC_NINSN; i++) {
+      const tpc_insn_info_t *in = &tpc_insn_info[i];
+      for (int dt = 0; dt < (in->types ? TPC_NDT : 1); dt++) {
+        if (in->types && !((in->types >> dt) & 1)) continue;
+        if (!rtl_supports(in, dt)) continue;
+        std::string n = in->name;
+        if (in->types) n += std::string(".") + tpc_dtype_info[dt].name;
+        supported++;
+        if (cover.count(n)) covered++; else missing += " " + n;
+      }
+    }
+  };
+  // nprogs programs, then more (up to 4x) until every supported pair has executed
+  for (int i = 0; i < 4 * nprogs; i++) {
+    if (i >= nprogs) { coverage(); if (covered == supported) break; }
     Prog p = gen_prog();
     if (run_prog(i, p)) passed++; else failed++;
   }
+  coverage();
+  printf("random programs: %d passed, %d failed\n", passed, failed);
   run_kernels(nkern);
   passed += kpass;
   failed += kfail;
   printf("kernels on RTL: %d passed, %d failed (relu, add, mul, reduce_max, reduce_sum, transpose)\n", kpass, kfail);
-  // coverage report: every instruction/type the RTL supports, executed or not
-  int supported = 0, covered = 0;
-  std::string missing;
-  for (int i = 1; i < TPC_NINSN; i++) {
-    const tpc_insn_info_t *in = &tpc_insn_info[i];
-    for (int dt = 0; dt < (in->types ? TPC_NDT : 1); dt++) {
-      if (in->types && !((in->types >> dt) & 1)) continue;
-      if (!rtl_supports(in, dt)) continue;
-      std::string n = in->name;
-      if (in->types) n += std::string(".") + tpc_dtype_info[dt].name;
-      supported++;
-      if (cover.count(n)) covered++; else missing += " " + n;
-    }
-  }
   printf("coverage: %d of %d supported instruction/type pairs executed%s%s\n", covered, supported,
          missing.empty() ? "" : "; not executed:", missing.c_str());
   printf("end states:");
