@@ -10,12 +10,16 @@
 //  * W: follows AW order. Each master keeps a FIFO of the channels its AWs went
 //    to; each channel keeps a FIFO of the masters whose AWs it accepted. A W
 //    beat flows when both heads agree. W may arrive before or with its AW.
-//  * IDs: slave ID = {master index, master ID}, zero-extended to SlvIdBits.
-//  * Ordering: a read (write) whose ID still has reads (writes) outstanding at
-//    another channel is stalled until those complete, so same-ID responses
-//    come back in order. Different IDs complete in any order.
-//  * R and B: per master round-robin over the channels, bursts not interleaved,
-//    combinational (one beat per cycle per master).
+//  * IDs: slave ID = {master index, tag}, zero-extended to SlvIdBits; the tag
+//    is the burst's slot in the master's read reorder buffer / B queue.
+//  * Ordering: every accepted AR reserves a slot in the master's read reorder
+//    buffer (tessera_fabric_rd_rob), every AW a slot in its B queue
+//    (tessera_fabric_b_queue). R beats and B responses from any channel are
+//    stored in their slot; each master gets its R bursts and B responses
+//    strictly in its AR / AW order (stronger than AXI's per-ID order). An AR
+//    (AW) waits only while no slot is free; no same-ID stall.
+//  * R: the channels' beats are written into the reorder buffers (per master
+//    one beat per cycle, round-robin over the channels); B likewise.
 module tessera_axi_xbar #(
   parameter int unsigned NumMst          = 2,
   parameter int unsigned NumSlv          = 4,
@@ -24,7 +28,10 @@ module tessera_axi_xbar #(
   parameter int unsigned SlvIdBits       = IdBits + 4,
   parameter int unsigned InterleaveBytes = 256,
   parameter logic [31:0] MemBase         = 32'h8000_0000,
-  parameter logic [31:0] MemSize         = 32'h4000_0000
+  parameter logic [31:0] MemSize         = 32'h4000_0000,
+  parameter int unsigned ReorderSlots    = 8,   // read bursts in flight per master (power of two)
+  parameter int unsigned ReorderBeats    = 8,   // beats stored per read slot (power of two)
+  parameter int unsigned WriteSlots      = 8    // write bursts awaiting B per master (power of two)
 ) (
   input  logic                                clk_i,
   input  logic                                rst_ni,
@@ -108,11 +115,19 @@ module tessera_axi_xbar #(
   localparam int unsigned NumPorts    = NumSlv + 1;          // channels + error slave
   localparam int unsigned PortIdxBits = $clog2(NumPorts);
   localparam int unsigned ErrPort     = NumSlv;
+  localparam int unsigned SlvIdxBitsR = (NumSlv > 1) ? $clog2(NumSlv) : 1;
   localparam int unsigned IlShift     = $clog2(InterleaveBytes);
-  localparam int unsigned NumIds      = 1 << IdBits;
-  localparam int unsigned CntBits     = 4;                   // same-ID outstanding counter
+  localparam int unsigned RdSlotBits  = (ReorderSlots > 1) ? $clog2(ReorderSlots) : 1;
+  localparam int unsigned WrSlotBits  = (WriteSlots > 1) ? $clog2(WriteSlots) : 1;
+  localparam int unsigned TagBits0    = (RdSlotBits > WrSlotBits) ? RdSlotBits : WrSlotBits;
+  localparam int unsigned TagBits     = (TagBits0 > IdBits) ? TagBits0 : IdBits;
+  // reorder-buffer banks: one per channel (at most half the slots)
+  localparam int unsigned RdBanks0    = (NumSlv < ReorderSlots / 2) ? NumSlv : ReorderSlots / 2;
+  localparam int unsigned RdBanks     = (RdBanks0 > 0) ? RdBanks0 : 1;
+  localparam logic [1:0]  RespSlvErr  = 2'b10;
+  localparam logic [1:0]  RespDecErr  = 2'b11;
   localparam int unsigned WFifoDepth  = 2;                   // AWs awaiting W, per master/channel (see docs)
-  localparam int unsigned SlvIdUsed   = IdBits + MstIdxBits;
+  localparam int unsigned SlvIdUsed   = TagBits + MstIdxBits;
 
   // Address/control of one AW or AR request (slave-side ID), packed as
   // {id, addr, len, size, burst, cache, prot, qos} (flat vector: Yosys does not
@@ -142,8 +157,12 @@ module tessera_axi_xbar #(
     end
   endfunction
 
+  function automatic logic in_window(input logic [31:0] addr);
+    in_window = (addr >= MemBase) && ({1'b0, addr} < ({1'b0, MemBase} + {1'b0, MemSize}));
+  endfunction
+
   function automatic logic [SlvIdBits-1:0] widen_id(input logic [MstIdxBits-1:0] m,
-                                                    input logic [IdBits-1:0] id);
+                                                    input logic [TagBits-1:0] id);
     logic [SlvIdUsed-1:0] w;
     w = {m, id};
     widen_id = SlvIdBits'(w);
@@ -165,12 +184,14 @@ module tessera_axi_xbar #(
 
   // ---------------------------------------------------------------- request decode
   logic [NumMst-1:0][PortIdxBits-1:0] aw_tgt, ar_tgt;
-  logic [NumMst-1:0]                  aw_stall, ar_stall;
+  logic [NumMst-1:0]                  aw_stall, ar_stall, ar_local;
+  logic [NumMst-1:0][1:0]             ar_eresp;
   logic [NumMst-1:0][AxBits-1:0]     aw_in, ar_in;
 
-  // Same-ID tracking per master: outstanding count and the port they went to.
-  logic [NumMst-1:0][NumIds-1:0][CntBits-1:0]     wcnt_q, wcnt_d, rcnt_q, rcnt_d;
-  logic [NumMst-1:0][NumIds-1:0][PortIdxBits-1:0] wtgt_q, wtgt_d, rtgt_q, rtgt_d;
+  // Per-master reorder state: slot reserved for the next AR / AW (its tag).
+  logic [NumMst-1:0]                  rob_full, bq_full;
+  logic [NumMst-1:0][RdSlotBits-1:0]  rob_tail;
+  logic [NumMst-1:0][WrSlotBits-1:0]  bq_tail;
 
   // W routing FIFOs
   logic [NumMst-1:0]                  route_full, route_empty, route_push, route_pop;
@@ -182,18 +203,21 @@ module tessera_axi_xbar #(
     for (int unsigned m = 0; m < NumMst; m++) begin
       aw_tgt[m] = route(s_axi_awaddr_i[m], s_axi_awlen_i[m], s_axi_awsize_i[m]);
       ar_tgt[m] = route(s_axi_araddr_i[m], s_axi_arlen_i[m], s_axi_arsize_i[m]);
-      aw_in[m] = {widen_id(MstIdxBits'(m), s_axi_awid_i[m]), s_axi_awaddr_i[m],
+      // a read longer than a reorder slot cannot be buffered: SLVERR
+      if ({24'd0, s_axi_arlen_i[m]} >= ReorderBeats) begin
+        ar_tgt[m] = PortIdxBits'(ErrPort);
+      end
+      // reads for the error port are answered by the reorder buffer itself
+      ar_local[m] = (ar_tgt[m] == PortIdxBits'(ErrPort));
+      ar_eresp[m] = in_window(s_axi_araddr_i[m]) ? RespSlvErr : RespDecErr;
+      aw_in[m] = {widen_id(MstIdxBits'(m), TagBits'(bq_tail[m])), s_axi_awaddr_i[m],
                    s_axi_awlen_i[m], s_axi_awsize_i[m], s_axi_awburst_i[m],
                    s_axi_awcache_i[m], s_axi_awprot_i[m], s_axi_awqos_i[m]};
-      ar_in[m] = {widen_id(MstIdxBits'(m), s_axi_arid_i[m]), s_axi_araddr_i[m],
+      ar_in[m] = {widen_id(MstIdxBits'(m), TagBits'(rob_tail[m])), s_axi_araddr_i[m],
                    s_axi_arlen_i[m], s_axi_arsize_i[m], s_axi_arburst_i[m],
                    s_axi_arcache_i[m], s_axi_arprot_i[m], s_axi_arqos_i[m]};
-      aw_stall[m] = ((wcnt_q[m][s_axi_awid_i[m]] != '0) &&
-                     (wtgt_q[m][s_axi_awid_i[m]] != aw_tgt[m])) ||
-                    (wcnt_q[m][s_axi_awid_i[m]] == '1) || route_full[m];
-      ar_stall[m] = ((rcnt_q[m][s_axi_arid_i[m]] != '0) &&
-                     (rtgt_q[m][s_axi_arid_i[m]] != ar_tgt[m])) ||
-                    (rcnt_q[m][s_axi_arid_i[m]] == '1);
+      aw_stall[m] = bq_full[m] || route_full[m];
+      ar_stall[m] = rob_full[m];
     end
   end
 
@@ -209,7 +233,8 @@ module tessera_axi_xbar #(
     for (int unsigned p = 0; p < NumPorts; p++) begin
       for (int unsigned m = 0; m < NumMst; m++) begin
         aw_req[p][m] = s_axi_awvalid_i[m] && !aw_stall[m] && (aw_tgt[m] == PortIdxBits'(p));
-        ar_req[p][m] = s_axi_arvalid_i[m] && !ar_stall[m] && (ar_tgt[m] == PortIdxBits'(p));
+        ar_req[p][m] = s_axi_arvalid_i[m] && !ar_stall[m] && !ar_local[m] &&
+                       (ar_tgt[m] == PortIdxBits'(p));
       end
     end
   end
@@ -260,7 +285,7 @@ module tessera_axi_xbar #(
     end
     for (int unsigned m = 0; m < NumMst; m++) begin
       s_axi_awready_o[m] = 1'b0;
-      s_axi_arready_o[m] = 1'b0;
+      s_axi_arready_o[m] = ar_local[m] && !ar_stall[m];
       for (int unsigned p = 0; p < NumPorts; p++) begin
         if (aw_load[p] && aw_gnt[p][m]) begin
           s_axi_awready_o[m] = 1'b1;
@@ -373,126 +398,169 @@ module tessera_axi_xbar #(
   end
 
   // ---------------------------------------------------------------- R / B return
-  localparam int unsigned RWidth = IdBits + DataBits + 2;
-  localparam int unsigned BWidth = IdBits + 2;
-
-  logic [NumPorts-1:0][MstIdxBits-1:0] port_rmst, port_bmst;
-  logic [NumPorts-1:0][RWidth-1:0]     port_rpay;
-  logic [NumPorts-1:0][BWidth-1:0]     port_bpay;
-  logic [NumPorts-1:0]                 port_blast;
-  logic [NumMst-1:0][NumPorts-1:0]     r_req, r_rdy, b_req, b_rdy;
-  logic [NumMst-1:0][RWidth-1:0]       r_pay;
-  logic [NumMst-1:0][BWidth-1:0]       b_pay;
-  logic [NumMst-1:0]                   b_last_unused;
+  // Channel R beats and port B responses are routed by the master-index field
+  // of their ID and written into that master's reorder buffer / B queue at the
+  // slot named by the tag field. Per master one R beat and one B per cycle,
+  // round-robin over the sources.
+  logic [NumSlv-1:0][MstIdxBits-1:0]   chan_rmst;
+  logic [NumPorts-1:0][MstIdxBits-1:0] port_bmst;
+  logic [NumMst-1:0][RdBanks-1:0][NumSlv-1:0]     r_req, r_gnt;
+  logic [NumMst-1:0][NumPorts-1:0]                b_req, b_gnt;
+  logic [NumMst-1:0][RdBanks-1:0]                 r_wr;
+  logic [NumMst-1:0]                              b_wr;
+  logic [NumMst-1:0][RdBanks-1:0][RdSlotBits-1:0] r_wslot;
+  logic [NumMst-1:0][WrSlotBits-1:0]              b_wslot;
+  logic [NumMst-1:0][RdBanks-1:0][DataBits-1:0]   r_wdata;
+  logic [NumMst-1:0][RdBanks-1:0][1:0]            r_wresp;
+  logic [NumMst-1:0][1:0]                         b_wresp;
+  logic [NumMst-1:0][RdBanks-1:0][SlvIdxBitsR-1:0] r_widx_unused;
+  logic [NumMst-1:0][PortIdxBits-1:0]             b_widx_unused;
+  logic [NumSlv-1:0][RdSlotBits-1:0]              chan_rbank;
 
   always_comb begin
+    for (int unsigned c = 0; c < NumSlv; c++) begin
+      chan_rmst[c]  = port_rid[c][TagBits +: MstIdxBits];
+      chan_rbank[c] = port_rid[c][RdSlotBits-1:0] & RdSlotBits'(RdBanks - 1);
+    end
     for (int unsigned p = 0; p < NumPorts; p++) begin
-      port_rmst[p]  = port_rid[p][IdBits +: MstIdxBits];
-      port_bmst[p]  = port_bid[p][IdBits +: MstIdxBits];
-      port_rpay[p]  = {port_rid[p][IdBits-1:0], port_rdata[p], port_rresp[p]};
-      port_bpay[p]  = {port_bid[p][IdBits-1:0], port_bresp[p]};
-      port_blast[p] = 1'b1;
+      port_bmst[p] = port_bid[p][TagBits +: MstIdxBits];
     end
     for (int unsigned m = 0; m < NumMst; m++) begin
+      for (int unsigned b = 0; b < RdBanks; b++) begin
+        for (int unsigned c = 0; c < NumSlv; c++) begin
+          r_req[m][b][c] = port_rvalid[c] && (chan_rmst[c] == MstIdxBits'(m)) &&
+                           (chan_rbank[c] == RdSlotBits'(b));
+        end
+      end
       for (int unsigned p = 0; p < NumPorts; p++) begin
-        r_req[m][p] = port_rvalid[p] && (port_rmst[p] == MstIdxBits'(m));
         b_req[m][p] = port_bvalid[p] && (port_bmst[p] == MstIdxBits'(m));
       end
     end
   end
 
   for (genvar m = 0; m < NumMst; m++) begin : g_resp
-    tessera_fabric_resp_arb #(
-      .NumIn   (NumPorts),
-      .Width   (RWidth),
-      .IdxBits (PortIdxBits)
-    ) u_r_arb (
-      .clk_i   (clk_i),
-      .rst_ni  (rst_ni),
-      .req_i   (r_req[m]),
-      .last_i  (port_rlast),
-      .data_i  (port_rpay),
-      .ready_o (r_rdy[m]),
-      .valid_o (s_axi_rvalid_o[m]),
-      .last_o  (s_axi_rlast_o[m]),
-      .data_o  (r_pay[m]),
-      .ready_i (s_axi_rready_i[m])
-    );
+    for (genvar b = 0; b < RdBanks; b++) begin : g_bank
+      tessera_fabric_rr_arb #(
+        .N       (NumSlv),
+        .IdxBits (SlvIdxBitsR)
+      ) u_r_arb (
+        .clk_i  (clk_i),
+        .rst_ni (rst_ni),
+        .req_i  (r_req[m][b]),
+        .ack_i  (1'b1),
+        .gnt_o  (r_gnt[m][b]),
+        .idx_o  (r_widx_unused[m][b])
+      );
 
-    tessera_fabric_resp_arb #(
-      .NumIn   (NumPorts),
-      .Width   (BWidth),
+      always_comb begin
+        r_wr[m][b]    = |r_gnt[m][b];
+        r_wslot[m][b] = '0;
+        r_wdata[m][b] = '0;
+        r_wresp[m][b] = '0;
+        for (int unsigned c = 0; c < NumSlv; c++) begin
+          if (r_gnt[m][b][c]) begin
+            r_wslot[m][b] = port_rid[c][RdSlotBits-1:0];
+            r_wdata[m][b] = port_rdata[c];
+            r_wresp[m][b] = port_rresp[c];
+          end
+        end
+      end
+    end
+
+    tessera_fabric_rr_arb #(
+      .N       (NumPorts),
       .IdxBits (PortIdxBits)
     ) u_b_arb (
-      .clk_i   (clk_i),
-      .rst_ni  (rst_ni),
-      .req_i   (b_req[m]),
-      .last_i  (port_blast),
-      .data_i  (port_bpay),
-      .ready_o (b_rdy[m]),
-      .valid_o (s_axi_bvalid_o[m]),
-      .last_o  (b_last_unused[m]),
-      .data_o  (b_pay[m]),
-      .ready_i (s_axi_bready_i[m])
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .req_i  (b_req[m]),
+      .ack_i  (1'b1),
+      .gnt_o  (b_gnt[m]),
+      .idx_o  (b_widx_unused[m])
     );
 
-    assign s_axi_rid_o[m]   = r_pay[m][DataBits + 2 +: IdBits];
-    assign s_axi_rdata_o[m] = r_pay[m][2 +: DataBits];
-    assign s_axi_rresp_o[m] = r_pay[m][1:0];
-    assign s_axi_bid_o[m]   = b_pay[m][2 +: IdBits];
-    assign s_axi_bresp_o[m] = b_pay[m][1:0];
+    always_comb begin
+      b_wr[m]    = |b_gnt[m];
+      b_wslot[m] = '0;
+      b_wresp[m] = '0;
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        if (b_gnt[m][p]) begin
+          b_wslot[m] = port_bid[p][WrSlotBits-1:0];
+          b_wresp[m] = port_bresp[p];
+        end
+      end
+    end
+
+    tessera_fabric_rd_rob #(
+      .Slots    (ReorderSlots),
+      .Beats    (ReorderBeats),
+      .Banks    (RdBanks),
+      .DataBits (DataBits),
+      .IdBits   (IdBits),
+      .SlotBits (RdSlotBits)
+    ) u_rob (
+      .clk_i        (clk_i),
+      .rst_ni       (rst_ni),
+      .alloc_i      (s_axi_arvalid_i[m] && s_axi_arready_o[m]),
+      .alloc_id_i   (s_axi_arid_i[m]),
+      .alloc_len_i  (s_axi_arlen_i[m]),
+      .alloc_err_i  (ar_local[m]),
+      .alloc_resp_i (ar_eresp[m]),
+      .full_o       (rob_full[m]),
+      .alloc_slot_o (rob_tail[m]),
+      .wr_i         (r_wr[m]),
+      .wr_slot_i    (r_wslot[m]),
+      .wr_data_i    (r_wdata[m]),
+      .wr_resp_i    (r_wresp[m]),
+      .rid_o        (s_axi_rid_o[m]),
+      .rdata_o      (s_axi_rdata_o[m]),
+      .rresp_o      (s_axi_rresp_o[m]),
+      .rlast_o      (s_axi_rlast_o[m]),
+      .rvalid_o     (s_axi_rvalid_o[m]),
+      .rready_i     (s_axi_rready_i[m])
+    );
+
+    tessera_fabric_b_queue #(
+      .Slots    (WriteSlots),
+      .IdBits   (IdBits),
+      .SlotBits (WrSlotBits)
+    ) u_bq (
+      .clk_i        (clk_i),
+      .rst_ni       (rst_ni),
+      .alloc_i      (s_axi_awvalid_i[m] && s_axi_awready_o[m]),
+      .alloc_id_i   (s_axi_awid_i[m]),
+      .full_o       (bq_full[m]),
+      .alloc_slot_o (bq_tail[m]),
+      .wr_i         (b_wr[m]),
+      .wr_slot_i    (b_wslot[m]),
+      .wr_resp_i    (b_wresp[m]),
+      .bid_o        (s_axi_bid_o[m]),
+      .bresp_o      (s_axi_bresp_o[m]),
+      .bvalid_o     (s_axi_bvalid_o[m]),
+      .bready_i     (s_axi_bready_i[m])
+    );
   end
 
   always_comb begin
+    for (int unsigned c = 0; c < NumSlv; c++) begin
+      port_rready[c] = 1'b0;
+      for (int unsigned m = 0; m < NumMst; m++) begin
+        for (int unsigned b = 0; b < RdBanks; b++) begin
+          if (r_gnt[m][b][c]) begin
+            port_rready[c] = 1'b1;
+          end
+        end
+      end
+    end
+    // reads for the error port never reach the error slave (answered by the ROB)
+    port_rready[ErrPort] = 1'b0;
     for (int unsigned p = 0; p < NumPorts; p++) begin
-      port_rready[p] = 1'b0;
       port_bready[p] = 1'b0;
       for (int unsigned m = 0; m < NumMst; m++) begin
-        if (r_rdy[m][p] && r_req[m][p]) begin
-          port_rready[p] = 1'b1;
-        end
-        if (b_rdy[m][p] && b_req[m][p]) begin
+        if (b_gnt[m][p]) begin
           port_bready[p] = 1'b1;
         end
       end
-    end
-  end
-
-  // ---------------------------------------------------------------- same-ID tracking
-  always_comb begin
-    wcnt_d = wcnt_q;
-    wtgt_d = wtgt_q;
-    rcnt_d = rcnt_q;
-    rtgt_d = rtgt_q;
-    for (int unsigned m = 0; m < NumMst; m++) begin
-      if (s_axi_awvalid_i[m] && s_axi_awready_o[m]) begin
-        wcnt_d[m][s_axi_awid_i[m]] = wcnt_d[m][s_axi_awid_i[m]] + 1'b1;
-        wtgt_d[m][s_axi_awid_i[m]] = aw_tgt[m];
-      end
-      if (s_axi_bvalid_o[m] && s_axi_bready_i[m]) begin
-        wcnt_d[m][s_axi_bid_o[m]] = wcnt_d[m][s_axi_bid_o[m]] - 1'b1;
-      end
-      if (s_axi_arvalid_i[m] && s_axi_arready_o[m]) begin
-        rcnt_d[m][s_axi_arid_i[m]] = rcnt_d[m][s_axi_arid_i[m]] + 1'b1;
-        rtgt_d[m][s_axi_arid_i[m]] = ar_tgt[m];
-      end
-      if (s_axi_rvalid_o[m] && s_axi_rready_i[m] && s_axi_rlast_o[m]) begin
-        rcnt_d[m][s_axi_rid_o[m]] = rcnt_d[m][s_axi_rid_o[m]] - 1'b1;
-      end
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      wcnt_q <= '0;
-      wtgt_q <= '0;
-      rcnt_q <= '0;
-      rtgt_q <= '0;
-    end else begin
-      wcnt_q <= wcnt_d;
-      wtgt_q <= wtgt_d;
-      rcnt_q <= rcnt_d;
-      rtgt_q <= rtgt_d;
     end
   end
 
@@ -570,9 +638,11 @@ module tessera_axi_xbar #(
 
   // ---------------------------------------------------------------- unused
   // Upper slave-ID bits are zero by construction; the error slave ignores
-  // the burst attributes it does not need; B has no "last".
+  // the burst attributes it does not need; its read side is never used (error
+  // reads are answered by the reorder buffers); rlast is implied by arlen.
   logic unused_sig;
-  assign unused_sig = ^{b_last_unused, ar_idx, port_wdata[ErrPort], port_wstrb[ErrPort],
+  assign unused_sig = ^{r_widx_unused, b_widx_unused, ar_idx, port_rlast, port_rvalid[ErrPort],
+                        port_rdata[ErrPort], port_rresp[ErrPort], port_wdata[ErrPort], port_wstrb[ErrPort],
                         port_aw[ErrPort][AxLen +: 8], port_aw[ErrPort][AxSize +: 3], port_aw[ErrPort][AxBurst +: 2],
                         port_aw[ErrPort][AxCache +: 4], port_aw[ErrPort][AxProt +: 3], port_aw[ErrPort][AxQos +: 4],
                         port_ar[ErrPort][AxSize +: 3], port_ar[ErrPort][AxBurst +: 2],
