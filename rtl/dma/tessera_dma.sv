@@ -164,13 +164,20 @@ module tessera_dma #(
   logic [7:0]      tb_avail_q;           // transposed beats ready for AW
   logic            ld_pop;
   logic [255:0]    tr_beat;
+  logic [15:0][255:0] tile_out;
+  assign tile_out = tile_q[tout_q];
+  // constant part-selects, one compare per output beat index (synthesizes to muxes)
   always_comb begin
     tr_beat = '0;
-    for (int unsigned i = 0; i < 16; i++) begin
-      if (esize_q) begin
-        if (i < 8) tr_beat[32*i +: 32] = tile_q[tout_q][i][32*w_j_q[2:0] +: 32];
-      end else begin
-        tr_beat[16*i +: 16] = tile_q[tout_q][i][16*w_j_q +: 16];
+    for (int unsigned j = 0; j < 16; j++) begin
+      if (w_j_q == 4'(j)) begin
+        for (int unsigned i = 0; i < 16; i++) begin
+          if (esize_q) begin
+            if (i < 8 && j < 8) tr_beat[32*i +: 32] = tile_out[i][32*j +: 32];
+          end else begin
+            tr_beat[16*i +: 16] = tile_out[i][16*j +: 16];
+          end
+        end
       end
     end
   end
