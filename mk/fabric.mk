@@ -4,7 +4,7 @@
 
 FABRIC_SRCS := rtl/fabric/tessera_fabric_fifo.sv rtl/fabric/tessera_fabric_rr_arb.sv \
                rtl/fabric/tessera_fabric_rd_rob.sv rtl/fabric/tessera_fabric_b_queue.sv \
-               rtl/fabric/tessera_fabric_resp_arb.sv rtl/fabric/tessera_fabric_err_slv.sv \
+               rtl/fabric/tessera_fabric_err_slv.sv \
                rtl/fabric/tessera_axi_xbar.sv rtl/fabric/tessera_obi2axi.sv
 RTL_SRCS    += $(FABRIC_SRCS)
 LINT_TOPS   += tessera_axi_xbar tessera_obi2axi

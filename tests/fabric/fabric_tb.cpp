@@ -295,7 +295,7 @@ void Bench::drive_masters() {
 }
 
 // Same-ID hazard: the burst is offered while a burst with its ID is still
-// outstanding at another port (the crossbar must hold it back).
+// outstanding at another port (the reorder buffers must still return it in order).
 void Bench::note_hazard(const std::deque<TxnP>* out, const TxnP& t) {
   if (t->hazard) return;
   for (const TxnP& o : out[t->id])
@@ -656,7 +656,7 @@ bool Bench::run(const PhaseCfg& pc, double* tput_per_ch, double* tput_aggr) {
   }
   bool ok = !timeout && err_.count == 0 && fair;
   std::printf("  %-8s %s: %" PRIu64 " cycles, %" PRIu64 " reads, %" PRIu64 " writes, %" PRIu64 " DECERR, %" PRIu64
-              " SLVERR, %" PRIu64 " same-ID reads queued, %" PRIu64 " same-ID hazards held, %u errors\n",
+              " SLVERR, %" PRIu64 " same-ID reads queued, %" PRIu64 " same-ID cross-port bursts, %u errors\n",
               pc_.name.c_str(), ok ? "ok" : "FAILED", cyc_, st_.rd, st_.wr, st_.decerr, st_.slverr,
               st_.same_id_multi, st_.hazards, err_.count);
   std::printf("           channel AW/AR bursts:");

@@ -17,16 +17,26 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 MUTANTS = [
     ("wrong channel bits", "tessera_axi_xbar.sv",
      "route = PortIdxBits'((addr >> IlShift)", "route = PortIdxBits'((addr >> (IlShift + 1))"),
-    ("no same-ID read stall", "tessera_axi_xbar.sv", "(rtgt_q[m][s_axi_arid_i[m]] != ar_tgt[m])", "1'b0"),
-    ("no same-ID write stall", "tessera_axi_xbar.sv", "(wtgt_q[m][s_axi_awid_i[m]] != aw_tgt[m])", "1'b0"),
+    ("ROB shows a beat before it is written", "tessera_fabric_rd_rob.sv",
+     "(8'(wcnt_q[head_slot]) > rbeat_q)", "1'b1"),
+    ("read tag is the master ID, not the ROB slot", "tessera_axi_xbar.sv",
+     "TagBits'(rob_tail[m])", "TagBits'(s_axi_arid_i[m])"),
+    ("write tag is the master ID, not the B slot", "tessera_axi_xbar.sv",
+     "TagBits'(bq_tail[m])", "TagBits'(s_axi_awid_i[m])"),
+    ("B queue returns the head before its B arrived", "tessera_fabric_b_queue.sv",
+     "assign bvalid_o     = !empty && done_q[head_slot];", "assign bvalid_o     = !empty;"),
+    ("AR accepted when the ROB is full", "tessera_axi_xbar.sv",
+     "ar_stall[m] = rob_full[m];", "ar_stall[m] = 1'b0;"),
+    ("ROB rlast on the first beat", "tessera_fabric_rd_rob.sv",
+     "assign rlast_o  = (rbeat_q == len_q[head_slot]);", "assign rlast_o  = (rbeat_q == 8'd0);"),
+    ("ROB beat counter not cleared on allocation", "tessera_fabric_rd_rob.sv",
+     "wcnt_q[tail_slot]  <= '0;", "wcnt_q[tail_slot]  <= wcnt_q[tail_slot];"),
+    ("R beats steered to the wrong ROB bank", "tessera_axi_xbar.sv",
+     "& RdSlotBits'(RdBanks - 1);", "& RdSlotBits'(0);"),
+    ("error reads always DECERR", "tessera_axi_xbar.sv",
+     "in_window(s_axi_araddr_i[m]) ? RespSlvErr : RespDecErr", "RespDecErr"),
     ("W ignores channel owner order", "tessera_axi_xbar.sv",
      "!owner_empty[p] && (owner_head[p] == MstIdxBits'(m))", "!owner_empty[p]"),
-    ("error slave rlast on first beat", "tessera_fabric_err_slv.sv",
-     "assign s_axi_rlast_o   = (rcnt_q == rlen_q);", "assign s_axi_rlast_o   = (rcnt_q == 8'd0);"),
-    ("response mux not locked per burst", "tessera_fabric_resp_arb.sv",
-     "assign sel = busy_q ? sel_q : arb_idx;", "assign sel = arb_idx;"),
-    ("response mux not held under back-pressure", "tessera_fabric_resp_arb.sv",
-     "if (valid_o && !(hs && last_o)) begin", "if (hs && !last_o) begin"),
     ("no granule-crossing check", "tessera_axi_xbar.sv",
      "if (!in_win || (off_end > InterleaveBytes)) begin", "if (!in_win) begin"),
     ("error slave B before wlast", "tessera_fabric_err_slv.sv",
@@ -38,8 +48,8 @@ MUTANTS = [
      "(IdxBits'(i) > last_q)", "(IdxBits'(i) > IdxBits'(N - 1))"),
 ]
 
-SRCS = ["tessera_fabric_fifo.sv", "tessera_fabric_rr_arb.sv", "tessera_fabric_resp_arb.sv",
-        "tessera_fabric_err_slv.sv", "tessera_axi_xbar.sv"]
+SRCS = ["tessera_fabric_fifo.sv", "tessera_fabric_rr_arb.sv", "tessera_fabric_rd_rob.sv",
+        "tessera_fabric_b_queue.sv", "tessera_fabric_err_slv.sv", "tessera_axi_xbar.sv"]
 
 
 def main():
