@@ -876,7 +876,9 @@ module tessera_mme
   logic [19:0]   d_row_q, d_rows, d_nv;
   logic [31:0]   d_addr_q;      // byte address of C row d_row_q, lane 0
   logic          d_aw_done_q;
-  logic [1:0]    d_w_q, d_beats;
+  logic [1:0]    d_w_q, d_beats, d_bb;
+  logic          d_part_q;      // second burst of a row split at a 256 B boundary
+  logic          d_split, d_burst_done, d_wsel;
   logic [4:0]    d_off;
   logic [511:0]  d_win;
   logic [63:0]   d_strb;
@@ -892,6 +894,11 @@ module tessera_mme
     d_nv   = ((n_q - d_n0) > 20'(Cols)) ? 20'(Cols) : (n_q - d_n0);
     d_off  = d_addr_q[4:0];
     d_beats = 2'((({15'd0, d_off} + (d_nv << lcb) + 20'd31) >> 5));
+    // a two-beat row starting in the last beat of a 256 B granule would cross
+    // it (AXI contract, docs/architecture.md): write it as two one-beat bursts
+    d_split = (d_beats == 2'd2) && (d_addr_q[7:5] == 3'b111);
+    d_bb    = d_split ? 2'd1 : d_beats;
+    d_wsel  = d_part_q | d_w_q[0];
   end
 
   for (genvar j = 0; j < Cols; j++) begin : g_out
@@ -930,23 +937,24 @@ module tessera_mme
   end
 
   assign m_axi_awvalid_o = drain_busy_q && !d_aw_done_q;
-  assign m_axi_awaddr_o  = {d_addr_q[31:5], 5'd0};
-  assign m_axi_awlen_o   = 8'(d_beats) - 8'd1;
+  assign m_axi_awaddr_o  = {d_addr_q[31:5], 5'd0} + {26'd0, d_part_q, 5'd0};
+  assign m_axi_awlen_o   = 8'(d_bb) - 8'd1;
   assign m_axi_awid_o    = '0;
   assign m_axi_awsize_o  = 3'd5;
   assign m_axi_awburst_o = 2'b01;
   assign m_axi_awcache_o = 4'b0000;
   assign m_axi_awprot_o  = 3'b000;
   assign m_axi_awqos_o   = 4'd0;
-  assign m_axi_wvalid_o  = drain_busy_q && (d_w_q < d_beats);
-  assign m_axi_wdata_o   = d_w_q[0] ? d_win[511:256] : d_win[255:0];
-  assign m_axi_wstrb_o   = d_w_q[0] ? d_strb[63:32] : d_strb[31:0];
-  assign m_axi_wlast_o   = (d_w_q == d_beats - 2'd1);
+  assign m_axi_wvalid_o  = drain_busy_q && (d_w_q < d_bb);
+  assign m_axi_wdata_o   = d_wsel ? d_win[511:256] : d_win[255:0];
+  assign m_axi_wstrb_o   = d_wsel ? d_strb[63:32] : d_strb[31:0];
+  assign m_axi_wlast_o   = (d_w_q == d_bb - 2'd1);
   assign m_axi_bready_o  = 1'b1;
   assign d_aw       = m_axi_awvalid_o && m_axi_awready_i;
   assign d_w        = m_axi_wvalid_o && m_axi_wready_i;
-  assign d_row_done = drain_busy_q && (d_aw_done_q || d_aw) &&
-                      (d_w_q == d_beats || (d_w && d_w_q == d_beats - 2'd1));
+  assign d_burst_done = drain_busy_q && (d_aw_done_q || d_aw) &&
+                        (d_w_q == d_bb || (d_w && d_w_q == d_bb - 2'd1));
+  assign d_row_done   = d_burst_done && (!d_split || d_part_q);
 
   logic capture;
   assign capture = s4_last_q;
@@ -964,7 +972,7 @@ module tessera_mme
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       drain_busy_q <= 1'b0; d_mt_q <= '0; d_nt_q <= '0; d_row_q <= '0; d_addr_q <= '0;
-      d_aw_done_q <= 1'b0; d_w_q <= '0;
+      d_aw_done_q <= 1'b0; d_w_q <= '0; d_part_q <= 1'b0;
     end else if (capture) begin
       drain_busy_q <= 1'b1;
       d_mt_q       <= s4_mt_q;
@@ -974,10 +982,16 @@ module tessera_mme
                       (32'(20'(s4_nt_q << LC)) << lcb);
       d_aw_done_q  <= 1'b0;
       d_w_q        <= '0;
+      d_part_q     <= 1'b0;
     end else if (drain_busy_q) begin
-      if (d_row_done) begin
+      if (d_burst_done && !d_row_done) begin  // first half of a split row
         d_aw_done_q <= 1'b0;
         d_w_q       <= '0;
+        d_part_q    <= 1'b1;
+      end else if (d_row_done) begin
+        d_aw_done_q <= 1'b0;
+        d_w_q       <= '0;
+        d_part_q    <= 1'b0;
         d_row_q     <= d_row_q + 20'd1;
         d_addr_q    <= d_addr_q + ldc_q;
         if (d_row_q + 20'd1 >= d_rows) drain_busy_q <= 1'b0;

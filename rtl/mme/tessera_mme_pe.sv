@@ -48,16 +48,8 @@ module tessera_mme_pe
   end
 
   // ---------------------------------------------------------------- stage A
-  logic [31:0] acc_q, addend;
-  tessera_mme_pkg::fpdec_t      c;
-
-  assign addend = p_first_q ? init_i : acc_q;
-
-  tessera_mme_fpdec u_dec_c (
-    .fmt_i (tessera_mme_pkg::FmtFp32),
-    .bits_i(addend),
-    .dec_o (c)
-  );
+  // acc = round_fp32_rne(addend + product), computed inside the clocked block
+  // only in cycles with a valid product (an idle PE costs nothing to simulate).
 
   function automatic logic [5:0] lzc48(input logic [47:0] x);
     lzc48 = 6'd48;
@@ -73,44 +65,41 @@ module tessera_mme_pe
     end
   endfunction
 
-  logic [5:0]         lzp;
-  logic [4:0]         lzcc;
-  logic [47:0]        pn, cn, xm, ym;
-  logic signed [13:0] pe, ce, xe, ye, dd;
-  logic               xs, ys, y_zero, swap, sticky, sgn;
-  logic [49:0]        mx, my, ysh, lostmask;
-  logic [50:0]        s;
-  logic [5:0]         dsh;
-  logic               r_nan, r_inf, r_isign;
-  logic [31:0]        r_bits, special_bits;
-  logic               special;
-
-  always_comb begin
-    lzp  = lzc48(p_mant_q);
+  function automatic logic [31:0] accumulate(input logic pnan, input logic pinf,
+                                             input logic pzero, input logic psign,
+                                             input logic signed [11:0] pexp,
+                                             input logic [47:0] pmant,
+                                             input logic [31:0] addend);
+    tessera_mme_pkg::fpdec_t c;
+    logic [5:0]         lzp;
+    logic [4:0]         lzcc;
+    logic [47:0]        pn, cn, xm, ym;
+    logic signed [13:0] pe, ce, xe, ye, dd;
+    logic               xs, ys, y_zero, swap, sticky, sgn;
+    logic [49:0]        mx, my, ysh, lostmask;
+    logic [50:0]        s;
+    logic [5:0]         dsh;
+    logic               r_nan, r_inf, r_isign;
+    c    = tessera_mme_pkg::mme_fpdec(tessera_mme_pkg::FmtFp32, addend);
+    lzp  = lzc48(pmant);
     lzcc = lzc24(c.mant);
-    pn   = p_mant_q << lzp;
+    pn   = pmant << lzp;
     cn   = {c.mant << lzcc, 24'd0};
-    pe   = 14'(p_exp_q) - 14'(lzp);
+    pe   = 14'(pexp) - 14'(lzp);
     ce   = 14'(signed'(c.exp)) - 14'(lzcc) - 14'sd24;
     // X = operand with the larger exponent (the nonzero one if either is zero)
-    if (p_zero_q) begin
-      swap = 1'b1;
-    end else if (c.zero) begin
-      swap = 1'b0;
-    end else begin
-      swap = (ce > pe);
-    end
-    y_zero = p_zero_q || c.zero;
+    if (pzero)       swap = 1'b1;
+    else if (c.zero) swap = 1'b0;
+    else             swap = (ce > pe);
+    y_zero = pzero || c.zero;
     xm = swap ? cn : pn;
     xe = swap ? ce : pe;
-    xs = swap ? c.sign : p_sign_q;
+    xs = swap ? c.sign : psign;
     ym = swap ? pn : cn;
     ye = swap ? pe : ce;
-    ys = swap ? p_sign_q : c.sign;
+    ys = swap ? psign : c.sign;
     dd = xe - ye;
     mx = {xm, 2'b00};
-    dsh = '0;
-    lostmask = '0;
     my = y_zero ? 50'd0 : {ym, 2'b00};
     if (dd >= 14'sd50) begin
       ysh    = '0;
@@ -133,38 +122,24 @@ module tessera_mme_pe
     end
     // exact cancellation gives +0 (round to nearest even)
     if (s == '0 && !sticky) sgn = 1'b0;
-
     // special cases
-    r_nan   = p_nan_q || c.nan || (p_inf_q && c.inf && (p_sign_q != c.sign));
-    r_inf   = p_inf_q || c.inf;
-    r_isign = p_inf_q ? p_sign_q : c.sign;
-    special = r_nan || r_inf || (p_zero_q && c.zero);
-    if (r_nan) begin
-      special_bits = 32'h7FC0_0000;
-    end else if (r_inf) begin
-      special_bits = {r_isign, 31'h7F80_0000};
-    end else begin
-      special_bits = {p_sign_q && c.sign, 31'd0};  // 0 + 0
-    end
-  end
+    r_nan   = pnan || c.nan || (pinf && c.inf && (psign != c.sign));
+    r_inf   = pinf || c.inf;
+    r_isign = pinf ? psign : c.sign;
+    if (r_nan)               accumulate = 32'h7FC0_0000;
+    else if (r_inf)          accumulate = {r_isign, 31'h7F80_0000};
+    else if (pzero && c.zero) accumulate = {psign && c.sign, 31'd0};  // 0 + 0
+    else accumulate = tessera_mme_pkg::mme_fpround(tessera_mme_pkg::FmtFp32, 1'b0, 1'b0, 1'b0, sgn,
+                                  {1'b0, s}, xe - 14'sd2, sticky);
+  endfunction
 
-  tessera_mme_fpround #(.MW(52)) u_round (
-    .fmt_i   (tessera_mme_pkg::FmtFp32),
-    .sat_i   (1'b0),
-    .nan_i   (1'b0),
-    .inf_i   (1'b0),
-    .sign_i  (sgn),
-    .mant_i  ({1'b0, s}),
-    .exp_i   (xe - 14'sd2),
-    .sticky_i(sticky),
-    .bits_o  (r_bits)
-  );
-
+  logic [31:0] acc_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       acc_q <= '0;
     end else if (p_valid_q) begin
-      acc_q <= special ? special_bits : r_bits;
+      acc_q <= accumulate(p_nan_q, p_inf_q, p_zero_q, p_sign_q, p_exp_q, p_mant_q,
+                          p_first_q ? init_i : acc_q);
     end
   end
 
