@@ -26,6 +26,10 @@ RV_OBJCOPY := $(RV_PREFIX)objcopy
 RV_OBJDUMP := $(RV_PREFIX)objdump
 RV_ARCH    := -march=rv32im_zicsr -mabi=ilp32
 
+# Verilator's generated makefiles prefix compiler calls with $(OBJCACHE): with
+# ccache (installed by `make deps`) an unchanged model rebuilds in seconds.
+export OBJCACHE ?= $(shell command -v ccache 2>/dev/null)
+
 # Lists filled in by mk/*.mk
 RTL_PKGS    :=   # packages, compiled first, in order
 RTL_SRCS    :=   # modules of the chip (one module per file)
