@@ -29,6 +29,8 @@ RV_ARCH    := -march=rv32im_zicsr -mabi=ilp32
 # Verilator's generated makefiles prefix compiler calls with $(OBJCACHE): with
 # ccache (installed by `make deps`) an unchanged model rebuilds in seconds.
 export OBJCACHE ?= $(shell command -v ccache 2>/dev/null)
+export CCACHE_BASEDIR   ?= $(ROOT)
+export CCACHE_NOHASHDIR ?= 1
 
 # Lists filled in by mk/*.mk
 RTL_PKGS    :=   # packages, compiled first, in order
