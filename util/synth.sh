@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Synthesize each listed top with Yosys to generic gates, report cell counts,
+# (tessera_top with 4x4 MME arrays unless SYNTH_FULL=1; tessera_mme itself is
+# synthesized at 4x4 by `make mme-synth`, one PE is ~6.7k cells),
 # and fail on latches. Memories stay inferred memories ($mem_v2 cells, the
 # block RAMs of an FPGA flow) instead of being exploded into flip-flops. Usage: synth.sh CONFIG YOSYS "SOURCES" "TOPS"
 set -euo pipefail
@@ -10,7 +12,11 @@ printf '%-22s %10s %8s %8s  %s\n' top cells ffs memories status
 fail=0
 for t in $tops; do
   param=""
-  if [ "$t" = tessera_top ] && [ -f "$hex" ]; then param="chparam -set BootromHex \"$hex\" tessera_top;"; fi
+  if [ "$t" = tessera_top ]; then
+    [ -f "$hex" ] && param="chparam -set BootromHex \"$hex\" tessera_top;"
+    # the chip's structure with 4x4 MME arrays unless SYNTH_FULL=1 (real size)
+    [ "${SYNTH_FULL:-0}" = 1 ] || param="$param chparam -set MmeRows 4 -set MmeCols 4 tessera_top;"
+  fi
   log=$out/$t.log
   if $yosys -q -l "$log" -p "read_verilog -sv $srcs; $param synth -flatten -top $t -run begin:fine; \
        opt -fast -full; techmap; opt -fast; abc; opt -fast; \

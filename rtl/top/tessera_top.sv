@@ -3,7 +3,11 @@
 module tessera_top #(
   parameter              BootromHex = "",   // $readmemh image of the boot ROM
   parameter int unsigned Platform   = 0,    // SYSCTRL.CONFIG0.platform: 0 sim, 1 FPGA
-  parameter int unsigned HbmIdBits  = tessera_cfg_pkg::AxiIdBits + 4
+  parameter int unsigned HbmIdBits  = tessera_cfg_pkg::AxiIdBits + 4,
+  // MME array shape: the configuration's; `make synth` overrides it (4x4) to check the
+  // chip's structure quickly (SYNTH_FULL=1 synthesizes the real size)
+  parameter int unsigned MmeRows    = tessera_cfg_pkg::MmeRows,
+  parameter int unsigned MmeCols    = tessera_cfg_pkg::MmeCols
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -472,8 +476,8 @@ module tessera_top #(
   // ================================================================ MMEs
   for (genvar i = 0; i < NumMme; i++) begin : g_mme
     tessera_mme #(
-      .Rows       (tessera_cfg_pkg::MmeRows),
-      .Cols       (tessera_cfg_pkg::MmeCols),
+      .Rows       (MmeRows),
+      .Cols       (MmeCols),
       .AxiIdBits  (Iw),
       .AxiDataBits(Dw),
       .MemBase    (tessera_cfg_pkg::HbmBase),
