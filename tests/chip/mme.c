@@ -237,3 +237,31 @@ TF_TEST(mme, refuse_zero_dim_then_recover, 3000000) {
   job_free(&j);
   return rc;
 }
+
+/* ---------------------------------------------------------------- benchmarks
+ * Utilization = ideal / measured cycles, ideal = M*N*K / (rows*cols*engines),
+ * measured from the commit writes to the last engine reporting done (through
+ * the host port, polled every 16 cycles), operands in the HBM model behind the
+ * fabric. Results are still checked bit-exactly. `make bench` (line mme_chip). */
+static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t s, unsigned mask) {
+  cjob_t j;
+  memset(&j, 0, sizeof j);
+  j.g.m = j.g.n = j.g.k = s;
+  j.g.ta = j.g.tb = ty;
+  j.g.tc = NF_FP32;
+  job_prepare(t, &j, TESSERA_HBM_BASE + 0x100000u);
+  uint64_t cyc = 0;
+  int rc = run_split(t, &j, mask, &cyc);
+  unsigned n = (unsigned)__builtin_popcount(mask);
+  double ideal = (double)s * s * s / ((double)TESSERA_MME_ROWS * TESSERA_MME_COLS * n);
+  if (rc == TF_PASS)
+    printf("MMEBENCH %s %ux%ux%u engines %u: %llu cycles, ideal %.0f, utilization %.1f%%\n", nf_name(ty), s,
+           s, s, n, (unsigned long long)cyc, ideal, 100.0 * ideal / (double)cyc);
+  job_free(&j);
+  return rc;
+}
+
+TF_TEST_F(mme, bench_bf16_4x, 20000000, TF_BENCH) { return bench_case(t, NF_BF16, 4 * R, 1u); }
+TF_TEST_F(mme, bench_bf16_16x, 60000000, TF_BENCH) { return bench_case(t, NF_BF16, 16 * R, 1u); }
+TF_TEST_F(mme, bench_bf16_16x_all, 60000000, TF_BENCH) { return bench_case(t, NF_BF16, 16 * R, ALL_MME); }
+TF_TEST_F(mme, bench_e4m3_16x, 60000000, TF_BENCH) { return bench_case(t, NF_E4M3, 16 * R, 1u); }
