@@ -74,17 +74,19 @@ static void job_free(cjob_t *j) {
   free(j->cexp);
 }
 
-/* Program engine e for rows [m0, m0+mrows) of job j; the completion message
- * writes `tag` into SYSCTRL scratch register e. */
-static int job_program(tf_ctx_t *t, int e, const cjob_t *j, uint32_t m0, uint32_t mrows, uint32_t tag) {
+/* Program engine e for rows [m0, m0+mrows) and columns [n0, n0+ncols) of job j
+ * (n0 a multiple of 32 elements, so the slice stays 32-byte aligned); the
+ * completion message writes `tag` into SYSCTRL scratch register e. */
+static int job_program_slice(tf_ctx_t *t, int e, const cjob_t *j, uint32_t m0, uint32_t mrows, uint32_t n0,
+                             uint32_t ncols, uint32_t tag) {
   const mme_gold_job *g = &j->g;
   struct { uint32_t off, val; } w[] = {
       {MME_REG(e, A_ADDR), j->a + m0 * j->lda},
-      {MME_REG(e, B_ADDR), j->b},
-      {MME_REG(e, C_ADDR), j->c + m0 * j->ldc},
+      {MME_REG(e, B_ADDR), j->b + n0 * (uint32_t)nf_bytes(g->tb)},
+      {MME_REG(e, C_ADDR), j->c + m0 * j->ldc + n0 * (uint32_t)nf_bytes(g->tc)},
       {MME_REG(e, BIAS_ADDR), 0},
       {MME_REG(e, DIM_M), mrows},
-      {MME_REG(e, DIM_N), g->n},
+      {MME_REG(e, DIM_N), ncols},
       {MME_REG(e, DIM_K), g->k},
       {MME_REG(e, LDA), j->lda},
       {MME_REG(e, LDB), j->ldb},
@@ -101,6 +103,10 @@ static int job_program(tf_ctx_t *t, int e, const cjob_t *j, uint32_t m0, uint32_
   for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
     TF_CHECK_OK(t, tsim_host_write32(t->sim, w[i].off, w[i].val));
   return TF_PASS;
+}
+
+static int job_program(tf_ctx_t *t, int e, const cjob_t *j, uint32_t m0, uint32_t mrows, uint32_t tag) {
+  return job_program_slice(t, e, j, m0, mrows, 0, j->g.n, tag);
 }
 
 typedef struct {
@@ -120,16 +126,24 @@ static int engines_done(tsim_t *s, void *ctx) {
 
 /* (an engine counts as finished when it is done or reports an error) */
 
-/* Run job j split by rows over the engines in `mask`; check C, status and messages. */
-static int run_split(tf_ctx_t *t, cjob_t *j, unsigned mask, uint64_t *cycles) {
+/* Run job j split over the engines in `mask` (by rows, or by columns when
+ * split_n: slices of a multiple of 32 columns); check C, status and messages. */
+static int run_split_dim(tf_ctx_t *t, cjob_t *j, unsigned mask, int split_n, uint64_t *cycles) {
   unsigned n = (unsigned)__builtin_popcount(mask), k = 0;
   uint32_t rows = (j->g.m + n - 1) / n;
+  uint32_t cols = (((j->g.n + n - 1) / n) + 31u) & ~31u;
   for (unsigned e = 0; e < TESSERA_NUM_MME; e++) {
     TF_CHECK_OK(t, tsim_host_write32(t->sim, SCRATCH(e), 0));
     if (!((mask >> e) & 1u)) continue;
-    uint32_t m0 = k * rows, mr = (m0 + rows > j->g.m) ? j->g.m - m0 : rows;
+    int rc;
+    if (split_n) {
+      uint32_t n0 = k * cols, nc = (n0 + cols > j->g.n) ? j->g.n - n0 : cols;
+      rc = job_program_slice(t, (int)e, j, 0, j->g.m, n0, nc, 0xD0E0u + e);
+    } else {
+      uint32_t m0 = k * rows, mr = (m0 + rows > j->g.m) ? j->g.m - m0 : rows;
+      rc = job_program(t, (int)e, j, m0, mr, 0xD0E0u + e);
+    }
     k++;
-    int rc = job_program(t, (int)e, j, m0, mr, 0xD0E0u + e);
     if (rc != TF_PASS) return rc;
   }
   uint64_t t0 = tsim_cycles(t->sim);
@@ -158,6 +172,10 @@ static int run_split(tf_ctx_t *t, cjob_t *j, unsigned mask, uint64_t *cycles) {
     return tf_fail(t, "%zu bytes of C differ from the golden model (first at row %zu, byte %zu)", bad,
                    first / j->ldc, first % j->ldc);
   return TF_PASS;
+}
+
+static int run_split(tf_ctx_t *t, cjob_t *j, unsigned mask, uint64_t *cycles) {
+  return run_split_dim(t, j, mask, 0, cycles);
 }
 
 static int gemm_case(tf_ctx_t *t, nf_fmt ta, nf_fmt tb, nf_fmt tc, uint32_t m, uint32_t n, uint32_t k,
@@ -242,26 +260,46 @@ TF_TEST(mme, refuse_zero_dim_then_recover, 3000000) {
  * Utilization = ideal / measured cycles, ideal = M*N*K / (rows*cols*engines),
  * measured from the commit writes to the last engine reporting done (through
  * the host port, polled every 16 cycles), operands in the HBM model behind the
- * fabric. Results are still checked bit-exactly. `make bench` (line mme_chip). */
-static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t s, unsigned mask) {
+ * fabric. A, B and C have the same type (as the block-level table in
+ * docs/mme.md), FP8 output saturating. Several engines split the GEMM by rows
+ * (square shapes) or by columns (N > M: the LLM-like shape). Results are
+ * still checked bit-exactly. `make bench` (line mme_chip); the MMEBENCH lines
+ * feed util/mme_bench_plot.py. */
+static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t m, uint32_t n, uint32_t k, unsigned mask) {
   cjob_t j;
   memset(&j, 0, sizeof j);
-  j.g.m = j.g.n = j.g.k = s;
-  j.g.ta = j.g.tb = ty;
-  j.g.tc = NF_FP32;
+  j.g.m = m;
+  j.g.n = n;
+  j.g.k = k;
+  j.g.ta = j.g.tb = j.g.tc = ty;
+  j.g.sat = 1;
   job_prepare(t, &j, TESSERA_HBM_BASE + 0x100000u);
   uint64_t cyc = 0;
-  int rc = run_split(t, &j, mask, &cyc);
-  unsigned n = (unsigned)__builtin_popcount(mask);
-  double ideal = (double)s * s * s / ((double)TESSERA_MME_ROWS * TESSERA_MME_COLS * n);
+  unsigned ne = (unsigned)__builtin_popcount(mask);
+  int rc = run_split_dim(t, &j, mask, n > m, &cyc);
+  double ideal = (double)m * n * k / ((double)TESSERA_MME_ROWS * TESSERA_MME_COLS * ne);
   if (rc == TF_PASS)
-    printf("MMEBENCH %s %ux%ux%u engines %u: %llu cycles, ideal %.0f, utilization %.1f%%\n", nf_name(ty), s,
-           s, s, n, (unsigned long long)cyc, ideal, 100.0 * ideal / (double)cyc);
+    printf("MMEBENCH %s %ux%ux%u engines %u: %llu cycles, ideal %.0f, utilization %.1f%%\n", nf_name(ty), m, n,
+           k, ne, (unsigned long long)cyc, ideal, 100.0 * ideal / (double)cyc);
   job_free(&j);
   return rc;
 }
 
-TF_TEST_F(mme, bench_bf16_4x, 20000000, TF_BENCH) { return bench_case(t, NF_BF16, 4 * R, 1u); }
-TF_TEST_F(mme, bench_bf16_16x, 60000000, TF_BENCH) { return bench_case(t, NF_BF16, 16 * R, 1u); }
-TF_TEST_F(mme, bench_bf16_16x_all, 60000000, TF_BENCH) { return bench_case(t, NF_BF16, 16 * R, ALL_MME); }
-TF_TEST_F(mme, bench_e4m3_16x, 60000000, TF_BENCH) { return bench_case(t, NF_E4M3, 16 * R, 1u); }
+#define BENCH_SQ(ty, TY, x, mask, sfx)                                                           \
+  TF_TEST_F(mme, bench_##ty##_##x##x##sfx, 60000000, TF_BENCH) {                               \
+    return bench_case(t, TY, x * R, x * R, x * R, mask);                                       \
+  }
+BENCH_SQ(bf16, NF_BF16, 2, 1u, )
+BENCH_SQ(bf16, NF_BF16, 4, 1u, )
+BENCH_SQ(bf16, NF_BF16, 8, 1u, )
+BENCH_SQ(bf16, NF_BF16, 16, 1u, )
+BENCH_SQ(bf16, NF_BF16, 16, ALL_MME, _all)
+BENCH_SQ(e4m3, NF_E4M3, 2, 1u, )
+BENCH_SQ(e4m3, NF_E4M3, 4, 1u, )
+BENCH_SQ(e4m3, NF_E4M3, 8, 1u, )
+BENCH_SQ(e4m3, NF_E4M3, 16, 1u, )
+BENCH_SQ(e4m3, NF_E4M3, 16, ALL_MME, _all)
+TF_TEST_F(mme, bench_bf16_llm, 60000000, TF_BENCH) { return bench_case(t, NF_BF16, 16, 4096, 1024, 1u); }
+TF_TEST_F(mme, bench_bf16_llm_all, 60000000, TF_BENCH) { return bench_case(t, NF_BF16, 16, 4096, 1024, ALL_MME); }
+TF_TEST_F(mme, bench_e4m3_llm, 60000000, TF_BENCH) { return bench_case(t, NF_E4M3, 16, 4096, 1024, 1u); }
+TF_TEST_F(mme, bench_e4m3_llm_all, 60000000, TF_BENCH) { return bench_case(t, NF_E4M3, 16, 4096, 1024, ALL_MME); }
