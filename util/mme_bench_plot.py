@@ -29,6 +29,7 @@ def case_name(shape, engines):
 
 
 CHIP_RE = re.compile(r"MMEBENCH (\w+) (\d+x\d+x\d+) engines (\d+): \d+ cycles, ideal \d+, utilization ([\d.]+)%")
+CHIP_ROW_RE = re.compile(r"MMEBENCH (\w+) (\d+x\d+x\d+) engines (\d+): (\d+) cycles, ideal (\d+), utilization ([\d.]+)%")
 BLOCK_RE = re.compile(r"^\| (\w+) \| (\d+x\d+x\d+) \| (\d+) \| \d+ \| \d+ \| ([\d.]+)%")
 
 
@@ -101,7 +102,17 @@ def main():
     ap.add_argument("--chip")
     ap.add_argument("--block")
     ap.add_argument("-o", "--out", required=True)
+    ap.add_argument("--md", action="store_true", help="also print the chip lines as a markdown table")
     a = ap.parse_args()
+    if a.md and a.chip:
+        print("| type | M×N×K | engines | cycles | ideal | utilization |")
+        print("|---|---|---|---|---|---|")
+        with open(a.chip) as f:
+            for line in f:
+                m = CHIP_ROW_RE.search(line)
+                if m:
+                    print(f"| {m.group(1).upper()} | {m.group(2).replace('x', '×')} | {m.group(3)} | "
+                          f"{int(m.group(4)):,} | {int(m.group(5)):,} | {m.group(6)} % |".replace(",", "\u202f"))
     series = []
     chip = parse(a.chip, CHIP_RE) if a.chip else {}
     block = parse(a.block, BLOCK_RE) if a.block else {}

@@ -435,7 +435,11 @@ module tessera_mme
   end
 
   logic [TW-1:0] f_t_nx;
+  logic          f_tile_end;  // last fetch step of this tile (marker or panel phase done)
   assign f_t_nx = f_t_q + 1'b1;
+  assign f_tile_end = ((f_ph_q == FA || f_ph_q == FB) && !f_init_q && f_done &&
+                       !(f_ph_q == FA && pend_b_q)) ||
+                      (f_ph_q == FMark && !fq_full && !pend_a_q && !pend_b_q);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -505,13 +509,6 @@ module tessera_mme
             end else if (f_ph_q == FA && pend_b_q) begin
               f_ph_q <= FB; f_init_q <= 1'b1; pend_b_q <= 1'b0;
               tgt_q <= {1'b0, pb_slot_q}; fr_q <= '0; fbeat_q <= '0;
-            end else if (f_t_nx == tiles) begin
-              f_ph_q <= FIdle;
-            end else begin
-              f_ph_q <= FTile;
-              f_t_q  <= f_t_nx;
-              f_mt_q <= f_mt_nx;
-              f_nt_q <= f_nt_nx;
             end
           end else if (f_issue) begin
             if (f_cm) begin
@@ -540,18 +537,22 @@ module tessera_mme
             end else if (pend_b_q) begin
               f_ph_q <= FB; f_init_q <= 1'b1; pend_b_q <= 1'b0;
               tgt_q <= {1'b0, pb_slot_q}; fr_q <= '0; fbeat_q <= '0;
-            end else if (f_t_nx == tiles) begin
-              f_ph_q <= FIdle;
-            end else begin
-              f_ph_q <= FTile;
-              f_t_q  <= f_t_nx;
-              f_mt_q <= f_mt_nx;
-              f_nt_q <= f_nt_nx;
             end
           end
         end
         default: f_ph_q <= FIdle;
       endcase
+      // the tile's marker and panels are queued: go on with the next tile
+      if (f_tile_end) begin
+        if (f_t_nx == tiles) begin
+          f_ph_q <= FIdle;
+        end else begin
+          f_ph_q <= FTile;
+          f_t_q  <= f_t_nx;
+          f_mt_q <= f_mt_nx;
+          f_nt_q <= f_nt_nx;
+        end
+      end
       // first cycle of a phase: load the (beat-aligned) address of its first row
       if (f_init_q) begin
         frow_addr_q <= (f_base + f_seg_off) & ~32'd31;
