@@ -731,6 +731,110 @@ TF_TEST(ctrl, errors, 1500000) {
   return img_check(t, "DMA copy during the errors");
 }
 
+/* All queues at once with random buffers (seeded): NOP, WAIT, MSG_SHORT set/add and
+ * MSG_LONG on per-queue objects and memory words, register writes into the MMEs,
+ * LIN_DMA on the DMA queues, FENCEs fed by the host before the doorbell, some buffers
+ * with a bad packet. Each queue's final state and all effects must equal the model's:
+ * a failing queue leaves the others untouched. Three rounds on the same queues. */
+static void rand_buffer(tf_ctx_t *t, cp_buf_t *b, unsigned slot, unsigned qi, int dma, int mme,
+                        uint32_t *fence_feed) {
+  unsigned n = 3 + tf_rand_below(t, 12);
+  uint32_t sob0 = 64u + 8u * qi, mem0 = HBM(0x80000u) + 0x400u * qi;
+  uint32_t dma0 = HBM(0x800000u) + 0x10000u * qi;
+  int bad_at = tf_rand_below(t, 4) == 0 ? (int)tf_rand_below(t, n) : -1;
+  (void)slot;
+  for (unsigned i = 0; i < n; i++) {
+    uint32_t fl = tf_rand_below(t, 4) == 0 ? CP_HDR_MB : 0;
+    if ((int)i == bad_at) {
+      uint32_t raw[2] = {CP_OP_COUNT + tf_rand_below(t, 16), tf_rand32(t)};
+      cp_raw(b, raw, 2);
+      continue;
+    }
+    switch (tf_rand_below(t, 8)) {
+      case 0: cp_nop(b, fl); break;
+      case 1: cp_wait(b, fl, tf_rand_below(t, 40)); break;
+      case 2: cp_msg_short(b, fl, sob0 + tf_rand_below(t, 8), (int)tf_rand_below(t, 2), tf_rand_below(t, 0x8000)); break;
+      case 3: cp_msg_long(b, fl, mem0 + 4u * tf_rand_below(t, 256), tf_rand32(t)); break;
+      case 4: {
+        uint32_t k = tf_rand_below(t, 3);
+        cp_fence(b, fl, k, 1);
+        fence_feed[k]++;
+        break;
+      }
+      case 5:
+        if (mme) cp_wreg32(b, fl, MME_OFF(A_ADDR) + 4u * tf_rand_below(t, 4), tf_rand32(t));
+        else cp_nop(b, fl);
+        break;
+      case 6:
+        if (mme) {
+          uint32_t v[3] = {tf_rand32(t), tf_rand32(t), tf_rand32(t)};
+          cp_wreg_bulk(b, fl, MME_OFF(LDA), 1 + tf_rand_below(t, 3), v);
+        } else if (dma) {
+          uint32_t sz = 32u * (1 + tf_rand_below(t, 16)), o = 32u * tf_rand_below(t, 64);
+          cp_lin_dma(b, fl | CP_HDR_EB, dma0 + o, dma0 + 0x8000u + o, sz);
+        } else {
+          cp_nop(b, fl);
+        }
+        break;
+      default: cp_msg_short(b, fl | CP_HDR_EB, sob0 + tf_rand_below(t, 8), 1, 1); break;
+    }
+  }
+  cp_stop(b, CP_HDR_EB);
+}
+
+TF_TEST(ctrl, random_all_queues, 3000000) {
+  gm_t *g = &g_gm;
+  gm_init(g, t->sim);
+  unsigned slots[TESSERA_NUM_MME + TESSERA_DMA_ENGINES], nq = 0;
+  for (unsigned i = 0; i < TESSERA_NUM_MME; i++) slots[nq++] = QSLOT_MME(i);
+  for (unsigned d = 0; d < TESSERA_DMA_ENGINES; d++) slots[nq++] = QSLOT_DMA(d);
+  for (unsigned k = 0; k < nq; k++) CALL(q_init(t, slots[k], k >= TESSERA_NUM_MME));
+  /* DMA source/destination areas, compared at the end: image of all of them */
+  CALL(img_open(t, HBM(0x800000u), 0x10000u * nq));
+  uint32_t sobs[8 * 8];
+  unsigned nsobs = 0;
+  for (unsigned k = 0; k < nq && nsobs + 8 <= 64; k++)
+    for (unsigned j = 0; j < 8; j++) sobs[nsobs++] = 64u + 8u * k + j;
+  unsigned errors = 0, dones = 0;
+  for (unsigned round = 0; round < 3; round++) {
+    static uint32_t words[8][512];
+    for (unsigned k = 0; k < nq; k++) {
+      unsigned slot = slots[k];
+      cp_buf_t b;
+      cp_buf_init(&b, words[k], 512);
+      uint32_t feed[4] = {0, 0, 0, 0};
+      rand_buffer(t, &b, slot, k, k >= TESSERA_NUM_MME, k < TESSERA_NUM_MME, feed);
+      for (unsigned f = 0; f < 3; f++)
+        if (feed[f]) {
+          W32(QM_FENCE(slot, f), feed[f]);
+          cp_q_fence_add(&g->q[slot], f, feed[f]);
+        }
+      CALL(q_submit(t, slot, CB_AREA(slot) + 0x1000u * (round & 1u), &b, SOB_ADD(sobs[8 * k + 7]), 1));
+    }
+    for (unsigned k = 0; k < nq; k++) {
+      unsigned slot = slots[k];
+      /* the model: the DMA effects on the image, everything else through gm_event */
+      int st = gm_run(g, slot);
+      if (st == CP_Q_BLOCKED) return tf_fail(t, "model queue %u blocked (fence feed bug)", slot);
+      for (unsigned i = 0; i < g->nreg[slot]; i++) {
+        /* LIN_DMA writes SRC, DST, SIZE, CTRL at offset 0 */
+        if (k >= TESSERA_NUM_MME && g->reg[slot][i].off == 12u && i >= 3)
+          img_copy(g->reg[slot][i - 3].val, g->reg[slot][i - 2].val, g->reg[slot][i - 1].val);
+      }
+      g->nreg[slot] = 0;
+    }
+    for (unsigned k = 0; k < nq; k++) {
+      CALL(q_wait_idle(t, slots[k], 500000));
+      CALL(q_check(t, slots[k]));
+      if (g->q[slots[k]].state == CP_Q_ERROR) errors++;
+      else dones++;
+    }
+  }
+  CALL(gm_check_effects(t, sobs, nsobs));
+  tf_log(t, "%u buffers completed, %u stopped with an error", dones, errors);
+  return img_check(t, "DMA queues");
+}
+
 /* ================================================================== producer / consumer
  * White paper figure 21 without firmware in the loop: a GEMM split into S row slices
  * on an MME queue, each slice's completion message adds 1 to one sync object; monitor
