@@ -28,6 +28,9 @@
 #include "regs/mme_regs.h"
 #include "regs/qman_regs.h"
 #include "regs/syncmgr_regs.h"
+#if __has_include("regs/tpc_regs.h")
+#include "regs/tpc_regs.h"
+#endif
 #include "tessera/hostif.h"
 #include "tessera/tessera.h"
 #include "fw.h"
@@ -78,6 +81,7 @@ static struct { uint32_t seq; uint8_t status; } hist[HIST];
 static uint32_t hist_n;
 static volatile uint32_t probe_fault;
 static uint32_t eng_status[HIF_NUM_EQ];   /* address of the engine's STATUS register (0: none known) */
+static uint32_t eng_errmask[HIF_NUM_EQ];  /* its error-code field */
 static uint32_t slot_free = (1u << FW_JOBS) - 1u;  /* bit s: jobs[s] is J_FREE */
 static uint32_t n_wait;                           /* jobs in J_WAIT */
 
@@ -653,8 +657,8 @@ static void check_jobs(int qerr)
              * an engine barrier, so it is final) */
             uint32_t det = 0u, cause = HIF_CAUSE_NONE;
             for (uint32_t c = 0; c < j->ncb && cause == HIF_CAUSE_NONE; c++) {
-                uint32_t a = eng_status[j->eq[c]];
-                uint32_t err = a ? (MMIO32(a) >> 8) & 0xFFu : 0u;
+                uint32_t a = eng_status[j->eq[c]], msk = eng_errmask[j->eq[c]];
+                uint32_t err = a ? (MMIO32(a) & msk) >> __builtin_ctz(msk) : 0u;
                 if (err) {
                     cause = HIF_CAUSE_ENGINE;
                     det = (c << 8) | err;
@@ -727,10 +731,18 @@ void fw_cp_init(void)
     dma &= present;
 #ifdef TESSERA_QMAN_SLOT_MME
     /* engines behind the queues whose STATUS.err ([15:8]) is checked after a job */
-    for (uint32_t i = 0; i < TESSERA_NUM_MME; i++)
+    for (uint32_t i = 0; i < TESSERA_NUM_MME; i++) {
         eng_status[TESSERA_QMAN_SLOT_MME + i] = TESSERA_MME_ADDR(i) + (uint32_t)offsetof(mme_t, STATUS);
-    for (uint32_t d = 0; d < TESSERA_DMA_ENGINES; d++)
+        eng_errmask[TESSERA_QMAN_SLOT_MME + i] = MME__STATUS__ERR_bm;
+    }
+    for (uint32_t d = 0; d < TESSERA_DMA_ENGINES; d++) {
         eng_status[TESSERA_QMAN_SLOT_DMA + d] = TESSERA_DMA_ADDR(d) + (uint32_t)offsetof(dma_t, STATUS);
+        eng_errmask[TESSERA_QMAN_SLOT_DMA + d] = DMA__STATUS__ERR_bm;
+    }
+#if __has_include("regs/tpc_regs.h")
+    eng_status[TESSERA_QMAN_SLOT_TPC] = TESSERA_TPC_ADDR(0) + (uint32_t)offsetof(tpc_t, STATUS);
+    eng_errmask[TESSERA_QMAN_SLOT_TPC] = TPC__STATUS__ERR_bm;
+#endif
 #endif
     for (uint32_t k = 0; k < HIF_NUM_EQ; k++)
         if (!((present >> k) & 1u))
