@@ -285,20 +285,20 @@ static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t m, uint32_t n, uint32_t k
   return rc;
 }
 
-#define BENCH_SQ(ty, TY, x, mask, sfx)                                                           \
-  TF_TEST_F(mme, bench_##ty##_##x##x##sfx, 60000000, TF_BENCH) {                               \
+#define BENCH_SQ(ty, TY, x, name, mask)                                                         \
+  TF_TEST_F(mme, bench_##ty##_##name, 60000000, TF_BENCH) {                                    \
     return bench_case(t, TY, x * R, x * R, x * R, mask);                                       \
   }
-BENCH_SQ(bf16, NF_BF16, 2, 1u, )
-BENCH_SQ(bf16, NF_BF16, 4, 1u, )
-BENCH_SQ(bf16, NF_BF16, 8, 1u, )
-BENCH_SQ(bf16, NF_BF16, 16, 1u, )
-BENCH_SQ(bf16, NF_BF16, 16, ALL_MME, _all)
-BENCH_SQ(e4m3, NF_E4M3, 2, 1u, )
-BENCH_SQ(e4m3, NF_E4M3, 4, 1u, )
-BENCH_SQ(e4m3, NF_E4M3, 8, 1u, )
-BENCH_SQ(e4m3, NF_E4M3, 16, 1u, )
-BENCH_SQ(e4m3, NF_E4M3, 16, ALL_MME, _all)
+BENCH_SQ(bf16, NF_BF16, 2, 2x, 1u)
+BENCH_SQ(bf16, NF_BF16, 4, 4x, 1u)
+BENCH_SQ(bf16, NF_BF16, 8, 8x, 1u)
+BENCH_SQ(bf16, NF_BF16, 16, 16x, 1u)
+BENCH_SQ(bf16, NF_BF16, 16, 16x_all, ALL_MME)
+BENCH_SQ(e4m3, NF_E4M3, 2, 2x, 1u)
+BENCH_SQ(e4m3, NF_E4M3, 4, 4x, 1u)
+BENCH_SQ(e4m3, NF_E4M3, 8, 8x, 1u)
+BENCH_SQ(e4m3, NF_E4M3, 16, 16x, 1u)
+BENCH_SQ(e4m3, NF_E4M3, 16, 16x_all, ALL_MME)
 TF_TEST_F(mme, bench_bf16_llm, 60000000, TF_BENCH) { return bench_case(t, NF_BF16, 16, 4096, 1024, 1u); }
 TF_TEST_F(mme, bench_bf16_llm_all, 60000000, TF_BENCH) { return bench_case(t, NF_BF16, 16, 4096, 1024, ALL_MME); }
 TF_TEST_F(mme, bench_e4m3_llm, 60000000, TF_BENCH) { return bench_case(t, NF_E4M3, 16, 4096, 1024, 1u); }
