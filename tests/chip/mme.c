@@ -96,7 +96,7 @@ int cjob_program(tf_ctx_t *t, int e, const cjob_t *j, uint32_t m0, uint32_t mrow
 }
 
 int cjob_engines_done(tsim_t *s, void *ctx) {
-  done_ctx_t *d = ctx;
+  cjob_done_t *d = ctx;
   for (unsigned e = 0; e < TESSERA_NUM_MME; e++) {
     if (!((d->mask >> e) & 1u)) continue;
     uint32_t st = 0;
