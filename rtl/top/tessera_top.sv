@@ -238,10 +238,44 @@ module tessera_top #(
 
   // ================================================================ engine messages
   localparam int unsigned NumMme    = tessera_cfg_pkg::NumMme;
+
+  // ---------------------------------------------------------------- control path: queue list
+  // One queue manager per engine queue (docs/control_path.md). Queue q:
+  //   0 .. NumMme-1        MME q
+  //   QTpc                 TPC cluster (HOOK: engine port tied off until the cluster is in)
+  //   QDma .. QDma+NumDma-1 DMA engine q-QDma
+  // QMAN register slot of each queue: tessera_cfg_pkg::QmanSlot* (config/tessera.toml).
+  localparam int unsigned NumDma = tessera_cfg_pkg::DmaEngines;
+  localparam int unsigned QTpc   = NumMme;
+  localparam int unsigned QDma   = NumMme + 1;
+  localparam int unsigned NumQ   = NumMme + 1 + NumDma;
+  function automatic int unsigned qman_slot(input int unsigned q);
+    if (q < QTpc)       return tessera_cfg_pkg::QmanSlotMme + q;
+    else if (q == QTpc) return tessera_cfg_pkg::QmanSlotTpc;
+    else                return tessera_cfg_pkg::QmanSlotDma + (q - QDma);
+  endfunction
+
+  // message sources: MME i, DMA d, Sync Manager, queue manager q, L2 slice d
   localparam int unsigned NumL2     = tessera_cfg_pkg::NumL2;
-  localparam int unsigned MsgL2     = NumMme;  // first L2 message source
-  // message sources: MME 0..NumMme-1, L2 slice d at MsgL2 + d
-  localparam int unsigned NumMsgSrc = NumMme + NumL2;
+  localparam int unsigned MsgDma    = NumMme;
+  localparam int unsigned MsgSm     = NumMme + NumDma;
+  localparam int unsigned MsgQm     = MsgSm + 1;
+  localparam int unsigned MsgL2     = MsgQm + NumQ;
+  localparam int unsigned NumMsgSrc = MsgL2 + NumL2;
+
+  // e_*[q]: the register port of queue q's engine. For an engine, a tessera_apb_mux joins
+  // the system-bus slot (master 0) and the queue manager (master 1).
+  logic [NumQ-1:0]       e_psel, e_penable, e_pwrite, e_pready, e_pslverr, e_idle;
+  logic [NumQ-1:0][2:0]  e_pprot;
+  logic [NumQ-1:0][15:0] e_paddr;
+  logic [NumQ-1:0][31:0] e_pwdata, e_prdata;
+  logic [NumQ-1:0][3:0]  e_pstrb;
+  // queue manager APB masters towards their engines
+  logic [NumQ-1:0]       q_psel, q_penable, q_pwrite, q_pready, q_pslverr;
+  logic [NumQ-1:0][2:0]  q_pprot;
+  logic [NumQ-1:0][15:0] q_paddr;
+  logic [NumQ-1:0][31:0] q_pwdata, q_prdata;
+  logic [NumQ-1:0][3:0]  q_pstrb;
   logic [NumMsgSrc-1:0]       msg_valid, msg_ready;
   logic [NumMsgSrc-1:0][31:0] msg_addr, msg_data;
   logic                       msg_err;
@@ -266,10 +300,14 @@ module tessera_top #(
   );
 
   // ================================================================ CSR space (APB)
-  // 0 SYSCTRL, 1 UART, 2 INTC, 3 CLINT, 4.. MME i, PerL2.. L2 slice d
-  localparam int unsigned NumPer = 4 + NumMme + NumL2;
+  // 0 SYSCTRL, 1 UART, 2 INTC, 3 CLINT, PerMme+i MME i, PerSm SYNCMGR, PerDma+d DMA d,
+  // PerQm+q queue manager of queue q (QMAN slot qman_slot(q)), PerL2+d L2 slice d
   localparam int unsigned PerMme = 4;
-  localparam int unsigned PerL2  = PerMme + NumMme;
+  localparam int unsigned PerSm  = PerMme + NumMme;
+  localparam int unsigned PerDma = PerSm + 1;
+  localparam int unsigned PerQm  = PerDma + NumDma;
+  localparam int unsigned PerL2  = PerQm + NumQ;
+  localparam int unsigned NumPer = PerL2 + NumL2;
 
   function automatic logic [NumPer*32-1:0] per_table(input logic want_size);
     per_table = '0;
@@ -280,6 +318,15 @@ module tessera_top #(
     for (int unsigned i = 0; i < NumMme; i++) begin
       per_table[(PerMme+i)*32 +: 32] = want_size ? tessera_cfg_pkg::MmeStride
                                                  : tessera_cfg_pkg::MmeBase + i * tessera_cfg_pkg::MmeStride;
+    end
+    per_table[PerSm*32 +: 32] = want_size ? tessera_cfg_pkg::SyncmgrStride : tessera_cfg_pkg::SyncmgrBase;
+    for (int unsigned d = 0; d < NumDma; d++) begin
+      per_table[(PerDma+d)*32 +: 32] = want_size ? tessera_cfg_pkg::DmaStride
+                                                 : tessera_cfg_pkg::DmaBase + d * tessera_cfg_pkg::DmaStride;
+    end
+    for (int unsigned q = 0; q < NumQ; q++) begin
+      per_table[(PerQm+q)*32 +: 32] = want_size ? tessera_cfg_pkg::QmanStride
+                                                : tessera_cfg_pkg::QmanBase + qman_slot(q) * tessera_cfg_pkg::QmanStride;
     end
     for (int unsigned d = 0; d < NumL2; d++) begin
       per_table[(PerL2+d)*32 +: 32] = want_size ? tessera_cfg_pkg::L2Stride
@@ -370,11 +417,17 @@ module tessera_top #(
   logic [23:0] irq_src;
   logic        host_irq;
   logic [NumMme-1:0] mme_irq;
+  logic [NumDma-1:0] dma_irq;
+  logic [NumQ-1:0]   qm_irq;
+  logic              sm_irq;
   logic [NumL2-1:0]  l2_irq;
   always_comb begin
     irq_src     = '0;
     irq_src[0]  = uart_irq;
     for (int unsigned i = 0; i < NumMme; i++) irq_src[1+i] = mme_irq[i];
+    for (int unsigned d = 0; d < NumDma; d++) irq_src[6+d] = dma_irq[d];
+    irq_src[10] = sm_irq;
+    irq_src[11] = |qm_irq;
     for (int unsigned d = 0; d < NumL2; d++) irq_src[12+d] = l2_irq[d];
     irq_src[20] = msg_err_q;
   end
@@ -416,7 +469,11 @@ module tessera_top #(
   );
 
   // ================================================================ memory fabric (AXI4)
-  localparam int unsigned NumAxiMst = 1 + NumL2;  // 0 system-bus bridge, 1.. L2 slice d
+  // 0 system-bus bridge, AxL2+d L2 slice d (the MMEs and DMA engines are behind their
+  // DCORE's slice), AxQf the queue managers' fetch port
+  localparam int unsigned AxL2      = 1;
+  localparam int unsigned AxQf      = AxL2 + NumL2;
+  localparam int unsigned NumAxiMst = AxQf + 1;
   localparam int unsigned Iw = tessera_cfg_pkg::AxiIdBits;
 
   logic [NumAxiMst-1:0][Iw-1:0]   ax_awid, ax_bid, ax_arid, ax_rid;
@@ -487,15 +544,15 @@ module tessera_top #(
   // -------- begin L2 section: one tessera_l2 per DCORE (docs/l2.md "Integration").
   // Upstream port u = d * L2Ports + p of the cluster is port p of DCORE d:
   //   p = 0 the DCORE's MME, p = 1 its TPCs, p = 2 its DMA engine (engine d).
-  // Ports without an engine yet are tied off here (no requests, responses accepted).
-  // Slice d's memory master is fabric master 1 + d.
+  // Ports without an engine yet (TPCs) are tied off here (no requests, responses
+  // accepted). Slice d's memory master is fabric master AxL2 + d.
   localparam int unsigned L2Ports = 3;
   localparam int unsigned L2PMme  = 0;
   localparam int unsigned L2PTpc  = 1;
   localparam int unsigned L2PDma  = 2;
   localparam int unsigned NumL2U  = NumL2 * L2Ports;
-  if (tessera_cfg_pkg::MmePerDcore != 1 || NumMme != NumL2) begin : g_bad_l2_ports
-    $error("tessera_top: one MME per DCORE assumed by the L2 port assignment");
+  if (tessera_cfg_pkg::MmePerDcore != 1 || NumMme != NumL2 || NumDma != NumL2) begin : g_bad_l2_ports
+    $error("tessera_top: one MME and one DMA engine per DCORE assumed by the L2 ports");
   end
 
   logic [NumL2U-1:0][Iw-1:0]   l2u_awid, l2u_bid, l2u_arid, l2u_rid;
@@ -510,47 +567,44 @@ module tessera_top #(
   logic [NumL2U-1:0][Dw-1:0]   l2u_wdata, l2u_rdata;
   logic [NumL2U-1:0][Dw/8-1:0] l2u_wstrb;
 
-  // tie-offs of the ports whose engines are not in the chip yet (TPC cluster, DMA)
+  // tie-offs of the ports whose engines are not in the chip yet (TPC cluster)
   for (genvar d = 0; d < NumL2; d++) begin : g_l2_tie
-    for (genvar p = L2PTpc; p <= L2PDma; p++) begin : g_port
-      localparam int unsigned U = d * L2Ports + p;
-      assign l2u_awid[U]    = '0;
-      assign l2u_awaddr[U]  = '0;
-      assign l2u_awlen[U]   = '0;
-      assign l2u_awsize[U]  = 3'd5;
-      assign l2u_awburst[U] = 2'b01;
-      assign l2u_awcache[U] = 4'b1111;
-      assign l2u_awprot[U]  = '0;
-      assign l2u_awqos[U]   = '0;
-      assign l2u_awvalid[U] = 1'b0;
-      assign l2u_wdata[U]   = '0;
-      assign l2u_wstrb[U]   = '0;
-      assign l2u_wlast[U]   = 1'b0;
-      assign l2u_wvalid[U]  = 1'b0;
-      assign l2u_bready[U]  = 1'b1;
-      assign l2u_arid[U]    = '0;
-      assign l2u_araddr[U]  = '0;
-      assign l2u_arlen[U]   = '0;
-      assign l2u_arsize[U]  = 3'd5;
-      assign l2u_arburst[U] = 2'b01;
-      assign l2u_arcache[U] = 4'b1111;
-      assign l2u_arprot[U]  = '0;
-      assign l2u_arqos[U]   = '0;
-      assign l2u_arvalid[U] = 1'b0;
-      assign l2u_rready[U]  = 1'b1;
-    end
+    localparam int unsigned U = d * L2Ports + L2PTpc;
+    assign l2u_awid[U]    = '0;
+    assign l2u_awaddr[U]  = '0;
+    assign l2u_awlen[U]   = '0;
+    assign l2u_awsize[U]  = 3'd5;
+    assign l2u_awburst[U] = 2'b01;
+    assign l2u_awcache[U] = 4'b1111;
+    assign l2u_awprot[U]  = '0;
+    assign l2u_awqos[U]   = '0;
+    assign l2u_awvalid[U] = 1'b0;
+    assign l2u_wdata[U]   = '0;
+    assign l2u_wstrb[U]   = '0;
+    assign l2u_wlast[U]   = 1'b0;
+    assign l2u_wvalid[U]  = 1'b0;
+    assign l2u_bready[U]  = 1'b1;
+    assign l2u_arid[U]    = '0;
+    assign l2u_araddr[U]  = '0;
+    assign l2u_arlen[U]   = '0;
+    assign l2u_arsize[U]  = 3'd5;
+    assign l2u_arburst[U] = 2'b01;
+    assign l2u_arcache[U] = 4'b1111;
+    assign l2u_arprot[U]  = '0;
+    assign l2u_arqos[U]   = '0;
+    assign l2u_arvalid[U] = 1'b0;
+    assign l2u_rready[U]  = 1'b1;
   end
   logic unused_l2_tie;
   always_comb begin
     unused_l2_tie = 1'b0;
     for (int unsigned d = 0; d < NumL2; d++) begin
-      for (int unsigned p = L2PTpc; p <= L2PDma; p++) begin
-        unused_l2_tie ^= ^{l2u_awready[d*L2Ports+p], l2u_wready[d*L2Ports+p],
-                           l2u_bid[d*L2Ports+p], l2u_bresp[d*L2Ports+p], l2u_bvalid[d*L2Ports+p],
-                           l2u_arready[d*L2Ports+p], l2u_rid[d*L2Ports+p],
-                           l2u_rdata[d*L2Ports+p], l2u_rresp[d*L2Ports+p],
-                           l2u_rlast[d*L2Ports+p], l2u_rvalid[d*L2Ports+p]};
-      end
+      unused_l2_tie ^= ^{l2u_awready[d*L2Ports+L2PTpc], l2u_wready[d*L2Ports+L2PTpc],
+                         l2u_bid[d*L2Ports+L2PTpc], l2u_bresp[d*L2Ports+L2PTpc],
+                         l2u_bvalid[d*L2Ports+L2PTpc], l2u_arready[d*L2Ports+L2PTpc],
+                         l2u_rid[d*L2Ports+L2PTpc], l2u_rdata[d*L2Ports+L2PTpc],
+                         l2u_rresp[d*L2Ports+L2PTpc], l2u_rlast[d*L2Ports+L2PTpc],
+                         l2u_rvalid[d*L2Ports+L2PTpc]};
     end
   end
 
@@ -603,41 +657,41 @@ module tessera_top #(
     .s_axi_rlast_o  (l2u_rlast),
     .s_axi_rvalid_o (l2u_rvalid),
     .s_axi_rready_i (l2u_rready),
-    .m_axi_awid_o   (ax_awid[1 +: NumL2]),
-    .m_axi_awaddr_o (ax_awaddr[1 +: NumL2]),
-    .m_axi_awlen_o  (ax_awlen[1 +: NumL2]),
-    .m_axi_awsize_o (ax_awsize[1 +: NumL2]),
-    .m_axi_awburst_o(ax_awburst[1 +: NumL2]),
-    .m_axi_awcache_o(ax_awcache[1 +: NumL2]),
-    .m_axi_awprot_o (ax_awprot[1 +: NumL2]),
-    .m_axi_awqos_o  (ax_awqos[1 +: NumL2]),
-    .m_axi_awvalid_o(ax_awvalid[1 +: NumL2]),
-    .m_axi_awready_i(ax_awready[1 +: NumL2]),
-    .m_axi_wdata_o  (ax_wdata[1 +: NumL2]),
-    .m_axi_wstrb_o  (ax_wstrb[1 +: NumL2]),
-    .m_axi_wlast_o  (ax_wlast[1 +: NumL2]),
-    .m_axi_wvalid_o (ax_wvalid[1 +: NumL2]),
-    .m_axi_wready_i (ax_wready[1 +: NumL2]),
-    .m_axi_bid_i    (ax_bid[1 +: NumL2]),
-    .m_axi_bresp_i  (ax_bresp[1 +: NumL2]),
-    .m_axi_bvalid_i (ax_bvalid[1 +: NumL2]),
-    .m_axi_bready_o (ax_bready[1 +: NumL2]),
-    .m_axi_arid_o   (ax_arid[1 +: NumL2]),
-    .m_axi_araddr_o (ax_araddr[1 +: NumL2]),
-    .m_axi_arlen_o  (ax_arlen[1 +: NumL2]),
-    .m_axi_arsize_o (ax_arsize[1 +: NumL2]),
-    .m_axi_arburst_o(ax_arburst[1 +: NumL2]),
-    .m_axi_arcache_o(ax_arcache[1 +: NumL2]),
-    .m_axi_arprot_o (ax_arprot[1 +: NumL2]),
-    .m_axi_arqos_o  (ax_arqos[1 +: NumL2]),
-    .m_axi_arvalid_o(ax_arvalid[1 +: NumL2]),
-    .m_axi_arready_i(ax_arready[1 +: NumL2]),
-    .m_axi_rid_i    (ax_rid[1 +: NumL2]),
-    .m_axi_rdata_i  (ax_rdata[1 +: NumL2]),
-    .m_axi_rresp_i  (ax_rresp[1 +: NumL2]),
-    .m_axi_rlast_i  (ax_rlast[1 +: NumL2]),
-    .m_axi_rvalid_i (ax_rvalid[1 +: NumL2]),
-    .m_axi_rready_o (ax_rready[1 +: NumL2]),
+    .m_axi_awid_o   (ax_awid[AxL2 +: NumL2]),
+    .m_axi_awaddr_o (ax_awaddr[AxL2 +: NumL2]),
+    .m_axi_awlen_o  (ax_awlen[AxL2 +: NumL2]),
+    .m_axi_awsize_o (ax_awsize[AxL2 +: NumL2]),
+    .m_axi_awburst_o(ax_awburst[AxL2 +: NumL2]),
+    .m_axi_awcache_o(ax_awcache[AxL2 +: NumL2]),
+    .m_axi_awprot_o (ax_awprot[AxL2 +: NumL2]),
+    .m_axi_awqos_o  (ax_awqos[AxL2 +: NumL2]),
+    .m_axi_awvalid_o(ax_awvalid[AxL2 +: NumL2]),
+    .m_axi_awready_i(ax_awready[AxL2 +: NumL2]),
+    .m_axi_wdata_o  (ax_wdata[AxL2 +: NumL2]),
+    .m_axi_wstrb_o  (ax_wstrb[AxL2 +: NumL2]),
+    .m_axi_wlast_o  (ax_wlast[AxL2 +: NumL2]),
+    .m_axi_wvalid_o (ax_wvalid[AxL2 +: NumL2]),
+    .m_axi_wready_i (ax_wready[AxL2 +: NumL2]),
+    .m_axi_bid_i    (ax_bid[AxL2 +: NumL2]),
+    .m_axi_bresp_i  (ax_bresp[AxL2 +: NumL2]),
+    .m_axi_bvalid_i (ax_bvalid[AxL2 +: NumL2]),
+    .m_axi_bready_o (ax_bready[AxL2 +: NumL2]),
+    .m_axi_arid_o   (ax_arid[AxL2 +: NumL2]),
+    .m_axi_araddr_o (ax_araddr[AxL2 +: NumL2]),
+    .m_axi_arlen_o  (ax_arlen[AxL2 +: NumL2]),
+    .m_axi_arsize_o (ax_arsize[AxL2 +: NumL2]),
+    .m_axi_arburst_o(ax_arburst[AxL2 +: NumL2]),
+    .m_axi_arcache_o(ax_arcache[AxL2 +: NumL2]),
+    .m_axi_arprot_o (ax_arprot[AxL2 +: NumL2]),
+    .m_axi_arqos_o  (ax_arqos[AxL2 +: NumL2]),
+    .m_axi_arvalid_o(ax_arvalid[AxL2 +: NumL2]),
+    .m_axi_arready_i(ax_arready[AxL2 +: NumL2]),
+    .m_axi_rid_i    (ax_rid[AxL2 +: NumL2]),
+    .m_axi_rdata_i  (ax_rdata[AxL2 +: NumL2]),
+    .m_axi_rresp_i  (ax_rresp[AxL2 +: NumL2]),
+    .m_axi_rlast_i  (ax_rlast[AxL2 +: NumL2]),
+    .m_axi_rvalid_i (ax_rvalid[AxL2 +: NumL2]),
+    .m_axi_rready_o (ax_rready[AxL2 +: NumL2]),
     .apb_psel_i     (psel[PerL2 +: NumL2]),
     .apb_penable_i  (penable),
     .apb_pwrite_i   (pwrite),
@@ -668,16 +722,17 @@ module tessera_top #(
     ) u_mme (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
-      .apb_psel_i     (psel[PerMme+i]),
-      .apb_penable_i  (penable),
-      .apb_pwrite_i   (pwrite),
-      .apb_pprot_i    (pprot),
-      .apb_paddr_i    (paddr),
-      .apb_pwdata_i   (pwdata),
-      .apb_pstrb_i    (pstrb),
-      .apb_pready_o   (pready[PerMme+i]),
-      .apb_prdata_o   (prdata[PerMme+i]),
-      .apb_pslverr_o  (pslverr[PerMme+i]),
+      // registers: behind the APB mux shared with queue manager i (control path section)
+      .apb_psel_i     (e_psel[i]),
+      .apb_penable_i  (e_penable[i]),
+      .apb_pwrite_i   (e_pwrite[i]),
+      .apb_pprot_i    (e_pprot[i]),
+      .apb_paddr_i    (e_paddr[i]),
+      .apb_pwdata_i   (e_pwdata[i]),
+      .apb_pstrb_i    (e_pstrb[i]),
+      .apb_pready_o   (e_pready[i]),
+      .apb_prdata_o   (e_prdata[i]),
+      .apb_pslverr_o  (e_pslverr[i]),
       .m_axi_awid_o   (l2u_awid[i*L2Ports+L2PMme]),
       .m_axi_awaddr_o (l2u_awaddr[i*L2Ports+L2PMme]),
       .m_axi_awlen_o  (l2u_awlen[i*L2Ports+L2PMme]),
@@ -717,9 +772,281 @@ module tessera_top #(
       .msg_ready_i    (msg_ready[i]),
       .msg_addr_o     (msg_addr[i]),
       .msg_data_o     (msg_data[i]),
+      .idle_o         (e_idle[i]),
       .irq_o          (mme_irq[i])
     );
   end
+
+  // ================================================================ control path (issue 5)
+  // Sync Manager, DMA engines, one queue manager per engine queue (queue list above),
+  // the APB muxes that let a queue manager write its engine's registers, and the
+  // queue managers' merged command-buffer fetch port. docs/control_path.md.
+
+  // ---------------------------------------------------------------- Sync Manager
+  tessera_syncmgr #(
+    .NumSobs(tessera_cfg_pkg::SyncObjects),
+    .NumMons(tessera_cfg_pkg::SyncMonitors)
+  ) u_syncmgr (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .apb_psel_i   (psel[PerSm]),
+    .apb_penable_i(penable),
+    .apb_pwrite_i (pwrite),
+    .apb_pprot_i  (pprot),
+    .apb_paddr_i  (paddr),
+    .apb_pwdata_i (pwdata),
+    .apb_pstrb_i  (pstrb),
+    .apb_pready_o (pready[PerSm]),
+    .apb_prdata_o (prdata[PerSm]),
+    .apb_pslverr_o(pslverr[PerSm]),
+    .msg_valid_o  (msg_valid[MsgSm]),
+    .msg_ready_i  (msg_ready[MsgSm]),
+    .msg_addr_o   (msg_addr[MsgSm]),
+    .msg_data_o   (msg_data[MsgSm]),
+    .msg_err_i    (1'b0),  // the message master's error is not attributed to a source
+    .irq_o        (sm_irq)
+  );
+
+  // ---------------------------------------------------------------- engine register ports
+  for (genvar q = 0; q < NumQ; q++) begin : g_eng_apb
+    if (q == QTpc) begin : g_tpc_hook
+      // HOOK (TPC cluster): until tessera_tpc_cluster is in the chip, its queue's
+      // register writes answer pslverr (queue error APB) and the engine counts as idle.
+      // To connect the cluster: give it a tessera_apb_mux like the engines below
+      // (master 0 its system-bus slot, master 1 q_*[QTpc]) and drive e_idle[QTpc].
+      assign q_pready[q]  = 1'b1;
+      assign q_prdata[q]  = '0;
+      assign q_pslverr[q] = 1'b1;
+      assign e_idle[q]    = 1'b1;
+      assign {e_psel[q], e_penable[q], e_pwrite[q], e_pprot[q], e_paddr[q], e_pwdata[q],
+              e_pstrb[q], e_pready[q], e_prdata[q], e_pslverr[q]} = '0;
+      logic unused_tpc_q;
+      assign unused_tpc_q = ^{q_psel[q], q_penable[q], q_pwrite[q], q_pprot[q], q_paddr[q],
+                              q_pwdata[q], q_pstrb[q], e_pready[q], e_prdata[q], e_pslverr[q]};
+    end else begin : g_mux
+      localparam int unsigned Per = (q < QTpc) ? PerMme + q : PerDma + (q - QDma);
+      logic [31:0] mux_prdata;
+      logic [1:0]  mux_pready, mux_pslverr;
+      tessera_apb_mux u_apb_mux (
+        .clk_i      (clk_i),
+        .rst_ni     (rst_ni),
+        .m_psel_i   ({q_psel[q], psel[Per]}),
+        .m_penable_i({q_penable[q], penable}),
+        .m_pwrite_i ({q_pwrite[q], pwrite}),
+        .m_pprot_i  ({q_pprot[q], pprot}),
+        .m_paddr_i  ({q_paddr[q], paddr}),
+        .m_pwdata_i ({q_pwdata[q], pwdata}),
+        .m_pstrb_i  ({q_pstrb[q], pstrb}),
+        .m_pready_o (mux_pready),
+        .m_prdata_o (mux_prdata),
+        .m_pslverr_o(mux_pslverr),
+        .s_psel_o   (e_psel[q]),
+        .s_penable_o(e_penable[q]),
+        .s_pwrite_o (e_pwrite[q]),
+        .s_pprot_o  (e_pprot[q]),
+        .s_paddr_o  (e_paddr[q]),
+        .s_pwdata_o (e_pwdata[q]),
+        .s_pstrb_o  (e_pstrb[q]),
+        .s_pready_i (e_pready[q]),
+        .s_prdata_i (e_prdata[q]),
+        .s_pslverr_i(e_pslverr[q])
+      );
+      assign pready[Per]  = mux_pready[0];
+      assign pslverr[Per] = mux_pslverr[0];
+      assign prdata[Per]  = mux_prdata;
+      assign q_pready[q]  = mux_pready[1];
+      assign q_pslverr[q] = mux_pslverr[1];
+      assign q_prdata[q]  = mux_prdata;
+    end
+  end
+
+  // ---------------------------------------------------------------- DMA engines
+  for (genvar d = 0; d < NumDma; d++) begin : g_dma
+    localparam int unsigned Q = QDma + d;
+    tessera_dma #(
+      .MemBase(tessera_cfg_pkg::HbmBase),
+      .MemSize(tessera_cfg_pkg::HbmSize)
+    ) u_dma (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .apb_psel_i     (e_psel[Q]),
+      .apb_penable_i  (e_penable[Q]),
+      .apb_pwrite_i   (e_pwrite[Q]),
+      .apb_pprot_i    (e_pprot[Q]),
+      .apb_paddr_i    (e_paddr[Q]),
+      .apb_pwdata_i   (e_pwdata[Q]),
+      .apb_pstrb_i    (e_pstrb[Q]),
+      .apb_pready_o   (e_pready[Q]),
+      .apb_prdata_o   (e_prdata[Q]),
+      .apb_pslverr_o  (e_pslverr[Q]),
+      .m_axi_awid_o   (l2u_awid[d*L2Ports+L2PDma]),
+      .m_axi_awaddr_o (l2u_awaddr[d*L2Ports+L2PDma]),
+      .m_axi_awlen_o  (l2u_awlen[d*L2Ports+L2PDma]),
+      .m_axi_awsize_o (l2u_awsize[d*L2Ports+L2PDma]),
+      .m_axi_awburst_o(l2u_awburst[d*L2Ports+L2PDma]),
+      .m_axi_awcache_o(l2u_awcache[d*L2Ports+L2PDma]),
+      .m_axi_awprot_o (l2u_awprot[d*L2Ports+L2PDma]),
+      .m_axi_awqos_o  (l2u_awqos[d*L2Ports+L2PDma]),
+      .m_axi_awvalid_o(l2u_awvalid[d*L2Ports+L2PDma]),
+      .m_axi_awready_i(l2u_awready[d*L2Ports+L2PDma]),
+      .m_axi_wdata_o  (l2u_wdata[d*L2Ports+L2PDma]),
+      .m_axi_wstrb_o  (l2u_wstrb[d*L2Ports+L2PDma]),
+      .m_axi_wlast_o  (l2u_wlast[d*L2Ports+L2PDma]),
+      .m_axi_wvalid_o (l2u_wvalid[d*L2Ports+L2PDma]),
+      .m_axi_wready_i (l2u_wready[d*L2Ports+L2PDma]),
+      .m_axi_bid_i    (l2u_bid[d*L2Ports+L2PDma]),
+      .m_axi_bresp_i  (l2u_bresp[d*L2Ports+L2PDma]),
+      .m_axi_bvalid_i (l2u_bvalid[d*L2Ports+L2PDma]),
+      .m_axi_bready_o (l2u_bready[d*L2Ports+L2PDma]),
+      .m_axi_arid_o   (l2u_arid[d*L2Ports+L2PDma]),
+      .m_axi_araddr_o (l2u_araddr[d*L2Ports+L2PDma]),
+      .m_axi_arlen_o  (l2u_arlen[d*L2Ports+L2PDma]),
+      .m_axi_arsize_o (l2u_arsize[d*L2Ports+L2PDma]),
+      .m_axi_arburst_o(l2u_arburst[d*L2Ports+L2PDma]),
+      .m_axi_arcache_o(l2u_arcache[d*L2Ports+L2PDma]),
+      .m_axi_arprot_o (l2u_arprot[d*L2Ports+L2PDma]),
+      .m_axi_arqos_o  (l2u_arqos[d*L2Ports+L2PDma]),
+      .m_axi_arvalid_o(l2u_arvalid[d*L2Ports+L2PDma]),
+      .m_axi_arready_i(l2u_arready[d*L2Ports+L2PDma]),
+      .m_axi_rid_i    (l2u_rid[d*L2Ports+L2PDma]),
+      .m_axi_rdata_i  (l2u_rdata[d*L2Ports+L2PDma]),
+      .m_axi_rresp_i  (l2u_rresp[d*L2Ports+L2PDma]),
+      .m_axi_rlast_i  (l2u_rlast[d*L2Ports+L2PDma]),
+      .m_axi_rvalid_i (l2u_rvalid[d*L2Ports+L2PDma]),
+      .m_axi_rready_o (l2u_rready[d*L2Ports+L2PDma]),
+      .msg_valid_o    (msg_valid[MsgDma+d]),
+      .msg_ready_i    (msg_ready[MsgDma+d]),
+      .msg_addr_o     (msg_addr[MsgDma+d]),
+      .msg_data_o     (msg_data[MsgDma+d]),
+      .idle_o         (e_idle[Q]),
+      .irq_o          (dma_irq[d])
+    );
+  end
+
+  // ---------------------------------------------------------------- queue managers
+  logic [NumQ-1:0][Iw-1:0] qf_arid, qf_rid;
+  logic [NumQ-1:0][31:0]   qf_araddr;
+  logic [NumQ-1:0][7:0]    qf_arlen;
+  logic [NumQ-1:0][2:0]    qf_arsize, qf_arprot;
+  logic [NumQ-1:0][1:0]    qf_arburst, qf_rresp;
+  logic [NumQ-1:0][3:0]    qf_arcache, qf_arqos;
+  logic [NumQ-1:0]         qf_arvalid, qf_arready, qf_rlast, qf_rvalid, qf_rready;
+  logic [NumQ-1:0][Dw-1:0] qf_rdata;
+
+  for (genvar q = 0; q < NumQ; q++) begin : g_qman
+    tessera_qman #(
+      .NumSobs(tessera_cfg_pkg::SyncObjects),
+      .MemBase(tessera_cfg_pkg::HbmBase),
+      .MemSize(tessera_cfg_pkg::HbmSize),
+      .AxiId  (4'(q))  // routes its read data back through tessera_qman_fetch_arb
+    ) u_qman (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .apb_psel_i     (psel[PerQm+q]),
+      .apb_penable_i  (penable),
+      .apb_pwrite_i   (pwrite),
+      .apb_pprot_i    (pprot),
+      .apb_paddr_i    (paddr),
+      .apb_pwdata_i   (pwdata),
+      .apb_pstrb_i    (pstrb),
+      .apb_pready_o   (pready[PerQm+q]),
+      .apb_prdata_o   (prdata[PerQm+q]),
+      .apb_pslverr_o  (pslverr[PerQm+q]),
+      .m_axi_arid_o   (qf_arid[q]),
+      .m_axi_araddr_o (qf_araddr[q]),
+      .m_axi_arlen_o  (qf_arlen[q]),
+      .m_axi_arsize_o (qf_arsize[q]),
+      .m_axi_arburst_o(qf_arburst[q]),
+      .m_axi_arcache_o(qf_arcache[q]),
+      .m_axi_arprot_o (qf_arprot[q]),
+      .m_axi_arqos_o  (qf_arqos[q]),
+      .m_axi_arvalid_o(qf_arvalid[q]),
+      .m_axi_arready_i(qf_arready[q]),
+      .m_axi_rid_i    (qf_rid[q]),
+      .m_axi_rdata_i  (qf_rdata[q]),
+      .m_axi_rresp_i  (qf_rresp[q]),
+      .m_axi_rlast_i  (qf_rlast[q]),
+      .m_axi_rvalid_i (qf_rvalid[q]),
+      .m_axi_rready_o (qf_rready[q]),
+      .eng_psel_o     (q_psel[q]),
+      .eng_penable_o  (q_penable[q]),
+      .eng_pwrite_o   (q_pwrite[q]),
+      .eng_pprot_o    (q_pprot[q]),
+      .eng_paddr_o    (q_paddr[q]),
+      .eng_pwdata_o   (q_pwdata[q]),
+      .eng_pstrb_o    (q_pstrb[q]),
+      .eng_pready_i   (q_pready[q]),
+      .eng_prdata_i   (q_prdata[q]),
+      .eng_pslverr_i  (q_pslverr[q]),
+      .msg_valid_o    (msg_valid[MsgQm+q]),
+      .msg_ready_i    (msg_ready[MsgQm+q]),
+      .msg_addr_o     (msg_addr[MsgQm+q]),
+      .msg_data_o     (msg_data[MsgQm+q]),
+      .engine_idle_i  (e_idle[q]),
+      .irq_o          (qm_irq[q])
+    );
+  end
+
+  // all command-buffer fetches share one fabric master (read only)
+  tessera_qman_fetch_arb #(
+    .NumPorts(NumQ),
+    .IdBits  (Iw),
+    .DataBits(Dw)
+  ) u_qman_fetch (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .s_arid_i   (qf_arid),
+    .s_araddr_i (qf_araddr),
+    .s_arlen_i  (qf_arlen),
+    .s_arsize_i (qf_arsize),
+    .s_arburst_i(qf_arburst),
+    .s_arcache_i(qf_arcache),
+    .s_arprot_i (qf_arprot),
+    .s_arqos_i  (qf_arqos),
+    .s_arvalid_i(qf_arvalid),
+    .s_arready_o(qf_arready),
+    .s_rid_o    (qf_rid),
+    .s_rdata_o  (qf_rdata),
+    .s_rresp_o  (qf_rresp),
+    .s_rlast_o  (qf_rlast),
+    .s_rvalid_o (qf_rvalid),
+    .s_rready_i (qf_rready),
+    .m_arid_o   (ax_arid[AxQf]),
+    .m_araddr_o (ax_araddr[AxQf]),
+    .m_arlen_o  (ax_arlen[AxQf]),
+    .m_arsize_o (ax_arsize[AxQf]),
+    .m_arburst_o(ax_arburst[AxQf]),
+    .m_arcache_o(ax_arcache[AxQf]),
+    .m_arprot_o (ax_arprot[AxQf]),
+    .m_arqos_o  (ax_arqos[AxQf]),
+    .m_arvalid_o(ax_arvalid[AxQf]),
+    .m_arready_i(ax_arready[AxQf]),
+    .m_rid_i    (ax_rid[AxQf]),
+    .m_rdata_i  (ax_rdata[AxQf]),
+    .m_rresp_i  (ax_rresp[AxQf]),
+    .m_rlast_i  (ax_rlast[AxQf]),
+    .m_rvalid_i (ax_rvalid[AxQf]),
+    .m_rready_o (ax_rready[AxQf])
+  );
+  // the fetch port never writes
+  assign ax_awid[AxQf]    = '0;
+  assign ax_awaddr[AxQf]  = '0;
+  assign ax_awlen[AxQf]   = '0;
+  assign ax_awsize[AxQf]  = '0;
+  assign ax_awburst[AxQf] = '0;
+  assign ax_awcache[AxQf] = '0;
+  assign ax_awprot[AxQf]  = '0;
+  assign ax_awqos[AxQf]   = '0;
+  assign ax_awvalid[AxQf] = 1'b0;
+  assign ax_wdata[AxQf]   = '0;
+  assign ax_wstrb[AxQf]   = '0;
+  assign ax_wlast[AxQf]   = 1'b0;
+  assign ax_wvalid[AxQf]  = 1'b0;
+  assign ax_bready[AxQf]  = 1'b1;
+  logic unused_qf_w;
+  assign unused_qf_w = ^{ax_awready[AxQf], ax_wready[AxQf], ax_bid[AxQf], ax_bresp[AxQf],
+                         ax_bvalid[AxQf]};
+  // ================================================================ end of control path
 
   tessera_axi_xbar #(
     .NumMst         (NumAxiMst),
