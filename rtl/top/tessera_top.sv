@@ -250,9 +250,9 @@ module tessera_top #(
   localparam int unsigned QDma   = NumMme + 1;
   localparam int unsigned NumQ   = NumMme + 1 + NumDma;
   function automatic int unsigned qman_slot(input int unsigned q);
-    if (q < QTpc)       return tessera_cfg_pkg::QmanSlotMme + q;
-    else if (q == QTpc) return tessera_cfg_pkg::QmanSlotTpc;
-    else                return tessera_cfg_pkg::QmanSlotDma + (q - QDma);
+    if (q < QTpc)       qman_slot = tessera_cfg_pkg::QmanSlotMme + q;
+    else if (q == QTpc) qman_slot = tessera_cfg_pkg::QmanSlotTpc;
+    else                qman_slot = tessera_cfg_pkg::QmanSlotDma + (q - QDma);
   endfunction
 
   // message sources: MME i, DMA d, Sync Manager, queue manager q, L2 slice d
@@ -270,6 +270,12 @@ module tessera_top #(
   logic [NumQ-1:0][15:0] e_paddr;
   logic [NumQ-1:0][31:0] e_pwdata, e_prdata;
   logic [NumQ-1:0][3:0]  e_pstrb;
+  // Sync-Manager payload port, and the direct fence increments of the fast path
+  logic                  sm_msg_valid, sm_msg_ready;
+  logic [31:0]           sm_msg_addr, sm_msg_data;
+  logic [NumQ-1:0]       q_fence_inc;
+  logic [1:0]            q_fence_idx;
+  logic [15:0]           q_fence_val;
   // queue manager APB masters towards their engines
   logic [NumQ-1:0]       q_psel, q_penable, q_pwrite, q_pready, q_pslverr;
   logic [NumQ-1:0][2:0]  q_pprot;
@@ -799,13 +805,51 @@ module tessera_top #(
     .apb_pready_o (pready[PerSm]),
     .apb_prdata_o (prdata[PerSm]),
     .apb_pslverr_o(pslverr[PerSm]),
-    .msg_valid_o  (msg_valid[MsgSm]),
-    .msg_ready_i  (msg_ready[MsgSm]),
-    .msg_addr_o   (msg_addr[MsgSm]),
-    .msg_data_o   (msg_data[MsgSm]),
+    .msg_valid_o  (sm_msg_valid),
+    .msg_ready_i  (sm_msg_ready),
+    .msg_addr_o   (sm_msg_addr),
+    .msg_data_o   (sm_msg_data),
     .msg_err_i    (1'b0),  // the message master's error is not attributed to a source
     .irq_o        (sm_irq)
   );
+
+  // ---------------------------------------------------------------- fence fast path
+  // A Sync-Manager payload addressed to a queue manager's FENCE[n] register is applied
+  // to that queue directly (fence_inc_i) in the cycle it is offered, instead of as a
+  // system-bus write: the same effect, without the message master, the system bus and
+  // the APB bridge on the monitor -> waiting engine path. Payloads stay in order: the
+  // fast path waits while an earlier payload of the Sync Manager is on the system bus.
+  // FENCE[0..3] are the last four words of the qman register map (qman.rdl).
+  localparam logic [31:0] QmFenceOff = 32'(qman_reg_pkg::QMAN_REG_TOP_SIZE) - 32'd16;
+  logic [NumQ-1:0] sm_fence_hit;
+  logic            sm_to_fence, sm_bus_pend_q;
+  always_comb begin
+    for (int unsigned q = 0; q < NumQ; q++) begin
+      sm_fence_hit[q] = (sm_msg_addr[31:4] == 28'((tessera_cfg_pkg::QmanBase +
+                          qman_slot(q) * tessera_cfg_pkg::QmanStride + QmFenceOff) >> 4));
+    end
+  end
+  assign sm_to_fence       = |sm_fence_hit;
+  assign msg_valid[MsgSm]  = sm_msg_valid && !sm_to_fence;
+  assign msg_addr[MsgSm]   = sm_msg_addr;
+  assign msg_data[MsgSm]   = sm_msg_data;
+  assign sm_msg_ready      = sm_to_fence ? !sm_bus_pend_q : msg_ready[MsgSm];
+  for (genvar q = 0; q < NumQ; q++) begin : g_fence_inc
+    assign q_fence_inc[q] = sm_msg_valid && sm_fence_hit[q] && !sm_bus_pend_q;
+  end
+  assign q_fence_idx = sm_msg_addr[3:2];
+  assign q_fence_val = sm_msg_data[15:0];
+  // a Sync-Manager write accepted by the message master is on the bus until the master's
+  // next response (one write outstanding, responses in order)
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sm_bus_pend_q <= 1'b0;
+    end else if (msg_valid[MsgSm] && msg_ready[MsgSm]) begin
+      sm_bus_pend_q <= 1'b1;
+    end else if (m_rvalid[2]) begin
+      sm_bus_pend_q <= 1'b0;
+    end
+  end
 
   // ---------------------------------------------------------------- engine register ports
   for (genvar q = 0; q < NumQ; q++) begin : g_eng_apb
@@ -983,6 +1027,9 @@ module tessera_top #(
       .msg_addr_o     (msg_addr[MsgQm+q]),
       .msg_data_o     (msg_data[MsgQm+q]),
       .engine_idle_i  (e_idle[q]),
+      .fence_inc_i    (q_fence_inc[q]),
+      .fence_inc_idx_i(q_fence_idx),
+      .fence_inc_val_i(q_fence_val),
       .irq_o          (qm_irq[q])
     );
   end

@@ -158,6 +158,14 @@ int tsim_l2_maint_all(tsim_t *s, unsigned op, uint64_t budget);
 int tsim_l2_flush_all(tsim_t *s);       /* before the host reads results */
 int tsim_l2_invalidate_all(tsim_t *s);  /* after the host wrote inputs, before a job */
 
+/* ---- control-path probes (simulation-only observation, no simulated time passes;
+ * for latency benchmarks that need single-cycle resolution) */
+typedef struct {
+  uint32_t qman_eng_sel;   /* bit k: the queue manager in QMAN slot k selects its engine's registers */
+  int sm_object_update;    /* the Sync Manager applies a sync-object write in this cycle */
+} tsim_probe_t;
+void tsim_probe(tsim_t *s, tsim_probe_t *p);
+
 #ifdef __cplusplus
 }
 #endif
