@@ -905,8 +905,8 @@ module tessera_top #(
   end
 
   // ---------------------------------------------------------------- DMA engines
-  // DMA engine d belongs to DCORE d (its memory port is the DCORE's L2 port 2 once the
-  // L2 slices are in; until then a fabric master of its own, AxDma + d).
+  // DMA engine d belongs to DCORE d: its memory port is port 2 of the DCORE's L2 slice
+  // (L2 section above).
   for (genvar d = 0; d < NumDma; d++) begin : g_dma
     localparam int unsigned Q = QDma + d;
     tessera_dma #(
