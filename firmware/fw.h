@@ -21,7 +21,7 @@
 #define FW_EV_TICK      (1u << 0)
 #define FW_EV_DOORBELL  (1u << 1)
 #define FW_EV_UART      (1u << 2)
-#define FW_EV_ENGINE    (1u << 3)
+#define FW_EV_ENGINE    (1u << 3)   /* job event (SWIRQ 1) or engine-queue error (INTC 11) */
 
 extern volatile uint32_t fw_events;
 extern volatile uint32_t fw_ticks;
@@ -36,6 +36,14 @@ void fw_sched_run(void) __attribute__((noreturn));
  * queues, validate them, hand command buffers to the queue managers, post
  * completions). Runs in thread context with interrupts enabled. */
 void fw_cp_poll(uint32_t events);
+/* cp.c: scheduler set-up (host-interface block, engine queues, interrupts),
+ * called by fw_sched_init; doorbell time stamp and counter from the doorbell
+ * interrupt; 'j' console report. Weak empty defaults in sched.c. */
+void fw_cp_init(void);
+void fw_cp_note_doorbell(void);
+void fw_cp_print(void);
+/* A 32-bit load/store whose bus error returns -1 instead of trapping. */
+int fw_safe_access(uint32_t addr, uint32_t *val, int write);
 
 /* console.c: one-letter commands on the UART (see docs/firmware.md) */
 void fw_console_init(void);

@@ -28,6 +28,7 @@ static void doorbell_isr(uint32_t src)
 {
     intc_swirq_clear(src - INTC_SRC_SWIRQ(0));
     fw_doorbells = fw_doorbells + 1u;
+    fw_cp_note_doorbell();
     fw_events = fw_events | FW_EV_DOORBELL;
 }
 
@@ -35,6 +36,9 @@ __attribute__((weak)) void fw_cp_poll(uint32_t events)
 {
     (void)events;
 }
+
+__attribute__((weak)) void fw_cp_init(void) {}
+__attribute__((weak)) void fw_cp_note_doorbell(void) {}
 
 void fw_sched_init(void)
 {
@@ -48,6 +52,7 @@ void fw_sched_init(void)
     next_tick = timer_now() + tick_cycles;
     timer_set_cmp(next_tick);
     timer_irq_enable();
+    fw_cp_init();
 }
 
 void fw_sched_run(void)
@@ -66,7 +71,7 @@ void fw_sched_run(void)
         irq_global_enable();
         if (ev == 0u)
             continue;
-        if (ev & (FW_EV_DOORBELL | FW_EV_TICK))
+        if (ev & (FW_EV_DOORBELL | FW_EV_TICK | FW_EV_ENGINE))
             fw_cp_poll(ev);
         if (ev & FW_EV_UART)
             fw_console_poll();

@@ -8,9 +8,10 @@
 #   make ctrl-synth          Yosys synthesis of the control-path blocks alone
 # See docs/control_path.md and docs/packets.md.
 CTRL_SRCS := rtl/syncmgr/tessera_syncmgr.sv rtl/qman/tessera_qman.sv rtl/qman/tessera_apb_mux.sv \
+             rtl/qman/tessera_qman_fetch_arb.sv \
              rtl/dma/tessera_dma.sv
 RTL_SRCS  += $(CTRL_SRCS)
-LINT_TOPS += tessera_syncmgr tessera_qman tessera_apb_mux tessera_dma
+LINT_TOPS += tessera_syncmgr tessera_qman tessera_apb_mux tessera_dma tessera_qman_fetch_arb
 SYNTH_TOPS += tessera_syncmgr tessera_qman tessera_dma
 
 CTRL_BUILD  := $(BUILD)/ctrl
@@ -121,4 +122,4 @@ BENCH_DEPS += ctrl-qman-tb ctrl-dma-tb
 
 ctrl-synth: deps
 	@bash util/synth.sh $(CONFIG) "$(YOSYS)" "$(CFG_PKG) $(RTL_PKGS) $(RTL_SRCS)" \
-	  "tessera_syncmgr tessera_qman tessera_apb_mux tessera_dma"
+	  "tessera_syncmgr tessera_qman tessera_apb_mux tessera_dma tessera_qman_fetch_arb"

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hostlink.h"
 #include "tessera_cfg.h"
 #include "tessera_sim.h"
 #include "tf.h"
@@ -34,6 +35,9 @@ static void usage(FILE *f) {
           "  --seed N              global seed (default: time based; always printed)\n"
           "  --max-cycles N        cycle budget per test / for --elf (default: per test; 50M for --elf)\n"
           "  --trace FILE.fst      write an FST waveform (per test when several run)\n"
+          "  --serve PORT          serve a fresh chip to hostlink clients on 127.0.0.1:PORT\n"
+          "                        (`hostlink --dev tcp:PORT ...`, docs/hostlink.md) until one\n"
+          "                        sends shutdown; --max-cycles limits the simulated time (default 1G)\n"
           "  --hbm-latency N       HBM read latency in cycles (default %u)\n"
           "  --hbm-bw N            HBM bytes per cycle per channel (default %u)\n"
           "  -v                    echo the UART and print more\n"
@@ -128,11 +132,41 @@ static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
   return pass ? 0 : 1;
 }
 
+/* --serve: one chip instance behind hostlink's tcp server (loopback only). */
+static int serve(int port, const tf_opts_t *o) {
+  tsim_opts_t so;
+  tsim_opts_default(&so);
+  so.seed = o->seed;
+  so.max_cycles = o->max_cycles ? o->max_cycles : 1000000000ull;
+  so.hbm_latency = o->hbm_latency;
+  so.hbm_bw = o->hbm_bw;
+  so.trace_file = o->trace;
+  so.uart_echo = o->verbose;
+  so.quiet = !o->verbose;
+  tsim_t *s = tsim_create(&so);
+  hl_dev_t *d = NULL;
+  if (!s || hl_open_sim_attach(s, &d) != HL_OK) {
+    fprintf(stderr, "chip_tb: cannot create simulator\n");
+    return 2;
+  }
+  void *ctx;
+  const hl_ops_t *ops = hl_transport(d, &ctx);
+  printf("chip_tb: serving config %s on 127.0.0.1:%d, seed %llu\n", TSIM_CONFIG, port, (unsigned long long)o->seed);
+  fflush(stdout);
+  int rc = hl_serve(ops, ctx, port, NULL, NULL, o->verbose);
+  printf("chip_tb: server stopped after %llu cycles (%s)\n", (unsigned long long)tsim_cycles(s),
+         rc ? hl_strerror(rc) : "shutdown");
+  hl_close(d);
+  tsim_destroy(s);
+  return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   tf_opts_t o;
   memset(&o, 0, sizeof o);
   int have_seed = 0, list = 0;
   const char *elf = NULL, *uart_in = NULL;
+  int serve_port = 0;
   const char *pats[64];
   unsigned npats = 0;
   for (int i = 1; i < argc; ++i) {
@@ -168,6 +202,10 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--max-cycles")) {
       NEEDV();
       if (!parse_u64(v, &o.max_cycles) || !o.max_cycles) goto bad;
+    } else if (!strcmp(a, "--serve")) {
+      NEEDV();
+      if (!parse_u64(v, &n) || !n || n > 65535) goto bad;
+      serve_port = (int)n;
     } else if (!strcmp(a, "--trace")) {
       NEEDV();
       o.trace = v;
@@ -193,6 +231,13 @@ int main(int argc, char **argv) {
   if (!have_seed) o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
   o.progress = isatty(2);
 
+  if (serve_port) {
+    if (elf || npats || list) {
+      fprintf(stderr, "chip_tb: --serve cannot be combined with --elf/--test/--suite/--list\n");
+      return 2;
+    }
+    return serve(serve_port, &o);
+  }
   if (elf) {
     if (npats || list) {
       fprintf(stderr, "chip_tb: --elf cannot be combined with --test/--suite/--list\n");

@@ -80,6 +80,15 @@ def check_regions(regions, configs):
                          ("dsram_bytes", "DSRAM")):
             if c[key] > mem[reg]["size"]:
                 sys.exit(f"gen_cfg: {c['config_name']}.{key} larger than region {reg}")
+    # engine queues: disjoint QMAN slot ranges, one slot per possible instance
+    slots = set()
+    for c in configs.values():
+        for key, reg in (("qman_slot_mme", "MME"), ("qman_slot_tpc", "TPC"), ("qman_slot_dma", "DMA")):
+            rng = set(range(c[key], c[key] + mem[reg].get("count", 1)))
+            if rng & slots or max(rng) >= mem["QMAN"]["count"]:
+                sys.exit(f"gen_cfg: {c['config_name']}.{key}: QMAN slots overlap or exceed the region")
+            slots |= rng
+        slots = set()
     if mem["ISRAM"]["base"] + mem["ISRAM"]["size"] != mem["DSRAM"]["base"]:
         sys.exit("gen_cfg: ISRAM and DSRAM regions must be contiguous (one RAM range)")
 
@@ -121,6 +130,9 @@ SCALARS = [
     ("nic_ports", "NIC ports"),
     ("sync_objects", "Sync Manager objects"),
     ("sync_monitors", "Sync Manager monitors"),
+    ("qman_slot_mme", "QMAN slot of MME 0 (MME i: + i)"),
+    ("qman_slot_tpc", "QMAN slot of the TPC cluster"),
+    ("qman_slot_dma", "QMAN slot of DMA engine 0 (DMA d: + d)"),
 ]
 
 

@@ -74,6 +74,8 @@ module tessera_mme
   input  logic                   msg_ready_i,
   output logic [31:0]            msg_addr_o,
   output logic [31:0]            msg_data_o,
+  // no job accepted or running (a queue manager's engine barrier)
+  output logic                   idle_o,
   // interrupt (level): STATUS.done | STATUS.busy_reject
   output logic                   irq_o
 );
@@ -1111,5 +1113,7 @@ module tessera_mme
   assign unused_ids = ^{m_axi_bid_i, m_axi_rid_i};
 
   assign irq_o = hw_out.STATUS.done.value || hw_out.STATUS.busy_reject.value;
+  // low from the cycle a commit is latched until the job (and its message) has ended
+  assign idle_o = (state_q == SIdle) && !commit;
 
 endmodule

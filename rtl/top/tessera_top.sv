@@ -238,7 +238,42 @@ module tessera_top #(
 
   // ================================================================ engine messages
   localparam int unsigned NumMme    = tessera_cfg_pkg::NumMme;
-  localparam int unsigned NumMsgSrc = NumMme;  // message sources: MME 0..NumMme-1
+
+  // ---------------------------------------------------------------- control path: queue list
+  // One queue manager per engine queue (docs/control_path.md). Queue q:
+  //   0 .. NumMme-1        MME q
+  //   QTpc                 TPC cluster (HOOK: engine port tied off until the cluster is in)
+  //   QDma .. QDma+NumDma-1 DMA engine q-QDma
+  // QMAN register slot of each queue: tessera_cfg_pkg::QmanSlot* (config/tessera.toml).
+  localparam int unsigned NumDma = tessera_cfg_pkg::DmaEngines;
+  localparam int unsigned QTpc   = NumMme;
+  localparam int unsigned QDma   = NumMme + 1;
+  localparam int unsigned NumQ   = NumMme + 1 + NumDma;
+  function automatic int unsigned qman_slot(input int unsigned q);
+    if (q < QTpc)       return tessera_cfg_pkg::QmanSlotMme + q;
+    else if (q == QTpc) return tessera_cfg_pkg::QmanSlotTpc;
+    else                return tessera_cfg_pkg::QmanSlotDma + (q - QDma);
+  endfunction
+
+  // message sources: MME i, DMA d, Sync Manager, queue manager q
+  localparam int unsigned MsgDma    = NumMme;
+  localparam int unsigned MsgSm     = NumMme + NumDma;
+  localparam int unsigned MsgQm     = MsgSm + 1;
+  localparam int unsigned NumMsgSrc = MsgQm + NumQ;
+
+  // e_*[q]: the register port of queue q's engine. For an engine, a tessera_apb_mux joins
+  // the system-bus slot (master 0) and the queue manager (master 1).
+  logic [NumQ-1:0]       e_psel, e_penable, e_pwrite, e_pready, e_pslverr, e_idle;
+  logic [NumQ-1:0][2:0]  e_pprot;
+  logic [NumQ-1:0][15:0] e_paddr;
+  logic [NumQ-1:0][31:0] e_pwdata, e_prdata;
+  logic [NumQ-1:0][3:0]  e_pstrb;
+  // queue manager APB masters towards their engines
+  logic [NumQ-1:0]       q_psel, q_penable, q_pwrite, q_pready, q_pslverr;
+  logic [NumQ-1:0][2:0]  q_pprot;
+  logic [NumQ-1:0][15:0] q_paddr;
+  logic [NumQ-1:0][31:0] q_pwdata, q_prdata;
+  logic [NumQ-1:0][3:0]  q_pstrb;
   logic [NumMsgSrc-1:0]       msg_valid, msg_ready;
   logic [NumMsgSrc-1:0][31:0] msg_addr, msg_data;
   logic                       msg_err;
@@ -263,9 +298,13 @@ module tessera_top #(
   );
 
   // ================================================================ CSR space (APB)
-  // 0 SYSCTRL, 1 UART, 2 INTC, 3 CLINT, 4.. MME i
-  localparam int unsigned NumPer = 4 + NumMme;
+  // 0 SYSCTRL, 1 UART, 2 INTC, 3 CLINT, PerMme+i MME i, PerSm SYNCMGR, PerDma+d DMA d,
+  // PerQm+q queue manager of queue q (QMAN slot qman_slot(q))
   localparam int unsigned PerMme = 4;
+  localparam int unsigned PerSm  = PerMme + NumMme;
+  localparam int unsigned PerDma = PerSm + 1;
+  localparam int unsigned PerQm  = PerDma + NumDma;
+  localparam int unsigned NumPer = PerQm + NumQ;
 
   function automatic logic [NumPer*32-1:0] per_table(input logic want_size);
     per_table = '0;
@@ -276,6 +315,15 @@ module tessera_top #(
     for (int unsigned i = 0; i < NumMme; i++) begin
       per_table[(PerMme+i)*32 +: 32] = want_size ? tessera_cfg_pkg::MmeStride
                                                  : tessera_cfg_pkg::MmeBase + i * tessera_cfg_pkg::MmeStride;
+    end
+    per_table[PerSm*32 +: 32] = want_size ? tessera_cfg_pkg::SyncmgrStride : tessera_cfg_pkg::SyncmgrBase;
+    for (int unsigned d = 0; d < NumDma; d++) begin
+      per_table[(PerDma+d)*32 +: 32] = want_size ? tessera_cfg_pkg::DmaStride
+                                                 : tessera_cfg_pkg::DmaBase + d * tessera_cfg_pkg::DmaStride;
+    end
+    for (int unsigned q = 0; q < NumQ; q++) begin
+      per_table[(PerQm+q)*32 +: 32] = want_size ? tessera_cfg_pkg::QmanStride
+                                                : tessera_cfg_pkg::QmanBase + qman_slot(q) * tessera_cfg_pkg::QmanStride;
     end
   endfunction
   localparam logic [NumPer*32-1:0] PerBase = per_table(1'b0);
@@ -362,10 +410,16 @@ module tessera_top #(
   logic [23:0] irq_src;
   logic        host_irq;
   logic [NumMme-1:0] mme_irq;
+  logic [NumDma-1:0] dma_irq;
+  logic [NumQ-1:0]   qm_irq;
+  logic              sm_irq;
   always_comb begin
     irq_src     = '0;
     irq_src[0]  = uart_irq;
     for (int unsigned i = 0; i < NumMme; i++) irq_src[1+i] = mme_irq[i];
+    for (int unsigned d = 0; d < NumDma; d++) irq_src[6+d] = dma_irq[d];
+    irq_src[10] = sm_irq;
+    irq_src[11] = |qm_irq;
     irq_src[20] = msg_err_q;
   end
 
@@ -406,7 +460,11 @@ module tessera_top #(
   );
 
   // ================================================================ memory fabric (AXI4)
-  localparam int unsigned NumAxiMst = 1 + NumMme;  // 0 system-bus bridge, 1.. MME i
+  // 0 system-bus bridge, AxMme+i MME i, AxDma+d DMA d, AxQf the queue managers' fetch port
+  localparam int unsigned AxMme     = 1;
+  localparam int unsigned AxDma     = AxMme + NumMme;
+  localparam int unsigned AxQf      = AxDma + NumDma;
+  localparam int unsigned NumAxiMst = AxQf + 1;
   localparam int unsigned Iw = tessera_cfg_pkg::AxiIdBits;
 
   logic [NumAxiMst-1:0][Iw-1:0]   ax_awid, ax_bid, ax_arid, ax_rid;
@@ -485,16 +543,17 @@ module tessera_top #(
     ) u_mme (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
-      .apb_psel_i     (psel[PerMme+i]),
-      .apb_penable_i  (penable),
-      .apb_pwrite_i   (pwrite),
-      .apb_pprot_i    (pprot),
-      .apb_paddr_i    (paddr),
-      .apb_pwdata_i   (pwdata),
-      .apb_pstrb_i    (pstrb),
-      .apb_pready_o   (pready[PerMme+i]),
-      .apb_prdata_o   (prdata[PerMme+i]),
-      .apb_pslverr_o  (pslverr[PerMme+i]),
+      // registers: behind the APB mux shared with queue manager i (control path section)
+      .apb_psel_i     (e_psel[i]),
+      .apb_penable_i  (e_penable[i]),
+      .apb_pwrite_i   (e_pwrite[i]),
+      .apb_pprot_i    (e_pprot[i]),
+      .apb_paddr_i    (e_paddr[i]),
+      .apb_pwdata_i   (e_pwdata[i]),
+      .apb_pstrb_i    (e_pstrb[i]),
+      .apb_pready_o   (e_pready[i]),
+      .apb_prdata_o   (e_prdata[i]),
+      .apb_pslverr_o  (e_pslverr[i]),
       .m_axi_awid_o   (ax_awid[1+i]),
       .m_axi_awaddr_o (ax_awaddr[1+i]),
       .m_axi_awlen_o  (ax_awlen[1+i]),
@@ -534,9 +593,281 @@ module tessera_top #(
       .msg_ready_i    (msg_ready[i]),
       .msg_addr_o     (msg_addr[i]),
       .msg_data_o     (msg_data[i]),
+      .idle_o         (e_idle[i]),
       .irq_o          (mme_irq[i])
     );
   end
+
+  // ================================================================ control path (issue 5)
+  // Sync Manager, DMA engines, one queue manager per engine queue (queue list above),
+  // the APB muxes that let a queue manager write its engine's registers, and the
+  // queue managers' merged command-buffer fetch port. docs/control_path.md.
+
+  // ---------------------------------------------------------------- Sync Manager
+  tessera_syncmgr #(
+    .NumSobs(tessera_cfg_pkg::SyncObjects),
+    .NumMons(tessera_cfg_pkg::SyncMonitors)
+  ) u_syncmgr (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .apb_psel_i   (psel[PerSm]),
+    .apb_penable_i(penable),
+    .apb_pwrite_i (pwrite),
+    .apb_pprot_i  (pprot),
+    .apb_paddr_i  (paddr),
+    .apb_pwdata_i (pwdata),
+    .apb_pstrb_i  (pstrb),
+    .apb_pready_o (pready[PerSm]),
+    .apb_prdata_o (prdata[PerSm]),
+    .apb_pslverr_o(pslverr[PerSm]),
+    .msg_valid_o  (msg_valid[MsgSm]),
+    .msg_ready_i  (msg_ready[MsgSm]),
+    .msg_addr_o   (msg_addr[MsgSm]),
+    .msg_data_o   (msg_data[MsgSm]),
+    .msg_err_i    (1'b0),  // the message master's error is not attributed to a source
+    .irq_o        (sm_irq)
+  );
+
+  // ---------------------------------------------------------------- engine register ports
+  for (genvar q = 0; q < NumQ; q++) begin : g_eng_apb
+    if (q == QTpc) begin : g_tpc_hook
+      // HOOK (TPC cluster): until tessera_tpc_cluster is in the chip, its queue's
+      // register writes answer pslverr (queue error APB) and the engine counts as idle.
+      // To connect the cluster: give it a tessera_apb_mux like the engines below
+      // (master 0 its system-bus slot, master 1 q_*[QTpc]) and drive e_idle[QTpc].
+      assign q_pready[q]  = 1'b1;
+      assign q_prdata[q]  = '0;
+      assign q_pslverr[q] = 1'b1;
+      assign e_idle[q]    = 1'b1;
+      assign {e_psel[q], e_penable[q], e_pwrite[q], e_pprot[q], e_paddr[q], e_pwdata[q],
+              e_pstrb[q], e_pready[q], e_prdata[q], e_pslverr[q]} = '0;
+      logic unused_tpc_q;
+      assign unused_tpc_q = ^{q_psel[q], q_penable[q], q_pwrite[q], q_pprot[q], q_paddr[q],
+                              q_pwdata[q], q_pstrb[q], e_pready[q], e_prdata[q], e_pslverr[q]};
+    end else begin : g_mux
+      localparam int unsigned Per = (q < QTpc) ? PerMme + q : PerDma + (q - QDma);
+      logic [31:0] mux_prdata;
+      logic [1:0]  mux_pready, mux_pslverr;
+      tessera_apb_mux u_apb_mux (
+        .clk_i      (clk_i),
+        .rst_ni     (rst_ni),
+        .m_psel_i   ({q_psel[q], psel[Per]}),
+        .m_penable_i({q_penable[q], penable}),
+        .m_pwrite_i ({q_pwrite[q], pwrite}),
+        .m_pprot_i  ({q_pprot[q], pprot}),
+        .m_paddr_i  ({q_paddr[q], paddr}),
+        .m_pwdata_i ({q_pwdata[q], pwdata}),
+        .m_pstrb_i  ({q_pstrb[q], pstrb}),
+        .m_pready_o (mux_pready),
+        .m_prdata_o (mux_prdata),
+        .m_pslverr_o(mux_pslverr),
+        .s_psel_o   (e_psel[q]),
+        .s_penable_o(e_penable[q]),
+        .s_pwrite_o (e_pwrite[q]),
+        .s_pprot_o  (e_pprot[q]),
+        .s_paddr_o  (e_paddr[q]),
+        .s_pwdata_o (e_pwdata[q]),
+        .s_pstrb_o  (e_pstrb[q]),
+        .s_pready_i (e_pready[q]),
+        .s_prdata_i (e_prdata[q]),
+        .s_pslverr_i(e_pslverr[q])
+      );
+      assign pready[Per]  = mux_pready[0];
+      assign pslverr[Per] = mux_pslverr[0];
+      assign prdata[Per]  = mux_prdata;
+      assign q_pready[q]  = mux_pready[1];
+      assign q_pslverr[q] = mux_pslverr[1];
+      assign q_prdata[q]  = mux_prdata;
+    end
+  end
+
+  // ---------------------------------------------------------------- DMA engines
+  for (genvar d = 0; d < NumDma; d++) begin : g_dma
+    localparam int unsigned Q = QDma + d;
+    tessera_dma #(
+      .MemBase(tessera_cfg_pkg::HbmBase),
+      .MemSize(tessera_cfg_pkg::HbmSize)
+    ) u_dma (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .apb_psel_i     (e_psel[Q]),
+      .apb_penable_i  (e_penable[Q]),
+      .apb_pwrite_i   (e_pwrite[Q]),
+      .apb_pprot_i    (e_pprot[Q]),
+      .apb_paddr_i    (e_paddr[Q]),
+      .apb_pwdata_i   (e_pwdata[Q]),
+      .apb_pstrb_i    (e_pstrb[Q]),
+      .apb_pready_o   (e_pready[Q]),
+      .apb_prdata_o   (e_prdata[Q]),
+      .apb_pslverr_o  (e_pslverr[Q]),
+      .m_axi_awid_o   (ax_awid[AxDma+d]),
+      .m_axi_awaddr_o (ax_awaddr[AxDma+d]),
+      .m_axi_awlen_o  (ax_awlen[AxDma+d]),
+      .m_axi_awsize_o (ax_awsize[AxDma+d]),
+      .m_axi_awburst_o(ax_awburst[AxDma+d]),
+      .m_axi_awcache_o(ax_awcache[AxDma+d]),
+      .m_axi_awprot_o (ax_awprot[AxDma+d]),
+      .m_axi_awqos_o  (ax_awqos[AxDma+d]),
+      .m_axi_awvalid_o(ax_awvalid[AxDma+d]),
+      .m_axi_awready_i(ax_awready[AxDma+d]),
+      .m_axi_wdata_o  (ax_wdata[AxDma+d]),
+      .m_axi_wstrb_o  (ax_wstrb[AxDma+d]),
+      .m_axi_wlast_o  (ax_wlast[AxDma+d]),
+      .m_axi_wvalid_o (ax_wvalid[AxDma+d]),
+      .m_axi_wready_i (ax_wready[AxDma+d]),
+      .m_axi_bid_i    (ax_bid[AxDma+d]),
+      .m_axi_bresp_i  (ax_bresp[AxDma+d]),
+      .m_axi_bvalid_i (ax_bvalid[AxDma+d]),
+      .m_axi_bready_o (ax_bready[AxDma+d]),
+      .m_axi_arid_o   (ax_arid[AxDma+d]),
+      .m_axi_araddr_o (ax_araddr[AxDma+d]),
+      .m_axi_arlen_o  (ax_arlen[AxDma+d]),
+      .m_axi_arsize_o (ax_arsize[AxDma+d]),
+      .m_axi_arburst_o(ax_arburst[AxDma+d]),
+      .m_axi_arcache_o(ax_arcache[AxDma+d]),
+      .m_axi_arprot_o (ax_arprot[AxDma+d]),
+      .m_axi_arqos_o  (ax_arqos[AxDma+d]),
+      .m_axi_arvalid_o(ax_arvalid[AxDma+d]),
+      .m_axi_arready_i(ax_arready[AxDma+d]),
+      .m_axi_rid_i    (ax_rid[AxDma+d]),
+      .m_axi_rdata_i  (ax_rdata[AxDma+d]),
+      .m_axi_rresp_i  (ax_rresp[AxDma+d]),
+      .m_axi_rlast_i  (ax_rlast[AxDma+d]),
+      .m_axi_rvalid_i (ax_rvalid[AxDma+d]),
+      .m_axi_rready_o (ax_rready[AxDma+d]),
+      .msg_valid_o    (msg_valid[MsgDma+d]),
+      .msg_ready_i    (msg_ready[MsgDma+d]),
+      .msg_addr_o     (msg_addr[MsgDma+d]),
+      .msg_data_o     (msg_data[MsgDma+d]),
+      .idle_o         (e_idle[Q]),
+      .irq_o          (dma_irq[d])
+    );
+  end
+
+  // ---------------------------------------------------------------- queue managers
+  logic [NumQ-1:0][Iw-1:0] qf_arid, qf_rid;
+  logic [NumQ-1:0][31:0]   qf_araddr;
+  logic [NumQ-1:0][7:0]    qf_arlen;
+  logic [NumQ-1:0][2:0]    qf_arsize, qf_arprot;
+  logic [NumQ-1:0][1:0]    qf_arburst, qf_rresp;
+  logic [NumQ-1:0][3:0]    qf_arcache, qf_arqos;
+  logic [NumQ-1:0]         qf_arvalid, qf_arready, qf_rlast, qf_rvalid, qf_rready;
+  logic [NumQ-1:0][Dw-1:0] qf_rdata;
+
+  for (genvar q = 0; q < NumQ; q++) begin : g_qman
+    tessera_qman #(
+      .NumSobs(tessera_cfg_pkg::SyncObjects),
+      .MemBase(tessera_cfg_pkg::HbmBase),
+      .MemSize(tessera_cfg_pkg::HbmSize),
+      .AxiId  (4'(q))  // routes its read data back through tessera_qman_fetch_arb
+    ) u_qman (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .apb_psel_i     (psel[PerQm+q]),
+      .apb_penable_i  (penable),
+      .apb_pwrite_i   (pwrite),
+      .apb_pprot_i    (pprot),
+      .apb_paddr_i    (paddr),
+      .apb_pwdata_i   (pwdata),
+      .apb_pstrb_i    (pstrb),
+      .apb_pready_o   (pready[PerQm+q]),
+      .apb_prdata_o   (prdata[PerQm+q]),
+      .apb_pslverr_o  (pslverr[PerQm+q]),
+      .m_axi_arid_o   (qf_arid[q]),
+      .m_axi_araddr_o (qf_araddr[q]),
+      .m_axi_arlen_o  (qf_arlen[q]),
+      .m_axi_arsize_o (qf_arsize[q]),
+      .m_axi_arburst_o(qf_arburst[q]),
+      .m_axi_arcache_o(qf_arcache[q]),
+      .m_axi_arprot_o (qf_arprot[q]),
+      .m_axi_arqos_o  (qf_arqos[q]),
+      .m_axi_arvalid_o(qf_arvalid[q]),
+      .m_axi_arready_i(qf_arready[q]),
+      .m_axi_rid_i    (qf_rid[q]),
+      .m_axi_rdata_i  (qf_rdata[q]),
+      .m_axi_rresp_i  (qf_rresp[q]),
+      .m_axi_rlast_i  (qf_rlast[q]),
+      .m_axi_rvalid_i (qf_rvalid[q]),
+      .m_axi_rready_o (qf_rready[q]),
+      .eng_psel_o     (q_psel[q]),
+      .eng_penable_o  (q_penable[q]),
+      .eng_pwrite_o   (q_pwrite[q]),
+      .eng_pprot_o    (q_pprot[q]),
+      .eng_paddr_o    (q_paddr[q]),
+      .eng_pwdata_o   (q_pwdata[q]),
+      .eng_pstrb_o    (q_pstrb[q]),
+      .eng_pready_i   (q_pready[q]),
+      .eng_prdata_i   (q_prdata[q]),
+      .eng_pslverr_i  (q_pslverr[q]),
+      .msg_valid_o    (msg_valid[MsgQm+q]),
+      .msg_ready_i    (msg_ready[MsgQm+q]),
+      .msg_addr_o     (msg_addr[MsgQm+q]),
+      .msg_data_o     (msg_data[MsgQm+q]),
+      .engine_idle_i  (e_idle[q]),
+      .irq_o          (qm_irq[q])
+    );
+  end
+
+  // all command-buffer fetches share one fabric master (read only)
+  tessera_qman_fetch_arb #(
+    .NumPorts(NumQ),
+    .IdBits  (Iw),
+    .DataBits(Dw)
+  ) u_qman_fetch (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .s_arid_i   (qf_arid),
+    .s_araddr_i (qf_araddr),
+    .s_arlen_i  (qf_arlen),
+    .s_arsize_i (qf_arsize),
+    .s_arburst_i(qf_arburst),
+    .s_arcache_i(qf_arcache),
+    .s_arprot_i (qf_arprot),
+    .s_arqos_i  (qf_arqos),
+    .s_arvalid_i(qf_arvalid),
+    .s_arready_o(qf_arready),
+    .s_rid_o    (qf_rid),
+    .s_rdata_o  (qf_rdata),
+    .s_rresp_o  (qf_rresp),
+    .s_rlast_o  (qf_rlast),
+    .s_rvalid_o (qf_rvalid),
+    .s_rready_i (qf_rready),
+    .m_arid_o   (ax_arid[AxQf]),
+    .m_araddr_o (ax_araddr[AxQf]),
+    .m_arlen_o  (ax_arlen[AxQf]),
+    .m_arsize_o (ax_arsize[AxQf]),
+    .m_arburst_o(ax_arburst[AxQf]),
+    .m_arcache_o(ax_arcache[AxQf]),
+    .m_arprot_o (ax_arprot[AxQf]),
+    .m_arqos_o  (ax_arqos[AxQf]),
+    .m_arvalid_o(ax_arvalid[AxQf]),
+    .m_arready_i(ax_arready[AxQf]),
+    .m_rid_i    (ax_rid[AxQf]),
+    .m_rdata_i  (ax_rdata[AxQf]),
+    .m_rresp_i  (ax_rresp[AxQf]),
+    .m_rlast_i  (ax_rlast[AxQf]),
+    .m_rvalid_i (ax_rvalid[AxQf]),
+    .m_rready_o (ax_rready[AxQf])
+  );
+  // the fetch port never writes
+  assign ax_awid[AxQf]    = '0;
+  assign ax_awaddr[AxQf]  = '0;
+  assign ax_awlen[AxQf]   = '0;
+  assign ax_awsize[AxQf]  = '0;
+  assign ax_awburst[AxQf] = '0;
+  assign ax_awcache[AxQf] = '0;
+  assign ax_awprot[AxQf]  = '0;
+  assign ax_awqos[AxQf]   = '0;
+  assign ax_awvalid[AxQf] = 1'b0;
+  assign ax_wdata[AxQf]   = '0;
+  assign ax_wstrb[AxQf]   = '0;
+  assign ax_wlast[AxQf]   = 1'b0;
+  assign ax_wvalid[AxQf]  = 1'b0;
+  assign ax_bready[AxQf]  = 1'b1;
+  logic unused_qf_w;
+  assign unused_qf_w = ^{ax_awready[AxQf], ax_wready[AxQf], ax_bid[AxQf], ax_bresp[AxQf],
+                         ax_bvalid[AxQf]};
+  // ================================================================ end of control path
 
   tessera_axi_xbar #(
     .NumMst         (NumAxiMst),

@@ -39,6 +39,9 @@ package tessera_cfg_pkg;
   localparam int unsigned NicPorts = 3;  // NIC ports
   localparam int unsigned SyncObjects = 256;  // Sync Manager objects
   localparam int unsigned SyncMonitors = 64;  // Sync Manager monitors
+  localparam int unsigned QmanSlotMme = 0;  // QMAN slot of MME 0 (MME i: + i)
+  localparam int unsigned QmanSlotTpc = 4;  // QMAN slot of the TPC cluster
+  localparam int unsigned QmanSlotDma = 5;  // QMAN slot of DMA engine 0 (DMA d: + d)
 
   // Address map (config/tessera.toml [[region]])
   localparam logic [31:0] BootromBase = 32'h00000000;

@@ -39,6 +39,9 @@
 #define TESSERA_NIC_PORTS                1u  /* NIC ports */
 #define TESSERA_SYNC_OBJECTS             256u  /* Sync Manager objects */
 #define TESSERA_SYNC_MONITORS            64u  /* Sync Manager monitors */
+#define TESSERA_QMAN_SLOT_MME            0u  /* QMAN slot of MME 0 (MME i: + i) */
+#define TESSERA_QMAN_SLOT_TPC            4u  /* QMAN slot of the TPC cluster */
+#define TESSERA_QMAN_SLOT_DMA            5u  /* QMAN slot of DMA engine 0 (DMA d: + d) */
 
 /* Address map */
 #define TESSERA_BOOTROM_BASE 0x00000000u

@@ -1,0 +1,675 @@
+/* Tessera firmware: control-path scheduler (docs/firmware.md, docs/hostlink.md).
+ *
+ * Jobs come from the host's submission rings (bsp/include/tessera/hostif.h) in
+ * the host-interface block below, published in SYSCTRL.SCRATCH3. Each job is a
+ * list of command buffers, each for one engine queue (QMAN slot), plus
+ * dependencies on earlier jobs. The scheduler
+ *   - takes jobs on doorbells (highest-priority ring first), validates them
+ *     (counts, engine queues, buffers inside device memory, command buffers
+ *     inside the job's buffers, dependencies) -> error completion otherwise;
+ *   - gives every job slot two Sync-Manager objects: DONE (each queue's STOP
+ *     completion message adds 1) and DEP (each finished dependency adds 1);
+ *   - starts a job's queues itself when nothing it depends on is in flight,
+ *     otherwise arms monitors so the hardware starts them: one "edge" monitor
+ *     per in-flight dependency (its DONE reaches its queue count -> DEP += 1)
+ *     and one "start" monitor (DEP reaches the count -> CTRL.start of every
+ *     queue of the job), so no firmware is in that loop;
+ *   - a "done" monitor per job raises SWIRQ HIF_SWIRQ_EVENT to wake the firmware;
+ *   - posts completion entries (READY, status, cause, timestamps) and raises the
+ *     host interrupt; engine-queue errors (INTC source 11) and the per-job
+ *     watchdog (checked on every event and tick) end a job with an error: its
+ *     queues are reset, its monitors disarmed, jobs depending on it fail with
+ *     DEP_FAILED, other jobs proceed. */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "regs/qman_regs.h"
+#include "regs/syncmgr_regs.h"
+#include "tessera/hostif.h"
+#include "tessera/tessera.h"
+#include "fw.h"
+
+#define QM(k, r)      MMIO32(TESSERA_QMAN_ADDR(k) + offsetof(qman_t, r))
+#define QM_ADDR(k, r) (TESSERA_QMAN_ADDR(k) + (uint32_t)offsetof(qman_t, r))
+#define SM(r)         MMIO32(TESSERA_SYNCMGR_BASE + offsetof(syncmgr_t, r))
+#define SOB_SET_ADDR(n) (TESSERA_SYNCMGR_BASE + (uint32_t)offsetof(syncmgr_t, SOB_SET) + 4u * (n))
+#define SOB_ADD_ADDR(n) (TESSERA_SYNCMGR_BASE + (uint32_t)offsetof(syncmgr_t, SOB_ADD) + 4u * (n))
+#define MON_WORD(m, w) MMIO32(TESSERA_SYNCMGR_BASE + offsetof(syncmgr_t, MON) + 64u * (m) + 4u * (w))
+#define MON_ARM_WORD  8u
+#define SWIRQ_ADDR    (TESSERA_INTC_BASE + (uint32_t)offsetof(intc_t, SWIRQ))
+
+/* Resources owned by the firmware: the last 16 objects (two groups of 8: DONE
+ * objects of job slots 0..7, then DEP objects) and the last 32 monitors. */
+#define FW_JOBS      8u
+#define FW_SOB_BASE  (TESSERA_SYNC_OBJECTS - 16u)
+#define FW_MON_BASE  (TESSERA_SYNC_MONITORS - 32u)
+#define FW_MONS      32u
+#define SOB_DONE(j)  (FW_SOB_BASE + (j))
+#define SOB_DEP(j)   (FW_SOB_BASE + FW_JOBS + (j))
+#define HIST         64u
+
+enum { J_FREE = 0, J_WAIT, J_ARMED, J_RUN, J_POST };
+
+typedef struct {
+    uint8_t state, sq, ncb, ndep;
+    uint8_t status, cause, irq, n_inflight;
+    uint32_t seq, budget, order, detail;
+    uint32_t t_submit, t_start, t_end;
+    uint32_t eqmask;
+    uint32_t mons;                  /* bit i: firmware monitor FW_MON_BASE + i belongs to this job */
+    uint8_t eq[HIF_MAX_CBS];
+    uint32_t cb_addr[HIF_MAX_CBS], cb_size[HIF_MAX_CBS];
+    uint32_t dep[HIF_MAX_DEPS];
+} job_t;
+
+static hif_block_t hif __attribute__((aligned(64)));
+static job_t jobs[FW_JOBS];
+static uint32_t eq_busy;            /* engine queues owned by an armed/running job */
+static uint32_t mon_used;           /* firmware monitors in use */
+static uint32_t order_ctr;
+static struct { uint32_t seq; uint8_t status; } hist[HIST];
+static uint32_t hist_n;
+static volatile uint32_t probe_fault;
+
+static inline uint32_t now32(void) { return CLINT_REG(MTIME_LO); }
+
+/* ------------------------------------------------------------------ probing */
+static void probe_trap(trap_frame_t *f)
+{
+    probe_fault = 1u;
+    trap_skip(f);
+}
+
+static int probe(uint32_t addr)
+{
+    probe_fault = 0u;
+    (void)MMIO32(addr);
+    return !probe_fault;
+}
+
+/* 32-bit accesses for the host's serial frames: a bus error is reported, not fatal. */
+int fw_safe_access(uint32_t addr, uint32_t *val, int write)
+{
+    trap_set_exception_handler(CAUSE_LOAD_ACCESS, probe_trap);
+    trap_set_exception_handler(CAUSE_STORE_ACCESS, probe_trap);
+    probe_fault = 0u;
+    if (write)
+        MMIO32(addr) = *val;
+    else
+        *val = MMIO32(addr);
+    __asm__ volatile("" ::: "memory");
+    trap_set_exception_handler(CAUSE_LOAD_ACCESS, 0);
+    trap_set_exception_handler(CAUSE_STORE_ACCESS, 0);
+    return probe_fault ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ history */
+static void hist_add(uint32_t seq, uint32_t status)
+{
+    hist[hist_n % HIST].seq = seq;
+    hist[hist_n % HIST].status = (uint8_t)status;
+    hist_n++;
+}
+
+/* 0: not found, 1: completed ok, 2: completed with an error */
+static int hist_find(uint32_t seq)
+{
+    uint32_t n = hist_n < HIST ? hist_n : HIST;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = (hist_n - 1u - i) % HIST;
+        if (hist[k].seq == seq)
+            return hist[k].status == HIF_ST_OK ? 1 : 2;
+    }
+    return 0;
+}
+
+/* Is a job with this sequence number still waiting in a submission ring? */
+static int in_rings(uint32_t seq)
+{
+    for (uint32_t q = 0; q < HIF_NUM_SQ; q++)
+        for (uint32_t i = hif.sq_ci[q]; i != hif.sq_pi[q] && i - hif.sq_ci[q] < HIF_SQ_ENTRIES; i++)
+            if (hif.sq[q][i % HIF_SQ_ENTRIES].seq == seq)
+                return 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ monitors */
+static int mon_alloc(void)
+{
+    for (uint32_t i = 0; i < FW_MONS; i++) {
+        if (mon_used & (1u << i))
+            continue;
+        uint32_t m = FW_MON_BASE + i;
+        /* a fired monitor may still be sending its payloads */
+        volatile uint32_t guard = 0;
+        while ((m < 32u ? SM(SENDING_LO) >> m : SM(SENDING_HI) >> (m - 32u)) & 1u)
+            if (++guard > 1000u)
+                break;
+        mon_used |= 1u << i;
+        return (int)i;
+    }
+    return -1;
+}
+
+static void mon_program(uint32_t i, uint32_t arm, const uint32_t *pay, uint32_t npay)
+{
+    uint32_t m = FW_MON_BASE + i;
+    for (uint32_t p = 0; p < 2u * npay; p++)
+        MON_WORD(m, p) = pay[p];
+    MON_WORD(m, MON_ARM_WORD) = arm;
+}
+
+static uint32_t arm_word(uint32_t sob, uint32_t target, uint32_t npay)
+{
+    return (target & 0x7FFFu) | ((1u << (sob & 7u)) << 16) | (((npay - 1u) & 3u) << 24) | ((sob >> 3) << 26);
+}
+
+static void mons_release(job_t *j)
+{
+    for (uint32_t i = 0; i < FW_MONS; i++) {
+        if (!(j->mons & (1u << i)))
+            continue;
+        MON_WORD(FW_MON_BASE + i, MON_ARM_WORD) = 0u;   /* mask 0: disarm */
+        mon_used &= ~(1u << i);
+    }
+    j->mons = 0u;
+}
+
+/* ------------------------------------------------------------------ completion */
+static void log_error(const job_t *j)
+{
+    static const char *const names[HIF_CAUSE_COUNT] = HIF_CAUSE_NAMES;
+    printf("fw: job %lu %s: %s (detail 0x%lx)\n", (unsigned long)j->seq,
+           j->status == HIF_ST_ABORTED ? "aborted" : "error", j->cause < HIF_CAUSE_COUNT ? names[j->cause] : "?",
+           (unsigned long)j->detail);
+}
+
+/* Write one completion entry; 0 if the completion ring is full. */
+static int cq_post(const job_t *j)
+{
+    if (hif.cq_pi - hif.cq_ci >= HIF_CQ_ENTRIES)
+        return 0;
+    volatile hif_cqe_t *e = &hif.cq[hif.cq_pi % HIF_CQ_ENTRIES];
+    e->seq = j->seq;
+    e->detail = j->detail;
+    e->sq = j->sq;
+    e->t_submit = j->t_submit;
+    e->t_start = j->t_start;
+    e->t_end = j->t_end;
+    e->rsvd = 0u;
+    __asm__ volatile("" ::: "memory");
+    e->flags = HIF_CQE_FLAGS(j->status, j->cause);
+    __asm__ volatile("" ::: "memory");
+    hif.cq_pi = hif.cq_pi + 1u;
+    if (j->irq)
+        intc_swirq_raise(HIF_SWIRQ_HOST);
+    return 1;
+}
+
+static void fail_dependents(uint32_t seq);
+
+/* End job j (any state): status/cause/detail, queue resets for errors. The
+ * entry is posted now or, with a full completion ring, later (J_POST). */
+static void job_finish(job_t *j, uint32_t status, uint32_t cause, uint32_t detail)
+{
+    uint32_t slot = (uint32_t)(j - jobs);
+    int started = j->state == J_ARMED || j->state == J_RUN;
+    j->status = (uint8_t)status;
+    j->cause = (uint8_t)cause;
+    j->detail = detail;
+    j->t_end = now32();
+    if (started) {
+        mons_release(j);
+        if (status != HIF_ST_OK)
+            for (uint32_t c = 0; c < j->ncb; c++)
+                QM(j->eq[c], CTRL) = QMAN__CTRL__RESET_bm;
+        eq_busy &= ~j->eqmask;
+        MMIO32(SOB_SET_ADDR(SOB_DONE(slot))) = 0u;
+        MMIO32(SOB_SET_ADDR(SOB_DEP(slot))) = 0u;
+    }
+    if (status == HIF_ST_OK)
+        hif.cnt.jobs_ok++;
+    else if (status == HIF_ST_ABORTED)
+        hif.cnt.jobs_aborted++;
+    else
+        hif.cnt.jobs_error++;
+    if (status != HIF_ST_OK)
+        log_error(j);
+    hist_add(j->seq, status);
+    j->state = J_POST;
+    if (cq_post(j))
+        j->state = J_FREE;
+    else
+        hif.cnt.cq_stalls++;
+    if (status != HIF_ST_OK)
+        fail_dependents(j->seq);
+}
+
+static void fail_dependents(uint32_t seq)
+{
+    for (uint32_t s = 0; s < FW_JOBS; s++) {
+        job_t *j = &jobs[s];
+        if (j->state != J_WAIT && j->state != J_ARMED)
+            continue;
+        for (uint32_t d = 0; d < j->ndep; d++)
+            if (j->dep[d] == seq) {
+                job_finish(j, HIF_ST_ERROR, HIF_CAUSE_DEP_FAILED, seq);
+                break;
+            }
+    }
+}
+
+/* The first free job slot (callers make sure there is one). */
+static job_t *slot_alloc(void)
+{
+    for (uint32_t s = 0; s < FW_JOBS; s++)
+        if (jobs[s].state == J_FREE)
+            return &jobs[s];
+    return 0;
+}
+
+/* ------------------------------------------------------------------ validation */
+static int in_hbm(uint32_t base, uint32_t size)
+{
+    return size != 0u && base >= TESSERA_HBM_BASE && base - TESSERA_HBM_BASE <= TESSERA_HBM_SIZE &&
+           size <= TESSERA_HBM_SIZE - (base - TESSERA_HBM_BASE);
+}
+
+/* Returns the cause (HIF_CAUSE_NONE if the job is acceptable), detail in *det. */
+static uint32_t validate(const hif_job_t *d, job_t *j, uint32_t *det)
+{
+    uint32_t ncb = (d->ctrl >> HIF_JOB_NCB_BP) & 0xFu, ndep = (d->ctrl >> HIF_JOB_NDEP_BP) & 0xFu;
+    uint32_t nbuf = (d->ctrl >> HIF_JOB_NBUF_BP) & 0xFu;
+    *det = d->ctrl;
+    if (d->seq == 0u || (d->ctrl & HIF_JOB_RSVD_MASK) || ncb == 0u || ncb > HIF_MAX_CBS || ndep > HIF_MAX_DEPS ||
+        nbuf > HIF_MAX_BUFS || d->rsvd0)
+        return HIF_CAUSE_BAD_DESC;
+    for (uint32_t b = 0; b < nbuf; b++) {
+        *det = b;
+        if (!in_hbm(d->buf[b].base, d->buf[b].size))
+            return HIF_CAUSE_BUF_RANGE;
+    }
+    uint32_t mask = 0u;
+    for (uint32_t c = 0; c < ncb; c++) {
+        uint32_t eq = d->cb[c].eq;
+        *det = (c << 8) | (eq & 0xFFu);
+        if (eq >= HIF_NUM_EQ || !((hif.eq_present >> eq) & 1u) || (mask >> eq) & 1u)
+            return HIF_CAUSE_BAD_QUEUE;
+        mask |= 1u << eq;
+        uint32_t a = d->cb[c].addr, sz = d->cb[c].size;
+        *det = c;
+        if ((a & 7u) || (sz & 7u) || sz == 0u)
+            return HIF_CAUSE_CB_RANGE;
+        int inside = 0;
+        for (uint32_t b = 0; b < nbuf && !inside; b++)
+            inside = a >= d->buf[b].base && a - d->buf[b].base <= d->buf[b].size &&
+                     sz <= d->buf[b].size - (a - d->buf[b].base);
+        if (!inside)
+            return HIF_CAUSE_CB_RANGE;
+        j->eq[c] = (uint8_t)eq;
+        j->cb_addr[c] = a;
+        j->cb_size[c] = sz;
+    }
+    for (uint32_t k = 0; k < ndep; k++) {
+        *det = k;
+        if (d->dep[k] == 0u || d->dep[k] >= d->seq)
+            return HIF_CAUSE_BAD_DEP;
+        j->dep[k] = d->dep[k];
+    }
+    j->ncb = (uint8_t)ncb;
+    j->ndep = (uint8_t)ndep;
+    j->eqmask = mask;
+    *det = 0u;
+    return HIF_CAUSE_NONE;
+}
+
+/* ------------------------------------------------------------------ taking jobs */
+static uint32_t free_slots(void)
+{
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < FW_JOBS; s++)
+        n += jobs[s].state == J_FREE;
+    return n;
+}
+
+/* Take descriptors from the rings: the highest-priority non-empty ring first,
+ * except that the last free slot goes to the oldest head of all rings (its
+ * dependencies are all older, so they are taken or done: no deadlock). */
+static void take_jobs(void)
+{
+    for (;;) {
+        uint32_t nfree = free_slots();
+        if (nfree == 0u)
+            return;
+        int pick = -1;
+        for (uint32_t q = 0; q < HIF_NUM_SQ; q++) {
+            uint32_t pi = hif.sq_pi[q], ci = hif.sq_ci[q];
+            if (pi - ci > HIF_SQ_ENTRIES) {
+                /* the host overran the ring: its contents are lost; one error completion */
+                hif.sq_ci[q] = pi;
+                job_t *j = slot_alloc();
+                job_t nj = {0};
+                nj.sq = (uint8_t)q;
+                nj.irq = 1u;
+                nj.t_submit = now32();
+                nj.state = J_WAIT;
+                *j = nj;
+                job_finish(j, HIF_ST_ERROR, HIF_CAUSE_SQ_OVERFLOW, q);
+                pick = -2;
+                break;
+            }
+            if (pi == ci)
+                continue;
+            if (pick < 0) {
+                pick = (int)q;
+                if (nfree > 1u)
+                    break;
+            } else if (hif.sq[q][ci % HIF_SQ_ENTRIES].seq - hif.sq[pick][hif.sq_ci[pick] % HIF_SQ_ENTRIES].seq >
+                       0x80000000u) {
+                pick = (int)q;  /* older (sequence numbers compared modulo 2^32) */
+            }
+        }
+        if (pick == -2)
+            continue;   /* re-evaluate the free slots */
+        if (pick < 0)
+            return;
+        uint32_t q = (uint32_t)pick, ci = hif.sq_ci[q];
+        hif_job_t d = hif.sq[q][ci % HIF_SQ_ENTRIES];
+        hif.sq_ci[q] = ci + 1u;
+        hif.cnt.jobs_taken++;
+        job_t *j = slot_alloc();
+        job_t nj = {0};
+        uint32_t det;
+        uint32_t cause = validate(&d, &nj, &det);
+        nj.seq = d.seq;
+        nj.sq = (uint8_t)q;
+        nj.irq = (d.ctrl & HIF_JOB_IRQ) ? 1u : 0u;
+        nj.budget = d.budget ? d.budget : HIF_DEFAULT_BUDGET;
+        nj.t_submit = now32();
+        nj.order = order_ctr++;
+        *j = nj;
+        if (cause != HIF_CAUSE_NONE) {
+            j->state = J_WAIT;      /* not started: job_finish leaves the queues alone */
+            j->ndep = 0;
+            job_finish(j, HIF_ST_ERROR, cause, det);
+            continue;
+        }
+        j->state = J_WAIT;
+    }
+}
+
+/* ------------------------------------------------------------------ dispatch */
+static void program_queues(job_t *j, uint32_t slot)
+{
+    for (uint32_t c = 0; c < j->ncb; c++) {
+        uint32_t k = j->eq[c];
+        QM(k, CB_BASE) = j->cb_addr[c];
+        QM(k, CB_SIZE) = j->cb_size[c];
+        QM(k, COMP_ADDR) = SOB_ADD_ADDR(SOB_DONE(slot));
+        QM(k, COMP_DATA) = 1u;
+        QM(k, CFG) = QMAN__CFG__COMP_EN_bm | (((hif.eq_dma >> k) & 1u) ? QMAN__CFG__DMA_bm : 0u);
+    }
+}
+
+static void start_queues(job_t *j)
+{
+    for (uint32_t c = 0; c < j->ncb; c++) {
+        QM(j->eq[c], CTRL) = QMAN__CTRL__START_bm;
+        if (c == 0u)
+            hif.cnt.t_first_start = now32();
+    }
+    j->t_start = now32();
+    j->state = J_RUN;
+    hif.cnt.fw_starts++;
+}
+
+/* Dependencies of job j: 1 all met or in flight (in flight ones listed in
+ * inflight[]), 0 wait (one is not started or not taken yet), -1 one failed
+ * (j has been finished with DEP_FAILED). */
+static int deps_check(job_t *j, uint32_t *inflight, uint32_t *ni)
+{
+    *ni = 0u;
+    for (uint32_t d = 0; d < j->ndep; d++) {
+        uint32_t seq = j->dep[d];
+        int found = -1;
+        for (uint32_t t = 0; t < FW_JOBS; t++)
+            if (jobs[t].state != J_FREE && jobs[t].state != J_POST && jobs[t].seq == seq && &jobs[t] != j) {
+                found = (int)t;
+                break;
+            }
+        if (found >= 0) {
+            if (jobs[found].state == J_WAIT)
+                return 0;
+            inflight[(*ni)++] = (uint32_t)found;
+            continue;
+        }
+        int h = hist_find(seq);
+        if (h == 2) {
+            job_finish(j, HIF_ST_ERROR, HIF_CAUSE_DEP_FAILED, seq);
+            return -1;
+        }
+        if (h == 0 && in_rings(seq))
+            return 0;
+        /* h == 1, or older than the history: completed */
+    }
+    return 1;
+}
+
+/* Arm or start job j (slot s) whose queues are free. 0 if monitors are short. */
+static int dispatch(job_t *j, uint32_t s, const uint32_t *inflight, uint32_t ni)
+{
+    uint32_t need = 1u + (ni ? 1u + ni : 0u);
+    if ((uint32_t)__builtin_popcount(~mon_used) < need)
+        return 0;
+    /* objects, then the done monitor, then the queues */
+    MMIO32(SOB_SET_ADDR(SOB_DONE(s))) = 0u;
+    MMIO32(SOB_SET_ADDR(SOB_DEP(s))) = 0u;
+    int m = mon_alloc();
+    j->mons = 1u << m;
+    uint32_t pay[8];
+    pay[0] = SWIRQ_ADDR;
+    pay[1] = 1u << HIF_SWIRQ_EVENT;
+    mon_program((uint32_t)m, arm_word(SOB_DONE(s), j->ncb, 1u), pay, 1u);
+    program_queues(j, s);
+    eq_busy |= j->eqmask;
+    j->n_inflight = (uint8_t)ni;
+    if (ni == 0u) {
+        start_queues(j);
+        return 1;
+    }
+    /* start monitor: DEP >= ni -> CTRL.start of every queue */
+    for (uint32_t c = 0; c < j->ncb; c++) {
+        pay[2u * c] = QM_ADDR(j->eq[c], CTRL);
+        pay[2u * c + 1u] = QMAN__CTRL__START_bm;
+    }
+    m = mon_alloc();
+    j->mons |= 1u << m;
+    j->state = J_ARMED;
+    mon_program((uint32_t)m, arm_word(SOB_DEP(s), ni, j->ncb), pay, j->ncb);
+    /* edge monitors: a dependency's DONE reaches its queue count -> DEP += 1
+     * (armed last: one fires at once if the dependency has already finished) */
+    for (uint32_t k = 0; k < ni; k++) {
+        pay[0] = SOB_ADD_ADDR(SOB_DEP(s));
+        pay[1] = 1u;
+        m = mon_alloc();
+        j->mons |= 1u << m;
+        mon_program((uint32_t)m, arm_word(SOB_DONE(inflight[k]), jobs[inflight[k]].ncb, 1u), pay, 1u);
+    }
+    return 1;
+}
+
+/* Waiting jobs in (priority, arrival) order. A job whose dependencies are
+ * ready but whose queues are busy claims them, so a later job cannot overtake
+ * it on those queues; a job still waiting for dependencies claims nothing. */
+static void dispatch_all(void)
+{
+    uint32_t claimed = eq_busy, visited = 0u;
+    for (;;) {
+        job_t *best = 0;
+        uint32_t bs = 0;
+        for (uint32_t s = 0; s < FW_JOBS; s++) {
+            job_t *j = &jobs[s];
+            if (j->state != J_WAIT || ((visited >> s) & 1u))
+                continue;
+            if (!best || j->sq < best->sq || (j->sq == best->sq && j->order - best->order > 0x80000000u)) {
+                best = j;
+                bs = s;
+            }
+        }
+        if (!best)
+            return;
+        visited |= 1u << bs;
+        uint32_t inflight[HIF_MAX_DEPS], ni;
+        if (deps_check(best, inflight, &ni) <= 0)
+            continue;
+        if (!(best->eqmask & claimed))
+            dispatch(best, bs, inflight, ni);
+        claimed |= best->eqmask;
+    }
+}
+
+/* ------------------------------------------------------------------ progress */
+static void check_jobs(void)
+{
+    uint32_t now = now32();
+    for (uint32_t s = 0; s < FW_JOBS; s++) {
+        job_t *j = &jobs[s];
+        if (j->state == J_POST) {
+            if (cq_post(j))
+                j->state = J_FREE;
+            continue;
+        }
+        if (j->state != J_ARMED && j->state != J_RUN)
+            continue;
+        /* engine-queue errors */
+        int failed = 0;
+        for (uint32_t c = 0; c < j->ncb && !failed; c++) {
+            uint32_t st = QM(j->eq[c], STATUS);
+            uint32_t err = FIELD_GET(QMAN__STATUS__ERR, st);
+            if (err) {
+                hif.cnt.qman_errors++;
+                printf("fw: queue %lu error %lu at pc 0x%08lx\n", (unsigned long)j->eq[c], (unsigned long)err,
+                       (unsigned long)QM(j->eq[c], PC));
+                if (j->state == J_ARMED)
+                    j->t_start = now;
+                job_finish(j, HIF_ST_ERROR, HIF_CAUSE_QMAN, (c << 8) | err);
+                failed = 1;
+            }
+        }
+        if (failed)
+            continue;
+        if (j->state == J_ARMED) {
+            if (MMIO32(SOB_SET_ADDR(SOB_DEP(s))) < j->n_inflight)
+                continue;
+            j->state = J_RUN;
+            j->t_start = now;
+            hif.cnt.hw_starts++;
+        }
+        if (MMIO32(SOB_SET_ADDR(SOB_DONE(s))) >= j->ncb) {
+            job_finish(j, HIF_ST_OK, HIF_CAUSE_NONE, 0u);
+            continue;
+        }
+        if (now - j->t_start > j->budget)
+            job_finish(j, HIF_ST_ABORTED, HIF_CAUSE_WATCHDOG, now - j->t_start);
+    }
+}
+
+/* ------------------------------------------------------------------ interrupts */
+static void event_isr(uint32_t src)
+{
+    intc_swirq_clear(src - INTC_SRC_SWIRQ(0));
+    fw_events = fw_events | FW_EV_ENGINE;
+}
+
+static void qman_isr(uint32_t src)
+{
+    intc_disable(src);   /* level: re-enabled once the queue has been reset */
+    fw_events = fw_events | FW_EV_ENGINE;
+}
+
+void fw_cp_note_doorbell(void)
+{
+    hif.cnt.t_doorbell = now32();
+    hif.cnt.doorbells++;
+}
+
+void fw_cp_init(void)
+{
+    hif.version = HIF_VERSION;
+    hif.nsq = HIF_NUM_SQ;
+    hif.sq_entries = HIF_SQ_ENTRIES;
+    hif.cq_entries = HIF_CQ_ENTRIES;
+    hif.max_cbs = HIF_MAX_CBS;
+    hif.fw_sob_base = FW_SOB_BASE;
+    hif.fw_sob_count = 16u;
+    hif.fw_mon_base = FW_MON_BASE;
+    hif.fw_mon_count = FW_MONS;
+    /* which engine queues exist: a read of an absent slot faults */
+    trap_set_exception_handler(CAUSE_LOAD_ACCESS, probe_trap);
+    uint32_t present = 0u, dma = 0u;
+    if (probe(TESSERA_SYNCMGR_BASE + (uint32_t)offsetof(syncmgr_t, INFO))) {
+        for (uint32_t k = 0; k < HIF_NUM_EQ; k++)
+            if (probe(QM_ADDR(k, STATUS)))
+                present |= 1u << k;
+    }
+    trap_set_exception_handler(CAUSE_LOAD_ACCESS, 0);
+#ifdef TESSERA_QMAN_SLOT_DMA
+    for (uint32_t d = 0; d < TESSERA_DMA_ENGINES; d++)
+        dma |= 1u << (TESSERA_QMAN_SLOT_DMA + d);
+#endif
+    dma &= present;
+    hif.eq_present = present;
+    hif.eq_dma = dma;
+    for (uint32_t k = 0; k < HIF_NUM_EQ; k++) {
+        if (!((present >> k) & 1u))
+            continue;
+        QM(k, CTRL) = QMAN__CTRL__RESET_bm;
+        QM(k, SOB_SET_BASE) = SOB_SET_ADDR(0);
+        QM(k, SOB_ADD_BASE) = SOB_ADD_ADDR(0);
+        QM(k, LDMA_OFF) = 0u;
+        QM(k, CFG) = ((dma >> k) & 1u) ? QMAN__CFG__DMA_bm : 0u;
+    }
+    if (present) {
+        for (uint32_t i = 0; i < FW_MONS; i++)
+            MON_WORD(FW_MON_BASE + i, MON_ARM_WORD) = 0u;
+        for (uint32_t i = 0; i < 16u; i++)
+            MMIO32(SOB_SET_ADDR(FW_SOB_BASE + i)) = 0u;
+        intc_set_handler(INTC_SRC_QMAN, qman_isr);
+        intc_enable(INTC_SRC_QMAN);
+    }
+    intc_set_handler(INTC_SRC_SWIRQ(HIF_SWIRQ_EVENT), event_isr);
+    intc_enable(INTC_SRC_SWIRQ(HIF_SWIRQ_EVENT));
+    intc_host_enable(INTC_SRC_SWIRQ(HIF_SWIRQ_HOST));
+    __asm__ volatile("" ::: "memory");
+    hif.magic = HIF_MAGIC;
+    SYSCTRL_REG(SCRATCH3) = (uint32_t)(uintptr_t)&hif;
+    printf("fw: host interface at 0x%08lx, engine queues 0x%04lx (dma 0x%04lx)\n", (unsigned long)(uintptr_t)&hif,
+           (unsigned long)present, (unsigned long)dma);
+}
+
+void fw_cp_poll(uint32_t events)
+{
+    (void)events;
+    hif.cnt.polls++;
+    take_jobs();
+    dispatch_all();
+    check_jobs();
+    /* a finished job may free queues for waiting ones, and slots for new ones */
+    take_jobs();
+    dispatch_all();
+    if (hif.eq_present) {
+        /* an error on a queue no job owns (started by someone else): reset it */
+        for (uint32_t k = 0; k < HIF_NUM_EQ; k++)
+            if (((hif.eq_present & ~eq_busy) >> k) & 1u && FIELD_GET(QMAN__STATUS__ERR, QM(k, STATUS)))
+                QM(k, CTRL) = QMAN__CTRL__RESET_bm;
+        intc_enable(INTC_SRC_QMAN);
+    }
+}
+
+void fw_cp_print(void)
+{
+    printf("fw: jobs taken %lu ok %lu error %lu aborted %lu, starts fw %lu hw %lu, queue errors %lu, cq stalls %lu\n",
+           (unsigned long)hif.cnt.jobs_taken, (unsigned long)hif.cnt.jobs_ok, (unsigned long)hif.cnt.jobs_error,
+           (unsigned long)hif.cnt.jobs_aborted, (unsigned long)hif.cnt.fw_starts, (unsigned long)hif.cnt.hw_starts,
+           (unsigned long)hif.cnt.qman_errors, (unsigned long)hif.cnt.cq_stalls);
+}

@@ -1,0 +1,222 @@
+/* hostlink: the host-side library of Tessera (docs/hostlink.md).
+ *
+ * A device is opened over a transport (an ops table): the in-process
+ * simulator ("sim"), a simulator serving on a TCP port on this machine
+ * ("tcp:PORT" or "tcp:127.0.0.1:PORT", see chip_tb --serve), or a board's UART
+ * ("serial:/dev/ttyUSB0", framing protocol in docs/hostlink.md). On top of the
+ * transport: register and memory access, firmware loading through the boot
+ * ROM, a device-memory allocator, the command-buffer builder (the packet
+ * encoding of tests/golden/cp_model, docs/packets.md) and job submission to
+ * the firmware scheduler's queues (bsp/include/tessera/hostif.h).
+ *
+ * Functions return HL_OK (0) or a negative HL_E* code; hl_error() describes
+ * the last failure of a device. */
+#ifndef TESSERA_HOSTLINK_H
+#define TESSERA_HOSTLINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cp_model.h"
+#include "tessera/hostif.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  HL_OK = 0,
+  HL_EIO = -1,       /* transport failure (socket closed, serial frame lost, ...) */
+  HL_EBUS = -2,      /* the device answered the access with a bus error */
+  HL_EARG = -3,      /* invalid argument */
+  HL_ENOMEM = -4,    /* out of host or device memory */
+  HL_EFULL = -5,     /* submission ring full: try again after a wait */
+  HL_ETIMEOUT = -6,  /* the device did not answer / boot did not finish in time */
+  HL_EBOOT = -7,     /* the boot ROM rejected the image (hl_error has the status) */
+  HL_ENOFW = -8,     /* no firmware host interface (not loaded, or not running) */
+  HL_EFILE = -9,     /* file missing or unreadable / not an ELF or image */
+  HL_EUNSUP = -10    /* the transport cannot do this */
+};
+
+/* ------------------------------------------------------------ transport */
+/* Every transport implements these; ctx is the transport's own state. Memory
+ * ranges are device addresses; read/write may use a faster path than 32-bit
+ * register accesses (the simulator's back door, bulk frames). */
+typedef struct hl_ops {
+  const char *name;
+  int (*read32)(void *ctx, uint32_t addr, uint32_t *value);
+  int (*write32)(void *ctx, uint32_t addr, uint32_t value);
+  int (*read)(void *ctx, uint32_t addr, void *buf, size_t len);
+  int (*write)(void *ctx, uint32_t addr, const void *buf, size_t len);
+  /* reset the chip (boot ROM restarts, waits for GO); HL_EUNSUP if impossible */
+  int (*reset)(void *ctx);
+  /* let the device run for up to `cycles` or until the host interrupt is
+   * high; returns 1 if it is high, 0 if not, < 0 on error */
+  int (*wait)(void *ctx, uint64_t cycles);
+  uint64_t (*now)(void *ctx);   /* device time in cycles */
+  void (*close)(void *ctx);
+} hl_ops_t;
+
+typedef struct hl_dev hl_dev_t;
+
+/* "sim" (new in-process simulator), "tcp:[127.0.0.1:]PORT", "serial:PATH". */
+int hl_open(const char *spec, hl_dev_t **dev);
+/* Any transport: ops/ctx stay owned by the caller unless close is set. */
+int hl_open_ops(const hl_ops_t *ops, void *ctx, hl_dev_t **dev);
+void hl_close(hl_dev_t *dev);
+const char *hl_error(const hl_dev_t *dev);
+const char *hl_strerror(int code);
+const hl_ops_t *hl_transport(const hl_dev_t *dev, void **ctx);
+
+/* ------------------------------------------------------------ access */
+int hl_reset(hl_dev_t *dev);
+int hl_read32(hl_dev_t *dev, uint32_t addr, uint32_t *value);
+int hl_write32(hl_dev_t *dev, uint32_t addr, uint32_t value);
+int hl_read(hl_dev_t *dev, uint32_t addr, void *buf, size_t len);
+int hl_write(hl_dev_t *dev, uint32_t addr, const void *buf, size_t len);
+int hl_run(hl_dev_t *dev, uint64_t cycles);   /* let the device run (simulators) */
+uint64_t hl_now(hl_dev_t *dev);
+
+/* ------------------------------------------------------------ firmware */
+#define HL_LOAD_ADDR_DEFAULT 0x80000000u   /* where an image is staged in device memory */
+/* Load `path` and start it. A Tessera image (docs/boot.md) is written to
+ * device memory at `stage` (0: HL_LOAD_ADDR_DEFAULT) and started through the
+ * boot ROM's verified path (BOOT_CTRL.VERIFY); an ELF is written segment by
+ * segment and started at its entry without verification. Then, if
+ * `wait_fw`, waits for the firmware's host interface (FW_STATUS IDLE,
+ * SCRATCH3, magic). Cycle budget `budget` (0: 5 M). */
+int hl_load(hl_dev_t *dev, const char *path, uint32_t stage, int wait_fw, uint64_t budget);
+/* Find the firmware's host interface of an already running firmware. */
+int hl_attach_fw(hl_dev_t *dev, uint64_t budget);
+uint32_t hl_hif_addr(const hl_dev_t *dev);   /* 0 if none */
+uint32_t hl_eq_present(const hl_dev_t *dev); /* engine queues the firmware found */
+int hl_fw_counters(hl_dev_t *dev, hif_counters_t *out);
+
+/* ------------------------------------------------------------ device memory */
+/* First-fit allocator over device memory [HBM_BASE + 1 MiB, end) (the first
+ * MiB is the image staging area). align: power of two (0: 256). */
+int hl_alloc(hl_dev_t *dev, uint32_t size, uint32_t align, uint32_t *addr);
+int hl_free(hl_dev_t *dev, uint32_t addr);
+uint64_t hl_mem_in_use(const hl_dev_t *dev);
+
+/* ------------------------------------------------------------ command buffers */
+/* A growing command buffer: one builder function per packet kind of
+ * docs/packets.md; the encoding is cp_model's (tests/golden/cp_model.c).
+ * flags: HL_EB (engine barrier), HL_MB (message barrier). Return HL_OK or
+ * HL_ENOMEM. */
+#define HL_EB CP_HDR_EB
+#define HL_MB CP_HDR_MB
+typedef struct {
+  cp_buf_t b;
+  int err;
+} hl_cb_t;
+int hl_cb_init(hl_cb_t *cb);
+void hl_cb_free(hl_cb_t *cb);
+void hl_cb_clear(hl_cb_t *cb);
+uint32_t hl_cb_bytes(const hl_cb_t *cb);
+const uint32_t *hl_cb_words(const hl_cb_t *cb);
+int hl_cb_nop(hl_cb_t *cb, uint32_t flags);
+int hl_cb_wreg32(hl_cb_t *cb, uint32_t flags, uint32_t off, uint32_t val);
+int hl_cb_wreg_bulk(hl_cb_t *cb, uint32_t flags, uint32_t off, uint32_t n, const uint32_t *vals);
+int hl_cb_msg_long(hl_cb_t *cb, uint32_t flags, uint32_t addr, uint32_t data);
+int hl_cb_msg_short(hl_cb_t *cb, uint32_t flags, uint32_t sob, int add, uint32_t val);
+int hl_cb_fence(hl_cb_t *cb, uint32_t flags, uint32_t id, uint32_t target);
+int hl_cb_lin_dma(hl_cb_t *cb, uint32_t flags, uint32_t src, uint32_t dst, uint32_t size);
+int hl_cb_wait(hl_cb_t *cb, uint32_t flags, uint32_t cycles);
+int hl_cb_stop(hl_cb_t *cb, uint32_t flags);
+int hl_cb_raw(hl_cb_t *cb, const uint32_t *words, uint32_t n);
+/* Allocate device memory for the buffer (inside nothing else) and write it. */
+int hl_cb_upload(hl_dev_t *dev, const hl_cb_t *cb, uint32_t *addr);
+
+/* ------------------------------------------------------------ jobs */
+/* Engine queue names: "mme0".."mme3", "tpc", "dma0".."dma3" (slots from the
+ * configuration), or "qN" (QMAN slot N). Returns the id or -1. */
+int hl_queue_id(const char *name);
+const char *hl_queue_name(int id, char *buf, size_t len);
+
+typedef struct {
+  unsigned ncb;
+  struct { int eq; uint32_t addr, size; } cb[HIF_MAX_CBS];
+  unsigned ndep;
+  uint32_t dep[HIF_MAX_DEPS];           /* sequence numbers of earlier jobs */
+  unsigned nbuf;
+  struct { uint32_t base, size; } buf[HIF_MAX_BUFS];  /* the job's buffers (CBs must lie inside) */
+  uint32_t budget;                      /* watchdog cycles (0: firmware default) */
+  unsigned sq;                          /* submission queue = priority, 0 highest */
+  int no_irq;                           /* do not raise the host interrupt */
+} hl_job_t;
+
+/* Write the job into its submission ring and ring the doorbell. *seq gets
+ * its sequence number. HL_EFULL if the ring is full (nothing written). */
+int hl_submit(hl_dev_t *dev, const hl_job_t *job, uint32_t *seq);
+/* Write a raw descriptor (its seq as given) and optionally move the producer
+ * index by `advance` (>= 1, may overrun the ring: bad-input tests). */
+int hl_submit_raw(hl_dev_t *dev, unsigned sq, const hif_job_t *d, unsigned advance);
+uint32_t hl_next_seq(const hl_dev_t *dev);
+
+typedef enum {
+  HL_COMPLETED = 0,  /* status ok */
+  HL_BUSY = 1,       /* not finished (timeout 0) */
+  HL_TIMEDOUT = 2,   /* not finished within the timeout */
+  HL_FAILED = 3,     /* error completion (see cause) */
+  HL_ABORTED = 4     /* watchdog abort */
+} hl_wait_t;
+
+typedef struct {
+  uint32_t seq, status, cause, detail, sq;
+  uint32_t t_submit, t_start, t_end;    /* firmware mtime stamps (cycles) */
+} hl_completion_t;
+
+/* Wait up to `timeout` device cycles for job `seq` (0: just look). Returns an
+ * hl_wait_t (>= 0) or a negative HL_E* transport error; *c gets the record. */
+int hl_wait(hl_dev_t *dev, uint32_t seq, uint64_t timeout, hl_completion_t *c);
+/* Drain the completion ring into the host-side table (returns entries read). */
+int hl_poll(hl_dev_t *dev);
+/* The completion record of a finished job (HL_OK) or HL_EARG if unknown. */
+int hl_completion(hl_dev_t *dev, uint32_t seq, hl_completion_t *c);
+const char *hl_cause_name(uint32_t cause);
+const char *hl_wait_name(int w);
+
+/* ------------------------------------------------------------ transports */
+/* In-process simulator (hl_sim.c, needs the chip model). attach: use an
+ * existing tessera_sim instance (not destroyed on close). */
+struct tsim;
+int hl_open_sim(hl_dev_t **dev, uint64_t seed, int verbose);
+int hl_open_sim_attach(struct tsim *sim, hl_dev_t **dev);
+struct tsim *hl_sim_of(hl_dev_t *dev);   /* NULL if not a simulator transport */
+/* TCP client (hl_sock.c): loopback only. */
+int hl_open_tcp(const char *host, int port, hl_dev_t **dev);
+/* TCP server: serve one client at a time on 127.0.0.1:port over any
+ * transport until a client sends SHUTDOWN (or *stop becomes non-zero). port 0
+ * picks a free port; *bound (if set) receives it before the first accept. */
+/* Ask a tcp server to stop (HL_EUNSUP on other transports). */
+int hl_shutdown_server(hl_dev_t *dev);
+int hl_serve(const hl_ops_t *ops, void *ctx, int port, volatile int *bound, volatile int *stop, int verbose);
+
+/* Serial framing (hl_serial.c, docs/hostlink.md). The byte channel is an
+ * ops table too, so the same protocol runs over a tty or the simulator's UART. */
+typedef struct {
+  int (*put)(void *ctx, const uint8_t *buf, size_t len);
+  /* one byte, or -1 if none arrived within `cycles` device cycles */
+  int (*get)(void *ctx, uint64_t cycles);
+  int (*idle)(void *ctx, uint64_t cycles);   /* let the device run (no host interrupt line: 0) */
+  uint64_t (*now)(void *ctx);                /* device cycles */
+  void (*close)(void *ctx);
+} hl_bytes_t;
+/* Serial frames (docs/hostlink.md): request A5 op tag len payload crc8,
+ * response A6 op tag len payload crc8 (CRC-8 polynomial 0x07 over op..payload;
+ * response payload: status byte (0 ok, 1 bus error, 2 bad request), then data). */
+#define HL_SER_REQ 0xA5u
+#define HL_SER_RSP 0xA6u
+enum { HL_SER_HELLO = 1, HL_SER_READ32 = 2, HL_SER_WRITE32 = 3 };
+uint8_t hl_crc8(const uint8_t *p, size_t n);
+int hl_open_serial_bytes(const hl_bytes_t *io, void *ctx, hl_dev_t **dev);
+int hl_open_serial(const char *path, hl_dev_t **dev);
+/* In-process: the frames go through the simulator's UART (tsim_uart_input /
+ * the TX decoder) to the firmware's frame handler. */
+int hl_open_sim_uart(struct tsim *sim, hl_dev_t **dev);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TESSERA_HOSTLINK_H */

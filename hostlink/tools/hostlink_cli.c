@@ -1,0 +1,350 @@
+/* hostlink: command-line front end of the host library (docs/hostlink.md).
+ *
+ *   hostlink [options] COMMAND [ARGS] [, COMMAND [ARGS]] ...
+ * Commands run in order on one device (with the in-process simulator every
+ * invocation starts a fresh chip, so chain them with ","). */
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostlink.h"
+#include "regs/sysctrl_regs.h"
+#include "tessera_cfg.h"
+
+#define SYSC(r) (TESSERA_SYSCTRL_BASE + (uint32_t)offsetof(sysctrl_t, r))
+
+static int verbose;
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: hostlink [options] COMMAND [ARGS] [, COMMAND [ARGS]]...\n"
+          "options:\n"
+          "  --dev SPEC       sim (default: in-process simulator), tcp:PORT (a simulator\n"
+          "                   serving with `chip_tb --serve PORT`), serial:/dev/ttyX\n"
+          "  --seed N         simulator seed (recorded in diagnostics)\n"
+          "  -v               more output (simulator UART echo)\n"
+          "  --help           this text\n"
+          "commands:\n"
+          "  read ADDR [N]            read N (1) 32-bit words (registers or memory)\n"
+          "  write ADDR VALUE...      write 32-bit words from ADDR on\n"
+          "  load FILE [STAGE]        boot FILE: a Tessera image is verified by the boot ROM\n"
+          "                           (staged at STAGE, default 0x%08x); an ELF is loaded as\n"
+          "                           linked and started; then wait for the firmware\n"
+          "  attach                   find the host interface of a running firmware\n"
+          "  status                   boot/firmware status, engine queues, job counters\n"
+          "  run CYCLES               let the device run\n"
+          "  cb TEXT OUT              assemble a command buffer (one packet per line:\n"
+          "                           nop | wreg32 OFF VAL | wreg_bulk OFF VAL... | msg_long ADDR DATA |\n"
+          "                           msg_short SOB set|add VAL | fence ID TARGET |\n"
+          "                           lin_dma SRC DST SIZE | wait CYCLES | stop; suffixes eb / mb)\n"
+          "  submit [--sq N] [--dep SEQ]... [--budget CYCLES] [--buf BASE:SIZE]... QUEUE=CBFILE...\n"
+          "                           upload the command buffers, submit one job, print its seq\n"
+          "  wait SEQ [CYCLES]        wait for a job (default 10M cycles), print its completion\n"
+          "  copy SRC DST SIZE [QUEUE]\n"
+          "                           one DMA job (default queue dma0) copying device memory\n"
+          "  serve PORT               serve this device on 127.0.0.1:PORT (tcp transport)\n"
+          "  shutdown                 stop the tcp server this device is connected to\n"
+          "exit status 0 if every command succeeded; a job that ended with an error fails `wait`.\n",
+          HL_LOAD_ADDR_DEFAULT);
+}
+
+static int num(const char *s, uint32_t *v) {
+  char *e;
+  if (!s || !*s) return 0;
+  unsigned long long x = strtoull(s, &e, 0);
+  if (*e == 'k' || *e == 'K') x *= 1000, e++;
+  else if (*e == 'M') x *= 1000000, e++;
+  if (*e || x > 0xFFFFFFFFull) return 0;
+  *v = (uint32_t)x;
+  return 1;
+}
+
+static int fail(hl_dev_t *d, const char *what, int rc) {
+  fprintf(stderr, "hostlink: %s: %s (%s)\n", what, hl_strerror(rc), d ? hl_error(d) : "");
+  return 1;
+}
+
+/* ------------------------------------------------------------ cb assembler */
+static int assemble(const char *in, const char *out) {
+  FILE *f = fopen(in, "r");
+  if (!f) {
+    fprintf(stderr, "hostlink: cannot open %s\n", in);
+    return 1;
+  }
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  char line[1024];
+  int ln = 0, bad = 0;
+  while (fgets(line, sizeof line, f)) {
+    ln++;
+    char *hash = strchr(line, '#');
+    if (hash) *hash = 0;
+    char *tok[300];
+    int n = 0;
+    for (char *t = strtok(line, " \t\r\n"); t && n < 300; t = strtok(NULL, " \t\r\n")) tok[n++] = t;
+    uint32_t flags = 0;
+    while (n > 1 && (!strcmp(tok[n - 1], "eb") || !strcmp(tok[n - 1], "mb")))
+      flags |= !strcmp(tok[--n], "eb") ? HL_EB : HL_MB;
+    if (!n) continue;
+    uint32_t a[300];
+    int ok = 1;
+    for (int i = 1; i < n; i++)
+      if (!(i == 2 && !strcmp(tok[0], "msg_short")) && !num(tok[i], &a[i])) ok = 0;
+    const char *op = tok[0];
+    int rc = HL_EARG;
+    if (!ok) rc = HL_EARG;
+    else if (!strcmp(op, "nop") && n == 1) rc = hl_cb_nop(&cb, flags);
+    else if (!strcmp(op, "wreg32") && n == 3) rc = hl_cb_wreg32(&cb, flags, a[1], a[2]);
+    else if (!strcmp(op, "wreg_bulk") && n >= 3) rc = hl_cb_wreg_bulk(&cb, flags, a[1], (uint32_t)n - 2, a + 2);
+    else if (!strcmp(op, "msg_long") && n == 3) rc = hl_cb_msg_long(&cb, flags, a[1], a[2]);
+    else if (!strcmp(op, "msg_short") && n == 4 && (!strcmp(tok[2], "add") || !strcmp(tok[2], "set")))
+      rc = hl_cb_msg_short(&cb, flags, a[1], !strcmp(tok[2], "add"), a[3]);
+    else if (!strcmp(op, "fence") && n == 3) rc = hl_cb_fence(&cb, flags, a[1], a[2]);
+    else if (!strcmp(op, "lin_dma") && n == 4) rc = hl_cb_lin_dma(&cb, flags, a[1], a[2], a[3]);
+    else if (!strcmp(op, "wait") && n == 2) rc = hl_cb_wait(&cb, flags, a[1]);
+    else if (!strcmp(op, "stop") && n == 1) rc = hl_cb_stop(&cb, flags);
+    if (rc) {
+      fprintf(stderr, "hostlink: %s:%d: bad packet line\n", in, ln);
+      bad = 1;
+    }
+  }
+  fclose(f);
+  if (!bad) {
+    FILE *o = fopen(out, "wb");
+    if (!o || fwrite(hl_cb_words(&cb), 1, hl_cb_bytes(&cb), o) != hl_cb_bytes(&cb)) bad = 1;
+    if (o) fclose(o);
+    if (!bad) printf("cb: %s: %u bytes\n", out, hl_cb_bytes(&cb));
+  }
+  hl_cb_free(&cb);
+  return bad;
+}
+
+/* ------------------------------------------------------------ commands */
+static void print_completion(const hl_completion_t *c, int w) {
+  printf("job %u: %s, status %u cause %u (%s) detail 0x%x, sq %u, submit %u start %u end %u (%u cycles)\n", c->seq,
+         hl_wait_name(w), c->status, c->cause, hl_cause_name(c->cause), c->detail, c->sq, c->t_submit, c->t_start,
+         c->t_end, c->t_start ? c->t_end - c->t_start : 0u);
+}
+
+static int cmd_status(hl_dev_t *d) {
+  uint32_t boot = 0, fw = 0;
+  int rc;
+  if ((rc = hl_read32(d, SYSC(BOOT_STATUS), &boot)) != HL_OK) return fail(d, "status", rc);
+  if ((rc = hl_read32(d, SYSC(FW_STATUS), &fw)) != HL_OK) return fail(d, "status", rc);
+  if (!hl_hif_addr(d)) hl_attach_fw(d, 1);
+  printf("boot: status 0x%02x detail 0x%06x; firmware: state 0x%02x heartbeat %u\n", boot & 0xFFu, boot >> 8,
+         fw & 0xFFu, fw >> 8);
+  if (!hl_hif_addr(d)) {
+    printf("no firmware host interface\n");
+    return 0;
+  }
+  uint32_t eq = hl_eq_present(d);
+  printf("host interface at 0x%08x; engine queues:", hl_hif_addr(d));
+  for (int k = 0; k < (int)HIF_NUM_EQ; k++) {
+    char nm[16];
+    if ((eq >> k) & 1u) printf(" %s", hl_queue_name(k, nm, sizeof nm));
+  }
+  printf("%s\n", eq ? "" : " none");
+  hif_counters_t c;
+  if ((rc = hl_fw_counters(d, &c))) return fail(d, "counters", rc);
+  printf("jobs: taken %u ok %u error %u aborted %u; starts fw %u hw %u; doorbells %u; queue errors %u; "
+         "cq stalls %u\n",
+         c.jobs_taken, c.jobs_ok, c.jobs_error, c.jobs_aborted, c.fw_starts, c.hw_starts, c.doorbells, c.qman_errors,
+         c.cq_stalls);
+  return 0;
+}
+
+static int upload_file(hl_dev_t *d, const char *path, uint32_t *addr, uint32_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return HL_EFILE;
+  static uint8_t buf[1 << 20];
+  size_t n = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  if (!n || (n & 7u)) return HL_EFILE;
+  int rc = hl_alloc(d, (uint32_t)n, 64, addr);
+  if (rc) return rc;
+  *size = (uint32_t)n;
+  return hl_write(d, *addr, buf, n);
+}
+
+static int cmd_submit(hl_dev_t *d, int argc, char **argv) {
+  hl_job_t j;
+  memset(&j, 0, sizeof j);
+  for (int i = 0; i < argc; i++) {
+    uint32_t v, w;
+    char *colon;
+    if (!strcmp(argv[i], "--sq") && i + 1 < argc && num(argv[i + 1], &v)) j.sq = v, i++;
+    else if (!strcmp(argv[i], "--dep") && i + 1 < argc && num(argv[i + 1], &v) && j.ndep < HIF_MAX_DEPS)
+      j.dep[j.ndep++] = v, i++;
+    else if (!strcmp(argv[i], "--budget") && i + 1 < argc && num(argv[i + 1], &v)) j.budget = v, i++;
+    else if (!strcmp(argv[i], "--buf") && i + 1 < argc && (colon = strchr(argv[i + 1], ':')) && j.nbuf < HIF_MAX_BUFS) {
+      *colon = 0;
+      if (!num(argv[i + 1], &v) || !num(colon + 1, &w)) return fail(d, "submit --buf", HL_EARG);
+      j.buf[j.nbuf].base = v;
+      j.buf[j.nbuf++].size = w;
+      i++;
+    } else if ((colon = strchr(argv[i], '=')) && j.ncb < HIF_MAX_CBS) {
+      *colon = 0;
+      int eq = hl_queue_id(argv[i]);
+      if (eq < 0) {
+        fprintf(stderr, "hostlink: unknown queue '%s'\n", argv[i]);
+        return 1;
+      }
+      uint32_t a, sz;
+      int rc = upload_file(d, colon + 1, &a, &sz);
+      if (rc) return fail(d, colon + 1, rc);
+      j.cb[j.ncb].eq = eq;
+      j.cb[j.ncb].addr = a;
+      j.cb[j.ncb++].size = sz;
+      if (j.nbuf < HIF_MAX_BUFS) j.buf[j.nbuf].base = a, j.buf[j.nbuf++].size = sz;
+    } else {
+      fprintf(stderr, "hostlink: submit: bad argument '%s'\n", argv[i]);
+      return 1;
+    }
+  }
+  uint32_t seq;
+  int rc = hl_submit(d, &j, &seq);
+  if (rc) return fail(d, "submit", rc);
+  printf("submitted job %u\n", seq);
+  return 0;
+}
+
+static int cmd_copy(hl_dev_t *d, uint32_t src, uint32_t dst, uint32_t size, const char *q) {
+  int eq = hl_queue_id(q ? q : "dma0");
+  if (eq < 0) return fail(d, "copy: queue", HL_EARG);
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  hl_cb_lin_dma(&cb, 0, src, dst, size);
+  hl_cb_stop(&cb, HL_EB);
+  uint32_t a;
+  int rc = hl_cb_upload(d, &cb, &a);
+  hl_job_t j;
+  memset(&j, 0, sizeof j);
+  j.ncb = 1;
+  j.cb[0].eq = eq;
+  j.cb[0].addr = a;
+  j.cb[0].size = hl_cb_bytes(&cb);
+  j.nbuf = 1;
+  j.buf[0].base = a;
+  j.buf[0].size = hl_cb_bytes(&cb);
+  hl_cb_free(&cb);
+  uint32_t seq;
+  if (rc || (rc = hl_submit(d, &j, &seq))) return fail(d, "copy", rc);
+  hl_completion_t c;
+  int w = hl_wait(d, seq, 10000000, &c);
+  if (w < 0) return fail(d, "copy: wait", w);
+  if (w == HL_COMPLETED || w == HL_FAILED || w == HL_ABORTED) print_completion(&c, w);
+  else printf("job %u: %s\n", seq, hl_wait_name(w));
+  return w != HL_COMPLETED;
+}
+
+static int run_cmd(hl_dev_t *d, int argc, char **argv) {
+  const char *c = argv[0];
+  uint32_t a, v;
+  int rc;
+  if (!strcmp(c, "read") && (argc == 2 || argc == 3) && num(argv[1], &a)) {
+    uint32_t n = 1;
+    if (argc == 3 && !num(argv[2], &n)) return fail(d, "read count", HL_EARG);
+    for (uint32_t i = 0; i < n; i++) {
+      if ((rc = hl_read32(d, a + 4 * i, &v))) return fail(d, "read", rc);
+      printf("0x%08x: 0x%08x\n", a + 4 * i, v);
+    }
+    return 0;
+  }
+  if (!strcmp(c, "write") && argc >= 3 && num(argv[1], &a)) {
+    for (int i = 2; i < argc; i++) {
+      if (!num(argv[i], &v)) return fail(d, "write value", HL_EARG);
+      if ((rc = hl_write32(d, a + 4u * (uint32_t)(i - 2), v))) return fail(d, "write", rc);
+    }
+    return 0;
+  }
+  if (!strcmp(c, "load") && (argc == 2 || argc == 3)) {
+    uint32_t stage = 0;
+    if (argc == 3 && !num(argv[2], &stage)) return fail(d, "load stage", HL_EARG);
+    if ((rc = hl_load(d, argv[1], stage, 1, 0))) return fail(d, "load", rc);
+    printf("firmware running, host interface at 0x%08x\n", hl_hif_addr(d));
+    return 0;
+  }
+  if (!strcmp(c, "attach") && argc == 1) {
+    if ((rc = hl_attach_fw(d, 0))) return fail(d, "attach", rc);
+    printf("host interface at 0x%08x\n", hl_hif_addr(d));
+    return 0;
+  }
+  if (!strcmp(c, "status") && argc == 1) return cmd_status(d);
+  if (!strcmp(c, "run") && argc == 2 && num(argv[1], &v)) return (rc = hl_run(d, v)) ? fail(d, "run", rc) : 0;
+  if (!strcmp(c, "submit") && argc >= 2) {
+    if (!hl_hif_addr(d) && (rc = hl_attach_fw(d, 0))) return fail(d, "submit", rc);
+    return cmd_submit(d, argc - 1, argv + 1);
+  }
+  if (!strcmp(c, "wait") && (argc == 2 || argc == 3) && num(argv[1], &a)) {
+    uint32_t t = 10000000;
+    if (argc == 3 && !num(argv[2], &t)) return fail(d, "wait cycles", HL_EARG);
+    if (!hl_hif_addr(d) && (rc = hl_attach_fw(d, 0))) return fail(d, "wait", rc);
+    hl_completion_t comp;
+    int w = hl_wait(d, a, t, &comp);
+    if (w < 0) return fail(d, "wait", w);
+    if (w == HL_BUSY || w == HL_TIMEDOUT) printf("job %u: %s\n", a, hl_wait_name(w));
+    else print_completion(&comp, w);
+    return w != HL_COMPLETED;
+  }
+  if (!strcmp(c, "copy") && (argc == 4 || argc == 5)) {
+    uint32_t s, n;
+    if (!num(argv[1], &s) || !num(argv[2], &a) || !num(argv[3], &n)) return fail(d, "copy", HL_EARG);
+    if (!hl_hif_addr(d) && (rc = hl_attach_fw(d, 0))) return fail(d, "copy", rc);
+    return cmd_copy(d, s, a, n, argc == 5 ? argv[4] : NULL);
+  }
+  if (!strcmp(c, "serve") && argc == 2 && num(argv[1], &v)) {
+    void *ctx;
+    const hl_ops_t *ops = hl_transport(d, &ctx);
+    return (rc = hl_serve(ops, ctx, (int)v, NULL, NULL, 1)) ? fail(d, "serve", rc) : 0;
+  }
+  if (!strcmp(c, "shutdown") && argc == 1) return (rc = hl_shutdown_server(d)) ? fail(d, "shutdown", rc) : 0;
+  fprintf(stderr, "hostlink: bad command '%s' (see --help)\n", c);
+  return 2;
+}
+
+int main(int argc, char **argv) {
+  const char *spec = "sim";
+  uint32_t seed = 1;
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(argv[i], "--dev") && i + 1 < argc) {
+      spec = argv[++i];
+    } else if (!strcmp(argv[i], "--seed") && i + 1 < argc && num(argv[i + 1], &seed)) {
+      i++;
+    } else if (!strcmp(argv[i], "-v")) {
+      verbose = 1;
+    } else {
+      fprintf(stderr, "hostlink: unknown option %s (see --help)\n", argv[i]);
+      return 2;
+    }
+  }
+  if (i >= argc) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[i], "cb")) {
+    if (argc - i != 3) {
+      usage(stderr);
+      return 2;
+    }
+    return assemble(argv[i + 1], argv[i + 2]);
+  }
+  hl_dev_t *d = NULL;
+  int rc = !strcmp(spec, "sim") ? hl_open_sim(&d, seed, verbose) : hl_open(spec, &d);
+  if (rc) return fail(NULL, spec, rc);
+  int status = 0;
+  while (i < argc && !status) {
+    int j = i;
+    while (j < argc && strcmp(argv[j], ",")) j++;
+    if (j > i) status = run_cmd(d, j - i, argv + i);
+    i = j + 1;
+  }
+  hl_close(d);
+  return status;
+}

@@ -1,0 +1,911 @@
+/* Suite `ctrl`: the control path inside the chip (docs/control_path.md).
+ *
+ * Command buffers are written into device memory through the back door and run by
+ * the chip's queue managers after a doorbell through the host port (system bus ->
+ * APB). Every queue is also run through the C golden model (tests/golden/cp_model):
+ * the final status, PC, packet count and every effect of the buffer (engine
+ * registers, messages into memory / registers / sync objects, fence releases by
+ * Sync-Manager monitor payloads) must match. DMA copies are checked byte for byte
+ * against the DMA golden model (tests/dma/dma_model), GEMM results against the MME
+ * golden model (tests/mme/mme_golden). Block-level coverage (every error code, fuzz)
+ * is in tests/qman, tests/syncmgr, tests/dma. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cp_model.h"
+#include "dma_model.h"
+#include "mme_golden.h"
+#include "numfmt.h"
+#include "regs/dma_regs.h"
+#include "regs/intc_regs.h"
+#include "regs/mme_regs.h"
+#include "regs/qman_regs.h"
+#include "regs/syncmgr_regs.h"
+#include "regs/sysctrl_regs.h"
+#include "tessera_cfg.h"
+#include "tf.h"
+
+/* ------------------------------------------------------------------ addresses */
+#define QSLOT_MME(i) (TESSERA_QMAN_SLOT_MME + (i))
+#define QSLOT_TPC TESSERA_QMAN_SLOT_TPC
+#define QSLOT_DMA(d) (TESSERA_QMAN_SLOT_DMA + (d))
+#define QM(slot, r) (TESSERA_QMAN_ADDR(slot) + (uint32_t)offsetof(qman_t, r))
+#define QM_FENCE(slot, n) (TESSERA_QMAN_ADDR(slot) + (uint32_t)offsetof(qman_t, FENCE) + 4u * (n))
+#define SM(r) (TESSERA_SYNCMGR_BASE + (uint32_t)offsetof(syncmgr_t, r))
+#define SM_SOB_SET SM(SOB_SET)
+#define SM_SOB_ADD SM(SOB_ADD)
+#define SOB_SET(i) (SM_SOB_SET + 4u * (i))
+#define SOB_ADD(i) (SM_SOB_ADD + 4u * (i))
+#define MON_WORD(m, w) (SM(MON) + 64u * (m) + 4u * (w))
+#define MME_OFF(r) ((uint32_t)offsetof(mme_t, r))
+#define MME_REG(e, r) (TESSERA_MME_ADDR(e) + MME_OFF(r))
+#define DMA_REG(d, r) (TESSERA_DMA_ADDR(d) + (uint32_t)offsetof(dma_t, r))
+#define INTC(r) (TESSERA_INTC_BASE + (uint32_t)offsetof(intc_t, r))
+#define SCRATCH(i) (TESSERA_SYSCTRL_BASE + (uint32_t)offsetof(sysctrl_t, SCRATCH0) + 4u * (i))
+#define FIELD(v, f) (((v) & f##_bm) >> f##_bp)
+#define IRQ_SRC_QMAN 11u
+
+#define HBM(off) (TESSERA_HBM_BASE + (uint32_t)(off))
+#define CB_AREA(slot) HBM(0x10000u + 0x2000u * (slot))  /* 8 KiB of command buffer per queue */
+
+#define W32(a, v) TF_CHECK_OK(t, tsim_host_write32(t->sim, (a), (v)))
+#define R32(a, p) TF_CHECK_OK(t, tsim_host_read32(t->sim, (a), (p)))
+#define CALL(x)                     \
+  do {                              \
+    int rc_ = (x);                  \
+    if (rc_ != TF_PASS) return rc_; \
+  } while (0)
+
+/* ------------------------------------------------------------------ golden chip model
+ * The queues of one test, the Sync Manager and the expected message writes that do
+ * not land in the Sync Manager or a fence counter (memory, registers). */
+#define MAXQ 16
+#define MAXW 256
+typedef struct {
+  cp_sm_t sm;
+  cp_queue_t q[MAXQ];
+  cp_qcfg_t c[MAXQ];
+  int used[MAXQ];
+  struct { uint32_t a, d; } wr[MAXW];   /* other message writes, in order */
+  unsigned nwr;
+  struct { uint32_t off, val; } reg[MAXQ][64];  /* engine register writes per queue */
+  unsigned nreg[MAXQ];
+  uint32_t pkts0[MAXQ];   /* CNT_PKTS at the doorbell (the counter is cumulative) */
+  tsim_t *sim;
+} gm_t;
+
+static gm_t g_gm;
+
+static void gm_route(gm_t *g, uint32_t a, uint32_t d);
+static void gm_payload(void *ctx, uint32_t a, uint32_t d, uint32_t mon) {
+  (void)mon;
+  gm_route(ctx, a, d);
+}
+static void gm_route(gm_t *g, uint32_t a, uint32_t d) {
+  if (a >= TESSERA_SYNCMGR_BASE && a < TESSERA_SYNCMGR_BASE + TESSERA_SYNCMGR_STRIDE) {
+    cp_sm_write(&g->sm, a - TESSERA_SYNCMGR_BASE, d, gm_payload, g);
+    return;
+  }
+  for (unsigned s = 0; s < MAXQ; s++) {
+    uint32_t f0 = QM_FENCE(s, 0);
+    if (g->used[s] && a >= f0 && a < f0 + 4u * CP_FENCES) {
+      cp_q_fence_add(&g->q[s], (a - f0) / 4u, d);
+      return;
+    }
+  }
+  if (g->nwr < MAXW) g->wr[g->nwr].a = a, g->wr[g->nwr].d = d, g->nwr++;
+}
+
+static int gm_read(void *ctx, uint32_t a, uint32_t *v) {
+  gm_t *g = ctx;
+  if (!tsim_mem_is_backed(a, 4)) return 1;
+  *v = tsim_mem_read32(g->sim, a);
+  return 0;
+}
+
+static unsigned g_evq;  /* queue whose events gm_event receives */
+static void gm_event(void *ctx, const cp_event_t *ev) {
+  gm_t *g = ctx;
+  if (ev->kind == CP_EV_MSG) {
+    gm_route(g, ev->a, ev->b);
+  } else if (g->nreg[g_evq] < 64) {
+    g->reg[g_evq][g->nreg[g_evq]].off = ev->a;
+    g->reg[g_evq][g->nreg[g_evq]].val = ev->b;
+    g->nreg[g_evq]++;
+  }
+}
+
+static void gm_init(gm_t *g, tsim_t *s) {
+  memset(g, 0, sizeof *g);
+  g->sim = s;
+  cp_sm_init(&g->sm, TESSERA_SYNC_OBJECTS, TESSERA_SYNC_MONITORS);
+}
+
+/* Run queue `slot` of the model as far as it goes (until done, error or a fence). */
+static int gm_run_apb_err(gm_t *g, unsigned slot, long apb_err_at) {
+  g_evq = slot;
+  return cp_q_run(&g->q[slot], &g->c[slot], gm_read, g, gm_event, g, apb_err_at);
+}
+static int gm_run(gm_t *g, unsigned slot) { return gm_run_apb_err(g, slot, -1); }
+
+/* ------------------------------------------------------------------ chip helpers */
+/* Boot-time queue setup (what firmware does): Sync-Manager windows, DMA mode. */
+static int q_init(tf_ctx_t *t, unsigned slot, int dma) {
+  W32(QM(slot, SOB_SET_BASE), SM_SOB_SET);
+  W32(QM(slot, SOB_ADD_BASE), SM_SOB_ADD);
+  W32(QM(slot, LDMA_OFF), 0);
+  W32(QM(slot, CFG), dma ? QMAN__CFG__DMA_bm : 0);
+  gm_t *g = &g_gm;
+  g->used[slot] = 1;
+  cp_q_reset(&g->q[slot]);
+  cp_qcfg_t *c = &g->c[slot];
+  memset(c, 0, sizeof *c);
+  c->mem_base = TESSERA_HBM_BASE;
+  c->mem_size = TESSERA_HBM_SIZE;
+  c->win_limit = 0x10000u;
+  c->sob_set_base = SM_SOB_SET;
+  c->sob_add_base = SM_SOB_ADD;
+  c->num_sobs = TESSERA_SYNC_OBJECTS;
+  c->dma = dma;
+  c->ldma_off = 0;
+  return TF_PASS;
+}
+
+/* Write buffer b at `base`, program it (completion message if comp_addr != 0) and
+ * ring the doorbell; the model queue gets the same buffer and starts too. */
+static int q_submit(tf_ctx_t *t, unsigned slot, uint32_t base, const cp_buf_t *b, uint32_t comp_addr,
+                    uint32_t comp_data) {
+  gm_t *g = &g_gm;
+  cp_qcfg_t *c = &g->c[slot];
+  if (b && b->n) TF_CHECK_OK(t, tsim_mem_write(t->sim, base, b->w, 4u * b->n));
+  c->cb_base = base;
+  c->cb_size = b ? 4u * b->n : 0;
+  c->comp_en = comp_addr != 0;
+  c->comp_addr = comp_addr;
+  c->comp_data = comp_data;
+  W32(QM(slot, CB_BASE), c->cb_base);
+  W32(QM(slot, CB_SIZE), c->cb_size);
+  W32(QM(slot, COMP_ADDR), comp_addr);
+  W32(QM(slot, COMP_DATA), comp_data);
+  W32(QM(slot, CFG), (c->dma ? QMAN__CFG__DMA_bm : 0) | (c->comp_en ? QMAN__CFG__COMP_EN_bm : 0));
+  R32(QM(slot, CNT_PKTS), &g->pkts0[slot]);
+  W32(QM(slot, CTRL), QMAN__CTRL__START_bm);
+  cp_q_start(&g->q[slot], c);
+  return TF_PASS;
+}
+
+static int q_idle_pred(tsim_t *s, void *ctx) {
+  uint32_t st = 0;
+  if (tsim_host_read32(s, QM(*(unsigned *)ctx, STATUS), &st) != TSIM_OK) return 1;
+  return !(st & QMAN__STATUS__BUSY_bm);
+}
+static int q_wait_idle(tf_ctx_t *t, unsigned slot, uint64_t budget) {
+  unsigned s = slot;
+  int rc = tsim_run_until(t->sim, q_idle_pred, &s, budget, 16);
+  if (rc != TSIM_OK) {
+    uint32_t st = 0, pc = 0;
+    tsim_host_read32(t->sim, QM(slot, STATUS), &st);
+    tsim_host_read32(t->sim, QM(slot, PC), &pc);
+    return tf_fail(t, "queue slot %u did not finish: STATUS 0x%x PC 0x%08x (%s)", slot, st, pc,
+                   tsim_last_error(t->sim));
+  }
+  return TF_PASS;
+}
+
+typedef struct {
+  unsigned slot;
+  uint32_t pc;
+} at_pc_t;
+static int q_at_pc_pred(tsim_t *s, void *ctx) {
+  at_pc_t *a = ctx;
+  uint32_t pc = 0, st = 0;
+  if (tsim_host_read32(s, QM(a->slot, PC), &pc) != TSIM_OK) return 1;
+  if (tsim_host_read32(s, QM(a->slot, STATUS), &st) != TSIM_OK) return 1;
+  return pc == a->pc || !(st & QMAN__STATUS__BUSY_bm);
+}
+
+/* The queue's final state must equal the model's (done/error, code, PC, packets). */
+static int q_check(tf_ctx_t *t, unsigned slot) {
+  const cp_queue_t *q = &g_gm.q[slot];
+  uint32_t st = 0, pc = 0, pkts = 0;
+  R32(QM(slot, STATUS), &st);
+  R32(QM(slot, PC), &pc);
+  R32(QM(slot, CNT_PKTS), &pkts);
+  int done = (st & QMAN__STATUS__DONE_bm) != 0;
+  uint32_t err = FIELD(st, QMAN__STATUS__ERR);
+  if (st & QMAN__STATUS__BUSY_bm) return tf_fail(t, "slot %u still busy (STATUS 0x%x)", slot, st);
+  if (done != (q->state == CP_Q_DONE) || err != q->err)
+    return tf_fail(t, "slot %u: done %d err %u (%s), model: state %d err %u (%s)", slot, done, err,
+                   cp_err_name(err), q->state, q->err, cp_err_name(q->err));
+  if (q->state == CP_Q_ERROR && pc != q->pc)
+    return tf_fail(t, "slot %u: error PC 0x%08x, model 0x%08x", slot, pc, q->pc);
+  if (q->state == CP_Q_DONE && pkts - g_gm.pkts0[slot] != q->pkts)
+    return tf_fail(t, "slot %u: %u packets executed, model %u", slot, pkts - g_gm.pkts0[slot], q->pkts);
+  return TF_PASS;
+}
+
+/* Every expected message write into device memory / a register landed (last value
+ * per address), and the Sync Manager's objects equal the model's. */
+static int gm_check_effects(tf_ctx_t *t, const uint32_t *sobs, unsigned nsobs) {
+  gm_t *g = &g_gm;
+  for (unsigned i = 0; i < g->nwr; i++) {
+    int last = 1;
+    for (unsigned j = i + 1; j < g->nwr; j++) last &= g->wr[j].a != g->wr[i].a;
+    if (!last) continue;
+    uint32_t v = 0, a = g->wr[i].a;
+    if (tsim_mem_is_backed(a, 4)) v = tsim_mem_read32(t->sim, a);
+    else R32(a, &v);
+    if (v != g->wr[i].d) return tf_fail(t, "message write to 0x%08x: 0x%x, model 0x%x", a, v, g->wr[i].d);
+  }
+  for (unsigned i = 0; i < nsobs; i++) {
+    uint32_t v = 0;
+    R32(SOB_SET(sobs[i]), &v);
+    if (v != g->sm.sob[sobs[i]]) return tf_fail(t, "SOB %u = 0x%x, model 0x%x", sobs[i], v, g->sm.sob[sobs[i]]);
+  }
+  return TF_PASS;
+}
+
+/* Arm monitor m (chip and model): all objects of `mask` in `group` >= target, one
+ * payload (addr, data). */
+static int mon_arm(tf_ctx_t *t, unsigned m, unsigned group, unsigned mask, unsigned target, uint32_t addr,
+                   uint32_t data) {
+  gm_t *g = &g_gm;
+  uint32_t arm = cp_arm_word(group, mask, target, 0, 1);
+  W32(MON_WORD(m, 0), addr);
+  W32(MON_WORD(m, 1), data);
+  W32(MON_WORD(m, CP_MON_ARM_WORD), arm);
+  uint32_t base = (uint32_t)offsetof(syncmgr_t, MON) + 64u * m;
+  cp_sm_write(&g->sm, base, addr, gm_payload, g);
+  cp_sm_write(&g->sm, base + 4u, data, gm_payload, g);
+  cp_sm_write(&g->sm, base + 4u * CP_MON_ARM_WORD, arm, gm_payload, g);
+  return TF_PASS;
+}
+
+/* Host write to a sync object (chip and model). */
+static int sob_write(tf_ctx_t *t, uint32_t addr, uint32_t v) {
+  W32(addr, v);
+  gm_route(&g_gm, addr, v);
+  return TF_PASS;
+}
+
+/* ------------------------------------------------------------------ DMA golden image */
+static uint8_t *g_img;        /* image of [g_img_base, g_img_base + g_img_len) */
+static uint32_t g_img_base, g_img_len;
+static uint8_t img_rd(uint32_t a) { return g_img[a - g_img_base]; }
+static void img_wr(uint32_t a, uint8_t v) { g_img[a - g_img_base] = v; }
+
+static int img_open(tf_ctx_t *t, uint32_t base, uint32_t len) {
+  g_img = malloc(len);
+  g_img_base = base;
+  g_img_len = len;
+  for (uint32_t i = 0; i < len; i += 4) {
+    uint32_t r = tf_rand32(t);
+    memcpy(g_img + i, &r, 4);
+  }
+  TF_CHECK_OK(t, tsim_mem_write(t->sim, base, g_img, len));
+  return TF_PASS;
+}
+/* Compare the chip's memory with the image. */
+static int img_check(tf_ctx_t *t, const char *what) {
+  uint8_t *got = malloc(g_img_len);
+  tsim_mem_read(t->sim, g_img_base, got, g_img_len);
+  uint32_t bad = 0, first = 0;
+  for (uint32_t i = 0; i < g_img_len; i++)
+    if (got[i] != g_img[i] && bad++ == 0) first = i;
+  free(got);
+  free(g_img);
+  g_img = NULL;
+  if (bad) return tf_fail(t, "%s: %u bytes differ from the DMA golden model (first at 0x%08x)", what, bad,
+                          g_img_base + first);
+  return TF_PASS;
+}
+static void img_copy(uint32_t src, uint32_t dst, uint32_t size) {
+  dma_desc_t d;
+  memset(&d, 0, sizeof d);
+  d.src = src;
+  d.dst = dst;
+  d.size = size;
+  d.mode = DMA_MODE_LINEAR;
+  d.c1 = d.c2 = 1;
+  dma_model_run(&d, img_rd, img_wr);
+}
+
+/* ------------------------------------------------------------------ GEMM job (MME) */
+typedef struct {
+  mme_gold_job g;
+  uint32_t lda, ldb, ldc, a, b, c;
+  uint8_t *cexp;
+  size_t csz;
+} gemm_t;
+
+static uint32_t rnd32(uint32_t x) { return (x + 31u) & ~31u; }
+
+/* BF16 x BF16 -> FP32 GEMM at `base` with operands in device memory; golden C kept. */
+static void gemm_prepare(tf_ctx_t *t, gemm_t *j, uint32_t base, uint32_t m, uint32_t n, uint32_t k) {
+  memset(j, 0, sizeof *j);
+  j->g.m = m, j->g.n = n, j->g.k = k;
+  j->g.ta = NF_BF16, j->g.tb = NF_BF16, j->g.tc = NF_FP32;
+  j->lda = rnd32(2u * k), j->ldb = rnd32(2u * n), j->ldc = rnd32(4u * n);
+  size_t asz = (size_t)m * j->lda, bsz = (size_t)k * j->ldb;
+  j->csz = (size_t)m * j->ldc;
+  uint8_t *a = calloc(1, asz), *b = calloc(1, bsz), *c = calloc(1, j->csz);
+  j->cexp = calloc(1, j->csz);
+  for (uint32_t i = 0; i < m * k; i++) {
+    uint32_t x = (tf_rand32(t) & 0x80000000u) | ((120u + tf_rand_below(t, 14)) << 23) | (tf_rand32(t) & 0x7FFFFFu);
+    mme_st(a + (size_t)(i / k) * j->lda + (i % k) * 2u, 2, nf_convert(NF_FP32, NF_BF16, x, 0, 1));
+  }
+  for (uint32_t i = 0; i < k * n; i++) {
+    uint32_t x = (tf_rand32(t) & 0x80000000u) | ((120u + tf_rand_below(t, 14)) << 23) | (tf_rand32(t) & 0x7FFFFFu);
+    mme_st(b + (size_t)(i / n) * j->ldb + (i % n) * 2u, 2, nf_convert(NF_FP32, NF_BF16, x, 0, 1));
+  }
+  for (size_t i = 0; i < j->csz; i++) c[i] = (uint8_t)(0xA5 ^ i);
+  memcpy(j->cexp, c, j->csz);
+  mme_golden(&j->g, a, j->lda, b, j->ldb, c, j->cexp, j->ldc, NULL);
+  j->a = base;
+  j->b = j->a + rnd32((uint32_t)asz) + 256u;
+  j->c = j->b + rnd32((uint32_t)bsz) + 256u;
+  tsim_mem_write(t->sim, j->a, a, asz);
+  tsim_mem_write(t->sim, j->b, b, bsz);
+  tsim_mem_write(t->sim, j->c, c, j->csz);
+  free(a);
+  free(b);
+  free(c);
+}
+
+/* Packets programming rows [m0, m0 + rows) of job j, completion message (msg_addr,
+ * msg_data), then COMMIT. `flags` go on the first packet (e.g. an engine barrier). */
+static void gemm_packets(cp_buf_t *b, uint32_t flags, const gemm_t *j, uint32_t m0, uint32_t rows,
+                         uint32_t msg_addr, uint32_t msg_data) {
+  uint32_t v[] = {j->a + m0 * j->lda, j->b, j->c + m0 * j->ldc, 0, rows, j->g.n, j->g.k, j->lda, j->ldb,
+                  j->ldc,
+                  ((uint32_t)j->g.ta << MME__DTYPE__A_TYPE_bp) | ((uint32_t)j->g.tb << MME__DTYPE__B_TYPE_bp) |
+                      ((uint32_t)j->g.tc << MME__DTYPE__C_TYPE_bp),
+                  0, msg_addr, msg_data, msg_addr ? 1u : 0u};
+  cp_wreg_bulk(b, flags, MME_OFF(A_ADDR), sizeof v / sizeof v[0], v);
+  cp_wreg32(b, 0, MME_OFF(CTRL), MME__CTRL__COMMIT_bm);
+}
+
+static int gemm_check(tf_ctx_t *t, const gemm_t *j, uint32_t at, const char *what) {
+  uint8_t *got = malloc(j->csz);
+  tsim_mem_read(t->sim, at, got, j->csz);
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < j->csz; i++)
+    if (got[i] != j->cexp[i] && bad++ == 0) first = i;
+  free(got);
+  if (bad)
+    return tf_fail(t, "%s: %zu bytes differ from the MME golden model (first at row %zu byte %zu)", what, bad,
+                   first / j->ldc, first % j->ldc);
+  return TF_PASS;
+}
+
+/* ================================================================== tests */
+
+/* Every packet kind on an MME queue: WREG32 / WREG_BULK into the MME's registers,
+ * MSG_LONG into memory and into a register, MSG_SHORT set/add (with wrap), NOP,
+ * WAIT, FENCE released by a Sync-Manager monitor payload, STOP with a completion
+ * message. Part of the smoke run. */
+TF_TEST_F(ctrl, packets, 400000, TF_SMOKE) {
+  gm_t *g = &g_gm;
+  gm_init(g, t->sim);
+  unsigned e = tf_rand_below(t, TESSERA_NUM_MME), slot = QSLOT_MME(e);
+  CALL(q_init(t, slot, 0));
+  uint32_t sob[5];
+  unsigned grp = 1 + tf_rand_below(t, TESSERA_SYNC_OBJECTS / 8 - 1);
+  for (unsigned i = 0; i < 5; i++) sob[i] = 8u * grp + i;  /* one group; monitor watches sob[3] */
+  unsigned mon = tf_rand_below(t, TESSERA_SYNC_MONITORS);
+  CALL(sob_write(t, SOB_SET(sob[2]), 0x7FF0u));
+  CALL(mon_arm(t, mon, grp, 1u << 3, 1, QM_FENCE(slot, 1), 1));
+
+  uint32_t words[256], regs[3], hbm_word = HBM(0x8000u + 4u * tf_rand_below(t, 1024));
+  cp_buf_t b;
+  cp_buf_init(&b, words, 256);
+  for (unsigned i = 0; i < 3; i++) regs[i] = tf_rand32(t);
+  cp_wreg32(&b, 0, MME_OFF(A_ADDR), tf_rand32(t));
+  cp_wreg_bulk(&b, 0, MME_OFF(B_ADDR), 3, regs);
+  cp_wreg_bulk(&b, 0, MME_OFF(LDA), 2, regs + 1);
+  cp_nop(&b, 0);
+  cp_wait(&b, 0, 20 + tf_rand_below(t, 100));
+  cp_msg_long(&b, 0, hbm_word, tf_rand32(t));
+  cp_msg_long(&b, CP_HDR_MB, SCRATCH(2), tf_rand32(t));
+  cp_msg_short(&b, 0, sob[0], 0, tf_rand_below(t, 0x8000));
+  cp_msg_short(&b, CP_HDR_MB, sob[0], 1, tf_rand_below(t, 0x8000));
+  cp_msg_short(&b, 0, sob[2], 1, 0x20);  /* wraps: 0x7FF0 + 0x20 */
+  uint32_t fence_pc = HBM(0) + 4u * b.n;
+  cp_fence(&b, 0, 1, 1);
+  cp_msg_short(&b, CP_HDR_MB, sob[4], 1, 1);
+  cp_stop(&b, CP_HDR_EB);
+  uint32_t cb = CB_AREA(slot) + 8u * tf_rand_below(t, 64), tag = tf_rand32(t);
+  fence_pc += cb - HBM(0);
+  CALL(q_submit(t, slot, cb, &b, SCRATCH(0), tag));
+  TF_CHECK_EQ(t, gm_run(g, slot), CP_Q_BLOCKED);
+
+  /* the chip must stop at the fence too */
+  at_pc_t ap = {slot, fence_pc};
+  TF_CHECK_OK(t, tsim_run_until(t->sim, q_at_pc_pred, &ap, 50000, 16));
+  TF_CHECK_OK(t, tsim_step(t->sim, 200));
+  uint32_t st = 0, pc = 0;
+  R32(QM(slot, STATUS), &st);
+  R32(QM(slot, PC), &pc);
+  if (!(st & QMAN__STATUS__BUSY_bm) || pc != fence_pc)
+    return tf_fail(t, "queue not waiting at the FENCE: STATUS 0x%x PC 0x%08x (fence at 0x%08x)", st, pc, fence_pc);
+  uint32_t scratch0 = 1;
+  R32(SCRATCH(0), &scratch0);
+  TF_CHECK_EQ(t, scratch0, 0);  /* no completion yet */
+
+  /* the producer: one add to the watched object releases the fence via the monitor */
+  CALL(sob_write(t, SOB_ADD(sob[3]), 1));
+  TF_CHECK_EQ(t, gm_run(g, slot), CP_Q_DONE);
+  CALL(q_wait_idle(t, slot, 100000));
+  CALL(q_check(t, slot));
+  CALL(gm_check_effects(t, sob, 5));
+  /* engine registers: the last value written to each (DIM fields are 20 bits) */
+  for (unsigned i = 0; i < g->nreg[slot]; i++) {
+    int last = 1;
+    for (unsigned k = i + 1; k < g->nreg[slot]; k++) last &= g->reg[slot][k].off != g->reg[slot][i].off;
+    if (!last) continue;
+    uint32_t v = 0;
+    R32(TESSERA_MME_ADDR(e) + g->reg[slot][i].off, &v);
+    TF_CHECK_EQ(t, v, g->reg[slot][i].val);
+  }
+  TF_CHECK(t, g->nreg[slot] == 6);
+  uint32_t fv = 0, fires = 0;
+  R32(QM_FENCE(slot, 1), &fv);
+  TF_CHECK_EQ(t, fv, g->q[slot].fence[1]);
+  R32(SM(CNT_FIRES), &fires);
+  TF_CHECK_EQ(t, fires, g->sm.cnt_fires);
+  return TF_PASS;
+}
+
+/* A DMA queue: 1..4 LIN_DMA copies (engine barrier between them), STOP with an engine
+ * barrier whose completion message adds to a sync object. Both DMA engines. */
+TF_TEST(ctrl, dma_queue_copy, 1500000) {
+  gm_t *g = &g_gm;
+  gm_init(g, t->sim);
+  CALL(img_open(t, HBM(0x100000u), 0x40000u));
+  uint32_t sobs[TESSERA_DMA_ENGINES];
+  for (unsigned d = 0; d < TESSERA_DMA_ENGINES; d++) {
+    unsigned slot = QSLOT_DMA(d);
+    CALL(q_init(t, slot, 1));
+    uint32_t words[64];
+    cp_buf_t b;
+    cp_buf_init(&b, words, 64);
+    unsigned n = 1 + tf_rand_below(t, 4);
+    uint32_t area = HBM(0x100000u) + d * 0x20000u;  /* src in the low half, dst in the high half */
+    for (unsigned i = 0; i < n; i++) {
+      uint32_t size = 32u * (1 + tf_rand_below(t, 96));
+      uint32_t src = area + 0x4000u * i + 32u * tf_rand_below(t, 64);
+      uint32_t dst = area + 0x10000u + 0x4000u * i + 32u * tf_rand_below(t, 64);
+      cp_lin_dma(&b, i ? CP_HDR_EB : 0, src, dst, size);
+      img_copy(src, dst, size);
+    }
+    sobs[d] = 200 + d;
+    cp_stop(&b, CP_HDR_EB);
+    CALL(q_submit(t, slot, CB_AREA(slot), &b, SOB_ADD(sobs[d]), 1));
+    TF_CHECK_EQ(t, gm_run(g, slot), CP_Q_DONE);
+  }
+  for (unsigned d = 0; d < TESSERA_DMA_ENGINES; d++) {
+    CALL(q_wait_idle(t, QSLOT_DMA(d), 1000000));
+    CALL(q_check(t, QSLOT_DMA(d)));
+    uint32_t st = 0;
+    R32(DMA_REG(d, STATUS), &st);
+    TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__ERR), 0);
+    TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__BUSY_REJECT), 0);
+  }
+  CALL(gm_check_effects(t, sobs, TESSERA_DMA_ENGINES));
+  return img_check(t, "DMA queue copies");
+}
+
+/* Engine barrier on an MME queue: two GEMMs back to back in one buffer, the second
+ * one's first register write waits for the first job (no busy_reject, both C right). */
+TF_TEST(ctrl, barrier_two_gemms, 3000000) {
+  gm_t *g = &g_gm;
+  gm_init(g, t->sim);
+  unsigned e = tf_rand_below(t, TESSERA_NUM_MME), slot = QSLOT_MME(e);
+  CALL(q_init(t, slot, 0));
+  gemm_t j1, j2;
+  gemm_prepare(t, &j1, HBM(0x200000u), TESSERA_MME_ROWS + 1, TESSERA_MME_COLS - 3, 24);
+  gemm_prepare(t, &j2, HBM(0x300000u), 5, TESSERA_MME_COLS + 2, 40);
+  uint32_t words[128];
+  cp_buf_t b;
+  cp_buf_init(&b, words, 128);
+  gemm_packets(&b, 0, &j1, 0, j1.g.m, SOB_ADD(40), 1);
+  gemm_packets(&b, CP_HDR_EB, &j2, 0, j2.g.m, SOB_ADD(40), 1);
+  cp_msg_short(&b, CP_HDR_EB, 41, 0, 0x1234);
+  cp_stop(&b, 0);
+  CALL(q_submit(t, slot, CB_AREA(slot), &b, SCRATCH(1), 0xB0B0u));
+  TF_CHECK_EQ(t, gm_run(g, slot), CP_Q_DONE);
+  CALL(q_wait_idle(t, slot, 2500000));
+  CALL(q_check(t, slot));
+  uint32_t st = 0;
+  R32(MME_REG(e, STATUS), &st);
+  TF_CHECK_EQ(t, st & MME__STATUS__BUSY_REJECT_bm, 0);
+  TF_CHECK_EQ(t, FIELD(st, MME__STATUS__ERR), 0);
+  /* both completion messages (engine) + the queue's own messages */
+  gm_route(g, SOB_ADD(40), 1);
+  gm_route(g, SOB_ADD(40), 1);
+  uint32_t sobs[] = {40, 41};
+  CALL(gm_check_effects(t, sobs, 2));
+  int rc = gemm_check(t, &j1, j1.c, "GEMM 1");
+  if (rc == TF_PASS) rc = gemm_check(t, &j2, j2.c, "GEMM 2");
+  free(j1.cexp);
+  free(j2.cexp);
+  return rc;
+}
+
+/* Monitor -> fence -> engine chain, no host in the loop: the MME queue runs a GEMM
+ * whose completion message adds to a sync object; a monitor on it releases the DMA
+ * queue's fence; the DMA queue copies C elsewhere and signals completion. */
+TF_TEST(ctrl, chain_gemm_dma, 3000000) {
+  gm_t *g = &g_gm;
+  gm_init(g, t->sim);
+  unsigned e = tf_rand_below(t, TESSERA_NUM_MME), d = tf_rand_below(t, TESSERA_DMA_ENGINES);
+  unsigned qm = QSLOT_MME(e), qd = QSLOT_DMA(d);
+  CALL(q_init(t, qm, 0));
+  CALL(q_init(t, qd, 1));
+  gemm_t j;
+  gemm_prepare(t, &j, HBM(0x200000u), 2 * TESSERA_MME_ROWS - 5, TESSERA_MME_COLS + 4, 33);
+  uint32_t copy = HBM(0x400000u);
+  unsigned sob = 8u * (1 + tf_rand_below(t, 30)) + tf_rand_below(t, 8), mon = tf_rand_below(t, 64);
+  CALL(mon_arm(t, mon, sob / 8u, 1u << (sob % 8u), 1, QM_FENCE(qd, 2), 1));
+
+  uint32_t wd[32], wm[64];
+  cp_buf_t bd, bm;
+  cp_buf_init(&bd, wd, 32);
+  cp_fence(&bd, 0, 2, 1);
+  cp_lin_dma(&bd, 0, j.c, copy, (uint32_t)j.csz);
+  cp_stop(&bd, CP_HDR_EB);
+  CALL(q_submit(t, qd, CB_AREA(qd), &bd, SCRATCH(3), 0xD0D0u));
+  TF_CHECK_EQ(t, gm_run(g, qd), CP_Q_BLOCKED);
+
+  cp_buf_init(&bm, wm, 64);
+  gemm_packets(&bm, 0, &j, 0, j.g.m, SOB_ADD(sob), 1);
+  cp_stop(&bm, CP_HDR_EB);
+  CALL(q_submit(t, qm, CB_AREA(qm), &bm, 0, 0));
+  TF_CHECK_EQ(t, gm_run(g, qm), CP_Q_DONE);
+  gm_route(g, SOB_ADD(sob), 1);  /* the MME's completion message fires the monitor */
+  TF_CHECK_EQ(t, gm_run(g, qd), CP_Q_DONE);
+
+  CALL(q_wait_idle(t, qm, 2500000));
+  CALL(q_wait_idle(t, qd, 500000));
+  CALL(q_check(t, qm));
+  CALL(q_check(t, qd));
+  uint32_t sobs[] = {sob};
+  CALL(gm_check_effects(t, sobs, 1));
+  int rc = gemm_check(t, &j, j.c, "GEMM result");
+  if (rc == TF_PASS) rc = gemm_check(t, &j, copy, "DMA copy of the GEMM result");
+  free(j.cexp);
+  return rc;
+}
+
+/* Bad input: unknown opcode, a register write outside the window, a command buffer
+ * outside device memory, a register write to the (not yet connected) TPC queue.
+ * Each gives the model's error code and PC and raises the queue interrupt; the
+ * queue then runs a good buffer; a DMA queue copying meanwhile is unaffected. */
+TF_TEST(ctrl, errors, 1500000) {
+  gm_t *g = &g_gm;
+  gm_init(g, t->sim);
+  unsigned e = tf_rand_below(t, TESSERA_NUM_MME), qm = QSLOT_MME(e), qd = QSLOT_DMA(0);
+  CALL(q_init(t, qm, 0));
+  CALL(q_init(t, qd, 1));
+  CALL(q_init(t, QSLOT_TPC, 0));
+  W32(INTC(HOST_EN), 1u << IRQ_SRC_QMAN);
+
+  /* a long copy on the DMA queue runs through all of it */
+  CALL(img_open(t, HBM(0x100000u), 0x20000u));
+  uint32_t wd[16];
+  cp_buf_t bd;
+  cp_buf_init(&bd, wd, 16);
+  cp_lin_dma(&bd, 0, HBM(0x100000u), HBM(0x110000u), 0x10000u);
+  cp_stop(&bd, CP_HDR_EB);
+  img_copy(HBM(0x100000u), HBM(0x110000u), 0x10000u);
+  CALL(q_submit(t, qd, CB_AREA(qd), &bd, SCRATCH(3), 0xC0C0u));
+  TF_CHECK_EQ(t, gm_run(g, qd), CP_Q_DONE);
+
+  struct { const char *name; unsigned slot; uint32_t expect; } cases[] = {
+      {"unknown opcode", qm, CP_ERR_OPCODE},
+      {"register outside the window", qm, CP_ERR_REG_RANGE},
+      {"buffer outside device memory", qm, CP_ERR_CB_RANGE},
+      {"TPC queue (engine port not connected yet)", QSLOT_TPC, CP_ERR_APB},
+  };
+  for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    unsigned slot = cases[k].slot;
+    uint32_t words[32];
+    cp_buf_t b;
+    cp_buf_init(&b, words, 32);
+    uint32_t base = CB_AREA(slot) + 0x1000u;
+    cp_nop(&b, 0);
+    cp_wreg32(&b, 0, MME_OFF(SCALE), tf_rand32(t) & 0xFFFFFFu);
+    switch (cases[k].expect) {
+      case CP_ERR_OPCODE: {
+        uint32_t raw[2] = {CP_OP_COUNT + tf_rand_below(t, 0xFF - CP_OP_COUNT), 0};
+        cp_raw(&b, raw, 2);
+        break;
+      }
+      case CP_ERR_REG_RANGE:
+        W32(QM(slot, WIN_LIMIT), 0x100u);
+        g->c[slot].win_limit = 0x100u;
+        cp_wreg32(&b, 0, 0x100u + 4u * tf_rand_below(t, 64), 1);
+        break;
+      case CP_ERR_CB_RANGE:
+        base = TESSERA_DSRAM_BASE;  /* not device memory */
+        break;
+      default:
+        break;
+    }
+    cp_msg_long(&b, 0, SCRATCH(2), 0xBAD0u + k);  /* must not be sent */
+    cp_stop(&b, 0);
+    if (base == TESSERA_DSRAM_BASE) {
+      /* the queue must not fetch it: give it the DSRAM address without data */
+      g->c[slot].cb_base = base;
+      W32(QM(slot, CB_BASE), base);
+      W32(QM(slot, CB_SIZE), 4u * b.n);
+      W32(QM(slot, CFG), 0);
+      W32(QM(slot, CTRL), QMAN__CTRL__START_bm);
+      g->c[slot].cb_size = 4u * b.n;
+      g->c[slot].comp_en = 0;
+      cp_q_start(&g->q[slot], &g->c[slot]);
+    } else {
+      CALL(q_submit(t, slot, base, &b, 0, 0));
+    }
+    /* the TPC hook answers every engine register write with pslverr */
+    gm_run_apb_err(g, slot, slot == QSLOT_TPC ? 0 : -1);
+    TF_CHECK_EQ(t, g->q[slot].err, cases[k].expect);
+    CALL(q_wait_idle(t, slot, 100000));
+    CALL(q_check(t, slot));
+    uint32_t pend = 0, sc = 0;
+    R32(INTC(PENDING), &pend);
+    if (!((pend >> IRQ_SRC_QMAN) & 1u) || !tsim_host_irq(t->sim))
+      return tf_fail(t, "%s: no queue interrupt (INTC PENDING 0x%x)", cases[k].name, pend);
+    R32(SCRATCH(2), &sc);
+    if (sc == 0xBAD0u + k) return tf_fail(t, "%s: a packet after the error was executed", cases[k].name);
+    /* recover: restore the window, run a good buffer on the same queue */
+    if (cases[k].expect == CP_ERR_REG_RANGE) {
+      W32(QM(slot, WIN_LIMIT), 0x10000u);
+      g->c[slot].win_limit = 0x10000u;
+    }
+    cp_buf_init(&b, words, 32);
+    cp_msg_short(&b, 0, 60 + k, 0, 1 + k);
+    cp_stop(&b, 0);
+    CALL(q_submit(t, slot, CB_AREA(slot), &b, 0, 0));
+    TF_CHECK_EQ(t, gm_run(g, slot), CP_Q_DONE);
+    CALL(q_wait_idle(t, slot, 100000));
+    CALL(q_check(t, slot));
+    R32(INTC(PENDING), &pend);
+    if ((pend >> IRQ_SRC_QMAN) & 1u)
+      return tf_fail(t, "%s: queue interrupt still pending after recovery (0x%x)", cases[k].name, pend);
+    tf_log(t, "%s: error %u (%s), recovered", cases[k].name, cases[k].expect, cp_err_name(cases[k].expect));
+  }
+  CALL(q_wait_idle(t, qd, 1000000));
+  CALL(q_check(t, qd));
+  uint32_t sobs[] = {60, 61, 62, 63};
+  CALL(gm_check_effects(t, sobs, 4));
+  return img_check(t, "DMA copy during the errors");
+}
+
+/* ================================================================== producer / consumer
+ * White paper figure 21 without firmware in the loop: a GEMM split into S row slices
+ * on an MME queue, each slice's completion message adds 1 to one sync object; monitor
+ * i (target i + 1) releases the consumer queue's fence 0 once slice i is in memory;
+ * the consumer (a DMA queue until the TPC cluster is in the chip) transposes slice i
+ * (rows [i*r, (i+1)*r) of C, FP32) into the transposed matrix while the MME computes
+ * slice i + 1. Results: C against the MME golden model, C^T against the DMA golden
+ * model's transpose of the golden C. */
+typedef struct {
+  gemm_t j;
+  unsigned slices, e, d, sob, mon0;
+  uint32_t ct;           /* transposed C: N rows of M FP32, row stride M*4 */
+  uint32_t flag;         /* HBM word the queues' completion messages write */
+} pipe_t;
+
+static void pipe_producer(const pipe_t *p, cp_buf_t *b) {
+  uint32_t r = p->j.g.m / p->slices;
+  for (unsigned i = 0; i < p->slices; i++)
+    gemm_packets(b, i ? CP_HDR_EB : 0, &p->j, i * r, r, SOB_ADD(p->sob), 1);
+  cp_stop(b, CP_HDR_EB);
+}
+
+static void pipe_consumer(const pipe_t *p, cp_buf_t *b, int fenced) {
+  uint32_t r = p->j.g.m / p->slices;
+  uint32_t strides[6] = {r, 1, p->j.ldc, 0, 4u * p->j.g.m, 0};
+  for (unsigned i = 0; i < p->slices; i++) {
+    uint32_t go[4] = {p->j.c + i * r * p->j.ldc, p->ct + 4u * i * r, 4u * p->j.g.n,
+                      DMA__CTRL__GO_bm | (3u << DMA__CTRL__MODE_bp) | DMA__CTRL__ESIZE_bm};
+    if (fenced) cp_fence(b, 0, 0, 1);
+    cp_wreg_bulk(b, CP_HDR_EB, (uint32_t)offsetof(dma_t, COUNT1), 6, strides);
+    cp_wreg_bulk(b, 0, (uint32_t)offsetof(dma_t, SRC), 4, go);
+  }
+  cp_stop(b, CP_HDR_EB);
+}
+
+static int flag_pred(tsim_t *s, void *ctx) {
+  const uint32_t *want = ctx;
+  return tsim_mem_read32(s, want[0]) == want[1];
+}
+
+/* Run the pipeline (mode 0), producer only (1) or consumer only on a precomputed C
+ * (2); returns the cycles from the first doorbell to the last completion message. */
+static int pipe_run(tf_ctx_t *t, pipe_t *p, int mode, uint64_t *cycles) {
+  unsigned qm = QSLOT_MME(p->e), qd = QSLOT_DMA(p->d);
+  static uint32_t wm[2048], wd[2048];
+  cp_buf_t bm, bd;
+  cp_buf_init(&bm, wm, 2048);
+  cp_buf_init(&bd, wd, 2048);
+  pipe_producer(p, &bm);
+  pipe_consumer(p, &bd, mode == 0);
+  TF_CHECK_OK(t, tsim_mem_write32(t->sim, p->flag, 0));
+  TF_CHECK_OK(t, tsim_mem_write32(t->sim, p->flag + 4u, 0));
+  TF_CHECK_OK(t, tsim_mem_write(t->sim, CB_AREA(qm), bm.w, 4u * bm.n));
+  TF_CHECK_OK(t, tsim_mem_write(t->sim, CB_AREA(qd), bd.w, 4u * bd.n));
+  if (mode != 2) {
+    W32(SOB_SET(p->sob), 0);
+    for (unsigned i = 0; mode == 0 && i < p->slices; i++) {
+      unsigned m = p->mon0 + i;
+      W32(MON_WORD(m, 0), QM_FENCE(qd, 0));
+      W32(MON_WORD(m, 1), 1);
+      W32(MON_WORD(m, CP_MON_ARM_WORD), cp_arm_word(p->sob / 8u, 1u << (p->sob % 8u), i + 1, 0, 1));
+    }
+    W32(QM(qm, CB_BASE), CB_AREA(qm));
+    W32(QM(qm, CB_SIZE), 4u * bm.n);
+    W32(QM(qm, COMP_ADDR), p->flag);
+    W32(QM(qm, COMP_DATA), 1);
+    W32(QM(qm, CFG), QMAN__CFG__COMP_EN_bm);
+  }
+  if (mode != 1) {
+    W32(QM(qd, CB_BASE), CB_AREA(qd));
+    W32(QM(qd, CB_SIZE), 4u * bd.n);
+    W32(QM(qd, COMP_ADDR), p->flag + 4u);
+    W32(QM(qd, COMP_DATA), 1);
+    W32(QM(qd, CFG), QMAN__CFG__DMA_bm | QMAN__CFG__COMP_EN_bm);
+  }
+  /* doorbells: consumer first (it waits at its first fence), then the producer */
+  uint64_t t0 = tsim_cycles(t->sim);
+  if (mode != 1) W32(QM(qd, CTRL), QMAN__CTRL__START_bm);
+  if (mode != 2) W32(QM(qm, CTRL), QMAN__CTRL__START_bm);
+  /* until the later of the two completion messages */
+  for (unsigned k = 0; k < 2; k++) {
+    if ((k == 0 && mode == 2) || (k == 1 && mode == 1)) continue;
+    uint32_t want[2] = {p->flag + 4u * k, 1};
+    TF_CHECK_OK(t, tsim_run_until(t->sim, flag_pred, want, t->budget, 4));
+  }
+  *cycles = tsim_cycles(t->sim) - t0;
+  unsigned slots[2] = {qm, qd};
+  for (unsigned k = 0; k < 2; k++) {
+    if ((k == 0 && mode == 2) || (k == 1 && mode == 1)) continue;
+    CALL(q_wait_idle(t, slots[k], 100000));
+    uint32_t st = 0;
+    R32(QM(slots[k], STATUS), &st);
+    if (!(st & QMAN__STATUS__DONE_bm) || FIELD(st, QMAN__STATUS__ERR))
+      return tf_fail(t, "pipeline queue slot %u: STATUS 0x%x", slots[k], st);
+  }
+  return TF_PASS;
+}
+
+static int pipe_check(tf_ctx_t *t, pipe_t *p) {
+  CALL(gemm_check(t, &p->j, p->j.c, "pipeline GEMM"));
+  /* golden transpose of the golden C */
+  uint32_t n = p->j.g.n, m = p->j.g.m;
+  for (uint32_t row = 0; row < n; row++)
+    for (uint32_t col = 0; col < m; col++) {
+      uint32_t exp = mme_ld(p->j.cexp + (size_t)col * p->j.ldc + 4u * row, 4);
+      uint32_t got = tsim_mem_read32(t->sim, p->ct + 4u * (row * m + col));
+      if (got != exp)
+        return tf_fail(t, "transposed C[%u][%u] = 0x%08x, expected 0x%08x", row, col, got, exp);
+    }
+  return TF_PASS;
+}
+
+static int pipe_setup(tf_ctx_t *t, pipe_t *p, uint32_t m, uint32_t n, uint32_t k, unsigned slices) {
+  gm_init(&g_gm, t->sim);
+  memset(p, 0, sizeof *p);
+  p->slices = slices;
+  p->e = tf_rand_below(t, TESSERA_NUM_MME);
+  p->d = tf_rand_below(t, TESSERA_DMA_ENGINES);
+  p->sob = 8u * (1 + tf_rand_below(t, 30)) + tf_rand_below(t, 8);
+  p->mon0 = tf_rand_below(t, TESSERA_SYNC_MONITORS - slices + 1);
+  CALL(q_init(t, QSLOT_MME(p->e), 0));
+  CALL(q_init(t, QSLOT_DMA(p->d), 1));
+  gemm_prepare(t, &p->j, HBM(0x200000u), m, n, k);
+  p->ct = HBM(0x600000u);
+  p->flag = HBM(0x7F000u);
+  return TF_PASS;
+}
+
+/* The pipeline's result equals the serial run's (golden) result. */
+TF_TEST(ctrl, pipeline_gemm_transpose, 3000000) {
+  pipe_t p;
+  CALL(pipe_setup(t, &p, 4 * 16, 32, 32, 4));
+  uint64_t cyc = 0;
+  int rc = pipe_run(t, &p, 0, &cyc);
+  if (rc == TF_PASS) rc = pipe_check(t, &p);
+  if (rc == TF_PASS) tf_log(t, "pipeline %ux%ux%u in %u slices: %llu cycles", p.j.g.m, p.j.g.n, p.j.g.k,
+                            p.slices, (unsigned long long)cyc);
+  free(p.j.cexp);
+  return rc;
+}
+
+/* ================================================================== benchmarks
+ * (TF_BENCH: `./chip_tb --suite ctrl --test "ctrl/bench*"`, line `bench ctrl_chip`) */
+
+/* Producer-only, consumer-only and pipelined runs of the same job; the target is
+ * pipeline <= 1.15 x max(producer, consumer). Results checked after each run. */
+static int bench_pipe(tf_ctx_t *t, uint32_t m, uint32_t n, uint32_t k, unsigned slices) {
+  pipe_t p;
+  CALL(pipe_setup(t, &p, m, n, k, slices));
+  uint64_t cp = 0, cc = 0, cpl = 0;
+  int rc = pipe_run(t, &p, 1, &cp);
+  if (rc == TF_PASS) rc = gemm_check(t, &p.j, p.j.c, "producer-only GEMM");
+  if (rc == TF_PASS) rc = pipe_run(t, &p, 2, &cc);
+  if (rc == TF_PASS) rc = pipe_check(t, &p);
+  if (rc == TF_PASS) {
+    /* clear both results, then the pipelined run */
+    uint8_t *z = calloc(1, p.j.csz > 4u * m * n ? p.j.csz : 4u * m * n);
+    tsim_mem_write(t->sim, p.j.c, z, p.j.csz);
+    tsim_mem_write(t->sim, p.ct, z, 4u * m * n);
+    free(z);
+    rc = pipe_run(t, &p, 0, &cpl);
+  }
+  if (rc == TF_PASS) rc = pipe_check(t, &p);
+  if (rc == TF_PASS) {
+    uint64_t mx = cp > cc ? cp : cc;
+    printf("CTRLBENCH pipeline %ux%ux%u, %u slices: producer-only %llu, consumer-only %llu, "
+           "pipelined %llu cycles = %.3f x the longer (target <= 1.15), serial sum %llu\n",
+           m, n, k, slices, (unsigned long long)cp, (unsigned long long)cc, (unsigned long long)cpl,
+           (double)cpl / (double)mx, (unsigned long long)(cp + cc));
+  }
+  free(p.j.cexp);
+  return rc;
+}
+TF_TEST_F(ctrl, bench_pipeline_k32, 20000000, TF_BENCH) { return bench_pipe(t, 128, 128, 32, 8); }
+TF_TEST_F(ctrl, bench_pipeline_k128, 40000000, TF_BENCH) { return bench_pipe(t, 128, 128, 128, 8); }
+
+/* DMA-queue copy throughput: one LIN_DMA of `bytes` per engine (all engines at once
+ * when `all`), measured by the engine (PERF_BUSY) and from the doorbell to the
+ * completion message; peak = one 32-byte beat per cycle read and written per engine. */
+static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all) {
+  gm_init(&g_gm, t->sim);
+  unsigned nd = all ? TESSERA_DMA_ENGINES : 1;
+  uint32_t flag = HBM(0x7F000u);
+  for (unsigned d = 0; d < nd; d++) {
+    unsigned slot = QSLOT_DMA(d);
+    CALL(q_init(t, slot, 1));
+    uint32_t w[16];
+    cp_buf_t b;
+    cp_buf_init(&b, w, 16);
+    cp_lin_dma(&b, 0, HBM(0x1000000u) + d * 2 * bytes, HBM(0x1000000u) + (2 * d + 1) * bytes, bytes);
+    cp_stop(&b, CP_HDR_EB);
+    TF_CHECK_OK(t, tsim_mem_write(t->sim, CB_AREA(slot), b.w, 4u * b.n));
+    TF_CHECK_OK(t, tsim_mem_write32(t->sim, flag + 4u * d, 0));
+    W32(QM(slot, CB_BASE), CB_AREA(slot));
+    W32(QM(slot, CB_SIZE), 4u * b.n);
+    W32(QM(slot, COMP_ADDR), flag + 4u * d);
+    W32(QM(slot, COMP_DATA), 1);
+    W32(QM(slot, CFG), QMAN__CFG__DMA_bm | QMAN__CFG__COMP_EN_bm);
+  }
+  CALL(img_open(t, HBM(0x1000000u), 2 * nd * bytes));
+  for (unsigned d = 0; d < nd; d++)
+    img_copy(HBM(0x1000000u) + d * 2 * bytes, HBM(0x1000000u) + (2 * d + 1) * bytes, bytes);
+  uint64_t t0 = tsim_cycles(t->sim);
+  for (unsigned d = 0; d < nd; d++) W32(QM(QSLOT_DMA(d), CTRL), QMAN__CTRL__START_bm);
+  for (unsigned d = 0; d < nd; d++) {
+    uint32_t want[2] = {flag + 4u * d, 1};
+    TF_CHECK_OK(t, tsim_run_until(t->sim, flag_pred, want, t->budget, 4));
+  }
+  uint64_t total = tsim_cycles(t->sim) - t0;
+  for (unsigned d = 0; d < nd; d++) {
+    uint32_t busy = 0;
+    R32(DMA_REG(d, PERF_BUSY), &busy);
+    double beats = bytes / 32.0;
+    printf("CTRLBENCH dma copy %u KiB, %u engine(s): DMA %u: engine busy %u cycles (%.1f%% of 1 beat/cycle), "
+           "doorbell to completion message %llu cycles (%.1f%%)\n",
+           bytes / 1024u, nd, d, busy, 100.0 * beats / busy, (unsigned long long)total, 100.0 * beats / total);
+  }
+  if (nd > 1)
+    printf("CTRLBENCH dma copy aggregate: %.2f HBM beats/cycle (reads + writes) of a peak of %u (%u channels, "
+           "R and W share a channel's 32 B/cycle): %.1f%%\n",
+           2.0 * nd * bytes / 32.0 / total, TESSERA_HBM_CHANNELS, TESSERA_HBM_CHANNELS,
+           100.0 * 2.0 * nd * bytes / 32.0 / total / TESSERA_HBM_CHANNELS);
+  return img_check(t, "DMA bench copy");
+}
+TF_TEST_F(ctrl, bench_dma_copy_256k, 2000000, TF_BENCH) { return bench_copy(t, 256u * 1024u, 0); }
+TF_TEST_F(ctrl, bench_dma_copy_256k_all, 2000000, TF_BENCH) { return bench_copy(t, 256u * 1024u, 1); }
