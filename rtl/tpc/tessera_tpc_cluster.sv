@@ -72,7 +72,7 @@ module tessera_tpc_cluster #(
   output logic [31:0]                       msg_addr_o,
   output logic [31:0]                       msg_data_o,
   output logic                              irq_o,
-  output logic                              busy_o
+  output logic                              idle_o    // no launch latched or running
 );
   localparam int unsigned NumTpc = Dcores * TpcPerDcore;
   localparam int unsigned NumSrc = TpcPerDcore + 1;   // per DCORE: cores + loader
@@ -634,7 +634,7 @@ module tessera_tpc_cluster #(
   assign msg_valid_o = (state_q == CMsg);
   assign msg_addr_o  = msg_addr_q;
   assign msg_data_o  = msg_data_q;
-  assign busy_o      = st_busy_q;
+  assign idle_o      = (state_q == CIdle) && !commit;
   assign irq_o       = hw_out.STATUS.done.value || hw_out.STATUS.busy_reject.value;
 
   // ---------------------------------------------------------------- performance counters

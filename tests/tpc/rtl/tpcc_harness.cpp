@@ -214,7 +214,7 @@ void tb_mem_write(uint32_t addr, const void* src, size_t len) { g->mem.write(add
 void tb_mem_read(uint32_t addr, void* dst, size_t len) { g->mem.read(addr, dst, len); }
 
 int tb_irq(void) { return g->dut->irq_o; }
-int tb_busy(void) { return g->dut->busy_o; }
+int tb_busy(void) { return !g->dut->idle_o; }
 unsigned tb_retiring(void) { return g->retiring; }
 uint64_t tb_last_retire(void) { return g->last_retire; }
 void tb_mark_retire(void) { g->first_retire = 0; }

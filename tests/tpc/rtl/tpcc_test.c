@@ -553,54 +553,59 @@ static void test_regs(void) {
 }
 
 /* ------------------------------------------------------------------ benchmarks */
+/* Elementwise FP32 add of [H][W] tensors on n TPCs, AXI read latency 40 (the HBM model's
+ * default), each DCORE port 32 B/cycle. Cycles = PERF_BUSY (commit to completion).
+ * Roofline = bytes moved (a, b read, out written) / (DCORE ports x 32 B/cycle). */
+static uint64_t bench_one(const char *kn, int W, int H, uint32_t n, uint64_t c1) {
+  launch_t l = new_launch();
+  l.L.prog_addr = DATA_BASE;
+  l.L.prog_len = load_kernel(kn, DATA_BASE);
+  uint32_t bytes = 4u * (uint32_t)(W * H);
+  ktens_t a = {DATA_BASE + 0x10000u, W, H, W}, b = {a.addr + bytes, W, H, W}, o = {b.addr + bytes, W, H, W};
+  uint32_t *v = malloc(bytes), *av = malloc(bytes), *bv = malloc(bytes);
+  for (int i = 0; i < W * H; i++) { av[i] = rnd_f32(); bv[i] = rnd_f32(); }
+  put_matrix(&a, av);
+  put_matrix(&b, bv);
+  l.L.ntensors = 3;
+  kdesc(&l.L.tensor[0], &a, 0, 0, TPC_DT_F32);
+  kdesc(&l.L.tensor[1], &b, 0, 0, TPC_DT_F32);
+  kdesc(&l.L.tensor[2], &o, 0, 0, TPC_DT_F32);
+  if (strcmp(kn, "add")) l.L.idx_size[1] = (uint32_t)H;
+  else { l.L.idx_size[0] = (uint32_t)(W / 8); l.L.idx_size[1] = (uint32_t)H; }
+  l.ntpc = n;
+  lres_t r;
+  tpc_stats_t pf;
+  int ok = rtl_launch(&l, &r, &pf) && r.err == 0;
+  get_matrix(&o, v);
+  for (int i = 0; i < W * H && ok; i++) ok = v[i] == tg_add(av[i], bv[i]);
+  free(v); free(av); free(bv);
+  uint64_t cyc = pf.cycles, moved = 3ull * bytes, ideal = moved / (32ull * tb_dcores());
+  printf("bench: %-10s %4d x %-5d %5u %10llu %9llu %10.1f%% %8.2f %8.1f%% %7.2fx %s\n", kn, H, W, n,
+         (unsigned long long)cyc, (unsigned long long)ideal, 100.0 * (double)ideal / (double)cyc,
+         (double)moved / (double)cyc, 100.0 * (double)pf.stall_mem / ((double)cyc * n),
+         c1 ? (double)c1 / (double)cyc : 1.0, ok ? "" : "WRONG RESULT");
+  check(ok, "bench result golden-exact: ", kn);
+  return cyc;
+}
+
 static void bench(void) {
   tb_set_latency(40);
   tb_msg_ready_pct(100);
-  const int W = 1024, H = 256;   /* 1 MiB FP32 per tensor */
-  printf("bench: elementwise add, FP32 [%d x %d] (a, b, out 1 MiB each), AXI read latency 40, %u DCORE ports x 32 B/cycle\n",
-         H, W, tb_dcores());
-  printf("bench: %-10s %5s %10s %10s %12s %8s %8s\n", "kernel", "TPCs", "cycles", "ideal", "util(roof)", "B/cycle", "speedup");
+  printf("bench: elementwise FP32 add, AXI read latency 40, %u DCORE ports x 32 B/cycle; roofline = 12 B/element at %u B/cycle\n",
+         tb_dcores(), 32u * tb_dcores());
+  printf("bench: %-10s %12s %5s %10s %9s %11s %8s %9s %8s\n", "kernel", "shape", "TPCs", "cycles", "roofline",
+         "of roofline", "B/cycle", "ld stall", "speedup");
   for (int kk = 0; kk < 2; kk++) {
     const char *kn = kk ? "add_stream" : "add";
     uint64_t c1 = 0;
-    for (uint32_t n = 1; n <= NT; n *= 2) {
-      launch_t l = new_launch();
-      l.L.prog_addr = DATA_BASE;
-      l.L.prog_len = load_kernel(kn, DATA_BASE);
-      ktens_t a = {DATA_BASE + 0x10000u, W, H, W}, b = {a.addr + (1u << 20), W, H, W}, o = {b.addr + (1u << 20), W, H, W};
-      uint32_t *v = malloc(4u * (uint32_t)(W * H));
-      for (int i = 0; i < W * H; i++) v[i] = rnd_f32();
-      put_matrix(&a, v);
-      for (int i = 0; i < W * H; i++) v[i] = rnd_f32();
-      put_matrix(&b, v);
-      l.L.ntensors = 3;
-      kdesc(&l.L.tensor[0], &a, 0, 0, TPC_DT_F32);
-      kdesc(&l.L.tensor[1], &b, 0, 0, TPC_DT_F32);
-      kdesc(&l.L.tensor[2], &o, 0, 0, TPC_DT_F32);
-      if (kk) l.L.idx_size[1] = (uint32_t)H;
-      else { l.L.idx_size[0] = (uint32_t)(W / 8); l.L.idx_size[1] = (uint32_t)H; }
-      l.ntpc = n;
-      lres_t r;
-      int ok = rtl_launch(&l, &r, &r.st) && r.err == 0;
-      get_matrix(&o, v);
-      uint32_t *av = malloc(4u * (uint32_t)(W * H)), *bv = malloc(4u * (uint32_t)(W * H));
-      get_matrix(&a, av);
-      get_matrix(&b, bv);
-      for (int i = 0; i < W * H && ok; i++) ok = v[i] == tg_add(av[i], bv[i]);
-      free(av); free(bv); free(v);
-      uint64_t cyc = r.st.cycles, bytes = 3ull << 20;
-      uint64_t ideal = bytes / (32ull * tb_dcores());
-      if (n == 1) c1 = cyc;
-      printf("bench: %-10s %5u %10llu %10llu %11.1f%% %8.2f %7.2fx %s\n", kn, n, (unsigned long long)cyc,
-             (unsigned long long)ideal, 100.0 * (double)ideal / (double)cyc, (double)bytes / (double)cyc,
-             (double)c1 / (double)cyc, ok ? "" : "WRONG RESULT");
-      check(ok, "bench result golden-exact: ", kn);
+    for (uint32_t n = 1; n <= NT; n *= 2) {   /* scaling: 64 KiB per tensor */
+      uint64_t c = bench_one(kn, 1024, 16, n, c1);
+      if (n == 1) c1 = c;
     }
+    bench_one(kn, 1024, 256, NT, 0);         /* 1 MiB per tensor, all TPCs */
   }
-  int gap = 0;
-  tb_set_latency(40);
   for (int keep = 0; keep < 2; keep++) {
-    int ok = back_to_back(keep, &gap);
+    int gap = 0, ok = back_to_back(keep, &gap);
     printf("bench: back-to-back launch idle cycles (%s): %d (target <= 16)\n", keep ? "keep_prog" : "program reload", gap);
     check(ok, "bench back-to-back", "");
   }
