@@ -23,11 +23,20 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "regs/dma_regs.h"
+#include "regs/intc_regs.h"
+#include "regs/mme_regs.h"
 #include "regs/qman_regs.h"
 #include "regs/syncmgr_regs.h"
+#if __has_include("regs/tpc_regs.h")
+#include "regs/tpc_regs.h"
+#endif
 #include "tessera/hostif.h"
 #include "tessera/tessera.h"
 #include "fw.h"
+
+/* the scheduler is on the doorbell-to-engine path: optimise it for speed */
+#pragma GCC optimize("O2")
 
 #define QM(k, r)      MMIO32(TESSERA_QMAN_ADDR(k) + offsetof(qman_t, r))
 #define QM_ADDR(k, r) (TESSERA_QMAN_ADDR(k) + (uint32_t)offsetof(qman_t, r))
@@ -48,7 +57,7 @@
 #define SOB_DEP(j)   (FW_SOB_BASE + FW_JOBS + (j))
 #define HIST         64u
 
-enum { J_FREE = 0, J_WAIT, J_ARMED, J_RUN, J_POST };
+enum { J_FREE = 0, J_NEW, J_WAIT, J_ARMED, J_RUN, J_POST };
 
 typedef struct {
     uint8_t state, sq, ncb, ndep;
@@ -66,10 +75,30 @@ static hif_block_t hif __attribute__((aligned(64)));
 static job_t jobs[FW_JOBS];
 static uint32_t eq_busy;            /* engine queues owned by an armed/running job */
 static uint32_t mon_used;           /* firmware monitors in use */
+static uint32_t mon_free = FW_MONS;
 static uint32_t order_ctr;
 static struct { uint32_t seq; uint8_t status; } hist[HIST];
 static uint32_t hist_n;
 static volatile uint32_t probe_fault;
+static uint32_t eng_status[HIF_NUM_EQ];   /* address of the engine's STATUS register (0: none known) */
+static uint32_t eng_errmask[HIF_NUM_EQ];  /* its error-code field */
+static uint32_t slot_free = (1u << FW_JOBS) - 1u;  /* bit s: jobs[s] is J_FREE */
+static uint32_t n_wait;                           /* jobs in J_WAIT */
+
+/* Every state change goes through here (keeps slot_free and n_wait). */
+static void set_state(job_t *j, uint32_t st)
+{
+    uint32_t bit = 1u << (uint32_t)(j - jobs);
+    if (j->state == J_WAIT)
+        n_wait--;
+    if (st == J_WAIT)
+        n_wait++;
+    if (st == J_FREE)
+        slot_free |= bit;
+    else
+        slot_free &= ~bit;
+    j->state = (uint8_t)st;
+}
 
 static inline uint32_t now32(void) { return CLINT_REG(MTIME_LO); }
 
@@ -146,6 +175,7 @@ static int mon_alloc(void)
             if (++guard > 1000u)
                 break;
         mon_used |= 1u << i;
+        mon_free--;
         return (int)i;
     }
     return -1;
@@ -166,11 +196,11 @@ static uint32_t arm_word(uint32_t sob, uint32_t target, uint32_t npay)
 
 static void mons_release(job_t *j)
 {
-    for (uint32_t i = 0; i < FW_MONS; i++) {
-        if (!(j->mons & (1u << i)))
-            continue;
+    for (uint32_t m = j->mons; m; m &= m - 1u) {
+        uint32_t i = (uint32_t)__builtin_ctz(m);
         MON_WORD(FW_MON_BASE + i, MON_ARM_WORD) = 0u;   /* mask 0: disarm */
         mon_used &= ~(1u << i);
+        mon_free++;
     }
     j->mons = 0u;
 }
@@ -236,9 +266,9 @@ static void job_finish(job_t *j, uint32_t status, uint32_t cause, uint32_t detai
     if (status != HIF_ST_OK)
         log_error(j);
     hist_add(j->seq, status);
-    j->state = J_POST;
+    set_state(j, J_POST);
     if (cq_post(j))
-        j->state = J_FREE;
+        set_state(j, J_FREE);
     else
         hif.cnt.cq_stalls++;
     if (status != HIF_ST_OK)
@@ -263,58 +293,64 @@ static void fail_dependents(uint32_t seq)
 static job_t *slot_alloc(void)
 {
     for (uint32_t s = 0; s < FW_JOBS; s++)
-        if (jobs[s].state == J_FREE)
+        if ((slot_free >> s) & 1u)
             return &jobs[s];
     return 0;
 }
 
 /* ------------------------------------------------------------------ validation */
-static int in_hbm(uint32_t base, uint32_t size)
+/* Returns the cause (HIF_CAUSE_NONE if the job is acceptable), detail in
+ * *det; fills the job's queue and command-buffer fields. On the doorbell path:
+ * every descriptor word is read once. */
+__attribute__((noinline)) static uint32_t validate(const hif_job_t *__restrict d, job_t *__restrict j, uint32_t *det)
 {
-    return size != 0u && base >= TESSERA_HBM_BASE && base - TESSERA_HBM_BASE <= TESSERA_HBM_SIZE &&
-           size <= TESSERA_HBM_SIZE - (base - TESSERA_HBM_BASE);
-}
-
-/* Returns the cause (HIF_CAUSE_NONE if the job is acceptable), detail in *det. */
-static uint32_t validate(const hif_job_t *d, job_t *j, uint32_t *det)
-{
-    uint32_t ncb = (d->ctrl >> HIF_JOB_NCB_BP) & 0xFu, ndep = (d->ctrl >> HIF_JOB_NDEP_BP) & 0xFu;
-    uint32_t nbuf = (d->ctrl >> HIF_JOB_NBUF_BP) & 0xFu;
-    *det = d->ctrl;
-    if (d->seq == 0u || (d->ctrl & HIF_JOB_RSVD_MASK) || ncb == 0u || ncb > HIF_MAX_CBS || ndep > HIF_MAX_DEPS ||
-        nbuf > HIF_MAX_BUFS || d->rsvd0)
+    uint32_t ctrl = d->ctrl;
+    uint32_t ncb = (ctrl >> HIF_JOB_NCB_BP) & 0xFu, ndep = (ctrl >> HIF_JOB_NDEP_BP) & 0xFu;
+    uint32_t nbuf = (ctrl >> HIF_JOB_NBUF_BP) & 0xFu;
+    /* (on a failure the job never starts: its queue fields do not matter) */
+    if (d->seq == 0u || (ctrl & HIF_JOB_RSVD_MASK) || ncb - 1u >= HIF_MAX_CBS || ndep > HIF_MAX_DEPS ||
+        nbuf > HIF_MAX_BUFS || d->rsvd0) {
+        *det = ctrl;
         return HIF_CAUSE_BAD_DESC;
-    for (uint32_t b = 0; b < nbuf; b++) {
-        *det = b;
-        if (!in_hbm(d->buf[b].base, d->buf[b].size))
-            return HIF_CAUSE_BUF_RANGE;
     }
-    uint32_t mask = 0u;
+    /* buffers: [base, end) inside device memory (the end fits in 32 bits) */
+    uint32_t bb[HIF_MAX_BUFS], be[HIF_MAX_BUFS];
+    for (uint32_t b = 0; b < nbuf; b++) {
+        uint32_t base = d->buf[b].base, size = d->buf[b].size, off = base - TESSERA_HBM_BASE;
+        if (size == 0u || off >= TESSERA_HBM_SIZE || size > TESSERA_HBM_SIZE - off) {
+            *det = b;
+            return HIF_CAUSE_BUF_RANGE;
+        }
+        bb[b] = base;
+        be[b] = base + size;
+    }
+    uint32_t mask = 0u, present = hif.eq_present;
     for (uint32_t c = 0; c < ncb; c++) {
-        uint32_t eq = d->cb[c].eq;
-        *det = (c << 8) | (eq & 0xFFu);
-        if (eq >= HIF_NUM_EQ || !((hif.eq_present >> eq) & 1u) || (mask >> eq) & 1u)
+        uint32_t eq = d->cb[c].eq, a = d->cb[c].addr, sz = d->cb[c].size;
+        if (eq >= HIF_NUM_EQ || !(((present & ~mask) >> eq) & 1u)) {
+            *det = (c << 8) | (eq & 0xFFu);
             return HIF_CAUSE_BAD_QUEUE;
+        }
         mask |= 1u << eq;
-        uint32_t a = d->cb[c].addr, sz = d->cb[c].size;
-        *det = c;
-        if ((a & 7u) || (sz & 7u) || sz == 0u)
+        uint32_t inside = 0u;
+        if (!((a | sz) & 7u) && sz != 0u)
+            for (uint32_t b = 0; b < nbuf && !inside; b++)
+                inside = a >= bb[b] && a < be[b] && sz <= be[b] - a;
+        if (!inside) {
+            *det = c;
             return HIF_CAUSE_CB_RANGE;
-        int inside = 0;
-        for (uint32_t b = 0; b < nbuf && !inside; b++)
-            inside = a >= d->buf[b].base && a - d->buf[b].base <= d->buf[b].size &&
-                     sz <= d->buf[b].size - (a - d->buf[b].base);
-        if (!inside)
-            return HIF_CAUSE_CB_RANGE;
+        }
         j->eq[c] = (uint8_t)eq;
         j->cb_addr[c] = a;
         j->cb_size[c] = sz;
     }
     for (uint32_t k = 0; k < ndep; k++) {
-        *det = k;
-        if (d->dep[k] == 0u || d->dep[k] >= d->seq)
+        uint32_t dep = d->dep[k];
+        if (dep == 0u || dep >= d->seq) {
+            *det = k;
             return HIF_CAUSE_BAD_DEP;
-        j->dep[k] = d->dep[k];
+        }
+        j->dep[k] = dep;
     }
     j->ncb = (uint8_t)ncb;
     j->ndep = (uint8_t)ndep;
@@ -326,20 +362,23 @@ static uint32_t validate(const hif_job_t *d, job_t *j, uint32_t *det)
 /* ------------------------------------------------------------------ taking jobs */
 static uint32_t free_slots(void)
 {
-    uint32_t n = 0;
-    for (uint32_t s = 0; s < FW_JOBS; s++)
-        n += jobs[s].state == J_FREE;
-    return n;
+    /* 0, 1 or "more than one" is all take_jobs needs */
+    return slot_free == 0u ? 0u : (slot_free & (slot_free - 1u)) == 0u ? 1u : 2u;
 }
 
 /* Take descriptors from the rings: the highest-priority non-empty ring first,
  * except that the last free slot goes to the oldest head of all rings (its
  * dependencies are all older, so they are taken or done: no deadlock). */
+static void program_queues(job_t *j, uint32_t slot);
+static void start_queues(job_t *j);
+static void arm_done(job_t *j, uint32_t s);
+
 static void take_jobs(void)
 {
     for (;;) {
         uint32_t nfree = free_slots();
-        if (nfree == 0u)
+        if (nfree == 0u || (hif.sq_pi[0] == hif.sq_ci[0] && hif.sq_pi[1] == hif.sq_ci[1] &&
+                            hif.sq_pi[2] == hif.sq_ci[2] && hif.sq_pi[3] == hif.sq_ci[3]))
             return;
         int pick = -1;
         for (uint32_t q = 0; q < HIF_NUM_SQ; q++) {
@@ -352,8 +391,9 @@ static void take_jobs(void)
                 nj.sq = (uint8_t)q;
                 nj.irq = 1u;
                 nj.t_submit = now32();
-                nj.state = J_WAIT;
+                nj.state = J_NEW;
                 *j = nj;
+                slot_free &= ~(1u << (uint32_t)(j - jobs));
                 job_finish(j, HIF_ST_ERROR, HIF_CAUSE_SQ_OVERFLOW, q);
                 pick = -2;
                 break;
@@ -373,28 +413,47 @@ static void take_jobs(void)
             continue;   /* re-evaluate the free slots */
         if (pick < 0)
             return;
+        /* the descriptor is read in place: the host reuses the slot only
+         * after sq_ci has moved past it (picolibc's memcpy is byte-wise) */
         uint32_t q = (uint32_t)pick, ci = hif.sq_ci[q];
-        hif_job_t d = hif.sq[q][ci % HIF_SQ_ENTRIES];
+        const hif_job_t *dsc = &hif.sq[q][ci % HIF_SQ_ENTRIES];
+        job_t *j = slot_alloc();
+        uint32_t det, slot = (uint32_t)(j - jobs);
+        uint32_t cause = validate(dsc, j, &det);
+        /* fast path, before any bookkeeping: nothing else waiting, no
+         * dependencies, queues free -> program and start them now */
+        int fast = cause == HIF_CAUSE_NONE && j->ndep == 0u && n_wait == 0u && !(j->eqmask & eq_busy) &&
+                   mon_free != 0u;
+        if (fast) {
+            program_queues(j, slot);
+            start_queues(j);
+        }
+        j->seq = dsc->seq;
+        j->sq = (uint8_t)q;
+        j->irq = (dsc->ctrl & HIF_JOB_IRQ) ? 1u : 0u;
+        j->budget = dsc->budget ? dsc->budget : HIF_DEFAULT_BUDGET;
+        j->t_submit = fast ? hif.cnt.t_first_start : now32();
+        j->mons = 0u;
+        j->order = order_ctr++;
         hif.sq_ci[q] = ci + 1u;
         hif.cnt.jobs_taken++;
-        job_t *j = slot_alloc();
-        job_t nj = {0};
-        uint32_t det;
-        uint32_t cause = validate(&d, &nj, &det);
-        nj.seq = d.seq;
-        nj.sq = (uint8_t)q;
-        nj.irq = (d.ctrl & HIF_JOB_IRQ) ? 1u : 0u;
-        nj.budget = d.budget ? d.budget : HIF_DEFAULT_BUDGET;
-        nj.t_submit = now32();
-        nj.order = order_ctr++;
-        *j = nj;
         if (cause != HIF_CAUSE_NONE) {
-            j->state = J_WAIT;      /* not started: job_finish leaves the queues alone */
-            j->ndep = 0;
+            j->ndep = 0;            /* not started: job_finish leaves the queues alone */
+            set_state(j, J_NEW);
             job_finish(j, HIF_ST_ERROR, cause, det);
             continue;
         }
-        j->state = J_WAIT;
+        if (fast) {
+            j->t_start = j->t_submit;
+            j->n_inflight = 0u;
+            eq_busy |= j->eqmask;
+            set_state(j, J_RUN);
+            hif.cnt.fw_starts++;
+            arm_done(j, slot);
+        } else {
+            j->t_start = 0u;
+            set_state(j, J_WAIT);
+        }
     }
 }
 
@@ -405,12 +464,11 @@ static void program_queues(job_t *j, uint32_t slot)
         uint32_t k = j->eq[c];
         QM(k, CB_BASE) = j->cb_addr[c];
         QM(k, CB_SIZE) = j->cb_size[c];
-        QM(k, COMP_ADDR) = SOB_ADD_ADDR(SOB_DONE(slot));
-        QM(k, COMP_DATA) = 1u;
-        QM(k, CFG) = QMAN__CFG__COMP_EN_bm | (((hif.eq_dma >> k) & 1u) ? QMAN__CFG__DMA_bm : 0u);
+        QM(k, COMP_ADDR) = SOB_ADD_ADDR(SOB_DONE(slot));   /* COMP_DATA, CFG: set at start-up */
     }
 }
 
+/* CTRL.start of every queue of the job (the caller does the bookkeeping). */
 static void start_queues(job_t *j)
 {
     for (uint32_t c = 0; c < j->ncb; c++) {
@@ -418,9 +476,16 @@ static void start_queues(job_t *j)
         if (c == 0u)
             hif.cnt.t_first_start = now32();
     }
-    j->t_start = now32();
-    j->state = J_RUN;
-    hif.cnt.fw_starts++;
+}
+
+/* The done monitor: DONE(s) >= ncb raises SWIRQ HIF_SWIRQ_EVENT. Arming
+ * evaluates the condition, so it may be armed after the queues started. */
+static void arm_done(job_t *j, uint32_t s)
+{
+    int m = mon_alloc();
+    j->mons |= 1u << m;
+    uint32_t pay[2] = {SWIRQ_ADDR, 1u << HIF_SWIRQ_EVENT};
+    mon_program((uint32_t)m, arm_word(SOB_DONE(s), j->ncb, 1u), pay, 1u);
 }
 
 /* Dependencies of job j: 1 all met or in flight (in flight ones listed in
@@ -459,24 +524,27 @@ static int deps_check(job_t *j, uint32_t *inflight, uint32_t *ni)
 static int dispatch(job_t *j, uint32_t s, const uint32_t *inflight, uint32_t ni)
 {
     uint32_t need = 1u + (ni ? 1u + ni : 0u);
-    if ((uint32_t)__builtin_popcount(~mon_used) < need)
+    if (mon_free < need)
         return 0;
-    /* objects, then the done monitor, then the queues */
-    MMIO32(SOB_SET_ADDR(SOB_DONE(s))) = 0u;
-    MMIO32(SOB_SET_ADDR(SOB_DEP(s))) = 0u;
-    int m = mon_alloc();
-    j->mons = 1u << m;
-    uint32_t pay[8];
-    pay[0] = SWIRQ_ADDR;
-    pay[1] = 1u << HIF_SWIRQ_EVENT;
-    mon_program((uint32_t)m, arm_word(SOB_DONE(s), j->ncb, 1u), pay, 1u);
+    /* DONE(s) and DEP(s) are 0 here (start-up, job_finish). Queues first and,
+     * with nothing to wait for, started at once; the done monitor is armed
+     * after the start: arming evaluates the condition, so a queue that has
+     * already finished still fires it. */
     program_queues(j, s);
     eq_busy |= j->eqmask;
     j->n_inflight = (uint8_t)ni;
+    j->mons = 0u;
     if (ni == 0u) {
         start_queues(j);
+        j->t_start = now32();
+        set_state(j, J_RUN);
+        hif.cnt.fw_starts++;
+        arm_done(j, s);
         return 1;
     }
+    arm_done(j, s);
+    uint32_t pay[8];
+    int m;
     /* start monitor: DEP >= ni -> CTRL.start of every queue */
     for (uint32_t c = 0; c < j->ncb; c++) {
         pay[2u * c] = QM_ADDR(j->eq[c], CTRL);
@@ -484,7 +552,7 @@ static int dispatch(job_t *j, uint32_t s, const uint32_t *inflight, uint32_t ni)
     }
     m = mon_alloc();
     j->mons |= 1u << m;
-    j->state = J_ARMED;
+    set_state(j, J_ARMED);
     mon_program((uint32_t)m, arm_word(SOB_DEP(s), ni, j->ncb), pay, j->ncb);
     /* edge monitors: a dependency's DONE reaches its queue count -> DEP += 1
      * (armed last: one fires at once if the dependency has already finished) */
@@ -503,47 +571,65 @@ static int dispatch(job_t *j, uint32_t s, const uint32_t *inflight, uint32_t ni)
  * it on those queues; a job still waiting for dependencies claims nothing. */
 static void dispatch_all(void)
 {
-    uint32_t claimed = eq_busy, visited = 0u;
-    for (;;) {
-        job_t *best = 0;
-        uint32_t bs = 0;
-        for (uint32_t s = 0; s < FW_JOBS; s++) {
-            job_t *j = &jobs[s];
-            if (j->state != J_WAIT || ((visited >> s) & 1u))
-                continue;
-            if (!best || j->sq < best->sq || (j->sq == best->sq && j->order - best->order > 0x80000000u)) {
-                best = j;
-                bs = s;
-            }
-        }
-        if (!best)
-            return;
-        visited |= 1u << bs;
-        uint32_t inflight[HIF_MAX_DEPS], ni;
-        if (deps_check(best, inflight, &ni) <= 0)
+    if (n_wait == 0u)
+        return;
+    /* nothing to do while every queue a waiting job needs is busy (a job
+     * whose dependency finished frees that job's queues too) */
+    uint32_t want = 0u;
+    for (uint32_t s = 0; s < FW_JOBS; s++)
+        if (jobs[s].state == J_WAIT)
+            want |= jobs[s].eqmask;
+    if (!(want & ~eq_busy))
+        return;
+    /* the waiting slots sorted by (ring, arrival): insertion sort of <= 8 */
+    uint32_t list[FW_JOBS], n = 0u;
+    for (uint32_t s = 0; s < FW_JOBS; s++) {
+        const job_t *j = &jobs[s];
+        if (j->state != J_WAIT)
             continue;
-        if (!(best->eqmask & claimed))
-            dispatch(best, bs, inflight, ni);
-        claimed |= best->eqmask;
+        uint32_t k = n++;
+        for (; k > 0u; k--) {
+            const job_t *p = &jobs[list[k - 1u]];
+            if (p->sq < j->sq || (p->sq == j->sq && j->order - p->order < 0x80000000u))
+                break;
+            list[k] = list[k - 1u];
+        }
+        list[k] = s;
+    }
+    uint32_t claimed = eq_busy;
+    for (uint32_t i = 0; i < n; i++) {
+        job_t *j = &jobs[list[i]];
+        if (j->state != J_WAIT)
+            continue;   /* finished meanwhile (a failed dependency) */
+        uint32_t inflight[HIF_MAX_DEPS], ni;
+        if (deps_check(j, inflight, &ni) <= 0)
+            continue;
+        if (!(j->eqmask & claimed))
+            dispatch(j, list[i], inflight, ni);
+        claimed |= j->eqmask;
+        if ((claimed & hif.eq_present) == hif.eq_present)
+            return;   /* every queue taken */
     }
 }
 
 /* ------------------------------------------------------------------ progress */
-static void check_jobs(void)
+/* qerr: look at the queues' error status (a queue-manager interrupt came, or
+ * the tick); otherwise only the DONE/DEP objects are read. */
+static void check_jobs(int qerr)
 {
     uint32_t now = now32();
     for (uint32_t s = 0; s < FW_JOBS; s++) {
         job_t *j = &jobs[s];
         if (j->state == J_POST) {
             if (cq_post(j))
-                j->state = J_FREE;
+                set_state(j, J_FREE);
             continue;
         }
         if (j->state != J_ARMED && j->state != J_RUN)
             continue;
         /* engine-queue errors */
         int failed = 0;
-        for (uint32_t c = 0; c < j->ncb && !failed; c++) {
+        for (uint32_t c = 0; c < j->ncb && !failed && qerr; c++) {
             uint32_t st = QM(j->eq[c], STATUS);
             uint32_t err = FIELD_GET(QMAN__STATUS__ERR, st);
             if (err) {
@@ -561,12 +647,24 @@ static void check_jobs(void)
         if (j->state == J_ARMED) {
             if (MMIO32(SOB_SET_ADDR(SOB_DEP(s))) < j->n_inflight)
                 continue;
-            j->state = J_RUN;
+            set_state(j, J_RUN);
             j->t_start = now;
             hif.cnt.hw_starts++;
         }
         if (MMIO32(SOB_SET_ADDR(SOB_DONE(s))) >= j->ncb) {
-            job_finish(j, HIF_ST_OK, HIF_CAUSE_NONE, 0u);
+            /* every buffer reached STOP; did an engine report an error? (the
+             * DMA's STATUS.err belongs to its last transfer: buffers end with
+             * an engine barrier, so it is final) */
+            uint32_t det = 0u, cause = HIF_CAUSE_NONE;
+            for (uint32_t c = 0; c < j->ncb && cause == HIF_CAUSE_NONE; c++) {
+                uint32_t a = eng_status[j->eq[c]], msk = eng_errmask[j->eq[c]];
+                uint32_t err = a ? (MMIO32(a) & msk) >> __builtin_ctz(msk) : 0u;
+                if (err) {
+                    cause = HIF_CAUSE_ENGINE;
+                    det = (c << 8) | err;
+                }
+            }
+            job_finish(j, cause ? HIF_ST_ERROR : HIF_ST_OK, cause, det);
             continue;
         }
         if (now - j->t_start > j->budget)
@@ -581,10 +679,23 @@ static void event_isr(uint32_t src)
     fw_events = fw_events | FW_EV_ENGINE;
 }
 
+static volatile uint32_t qman_irq;
+
 static void qman_isr(uint32_t src)
 {
     intc_disable(src);   /* level: re-enabled once the queue has been reset */
+    qman_irq = 1u;
     fw_events = fw_events | FW_EV_ENGINE;
+}
+
+/* Called by the scheduler loop right after wfi (interrupts still masked): a
+ * job event that woke the core is taken here, without the trap. */
+uint32_t fw_cp_wake(uint32_t pending)
+{
+    if (!(pending & (1u << INTC_SRC_SWIRQ(HIF_SWIRQ_EVENT))))
+        return 0u;
+    intc_swirq_clear(HIF_SWIRQ_EVENT);
+    return FW_EV_ENGINE;
 }
 
 void fw_cp_note_doorbell(void)
@@ -618,6 +729,24 @@ void fw_cp_init(void)
         dma |= 1u << (TESSERA_QMAN_SLOT_DMA + d);
 #endif
     dma &= present;
+#ifdef TESSERA_QMAN_SLOT_MME
+    /* engines behind the queues whose STATUS.err ([15:8]) is checked after a job */
+    for (uint32_t i = 0; i < TESSERA_NUM_MME; i++) {
+        eng_status[TESSERA_QMAN_SLOT_MME + i] = TESSERA_MME_ADDR(i) + (uint32_t)offsetof(mme_t, STATUS);
+        eng_errmask[TESSERA_QMAN_SLOT_MME + i] = MME__STATUS__ERR_bm;
+    }
+    for (uint32_t d = 0; d < TESSERA_DMA_ENGINES; d++) {
+        eng_status[TESSERA_QMAN_SLOT_DMA + d] = TESSERA_DMA_ADDR(d) + (uint32_t)offsetof(dma_t, STATUS);
+        eng_errmask[TESSERA_QMAN_SLOT_DMA + d] = DMA__STATUS__ERR_bm;
+    }
+#if __has_include("regs/tpc_regs.h")
+    eng_status[TESSERA_QMAN_SLOT_TPC] = TESSERA_TPC_ADDR(0) + (uint32_t)offsetof(tpc_t, STATUS);
+    eng_errmask[TESSERA_QMAN_SLOT_TPC] = TPC__STATUS__ERR_bm;
+#endif
+#endif
+    for (uint32_t k = 0; k < HIF_NUM_EQ; k++)
+        if (!((present >> k) & 1u))
+            eng_status[k] = 0u;
     hif.eq_present = present;
     hif.eq_dma = dma;
     for (uint32_t k = 0; k < HIF_NUM_EQ; k++) {
@@ -627,7 +756,8 @@ void fw_cp_init(void)
         QM(k, SOB_SET_BASE) = SOB_SET_ADDR(0);
         QM(k, SOB_ADD_BASE) = SOB_ADD_ADDR(0);
         QM(k, LDMA_OFF) = 0u;
-        QM(k, CFG) = ((dma >> k) & 1u) ? QMAN__CFG__DMA_bm : 0u;
+        QM(k, COMP_DATA) = 1u;
+        QM(k, CFG) = QMAN__CFG__COMP_EN_bm | (((dma >> k) & 1u) ? QMAN__CFG__DMA_bm : 0u);
     }
     if (present) {
         for (uint32_t i = 0; i < FW_MONS; i++)
@@ -647,17 +777,44 @@ void fw_cp_init(void)
            (unsigned long)present, (unsigned long)dma);
 }
 
+#define DOORBELL_BIT (1u << INTC_SRC_SWIRQ(FW_DOORBELL_SWIRQ))
+static void poll_once(uint32_t events);
+
 void fw_cp_poll(uint32_t events)
 {
-    (void)events;
+    /* doorbells that ring during the pass are picked up at its end instead of
+     * interrupting it (each interrupt costs ~150 instructions of trap code) */
     hif.cnt.polls++;
-    take_jobs();
+    take_jobs();      /* first: a job that can start at once is started here */
     dispatch_all();
-    check_jobs();
+    intc_disable(INTC_SRC_SWIRQ(FW_DOORBELL_SWIRQ));
+    for (;;) {
+        poll_once(events);
+        if (!(INTC_REG(PENDING) & DOORBELL_BIT))
+            break;
+        intc_swirq_clear(FW_DOORBELL_SWIRQ);
+        fw_doorbells = fw_doorbells + 1u;
+        fw_cp_note_doorbell();
+        events = FW_EV_DOORBELL;
+        hif.cnt.polls++;
+        take_jobs();
+        dispatch_all();
+    }
+    intc_enable(INTC_SRC_SWIRQ(FW_DOORBELL_SWIRQ));
+}
+
+/* The rest of a scheduler pass (after take_jobs + dispatch_all). */
+static void poll_once(uint32_t events)
+{
+    if (!(events & (FW_EV_ENGINE | FW_EV_TICK)))
+        return;   /* a doorbell only: nothing can have finished */
+    int qerr = qman_irq || (events & FW_EV_TICK);
+    qman_irq = 0u;
+    check_jobs(qerr);
     /* a finished job may free queues for waiting ones, and slots for new ones */
     take_jobs();
     dispatch_all();
-    if (hif.eq_present) {
+    if (qerr && hif.eq_present) {
         /* an error on a queue no job owns (started by someone else): reset it */
         for (uint32_t k = 0; k < HIF_NUM_EQ; k++)
             if (((hif.eq_present & ~eq_busy) >> k) & 1u && FIELD_GET(QMAN__STATUS__ERR, QM(k, STATUS)))

@@ -41,6 +41,9 @@ void fw_cp_poll(uint32_t events);
  * interrupt; 'j' console report. Weak empty defaults in sched.c. */
 void fw_cp_init(void);
 void fw_cp_note_doorbell(void);
+/* right after wfi, with interrupts masked: event bits for control-path
+ * interrupts pending in INTC.PENDING that cp.c takes without a trap */
+uint32_t fw_cp_wake(uint32_t pending);
 void fw_cp_print(void);
 /* A 32-bit load/store whose bus error returns -1 instead of trapping. */
 int fw_safe_access(uint32_t addr, uint32_t *val, int write);

@@ -4,6 +4,7 @@
 #   make ctrl-qman-tb / ctrl-qman-test     same for the queue manager (`test qman`)
 #   make ctrl-dma-tb / ctrl-dma-test       DMA engine (`test dma`)
 #   make ctrl-apb-mux-test   APB mux testbench (`test apb_mux`)
+#   make ctrl-fetch-arb-test QMAN fetch arbiter testbench (`test qman_fetch_arb`)
 #   make ctrl-bench          Sync Manager latency, queue-manager and DMA throughput
 #   make ctrl-synth          Yosys synthesis of the control-path blocks alone
 # See docs/control_path.md and docs/packets.md.
@@ -107,6 +108,18 @@ $(CTRL_BUILD)/apb_mux/Vtessera_apb_mux: rtl/qman/tessera_apb_mux.sv tests/qman/t
 	  -o Vtessera_apb_mux -CFLAGS "-O1" $(VLT_WAIVERS) rtl/qman/tessera_apb_mux.sv \
 	  $(abspath tests/qman/tb_apb_mux.cpp) \
 	  >$(CTRL_BUILD)/apb_mux/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/apb_mux/build.log; exit 1; }
+
+# ---- command-buffer fetch arbiter (5 ports)
+$(CTRL_BUILD)/fetch_arb/Vtessera_qman_fetch_arb: rtl/qman/tessera_qman_fetch_arb.sv tests/qman/tb_fetch_arb.cpp
+	@mkdir -p $(CTRL_BUILD)/fetch_arb && rm -f $@
+	nice verilator $(CTRL_VFLAGS) --top-module tessera_qman_fetch_arb -GNumPorts=5 -Mdir $(CTRL_BUILD)/fetch_arb \
+	  -o Vtessera_qman_fetch_arb -CFLAGS "-O1" $(VLT_WAIVERS) rtl/qman/tessera_qman_fetch_arb.sv \
+	  $(abspath tests/qman/tb_fetch_arb.cpp) \
+	  >$(CTRL_BUILD)/fetch_arb/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/fetch_arb/build.log; exit 1; }
+.PHONY: ctrl-fetch-arb-test
+ctrl-fetch-arb-test: $(CTRL_BUILD)/fetch_arb/Vtessera_qman_fetch_arb
+	@$(CTRL_BUILD)/fetch_arb/Vtessera_qman_fetch_arb $(CTRL_ARGS)
+TEST_BUILD += $(CTRL_BUILD)/fetch_arb/Vtessera_qman_fetch_arb
 
 .PHONY: ctrl-qman-tb ctrl-qman-test ctrl-apb-mux-test ctrl-qman-bench ctrl-bench
 ctrl-qman-tb: $(CTRL_BUILD)/qman/Vtessera_qman $(CTRL_BUILD)/apb_mux/Vtessera_apb_mux

@@ -16,8 +16,7 @@ VERILATOR    ?= verilator
 VERILATOR_ROOT_DIR := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 SIM_CXXFLAGS := -O2 -std=c++17 -Wall -Wextra -I$(ROOT)/sim/src
 SIM_INCS     := -I$(ROOT)/sim/include -I$(ROOT)/tests/framework -I$(CFG_INC) -I$(ROOT)/bsp/include \
-                -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/tests/dma \
-                -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm
+                -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/tests/dma
 SIM_CFLAGS   := -O2 -std=gnu11 -Wall -Wextra -MMD -MP $(SIM_INCS) \
                 -DTSIM_ROOT='"$(ROOT)"' -DTSIM_CONFIG='"$(CONFIG)"'
 SIM_VCXXFLAGS := -O2 -std=c++17 -Wall -MMD -MP $(SIM_INCS) -I$(ROOT)/sim/src -I$(SIM_OBJ) \
@@ -72,10 +71,8 @@ sim-sw:
 
 # ---------------------------------------------------------------- chip_tb
 SIM_CPP_SRCS := sim/src/tessera_sim.cpp sim/src/tsim_elf.cpp sim/src/axi_mem_model.cpp
-# golden models used by chip-level tests (tests/chip/mme.c, tests/chip/ctrl.c, tests/chip/tpc.c)
+# golden models used by chip-level tests (tests/chip/mme.c, tests/chip/ctrl.c)
 SIM_GOLDEN   := tests/golden/numfmt.c tests/mme/mme_golden.c tests/golden/cp_model.c tests/dma/dma_model.c
-# tests/chip/tpc.c: TPC kernel golden models and the TPC assembler (kernels assembled in-process)
-SIM_GOLDEN   += tests/tpc/golden/tpc_golden.c tools/tpcasm/tpcasm_lib.c
 SIM_C_SRCS   := sim/chip_tb.c $(wildcard tests/framework/*.c) $(wildcard tests/chip/*.c) $(SIM_GOLDEN)
 SIM_OBJS     := $(patsubst %.cpp,$(SIM_BUILD)/o/%.o,$(SIM_CPP_SRCS)) \
                 $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(SIM_C_SRCS))

@@ -65,6 +65,11 @@ module tessera_qman #(
   output logic [31:0]  msg_data_o,
   // engine status for the engine barrier
   input  logic         engine_idle_i,
+  // direct fence increment (same effect as a write to FENCE[fence_inc_idx_i]; the chip
+  // top routes Sync-Manager payloads addressed to this queue's FENCE registers here)
+  input  logic         fence_inc_i,
+  input  logic [1:0]   fence_inc_idx_i,
+  input  logic [15:0]  fence_inc_val_i,
   output logic         irq_o
 );
   localparam int unsigned FifoW = $clog2(FifoBeats);
@@ -285,8 +290,11 @@ module tessera_qman #(
     hwif_in.FENCE.rd_data = {16'h0, fence_q[hwif_out.FENCE.addr[3:2]]};
   end
 
+  // the counter a FENCE packet waits on, including increments arriving this cycle
   logic [15:0] fence_cur;
-  assign fence_cur = fence_q[arg[1:0]];
+  assign fence_cur = fence_q[arg[1:0]]
+                     + ((fence_ext_wr && fence_ext_idx == arg[1:0]) ? fence_ext_val : 16'h0)
+                     + ((fence_inc_i && fence_inc_idx_i == arg[1:0]) ? fence_inc_val_i : 16'h0);
 
   // ------------------------------------------------------------------ control
   logic start_req, reset_req;
@@ -644,6 +652,7 @@ module tessera_qman #(
       for (int unsigned i = 0; i < 4; i++) begin
         fence_q[i] <= fence_q[i]
                       + ((fence_ext_wr && fence_ext_idx == 2'(i)) ? fence_ext_val : 16'h0)
+                      + ((fence_inc_i && fence_inc_idx_i == 2'(i)) ? fence_inc_val_i : 16'h0)
                       - ((fence_sub && fence_sub_idx == 2'(i)) ? fence_sub_val : 16'h0);
       end
 

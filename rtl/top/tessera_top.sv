@@ -242,7 +242,7 @@ module tessera_top #(
   // ---------------------------------------------------------------- control path: queue list
   // One queue manager per engine queue (docs/control_path.md). Queue q:
   //   0 .. NumMme-1        MME q
-  //   QTpc                 TPC cluster
+  //   QTpc                 TPC cluster (HOOK: engine port tied off until the cluster is in)
   //   QDma .. QDma+NumDma-1 DMA engine q-QDma
   // QMAN register slot of each queue: tessera_cfg_pkg::QmanSlot* (config/tessera.toml).
   localparam int unsigned NumDma = tessera_cfg_pkg::DmaEngines;
@@ -250,17 +250,16 @@ module tessera_top #(
   localparam int unsigned QDma   = NumMme + 1;
   localparam int unsigned NumQ   = NumMme + 1 + NumDma;
   function automatic int unsigned qman_slot(input int unsigned q);
-    if (q < QTpc)       return tessera_cfg_pkg::QmanSlotMme + q;
-    else if (q == QTpc) return tessera_cfg_pkg::QmanSlotTpc;
-    else                return tessera_cfg_pkg::QmanSlotDma + (q - QDma);
+    if (q < QTpc)       qman_slot = tessera_cfg_pkg::QmanSlotMme + q;
+    else if (q == QTpc) qman_slot = tessera_cfg_pkg::QmanSlotTpc;
+    else                qman_slot = tessera_cfg_pkg::QmanSlotDma + (q - QDma);
   endfunction
 
-  // message sources: MME i, DMA d, Sync Manager, queue manager q, TPC cluster
+  // message sources: MME i, DMA d, Sync Manager, queue manager q
   localparam int unsigned MsgDma    = NumMme;
   localparam int unsigned MsgSm     = NumMme + NumDma;
   localparam int unsigned MsgQm     = MsgSm + 1;
-  localparam int unsigned MsgTpc    = MsgQm + NumQ;
-  localparam int unsigned NumMsgSrc = MsgTpc + 1;
+  localparam int unsigned NumMsgSrc = MsgQm + NumQ;
 
   // e_*[q]: the register port of queue q's engine. For an engine, a tessera_apb_mux joins
   // the system-bus slot (master 0) and the queue manager (master 1).
@@ -269,6 +268,12 @@ module tessera_top #(
   logic [NumQ-1:0][15:0] e_paddr;
   logic [NumQ-1:0][31:0] e_pwdata, e_prdata;
   logic [NumQ-1:0][3:0]  e_pstrb;
+  // Sync-Manager payload port, and the direct fence increments of the fast path
+  logic                  sm_msg_valid, sm_msg_ready;
+  logic [31:0]           sm_msg_addr, sm_msg_data;
+  logic [NumQ-1:0]       q_fence_inc;
+  logic [1:0]            q_fence_idx;
+  logic [15:0]           q_fence_val;
   // queue manager APB masters towards their engines
   logic [NumQ-1:0]       q_psel, q_penable, q_pwrite, q_pready, q_pslverr;
   logic [NumQ-1:0][2:0]  q_pprot;
@@ -300,13 +305,12 @@ module tessera_top #(
 
   // ================================================================ CSR space (APB)
   // 0 SYSCTRL, 1 UART, 2 INTC, 3 CLINT, PerMme+i MME i, PerSm SYNCMGR, PerDma+d DMA d,
-  // PerQm+q queue manager of queue q (QMAN slot qman_slot(q)), PerTpc TPC cluster
+  // PerQm+q queue manager of queue q (QMAN slot qman_slot(q))
   localparam int unsigned PerMme = 4;
   localparam int unsigned PerSm  = PerMme + NumMme;
   localparam int unsigned PerDma = PerSm + 1;
   localparam int unsigned PerQm  = PerDma + NumDma;
-  localparam int unsigned PerTpc = PerQm + NumQ;
-  localparam int unsigned NumPer = PerTpc + 1;
+  localparam int unsigned NumPer = PerQm + NumQ;
 
   function automatic logic [NumPer*32-1:0] per_table(input logic want_size);
     per_table = '0;
@@ -327,7 +331,6 @@ module tessera_top #(
       per_table[(PerQm+q)*32 +: 32] = want_size ? tessera_cfg_pkg::QmanStride
                                                 : tessera_cfg_pkg::QmanBase + qman_slot(q) * tessera_cfg_pkg::QmanStride;
     end
-    per_table[PerTpc*32 +: 32] = want_size ? tessera_cfg_pkg::TpcSize : tessera_cfg_pkg::TpcBase;
   endfunction
   localparam logic [NumPer*32-1:0] PerBase = per_table(1'b0);
   localparam logic [NumPer*32-1:0] PerSize = per_table(1'b1);
@@ -416,12 +419,10 @@ module tessera_top #(
   logic [NumDma-1:0] dma_irq;
   logic [NumQ-1:0]   qm_irq;
   logic              sm_irq;
-  logic              tpc_irq;
   always_comb begin
     irq_src     = '0;
     irq_src[0]  = uart_irq;
     for (int unsigned i = 0; i < NumMme; i++) irq_src[1+i] = mme_irq[i];
-    irq_src[5]  = tpc_irq;
     for (int unsigned d = 0; d < NumDma; d++) irq_src[6+d] = dma_irq[d];
     irq_src[10] = sm_irq;
     irq_src[11] = |qm_irq;
@@ -465,13 +466,11 @@ module tessera_top #(
   );
 
   // ================================================================ memory fabric (AXI4)
-  // 0 system-bus bridge, AxMme+i MME i, AxDma+d DMA d, AxQf the queue managers' fetch port,
-  // AxTpc+d the TPC cluster's master of DCORE d
+  // 0 system-bus bridge, AxMme+i MME i, AxDma+d DMA d, AxQf the queue managers' fetch port
   localparam int unsigned AxMme     = 1;
   localparam int unsigned AxDma     = AxMme + NumMme;
   localparam int unsigned AxQf      = AxDma + NumDma;
-  localparam int unsigned AxTpc     = AxQf + 1;
-  localparam int unsigned NumAxiMst = AxTpc + tessera_cfg_pkg::Dcores;
+  localparam int unsigned NumAxiMst = AxQf + 1;
   localparam int unsigned Iw = tessera_cfg_pkg::AxiIdBits;
 
   logic [NumAxiMst-1:0][Iw-1:0]   ax_awid, ax_bid, ax_arid, ax_rid;
@@ -627,18 +626,70 @@ module tessera_top #(
     .apb_pready_o (pready[PerSm]),
     .apb_prdata_o (prdata[PerSm]),
     .apb_pslverr_o(pslverr[PerSm]),
-    .msg_valid_o  (msg_valid[MsgSm]),
-    .msg_ready_i  (msg_ready[MsgSm]),
-    .msg_addr_o   (msg_addr[MsgSm]),
-    .msg_data_o   (msg_data[MsgSm]),
+    .msg_valid_o  (sm_msg_valid),
+    .msg_ready_i  (sm_msg_ready),
+    .msg_addr_o   (sm_msg_addr),
+    .msg_data_o   (sm_msg_data),
     .msg_err_i    (1'b0),  // the message master's error is not attributed to a source
     .irq_o        (sm_irq)
   );
 
+  // ---------------------------------------------------------------- fence fast path
+  // A Sync-Manager payload addressed to a queue manager's FENCE[n] register is applied
+  // to that queue directly (fence_inc_i) in the cycle it is offered, instead of as a
+  // system-bus write: the same effect, without the message master, the system bus and
+  // the APB bridge on the monitor -> waiting engine path. Payloads stay in order: the
+  // fast path waits while an earlier payload of the Sync Manager is on the system bus.
+  // FENCE[0..3] are the last four words of the qman register map (qman.rdl).
+  localparam logic [31:0] QmFenceOff = 32'(qman_reg_pkg::QMAN_REG_TOP_SIZE) - 32'd16;
+  logic [NumQ-1:0] sm_fence_hit;
+  logic            sm_to_fence, sm_bus_pend_q;
+  always_comb begin
+    for (int unsigned q = 0; q < NumQ; q++) begin
+      sm_fence_hit[q] = (sm_msg_addr[31:4] == 28'((tessera_cfg_pkg::QmanBase +
+                          qman_slot(q) * tessera_cfg_pkg::QmanStride + QmFenceOff) >> 4));
+    end
+  end
+  assign sm_to_fence       = |sm_fence_hit;
+  assign msg_valid[MsgSm]  = sm_msg_valid && !sm_to_fence;
+  assign msg_addr[MsgSm]   = sm_msg_addr;
+  assign msg_data[MsgSm]   = sm_msg_data;
+  assign sm_msg_ready      = sm_to_fence ? !sm_bus_pend_q : msg_ready[MsgSm];
+  for (genvar q = 0; q < NumQ; q++) begin : g_fence_inc
+    assign q_fence_inc[q] = sm_msg_valid && sm_fence_hit[q] && !sm_bus_pend_q;
+  end
+  assign q_fence_idx = sm_msg_addr[3:2];
+  assign q_fence_val = sm_msg_data[15:0];
+  // a Sync-Manager write accepted by the message master is on the bus until the master's
+  // next response (one write outstanding, responses in order)
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sm_bus_pend_q <= 1'b0;
+    end else if (msg_valid[MsgSm] && msg_ready[MsgSm]) begin
+      sm_bus_pend_q <= 1'b1;
+    end else if (m_rvalid[2]) begin
+      sm_bus_pend_q <= 1'b0;
+    end
+  end
+
   // ---------------------------------------------------------------- engine register ports
   for (genvar q = 0; q < NumQ; q++) begin : g_eng_apb
-    begin : g_mux
-      localparam int unsigned Per = (q < QTpc) ? PerMme + q : (q == QTpc) ? PerTpc : PerDma + (q - QDma);
+    if (q == QTpc) begin : g_tpc_hook
+      // HOOK (TPC cluster): until tessera_tpc_cluster is in the chip, its queue's
+      // register writes answer pslverr (queue error APB) and the engine counts as idle.
+      // To connect the cluster: give it a tessera_apb_mux like the engines below
+      // (master 0 its system-bus slot, master 1 q_*[QTpc]) and drive e_idle[QTpc].
+      assign q_pready[q]  = 1'b1;
+      assign q_prdata[q]  = '0;
+      assign q_pslverr[q] = 1'b1;
+      assign e_idle[q]    = 1'b1;
+      assign {e_psel[q], e_penable[q], e_pwrite[q], e_pprot[q], e_paddr[q], e_pwdata[q],
+              e_pstrb[q], e_pready[q], e_prdata[q], e_pslverr[q]} = '0;
+      logic unused_tpc_q;
+      assign unused_tpc_q = ^{q_psel[q], q_penable[q], q_pwrite[q], q_pprot[q], q_paddr[q],
+                              q_pwdata[q], q_pstrb[q], e_pready[q], e_prdata[q], e_pslverr[q]};
+    end else begin : g_mux
+      localparam int unsigned Per = (q < QTpc) ? PerMme + q : PerDma + (q - QDma);
       logic [31:0] mux_prdata;
       logic [1:0]  mux_pready, mux_pslverr;
       tessera_apb_mux u_apb_mux (
@@ -675,6 +726,8 @@ module tessera_top #(
   end
 
   // ---------------------------------------------------------------- DMA engines
+  // DMA engine d belongs to DCORE d (its memory port is the DCORE's L2 port 2 once the
+  // L2 slices are in; until then a fabric master of its own, AxDma + d).
   for (genvar d = 0; d < NumDma; d++) begin : g_dma
     localparam int unsigned Q = QDma + d;
     tessera_dma #(
@@ -797,6 +850,9 @@ module tessera_top #(
       .msg_addr_o     (msg_addr[MsgQm+q]),
       .msg_data_o     (msg_data[MsgQm+q]),
       .engine_idle_i  (e_idle[q]),
+      .fence_inc_i    (q_fence_inc[q]),
+      .fence_inc_idx_i(q_fence_idx),
+      .fence_inc_val_i(q_fence_val),
       .irq_o          (qm_irq[q])
     );
   end
@@ -861,74 +917,6 @@ module tessera_top #(
   assign unused_qf_w = ^{ax_awready[AxQf], ax_wready[AxQf], ax_bid[AxQf], ax_bresp[AxQf],
                          ax_bvalid[AxQf]};
   // ================================================================ end of control path
-
-  // ================================================================ TPC cluster (TPC engineer)
-  // Registers: TPC region, behind its queue manager's APB mux (e_*[QTpc]); one AXI master
-  // per DCORE on the fabric (AxTpc + d; to move to the DCORE's L2 port 1 when the L2 is in
-  // the chip); interrupt source 5; completion message source MsgTpc. docs/tpc_rtl.md.
-  localparam int unsigned Dc = tessera_cfg_pkg::Dcores;
-  tessera_tpc_cluster #(
-    .Dcores     (Dc),
-    .TpcPerDcore(tessera_cfg_pkg::TpcPerDcore),
-    .IdBits     (Iw),
-    .MemBase    (tessera_cfg_pkg::HbmBase),
-    .MemSize    ({1'b0, tessera_cfg_pkg::HbmSize})
-  ) u_tpc (
-    .clk_i          (clk_i),
-    .rst_ni         (rst_ni),
-    .apb_psel_i     (e_psel[QTpc]),
-    .apb_penable_i  (e_penable[QTpc]),
-    .apb_pwrite_i   (e_pwrite[QTpc]),
-    .apb_pprot_i    (e_pprot[QTpc]),
-    .apb_paddr_i    (e_paddr[QTpc]),
-    .apb_pwdata_i   (e_pwdata[QTpc]),
-    .apb_pstrb_i    (e_pstrb[QTpc]),
-    .apb_pready_o   (e_pready[QTpc]),
-    .apb_prdata_o   (e_prdata[QTpc]),
-    .apb_pslverr_o  (e_pslverr[QTpc]),
-    .m_axi_awid_o   (ax_awid[AxTpc +: Dc]),
-    .m_axi_awaddr_o (ax_awaddr[AxTpc +: Dc]),
-    .m_axi_awlen_o  (ax_awlen[AxTpc +: Dc]),
-    .m_axi_awsize_o (ax_awsize[AxTpc +: Dc]),
-    .m_axi_awburst_o(ax_awburst[AxTpc +: Dc]),
-    .m_axi_awcache_o(ax_awcache[AxTpc +: Dc]),
-    .m_axi_awprot_o (ax_awprot[AxTpc +: Dc]),
-    .m_axi_awqos_o  (ax_awqos[AxTpc +: Dc]),
-    .m_axi_awvalid_o(ax_awvalid[AxTpc +: Dc]),
-    .m_axi_awready_i(ax_awready[AxTpc +: Dc]),
-    .m_axi_wdata_o  (ax_wdata[AxTpc +: Dc]),
-    .m_axi_wstrb_o  (ax_wstrb[AxTpc +: Dc]),
-    .m_axi_wlast_o  (ax_wlast[AxTpc +: Dc]),
-    .m_axi_wvalid_o (ax_wvalid[AxTpc +: Dc]),
-    .m_axi_wready_i (ax_wready[AxTpc +: Dc]),
-    .m_axi_bid_i    (ax_bid[AxTpc +: Dc]),
-    .m_axi_bresp_i  (ax_bresp[AxTpc +: Dc]),
-    .m_axi_bvalid_i (ax_bvalid[AxTpc +: Dc]),
-    .m_axi_bready_o (ax_bready[AxTpc +: Dc]),
-    .m_axi_arid_o   (ax_arid[AxTpc +: Dc]),
-    .m_axi_araddr_o (ax_araddr[AxTpc +: Dc]),
-    .m_axi_arlen_o  (ax_arlen[AxTpc +: Dc]),
-    .m_axi_arsize_o (ax_arsize[AxTpc +: Dc]),
-    .m_axi_arburst_o(ax_arburst[AxTpc +: Dc]),
-    .m_axi_arcache_o(ax_arcache[AxTpc +: Dc]),
-    .m_axi_arprot_o (ax_arprot[AxTpc +: Dc]),
-    .m_axi_arqos_o  (ax_arqos[AxTpc +: Dc]),
-    .m_axi_arvalid_o(ax_arvalid[AxTpc +: Dc]),
-    .m_axi_arready_i(ax_arready[AxTpc +: Dc]),
-    .m_axi_rid_i    (ax_rid[AxTpc +: Dc]),
-    .m_axi_rdata_i  (ax_rdata[AxTpc +: Dc]),
-    .m_axi_rresp_i  (ax_rresp[AxTpc +: Dc]),
-    .m_axi_rlast_i  (ax_rlast[AxTpc +: Dc]),
-    .m_axi_rvalid_i (ax_rvalid[AxTpc +: Dc]),
-    .m_axi_rready_o (ax_rready[AxTpc +: Dc]),
-    .msg_valid_o    (msg_valid[MsgTpc]),
-    .msg_ready_i    (msg_ready[MsgTpc]),
-    .msg_addr_o     (msg_addr[MsgTpc]),
-    .msg_data_o     (msg_data[MsgTpc]),
-    .irq_o          (tpc_irq),
-    .idle_o         (e_idle[QTpc])
-  );
-  // ================================================================ end TPC cluster
 
   tessera_axi_xbar #(
     .NumMst         (NumAxiMst),

@@ -100,7 +100,7 @@ module tessera_tpc_core #(
   localparam logic [2:0] WkV    = 3'd4;
   localparam logic [2:0] WkI    = 3'd5;
 
-  typedef enum logic [2:0] {StIdle, StInit, StFetch, StDecode, StExec, StRseed, StTld, StTst} state_e;
+  typedef enum logic [3:0] {StIdle, StInit, StFetch, StDecode, StExec, StRseed, StTld, StTst, StFpu} state_e;
   state_e state_q, state_d;
 
   // ---------------------------------------------------------------- architectural state
@@ -156,27 +156,26 @@ module tessera_tpc_core #(
     f_imm = {{16{x[15]}}, x};
   endfunction
 
-  // Supported subset: everything except tensor loads/stores and float arithmetic
-  // (see docs/tpc_rtl.md); unsupported encodings stop the core with ILLEGAL.
-  function automatic logic supported(input logic [6:0] i, input logic [3:0] dt);
-    logic fl;
-    fl = (dt <= 4'd4);
+  // Vector-slot instructions executed by the multi-cycle float unit (tessera_tpc_fpu):
+  // FP32 vfma, narrow-float arithmetic and vredsum, vcvt, the special functions. The
+  // rest of the vector slot is the single-cycle tessera_tpc_valu.
+  function automatic logic on_fpu(input logic [6:0] i, input logic [3:0] dt);
     unique case (i)
       tessera_tpc_isa_pkg::I_VCVT,
       tessera_tpc_isa_pkg::I_VEXP, tessera_tpc_isa_pkg::I_VLOG, tessera_tpc_isa_pkg::I_VRCP,
       tessera_tpc_isa_pkg::I_VRSQRT, tessera_tpc_isa_pkg::I_VSQRT, tessera_tpc_isa_pkg::I_VTANH,
-      tessera_tpc_isa_pkg::I_VSIGM: supported = 1'b0;
+      tessera_tpc_isa_pkg::I_VSIGM: on_fpu = 1'b1;
       tessera_tpc_isa_pkg::I_VADD, tessera_tpc_isa_pkg::I_VSUB, tessera_tpc_isa_pkg::I_VMUL,
-      tessera_tpc_isa_pkg::I_VREDSUM: supported = !fl || (dt == 4'd0);
-      tessera_tpc_isa_pkg::I_VFMA: supported = !fl;
-      default: supported = 1'b1;
+      tessera_tpc_isa_pkg::I_VREDSUM: on_fpu = (dt >= 4'd1) && (dt <= 4'd4);
+      tessera_tpc_isa_pkg::I_VFMA: on_fpu = (dt <= 4'd4);
+      default: on_fpu = 1'b0;
     endcase
   endfunction
 
   logic [3:0] ok;
   always_comb begin
     for (int s = 0; s < 4; s++) begin
-      ok[s] = legal[s] && supported(id[s], w[s][15:12]);
+      ok[s] = legal[s];
       en[s] = (w[s][7:0] != 8'd0) && (preg_q[w[s][10:8]] ^ w[s][11]);
     end
   end
@@ -413,13 +412,18 @@ module tessera_tpc_core #(
     .vpd_i(vpreg_q[rd[2][2:0]]), .sa_i(sreg_q[ra[2]]),
     .vd_o(vres), .vpd_o(vpres), .sd_o(vsres));
 
-  function automatic logic [31:0] xorshift32(input logic [31:0] x);
-    logic [31:0] y;
-    y = x ^ (x << 13);
-    y = y ^ (y >> 17);
-    y = y ^ (y << 5);
-    xorshift32 = y;
-  endfunction
+  // multi-cycle float unit (runs in StFpu before the bundle commits)
+  logic         fpu_done, fp_done_q, need_fp, fpu_vec;
+  logic [255:0] fpu_vd, fpu_rng, rng_flat;
+  logic [7:0]   fpu_rng_we;
+  assign fpu_vec = on_fpu(id[2], w[2][15:12]);
+  always_comb for (int k = 0; k < 8; k++) rng_flat[32*k +: 32] = rng_q[k];
+  tessera_tpc_fpu u_fpu (
+    .clk_i, .rst_ni, .start_i((state_q == StExec) && !need_ld && need_fp),
+    .id_i(id[2]), .dt_i(w[2][15:12]), .fn_i(w[2][47:40]),
+    .va_i(vreg_q[ra[2]]), .vb_i(vsb), .vc_i(vreg_q[rc[2]]), .vd_i(vreg_q[rd[2]]),
+    .mask_i(vmask), .rng_i(rng_flat),
+    .done_o(fpu_done), .vd_o(fpu_vd), .rng_o(fpu_rng), .rng_we_o(fpu_rng_we));
 
   always_comb begin
     logic [255:0] rv;
@@ -427,7 +431,7 @@ module tessera_tpc_core #(
     rand_we = 1'b0; rseed = 1'b0; rand_mask = vmask;
     rv = vreg_q[rd[2]];
     for (int k = 0; k < 8; k++)
-      if (vmask[k]) rv[32*k +: 32] = xorshift32(rng_q[k]);
+      if (vmask[k]) rv[32*k +: 32] = tessera_tpc_sfu_pkg::xorshift32(rng_q[k]);
     unique case (id[2])
       tessera_tpc_isa_pkg::I_VCMP: begin wk[2] = WkVp; wv[2] = {224'd0, vpres}; end
       tessera_tpc_isa_pkg::I_VEXT: begin wk[2] = WkS; wv[2] = {224'd0, vsres}; end
@@ -438,7 +442,7 @@ module tessera_tpc_core #(
       tessera_tpc_isa_pkg::I_VPTOS: begin wk[2] = WkS; wv[2] = {224'd0, vpreg_q[ra[2][2:0]]}; end
       tessera_tpc_isa_pkg::I_VRAND: begin wv[2] = rv; rand_we = 1'b1; end
       tessera_tpc_isa_pkg::I_VRSEED: begin wk[2] = WkNone; rseed = 1'b1; end
-      default: ;
+      default: if (fpu_vec) wv[2] = fpu_vd;
     endcase
   end
 
@@ -513,14 +517,15 @@ module tessera_tpc_core #(
 
   // ---------------------------------------------------------------- control
   logic commit;
-  assign commit = (state_q == StExec) && (berr == 4'd0) && !need_ld && !need_st;
+  assign commit = (state_q == StExec) && (berr == 4'd0) && !need_ld && !need_fp && !need_st;
+  assign need_fp = (ok == 4'hf) && en[2] && fpu_vec && !fp_done_q;
 
   // ld.t runs before the bundle's error check (its BUS error has the highest priority and a
   // load has no side effect); st.t runs after it (every other slot is error free)
   assign need_ld = (ok == 4'hf) && en[0] && (id[0] == tessera_tpc_isa_pkg::I_LD_T) && !ldesc_bad &&
                    !tld_done_q;
   assign need_st = en[3] && (id[3] == tessera_tpc_isa_pkg::I_ST_T) && !sdesc_bad && !tst_done_q;
-  assign tmu_start = (state_q == StExec) && (need_ld || (berr == 4'd0 && need_st));
+  assign tmu_start = (state_q == StExec) && (need_ld || (!need_fp && berr == 4'd0 && need_st));
   assign tmu_store = !need_ld;
   assign tmu_mask  = need_ld ? (vpreg_q[w[0][38:36]] ^ {32{w[0][39]}})
                              : (vpreg_q[w[3][38:36]] ^ {32{w[3][39]}});
@@ -554,6 +559,7 @@ module tessera_tpc_core #(
       StDecode: state_d = StExec;
       StExec:   begin
         if (need_ld) state_d = StTld;
+        else if (need_fp) state_d = StFpu;
         else if (berr != 4'd0) state_d = StIdle;
         else if (need_st) state_d = StTst;
         else if (rseed && en[2]) state_d = StRseed;
@@ -561,6 +567,7 @@ module tessera_tpc_core #(
         else state_d = StFetch;
       end
       StTld:    if (tmu_done) state_d = StExec;
+      StFpu:    if (fpu_done) state_d = StExec;
       StTst:    if (tmu_done) state_d = tmu_err ? StIdle : StExec;
       StRseed:  if (cnt_q == 5'd7) state_d = halt_q ? StIdle : StFetch;
       default:  state_d = StIdle;
@@ -578,6 +585,7 @@ module tessera_tpc_core #(
       done_o   <= 1'b0;
       tld_done_q <= 1'b0;
       tst_done_q <= 1'b0;
+      fp_done_q <= 1'b0;
       tbus_q   <= 1'b0;
       ld_bytes_q <= '0;
       st_bytes_q <= '0;
@@ -644,9 +652,11 @@ module tessera_tpc_core #(
             end
           end
         end
+        StFpu: if (fpu_done) fp_done_q <= 1'b1;
         StFetch: begin
           tld_done_q <= 1'b0;
           tst_done_q <= 1'b0;
+          fp_done_q <= 1'b0;
           tbus_q <= 1'b0;
           ld_bytes_q <= '0;
           st_bytes_q <= '0;
@@ -657,7 +667,7 @@ module tessera_tpc_core #(
           end
         end
         StExec: begin
-          if (need_ld || (berr == 4'd0 && need_st)) begin
+          if (need_ld || need_fp || (berr == 4'd0 && need_st)) begin
             // tensor access first (StTld / StTst), then this state again
           end else if (berr != 4'd0) begin
             err_q    <= berr;
@@ -680,6 +690,9 @@ module tessera_tpc_core #(
             if (en[2] && rand_we)
               for (int k = 0; k < 8; k++)
                 if (rand_mask[k]) rng_q[k] <= wv[2][32*k +: 32];
+            if (en[2] && fpu_vec)
+              for (int k = 0; k < 8; k++)
+                if (fpu_rng_we[k]) rng_q[k] <= fpu_rng[32*k +: 32];
             if (en[2] && rseed) begin
               seed_src_q <= vreg_q[ra[2]];
               cnt_q <= '0;

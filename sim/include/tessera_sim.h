@@ -137,6 +137,14 @@ unsigned tsim_hbm_channels(void);
 void tsim_hbm_stats(const tsim_t *s, unsigned ch, tsim_hbm_stats_t *out);
 void tsim_hbm_config(tsim_t *s, unsigned latency, unsigned bytes_per_cycle);
 
+/* ---- control-path probes (simulation-only observation, no simulated time passes;
+ * for latency benchmarks that need single-cycle resolution) */
+typedef struct {
+  uint32_t qman_eng_sel;   /* bit k: the queue manager in QMAN slot k selects its engine's registers */
+  int sm_object_update;    /* the Sync Manager applies a sync-object write in this cycle */
+} tsim_probe_t;
+void tsim_probe(tsim_t *s, tsim_probe_t *p);
+
 #ifdef __cplusplus
 }
 #endif

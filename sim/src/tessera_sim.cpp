@@ -734,6 +734,20 @@ void tsim_hbm_config(tsim_t* s, unsigned latency, unsigned bpc) {
   }
 }
 
+void tsim_probe(tsim_t* s, tsim_probe_t* p) {
+  auto* r = s->top->rootp;
+  // tessera_top's queue list: MME i, the TPC cluster, DMA d (see its "queue list")
+  uint32_t sel = uint32_t(r->tessera_top__DOT__q_psel), mask = 0;
+  for (unsigned q = 0; q < TESSERA_NUM_MME + 1u + TESSERA_DMA_ENGINES; q++) {
+    unsigned slot = q < TESSERA_NUM_MME    ? TESSERA_QMAN_SLOT_MME + q
+                    : q == TESSERA_NUM_MME ? TESSERA_QMAN_SLOT_TPC
+                                           : TESSERA_QMAN_SLOT_DMA + (q - TESSERA_NUM_MME - 1u);
+    if ((sel >> q) & 1u) mask |= 1u << slot;
+  }
+  p->qman_eng_sel = mask;
+  p->sm_object_update = r->tessera_top__DOT__u_syncmgr__DOT__sob_wr ? 1 : 0;
+}
+
 }  // extern "C"
 
 // ELF loading lives in tsim_elf.cpp; it needs the symbol table of this struct.

@@ -21,6 +21,8 @@
  *                if the configuration names queue slots the firmware did not find)
  *   gemm_dma         GEMM on MME0 -> DMA copy of C with a dependency started
  *                    by a Sync-Manager monitor; C golden-checked
+ *   gemm_tpc         GEMM on MME0 -> TPC relu kernel on C with a dependency
+ *                    (built when the chip has the TPC cluster); golden-checked
  *   queue_error      a command buffer with an unknown opcode -> QMAN cause, the
  *                    next job on that queue completes
  *   watchdog         a job that waits forever on a fence is aborted at its
@@ -39,6 +41,7 @@
 #include "hostlink.h"
 #include "mme_golden.h"
 #include "numfmt.h"
+#include "regs/clint_regs.h"
 #include "regs/intc_regs.h"
 #include "regs/mme_regs.h"
 #include "regs/qman_regs.h"
@@ -602,5 +605,611 @@ TF_TEST(hostlink, serial, 3000000) {
   TF_CHECK_EQ(t, fw & 0xFFu, 2u);
   hl_close(d);
   hl_close(local);
+  return TF_PASS;
+}
+
+/* ------------------------------------------------------------------ engine jobs */
+#define QM_ADDR(k, r) (TESSERA_QMAN_ADDR(k) + (uint32_t)offsetof(qman_t, r))
+
+/* The engine queue `name` if the configuration has it. Fails the test if the
+ * configuration places the queue managers but the firmware did not find it;
+ * skips while the chip has no queue managers. */
+static int need_queue(tf_ctx_t *t, hl_dev_t *d, const char *name, int *eq) {
+  *eq = hl_queue_id(name);
+  if (*eq < 0) return tf_skip(t, "no queue-manager slots in this configuration (%s)", name);
+  if (!((hl_eq_present(d) >> *eq) & 1u))
+    return tf_fail(t, "queue %s (slot %d) not found by the firmware (present 0x%04x)", name, *eq, hl_eq_present(d));
+  return TF_PASS;
+}
+#define NEED_QUEUE(t, d, name, eq)                   \
+  do {                                               \
+    int r_ = need_queue((t), (d), (name), &(eq));    \
+    if (r_ != TF_PASS) {                             \
+      hl_close(d);                                   \
+      return r_;                                     \
+    }                                                \
+  } while (0)
+
+/* Upload cb into the workspace at *off and describe it as command buffer i of job j. */
+static int put_cb(tf_ctx_t *t, hl_dev_t *d, hl_job_t *j, unsigned i, int eq, const hl_cb_t *cb, uint32_t ws,
+                  uint32_t *off) {
+  HL_CHECK(t, d, hl_write(d, ws + *off, hl_cb_words(cb), hl_cb_bytes(cb)));
+  j->cb[i].eq = eq;
+  j->cb[i].addr = ws + *off;
+  j->cb[i].size = hl_cb_bytes(cb);
+  if (j->ncb < i + 1) j->ncb = i + 1;
+  *off += (hl_cb_bytes(cb) + 63u) & ~63u;
+  return TF_PASS;
+}
+#define PUT_CB(t, d, j, i, eq, cb, ws, off)                          \
+  do {                                                               \
+    int r_ = put_cb((t), (d), (j), (i), (eq), (cb), (ws), (off));    \
+    if (r_ != TF_PASS) return r_;                                    \
+  } while (0)
+
+static void job_ws(hl_job_t *j, uint32_t ws, uint32_t size) {
+  memset(j, 0, sizeof *j);
+  j->nbuf = 1;
+  j->buf[0].base = ws;
+  j->buf[0].size = size;
+}
+
+static void fill_rand(tf_ctx_t *t, uint8_t *p, size_t n) {
+  for (size_t i = 0; i < n; i++) p[i] = (uint8_t)tf_rand32(t);
+}
+
+/* DMA copy jobs: one buffer on dma0, then one job with a buffer on each DMA
+ * queue; every destination byte checked, nothing written past it; a transfer
+ * the DMA engine refuses ends the job with an engine error. */
+TF_TEST(hostlink, dma_job, 2000000) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  int q0, q1;
+  NEED_QUEUE(t, d, "dma0", q0);
+  NEED_QUEUE(t, d, "dma1", q1);
+  uint32_t ws, wsz = 1u << 20, off = 0;
+  HL_CHECK(t, d, hl_alloc(d, wsz, 4096, &ws));
+  static uint8_t src[65536], dst[65536 + 64], zero[65536 + 64];
+  uint32_t n = 64u * (1u + tf_rand_below(t, 256));   /* halves stay 32-byte multiples */
+  fill_rand(t, src, 2u * n);
+  uint32_t s_off = 0x10000u, d_off = 0x40000u;
+  HL_CHECK(t, d, hl_write(d, ws + s_off, src, 2u * n));
+  HL_CHECK(t, d, hl_write(d, ws + d_off, zero, 2u * n + 64u));
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  hl_job_t j;
+  job_ws(&j, ws, wsz);
+  hl_cb_lin_dma(&cb, 0, ws + s_off, ws + d_off, n);
+  hl_cb_stop(&cb, HL_EB);
+  PUT_CB(t, d, &j, 0, q0, &cb, ws, &off);
+  uint32_t s1, s2;
+  HL_CHECK(t, d, hl_submit(d, &j, &s1));
+  hl_completion_t c;
+  if (expect_job(t, d, s1, HL_COMPLETED, 0, 0, 400000, &c) != TF_PASS) return TF_FAIL;
+  HL_CHECK(t, d, hl_read(d, ws + d_off, dst, n + 64u));
+  TF_CHECK(t, !memcmp(dst, src, n));
+  TF_CHECK(t, !memcmp(dst + n, zero, 64));
+  tf_log(t, "job %u: %u-byte copy, %u cycles from start to completion seen", s1, n, c.t_end - c.t_start);
+  /* two queues in one job: each copies one half of the next range */
+  job_ws(&j, ws, wsz);
+  hl_cb_clear(&cb);
+  hl_cb_lin_dma(&cb, 0, ws + s_off, ws + d_off + n, n / 2u);
+  hl_cb_stop(&cb, HL_EB);
+  PUT_CB(t, d, &j, 0, q0, &cb, ws, &off);
+  hl_cb_clear(&cb);
+  hl_cb_lin_dma(&cb, 0, ws + s_off + n / 2u, ws + d_off + n + n / 2u, n - n / 2u);
+  hl_cb_stop(&cb, HL_EB);
+  PUT_CB(t, d, &j, 1, q1, &cb, ws, &off);
+  HL_CHECK(t, d, hl_submit(d, &j, &s2));
+  if (expect_job(t, d, s2, HL_COMPLETED, 0, 0, 400000, NULL) != TF_PASS) return TF_FAIL;
+  HL_CHECK(t, d, hl_read(d, ws + d_off + n, dst, n + 64u));
+  TF_CHECK(t, !memcmp(dst, src, n));
+  TF_CHECK(t, !memcmp(dst + n, zero, 64));
+  /* a transfer the DMA engine refuses (size not a multiple of 32): engine error 1 */
+  uint32_t s3;
+  job_ws(&j, ws, wsz);
+  hl_cb_clear(&cb);
+  hl_cb_lin_dma(&cb, 0, ws + s_off, ws + d_off, 32u * (1u + tf_rand_below(t, 8)) + 8u * (1u + tf_rand_below(t, 3)));
+  hl_cb_stop(&cb, HL_EB);
+  PUT_CB(t, d, &j, 0, tf_rand_below(t, 2) ? q1 : q0, &cb, ws, &off);
+  HL_CHECK(t, d, hl_submit(d, &j, &s3));
+  EXPECT_JOB(t, d, s3, HL_FAILED, HIF_CAUSE_ENGINE, 1u /* cb 0, DMA error 1 */, 400000);
+  hif_counters_t k;
+  HL_CHECK(t, d, hl_fw_counters(d, &k));
+  TF_CHECK_EQ(t, k.jobs_ok, 2);
+  hl_cb_free(&cb);
+  hl_close(d);
+  return TF_PASS;
+}
+
+/* A random BF16 x BF16 -> FP32 GEMM around the array size, its golden C, and
+ * a workspace in device memory holding A, B, C, one spare C-sized area (X) and
+ * room for command buffers from ws + off. */
+typedef struct {
+  mme_gold_job g;
+  uint32_t lda, ldb, ldc;
+  size_t asz, bsz, csz;
+  uint8_t *a, *b, *c0, *cexp, *got;
+  uint32_t ws, wsz, A, B, C, X, off;
+} gemm_t;
+
+static void gemm_free(gemm_t *m) {
+  free(m->a), free(m->b), free(m->c0), free(m->cexp), free(m->got);
+}
+
+static uint32_t gen_bf16(tf_ctx_t *t) {
+  uint32_t x = (tf_rand32(t) & 0x80000000u) | ((119u + tf_rand_below(t, 16)) << 23) | (tf_rand32(t) & 0x7FFFFFu);
+  return nf_convert(NF_FP32, NF_BF16, x, 0, 1);
+}
+
+static int gemm_setup(tf_ctx_t *t, hl_dev_t *d, gemm_t *m) {
+  const uint32_t R = TESSERA_MME_ROWS;
+  memset(m, 0, sizeof *m);
+  mme_gold_job *g = &m->g;
+  g->m = R + 1u + tf_rand_below(t, R);
+  g->n = R - 3u + tf_rand_below(t, R);
+  g->k = R + tf_rand_below(t, 2u * R);
+  g->ta = g->tb = NF_BF16;
+  g->tc = NF_FP32;
+  m->lda = (g->k * 2u + 31u) & ~31u, m->ldb = (g->n * 2u + 31u) & ~31u, m->ldc = (g->n * 4u + 31u) & ~31u;
+  m->asz = (size_t)g->m * m->lda, m->bsz = (size_t)g->k * m->ldb, m->csz = (size_t)g->m * m->ldc;
+  m->a = calloc(1, m->asz), m->b = calloc(1, m->bsz), m->c0 = calloc(1, m->csz);
+  m->cexp = calloc(1, m->csz), m->got = calloc(1, m->csz);
+  for (uint32_t r = 0; r < g->m; r++)
+    for (uint32_t k = 0; k < g->k; k++) mme_st(m->a + (size_t)r * m->lda + 2u * k, 2, gen_bf16(t));
+  for (uint32_t r = 0; r < g->k; r++)
+    for (uint32_t n = 0; n < g->n; n++) mme_st(m->b + (size_t)r * m->ldb + 2u * n, 2, gen_bf16(t));
+  for (size_t i = 0; i < m->csz; i++) m->c0[i] = (uint8_t)(0xA5u ^ i);
+  memcpy(m->cexp, m->c0, m->csz);
+  mme_golden(g, m->a, m->lda, m->b, m->ldb, m->c0, m->cexp, m->ldc, NULL);
+  m->wsz = 1u << 20;
+  HL_CHECK(t, d, hl_alloc(d, m->wsz, 4096, &m->ws));
+  m->A = m->ws;
+  m->B = m->A + (((uint32_t)m->asz + 255u) & ~255u);
+  m->C = m->B + (((uint32_t)m->bsz + 255u) & ~255u);
+  m->X = m->C + (((uint32_t)m->csz + 255u) & ~255u);
+  m->off = m->X + (((uint32_t)m->csz + 255u) & ~255u) - m->ws;
+  HL_CHECK(t, d, hl_write(d, m->A, m->a, m->asz));
+  HL_CHECK(t, d, hl_write(d, m->B, m->b, m->bsz));
+  HL_CHECK(t, d, hl_write(d, m->C, m->c0, m->csz));
+  HL_CHECK(t, d, hl_write(d, m->X, m->c0, m->csz));
+  return TF_PASS;
+}
+
+/* The GEMM's command buffer for an MME queue: registers, commit, STOP after the
+ * engine is idle. */
+static void gemm_cb(const gemm_t *m, hl_cb_t *cb) {
+  const mme_gold_job *g = &m->g;
+  uint32_t regs[] = {m->A, m->B, m->C, 0, g->m, g->n, g->k, m->lda, m->ldb, m->ldc,
+                     ((uint32_t)g->ta << MME__DTYPE__A_TYPE_bp) | ((uint32_t)g->tb << MME__DTYPE__B_TYPE_bp) |
+                         ((uint32_t)g->tc << MME__DTYPE__C_TYPE_bp),
+                     0, 0, 0, 0};
+  hl_cb_wreg32(cb, 0, (uint32_t)offsetof(mme_t, STATUS), MME__STATUS__DONE_bm);
+  hl_cb_wreg_bulk(cb, 0, (uint32_t)offsetof(mme_t, A_ADDR), sizeof regs / 4u, regs);
+  hl_cb_wreg32(cb, 0, (uint32_t)offsetof(mme_t, CTRL), MME__CTRL__COMMIT_bm);
+  hl_cb_stop(cb, HL_EB);
+}
+
+/* Submit the GEMM (job 1) and a job 2 = cb2 on queue q2 that depends on it, at
+ * once, so the Sync Manager starts job 2; both must complete, C must be golden,
+ * and job 2 must have been started by a monitor. */
+static int gemm_then(tf_ctx_t *t, hl_dev_t *d, gemm_t *m, int qm, int q2, const hl_cb_t *cb2,
+                     hl_completion_t *c1, hl_completion_t *c2) {
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  gemm_cb(m, &cb);
+  hl_job_t j1, j2;
+  job_ws(&j1, m->ws, m->wsz);
+  PUT_CB(t, d, &j1, 0, qm, &cb, m->ws, &m->off);
+  hl_cb_free(&cb);
+  job_ws(&j2, m->ws, m->wsz);
+  PUT_CB(t, d, &j2, 0, q2, cb2, m->ws, &m->off);
+  uint32_t s1, s2;
+  hif_counters_t k0, k1;
+  HL_CHECK(t, d, hl_fw_counters(d, &k0));
+  HL_CHECK(t, d, hl_submit(d, &j1, &s1));
+  j2.ndep = 1;
+  j2.dep[0] = s1;
+  HL_CHECK(t, d, hl_submit(d, &j2, &s2));
+  if (expect_job(t, d, s2, HL_COMPLETED, 0, 0, 3000000, c2) != TF_PASS) return TF_FAIL;
+  if (expect_job(t, d, s1, HL_COMPLETED, 0, 0, 0, c1) != TF_PASS) return TF_FAIL;
+  HL_CHECK(t, d, hl_read(d, m->C, m->got, m->csz));
+  size_t bad = 0;
+  for (size_t i = 0; i < m->csz; i++) bad += m->got[i] != m->cexp[i];
+  if (bad) return tf_fail(t, "%zu bytes of C differ from the golden model", bad);
+  HL_CHECK(t, d, hl_fw_counters(d, &k1));
+  if (k1.hw_starts - k0.hw_starts != 1u)
+    return tf_fail(t, "the dependent job was not started by a monitor (hw starts %u)", k1.hw_starts - k0.hw_starts);
+  if (c2->t_start < c1->t_start) return tf_fail(t, "the dependent job started before the GEMM");
+  tf_log(t, "GEMM %ux%ux%u bf16->fp32: job %u start %u end %u; dependent job %u start %u end %u", m->g.m, m->g.n,
+         m->g.k, s1, c1->t_start, c1->t_end, s2, c2->t_start, c2->t_end);
+  return TF_PASS;
+}
+
+/* GEMM on mme0, then a DMA job that depends on it copies C into X. */
+TF_TEST(hostlink, gemm_dma, 3000000) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  int qm, qd;
+  NEED_QUEUE(t, d, "mme0", qm);
+  NEED_QUEUE(t, d, "dma0", qd);
+  gemm_t m;
+  int r = gemm_setup(t, d, &m);
+  if (r == TF_PASS) {
+    hl_cb_t cb;
+    hl_cb_init(&cb);
+    hl_cb_lin_dma(&cb, 0, m.C, m.X, (uint32_t)m.csz);
+    hl_cb_stop(&cb, HL_EB);
+    hl_completion_t c1, c2;
+    r = gemm_then(t, d, &m, qm, qd, &cb, &c1, &c2);
+    hl_cb_free(&cb);
+  }
+  if (r == TF_PASS) {
+    HL_CHECK(t, d, hl_read(d, m.X, m.got, m.csz));
+    if (memcmp(m.got, m.cexp, m.csz)) r = tf_fail(t, "the copy of C differs from the golden model");
+  }
+  gemm_free(&m);
+  hl_close(d);
+  return r;
+}
+
+#if __has_include("regs/tpc_regs.h") && __has_include("tpcasm_lib.h") && __has_include("golden/tpc_golden.h")
+#include "golden/tpc_golden.h"
+#include "regs/tpc_regs.h"
+#include "tpcasm_lib.h"
+
+/* GEMM on mme0, then a TPC job that depends on it: the kernel library's relu
+ * (kernels/tpc/relu.tasm, assembled here and uploaded with hostlink) on C into
+ * X over every TPC; X compared with relu of the golden C. The issue's end-to-end
+ * case: a host program using only hostlink runs GEMM -> TPC with a dependency
+ * through the firmware. */
+TF_TEST(hostlink, gemm_tpc, 4000000) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  int qm, qt;
+  NEED_QUEUE(t, d, "mme0", qm);
+  NEED_QUEUE(t, d, "tpc", qt);
+  tpc_bundle_t *prog = NULL;
+  uint32_t nb = 0;
+  char err[512];
+  if (tpcasm_assemble_file(tf_root_path("kernels/tpc/relu.tasm"), NULL, 0, &prog, &nb, err, sizeof err))
+    return tf_fail(t, "assembler: %s", err);
+  gemm_t m;
+  int r = gemm_setup(t, d, &m);
+  uint32_t pa = m.ws + m.off;
+  if (r == TF_PASS) {
+    HL_CHECK(t, d, hl_write(d, pa, prog, 32u * nb));
+    m.off += (32u * nb + 255u) & ~255u;
+    /* C as an FP32 tensor [M][N], pitch ldc/4 elements; relu reads tensor 0, writes tensor 2 */
+    uint32_t W = m.g.n, H = m.g.m, pitch = m.ldc / 4u;
+    uint32_t regs[] = {pa, nb, 3, TESSERA_NUM_TPC, 0x5EEDu};
+    uint32_t idx[] = {(W + 7u) / 8u, H, 1, 1, 1};
+    hl_cb_t cb;
+    hl_cb_init(&cb);
+    hl_cb_wreg32(&cb, 0, (uint32_t)offsetof(tpc_t, STATUS), TPC__STATUS__DONE_bm);
+    hl_cb_wreg_bulk(&cb, 0, (uint32_t)offsetof(tpc_t, PROG_ADDR), 5, regs);
+    hl_cb_wreg_bulk(&cb, 0, (uint32_t)offsetof(tpc_t, IDX_SIZE0), 5, idx);
+    hl_cb_wreg32(&cb, 0, (uint32_t)offsetof(tpc_t, MSG_CTRL), 0);
+    uint32_t tens[3] = {m.C, m.C, m.X};
+    for (uint32_t k = 0; k < 3; k++) {
+      uint32_t dsc[13] = {tens[k], 2u << 4, 0, W, H, 1, 1, 1, 1, pitch, 0, 0, 0};
+      hl_cb_wreg_bulk(&cb, 0, (uint32_t)offsetof(tpc_t, DESC) + 64u * k, 13, dsc);
+    }
+    hl_cb_wreg32(&cb, 0, (uint32_t)offsetof(tpc_t, CTRL), TPC__CTRL__COMMIT_bm);
+    hl_cb_stop(&cb, HL_EB);
+    hl_completion_t c1, c2;
+    r = gemm_then(t, d, &m, qm, qt, &cb, &c1, &c2);
+    hl_cb_free(&cb);
+  }
+  if (r == TF_PASS) {
+    uint32_t st = 0;
+    HL_CHECK(t, d, hl_read32(d, TESSERA_TPC_BASE + (uint32_t)offsetof(tpc_t, STATUS), &st));
+    if ((st & TPC__STATUS__ERR_bm) != 0u) r = tf_fail(t, "TPC STATUS 0x%08x", st);
+  }
+  if (r == TF_PASS) {
+    HL_CHECK(t, d, hl_read(d, m.X, m.got, m.csz));
+    for (uint32_t row = 0; row < m.g.m && r == TF_PASS; row++)
+      for (uint32_t col = 0; col < m.g.n; col++) {
+        uint32_t cv, xv;
+        memcpy(&cv, m.cexp + (size_t)row * m.ldc + 4u * col, 4);
+        memcpy(&xv, m.got + (size_t)row * m.ldc + 4u * col, 4);
+        if (xv != tg_relu(cv)) {
+          r = tf_fail(t, "relu(C)[%u][%u] = 0x%08x, golden 0x%08x (C 0x%08x)", row, col, xv, tg_relu(cv), cv);
+          break;
+        }
+      }
+  }
+  free(prog);
+  gemm_free(&m);
+  hl_close(d);
+  return r;
+}
+#endif
+
+/* A buffer with an unknown opcode: QMAN error completion (cause 7, opcode
+ * error), nothing copied by the packet before it was rejected; the queue then
+ * runs the next job. */
+TF_TEST(hostlink, queue_error, 2000000) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  int q;
+  NEED_QUEUE(t, d, tf_rand_below(t, 2) ? "dma1" : "dma0", q);
+  uint32_t ws, wsz = 1u << 16, off = 0x8000u;
+  HL_CHECK(t, d, hl_alloc(d, wsz, 4096, &ws));
+  static uint8_t src[256], dst[256], zero[256];
+  fill_rand(t, src, sizeof src);
+  HL_CHECK(t, d, hl_write(d, ws, src, sizeof src));
+  HL_CHECK(t, d, hl_write(d, ws + 0x1000u, zero, sizeof zero));
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  uint32_t bad[2] = {0x09u + tf_rand_below(t, 0xF7u), 0};
+  hl_cb_nop(&cb, 0);
+  hl_cb_raw(&cb, bad, 2);
+  hl_cb_lin_dma(&cb, 0, ws, ws + 0x1000u, sizeof src);
+  hl_cb_stop(&cb, HL_EB);
+  hl_job_t j;
+  job_ws(&j, ws, wsz);
+  PUT_CB(t, d, &j, 0, q, &cb, ws, &off);
+  uint32_t s1, s2;
+  HL_CHECK(t, d, hl_submit(d, &j, &s1));
+  EXPECT_JOB(t, d, s1, HL_FAILED, HIF_CAUSE_QMAN, 1u /* cb 0, OPCODE */, 400000);
+  HL_CHECK(t, d, hl_read(d, ws + 0x1000u, dst, sizeof dst));
+  TF_CHECK(t, !memcmp(dst, zero, sizeof dst));
+  TF_CHECK(t, tsim_uart_contains(t->sim, "error: queue error"));
+  hl_cb_clear(&cb);
+  hl_cb_lin_dma(&cb, 0, ws, ws + 0x1000u, sizeof src);
+  hl_cb_stop(&cb, HL_EB);
+  job_ws(&j, ws, wsz);
+  PUT_CB(t, d, &j, 0, q, &cb, ws, &off);
+  HL_CHECK(t, d, hl_submit(d, &j, &s2));
+  EXPECT_JOB(t, d, s2, HL_COMPLETED, 0, 0, 400000);
+  HL_CHECK(t, d, hl_read(d, ws + 0x1000u, dst, sizeof dst));
+  TF_CHECK(t, !memcmp(dst, src, sizeof dst));
+  hl_cb_free(&cb);
+  hl_close(d);
+  return TF_PASS;
+}
+
+/* A job that waits on a fence nobody releases is aborted at its budget; a job
+ * depending on it fails (DEP_FAILED) without running (a job armed on a
+ * dependency holds its queue, so it uses a third queue); an independent job on
+ * another queue completes meanwhile; the next job on the reset queue completes. */
+TF_TEST(hostlink, watchdog, 3000000) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  int qa, qb, qc;
+  NEED_QUEUE(t, d, "dma1", qa);
+  NEED_QUEUE(t, d, "dma0", qb);
+  NEED_QUEUE(t, d, "mme1", qc);
+  uint32_t ws, wsz = 1u << 16, off = 0x8000u;
+  HL_CHECK(t, d, hl_alloc(d, wsz, 4096, &ws));
+  static uint8_t src[512], dst[512];
+  fill_rand(t, src, sizeof src);
+  HL_CHECK(t, d, hl_write(d, ws, src, sizeof src));
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  hl_job_t j;
+  uint32_t budget = 30000u + tf_rand_below(t, 20000);
+  /* 1: hangs on fence 2 */
+  hl_cb_fence(&cb, 0, 2, 1);
+  hl_cb_stop(&cb, 0);
+  job_ws(&j, ws, wsz);
+  j.budget = budget;
+  PUT_CB(t, d, &j, 0, qa, &cb, ws, &off);
+  uint32_t s1, s2, s3, s4;
+  HL_CHECK(t, d, hl_submit(d, &j, &s1));
+  /* 2: depends on 1; would write a marker word */
+  hl_cb_clear(&cb);
+  hl_cb_msg_long(&cb, 0, ws + 0x1000u, 0xD0D0D0D0u);
+  hl_cb_stop(&cb, 0);
+  job_ws(&j, ws, wsz);
+  PUT_CB(t, d, &j, 0, qc, &cb, ws, &off);
+  j.ndep = 1;
+  j.dep[0] = s1;
+  HL_CHECK(t, d, hl_submit(d, &j, &s2));
+  /* 3: independent, other queue */
+  hl_cb_clear(&cb);
+  hl_cb_lin_dma(&cb, 0, ws, ws + 0x2000u, sizeof src);
+  hl_cb_stop(&cb, HL_EB);
+  job_ws(&j, ws, wsz);
+  PUT_CB(t, d, &j, 0, qb, &cb, ws, &off);
+  HL_CHECK(t, d, hl_submit(d, &j, &s3));
+  EXPECT_JOB(t, d, s3, HL_COMPLETED, 0, 0, 200000);
+  int w = hl_wait(d, s1, 0, NULL);
+  if (w != HL_BUSY) return tf_fail(t, "hanging job: %s before its budget", hl_wait_name(w));
+  hl_completion_t c;
+  if (expect_job(t, d, s1, HL_ABORTED, HIF_CAUSE_WATCHDOG, ~0u, budget + 200000u, &c) != TF_PASS) return TF_FAIL;
+  tf_log(t, "aborted after %u cycles (budget %u)", c.detail, budget);
+  TF_CHECK(t, c.detail > budget && c.detail < budget + 2u * 20000u + 5000u);
+  EXPECT_JOB(t, d, s2, HL_FAILED, HIF_CAUSE_DEP_FAILED, s1, 200000);
+  uint32_t marker = 1;
+  HL_CHECK(t, d, hl_read(d, ws + 0x1000u, &marker, 4));
+  TF_CHECK_EQ(t, marker, 0);   /* the dependent job never ran */
+  /* 4: the reset queue runs again */
+  hl_cb_clear(&cb);
+  hl_cb_lin_dma(&cb, 0, ws, ws + 0x3000u, sizeof src);
+  hl_cb_stop(&cb, HL_EB);
+  job_ws(&j, ws, wsz);
+  PUT_CB(t, d, &j, 0, qa, &cb, ws, &off);
+  HL_CHECK(t, d, hl_submit(d, &j, &s4));
+  EXPECT_JOB(t, d, s4, HL_COMPLETED, 0, 0, 200000);
+  HL_CHECK(t, d, hl_read(d, ws + 0x3000u, dst, sizeof dst));
+  TF_CHECK(t, !memcmp(dst, src, sizeof dst));
+  TF_CHECK(t, tsim_uart_contains(t->sim, "aborted: watchdog"));
+  hl_cb_free(&cb);
+  hl_close(d);
+  return TF_PASS;
+}
+
+/* Jobs for one queue waiting in all four rings start in priority order. */
+TF_TEST(hostlink, priorities, 2000000) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  int q;
+  NEED_QUEUE(t, d, "dma0", q);
+  uint32_t ws, wsz = 1u << 16, off = 0;
+  HL_CHECK(t, d, hl_alloc(d, wsz, 4096, &ws));
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  hl_job_t j;
+  hl_cb_wait(&cb, 0, 6000);   /* keeps the queue busy while the others are submitted */
+  hl_cb_stop(&cb, 0);
+  job_ws(&j, ws, wsz);
+  PUT_CB(t, d, &j, 0, q, &cb, ws, &off);
+  uint32_t first, s[HIF_NUM_SQ];
+  HL_CHECK(t, d, hl_submit(d, &j, &first));
+  unsigned order[HIF_NUM_SQ] = {0, 1, 2, 3};
+  for (unsigned i = HIF_NUM_SQ - 1; i > 0; i--) {
+    unsigned k = tf_rand_below(t, i + 1), x = order[i];
+    order[i] = order[k], order[k] = x;
+  }
+  hl_cb_clear(&cb);
+  hl_cb_wait(&cb, 0, 100);
+  hl_cb_stop(&cb, 0);
+  for (unsigned i = 0; i < HIF_NUM_SQ; i++) {
+    job_ws(&j, ws, wsz);
+    PUT_CB(t, d, &j, 0, q, &cb, ws, &off);
+    j.sq = order[i];
+    HL_CHECK(t, d, hl_submit(d, &j, &s[order[i]]));
+  }
+  hl_completion_t c[HIF_NUM_SQ];
+  EXPECT_JOB(t, d, first, HL_COMPLETED, 0, 0, 200000);
+  for (unsigned i = 0; i < HIF_NUM_SQ; i++)
+    if (expect_job(t, d, s[i], HL_COMPLETED, 0, 0, 200000, &c[i]) != TF_PASS) return TF_FAIL;
+  for (unsigned i = 1; i < HIF_NUM_SQ; i++)
+    if (c[i].t_start <= c[i - 1].t_start)
+      return tf_fail(t, "ring %u started at %u, not after ring %u (%u)", i, c[i].t_start, i - 1, c[i - 1].t_start);
+  tf_log(t, "submitted in ring order %u %u %u %u, started in priority order", order[0], order[1], order[2], order[3]);
+  hl_cb_free(&cb);
+  hl_close(d);
+  return TF_PASS;
+}
+
+/* ------------------------------------------------------------------ benchmarks */
+/* Host doorbell -> the firmware's CTRL.start of the job's first queue, from
+ * the firmware's mtime stamp (cnt.t_first_start) against the doorbell write's
+ * cycle translated into mtime. */
+TF_TEST_F(hostlink, bench_doorbell, 3000000, TF_BENCH) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  int q;
+  NEED_QUEUE(t, d, "dma0", q);
+  uint32_t ws, wsz = 1u << 16, off = 0;
+  HL_CHECK(t, d, hl_alloc(d, wsz, 4096, &ws));
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  hl_cb_lin_dma(&cb, 0, ws + 0x8000u, ws + 0x9000u, 32);
+  hl_cb_stop(&cb, HL_EB);
+  hl_job_t j;
+  job_ws(&j, ws, wsz);
+  PUT_CB(t, d, &j, 0, q, &cb, ws, &off);
+  hl_cb_free(&cb);
+  uint32_t lo = 0, mn = ~0u, mx = 0, isr_mn = ~0u, lats[16], eng[16];
+  uint64_t sum = 0;
+  const unsigned N = 16;
+  for (unsigned i = 0; i < N; i++) {
+    /* let the firmware go idle (wfi) at a random phase */
+    hl_run(d, 3000 + tf_rand_below(t, 500));
+    /* mtime <-> simulator cycle offset (the read samples mtime inside the access) */
+    uint64_t c0 = tsim_cycles(t->sim);
+    HL_CHECK(t, d, hl_read32(d, TESSERA_CLINT_BASE + (uint32_t)offsetof(clint_t, MTIME_LO), &lo));
+    uint64_t c1 = tsim_cycles(t->sim);
+    uint32_t off_mt = lo - (uint32_t)((c0 + c1) / 2u);
+    uint32_t seq;
+    HL_CHECK(t, d, hl_submit(d, &j, &seq));
+    uint64_t c_db = tsim_cycles(t->sim);
+    uint32_t t_db = (uint32_t)c_db + off_mt;   /* the doorbell write has just completed */
+    /* cycle by cycle until the queue manager selects the DMA's registers (its
+     * first LIN_DMA register write): the simulator's probe */
+    tsim_probe_t pr;
+    memset(&pr, 0, sizeof pr);
+    while (!((pr.qman_eng_sel >> q) & 1u) && tsim_cycles(t->sim) - c_db < 20000u) {
+      TF_CHECK_OK(t, tsim_step(t->sim, 1));
+      tsim_probe(t->sim, &pr);
+    }
+    if (!((pr.qman_eng_sel >> q) & 1u)) return tf_fail(t, "job %u: the engine was never written", seq);
+    eng[i] = (uint32_t)(tsim_cycles(t->sim) - c_db);
+    EXPECT_JOB(t, d, seq, HL_COMPLETED, 0, 0, 100000);
+    hif_counters_t k;
+    HL_CHECK(t, d, hl_fw_counters(d, &k));
+    uint32_t lat = k.t_first_start - t_db, isr = k.t_doorbell - t_db;
+    lats[i] = lat;
+    sum += lat;
+    mn = lat < mn ? lat : mn;
+    mx = lat > mx ? lat : mx;
+    isr_mn = isr < isr_mn ? isr : isr_mn;
+  }
+  for (unsigned a = 1; a < N; a++)
+    for (unsigned b = a; b > 0 && lats[b - 1] > lats[b]; b--) {
+      uint32_t x = lats[b];
+      lats[b] = lats[b - 1], lats[b - 1] = x;
+    }
+  for (unsigned a = 1; a < N; a++)
+    for (unsigned b = a; b > 0 && eng[b - 1] > eng[b]; b--) {
+      uint32_t x = eng[b];
+      eng[b] = eng[b - 1], eng[b - 1] = x;
+    }
+  printf("bench hostlink doorbell_to_start: median %u cycles, min %u, mean %.1f, max %u (target <= 300; the "
+         "maximum is a doorbell that arrives while the firmware handles a tick); doorbell to firmware wake-up "
+         ">= %u cycles; %u jobs\n",
+         lats[N / 2], mn, (double)sum / N, mx, isr_mn, N);
+  printf("bench hostlink doorbell_to_engine_write: median %u cycles, min %u, max %u (doorbell -> the DMA queue's "
+         "first register write to its engine, simulator probe; includes the command-buffer fetch from HBM)\n",
+         eng[N / 2], eng[0], eng[N - 1]);
+  hl_close(d);
+  return TF_PASS;
+}
+
+/* Sustained rate of small jobs (NOP + STOP on alternating DMA queues), rings
+ * kept full by the host. */
+TF_TEST_F(hostlink, bench_rate, 6000000, TF_BENCH) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  int q0, q1;
+  NEED_QUEUE(t, d, "dma0", q0);
+  NEED_QUEUE(t, d, "dma1", q1);
+  uint32_t ws, wsz = 1u << 16, off = 0;
+  HL_CHECK(t, d, hl_alloc(d, wsz, 4096, &ws));
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  hl_cb_nop(&cb, 0);
+  hl_cb_stop(&cb, 0);
+  hl_job_t j[2];
+  job_ws(&j[0], ws, wsz);
+  job_ws(&j[1], ws, wsz);
+  PUT_CB(t, d, &j[0], 0, q0, &cb, ws, &off);
+  PUT_CB(t, d, &j[1], 0, q1, &cb, ws, &off);
+  hl_cb_free(&cb);
+  const unsigned N = 200;
+  uint32_t seqs[200];
+  unsigned sent = 0, done = 0;
+  uint64_t t0 = tsim_cycles(t->sim), i0 = tsim_retired_count(t->sim);
+  hif_counters_t k0;
+  HL_CHECK(t, d, hl_fw_counters(d, &k0));
+  while (done < N) {
+    while (sent < N) {
+      j[sent & 1].no_irq = 1;
+      int rc = hl_submit(d, &j[sent & 1], &seqs[sent]);
+      if (rc == HL_EFULL) break;
+      HL_CHECK(t, d, rc);
+      sent++;
+    }
+    hl_run(d, 100);
+    while (done < sent) {
+      int w = hl_wait(d, seqs[done], 0, NULL);
+      if (w == HL_BUSY) break;
+      if (w != HL_COMPLETED) return tf_fail(t, "job %u: %s", seqs[done], hl_wait_name(w));
+      done++;
+    }
+    if (tsim_cycles(t->sim) - t0 > t->budget - 100000u) return tf_fail(t, "only %u of %u jobs done", done, N);
+  }
+  uint64_t cyc = tsim_cycles(t->sim) - t0, ins = tsim_retired_count(t->sim) - i0;
+  hif_counters_t k1;
+  HL_CHECK(t, d, hl_fw_counters(d, &k1));
+  printf("bench hostlink small_job_rate: %u jobs in %llu cycles = %.0f cycles/job (%.2f M jobs/s at %u MHz); "
+         "firmware: %.0f instructions and %.1f scheduler passes per job\n",
+         N, (unsigned long long)cyc, (double)cyc / N, (double)N / cyc * TESSERA_CLK_HZ / 1e6, TESSERA_CLK_HZ / 1000000u,
+         (double)ins / N, (double)(k1.polls - k0.polls) / N);
+  hl_close(d);
   return TF_PASS;
 }

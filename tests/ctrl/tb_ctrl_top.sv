@@ -107,7 +107,8 @@ module tb_ctrl_top (
     .eng_paddr_o(e_paddr), .eng_pwdata_o(e_pwdata), .eng_pstrb_o(e_pstrb), .eng_pready_i(e_pready),
     .eng_prdata_i(e_prdata), .eng_pslverr_i(e_pslverr),
     .msg_valid_o(qm_valid_o), .msg_ready_i(qm_ready_i), .msg_addr_o(qm_addr_o), .msg_data_o(qm_data_o),
-    .engine_idle_i(dma_idle), .irq_o(q_irq_o)
+    .engine_idle_i(dma_idle), .fence_inc_i(1'b0), .fence_inc_idx_i(2'd0), .fence_inc_val_i(16'd0),
+    .irq_o(q_irq_o)
   );
 
   tessera_apb_mux u_mux (

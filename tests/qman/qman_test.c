@@ -114,7 +114,9 @@ static int run_cb(const uint32_t *w, uint32_t nwords, const run_opts_t *o) {
     for (int k = 0; k < 8; k++) qtb_step();
     collect();
     if (fed < n_feeds && qtb_cycle() >= next_feed) {
-      qtb_apb_write(FENCE_OFF(feeds[fed].id), feeds[fed].val);
+      /* half the feeds through the FENCE register, half through the direct port */
+      if (rnd() & 1u) qtb_fence_inc(feeds[fed].id, feeds[fed].val);
+      else qtb_apb_write(FENCE_OFF(feeds[fed].id), feeds[fed].val);
       fed++;
       next_feed = qtb_cycle() + (o->feed_delay_max ? rnd() % o->feed_delay_max : 0);
       continue;

@@ -18,6 +18,7 @@ void     qtb_step(void);
 uint64_t qtb_cycle(void);
 int      qtb_apb_write(uint32_t off, uint32_t val);   /* pslverr, -1 on timeout */
 int      qtb_apb_read(uint32_t off, uint32_t *val);
+void     qtb_fence_inc(unsigned id, uint32_t val);        /* direct fence-increment port, one cycle */
 /* device memory (sparse, 32-bit words); beats listed as bad answer SLVERR */
 void     qtb_mem_clear(void);
 void     qtb_mem_write32(uint32_t addr, uint32_t v);

@@ -179,6 +179,14 @@ static int apb(bool wr, uint32_t off, uint32_t wdata, uint32_t *rdata) {
   return -1;
 }
 extern "C" int qtb_apb_write(uint32_t off, uint32_t val) { return apb(true, off, val, nullptr); }
+// one cycle of the direct fence-increment port (the chip's Sync-Manager fast path)
+extern "C" void qtb_fence_inc(unsigned id, uint32_t val) {
+  dut->fence_inc_i = 1;
+  dut->fence_inc_idx_i = id & 3u;
+  dut->fence_inc_val_i = val & 0xFFFFu;
+  qtb_step();
+  dut->fence_inc_i = 0;
+}
 extern "C" int qtb_apb_read(uint32_t off, uint32_t *val) { return apb(false, off, 0, val); }
 
 extern "C" void qtb_mem_clear(void) { mem.clear(); bad_beats.clear(); }
