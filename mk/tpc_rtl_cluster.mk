@@ -8,7 +8,7 @@ LINT_TOPS += tessera_tpc_cluster
 
 TPCC_BUILD := $(BUILD)/tpc_cluster
 TPCC_TB    := $(TPCC_BUILD)/Vtessera_tpc_cluster
-TPCC_RTL   := $(CFG_PKG) rtl/tpc/gen/tpc_reg_pkg.sv $(TPC_RTL_PKG) rtl/tpc/gen/tpc_reg_top.sv $(TPC_RTL_MODS) $(TPCC_MODS)
+TPCC_RTL   := $(CFG_PKG) rtl/tpc/gen/tpc_reg_pkg.sv rtl/tpc/gen/tpc_reg_top.sv $(TPC_RTL) $(TPCC_MODS)
 TPCC_SRCS  := tests/tpc/rtl/tpcc_harness.cpp sim/src/axi_mem_model.cpp
 TPCC_HDRS  := tests/tpc/rtl/tpcc_tb.h sim/src/axi_mem_model.h bsp/include/regs/tpc_regs.h
 TPCC_SHAPES ?= 2
