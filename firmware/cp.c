@@ -25,6 +25,7 @@
 
 #include "regs/dma_regs.h"
 #include "regs/intc_regs.h"
+#include "regs/l2_regs.h"
 #include "regs/mme_regs.h"
 #include "regs/qman_regs.h"
 #include "regs/syncmgr_regs.h"
@@ -205,6 +206,28 @@ static void mons_release(job_t *j)
     j->mons = 0u;
 }
 
+/* ------------------------------------------------------------------ L2 coherence
+ * The engines work through their DCORE's L2 slice, the host reads and writes device
+ * memory behind it (docs/l2.md, "Coherence contract"): every slice is invalidated
+ * before a job's queues are programmed (the host wrote its inputs) and flushed before
+ * a job's completion is posted (the host reads its results). Runs the whole-cache
+ * operation on every slice at once and waits (about 2 * sets * ways cycles). */
+#define L2R(d, r) MMIO32(TESSERA_L2_ADDR(d) + offsetof(l2_t, r))
+static void l2_maint_all(uint32_t op)
+{
+    for (uint32_t d = 0; d < TESSERA_NUM_L2; d++) {
+        L2R(d, STATUS) = L2__STATUS__DONE_bm;
+        L2R(d, MAINT_CMD) = (op << L2__MAINT_CMD__OP_bp) | L2__MAINT_CMD__WHOLE_bm | L2__MAINT_CMD__GO_bm;
+    }
+    for (uint32_t d = 0; d < TESSERA_NUM_L2; d++) {
+        /* bounded: the walk always ends (docs/l2.md); a write-back error is sticky in
+         * STATUS.wb_err and raises the slice's interrupt if enabled */
+        for (uint32_t n = 0; n < 1000000u && !(L2R(d, STATUS) & L2__STATUS__DONE_bm); n++)
+            ;
+        L2R(d, STATUS) = L2__STATUS__DONE_bm;
+    }
+}
+
 /* ------------------------------------------------------------------ completion */
 static void log_error(const job_t *j)
 {
@@ -249,6 +272,7 @@ static void job_finish(job_t *j, uint32_t status, uint32_t cause, uint32_t detai
     j->detail = detail;
     j->t_end = now32();
     if (started) {
+        l2_maint_all(1u);  /* FLUSH: results visible to the host before the completion */
         mons_release(j);
         if (status != HIF_ST_OK)
             for (uint32_t c = 0; c < j->ncb; c++)
@@ -526,6 +550,7 @@ static int dispatch(job_t *j, uint32_t s, const uint32_t *inflight, uint32_t ni)
     uint32_t need = 1u + (ni ? 1u + ni : 0u);
     if (mon_free < need)
         return 0;
+    l2_maint_all(2u);  /* INVALIDATE: no stale line shadows the host-written inputs */
     /* DONE(s) and DEP(s) are 0 here (start-up, job_finish). Queues first and,
      * with nothing to wait for, started at once; the done monitor is armed
      * after the start: arming evaluates the condition, so a queue that has
