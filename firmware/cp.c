@@ -25,9 +25,13 @@
 
 #include "regs/dma_regs.h"
 #include "regs/intc_regs.h"
+#include "regs/l2_regs.h"
 #include "regs/mme_regs.h"
 #include "regs/qman_regs.h"
 #include "regs/syncmgr_regs.h"
+#if __has_include("regs/tpc_regs.h")
+#include "regs/tpc_regs.h"
+#endif
 #include "tessera/hostif.h"
 #include "tessera/tessera.h"
 #include "fw.h"
@@ -78,6 +82,7 @@ static struct { uint32_t seq; uint8_t status; } hist[HIST];
 static uint32_t hist_n;
 static volatile uint32_t probe_fault;
 static uint32_t eng_status[HIF_NUM_EQ];   /* address of the engine's STATUS register (0: none known) */
+static uint32_t eng_errmask[HIF_NUM_EQ];  /* its error-code field */
 static uint32_t slot_free = (1u << FW_JOBS) - 1u;  /* bit s: jobs[s] is J_FREE */
 static uint32_t n_wait;                           /* jobs in J_WAIT */
 
@@ -201,6 +206,28 @@ static void mons_release(job_t *j)
     j->mons = 0u;
 }
 
+/* ------------------------------------------------------------------ L2 coherence
+ * The engines work through their DCORE's L2 slice, the host reads and writes device
+ * memory behind it (docs/l2.md, "Coherence contract"): every slice is invalidated
+ * before a job's queues are programmed (the host wrote its inputs) and flushed before
+ * a job's completion is posted (the host reads its results). Runs the whole-cache
+ * operation on every slice at once and waits (about 2 * sets * ways cycles). */
+#define L2R(d, r) MMIO32(TESSERA_L2_ADDR(d) + offsetof(l2_t, r))
+static void l2_maint_all(uint32_t op)
+{
+    for (uint32_t d = 0; d < TESSERA_NUM_L2; d++) {
+        L2R(d, STATUS) = L2__STATUS__DONE_bm;
+        L2R(d, MAINT_CMD) = (op << L2__MAINT_CMD__OP_bp) | L2__MAINT_CMD__WHOLE_bm | L2__MAINT_CMD__GO_bm;
+    }
+    for (uint32_t d = 0; d < TESSERA_NUM_L2; d++) {
+        /* bounded: the walk always ends (docs/l2.md); a write-back error is sticky in
+         * STATUS.wb_err and raises the slice's interrupt if enabled */
+        for (uint32_t n = 0; n < 1000000u && !(L2R(d, STATUS) & L2__STATUS__DONE_bm); n++)
+            ;
+        L2R(d, STATUS) = L2__STATUS__DONE_bm;
+    }
+}
+
 /* ------------------------------------------------------------------ completion */
 static void log_error(const job_t *j)
 {
@@ -245,6 +272,7 @@ static void job_finish(job_t *j, uint32_t status, uint32_t cause, uint32_t detai
     j->detail = detail;
     j->t_end = now32();
     if (started) {
+        l2_maint_all(1u);  /* FLUSH: results visible to the host before the completion */
         mons_release(j);
         if (status != HIF_ST_OK)
             for (uint32_t c = 0; c < j->ncb; c++)
@@ -522,6 +550,7 @@ static int dispatch(job_t *j, uint32_t s, const uint32_t *inflight, uint32_t ni)
     uint32_t need = 1u + (ni ? 1u + ni : 0u);
     if (mon_free < need)
         return 0;
+    l2_maint_all(2u);  /* INVALIDATE: no stale line shadows the host-written inputs */
     /* DONE(s) and DEP(s) are 0 here (start-up, job_finish). Queues first and,
      * with nothing to wait for, started at once; the done monitor is armed
      * after the start: arming evaluates the condition, so a queue that has
@@ -653,8 +682,8 @@ static void check_jobs(int qerr)
              * an engine barrier, so it is final) */
             uint32_t det = 0u, cause = HIF_CAUSE_NONE;
             for (uint32_t c = 0; c < j->ncb && cause == HIF_CAUSE_NONE; c++) {
-                uint32_t a = eng_status[j->eq[c]];
-                uint32_t err = a ? (MMIO32(a) >> 8) & 0xFFu : 0u;
+                uint32_t a = eng_status[j->eq[c]], msk = eng_errmask[j->eq[c]];
+                uint32_t err = a ? (MMIO32(a) & msk) >> __builtin_ctz(msk) : 0u;
                 if (err) {
                     cause = HIF_CAUSE_ENGINE;
                     det = (c << 8) | err;
@@ -727,10 +756,18 @@ void fw_cp_init(void)
     dma &= present;
 #ifdef TESSERA_QMAN_SLOT_MME
     /* engines behind the queues whose STATUS.err ([15:8]) is checked after a job */
-    for (uint32_t i = 0; i < TESSERA_NUM_MME; i++)
+    for (uint32_t i = 0; i < TESSERA_NUM_MME; i++) {
         eng_status[TESSERA_QMAN_SLOT_MME + i] = TESSERA_MME_ADDR(i) + (uint32_t)offsetof(mme_t, STATUS);
-    for (uint32_t d = 0; d < TESSERA_DMA_ENGINES; d++)
+        eng_errmask[TESSERA_QMAN_SLOT_MME + i] = MME__STATUS__ERR_bm;
+    }
+    for (uint32_t d = 0; d < TESSERA_DMA_ENGINES; d++) {
         eng_status[TESSERA_QMAN_SLOT_DMA + d] = TESSERA_DMA_ADDR(d) + (uint32_t)offsetof(dma_t, STATUS);
+        eng_errmask[TESSERA_QMAN_SLOT_DMA + d] = DMA__STATUS__ERR_bm;
+    }
+#if __has_include("regs/tpc_regs.h")
+    eng_status[TESSERA_QMAN_SLOT_TPC] = TESSERA_TPC_ADDR(0) + (uint32_t)offsetof(tpc_t, STATUS);
+    eng_errmask[TESSERA_QMAN_SLOT_TPC] = TPC__STATUS__ERR_bm;
+#endif
 #endif
     for (uint32_t k = 0; k < HIF_NUM_EQ; k++)
         if (!((present >> k) & 1u))

@@ -2,10 +2,11 @@
 L2_PKG  := rtl/l2/tessera_l2_pkg.sv
 L2_SRCS := rtl/l2/tessera_l2_rr_arb.sv rtl/l2/tessera_l2_bank.sv rtl/l2/tessera_l2_mshr.sv \
            rtl/l2/tessera_l2_wq.sv rtl/l2/tessera_l2_maint.sv rtl/l2/tessera_l2_rd_eng.sv \
-           rtl/l2/tessera_l2_wr_eng.sv rtl/l2/tessera_l2.sv
+           rtl/l2/tessera_l2_wr_eng.sv rtl/l2/tessera_l2.sv \
+           rtl/l2/tessera_l2_router.sv rtl/l2/tessera_l2_cluster.sv
 RTL_PKGS  += $(L2_PKG)
 RTL_SRCS  += $(L2_SRCS)
-LINT_TOPS += tessera_l2
+LINT_TOPS += tessera_l2 tessera_l2_cluster
 
 L2_GEN    := rtl/l2/gen/l2_reg_pkg.sv rtl/l2/gen/l2_reg_top.sv
 L2_ALL    := $(L2_PKG) $(L2_GEN) $(L2_SRCS)

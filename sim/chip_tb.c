@@ -40,6 +40,10 @@ static void usage(FILE *f) {
           "                        sends shutdown; --max-cycles limits the simulated time (default 1G)\n"
           "  --hbm-latency N       HBM read latency in cycles (default %u)\n"
           "  --hbm-bw N            HBM bytes per cycle per channel (default %u)\n"
+          "  --hbm-size N          populated HBM bytes (default all 1 GiB; above: DECERR)\n"
+          "  --hbm-banks N         DRAM bank/row model: banks per channel (default 0 = off)\n"
+          "  --hbm-row-bytes N     row size (default 2048)\n"
+          "  --hbm-row-miss N      extra read latency when a burst opens a row (default 0)\n"
           "  -v                    echo the UART and print more\n"
           "  --help                this text\n"
           "config %s; exit status 0 only if everything selected passed.\n",
@@ -71,6 +75,10 @@ static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
   so.max_cycles = budget + 100000;
   so.hbm_latency = o->hbm_latency;
   so.hbm_bw = o->hbm_bw;
+  so.hbm_size = o->hbm_size;
+  so.hbm_banks = o->hbm_banks;
+  so.hbm_row_bytes = o->hbm_row_bytes;
+  so.hbm_row_miss = o->hbm_row_miss;
   so.trace_file = o->trace;
   so.uart_echo = o->verbose;
   tsim_t *s = tsim_create(&so);
@@ -217,6 +225,21 @@ int main(int argc, char **argv) {
       NEEDV();
       if (!parse_u64(v, &n) || !n || n > 4096) goto bad;
       o.hbm_bw = (unsigned)n;
+    } else if (!strcmp(a, "--hbm-size")) {
+      NEEDV();
+      if (!parse_u64(v, &o.hbm_size) || o.hbm_size > TESSERA_HBM_SIZE) goto bad;
+    } else if (!strcmp(a, "--hbm-banks")) {
+      NEEDV();
+      if (!parse_u64(v, &n) || n > 256) goto bad;
+      o.hbm_banks = (unsigned)n;
+    } else if (!strcmp(a, "--hbm-row-bytes")) {
+      NEEDV();
+      if (!parse_u64(v, &n) || !n || n > (1u << 20)) goto bad;
+      o.hbm_row_bytes = (unsigned)n;
+    } else if (!strcmp(a, "--hbm-row-miss")) {
+      NEEDV();
+      if (!parse_u64(v, &n) || n > 100000) goto bad;
+      o.hbm_row_miss = (unsigned)n;
     } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
       o.verbose = 1;
     } else {

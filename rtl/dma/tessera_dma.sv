@@ -242,14 +242,31 @@ module tessera_dma #(
                           !tfull_q[tfill_q];
   assign pop            = trm ? ld_pop : (w_fire && !fillm);
 
+  logic go;
+  assign go = hwif_out.CTRL.go.value;
+
+  // L2 cache hints of the transfer (docs/l2.md "AXI subset and hints"), latched at go
+  logic       rd_alloc_q, wr_alloc_q;
+  logic [1:0] rd_class_q, wr_class_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_alloc_q <= 1'b1; wr_alloc_q <= 1'b1; rd_class_q <= '0; wr_class_q <= '0;
+    end else if (go && state_q == SIdle) begin
+      rd_alloc_q <= hwif_out.CACHE.rd_alloc.value;
+      wr_alloc_q <= hwif_out.CACHE.wr_alloc.value;
+      rd_class_q <= hwif_out.CACHE.rd_class.value;
+      wr_class_q <= hwif_out.CACHE.wr_class.value;
+    end
+  end
+
   assign m_axi_awid_o    = AxiId;
   assign m_axi_awaddr_o  = awaddr_q;
   assign m_axi_awlen_o   = awlen_q;
   assign m_axi_awsize_o  = 3'd5;
   assign m_axi_awburst_o = 2'b01;
-  assign m_axi_awcache_o = 4'b0000;
+  assign m_axi_awcache_o = {wr_alloc_q, wr_alloc_q, 2'b11};
   assign m_axi_awprot_o  = 3'b000;
-  assign m_axi_awqos_o   = 4'h0;
+  assign m_axi_awqos_o   = {2'b00, wr_class_q};
   assign m_axi_awvalid_o = awvalid_q;
   assign m_axi_bready_o  = 1'b1;
   assign m_axi_arid_o    = AxiId;
@@ -257,9 +274,9 @@ module tessera_dma #(
   assign m_axi_arlen_o   = arlen_q;
   assign m_axi_arsize_o  = 3'd5;
   assign m_axi_arburst_o = 2'b01;
-  assign m_axi_arcache_o = 4'b0000;
+  assign m_axi_arcache_o = {rd_alloc_q, rd_alloc_q, 2'b11};
   assign m_axi_arprot_o  = 3'b000;
-  assign m_axi_arqos_o   = 4'h0;
+  assign m_axi_arqos_o   = {2'b00, rd_class_q};
   assign m_axi_arvalid_o = arvalid_q;
   assign m_axi_rready_o  = 1'b1;
 
@@ -276,8 +293,6 @@ module tessera_dma #(
   assign msg_addr_o  = hwif_out.MSG_ADDR.addr.value;
   assign msg_data_o  = hwif_out.MSG_DATA.data.value;
 
-  logic go;
-  assign go = hwif_out.CTRL.go.value;
 
   logic [3:0][3:0] wq_d;
   logic [2:0]      wq_n_d;

@@ -109,7 +109,9 @@ module tessera_l2 #(
   output logic        msg_valid_o,
   input  logic        msg_ready_i,
   output logic [31:0] msg_addr_o,
-  output logic [31:0] msg_data_o
+  output logic [31:0] msg_data_o,
+  // SHARED.slices_log2 (the chip's router interleaves by it, see tessera_l2_cluster)
+  output logic [1:0]  cfg_slices_log2_o
 );
   // ---------------------------------------------------------------- geometry
   localparam int unsigned Sets        = SizeBytes / (LineBytes * Ways);
@@ -164,6 +166,7 @@ module tessera_l2 #(
   assign cfg_no_alloc     = hwif_out.CTRL.no_alloc.value;
   assign cfg_slices_log2  = hwif_out.SHARED.slices_log2.value;
   assign cfg_slice_id     = hwif_out.SHARED.slice_id.value;
+  assign cfg_slices_log2_o = cfg_slices_log2;
 
   // ---------------------------------------------------------------- engines
   logic [NumEng-1:0]              eng_req, eng_gnt, eng_alloc, eng_write, eng_stall;

@@ -1,6 +1,7 @@
 // Read engine of one L2 upstream port: works on one AXI read burst at a time (the next AR
-// waits in a one-entry buffer and starts right after the last beat) and looks its
-// beats up one by one (one per cycle while they hit). A miss waits for this engine's MSHR:
+// waits in a one-entry buffer) and looks its beats up one by one (one per cycle while they
+// hit; when the last beat of a burst hits, the first beat of the buffered burst is looked
+// up in the same cycle, so hitting bursts follow each other without a bubble). A miss waits for this engine's MSHR:
 // after a refill the beat is looked up again (it then hits), a non-allocating miss or an
 // error completes the beat with the MSHR's data / response. Read data goes through a
 // 4-entry FIFO to the R channel, so lookups never wait for a stalled R channel mid-flight.
@@ -64,20 +65,28 @@ module tessera_l2_rd_eng #(
   logic [1:0]             f_resp;
 
   // ---------------------------------------------------------------- beat completion
-  logic hit, miss, slice_err, complete, fifo_ok, more;
+  logic hit, miss, slice_err, complete, fifo_ok, more, chain;
+  // AR buffer: the next burst, loaded when the current one completes its last beat
+  logic              ab_valid_q, ab_slice_ok_q, ab_alloc_q;
+  logic [IdBits-1:0] ab_id_q;
+  logic [31:0]       ab_addr_q;
+  logic [8:0]        ab_left_q;
+  logic [1:0]        ab_cls_q;
   assign hit       = inflight_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResHit);
   assign miss      = inflight_q && res_valid_i &&
                      (res_kind_i == tessera_l2_pkg::ResMissAlloc || res_kind_i == tessera_l2_pkg::ResMissBypass);
   assign slice_err = active_q && !slice_ok_q && !inflight_q && !wait_q && (f_cnt_q < 3'd4);
   assign complete  = hit || (done_i && !done_replay_i) || slice_err;
   assign fifo_ok   = (32'(f_cnt_q) + 32'(inflight_q)) <= 2;
-  assign more      = hit ? (left_q > 9'd1) : 1'b1;
+  // the last beat hits and the buffered burst is in this slice: look up its first beat now
+  assign chain     = hit && (left_q == 9'd1) && ab_valid_q && ab_slice_ok_q;
+  assign more      = hit ? (left_q > 9'd1 || chain) : 1'b1;
 
   assign req_valid_o = active_q && slice_ok_q && !wait_q && (!inflight_q || hit) && more &&
                        fifo_ok;
-  assign req_addr_o  = hit ? addr_q + 32'd32 : addr_q;
-  assign req_alloc_o = alloc_q;
-  assign req_cls_o   = cls_q;
+  assign req_addr_o  = chain ? ab_addr_q : (hit ? addr_q + 32'd32 : addr_q);
+  assign req_alloc_o = chain ? ab_alloc_q : alloc_q;
+  assign req_cls_o   = chain ? ab_cls_q : cls_q;
 
   always_comb begin
     if (hit) begin
@@ -94,12 +103,6 @@ module tessera_l2_rd_eng #(
   assign f_push = complete;
   assign f_pop  = s_axi_rvalid_o && s_axi_rready_i;
 
-  // AR buffer: the next burst, loaded when the current one completes its last beat
-  logic              ab_valid_q, ab_slice_ok_q, ab_alloc_q;
-  logic [IdBits-1:0] ab_id_q;
-  logic [31:0]       ab_addr_q;
-  logic [8:0]        ab_left_q;
-  logic [1:0]        ab_cls_q;
   logic ar_fire, load;
   assign s_axi_arready_o = !ab_valid_q;
   assign ar_fire = s_axi_arvalid_i && s_axi_arready_o;

@@ -159,6 +159,20 @@ module tessera_mme
     end
   end
 
+  // L2 cache hints of the job (docs/l2.md "AXI subset and hints"), latched at commit
+  logic       rd_alloc_q, wr_alloc_q;
+  logic [1:0] rd_class_q, wr_class_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_alloc_q <= 1'b1; wr_alloc_q <= 1'b1; rd_class_q <= '0; wr_class_q <= '0;
+    end else if (commit && state_q == SIdle) begin
+      rd_alloc_q <= hw_out.CACHE.rd_alloc.value;
+      wr_alloc_q <= hw_out.CACHE.wr_alloc.value;
+      rd_class_q <= hw_out.CACHE.rd_class.value;
+      wr_class_q <= hw_out.CACHE.wr_class.value;
+    end
+  end
+
   // ================================================================ job checks
   function automatic logic [1:0] lbytes(input logic [2:0] t);
     unique case (t)
@@ -377,9 +391,9 @@ module tessera_mme
   assign m_axi_arid_o    = '0;
   assign m_axi_arsize_o  = 3'd5;
   assign m_axi_arburst_o = 2'b01;
-  assign m_axi_arcache_o = 4'b0000;
+  assign m_axi_arcache_o = {rd_alloc_q, rd_alloc_q, 2'b11};
   assign m_axi_arprot_o  = 3'b000;
-  assign m_axi_arqos_o   = 4'd0;
+  assign m_axi_arqos_o   = {2'b00, rd_class_q};
   assign f_issue = m_axi_arvalid_o && m_axi_arready_i;
 
   always_comb begin
@@ -944,9 +958,9 @@ module tessera_mme
   assign m_axi_awid_o    = '0;
   assign m_axi_awsize_o  = 3'd5;
   assign m_axi_awburst_o = 2'b01;
-  assign m_axi_awcache_o = 4'b0000;
+  assign m_axi_awcache_o = {wr_alloc_q, wr_alloc_q, 2'b11};
   assign m_axi_awprot_o  = 3'b000;
-  assign m_axi_awqos_o   = 4'd0;
+  assign m_axi_awqos_o   = {2'b00, wr_class_q};
   assign m_axi_wvalid_o  = drain_busy_q && (d_w_q < d_bb);
   assign m_axi_wdata_o   = d_wsel ? d_win[511:256] : d_win[255:0];
   assign m_axi_wstrb_o   = d_wsel ? d_strb[63:32] : d_strb[31:0];

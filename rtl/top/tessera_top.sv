@@ -255,11 +255,13 @@ module tessera_top #(
     else                qman_slot = tessera_cfg_pkg::QmanSlotDma + (q - QDma);
   endfunction
 
-  // message sources: MME i, DMA d, Sync Manager, queue manager q
+  // message sources: MME i, DMA d, Sync Manager, queue manager q, L2 slice d
+  localparam int unsigned NumL2     = tessera_cfg_pkg::NumL2;
   localparam int unsigned MsgDma    = NumMme;
   localparam int unsigned MsgSm     = NumMme + NumDma;
   localparam int unsigned MsgQm     = MsgSm + 1;
-  localparam int unsigned NumMsgSrc = MsgQm + NumQ;
+  localparam int unsigned MsgL2     = MsgQm + NumQ;
+  localparam int unsigned NumMsgSrc = MsgL2 + NumL2;
 
   // e_*[q]: the register port of queue q's engine. For an engine, a tessera_apb_mux joins
   // the system-bus slot (master 0) and the queue manager (master 1).
@@ -305,12 +307,13 @@ module tessera_top #(
 
   // ================================================================ CSR space (APB)
   // 0 SYSCTRL, 1 UART, 2 INTC, 3 CLINT, PerMme+i MME i, PerSm SYNCMGR, PerDma+d DMA d,
-  // PerQm+q queue manager of queue q (QMAN slot qman_slot(q))
+  // PerQm+q queue manager of queue q (QMAN slot qman_slot(q)), PerL2+d L2 slice d
   localparam int unsigned PerMme = 4;
   localparam int unsigned PerSm  = PerMme + NumMme;
   localparam int unsigned PerDma = PerSm + 1;
   localparam int unsigned PerQm  = PerDma + NumDma;
-  localparam int unsigned NumPer = PerQm + NumQ;
+  localparam int unsigned PerL2  = PerQm + NumQ;
+  localparam int unsigned NumPer = PerL2 + NumL2;
 
   function automatic logic [NumPer*32-1:0] per_table(input logic want_size);
     per_table = '0;
@@ -330,6 +333,10 @@ module tessera_top #(
     for (int unsigned q = 0; q < NumQ; q++) begin
       per_table[(PerQm+q)*32 +: 32] = want_size ? tessera_cfg_pkg::QmanStride
                                                 : tessera_cfg_pkg::QmanBase + qman_slot(q) * tessera_cfg_pkg::QmanStride;
+    end
+    for (int unsigned d = 0; d < NumL2; d++) begin
+      per_table[(PerL2+d)*32 +: 32] = want_size ? tessera_cfg_pkg::L2Stride
+                                                : tessera_cfg_pkg::L2Base + d * tessera_cfg_pkg::L2Stride;
     end
   endfunction
   localparam logic [NumPer*32-1:0] PerBase = per_table(1'b0);
@@ -419,6 +426,7 @@ module tessera_top #(
   logic [NumDma-1:0] dma_irq;
   logic [NumQ-1:0]   qm_irq;
   logic              sm_irq;
+  logic [NumL2-1:0]  l2_irq;
   always_comb begin
     irq_src     = '0;
     irq_src[0]  = uart_irq;
@@ -426,6 +434,7 @@ module tessera_top #(
     for (int unsigned d = 0; d < NumDma; d++) irq_src[6+d] = dma_irq[d];
     irq_src[10] = sm_irq;
     irq_src[11] = |qm_irq;
+    for (int unsigned d = 0; d < NumL2; d++) irq_src[12+d] = l2_irq[d];
     irq_src[20] = msg_err_q;
   end
 
@@ -466,10 +475,10 @@ module tessera_top #(
   );
 
   // ================================================================ memory fabric (AXI4)
-  // 0 system-bus bridge, AxMme+i MME i, AxDma+d DMA d, AxQf the queue managers' fetch port
-  localparam int unsigned AxMme     = 1;
-  localparam int unsigned AxDma     = AxMme + NumMme;
-  localparam int unsigned AxQf      = AxDma + NumDma;
+  // 0 system-bus bridge, AxL2+d L2 slice d (the MMEs and DMA engines are behind their
+  // DCORE's slice), AxQf the queue managers' fetch port
+  localparam int unsigned AxL2      = 1;
+  localparam int unsigned AxQf      = AxL2 + NumL2;
   localparam int unsigned NumAxiMst = AxQf + 1;
   localparam int unsigned Iw = tessera_cfg_pkg::AxiIdBits;
 
@@ -537,6 +546,176 @@ module tessera_top #(
     .m_axi_rready_o (ax_rready[0])
   );
 
+  // ================================================================ L2 slices (issue 6)
+  // -------- begin L2 section: one tessera_l2 per DCORE (docs/l2.md "Integration").
+  // Upstream port u = d * L2Ports + p of the cluster is port p of DCORE d:
+  //   p = 0 the DCORE's MME, p = 1 its TPCs, p = 2 its DMA engine (engine d).
+  // Ports without an engine yet (TPCs) are tied off here (no requests, responses
+  // accepted). Slice d's memory master is fabric master AxL2 + d.
+  localparam int unsigned L2Ports = 3;
+  localparam int unsigned L2PMme  = 0;
+  localparam int unsigned L2PTpc  = 1;
+  localparam int unsigned L2PDma  = 2;
+  localparam int unsigned NumL2U  = NumL2 * L2Ports;
+  if (tessera_cfg_pkg::MmePerDcore != 1 || NumMme != NumL2 || NumDma != NumL2) begin : g_bad_l2_ports
+    $error("tessera_top: one MME and one DMA engine per DCORE assumed by the L2 ports");
+  end
+
+  logic [NumL2U-1:0][Iw-1:0]   l2u_awid, l2u_bid, l2u_arid, l2u_rid;
+  logic [NumL2U-1:0][31:0]     l2u_awaddr, l2u_araddr;
+  logic [NumL2U-1:0][7:0]      l2u_awlen, l2u_arlen;
+  logic [NumL2U-1:0][2:0]      l2u_awsize, l2u_arsize, l2u_awprot, l2u_arprot;
+  logic [NumL2U-1:0][1:0]      l2u_awburst, l2u_arburst, l2u_bresp, l2u_rresp;
+  logic [NumL2U-1:0][3:0]      l2u_awcache, l2u_arcache, l2u_awqos, l2u_arqos;
+  logic [NumL2U-1:0]           l2u_awvalid, l2u_awready, l2u_wlast, l2u_wvalid, l2u_wready;
+  logic [NumL2U-1:0]           l2u_bvalid, l2u_bready, l2u_arvalid, l2u_arready;
+  logic [NumL2U-1:0]           l2u_rlast, l2u_rvalid, l2u_rready;
+  logic [NumL2U-1:0][Dw-1:0]   l2u_wdata, l2u_rdata;
+  logic [NumL2U-1:0][Dw/8-1:0] l2u_wstrb;
+
+  // tie-offs of the ports whose engines are not in the chip yet (TPC cluster)
+  for (genvar d = 0; d < NumL2; d++) begin : g_l2_tie
+    localparam int unsigned U = d * L2Ports + L2PTpc;
+    assign l2u_awid[U]    = '0;
+    assign l2u_awaddr[U]  = '0;
+    assign l2u_awlen[U]   = '0;
+    assign l2u_awsize[U]  = 3'd5;
+    assign l2u_awburst[U] = 2'b01;
+    assign l2u_awcache[U] = 4'b1111;
+    assign l2u_awprot[U]  = '0;
+    assign l2u_awqos[U]   = '0;
+    assign l2u_awvalid[U] = 1'b0;
+    assign l2u_wdata[U]   = '0;
+    assign l2u_wstrb[U]   = '0;
+    assign l2u_wlast[U]   = 1'b0;
+    assign l2u_wvalid[U]  = 1'b0;
+    assign l2u_bready[U]  = 1'b1;
+    assign l2u_arid[U]    = '0;
+    assign l2u_araddr[U]  = '0;
+    assign l2u_arlen[U]   = '0;
+    assign l2u_arsize[U]  = 3'd5;
+    assign l2u_arburst[U] = 2'b01;
+    assign l2u_arcache[U] = 4'b1111;
+    assign l2u_arprot[U]  = '0;
+    assign l2u_arqos[U]   = '0;
+    assign l2u_arvalid[U] = 1'b0;
+    assign l2u_rready[U]  = 1'b1;
+  end
+  logic unused_l2_tie;
+  always_comb begin
+    unused_l2_tie = 1'b0;
+    for (int unsigned d = 0; d < NumL2; d++) begin
+      unused_l2_tie ^= ^{l2u_awready[d*L2Ports+L2PTpc], l2u_wready[d*L2Ports+L2PTpc],
+                         l2u_bid[d*L2Ports+L2PTpc], l2u_bresp[d*L2Ports+L2PTpc],
+                         l2u_bvalid[d*L2Ports+L2PTpc], l2u_arready[d*L2Ports+L2PTpc],
+                         l2u_rid[d*L2Ports+L2PTpc], l2u_rdata[d*L2Ports+L2PTpc],
+                         l2u_rresp[d*L2Ports+L2PTpc], l2u_rlast[d*L2Ports+L2PTpc],
+                         l2u_rvalid[d*L2Ports+L2PTpc]};
+    end
+  end
+
+  tessera_l2_cluster #(
+    .NumSlices(NumL2),
+    .NumPorts (L2Ports),
+    .SizeBytes(tessera_cfg_pkg::L2BytesPerDcore),
+    .Ways     (tessera_cfg_pkg::L2Ways),
+    .LineBytes(tessera_cfg_pkg::L2LineBytes),
+    .DataBits (Dw),
+    .IdBits   (Iw),
+    .MIdBits  (Iw),
+    .MemBase  (tessera_cfg_pkg::HbmBase),
+    .MemSize  (tessera_cfg_pkg::HbmSize)
+  ) u_l2 (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .s_axi_awid_i   (l2u_awid),
+    .s_axi_awaddr_i (l2u_awaddr),
+    .s_axi_awlen_i  (l2u_awlen),
+    .s_axi_awsize_i (l2u_awsize),
+    .s_axi_awburst_i(l2u_awburst),
+    .s_axi_awcache_i(l2u_awcache),
+    .s_axi_awprot_i (l2u_awprot),
+    .s_axi_awqos_i  (l2u_awqos),
+    .s_axi_awvalid_i(l2u_awvalid),
+    .s_axi_awready_o(l2u_awready),
+    .s_axi_wdata_i  (l2u_wdata),
+    .s_axi_wstrb_i  (l2u_wstrb),
+    .s_axi_wlast_i  (l2u_wlast),
+    .s_axi_wvalid_i (l2u_wvalid),
+    .s_axi_wready_o (l2u_wready),
+    .s_axi_bid_o    (l2u_bid),
+    .s_axi_bresp_o  (l2u_bresp),
+    .s_axi_bvalid_o (l2u_bvalid),
+    .s_axi_bready_i (l2u_bready),
+    .s_axi_arid_i   (l2u_arid),
+    .s_axi_araddr_i (l2u_araddr),
+    .s_axi_arlen_i  (l2u_arlen),
+    .s_axi_arsize_i (l2u_arsize),
+    .s_axi_arburst_i(l2u_arburst),
+    .s_axi_arcache_i(l2u_arcache),
+    .s_axi_arprot_i (l2u_arprot),
+    .s_axi_arqos_i  (l2u_arqos),
+    .s_axi_arvalid_i(l2u_arvalid),
+    .s_axi_arready_o(l2u_arready),
+    .s_axi_rid_o    (l2u_rid),
+    .s_axi_rdata_o  (l2u_rdata),
+    .s_axi_rresp_o  (l2u_rresp),
+    .s_axi_rlast_o  (l2u_rlast),
+    .s_axi_rvalid_o (l2u_rvalid),
+    .s_axi_rready_i (l2u_rready),
+    .m_axi_awid_o   (ax_awid[AxL2 +: NumL2]),
+    .m_axi_awaddr_o (ax_awaddr[AxL2 +: NumL2]),
+    .m_axi_awlen_o  (ax_awlen[AxL2 +: NumL2]),
+    .m_axi_awsize_o (ax_awsize[AxL2 +: NumL2]),
+    .m_axi_awburst_o(ax_awburst[AxL2 +: NumL2]),
+    .m_axi_awcache_o(ax_awcache[AxL2 +: NumL2]),
+    .m_axi_awprot_o (ax_awprot[AxL2 +: NumL2]),
+    .m_axi_awqos_o  (ax_awqos[AxL2 +: NumL2]),
+    .m_axi_awvalid_o(ax_awvalid[AxL2 +: NumL2]),
+    .m_axi_awready_i(ax_awready[AxL2 +: NumL2]),
+    .m_axi_wdata_o  (ax_wdata[AxL2 +: NumL2]),
+    .m_axi_wstrb_o  (ax_wstrb[AxL2 +: NumL2]),
+    .m_axi_wlast_o  (ax_wlast[AxL2 +: NumL2]),
+    .m_axi_wvalid_o (ax_wvalid[AxL2 +: NumL2]),
+    .m_axi_wready_i (ax_wready[AxL2 +: NumL2]),
+    .m_axi_bid_i    (ax_bid[AxL2 +: NumL2]),
+    .m_axi_bresp_i  (ax_bresp[AxL2 +: NumL2]),
+    .m_axi_bvalid_i (ax_bvalid[AxL2 +: NumL2]),
+    .m_axi_bready_o (ax_bready[AxL2 +: NumL2]),
+    .m_axi_arid_o   (ax_arid[AxL2 +: NumL2]),
+    .m_axi_araddr_o (ax_araddr[AxL2 +: NumL2]),
+    .m_axi_arlen_o  (ax_arlen[AxL2 +: NumL2]),
+    .m_axi_arsize_o (ax_arsize[AxL2 +: NumL2]),
+    .m_axi_arburst_o(ax_arburst[AxL2 +: NumL2]),
+    .m_axi_arcache_o(ax_arcache[AxL2 +: NumL2]),
+    .m_axi_arprot_o (ax_arprot[AxL2 +: NumL2]),
+    .m_axi_arqos_o  (ax_arqos[AxL2 +: NumL2]),
+    .m_axi_arvalid_o(ax_arvalid[AxL2 +: NumL2]),
+    .m_axi_arready_i(ax_arready[AxL2 +: NumL2]),
+    .m_axi_rid_i    (ax_rid[AxL2 +: NumL2]),
+    .m_axi_rdata_i  (ax_rdata[AxL2 +: NumL2]),
+    .m_axi_rresp_i  (ax_rresp[AxL2 +: NumL2]),
+    .m_axi_rlast_i  (ax_rlast[AxL2 +: NumL2]),
+    .m_axi_rvalid_i (ax_rvalid[AxL2 +: NumL2]),
+    .m_axi_rready_o (ax_rready[AxL2 +: NumL2]),
+    .apb_psel_i     (psel[PerL2 +: NumL2]),
+    .apb_penable_i  (penable),
+    .apb_pwrite_i   (pwrite),
+    .apb_pprot_i    (pprot),
+    .apb_paddr_i    (paddr),
+    .apb_pwdata_i   (pwdata),
+    .apb_pstrb_i    (pstrb),
+    .apb_pready_o   (pready[PerL2 +: NumL2]),
+    .apb_prdata_o   (prdata[PerL2 +: NumL2]),
+    .apb_pslverr_o  (pslverr[PerL2 +: NumL2]),
+    .irq_o          (l2_irq),
+    .msg_valid_o    (msg_valid[MsgL2 +: NumL2]),
+    .msg_ready_i    (msg_ready[MsgL2 +: NumL2]),
+    .msg_addr_o     (msg_addr[MsgL2 +: NumL2]),
+    .msg_data_o     (msg_data[MsgL2 +: NumL2])
+  );
+  // -------- end L2 section
+
   // ================================================================ MMEs
   for (genvar i = 0; i < NumMme; i++) begin : g_mme
     tessera_mme #(
@@ -560,41 +739,41 @@ module tessera_top #(
       .apb_pready_o   (e_pready[i]),
       .apb_prdata_o   (e_prdata[i]),
       .apb_pslverr_o  (e_pslverr[i]),
-      .m_axi_awid_o   (ax_awid[1+i]),
-      .m_axi_awaddr_o (ax_awaddr[1+i]),
-      .m_axi_awlen_o  (ax_awlen[1+i]),
-      .m_axi_awsize_o (ax_awsize[1+i]),
-      .m_axi_awburst_o(ax_awburst[1+i]),
-      .m_axi_awcache_o(ax_awcache[1+i]),
-      .m_axi_awprot_o (ax_awprot[1+i]),
-      .m_axi_awqos_o  (ax_awqos[1+i]),
-      .m_axi_awvalid_o(ax_awvalid[1+i]),
-      .m_axi_awready_i(ax_awready[1+i]),
-      .m_axi_wdata_o  (ax_wdata[1+i]),
-      .m_axi_wstrb_o  (ax_wstrb[1+i]),
-      .m_axi_wlast_o  (ax_wlast[1+i]),
-      .m_axi_wvalid_o (ax_wvalid[1+i]),
-      .m_axi_wready_i (ax_wready[1+i]),
-      .m_axi_bid_i    (ax_bid[1+i]),
-      .m_axi_bresp_i  (ax_bresp[1+i]),
-      .m_axi_bvalid_i (ax_bvalid[1+i]),
-      .m_axi_bready_o (ax_bready[1+i]),
-      .m_axi_arid_o   (ax_arid[1+i]),
-      .m_axi_araddr_o (ax_araddr[1+i]),
-      .m_axi_arlen_o  (ax_arlen[1+i]),
-      .m_axi_arsize_o (ax_arsize[1+i]),
-      .m_axi_arburst_o(ax_arburst[1+i]),
-      .m_axi_arcache_o(ax_arcache[1+i]),
-      .m_axi_arprot_o (ax_arprot[1+i]),
-      .m_axi_arqos_o  (ax_arqos[1+i]),
-      .m_axi_arvalid_o(ax_arvalid[1+i]),
-      .m_axi_arready_i(ax_arready[1+i]),
-      .m_axi_rid_i    (ax_rid[1+i]),
-      .m_axi_rdata_i  (ax_rdata[1+i]),
-      .m_axi_rresp_i  (ax_rresp[1+i]),
-      .m_axi_rlast_i  (ax_rlast[1+i]),
-      .m_axi_rvalid_i (ax_rvalid[1+i]),
-      .m_axi_rready_o (ax_rready[1+i]),
+      .m_axi_awid_o   (l2u_awid[i*L2Ports+L2PMme]),
+      .m_axi_awaddr_o (l2u_awaddr[i*L2Ports+L2PMme]),
+      .m_axi_awlen_o  (l2u_awlen[i*L2Ports+L2PMme]),
+      .m_axi_awsize_o (l2u_awsize[i*L2Ports+L2PMme]),
+      .m_axi_awburst_o(l2u_awburst[i*L2Ports+L2PMme]),
+      .m_axi_awcache_o(l2u_awcache[i*L2Ports+L2PMme]),
+      .m_axi_awprot_o (l2u_awprot[i*L2Ports+L2PMme]),
+      .m_axi_awqos_o  (l2u_awqos[i*L2Ports+L2PMme]),
+      .m_axi_awvalid_o(l2u_awvalid[i*L2Ports+L2PMme]),
+      .m_axi_awready_i(l2u_awready[i*L2Ports+L2PMme]),
+      .m_axi_wdata_o  (l2u_wdata[i*L2Ports+L2PMme]),
+      .m_axi_wstrb_o  (l2u_wstrb[i*L2Ports+L2PMme]),
+      .m_axi_wlast_o  (l2u_wlast[i*L2Ports+L2PMme]),
+      .m_axi_wvalid_o (l2u_wvalid[i*L2Ports+L2PMme]),
+      .m_axi_wready_i (l2u_wready[i*L2Ports+L2PMme]),
+      .m_axi_bid_i    (l2u_bid[i*L2Ports+L2PMme]),
+      .m_axi_bresp_i  (l2u_bresp[i*L2Ports+L2PMme]),
+      .m_axi_bvalid_i (l2u_bvalid[i*L2Ports+L2PMme]),
+      .m_axi_bready_o (l2u_bready[i*L2Ports+L2PMme]),
+      .m_axi_arid_o   (l2u_arid[i*L2Ports+L2PMme]),
+      .m_axi_araddr_o (l2u_araddr[i*L2Ports+L2PMme]),
+      .m_axi_arlen_o  (l2u_arlen[i*L2Ports+L2PMme]),
+      .m_axi_arsize_o (l2u_arsize[i*L2Ports+L2PMme]),
+      .m_axi_arburst_o(l2u_arburst[i*L2Ports+L2PMme]),
+      .m_axi_arcache_o(l2u_arcache[i*L2Ports+L2PMme]),
+      .m_axi_arprot_o (l2u_arprot[i*L2Ports+L2PMme]),
+      .m_axi_arqos_o  (l2u_arqos[i*L2Ports+L2PMme]),
+      .m_axi_arvalid_o(l2u_arvalid[i*L2Ports+L2PMme]),
+      .m_axi_arready_i(l2u_arready[i*L2Ports+L2PMme]),
+      .m_axi_rid_i    (l2u_rid[i*L2Ports+L2PMme]),
+      .m_axi_rdata_i  (l2u_rdata[i*L2Ports+L2PMme]),
+      .m_axi_rresp_i  (l2u_rresp[i*L2Ports+L2PMme]),
+      .m_axi_rlast_i  (l2u_rlast[i*L2Ports+L2PMme]),
+      .m_axi_rvalid_i (l2u_rvalid[i*L2Ports+L2PMme]),
+      .m_axi_rready_o (l2u_rready[i*L2Ports+L2PMme]),
       .msg_valid_o    (msg_valid[i]),
       .msg_ready_i    (msg_ready[i]),
       .msg_addr_o     (msg_addr[i]),
@@ -726,6 +905,8 @@ module tessera_top #(
   end
 
   // ---------------------------------------------------------------- DMA engines
+  // DMA engine d belongs to DCORE d: its memory port is port 2 of the DCORE's L2 slice
+  // (L2 section above).
   for (genvar d = 0; d < NumDma; d++) begin : g_dma
     localparam int unsigned Q = QDma + d;
     tessera_dma #(
@@ -744,41 +925,41 @@ module tessera_top #(
       .apb_pready_o   (e_pready[Q]),
       .apb_prdata_o   (e_prdata[Q]),
       .apb_pslverr_o  (e_pslverr[Q]),
-      .m_axi_awid_o   (ax_awid[AxDma+d]),
-      .m_axi_awaddr_o (ax_awaddr[AxDma+d]),
-      .m_axi_awlen_o  (ax_awlen[AxDma+d]),
-      .m_axi_awsize_o (ax_awsize[AxDma+d]),
-      .m_axi_awburst_o(ax_awburst[AxDma+d]),
-      .m_axi_awcache_o(ax_awcache[AxDma+d]),
-      .m_axi_awprot_o (ax_awprot[AxDma+d]),
-      .m_axi_awqos_o  (ax_awqos[AxDma+d]),
-      .m_axi_awvalid_o(ax_awvalid[AxDma+d]),
-      .m_axi_awready_i(ax_awready[AxDma+d]),
-      .m_axi_wdata_o  (ax_wdata[AxDma+d]),
-      .m_axi_wstrb_o  (ax_wstrb[AxDma+d]),
-      .m_axi_wlast_o  (ax_wlast[AxDma+d]),
-      .m_axi_wvalid_o (ax_wvalid[AxDma+d]),
-      .m_axi_wready_i (ax_wready[AxDma+d]),
-      .m_axi_bid_i    (ax_bid[AxDma+d]),
-      .m_axi_bresp_i  (ax_bresp[AxDma+d]),
-      .m_axi_bvalid_i (ax_bvalid[AxDma+d]),
-      .m_axi_bready_o (ax_bready[AxDma+d]),
-      .m_axi_arid_o   (ax_arid[AxDma+d]),
-      .m_axi_araddr_o (ax_araddr[AxDma+d]),
-      .m_axi_arlen_o  (ax_arlen[AxDma+d]),
-      .m_axi_arsize_o (ax_arsize[AxDma+d]),
-      .m_axi_arburst_o(ax_arburst[AxDma+d]),
-      .m_axi_arcache_o(ax_arcache[AxDma+d]),
-      .m_axi_arprot_o (ax_arprot[AxDma+d]),
-      .m_axi_arqos_o  (ax_arqos[AxDma+d]),
-      .m_axi_arvalid_o(ax_arvalid[AxDma+d]),
-      .m_axi_arready_i(ax_arready[AxDma+d]),
-      .m_axi_rid_i    (ax_rid[AxDma+d]),
-      .m_axi_rdata_i  (ax_rdata[AxDma+d]),
-      .m_axi_rresp_i  (ax_rresp[AxDma+d]),
-      .m_axi_rlast_i  (ax_rlast[AxDma+d]),
-      .m_axi_rvalid_i (ax_rvalid[AxDma+d]),
-      .m_axi_rready_o (ax_rready[AxDma+d]),
+      .m_axi_awid_o   (l2u_awid[d*L2Ports+L2PDma]),
+      .m_axi_awaddr_o (l2u_awaddr[d*L2Ports+L2PDma]),
+      .m_axi_awlen_o  (l2u_awlen[d*L2Ports+L2PDma]),
+      .m_axi_awsize_o (l2u_awsize[d*L2Ports+L2PDma]),
+      .m_axi_awburst_o(l2u_awburst[d*L2Ports+L2PDma]),
+      .m_axi_awcache_o(l2u_awcache[d*L2Ports+L2PDma]),
+      .m_axi_awprot_o (l2u_awprot[d*L2Ports+L2PDma]),
+      .m_axi_awqos_o  (l2u_awqos[d*L2Ports+L2PDma]),
+      .m_axi_awvalid_o(l2u_awvalid[d*L2Ports+L2PDma]),
+      .m_axi_awready_i(l2u_awready[d*L2Ports+L2PDma]),
+      .m_axi_wdata_o  (l2u_wdata[d*L2Ports+L2PDma]),
+      .m_axi_wstrb_o  (l2u_wstrb[d*L2Ports+L2PDma]),
+      .m_axi_wlast_o  (l2u_wlast[d*L2Ports+L2PDma]),
+      .m_axi_wvalid_o (l2u_wvalid[d*L2Ports+L2PDma]),
+      .m_axi_wready_i (l2u_wready[d*L2Ports+L2PDma]),
+      .m_axi_bid_i    (l2u_bid[d*L2Ports+L2PDma]),
+      .m_axi_bresp_i  (l2u_bresp[d*L2Ports+L2PDma]),
+      .m_axi_bvalid_i (l2u_bvalid[d*L2Ports+L2PDma]),
+      .m_axi_bready_o (l2u_bready[d*L2Ports+L2PDma]),
+      .m_axi_arid_o   (l2u_arid[d*L2Ports+L2PDma]),
+      .m_axi_araddr_o (l2u_araddr[d*L2Ports+L2PDma]),
+      .m_axi_arlen_o  (l2u_arlen[d*L2Ports+L2PDma]),
+      .m_axi_arsize_o (l2u_arsize[d*L2Ports+L2PDma]),
+      .m_axi_arburst_o(l2u_arburst[d*L2Ports+L2PDma]),
+      .m_axi_arcache_o(l2u_arcache[d*L2Ports+L2PDma]),
+      .m_axi_arprot_o (l2u_arprot[d*L2Ports+L2PDma]),
+      .m_axi_arqos_o  (l2u_arqos[d*L2Ports+L2PDma]),
+      .m_axi_arvalid_o(l2u_arvalid[d*L2Ports+L2PDma]),
+      .m_axi_arready_i(l2u_arready[d*L2Ports+L2PDma]),
+      .m_axi_rid_i    (l2u_rid[d*L2Ports+L2PDma]),
+      .m_axi_rdata_i  (l2u_rdata[d*L2Ports+L2PDma]),
+      .m_axi_rresp_i  (l2u_rresp[d*L2Ports+L2PDma]),
+      .m_axi_rlast_i  (l2u_rlast[d*L2Ports+L2PDma]),
+      .m_axi_rvalid_i (l2u_rvalid[d*L2Ports+L2PDma]),
+      .m_axi_rready_o (l2u_rready[d*L2Ports+L2PDma]),
       .msg_valid_o    (msg_valid[MsgDma+d]),
       .msg_ready_i    (msg_ready[MsgDma+d]),
       .msg_addr_o     (msg_addr[MsgDma+d]),

@@ -36,6 +36,10 @@ typedef struct {
   uint64_t max_cycles;      /* global limit for this instance (0 = none); runs stop there */
   unsigned hbm_latency;     /* HBM read latency in cycles (0 = TESSERA_HBM_LATENCY_CYCLES) */
   unsigned hbm_bw;          /* HBM bytes/cycle per channel (0 = TESSERA_HBM_BYTES_PER_CYCLE) */
+  uint64_t hbm_size;        /* populated HBM bytes from its base (0 = TESSERA_HBM_SIZE); above: DECERR */
+  unsigned hbm_banks;       /* DRAM bank/row model: banks per channel (0 = off, the default) */
+  unsigned hbm_row_bytes;   /* row size in bytes (0 = 2048) */
+  unsigned hbm_row_miss;    /* extra read latency when a burst opens a new row */
   const char *trace_file;   /* FST waveform file, NULL = no waves */
   int uart_echo;            /* echo decoded UART TX bytes to stdout */
   unsigned uart_rx_gap;     /* idle bit times between bytes driven into uart_rx_i (default 2) */
@@ -43,7 +47,8 @@ typedef struct {
 } tsim_opts_t;
 
 typedef struct {
-  uint64_t bytes_read, bytes_written, read_bursts, write_bursts, busy_cycles, decerr, slverr;
+  uint64_t bytes_read, bytes_written, read_bursts, write_bursts, busy_cycles, decerr, slverr,
+      row_misses;
 } tsim_hbm_stats_t;
 
 /* ---- lifetime */
@@ -136,6 +141,22 @@ uint64_t tsim_retired_count(const tsim_t *s);
 unsigned tsim_hbm_channels(void);
 void tsim_hbm_stats(const tsim_t *s, unsigned ch, tsim_hbm_stats_t *out);
 void tsim_hbm_config(tsim_t *s, unsigned latency, unsigned bytes_per_cycle);
+/* Populated size (bytes from TESSERA_HBM_BASE; beats above answer DECERR; 0 = full). */
+void tsim_hbm_set_size(tsim_t *s, uint64_t bytes);
+/* Bank/row model of every channel (banks = 0: off). */
+void tsim_hbm_row_model(tsim_t *s, unsigned banks, unsigned row_bytes, unsigned row_miss_cycles);
+
+/* ---- L2 slices (front door: their registers through the host port; simulated time passes).
+ * The host port and the back door read device memory behind the L2 slices, which are not
+ * coherent with them (docs/l2.md, "Coherence contract"): flush before reading results,
+ * invalidate after writing inputs that the engines will read. */
+enum { TSIM_L2_FLUSH = 1, TSIM_L2_INVALIDATE = 2, TSIM_L2_DISCARD = 3 };
+/* Run maintenance `op` on every line of every slice (all slices started, then waited for,
+ * at most `budget` cycles in total; 0 = 1000000). TSIM_OK, TSIM_ETIMEOUT, TSIM_EBUS (a
+ * register access failed or a slice refused: see tsim_last_error), TSIM_EARG. */
+int tsim_l2_maint_all(tsim_t *s, unsigned op, uint64_t budget);
+int tsim_l2_flush_all(tsim_t *s);       /* before the host reads results */
+int tsim_l2_invalidate_all(tsim_t *s);  /* after the host wrote inputs, before a job */
 
 /* ---- control-path probes (simulation-only observation, no simulated time passes;
  * for latency benchmarks that need single-cycle resolution) */

@@ -114,6 +114,23 @@ AxiMemModel::AxiMemModel(const AxiMemConfig& cfg, SparseMem* mem) : cfg_(cfg) {
 
 void AxiMemModel::set_read_latency(unsigned cycles) { cfg_.read_latency = cycles ? cycles : 1; }
 void AxiMemModel::set_bytes_per_cycle(unsigned bytes) { cfg_.bytes_per_cycle = bytes ? bytes : 1; }
+void AxiMemModel::set_row_model(unsigned banks, unsigned row_bytes, unsigned row_miss_cycles) {
+  cfg_.banks = banks;
+  cfg_.row_bytes = row_bytes ? row_bytes : 1;
+  cfg_.row_miss_cycles = row_miss_cycles;
+  open_row_.assign(banks, 0);
+}
+
+unsigned AxiMemModel::open_row_penalty(uint64_t addr) {
+  if (cfg_.banks == 0) return 0;
+  if (open_row_.size() != cfg_.banks) open_row_.assign(cfg_.banks, 0);
+  const uint64_t row = addr / cfg_.row_bytes;
+  uint64_t& open = open_row_[row % cfg_.banks];
+  if (open == row + 1) return 0;
+  open = row + 1;
+  ++cnt_.row_misses;
+  return cfg_.row_miss_cycles;
+}
 
 bool AxiMemModel::idle() const { return rq_.empty() && wq_.empty() && bq_.empty(); }
 
@@ -124,6 +141,7 @@ void AxiMemModel::reset(AxiMemPort& p) {
   r_presented_ = false;
   prefer_w_ = false;
   credit_ = 0;
+  open_row_.assign(cfg_.banks, 0);
   p.awready = p.wready = p.arready = false;
   p.bvalid = p.rvalid = p.rlast = false;
   p.bid = p.rid = 0;
@@ -241,6 +259,7 @@ void AxiMemModel::tick(AxiMemPort& p) {
     if (b.burst != kAxiBurstIncr && b.burst != kAxiBurstFixed) b.resp = kAxiSlvErr;
     if ((1u << b.size) > db) b.resp = kAxiSlvErr;
     ++cnt_.write_bursts;
+    open_row_penalty(b.addr);
     wq_.push_back(b);
   }
   if (ar_hs) {
@@ -259,6 +278,7 @@ void AxiMemModel::tick(AxiMemPort& p) {
       ++cnt_.slverr;
     }
     ++cnt_.read_bursts;
+    b.ready_at += open_row_penalty(b.addr);
     rq_.push_back(b);
   }
 

@@ -116,6 +116,13 @@ struct AxiMemConfig {
   unsigned channel = 0;
   unsigned num_channels = 1;
   unsigned interleave_bytes = 0;
+  // Optional DRAM bank/row effect (off when banks == 0): the channel has `banks` banks
+  // with one open row each; row r = addr / row_bytes lives in bank r % banks. A read burst
+  // whose row is not the open row of its bank waits `row_miss_cycles` more before its
+  // first beat (precharge + activate); read and write bursts open their row.
+  unsigned banks = 0;
+  unsigned row_bytes = 2048;
+  unsigned row_miss_cycles = 0;
 };
 
 struct AxiMemCounters {
@@ -126,6 +133,7 @@ struct AxiMemCounters {
   uint64_t busy_cycles = 0;     // cycles with any transaction in flight
   uint64_t decerr = 0;          // bursts answered with DECERR
   uint64_t slverr = 0;          // bursts answered with SLVERR (unsupported burst type)
+  uint64_t row_misses = 0;      // bursts that opened a new row (bank/row model on)
   uint64_t cycles = 0;          // tick() calls
 };
 
@@ -145,6 +153,10 @@ class AxiMemModel {
   // Runtime tuning (takes effect for new transactions).
   void set_read_latency(unsigned cycles);
   void set_bytes_per_cycle(unsigned bytes);
+  // Populated size from `base` (beats above it get DECERR, e.g. a board with less DRAM
+  // than the address window); bank/row model (banks == 0: off).
+  void set_size(uint64_t bytes) { cfg_.size = bytes; }
+  void set_row_model(unsigned banks, unsigned row_bytes, unsigned row_miss_cycles);
 
   const AxiMemConfig& config() const { return cfg_; }
   const AxiMemCounters& counters() const { return cnt_; }
@@ -180,6 +192,8 @@ class AxiMemModel {
   std::deque<Burst> bq_;        // write bursts complete, waiting for B
   bool r_presented_ = false;    // an R beat is on the bus (rvalid)
   bool prefer_w_ = false;       // bandwidth arbitration when both R and W want it
+  std::vector<uint64_t> open_row_;  // per bank: open row + 1 (0 = none)
+  unsigned open_row_penalty(uint64_t addr);  // row-miss cycles for a burst at addr
 };
 
 }  // namespace tessera

@@ -20,6 +20,7 @@
 #include "verilated_fst_c.h"
 
 extern "C" {
+#include "regs/l2_regs.h"
 #include "regs/sysctrl_regs.h"
 }
 
@@ -423,6 +424,10 @@ tsim_t* tsim_create(const tsim_opts_t* o) {
     cfg.channel = c;
     cfg.num_channels = kCh;
     cfg.interleave_bytes = TESSERA_HBM_INTERLEAVE_BYTES;
+    if (s->opts.hbm_size) cfg.size = s->opts.hbm_size;
+    cfg.banks = s->opts.hbm_banks;
+    if (s->opts.hbm_row_bytes) cfg.row_bytes = s->opts.hbm_row_bytes;
+    cfg.row_miss_cycles = s->opts.hbm_row_miss;
     s->ch.emplace_back(new AxiMemModel(cfg, &s->hbm));
   }
   // Deterministic start: on-chip RAMs cleared (the ROM keeps its $readmemh image).
@@ -726,6 +731,7 @@ void tsim_hbm_stats(const tsim_t* s, unsigned c, tsim_hbm_stats_t* o) {
   o->busy_cycles = k.busy_cycles;
   o->decerr = k.decerr;
   o->slverr = k.slverr;
+  o->row_misses = k.row_misses;
 }
 void tsim_hbm_config(tsim_t* s, unsigned latency, unsigned bpc) {
   for (auto& m : s->ch) {
@@ -733,6 +739,51 @@ void tsim_hbm_config(tsim_t* s, unsigned latency, unsigned bpc) {
     if (bpc) m->set_bytes_per_cycle(bpc);
   }
 }
+void tsim_hbm_set_size(tsim_t* s, uint64_t bytes) {
+  for (auto& m : s->ch) m->set_size(bytes ? bytes : TESSERA_HBM_SIZE);
+}
+void tsim_hbm_row_model(tsim_t* s, unsigned banks, unsigned row_bytes, unsigned miss) {
+  for (auto& m : s->ch) m->set_row_model(banks, row_bytes, miss);
+}
+
+// ---- L2 maintenance through the slices' registers (docs/l2.md, "Maintenance")
+#define L2_REG(d, r) (TESSERA_L2_ADDR(d) + uint32_t(offsetof(l2_t, r)))
+int tsim_l2_maint_all(tsim_t* s, unsigned op, uint64_t budget) {
+  if (op < TSIM_L2_FLUSH || op > TSIM_L2_DISCARD) return TSIM_EARG;
+  if (!budget) budget = 1000000;
+  for (unsigned d = 0; d < TESSERA_NUM_L2; ++d) {
+    int rc = tsim_host_write32(s, L2_REG(d, STATUS), L2__STATUS__DONE_bm);
+    if (rc == TSIM_OK)
+      rc = tsim_host_write32(s, L2_REG(d, MAINT_CMD),
+                             (op << L2__MAINT_CMD__OP_bp) | L2__MAINT_CMD__WHOLE_bm | L2__MAINT_CMD__GO_bm);
+    if (rc != TSIM_OK) return rc;
+  }
+  const uint64_t end = s->cyc + budget;
+  for (unsigned d = 0; d < TESSERA_NUM_L2; ++d) {
+    uint32_t st = 0;
+    for (;;) {
+      int rc = tsim_host_read32(s, L2_REG(d, STATUS), &st);
+      if (rc != TSIM_OK) return rc;
+      if (st & L2__STATUS__DONE_bm) break;
+      if (s->cyc >= end) {
+        s->set_err("L2 slice %u: maintenance not done within %llu cycles", d, (unsigned long long)budget);
+        if (!s->opts.quiet) tsim_diag(s, stderr, s->err.c_str());
+        return TSIM_ETIMEOUT;
+      }
+      tsim_step(s, 16);
+    }
+    int rc = tsim_host_write32(s, L2_REG(d, STATUS), L2__STATUS__DONE_bm);
+    if (rc != TSIM_OK) return rc;
+    const uint32_t code = (st & L2__STATUS__ERR_CODE_bm) >> L2__STATUS__ERR_CODE_bp;
+    if (code != 0 || (st & L2__STATUS__WB_ERR_bm)) {
+      s->set_err("L2 slice %u: maintenance refused or failed, STATUS 0x%08x", d, st);
+      return TSIM_EBUS;
+    }
+  }
+  return TSIM_OK;
+}
+int tsim_l2_flush_all(tsim_t* s) { return tsim_l2_maint_all(s, TSIM_L2_FLUSH, 0); }
+int tsim_l2_invalidate_all(tsim_t* s) { return tsim_l2_maint_all(s, TSIM_L2_INVALIDATE, 0); }
 
 void tsim_probe(tsim_t* s, tsim_probe_t* p) {
   auto* r = s->top->rootp;

@@ -284,10 +284,12 @@ static int img_open(tf_ctx_t *t, uint32_t base, uint32_t len) {
     memcpy(g_img + i, &r, 4);
   }
   TF_CHECK_OK(t, tsim_mem_write(t->sim, base, g_img, len));
+  TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));  /* written behind the L2 */
   return TF_PASS;
 }
 /* Compare the chip's memory with the image. */
 static int img_check(tf_ctx_t *t, const char *what) {
+  TF_CHECK_OK(t, tsim_l2_flush_all(t->sim));  /* results may still be in the L2 (docs/l2.md) */
   uint8_t *got = malloc(g_img_len);
   tsim_mem_read(t->sim, g_img_base, got, g_img_len);
   uint32_t bad = 0, first = 0;
@@ -348,6 +350,8 @@ static void gemm_prepare(tf_ctx_t *t, gemm_t *j, uint32_t base, uint32_t m, uint
   tsim_mem_write(t->sim, j->a, a, asz);
   tsim_mem_write(t->sim, j->b, b, bsz);
   tsim_mem_write(t->sim, j->c, c, j->csz);
+  /* written behind the L2: drop stale lines (a failure shows up in gemm_check) */
+  if (tsim_l2_invalidate_all(t->sim) != TSIM_OK) tf_log(t, "L2 invalidate: %s", tsim_last_error(t->sim));
   free(a);
   free(b);
   free(c);
@@ -367,6 +371,7 @@ static void gemm_packets(cp_buf_t *b, uint32_t flags, const gemm_t *j, uint32_t 
 }
 
 static int gemm_check(tf_ctx_t *t, const gemm_t *j, uint32_t at, const char *what) {
+  TF_CHECK_OK(t, tsim_l2_flush_all(t->sim));
   uint8_t *got = malloc(j->csz);
   tsim_mem_read(t->sim, at, got, j->csz);
   size_t bad = 0, first = 0;
@@ -539,7 +544,8 @@ TF_TEST(ctrl, barrier_two_gemms, 3000000) {
 TF_TEST(ctrl, chain_gemm_dma, 3000000) {
   gm_t *g = &g_gm;
   gm_init(g, t->sim);
-  unsigned e = tf_rand_below(t, TESSERA_NUM_MME), d = tf_rand_below(t, TESSERA_DMA_ENGINES);
+  /* MME and DMA of one DCORE (one L2 slice: coherent, docs/l2.md) */
+  unsigned e = tf_rand_below(t, TESSERA_NUM_MME), d = e % TESSERA_DMA_ENGINES;
   unsigned qm = QSLOT_MME(e), qd = QSLOT_DMA(d);
   CALL(q_init(t, qm, 0));
   CALL(q_init(t, qd, 1));
@@ -617,6 +623,7 @@ TF_TEST(ctrl, payload_order, 600000) {
   CALL(q_wait_idle(t, qd, 100000));
   R32(QM(qd, STATUS), &st);
   TF_CHECK(t, (st & QMAN__STATUS__DONE_bm) && !FIELD(st, QMAN__STATUS__ERR));
+  TF_CHECK_OK(t, tsim_l2_flush_all(t->sim));  /* the copy may still be in the L2 */
   for (unsigned i = 0; i < 3; i++) {
     uint32_t got = tsim_mem_read32(t->sim, dst + (words[i] - src));
     if (got != tags[i])
@@ -934,7 +941,7 @@ static int pipe_run(tf_ctx_t *t, pipe_t *p, int mode, uint64_t *cycles) {
 }
 
 static int pipe_check(tf_ctx_t *t, pipe_t *p) {
-  CALL(gemm_check(t, &p->j, p->j.c, "pipeline GEMM"));
+  CALL(gemm_check(t, &p->j, p->j.c, "pipeline GEMM"));  /* (flushes the L2) */
   /* golden transpose of the golden C */
   uint32_t n = p->j.g.n, m = p->j.g.m;
   for (uint32_t row = 0; row < n; row++)
@@ -951,8 +958,10 @@ static int pipe_setup(tf_ctx_t *t, pipe_t *p, uint32_t m, uint32_t n, uint32_t k
   gm_init(&g_gm, t->sim);
   memset(p, 0, sizeof *p);
   p->slices = slices;
+  /* the DMA engine of the MME's DCORE: they share an L2 slice, so the consumer sees
+   * the producer's C without maintenance (docs/l2.md, "Coherence contract") */
   p->e = tf_rand_below(t, TESSERA_NUM_MME);
-  p->d = tf_rand_below(t, TESSERA_DMA_ENGINES);
+  p->d = p->e % TESSERA_DMA_ENGINES;
   p->sob = 8u * (1 + tf_rand_below(t, 30)) + tf_rand_below(t, 8);
   p->mon0 = tf_rand_below(t, TESSERA_SYNC_MONITORS - slices + 1);
   CALL(q_init(t, QSLOT_MME(p->e), 0));
@@ -995,6 +1004,7 @@ static int bench_pipe(tf_ctx_t *t, uint32_t m, uint32_t n, uint32_t k, unsigned 
     tsim_mem_write(t->sim, p.j.c, z, p.j.csz);
     tsim_mem_write(t->sim, p.ct, z, 4u * m * n);
     free(z);
+    TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));  /* (flushed by pipe_check) */
     rc = pipe_run(t, &p, 0, &cpl);
   }
   if (rc == TF_PASS) rc = pipe_check(t, &p);

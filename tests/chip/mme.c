@@ -7,28 +7,18 @@
  * compared bit-exactly with the C golden model (tests/mme/mme_golden.c,
  * docs/numerics.md). Block-level coverage of every type combination, special
  * values and bad input is in tests/mme (suite `mme`); this suite proves the
- * engines work inside the chip and splits one GEMM over all MMEs. */
+ * engines work inside the chip and splits one GEMM over all MMEs.
+ *
+ * Each MME reaches memory through its DCORE's L2 slice (docs/l2.md). The back door
+ * and the host port see memory behind the slices, so a job invalidates the L2 after
+ * the operands were written and flushes it before C is read (the coherence contract
+ * of docs/l2.md); cjob_run() does both. The job helpers are shared with the `l2`
+ * suite (tests/chip/chip_gemm.h). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mme_golden.h"
-#include "numfmt.h"
-#include "regs/mme_regs.h"
-#include "regs/sysctrl_regs.h"
-#include "tessera_cfg.h"
-#include "tf.h"
-
-#define MME_REG(e, r) (TESSERA_MME_ADDR(e) + (uint32_t)offsetof(mme_t, r))
-#define SCRATCH(i) (TESSERA_SYSCTRL_BASE + (uint32_t)offsetof(sysctrl_t, SCRATCH0) + 4u * (i))
-#define FIELD(v, f) (((v) & f##_bm) >> f##_bp)
-
-typedef struct {
-  mme_gold_job g;
-  uint32_t lda, ldb, ldc;  /* bytes, multiples of 32 */
-  uint32_t a, b, c;        /* device addresses */
-  uint8_t *ai, *bi, *ci, *cexp;
-} cjob_t;
+#include "chip_gemm.h"
 
 static uint32_t round32(uint32_t x) { return (x + 31u) & ~31u; }
 
@@ -41,7 +31,7 @@ static uint32_t gen_val(tf_ctx_t *t, nf_fmt f) {
 }
 
 /* Build operand images for a job at device address `base`; compute the golden C. */
-static void job_prepare(tf_ctx_t *t, cjob_t *j, uint32_t base) {
+void cjob_prepare(tf_ctx_t *t, cjob_t *j, uint32_t base) {
   const mme_gold_job *g = &j->g;
   int ab = nf_bytes(g->ta), bb = nf_bytes(g->tb), cb = nf_bytes(g->tc);
   j->lda = round32(g->k * (uint32_t)ab);
@@ -62,12 +52,13 @@ static void job_prepare(tf_ctx_t *t, cjob_t *j, uint32_t base) {
   j->a = base;
   j->b = j->a + (uint32_t)round32((uint32_t)asz) + 256u;
   j->c = j->b + (uint32_t)round32((uint32_t)bsz) + 256u;
+  j->cache = MME__CACHE__RD_ALLOC_bm | MME__CACHE__WR_ALLOC_bm;  /* the reset value */
   tsim_mem_write(t->sim, j->a, j->ai, asz);
   tsim_mem_write(t->sim, j->b, j->bi, bsz);
   tsim_mem_write(t->sim, j->c, j->ci, csz);
 }
 
-static void job_free(cjob_t *j) {
+void cjob_free(cjob_t *j) {
   free(j->ai);
   free(j->bi);
   free(j->ci);
@@ -76,7 +67,7 @@ static void job_free(cjob_t *j) {
 
 /* Program engine e for rows [m0, m0+mrows) of job j; the completion message
  * writes `tag` into SYSCTRL scratch register e. */
-static int job_program(tf_ctx_t *t, int e, const cjob_t *j, uint32_t m0, uint32_t mrows, uint32_t tag) {
+int cjob_program(tf_ctx_t *t, int e, const cjob_t *j, uint32_t m0, uint32_t mrows, uint32_t tag) {
   const mme_gold_job *g = &j->g;
   struct { uint32_t off, val; } w[] = {
       {MME_REG(e, A_ADDR), j->a + m0 * j->lda},
@@ -97,18 +88,15 @@ static int job_program(tf_ctx_t *t, int e, const cjob_t *j, uint32_t m0, uint32_
       {MME_REG(e, MSG_ADDR), SCRATCH((uint32_t)e)},
       {MME_REG(e, MSG_DATA), tag},
       {MME_REG(e, MSG_CTRL), 1},
+      {MME_REG(e, CACHE), j->cache},
   };
   for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
     TF_CHECK_OK(t, tsim_host_write32(t->sim, w[i].off, w[i].val));
   return TF_PASS;
 }
 
-typedef struct {
-  unsigned mask;     /* engines that must be done */
-} done_ctx_t;
-
-static int engines_done(tsim_t *s, void *ctx) {
-  done_ctx_t *d = ctx;
+int cjob_engines_done(tsim_t *s, void *ctx) {
+  cjob_done_t *d = ctx;
   for (unsigned e = 0; e < TESSERA_NUM_MME; e++) {
     if (!((d->mask >> e) & 1u)) continue;
     uint32_t st = 0;
@@ -120,8 +108,10 @@ static int engines_done(tsim_t *s, void *ctx) {
 
 /* (an engine counts as finished when it is done or reports an error) */
 
-/* Run job j split by rows over the engines in `mask`; check C, status and messages. */
-static int run_split(tf_ctx_t *t, cjob_t *j, unsigned mask, uint64_t *cycles) {
+/* Run job j split by rows over the engines in `mask`; check status and messages, and
+ * (unless CJOB_NO_CHECK) flush the L2 and check C. Unless CJOB_WARM, the L2 is
+ * invalidated first (the operands were written behind it). */
+int cjob_run(tf_ctx_t *t, cjob_t *j, unsigned mask, unsigned flags, uint64_t *cycles) {
   unsigned n = (unsigned)__builtin_popcount(mask), k = 0;
   uint32_t rows = (j->g.m + n - 1) / n;
   for (unsigned e = 0; e < TESSERA_NUM_MME; e++) {
@@ -129,14 +119,15 @@ static int run_split(tf_ctx_t *t, cjob_t *j, unsigned mask, uint64_t *cycles) {
     if (!((mask >> e) & 1u)) continue;
     uint32_t m0 = k * rows, mr = (m0 + rows > j->g.m) ? j->g.m - m0 : rows;
     k++;
-    int rc = job_program(t, (int)e, j, m0, mr, 0xD0E0u + e);
+    int rc = cjob_program(t, (int)e, j, m0, mr, 0xD0E0u + e);
     if (rc != TF_PASS) return rc;
   }
+  if (!(flags & CJOB_WARM)) TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));
   uint64_t t0 = tsim_cycles(t->sim);
   for (unsigned e = 0; e < TESSERA_NUM_MME; e++)
     if ((mask >> e) & 1u) TF_CHECK_OK(t, tsim_host_write32(t->sim, MME_REG(e, CTRL), MME__CTRL__COMMIT_bm));
-  done_ctx_t d = {mask};
-  TF_CHECK_OK(t, tsim_run_until(t->sim, engines_done, &d, t->budget, 16));
+  cjob_done_t d = {mask};
+  TF_CHECK_OK(t, tsim_run_until(t->sim, cjob_engines_done, &d, t->budget, 16));
   if (cycles) *cycles = tsim_cycles(t->sim) - t0;
   for (unsigned e = 0; e < TESSERA_NUM_MME; e++) {
     if (!((mask >> e) & 1u)) continue;
@@ -147,6 +138,13 @@ static int run_split(tf_ctx_t *t, cjob_t *j, unsigned mask, uint64_t *cycles) {
     if (msg != 0xD0E0u + e) return tf_fail(t, "MME%u completion message: scratch = 0x%x", e, msg);
     TF_CHECK_OK(t, tsim_host_write32(t->sim, MME_REG(e, STATUS), MME__STATUS__DONE_bm));
   }
+  if (flags & CJOB_NO_CHECK) return TF_PASS;
+  TF_CHECK_OK(t, tsim_l2_flush_all(t->sim));
+  return cjob_check_c(t, j);
+}
+
+/* Compare C in memory (back door) with the golden model. */
+int cjob_check_c(tf_ctx_t *t, const cjob_t *j) {
   size_t csz = (size_t)j->g.m * j->ldc;
   uint8_t *got = malloc(csz);
   tsim_mem_read(t->sim, j->c, got, csz);
@@ -171,13 +169,13 @@ static int gemm_case(tf_ctx_t *t, nf_fmt ta, nf_fmt tb, nf_fmt tc, uint32_t m, u
   j.g.tb = tb;
   j.g.tc = tc;
   j.g.sat = 1;
-  job_prepare(t, &j, TESSERA_HBM_BASE + 0x100000u + 256u * tf_rand_below(t, 64));
+  cjob_prepare(t, &j, TESSERA_HBM_BASE + 0x100000u + 256u * tf_rand_below(t, 64));
   uint64_t cyc = 0;
-  int rc = run_split(t, &j, mask, &cyc);
+  int rc = cjob_run(t, &j, mask, 0, &cyc);
   if (rc == TF_PASS)
     tf_log(t, "%ux%ux%u %s x %s -> %s on engines 0x%x: %llu cycles", m, n, k, nf_name(ta), nf_name(tb),
            nf_name(tc), mask, (unsigned long long)cyc);
-  job_free(&j);
+  cjob_free(&j);
   return rc;
 }
 
@@ -216,52 +214,62 @@ TF_TEST(mme, refuse_zero_dim_then_recover, 3000000) {
   j.g.k = R;
   j.g.ta = j.g.tb = NF_BF16;
   j.g.tc = NF_FP32;
-  job_prepare(t, &j, TESSERA_HBM_BASE + 0x200000u);
-  int rc = job_program(t, 0, &j, 0, 0, 0xBAD0u);  /* M = 0 */
+  cjob_prepare(t, &j, TESSERA_HBM_BASE + 0x200000u);
+  int rc = cjob_program(t, 0, &j, 0, 0, 0xBAD0u);  /* M = 0 */
   if (rc == TF_PASS) {
     TF_CHECK_OK(t, tsim_host_write32(t->sim, SCRATCH(0), 0));
     TF_CHECK_OK(t, tsim_host_write32(t->sim, MME_REG(0, CTRL), MME__CTRL__COMMIT_bm));
-    done_ctx_t d = {1u};
-    TF_CHECK_OK(t, tsim_run_until(t->sim, engines_done, &d, 200000, 16));
+    cjob_done_t d = {1u};
+    TF_CHECK_OK(t, tsim_run_until(t->sim, cjob_engines_done, &d, 200000, 16));
     uint32_t st = 0;
     TF_CHECK_OK(t, tsim_host_read32(t->sim, MME_REG(0, STATUS), &st));
     if (FIELD(st, MME__STATUS__ERR) == 0) rc = tf_fail(t, "M=0 accepted (status 0x%08x)", st);
     size_t csz = (size_t)j.g.m * j.ldc;
+    TF_CHECK_OK(t, tsim_l2_flush_all(t->sim));
     uint8_t *got = malloc(csz);
     tsim_mem_read(t->sim, j.c, got, csz);
     if (rc == TF_PASS && memcmp(got, j.ci, csz) != 0) rc = tf_fail(t, "refused job wrote C");
     free(got);
     TF_CHECK_OK(t, tsim_host_write32(t->sim, MME_REG(0, STATUS), MME__STATUS__DONE_bm));
   }
-  if (rc == TF_PASS) rc = run_split(t, &j, 1u, NULL);
-  job_free(&j);
+  if (rc == TF_PASS) rc = cjob_run(t, &j, 1u, 0, NULL);
+  cjob_free(&j);
   return rc;
 }
 
 /* ---------------------------------------------------------------- benchmarks
  * Utilization = ideal / measured cycles, ideal = M*N*K / (rows*cols*engines),
  * measured from the commit writes to the last engine reporting done (through
- * the host port, polled every 16 cycles), operands in the HBM model behind the
- * fabric. Results are still checked bit-exactly. `make bench` (line mme_chip). */
-static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t s, unsigned mask) {
+ * the host port, polled every 16 cycles). Cold: the L2 is invalidated before the
+ * job (operands come from the HBM model through the L2). Warm: the same job ran
+ * once before, so A, B and C's lines are in the L2 (a job fitting in a slice runs
+ * from the cache). Results are still checked bit-exactly. `make bench` (line
+ * mme_chip). */
+static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t s, unsigned mask, int warm) {
   cjob_t j;
   memset(&j, 0, sizeof j);
   j.g.m = j.g.n = j.g.k = s;
   j.g.ta = j.g.tb = ty;
   j.g.tc = NF_FP32;
-  job_prepare(t, &j, TESSERA_HBM_BASE + 0x100000u);
+  cjob_prepare(t, &j, TESSERA_HBM_BASE + 0x100000u);
   uint64_t cyc = 0;
-  int rc = run_split(t, &j, mask, &cyc);
+  int rc = warm ? cjob_run(t, &j, mask, CJOB_NO_CHECK, NULL) : TF_PASS;
+  if (rc == TF_PASS) rc = cjob_run(t, &j, mask, warm ? CJOB_WARM : 0u, &cyc);
   unsigned n = (unsigned)__builtin_popcount(mask);
   double ideal = (double)s * s * s / ((double)TESSERA_MME_ROWS * TESSERA_MME_COLS * n);
   if (rc == TF_PASS)
-    printf("MMEBENCH %s %ux%ux%u engines %u: %llu cycles, ideal %.0f, utilization %.1f%%\n", nf_name(ty), s,
-           s, s, n, (unsigned long long)cyc, ideal, 100.0 * ideal / (double)cyc);
-  job_free(&j);
+    printf("MMEBENCH %s %ux%ux%u engines %u L2 %s: %llu cycles, ideal %.0f, utilization %.1f%%\n",
+           nf_name(ty), s, s, s, n, warm ? "warm" : "cold", (unsigned long long)cyc, ideal,
+           100.0 * ideal / (double)cyc);
+  cjob_free(&j);
   return rc;
 }
 
-TF_TEST_F(mme, bench_bf16_4x, 20000000, TF_BENCH) { return bench_case(t, NF_BF16, 4 * R, 1u); }
-TF_TEST_F(mme, bench_bf16_16x, 60000000, TF_BENCH) { return bench_case(t, NF_BF16, 16 * R, 1u); }
-TF_TEST_F(mme, bench_bf16_16x_all, 60000000, TF_BENCH) { return bench_case(t, NF_BF16, 16 * R, ALL_MME); }
-TF_TEST_F(mme, bench_e4m3_16x, 60000000, TF_BENCH) { return bench_case(t, NF_E4M3, 16 * R, 1u); }
+TF_TEST_F(mme, bench_bf16_4x, 20000000, TF_BENCH) { return bench_case(t, NF_BF16, 4 * R, 1u, 0); }
+TF_TEST_F(mme, bench_bf16_4x_warm, 20000000, TF_BENCH) { return bench_case(t, NF_BF16, 4 * R, 1u, 1); }
+TF_TEST_F(mme, bench_bf16_4x_warm_all, 20000000, TF_BENCH) {
+  return bench_case(t, NF_BF16, 4 * R, ALL_MME, 1);
+}
+TF_TEST_F(mme, bench_bf16_16x, 60000000, TF_BENCH) { return bench_case(t, NF_BF16, 16 * R, 1u, 0); }
+TF_TEST_F(mme, bench_bf16_16x_all, 60000000, TF_BENCH) { return bench_case(t, NF_BF16, 16 * R, ALL_MME, 0); }
+TF_TEST_F(mme, bench_e4m3_16x, 60000000, TF_BENCH) { return bench_case(t, NF_E4M3, 16 * R, 1u, 0); }

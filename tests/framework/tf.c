@@ -264,6 +264,10 @@ unsigned tf_run(const unsigned char *sel, const tf_opts_t *opts) {
     so.max_cycles = ctx.budget + ctx.budget / 4 + 200000; /* hard stop above the budget */
     so.hbm_latency = opts->hbm_latency;
     so.hbm_bw = opts->hbm_bw;
+    so.hbm_size = opts->hbm_size;
+    so.hbm_banks = opts->hbm_banks;
+    so.hbm_row_bytes = opts->hbm_row_bytes;
+    so.hbm_row_miss = opts->hbm_row_miss;
     so.trace_file = trace[0] ? trace : NULL;
     so.uart_echo = opts->verbose;
     printf("[ RUN  ] %s/%s  seed 0x%016llx  budget %llu\n", tt->suite, tt->name,

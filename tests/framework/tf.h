@@ -50,6 +50,8 @@ typedef struct {
   uint64_t seed;
   uint64_t max_cycles;   /* 0 = use each test's own budget */
   unsigned hbm_latency, hbm_bw;
+  uint64_t hbm_size;                              /* see tsim_opts_t */
+  unsigned hbm_banks, hbm_row_bytes, hbm_row_miss;
   const char *trace;     /* FST file; with several tests, "<stem>.<suite>.<name>.fst" */
   int verbose;           /* echo UART, print more */
   int progress;          /* progress line on stderr */

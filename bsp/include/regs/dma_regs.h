@@ -127,6 +127,24 @@ extern "C" {
 #define DMA__MSG_CTRL__EN_bw 1
 #define DMA__MSG_CTRL__EN_reset 0x0
 
+// reg - dma::CACHE
+#define DMA__CACHE__RD_ALLOC_bm 0x1
+#define DMA__CACHE__RD_ALLOC_bp 0
+#define DMA__CACHE__RD_ALLOC_bw 1
+#define DMA__CACHE__RD_ALLOC_reset 0x1
+#define DMA__CACHE__WR_ALLOC_bm 0x2
+#define DMA__CACHE__WR_ALLOC_bp 1
+#define DMA__CACHE__WR_ALLOC_bw 1
+#define DMA__CACHE__WR_ALLOC_reset 0x1
+#define DMA__CACHE__RD_CLASS_bm 0x30
+#define DMA__CACHE__RD_CLASS_bp 4
+#define DMA__CACHE__RD_CLASS_bw 2
+#define DMA__CACHE__RD_CLASS_reset 0x0
+#define DMA__CACHE__WR_CLASS_bm 0x300
+#define DMA__CACHE__WR_CLASS_bp 8
+#define DMA__CACHE__WR_CLASS_bw 2
+#define DMA__CACHE__WR_CLASS_reset 0x0
+
 // reg - dma::PERF_BUSY
 #define DMA__PERF_BUSY__VAL_bm 0xffffffff
 #define DMA__PERF_BUSY__VAL_bp 0
@@ -166,7 +184,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t MSG_ADDR;
     uint32_t MSG_DATA;
     uint32_t MSG_CTRL;
-    uint8_t RESERVED_44_7f[0x3c];
+    uint32_t CACHE;
+    uint8_t RESERVED_48_7f[0x38];
     uint32_t PERF_BUSY;
     uint32_t PERF_BYTES_RD;
     uint32_t PERF_BYTES_WR;

@@ -174,6 +174,24 @@ extern "C" {
 #define MME__MSG_CTRL__EN_bw 1
 #define MME__MSG_CTRL__EN_reset 0x0
 
+// reg - mme::CACHE
+#define MME__CACHE__RD_ALLOC_bm 0x1
+#define MME__CACHE__RD_ALLOC_bp 0
+#define MME__CACHE__RD_ALLOC_bw 1
+#define MME__CACHE__RD_ALLOC_reset 0x1
+#define MME__CACHE__WR_ALLOC_bm 0x2
+#define MME__CACHE__WR_ALLOC_bp 1
+#define MME__CACHE__WR_ALLOC_bw 1
+#define MME__CACHE__WR_ALLOC_reset 0x1
+#define MME__CACHE__RD_CLASS_bm 0x30
+#define MME__CACHE__RD_CLASS_bp 4
+#define MME__CACHE__RD_CLASS_bw 2
+#define MME__CACHE__RD_CLASS_reset 0x0
+#define MME__CACHE__WR_CLASS_bm 0x300
+#define MME__CACHE__WR_CLASS_bp 8
+#define MME__CACHE__WR_CLASS_bw 2
+#define MME__CACHE__WR_CLASS_reset 0x0
+
 // reg - mme::PERF_BUSY
 #define MME__PERF_BUSY__VAL_bm 0xffffffff
 #define MME__PERF_BUSY__VAL_bp 0
@@ -225,7 +243,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t MSG_ADDR;
     uint32_t MSG_DATA;
     uint32_t MSG_CTRL;
-    uint8_t RESERVED_4c_7f[0x34];
+    uint32_t CACHE;
+    uint8_t RESERVED_50_7f[0x30];
     uint32_t PERF_BUSY;
     uint32_t PERF_STALL_IN;
     uint32_t PERF_STALL_OUT;

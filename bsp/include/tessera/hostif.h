@@ -93,7 +93,7 @@ enum hif_cause {          /* detail: */
   HIF_CAUSE_QMAN        = 7,  /* cb index << 8 | QMAN STATUS.err (docs/packets.md) */
   HIF_CAUSE_WATCHDOG    = 8,  /* cycles run */
   HIF_CAUSE_SQ_OVERFLOW = 9,  /* producer index moved more than HIF_SQ_ENTRIES past the consumer */
-  HIF_CAUSE_ENGINE      = 10, /* cb index << 8 | the engine's STATUS.err after its buffer (MME, DMA) */
+  HIF_CAUSE_ENGINE      = 10, /* cb index << 8 | the engine's STATUS.err after its buffer (MME, DMA, TPC) */
   HIF_CAUSE_COUNT
 };
 /* Initializer of a name table indexed by cause. */

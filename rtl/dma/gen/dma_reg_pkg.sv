@@ -207,6 +207,29 @@ package dma_reg_pkg;
     } dma__MSG_CTRL__out_t;
 
     typedef struct packed {
+        logic value;
+    } dma__CACHE__rd_alloc__out_t;
+
+    typedef struct packed {
+        logic value;
+    } dma__CACHE__wr_alloc__out_t;
+
+    typedef struct packed {
+        logic [1:0] value;
+    } dma__CACHE__rd_class__out_t;
+
+    typedef struct packed {
+        logic [1:0] value;
+    } dma__CACHE__wr_class__out_t;
+
+    typedef struct packed {
+        dma__CACHE__rd_alloc__out_t rd_alloc;
+        dma__CACHE__wr_alloc__out_t wr_alloc;
+        dma__CACHE__rd_class__out_t rd_class;
+        dma__CACHE__wr_class__out_t wr_class;
+    } dma__CACHE__out_t;
+
+    typedef struct packed {
         dma__SRC__out_t SRC;
         dma__DST__out_t DST;
         dma__SIZE__out_t SIZE;
@@ -222,5 +245,6 @@ package dma_reg_pkg;
         dma__MSG_ADDR__out_t MSG_ADDR;
         dma__MSG_DATA__out_t MSG_DATA;
         dma__MSG_CTRL__out_t MSG_CTRL;
+        dma__CACHE__out_t CACHE;
     } dma__out_t;
 endpackage

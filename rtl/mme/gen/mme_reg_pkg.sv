@@ -300,6 +300,29 @@ package mme_reg_pkg;
     } mme__MSG_CTRL__out_t;
 
     typedef struct packed {
+        logic value;
+    } mme__CACHE__rd_alloc__out_t;
+
+    typedef struct packed {
+        logic value;
+    } mme__CACHE__wr_alloc__out_t;
+
+    typedef struct packed {
+        logic [1:0] value;
+    } mme__CACHE__rd_class__out_t;
+
+    typedef struct packed {
+        logic [1:0] value;
+    } mme__CACHE__wr_class__out_t;
+
+    typedef struct packed {
+        mme__CACHE__rd_alloc__out_t rd_alloc;
+        mme__CACHE__wr_alloc__out_t wr_alloc;
+        mme__CACHE__rd_class__out_t rd_class;
+        mme__CACHE__wr_class__out_t wr_class;
+    } mme__CACHE__out_t;
+
+    typedef struct packed {
         mme__CTRL__out_t CTRL;
         mme__STATUS__out_t STATUS;
         mme__A_ADDR__out_t A_ADDR;
@@ -317,5 +340,6 @@ package mme_reg_pkg;
         mme__MSG_ADDR__out_t MSG_ADDR;
         mme__MSG_DATA__out_t MSG_DATA;
         mme__MSG_CTRL__out_t MSG_CTRL;
+        mme__CACHE__out_t CACHE;
     } mme__out_t;
 endpackage
