@@ -150,6 +150,7 @@ module tessera_tpc_fpu (
     logic signed [33:0] iv;
     /* verilator lint_off UNUSEDSIGNAL */
     logic [32:0]        mag, srs;
+    logic [63:0]        wide;
     /* verilator lint_on UNUSEDSIGNAL */
     logic [23:0]        kept;
     logic               guard, sticky;
@@ -158,7 +159,7 @@ module tessera_tpc_fpu (
     d = tessera_mme_pkg::mme_fpdec(sdt[2:0], x);
     iv = ival(sdt, x);
     srs = {1'b0, x} + {17'd0, rnd[15:0]};
-    mag = '0; kept = '0; guard = 1'b0; sticky = 1'b0; sh = '0;
+    mag = '0; kept = '0; guard = 1'b0; sticky = 1'b0; sh = '0; wide = '0;
     if (sdt <= 4'd4) begin
       if (d[37]) r = (ddt <= 4'd4) ? qnan_of(ddt) : 32'd0;
       else if (ddt <= 4'd4) begin
@@ -167,10 +168,11 @@ module tessera_tpc_fpu (
                    tessera_mme_pkg::RndMw'(d[23:0]), 14'($signed(d[33:24])), 1'b0);
       end else begin
         // float -> integer: round to nearest even, saturate
-        if (d[36] || (!d[35] && $signed(d[33:24]) > 10'sd9)) begin
+        wide = 64'(d[23:0]) << d[33:24][5:0];
+        if (d[36] || (!d[35] && $signed(d[33:24]) > 10'sd40)) begin
           mag = 33'h1_0000_0000;                     // beyond every integer type
         end else if ($signed(d[33:24]) >= 10'sd0) begin
-          mag = 33'(d[23:0]) << d[33:24][3:0];
+          mag = (wide[63:33] != 31'd0) ? 33'h1_0000_0000 : wide[32:0];
         end else if ($signed(d[33:24]) >= -10'sd24) begin
           sh = 6'(-d[33:24]);
           kept = d[23:0] >> sh;
@@ -525,8 +527,8 @@ module tessera_tpc_fpu (
 
   // FMA operands of lane i: element k = 8 * pass + i (arith), reduction pair, or the
   // SFU micro-op's sources
-  always_comb begin
-    for (int i = 0; i < 8; i++) begin
+  for (genvar i = 0; i < 8; i++) begin : g_ops
+    always_comb begin
       logic [4:0]  k;
       logic [31:0] a, b, c;
       k = 5'(8 * int'(pass_q) + i);
@@ -565,8 +567,8 @@ module tessera_tpc_fpu (
   end
 
   // SFU steps other than the FMA (on the un-negated a operand)
-  always_comb begin
-    for (int i = 0; i < 8; i++) begin
+  for (genvar i = 0; i < 8; i++) begin : g_sfu
+    always_comb begin
       logic [31:0] a;
       /* verilator lint_off UNUSEDSIGNAL */
       logic [37:0] d;   // tessera_mme_pkg::fpdec_t: nan inf zero sign exp[9:0] mant[23:0]
@@ -653,8 +655,8 @@ module tessera_tpc_fpu (
   logic [4:0]  li [8];
   logic [31:0] lv [8], lrn [8];
   logic [7:0]  le;
-  always_comb begin
-    for (int i = 0; i < 8; i++) begin
+  for (genvar i = 0; i < 8; i++) begin : g_res
+    always_comb begin
       /* verilator lint_off UNUSEDSIGNAL */
       int j, si, di;
       /* verilator lint_on UNUSEDSIGNAL */

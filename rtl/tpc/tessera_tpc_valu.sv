@@ -112,13 +112,13 @@ module tessera_tpc_valu (
   logic [31:0]  red32 [8];
   logic [15:0]  red16 [16];
   logic [7:0]   red8 [32];
-  function automatic logic [31:0] rstep(input logic [6:0] id, input logic [1:0] kd,
-                                        input logic [3:0] dt, input int unsigned w,
+  function automatic logic [31:0] rstep(input logic [6:0] op, input logic [1:0] kd,
+                                        input logic [3:0] dt, input int unsigned lw,
                                         input logic [31:0] x, input logic [31:0] y);
     logic [31:0] r, sg, kx, ky, mk;
     logic        nx, ny, xlt;
-    mk = (w == 32) ? 32'hffff_ffff : (w == 16) ? 32'h0000_ffff : 32'h0000_00ff;
-    sg = (w == 32) ? 32'h8000_0000 : (w == 16) ? 32'h0000_8000 : 32'h0000_0080;
+    mk = (lw == 32) ? 32'hffff_ffff : (lw == 16) ? 32'h0000_ffff : 32'h0000_00ff;
+    sg = (lw == 32) ? 32'h8000_0000 : (lw == 16) ? 32'h0000_8000 : 32'h0000_0080;
     nx = 1'b0; ny = 1'b0;
     if (kd == 2'd0) begin
       unique case (dt)
@@ -136,9 +136,9 @@ module tessera_tpc_valu (
       ky = ((kd == 2'd1) && ((y & sg) != 0)) ? (y | ~mk) : y;
       xlt = (kd == 2'd1) ? ($signed(kx) < $signed(ky)) : (kx < ky);
     end
-    if (id == tessera_tpc_isa_pkg::I_VREDSUM) r = (x + y) & mk;
+    if (op == tessera_tpc_isa_pkg::I_VREDSUM) r = (x + y) & mk;
     else if (nx || ny) r = x;   // NaN: replaced by the canonical NaN at the end
-    else if ((id == tessera_tpc_isa_pkg::I_VREDMAX) == xlt) r = y;
+    else if ((op == tessera_tpc_isa_pkg::I_VREDMAX) == xlt) r = y;
     else r = x;
     if (nx) r = x;
     else if (ny) r = y;

@@ -157,7 +157,8 @@ static int slot_insns[4][128], nslot_insns[4];
 static uint64_t rand_slot(int slot, int pc, int len) {
   for (int tries = 0; tries < 200; tries++) {
     const tpc_insn_info_t *in = &tpc_insn_info[slot_insns[slot][rn(nslot_insns[slot])]];
-    if (slot == TPC_SLOT_VECTOR && rn(4) == 0) in = find_insn(slot, TPC_OP_V_VCVT);  // 121 type pairs
+    bool walk = slot == TPC_SLOT_VECTOR && rn(4) == 0;
+    if (walk) in = find_insn(slot, TPC_OP_V_VCVT);  // walks the 121 type pairs in turn
     std::string name = in->name;
     uint64_t w = 0;
     int dt = 0;
@@ -218,10 +219,18 @@ static uint64_t rand_slot(int slot, int pc, int len) {
     if (in->mods & TPC_MOD_COND) w = setf(w, TPC_F_FN_LO, 3, slot == TPC_SLOT_VECTOR ? rn(6) : rn(8));
     if ((in->mods & TPC_MOD_SAT) && rn(2)) w = setf(w, TPC_F_FN_LO + 6, 1, 1);
     if (in->mods & TPC_MOD_SRCT) {   // vcvt: source type, part, stochastic rounding
-      int st = (int)rn(11), ls = tpc_dtype_info[st].lanes;
+      static int pair;
+      int st = (int)rn(11);
+      if (walk) {
+        st = pair % 11;
+        lanes = tpc_dtype_info[(pair / 11) % 11].lanes;
+        w = setf(w, TPC_F_DT_LO, 4, (uint64_t)((pair / 11) % 11));
+        pair++;
+      }
+      int ls = tpc_dtype_info[st].lanes;
       w = setf(w, TPC_F_FN_LO, 4, (uint64_t)st);
       w = setf(w, TPC_F_FN_LO + 4, 2, rn(ls > lanes ? ls / lanes : lanes / ls));  // a legal part
-      if (rn(3) == 0) { w = setf(w, TPC_F_FN_LO, 4, 0); w = setf(w, TPC_F_DT_LO, 4, 1); }  // f32 -> bf16
+      if (!walk && rn(3) == 0) { w = setf(w, TPC_F_FN_LO, 4, 0); w = setf(w, TPC_F_DT_LO, 4, 1); }  // f32 -> bf16
       if ((in->mods & TPC_MOD_SR) && rn(3) == 0) w = setf(w, TPC_F_FN_LO + 7, 1, 1);
     }
     if (in->lanepred && rn(2)) { w = setf(w, TPC_F_VP_LO, 3, rn(8)); w = setf(w, TPC_F_VPN_LO, 1, rn(2)); }

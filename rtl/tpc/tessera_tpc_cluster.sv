@@ -1,0 +1,719 @@
+// Tessera TPC cluster: Dcores x TpcPerDcore TPC cores behind one register block
+// (rtl/tpc/data/tpc.rdl). A launch (CTRL.commit) copies the configuration, checks it,
+// loads the program from device memory into the instruction memories (one loader per
+// DCORE, AXI bursts), splits the index space among the TPCs (tpc_slice rule of
+// docs/tpc.md), starts them, and when all have stopped records the status (error code,
+// failing TPC and PC), sends the completion message and raises irq_o.
+// Each DCORE has one AXI4 master merging its cores and its loader (tessera_tpc_axi_arb).
+// TPC id t (tpcid) runs on DCORE t % Dcores, so a launch on n < all TPCs spreads its
+// traffic over the DCORE ports. See docs/tpc_rtl.md ("Cluster").
+module tessera_tpc_cluster #(
+  parameter int unsigned Dcores      = tessera_cfg_pkg::Dcores,
+  parameter int unsigned TpcPerDcore = tessera_cfg_pkg::TpcPerDcore,
+  parameter int unsigned ImemDepth   = 1024,   // bundles per TPC
+  parameter int unsigned SlmBytes    = 1024,
+  parameter int unsigned VlmBytes    = 16384,
+  parameter int unsigned IdBits      = tessera_cfg_pkg::AxiIdBits,
+  parameter logic [31:0] MemBase     = tessera_cfg_pkg::HbmBase,        // device memory:
+  parameter logic [32:0] MemSize     = {1'b0, tessera_cfg_pkg::HbmSize}  // program and tensors
+) (
+  input  logic                              clk_i,
+  input  logic                              rst_ni,
+  // register block (APB4)
+  input  logic                              apb_psel_i,
+  input  logic                              apb_penable_i,
+  input  logic                              apb_pwrite_i,
+  input  logic [2:0]                        apb_pprot_i,
+  input  logic [15:0]                       apb_paddr_i,
+  input  logic [31:0]                       apb_pwdata_i,
+  input  logic [3:0]                        apb_pstrb_i,
+  output logic                              apb_pready_o,
+  output logic [31:0]                       apb_prdata_o,
+  output logic                              apb_pslverr_o,
+  // one AXI4 master per DCORE
+  output logic [Dcores-1:0][IdBits-1:0]     m_axi_awid_o,
+  output logic [Dcores-1:0][31:0]           m_axi_awaddr_o,
+  output logic [Dcores-1:0][7:0]            m_axi_awlen_o,
+  output logic [Dcores-1:0][2:0]            m_axi_awsize_o,
+  output logic [Dcores-1:0][1:0]            m_axi_awburst_o,
+  output logic [Dcores-1:0][3:0]            m_axi_awcache_o,
+  output logic [Dcores-1:0][2:0]            m_axi_awprot_o,
+  output logic [Dcores-1:0][3:0]            m_axi_awqos_o,
+  output logic [Dcores-1:0]                 m_axi_awvalid_o,
+  input  logic [Dcores-1:0]                 m_axi_awready_i,
+  output logic [Dcores-1:0][255:0]          m_axi_wdata_o,
+  output logic [Dcores-1:0][31:0]           m_axi_wstrb_o,
+  output logic [Dcores-1:0]                 m_axi_wlast_o,
+  output logic [Dcores-1:0]                 m_axi_wvalid_o,
+  input  logic [Dcores-1:0]                 m_axi_wready_i,
+  input  logic [Dcores-1:0][IdBits-1:0]     m_axi_bid_i,
+  input  logic [Dcores-1:0][1:0]            m_axi_bresp_i,
+  input  logic [Dcores-1:0]                 m_axi_bvalid_i,
+  output logic [Dcores-1:0]                 m_axi_bready_o,
+  output logic [Dcores-1:0][IdBits-1:0]     m_axi_arid_o,
+  output logic [Dcores-1:0][31:0]           m_axi_araddr_o,
+  output logic [Dcores-1:0][7:0]            m_axi_arlen_o,
+  output logic [Dcores-1:0][2:0]            m_axi_arsize_o,
+  output logic [Dcores-1:0][1:0]            m_axi_arburst_o,
+  output logic [Dcores-1:0][3:0]            m_axi_arcache_o,
+  output logic [Dcores-1:0][2:0]            m_axi_arprot_o,
+  output logic [Dcores-1:0][3:0]            m_axi_arqos_o,
+  output logic [Dcores-1:0]                 m_axi_arvalid_o,
+  input  logic [Dcores-1:0]                 m_axi_arready_i,
+  input  logic [Dcores-1:0][IdBits-1:0]     m_axi_rid_i,
+  input  logic [Dcores-1:0][255:0]          m_axi_rdata_i,
+  input  logic [Dcores-1:0][1:0]            m_axi_rresp_i,
+  input  logic [Dcores-1:0]                 m_axi_rlast_i,
+  input  logic [Dcores-1:0]                 m_axi_rvalid_i,
+  output logic [Dcores-1:0]                 m_axi_rready_o,
+  // completion message (-> system bus) and interrupt
+  output logic                              msg_valid_o,
+  input  logic                              msg_ready_i,
+  output logic [31:0]                       msg_addr_o,
+  output logic [31:0]                       msg_data_o,
+  output logic                              irq_o,
+  output logic                              idle_o    // no launch latched or running
+);
+  localparam int unsigned NumTpc = Dcores * TpcPerDcore;
+  localparam int unsigned NumSrc = TpcPerDcore + 1;   // per DCORE: cores + loader
+  localparam int unsigned IAW    = $clog2(ImemDepth);
+  localparam logic [3:0]  ErrBus       = 4'd7;
+  localparam logic [3:0]  ErrBadLaunch = 4'd10;
+  localparam logic [3:0]  TpcCluster   = 4'd15;
+
+  // tpcid of physical core p (DCORE p / TpcPerDcore, slot p % TpcPerDcore)
+  function automatic logic [31:0] lid(input int unsigned p);
+    lid = 32'((p % TpcPerDcore) * Dcores + p / TpcPerDcore);
+  endfunction
+
+  // ---------------------------------------------------------------- register block
+  tpc_reg_pkg::tpc__in_t  hw_in;
+  tpc_reg_pkg::tpc__out_t hw_out;
+
+  tpc_reg_top u_regs (
+    .clk          (clk_i),
+    .arst_n       (rst_ni),
+    .s_apb_psel   (apb_psel_i),
+    .s_apb_penable(apb_penable_i),
+    .s_apb_pwrite (apb_pwrite_i),
+    .s_apb_pprot  (apb_pprot_i),
+    .s_apb_paddr  (apb_paddr_i),
+    .s_apb_pwdata (apb_pwdata_i),
+    .s_apb_pstrb  (apb_pstrb_i),
+    .s_apb_pready (apb_pready_o),
+    .s_apb_prdata (apb_prdata_o),
+    .s_apb_pslverr(apb_pslverr_o),
+    .hwif_in      (hw_in),
+    .hwif_out     (hw_out)
+  );
+
+  // scalar-argument and descriptor windows (external memories): live copies, written
+  // by the host at any time; copied into the launch state at commit
+  logic [15:0][31:0]  sarg_q;
+  logic [127:0][31:0] desc_q;
+  logic               ext_ack_q, ext_wr_q, ext_desc_q;
+  logic [31:0]        ext_rdata_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sarg_q      <= '0;
+      desc_q      <= '0;
+      ext_ack_q   <= 1'b0;
+      ext_wr_q    <= 1'b0;
+      ext_desc_q  <= 1'b0;
+      ext_rdata_q <= '0;
+    end else begin
+      ext_ack_q <= 1'b0;
+      if (hw_out.SARG.req) begin
+        ext_ack_q   <= 1'b1;
+        ext_wr_q    <= hw_out.SARG.req_is_wr;
+        ext_desc_q  <= 1'b0;
+        ext_rdata_q <= sarg_q[hw_out.SARG.addr[5:2]];
+        if (hw_out.SARG.req_is_wr)
+          sarg_q[hw_out.SARG.addr[5:2]] <= (sarg_q[hw_out.SARG.addr[5:2]] & ~hw_out.SARG.wr_biten) |
+                                           (hw_out.SARG.wr_data & hw_out.SARG.wr_biten);
+      end else if (hw_out.DESC.req) begin
+        ext_ack_q   <= 1'b1;
+        ext_wr_q    <= hw_out.DESC.req_is_wr;
+        ext_desc_q  <= 1'b1;
+        ext_rdata_q <= desc_q[hw_out.DESC.addr[8:2]];
+        if (hw_out.DESC.req_is_wr)
+          desc_q[hw_out.DESC.addr[8:2]] <= (desc_q[hw_out.DESC.addr[8:2]] & ~hw_out.DESC.wr_biten) |
+                                           (hw_out.DESC.wr_data & hw_out.DESC.wr_biten);
+      end
+    end
+  end
+  always_comb begin
+    hw_in.SARG.rd_ack  = ext_ack_q && !ext_wr_q && !ext_desc_q;
+    hw_in.SARG.wr_ack  = ext_ack_q && ext_wr_q && !ext_desc_q;
+    hw_in.SARG.rd_data = ext_rdata_q;
+    hw_in.DESC.rd_ack  = ext_ack_q && !ext_wr_q && ext_desc_q;
+    hw_in.DESC.wr_ack  = ext_ack_q && ext_wr_q && ext_desc_q;
+    hw_in.DESC.rd_data = ext_rdata_q;
+  end
+
+  // ---------------------------------------------------------------- launch state
+  typedef enum logic [2:0] {CIdle, CCheck, CLoad, CStart, CRun, CFin, CMsg} cstate_e;
+  cstate_e state_q;
+
+  logic               commit;
+  logic [31:0]        prog_addr_q, prog_len_q, ntpc_q, seed_q, msg_addr_q, msg_data_q;
+  logic [3:0]         ntens_q;
+  logic               msg_en_q, keep_q;
+  logic [4:0][31:0]   idx_q;
+  logic [15:0][31:0]  sarg_c;
+  logic [7:0][511:0]  desc_c;
+  logic [31:0]        chunk_q;
+  logic [2:0]         sdim_q;
+  // the last successful program load (for CTRL.keep_prog)
+  logic               tag_valid_q;
+  logic [31:0]        tag_addr_q, tag_len_q;
+  logic [Dcores-1:0]  tag_dc_q;
+
+  assign commit = hw_out.CTRL.commit.value;
+
+  // ceil(a / n) for a small n >= 1 (restoring division, one bit per stage)
+  function automatic logic [31:0] ceil_div(input logic [31:0] a, input logic [7:0] n);
+    logic [8:0]  r;
+    logic [31:0] q;
+    r = '0;
+    q = '0;
+    for (int i = 31; i >= 0; i--) begin
+      r = {r[7:0], a[i]};
+      if (r >= {1'b0, n}) begin
+        r    = r - {1'b0, n};
+        q[i] = 1'b1;
+      end
+    end
+    ceil_div = q + 32'(r != 9'd0);
+  endfunction
+
+  // split dimension: the highest with size > 1 (0 if none)
+  logic [2:0] sdim;
+  always_comb begin
+    sdim = 3'd0;
+    for (int d = 0; d < 5; d++) if (idx_q[d] > 32'd1) sdim = 3'(d);
+  end
+
+  // launch checks (on the committed copy)
+  logic        bad_launch;
+  logic [33:0] prog_end;
+  assign prog_end = {2'b0, prog_addr_q} + {prog_len_q[28:0], 5'd0};
+  always_comb begin
+    bad_launch = (prog_len_q == 32'd0) || (prog_len_q > 32'(ImemDepth)) ||
+                 (prog_addr_q[4:0] != 5'd0) || (ntens_q > 4'd8) ||
+                 (ntpc_q == 32'd0) || (ntpc_q > 32'(NumTpc)) ||
+                 (prog_addr_q < MemBase) || (prog_end > {1'b0, MemBase} + {1'b0, MemSize});
+    for (int d = 0; d < 5; d++) if (idx_q[d] == 32'd0) bad_launch = 1'b1;
+  end
+
+  // TPCs and DCOREs used by the launch
+  logic [NumTpc-1:0] used;
+  logic [Dcores-1:0] dc_used;
+  always_comb begin
+    for (int unsigned p = 0; p < NumTpc; p++) used[p] = (lid(p) < ntpc_q);
+    for (int unsigned d = 0; d < Dcores; d++) dc_used[d] = (32'(d) < ntpc_q);
+  end
+
+  // ---------------------------------------------------------------- cores
+  logic [NumTpc-1:0]        c_start, c_busy, c_done, c_retire, c_stall_ld;
+  logic [NumTpc-1:0][3:0]   c_err;
+  logic [NumTpc-1:0][31:0]  c_err_pc, c_ldb, c_stb;
+  logic [NumTpc-1:0][4:0][31:0] c_off, c_len;
+  logic [NumTpc-1:0]        pending_q;
+
+  // per-DCORE arbiter source buses (source TpcPerDcore = loader)
+  logic [Dcores-1:0][NumSrc-1:0][31:0]  s_awaddr, s_araddr;
+  logic [Dcores-1:0][NumSrc-1:0][7:0]   s_awlen, s_arlen;
+  logic [Dcores-1:0][NumSrc-1:0][2:0]   s_awsize, s_arsize, s_awprot, s_arprot;
+  logic [Dcores-1:0][NumSrc-1:0][1:0]   s_awburst, s_arburst, s_bresp;
+  logic [Dcores-1:0][NumSrc-1:0][3:0]   s_awcache, s_arcache, s_awqos, s_arqos;
+  logic [Dcores-1:0][NumSrc-1:0]        s_awvalid, s_awready, s_wlast, s_wvalid, s_wready;
+  logic [Dcores-1:0][NumSrc-1:0]        s_bvalid, s_bready, s_arvalid, s_arready, s_rvalid, s_rready;
+  logic [Dcores-1:0][NumSrc-1:0][255:0] s_wdata;
+  logic [Dcores-1:0][NumSrc-1:0][31:0]  s_wstrb;
+  logic [Dcores-1:0][255:0]             s_rdata;
+  logic [Dcores-1:0][1:0]               s_rresp;
+  logic [Dcores-1:0]                    s_rlast;
+
+  // loaders
+  logic [Dcores-1:0]            f_start, f_busy, f_done, f_err, f_we;
+  logic [Dcores-1:0][31:0]      f_err_idx;
+  logic [Dcores-1:0][IAW-1:0]   f_waddr;
+  logic [Dcores-1:0][255:0]     f_wdata;
+  logic [Dcores-1:0]            f_done_q;
+  logic                         cl_err_q;      // the launch failed in the cluster itself
+  logic [31:0]                  load_err_idx;  // first failing bundle (lowest DCORE)
+  always_comb begin
+    load_err_idx = '0;
+    for (int d = Dcores - 1; d >= 0; d--) if (f_err[d] && dc_used[d]) load_err_idx = f_err_idx[d];
+  end
+
+  for (genvar p = 0; p < NumTpc; p++) begin : g_tpc
+    localparam int unsigned D = p / TpcPerDcore;
+    localparam int unsigned S = p % TpcPerDcore;
+    logic [34:0] off35;
+
+    // slice (tpc_slice): chunks of ceil(size / n) along the split dim
+    assign off35 = 35'(lid(p)) * 35'(chunk_q);
+    always_comb begin
+      for (int d = 0; d < 5; d++) begin
+        c_off[p][d] = 32'd0;
+        c_len[p][d] = idx_q[d];
+        if (3'(d) == sdim_q) begin
+          if (off35 >= 35'(idx_q[d])) begin
+            c_off[p][d] = idx_q[d];
+            c_len[p][d] = 32'd0;
+          end else begin
+            c_off[p][d] = off35[31:0];
+            c_len[p][d] = (idx_q[d] - off35[31:0] < chunk_q) ? idx_q[d] - off35[31:0] : chunk_q;
+          end
+        end
+      end
+    end
+
+    logic [3:0]  awid_unused, arid_unused;
+    logic [31:0] pc_unused;
+    tessera_tpc_core #(
+      .ImemDepth(ImemDepth),
+      .SlmBytes (SlmBytes),
+      .VlmBytes (VlmBytes),
+      .MemBase  (MemBase),
+      .MemSize  (MemSize)
+    ) u_core (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .imem_we_i      (f_we[D]),
+      .imem_waddr_i   (f_waddr[D]),
+      .imem_wdata_i   (f_wdata[D]),
+      .start_i        (c_start[p]),
+      .bad_launch_i   (1'b0),
+      .prog_len_i     (prog_len_q),
+      .ntensors_i     (ntens_q),
+      .desc_i         (desc_c),
+      .sarg_i         (sarg_c),
+      .slice_off_i    (c_off[p]),
+      .slice_len_i    (c_len[p]),
+      .tpc_id_i       (lid(p)),
+      .ntpc_i         (ntpc_q),
+      .rng_seed_i     (seed_q),
+      .busy_o         (c_busy[p]),
+      .done_o         (c_done[p]),
+      .err_o          (c_err[p]),
+      .err_pc_o       (c_err_pc[p]),
+      .retire_o       (c_retire[p]),
+      .pc_o           (pc_unused),
+      .ld_bytes_o     (c_ldb[p]),
+      .st_bytes_o     (c_stb[p]),
+      .stall_mem_o    (c_stall_ld[p]),
+      .m_axi_awid_o   (awid_unused),
+      .m_axi_awaddr_o (s_awaddr[D][S]),
+      .m_axi_awlen_o  (s_awlen[D][S]),
+      .m_axi_awsize_o (s_awsize[D][S]),
+      .m_axi_awburst_o(s_awburst[D][S]),
+      .m_axi_awcache_o(s_awcache[D][S]),
+      .m_axi_awprot_o (s_awprot[D][S]),
+      .m_axi_awqos_o  (s_awqos[D][S]),
+      .m_axi_awvalid_o(s_awvalid[D][S]),
+      .m_axi_awready_i(s_awready[D][S]),
+      .m_axi_wdata_o  (s_wdata[D][S]),
+      .m_axi_wstrb_o  (s_wstrb[D][S]),
+      .m_axi_wlast_o  (s_wlast[D][S]),
+      .m_axi_wvalid_o (s_wvalid[D][S]),
+      .m_axi_wready_i (s_wready[D][S]),
+      .m_axi_bid_i    (4'd0),
+      .m_axi_bresp_i  (s_bresp[D][S]),
+      .m_axi_bvalid_i (s_bvalid[D][S]),
+      .m_axi_bready_o (s_bready[D][S]),
+      .m_axi_arid_o   (arid_unused),
+      .m_axi_araddr_o (s_araddr[D][S]),
+      .m_axi_arlen_o  (s_arlen[D][S]),
+      .m_axi_arsize_o (s_arsize[D][S]),
+      .m_axi_arburst_o(s_arburst[D][S]),
+      .m_axi_arcache_o(s_arcache[D][S]),
+      .m_axi_arprot_o (s_arprot[D][S]),
+      .m_axi_arqos_o  (s_arqos[D][S]),
+      .m_axi_arvalid_o(s_arvalid[D][S]),
+      .m_axi_arready_i(s_arready[D][S]),
+      .m_axi_rid_i    (4'd0),
+      .m_axi_rdata_i  (s_rdata[D]),
+      .m_axi_rresp_i  (s_rresp[D]),
+      .m_axi_rlast_i  (s_rlast[D]),
+      .m_axi_rvalid_i (s_rvalid[D][S]),
+      .m_axi_rready_o (s_rready[D][S])
+    );
+    logic unused_core;
+    assign unused_core = ^{awid_unused, arid_unused, pc_unused};
+  end
+
+  for (genvar d = 0; d < Dcores; d++) begin : g_dcore
+    localparam int unsigned L = TpcPerDcore;   // loader's source index
+    tessera_tpc_ifetch #(.ImemDepth(ImemDepth)) u_fetch (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .start_i        (f_start[d]),
+      .addr_i         (prog_addr_q),
+      .len_i          (prog_len_q),
+      .busy_o         (f_busy[d]),
+      .done_o         (f_done[d]),
+      .err_o          (f_err[d]),
+      .err_idx_o      (f_err_idx[d]),
+      .imem_we_o      (f_we[d]),
+      .imem_waddr_o   (f_waddr[d]),
+      .imem_wdata_o   (f_wdata[d]),
+      .m_axi_araddr_o (s_araddr[d][L]),
+      .m_axi_arlen_o  (s_arlen[d][L]),
+      .m_axi_arvalid_o(s_arvalid[d][L]),
+      .m_axi_arready_i(s_arready[d][L]),
+      .m_axi_rdata_i  (s_rdata[d]),
+      .m_axi_rresp_i  (s_rresp[d]),
+      .m_axi_rvalid_i (s_rvalid[d][L]),
+      .m_axi_rready_o (s_rready[d][L])
+    );
+    assign s_arsize[d][L]  = 3'd5;
+    assign s_arburst[d][L] = 2'b01;
+    assign s_arcache[d][L] = 4'd0;
+    assign s_arprot[d][L]  = 3'b100;   // instruction access
+    assign s_arqos[d][L]   = 4'd0;
+    assign s_awaddr[d][L]  = '0;
+    assign s_awlen[d][L]   = '0;
+    assign s_awsize[d][L]  = '0;
+    assign s_awburst[d][L] = '0;
+    assign s_awcache[d][L] = '0;
+    assign s_awprot[d][L]  = '0;
+    assign s_awqos[d][L]   = '0;
+    assign s_awvalid[d][L] = 1'b0;
+    assign s_wdata[d][L]   = '0;
+    assign s_wstrb[d][L]   = '0;
+    assign s_wlast[d][L]   = 1'b0;
+    assign s_wvalid[d][L]  = 1'b0;
+    assign s_bready[d][L]  = 1'b1;
+
+    tessera_tpc_axi_arb #(
+      .NumSrc  (NumSrc),
+      .IdBits  (IdBits),
+      .DataBits(256)
+    ) u_arb (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .s_awaddr_i     (s_awaddr[d]),
+      .s_awlen_i      (s_awlen[d]),
+      .s_awsize_i     (s_awsize[d]),
+      .s_awburst_i    (s_awburst[d]),
+      .s_awcache_i    (s_awcache[d]),
+      .s_awprot_i     (s_awprot[d]),
+      .s_awqos_i      (s_awqos[d]),
+      .s_awvalid_i    (s_awvalid[d]),
+      .s_awready_o    (s_awready[d]),
+      .s_wdata_i      (s_wdata[d]),
+      .s_wstrb_i      (s_wstrb[d]),
+      .s_wlast_i      (s_wlast[d]),
+      .s_wvalid_i     (s_wvalid[d]),
+      .s_wready_o     (s_wready[d]),
+      .s_bresp_o      (s_bresp[d]),
+      .s_bvalid_o     (s_bvalid[d]),
+      .s_bready_i     (s_bready[d]),
+      .s_araddr_i     (s_araddr[d]),
+      .s_arlen_i      (s_arlen[d]),
+      .s_arsize_i     (s_arsize[d]),
+      .s_arburst_i    (s_arburst[d]),
+      .s_arcache_i    (s_arcache[d]),
+      .s_arprot_i     (s_arprot[d]),
+      .s_arqos_i      (s_arqos[d]),
+      .s_arvalid_i    (s_arvalid[d]),
+      .s_arready_o    (s_arready[d]),
+      .s_rdata_o      (s_rdata[d]),
+      .s_rresp_o      (s_rresp[d]),
+      .s_rlast_o      (s_rlast[d]),
+      .s_rvalid_o     (s_rvalid[d]),
+      .s_rready_i     (s_rready[d]),
+      .m_axi_awid_o   (m_axi_awid_o[d]),
+      .m_axi_awaddr_o (m_axi_awaddr_o[d]),
+      .m_axi_awlen_o  (m_axi_awlen_o[d]),
+      .m_axi_awsize_o (m_axi_awsize_o[d]),
+      .m_axi_awburst_o(m_axi_awburst_o[d]),
+      .m_axi_awcache_o(m_axi_awcache_o[d]),
+      .m_axi_awprot_o (m_axi_awprot_o[d]),
+      .m_axi_awqos_o  (m_axi_awqos_o[d]),
+      .m_axi_awvalid_o(m_axi_awvalid_o[d]),
+      .m_axi_awready_i(m_axi_awready_i[d]),
+      .m_axi_wdata_o  (m_axi_wdata_o[d]),
+      .m_axi_wstrb_o  (m_axi_wstrb_o[d]),
+      .m_axi_wlast_o  (m_axi_wlast_o[d]),
+      .m_axi_wvalid_o (m_axi_wvalid_o[d]),
+      .m_axi_wready_i (m_axi_wready_i[d]),
+      .m_axi_bid_i    (m_axi_bid_i[d]),
+      .m_axi_bresp_i  (m_axi_bresp_i[d]),
+      .m_axi_bvalid_i (m_axi_bvalid_i[d]),
+      .m_axi_bready_o (m_axi_bready_o[d]),
+      .m_axi_arid_o   (m_axi_arid_o[d]),
+      .m_axi_araddr_o (m_axi_araddr_o[d]),
+      .m_axi_arlen_o  (m_axi_arlen_o[d]),
+      .m_axi_arsize_o (m_axi_arsize_o[d]),
+      .m_axi_arburst_o(m_axi_arburst_o[d]),
+      .m_axi_arcache_o(m_axi_arcache_o[d]),
+      .m_axi_arprot_o (m_axi_arprot_o[d]),
+      .m_axi_arqos_o  (m_axi_arqos_o[d]),
+      .m_axi_arvalid_o(m_axi_arvalid_o[d]),
+      .m_axi_arready_i(m_axi_arready_i[d]),
+      .m_axi_rid_i    (m_axi_rid_i[d]),
+      .m_axi_rdata_i  (m_axi_rdata_i[d]),
+      .m_axi_rresp_i  (m_axi_rresp_i[d]),
+      .m_axi_rlast_i  (m_axi_rlast_i[d]),
+      .m_axi_rvalid_i (m_axi_rvalid_i[d]),
+      .m_axi_rready_o (m_axi_rready_o[d])
+    );
+  end
+
+  // ---------------------------------------------------------------- the first failing TPC
+  logic              any_err;
+  logic [31:0]       first_id, first_pc;
+  logic [3:0]        first_err;
+  logic [15:0]       err_mask;
+  always_comb begin
+    any_err   = 1'b0;
+    first_id  = 32'hFFFF_FFFF;
+    first_pc  = '0;
+    first_err = '0;
+    err_mask  = '0;
+    for (int unsigned p = 0; p < NumTpc; p++) begin
+      if (used[p] && c_err[p] != 4'd0) begin
+        any_err = 1'b1;
+        err_mask = err_mask | (16'd1 << lid(p));
+        if (lid(p) < first_id) begin
+          first_id  = lid(p);
+          first_pc  = c_err_pc[p];
+          first_err = c_err[p];
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- launch sequencer
+  logic        st_busy_q;
+  logic [3:0]  st_err_q, st_err_tpc_q;
+  logic [31:0] st_err_pc_q;
+  logic [15:0] st_err_mask_q;
+  logic        set_done, set_reject;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q       <= CIdle;
+      prog_addr_q   <= '0;
+      prog_len_q    <= '0;
+      ntpc_q        <= 32'd1;
+      seed_q        <= '0;
+      msg_addr_q    <= '0;
+      msg_data_q    <= '0;
+      ntens_q       <= '0;
+      msg_en_q      <= 1'b0;
+      keep_q        <= 1'b0;
+      idx_q         <= {5{32'd1}};
+      sarg_c        <= '0;
+      desc_c        <= '0;
+      chunk_q       <= 32'd1;
+      sdim_q        <= '0;
+      tag_valid_q   <= 1'b0;
+      tag_addr_q    <= '0;
+      tag_len_q     <= '0;
+      tag_dc_q      <= '0;
+      f_done_q      <= '0;
+      cl_err_q      <= 1'b0;
+      pending_q     <= '0;
+      st_busy_q     <= 1'b0;
+      st_err_q      <= '0;
+      st_err_tpc_q  <= '0;
+      st_err_pc_q   <= '0;
+      st_err_mask_q <= '0;
+    end else begin
+      unique case (state_q)
+        CIdle: if (commit) begin
+          state_q     <= CCheck;
+          st_busy_q   <= 1'b1;
+          prog_addr_q <= hw_out.PROG_ADDR.addr.value;
+          prog_len_q  <= hw_out.PROG_LEN.len.value;
+          ntens_q     <= hw_out.NTENSORS.n.value;
+          ntpc_q      <= 32'(hw_out.NTPC.n.value);
+          seed_q      <= hw_out.RNG_SEED.seed.value;
+          msg_addr_q  <= hw_out.MSG_ADDR.addr.value;
+          msg_data_q  <= hw_out.MSG_DATA.data.value;
+          msg_en_q    <= hw_out.MSG_CTRL.en.value;
+          keep_q      <= hw_out.CTRL.keep_prog.value;
+          idx_q[0]    <= hw_out.IDX_SIZE0.size.value;
+          idx_q[1]    <= hw_out.IDX_SIZE1.size.value;
+          idx_q[2]    <= hw_out.IDX_SIZE2.size.value;
+          idx_q[3]    <= hw_out.IDX_SIZE3.size.value;
+          idx_q[4]    <= hw_out.IDX_SIZE4.size.value;
+          sarg_c      <= sarg_q;
+          desc_c      <= desc_q;
+        end
+        CCheck: begin
+          sdim_q   <= sdim;
+          chunk_q  <= ceil_div(idx_q[sdim], ntpc_q[7:0] == 8'd0 ? 8'd1 : ntpc_q[7:0]);
+          f_done_q <= ~dc_used;
+          if (bad_launch) begin
+            cl_err_q      <= 1'b1;
+            st_err_q      <= ErrBadLaunch;
+            st_err_tpc_q  <= TpcCluster;
+            st_err_pc_q   <= '0;
+            st_err_mask_q <= '0;
+            state_q       <= CFin;
+          end else if (keep_q && tag_valid_q && tag_addr_q == prog_addr_q &&
+                       tag_len_q == prog_len_q && (dc_used & ~tag_dc_q) == '0) begin
+            state_q <= CStart;
+          end else begin
+            tag_valid_q <= 1'b0;
+            state_q     <= CLoad;
+          end
+        end
+        CLoad: begin
+          f_done_q <= f_done_q | f_done;
+          if ((f_done_q | f_done) == '1) begin
+            if ((f_err & dc_used) != '0) begin
+              cl_err_q      <= 1'b1;
+              st_err_q      <= ErrBus;
+              st_err_tpc_q  <= TpcCluster;
+              st_err_pc_q   <= load_err_idx;
+              st_err_mask_q <= '0;
+              state_q       <= CFin;
+            end else begin
+              tag_valid_q <= 1'b1;
+              tag_addr_q  <= prog_addr_q;
+              tag_len_q   <= prog_len_q;
+              tag_dc_q    <= dc_used;
+              state_q     <= CStart;
+            end
+          end
+        end
+        CStart: begin
+          pending_q <= used;
+          state_q   <= CRun;
+        end
+        CRun: begin
+          pending_q <= pending_q & ~c_done;
+          if ((pending_q & ~c_done) == '0) state_q <= CFin;
+        end
+        CFin: begin
+          if (!cl_err_q) begin
+            st_err_q      <= any_err ? first_err : 4'd0;
+            st_err_tpc_q  <= any_err ? first_id[3:0] : 4'd0;
+            st_err_pc_q   <= any_err ? first_pc : 32'd0;
+            st_err_mask_q <= err_mask;
+          end
+          state_q <= msg_en_q ? CMsg : CIdle;
+          if (!msg_en_q) st_busy_q <= 1'b0;
+        end
+        CMsg: if (msg_ready_i) begin
+          state_q   <= CIdle;
+          st_busy_q <= 1'b0;
+        end
+        default: state_q <= CIdle;
+      endcase
+      // a new launch clears the previous result
+      if (state_q == CIdle && commit) begin
+        cl_err_q      <= 1'b0;
+        st_err_q      <= '0;
+        st_err_tpc_q  <= '0;
+        st_err_pc_q   <= '0;
+        st_err_mask_q <= '0;
+      end
+    end
+  end
+
+  always_comb begin
+    f_start = '0;
+    if (state_q == CCheck && !bad_launch &&
+        !(keep_q && tag_valid_q && tag_addr_q == prog_addr_q && tag_len_q == prog_len_q &&
+          (dc_used & ~tag_dc_q) == '0))
+      f_start = dc_used;
+    c_start = (state_q == CStart) ? used : '0;
+  end
+
+  assign set_done   = (state_q == CFin && !msg_en_q) || (state_q == CMsg && msg_ready_i);
+  assign set_reject = commit && state_q != CIdle;
+
+  assign msg_valid_o = (state_q == CMsg);
+  assign msg_addr_o  = msg_addr_q;
+  assign msg_data_o  = msg_data_q;
+  assign idle_o      = (state_q == CIdle) && !commit;
+  assign irq_o       = hw_out.STATUS.done.value || hw_out.STATUS.busy_reject.value;
+
+  // ---------------------------------------------------------------- performance counters
+  logic [31:0] pf_busy_q, pf_load_q, pf_tbusy_q, pf_bund_q, pf_sld_q, pf_sst_q, pf_sarb_q;
+  logic [31:0] pf_bld_q, pf_bst_q;
+  logic [NumTpc-1:0] wr_out_q, st_stall, arb_wait;
+  logic [31:0] sum_tbusy, sum_ret, sum_sld, sum_sst, sum_sarb, sum_bld, sum_bst;
+
+  for (genvar p = 0; p < NumTpc; p++) begin : g_perf
+    localparam int unsigned D = p / TpcPerDcore;
+    localparam int unsigned S = p % TpcPerDcore;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) wr_out_q[p] <= 1'b0;
+      else if (s_awvalid[D][S] && s_awready[D][S]) wr_out_q[p] <= 1'b1;
+      else if (s_bvalid[D][S] && s_bready[D][S])   wr_out_q[p] <= 1'b0;
+    end
+    assign st_stall[p] = s_awvalid[D][S] || s_wvalid[D][S] || wr_out_q[p];
+    assign arb_wait[p] = (s_arvalid[D][S] && !s_arready[D][S]) ||
+                         (s_awvalid[D][S] && !s_awready[D][S]);
+  end
+
+  always_comb begin
+    sum_tbusy = '0; sum_ret = '0; sum_sld = '0; sum_sst = '0; sum_sarb = '0;
+    sum_bld = '0; sum_bst = '0;
+    for (int unsigned p = 0; p < NumTpc; p++) begin
+      sum_tbusy = sum_tbusy + 32'(c_busy[p]);
+      sum_ret   = sum_ret + 32'(c_retire[p]);
+      sum_sld   = sum_sld + 32'(c_stall_ld[p]);
+      sum_sst   = sum_sst + 32'(st_stall[p]);
+      sum_sarb  = sum_sarb + 32'(arb_wait[p]);
+      sum_bld   = sum_bld + (c_retire[p] ? c_ldb[p] : 32'd0);
+      sum_bst   = sum_bst + (c_retire[p] ? c_stb[p] : 32'd0);
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pf_busy_q <= '0; pf_load_q <= '0; pf_tbusy_q <= '0; pf_bund_q <= '0; pf_sld_q <= '0;
+      pf_sst_q <= '0; pf_sarb_q <= '0; pf_bld_q <= '0; pf_bst_q <= '0;
+    end else if (state_q == CIdle && commit) begin
+      pf_busy_q <= 32'd1; pf_load_q <= '0; pf_tbusy_q <= '0; pf_bund_q <= '0; pf_sld_q <= '0;
+      pf_sst_q <= '0; pf_sarb_q <= '0; pf_bld_q <= '0; pf_bst_q <= '0;
+    end else if (state_q != CIdle) begin
+      pf_busy_q  <= pf_busy_q + 32'd1;
+      pf_load_q  <= pf_load_q + 32'(state_q == CLoad);
+      pf_tbusy_q <= pf_tbusy_q + sum_tbusy;
+      pf_bund_q  <= pf_bund_q + sum_ret;
+      pf_sld_q   <= pf_sld_q + sum_sld;
+      pf_sst_q   <= pf_sst_q + sum_sst;
+      pf_sarb_q  <= pf_sarb_q + sum_sarb;
+      pf_bld_q   <= pf_bld_q + sum_bld;
+      pf_bst_q   <= pf_bst_q + sum_bst;
+    end
+  end
+
+  // ---------------------------------------------------------------- register inputs
+  always_comb begin
+    hw_in.STATUS.busy.next         = st_busy_q;
+    hw_in.STATUS.done.hwset        = set_done;
+    hw_in.STATUS.busy_reject.hwset = set_reject;
+    hw_in.STATUS.err.next          = st_err_q;
+    hw_in.STATUS.err_tpc.next      = st_err_tpc_q;
+    hw_in.ERR_PC.pc.next           = st_err_pc_q;
+    hw_in.ERR_MASK.tpcs.next       = st_err_mask_q;
+    hw_in.INFO.ntpc.next           = 8'(NumTpc);
+    hw_in.INFO.dcores.next         = 4'(Dcores);
+    hw_in.INFO.imem.next           = 16'(ImemDepth);
+    hw_in.PERF_BUSY.val.next       = pf_busy_q;
+    hw_in.PERF_LOAD.val.next       = pf_load_q;
+    hw_in.PERF_TPC_BUSY.val.next   = pf_tbusy_q;
+    hw_in.PERF_BUNDLES.val.next    = pf_bund_q;
+    hw_in.PERF_STALL_LD.val.next   = pf_sld_q;
+    hw_in.PERF_STALL_ST.val.next   = pf_sst_q;
+    hw_in.PERF_STALL_ARB.val.next  = pf_sarb_q;
+    hw_in.PERF_BYTES_LD.val.next   = pf_bld_q;
+    hw_in.PERF_BYTES_ST.val.next   = pf_bst_q;
+  end
+
+  logic unused;
+  assign unused = ^{apb_pprot_i, f_busy, hw_out.SARG.wr_biten, hw_out.DESC.wr_biten,
+                    hw_out.SARG.addr[1:0], hw_out.DESC.addr[1:0], first_id[31:4]};
+endmodule
