@@ -29,8 +29,12 @@ module tessera_axi_xbar #(
   parameter int unsigned InterleaveBytes = 256,
   parameter logic [31:0] MemBase         = 32'h8000_0000,
   parameter logic [31:0] MemSize         = 32'h4000_0000,
-  parameter int unsigned ReorderSlots    = 8,   // read bursts in flight per master (power of two)
-  parameter int unsigned ReorderBeats    = 8,   // beats stored per read slot (power of two)
+  // read bursts in flight per master (power of two): default as many as the
+  // channel-side ID leaves room for, at most 64
+  parameter int unsigned ReorderSlots    =
+      (SlvIdBits >= 6 + ((NumMst > 1) ? $clog2(NumMst) : 1)) ? 64 :
+      (1 << (SlvIdBits - ((NumMst > 1) ? $clog2(NumMst) : 1))),
+  parameter int unsigned ReorderBeats    = 64,  // read beats buffered per master (power of two)
   parameter int unsigned WriteSlots      = 8    // write bursts awaiting B per master (power of two)
 ) (
   input  logic                                clk_i,
@@ -121,9 +125,9 @@ module tessera_axi_xbar #(
   localparam int unsigned WrSlotBits  = (WriteSlots > 1) ? $clog2(WriteSlots) : 1;
   localparam int unsigned TagBits0    = (RdSlotBits > WrSlotBits) ? RdSlotBits : WrSlotBits;
   localparam int unsigned TagBits     = (TagBits0 > IdBits) ? TagBits0 : IdBits;
-  // reorder-buffer banks: one per channel (at most half the slots)
-  localparam int unsigned RdBanks0    = (NumSlv < ReorderSlots / 2) ? NumSlv : ReorderSlots / 2;
-  localparam int unsigned RdBanks     = (RdBanks0 > 0) ? RdBanks0 : 1;
+  // reorder-buffer banks (beat-interleaved): one per channel, at most one per beat
+  localparam int unsigned RdBanks     = (NumSlv < ReorderBeats) ? NumSlv : ReorderBeats;
+  localparam int unsigned RdBankBits  = (RdBanks > 1) ? $clog2(RdBanks) : 1;
   localparam logic [1:0]  RespSlvErr  = 2'b10;
   localparam logic [1:0]  RespDecErr  = 2'b11;
   localparam int unsigned WFifoDepth  = 2;                   // AWs awaiting W, per master/channel (see docs)
@@ -203,7 +207,7 @@ module tessera_axi_xbar #(
     for (int unsigned m = 0; m < NumMst; m++) begin
       aw_tgt[m] = route(s_axi_awaddr_i[m], s_axi_awlen_i[m], s_axi_awsize_i[m]);
       ar_tgt[m] = route(s_axi_araddr_i[m], s_axi_arlen_i[m], s_axi_arsize_i[m]);
-      // a read longer than a reorder slot cannot be buffered: SLVERR
+      // a read longer than the reorder beat store cannot be buffered: SLVERR
       if ({24'd0, s_axi_arlen_i[m]} >= ReorderBeats) begin
         ar_tgt[m] = PortIdxBits'(ErrPort);
       end
@@ -415,12 +419,13 @@ module tessera_axi_xbar #(
   logic [NumMst-1:0][1:0]                         b_wresp;
   logic [NumMst-1:0][RdBanks-1:0][SlvIdxBitsR-1:0] r_widx_unused;
   logic [NumMst-1:0][PortIdxBits-1:0]             b_widx_unused;
-  logic [NumSlv-1:0][RdSlotBits-1:0]              chan_rbank;
+  logic [NumMst-1:0][NumSlv-1:0][RdBankBits-1:0] chan_rbank;   // bank of each channel's beat
+  logic [NumSlv-1:0][RdSlotBits-1:0]              chan_rslot;
 
   always_comb begin
     for (int unsigned c = 0; c < NumSlv; c++) begin
       chan_rmst[c]  = port_rid[c][TagBits +: MstIdxBits];
-      chan_rbank[c] = port_rid[c][RdSlotBits-1:0] & RdSlotBits'(RdBanks - 1);
+      chan_rslot[c] = port_rid[c][RdSlotBits-1:0];
     end
     for (int unsigned p = 0; p < NumPorts; p++) begin
       port_bmst[p] = port_bid[p][TagBits +: MstIdxBits];
@@ -429,7 +434,7 @@ module tessera_axi_xbar #(
       for (int unsigned b = 0; b < RdBanks; b++) begin
         for (int unsigned c = 0; c < NumSlv; c++) begin
           r_req[m][b][c] = port_rvalid[c] && (chan_rmst[c] == MstIdxBits'(m)) &&
-                           (chan_rbank[c] == RdSlotBits'(b));
+                           (chan_rbank[m][c] == RdBankBits'(b));
         end
       end
       for (int unsigned p = 0; p < NumPorts; p++) begin
@@ -495,9 +500,11 @@ module tessera_axi_xbar #(
       .Slots    (ReorderSlots),
       .Beats    (ReorderBeats),
       .Banks    (RdBanks),
+      .Looks    (NumSlv),
       .DataBits (DataBits),
       .IdBits   (IdBits),
-      .SlotBits (RdSlotBits)
+      .SlotBits (RdSlotBits),
+      .BankBits (RdBankBits)
     ) u_rob (
       .clk_i        (clk_i),
       .rst_ni       (rst_ni),
@@ -508,6 +515,8 @@ module tessera_axi_xbar #(
       .alloc_resp_i (ar_eresp[m]),
       .full_o       (rob_full[m]),
       .alloc_slot_o (rob_tail[m]),
+      .look_slot_i  (chan_rslot),
+      .look_bank_o  (chan_rbank[m]),
       .wr_i         (r_wr[m]),
       .wr_slot_i    (r_wslot[m]),
       .wr_data_i    (r_wdata[m]),

@@ -86,6 +86,7 @@ module tessera_mme
   localparam int unsigned FD   = 64;   // fetch metadata FIFO depth (outstanding bursts + markers)
   localparam int unsigned FAW  = $clog2(FD);
   localparam int unsigned TID  = 4;    // tile-info FIFO depth
+  localparam int unsigned DNB  = LR + 2; // drain burst counter (<= 2 bursts per row)
 
   // ================================================================ registers
   mme_reg_pkg::mme__in_t  hw_in;
@@ -241,18 +242,19 @@ module tessera_mme
     tiles = TW'(mtn * ntn);
   end
 
-  // Tile order: m-tiles are taken in pairs; for each pair, n-tiles in order, and for
-  // each n-tile both m-tiles of the pair, so a B panel serves two tiles:
-  // (0,0) (1,0) (0,1) (1,1) ... (0,NT-1) (1,NT-1) (2,0) (3,0) ...
+  // Tile order: m-tiles are taken in groups of four (one per A slot); for each
+  // group, n-tiles in order, and for each n-tile all m-tiles of the group, so a
+  // B panel serves four tiles:
+  // (0,0) (1,0) (2,0) (3,0) (0,1) ... (3,NT-1) (4,0) (5,0) ...
   function automatic logic [2*TW-1:0] next_tile(input logic [TW-1:0] mt, input logic [TW-1:0] nt,
                                                 input logic [TW-1:0] mtiles,
                                                 input logic [TW-1:0] ntiles);
-    if (!mt[0] && (mt + 1'b1) < mtiles) begin
+    if (mt[1:0] != 2'b11 && (mt + 1'b1) < mtiles) begin
       next_tile = {mt + 1'b1, nt};
     end else if ((nt + 1'b1) < ntiles) begin
-      next_tile = {mt & ~TW'(1), nt + 1'b1};
+      next_tile = {mt & ~TW'(3), nt + 1'b1};
     end else begin
-      next_tile = {(mt & ~TW'(1)) + TW'(2), TW'(0)};
+      next_tile = {(mt & ~TW'(3)) + TW'(4), TW'(0)};
     end
   endfunction
 
@@ -260,8 +262,15 @@ module tessera_mme
   assign run_start = (state_q == SCheck) && (chk_err == tessera_mme_pkg::ErrNone);
 
   // ================================================================ fetch (AR issue)
-  // Phases per tile: A panel (if not resident), B panel (if not resident), init
-  // (C tile or bias, if enabled), then a marker that hands the tile to the array.
+  // Per tile: choose the slots (A panel if not resident, B panel if not resident,
+  // init slot), fetch the init tile (C tile or bias, if enabled), queue a marker
+  // that hands the tile to the array, then fetch the A and B panels. The array
+  // does not wait for the panels: each A/B slot has a k watermark (k-steps whose
+  // operands have landed), raised as bursts land, and the array issues k-step k
+  // only when k is below both watermarks. Panels with k-contiguous rows (A normal,
+  // B transposed) are fetched column by column (one beat of every row, then the
+  // next beat), so their watermark rises every Rows (Cols) beats; panels with one
+  // row per k (A transposed, B normal) raise it at every row.
   typedef enum logic [2:0] {FIdle, FTile, FA, FB, FI, FMark} fphase_e;
   fphase_e f_ph_q;
 
@@ -276,6 +285,8 @@ module tessera_mme
     logic [1:0]  a_slot;  // marker payload
     logic        b_slot;
     logic        i_slot;
+    logic        kend;    // when this burst has landed, k-steps < kval of the slot are present
+    logic [19:0] kval;
   } fmeta_t;
 
   fmeta_t          fq_mem [FD];
@@ -299,6 +310,16 @@ module tessera_mme
   logic [7:0]    fbeat_q;     // next beat of the row
   logic [7:0]    flast;       // last beat of the row
   logic [31:0]   frow_addr_q, fstride; // aligned address of row fr_q
+  logic [31:0]   fcol0_q;     // aligned address of row 0 (column-order fetch)
+  logic          f_cm;        // this phase fetches column by column (k-contiguous rows)
+  logic          f_init_q;    // a fetch phase was entered: its first row address is
+                              // loaded in this cycle, so no AR is issued
+  logic          f_done;      // all bursts of this phase issued
+  logic          pend_a_q, pend_b_q;  // panels to fetch after the marker
+  logic [1:0]    pa_slot_q;
+  logic          pb_slot_q;
+  logic [19:0]   a_kr_q [4];  // k watermark of each A slot
+  logic [19:0]   b_kr_q [2];  // k watermark of each B slot
   logic [4:0]    foff;
   logic          flay_l;
   logic [1:0]    fdest;
@@ -355,6 +376,8 @@ module tessera_mme
     endcase
     foff  = f_seg_off[4:0];
     flast = 8'((24'(foff) + f_seg_len - 24'd1) >> 5);
+    f_cm  = (f_ph_q == FA || f_ph_q == FB) && !flay_l;
+    f_done = f_cm ? (fbeat_q > flast) : (fr_q >= fr_n);
   end
 
   // burst length: up to 8 beats, stop at the row's last beat and at 256 B boundaries
@@ -365,7 +388,8 @@ module tessera_mme
     f_ar_addr  = frow_addr_q + (32'(fbeat_q) << 5);
     f_to_bound = 4'd8 - 4'(f_ar_addr[7:5]);
     f_to_end   = ((flast - fbeat_q) >= 8'd7) ? 4'd8 : 4'(flast - fbeat_q + 8'd1);
-    f_blen     = (f_to_end < f_to_bound) ? f_to_end : f_to_bound;
+    f_blen     = f_cm ? 4'd1 :
+                 ((f_to_end < f_to_bound) ? f_to_end : f_to_bound);
   end
 
   // slot availability: a slot may be refilled when the array finished the last
@@ -383,9 +407,8 @@ module tessera_mme
     free_i = !luv_i_q[tgt_i] || (c_done_q > lu_i_q[tgt_i]);
   end
 
-  logic f_init_q;
   assign m_axi_arvalid_o = (f_ph_q == FA || f_ph_q == FB || f_ph_q == FI) && !fq_full &&
-                           !f_init_q && (fr_q < fr_n);
+                           !f_init_q && !f_done;
   assign m_axi_araddr_o  = f_ar_addr;
   assign m_axi_arlen_o   = 8'(f_blen) - 8'd1;
   assign m_axi_arid_o    = '0;
@@ -407,6 +430,15 @@ module tessera_mme
       fq_in.row    = fr_q;
       fq_in.beat0  = fbeat_q;
       fq_in.off    = foff;
+      if (f_cm) begin
+        // last row of a column: k-steps of beats 0..fbeat_q are complete
+        fq_in.kend = (fr_q == fr_n - 20'd1);
+        fq_in.kval = (20'(fbeat_q) + 20'd1) << (3'd5 - {1'b0, (fdest == 2'd0) ? lab : lbb});
+      end else begin
+        // one row per k: row fr_q complete with the burst holding its last beat
+        fq_in.kend = (fdest != 2'd2) && (fbeat_q + 8'(f_blen) > flast);
+        fq_in.kval = fr_q + 20'd1;
+      end
     end else if (f_ph_q == FMark && !fq_full) begin
       fq_push       = 1'b1;
       fq_in.marker  = 1'b1;
@@ -416,9 +448,17 @@ module tessera_mme
     end
   end
 
+  logic [TW-1:0] f_t_nx;
+  logic          f_tile_end;  // last fetch step of this tile (marker or panel phase done)
+  assign f_t_nx = f_t_q + 1'b1;
+  assign f_tile_end = ((f_ph_q == FA || f_ph_q == FB) && !f_init_q && f_done &&
+                       !(f_ph_q == FA && pend_b_q)) ||
+                      (f_ph_q == FMark && !fq_full && !pend_a_q && !pend_b_q);
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       f_ph_q <= FIdle;
+      f_init_q <= 1'b0;
       f_t_q <= '0; f_mt_q <= '0; f_nt_q <= '0;
       fa_valid_q <= '0; fb_valid_q <= 1'b0;
       fb_slot_q <= 1'b1; fi_slot_q <= 1'b1;
@@ -430,37 +470,42 @@ module tessera_mme
       lu_b_q[0] <= '0; lu_b_q[1] <= '0;
       lu_i_q[0] <= '0; lu_i_q[1] <= '0;
       luv_a_q <= '0; luv_b_q <= '0; luv_i_q <= '0;
-      tgt_q <= '0; fr_q <= '0; fbeat_q <= '0; frow_addr_q <= '0;
+      tgt_q <= '0; fr_q <= '0; fbeat_q <= '0; frow_addr_q <= '0; fcol0_q <= '0;
+      pend_a_q <= 1'b0; pend_b_q <= 1'b0; pa_slot_q <= '0; pb_slot_q <= 1'b0;
     end else if (run_start) begin
       f_ph_q <= FTile;
+      f_init_q <= 1'b0;
       f_t_q <= '0; f_mt_q <= '0; f_nt_q <= '0;
       fa_valid_q <= '0; fb_valid_q <= 1'b0;
       fb_slot_q <= 1'b1; fi_slot_q <= 1'b1;
       luv_a_q <= '0; luv_b_q <= '0; luv_i_q <= '0;
+      pend_a_q <= 1'b0; pend_b_q <= 1'b0;
     end else begin
+      f_init_q <= 1'b0;
       unique case (f_ph_q)
         FIdle: ;
         FTile: begin
-          // decide what this tile needs, in order A, B, init; wait for free slots
+          // choose the slots of this tile, in order A, B, init; wait for free slots
           if (need_a) begin
             if (free_a) begin
-              f_ph_q <= FA; tgt_q <= tgt_a; fr_q <= '0; fbeat_q <= '0;
               lu_a_q[tgt_a] <= f_t_q; luv_a_q[tgt_a] <= 1'b1;
               fa_valid_q[tgt_a] <= 1'b1; fa_id_q[tgt_a] <= f_mt_q;
+              pend_a_q <= 1'b1; pa_slot_q <= tgt_a;
             end
           end else begin
             lu_a_q[tgt_a] <= f_t_q;
             if (need_b) begin
               if (free_b) begin
-                f_ph_q <= FB; tgt_q <= {1'b0, tgt_b}; fr_q <= '0; fbeat_q <= '0;
                 lu_b_q[tgt_b] <= f_t_q; luv_b_q[tgt_b] <= 1'b1;
                 fb_valid_q <= 1'b1; fb_id_q <= f_nt_q; fb_slot_q <= tgt_b;
+                pend_b_q <= 1'b1; pb_slot_q <= tgt_b;
               end
             end else begin
               lu_b_q[fb_slot_q] <= f_t_q;
               if (accc_q || bias_q) begin
                 if (free_i) begin
-                  f_ph_q <= FI; tgt_q <= {1'b0, tgt_i}; fr_q <= '0; fbeat_q <= '0;
+                  f_ph_q <= FI; f_init_q <= 1'b1;
+                  tgt_q <= {1'b0, tgt_i}; fr_q <= '0; fbeat_q <= '0;
                   lu_i_q[tgt_i] <= f_t_q; luv_i_q[tgt_i] <= 1'b1; fi_slot_q <= tgt_i;
                 end
               end else begin
@@ -472,11 +517,24 @@ module tessera_mme
         FA, FB, FI: begin
           if (f_init_q) begin
             // row address loaded below
-          end else if (fr_q >= fr_n) begin
-            // phase done: back to FTile, which now finds this operand resident
-            f_ph_q <= (f_ph_q == FI) ? FMark : FTile;
+          end else if (f_done) begin
+            if (f_ph_q == FI) begin
+              f_ph_q <= FMark;
+            end else if (f_ph_q == FA && pend_b_q) begin
+              f_ph_q <= FB; f_init_q <= 1'b1; pend_b_q <= 1'b0;
+              tgt_q <= {1'b0, pb_slot_q}; fr_q <= '0; fbeat_q <= '0;
+            end
           end else if (f_issue) begin
-            if (fbeat_q + 8'(f_blen) > flast) begin
+            if (f_cm) begin
+              if (fr_q + 20'd1 >= fr_n) begin
+                fr_q        <= '0;
+                fbeat_q     <= fbeat_q + 8'd1;
+                frow_addr_q <= fcol0_q;
+              end else begin
+                fr_q        <= fr_q + 20'd1;
+                frow_addr_q <= frow_addr_q + fstride;
+              end
+            end else if (fbeat_q + 8'(f_blen) > flast) begin
               fr_q    <= fr_q + 20'd1;
               fbeat_q <= '0;
               frow_addr_q <= frow_addr_q + fstride;
@@ -487,32 +545,49 @@ module tessera_mme
         end
         FMark: begin
           if (!fq_full) begin
-            if (f_t_q + 1'b1 == tiles) begin
-              f_ph_q <= FIdle;
-            end else begin
-              f_ph_q <= FTile;
-              f_t_q  <= f_t_q + 1'b1;
-              f_mt_q <= f_mt_nx;
-              f_nt_q <= f_nt_nx;
+            if (pend_a_q) begin
+              f_ph_q <= FA; f_init_q <= 1'b1; pend_a_q <= 1'b0;
+              tgt_q <= pa_slot_q; fr_q <= '0; fbeat_q <= '0;
+            end else if (pend_b_q) begin
+              f_ph_q <= FB; f_init_q <= 1'b1; pend_b_q <= 1'b0;
+              tgt_q <= {1'b0, pb_slot_q}; fr_q <= '0; fbeat_q <= '0;
             end
           end
         end
         default: f_ph_q <= FIdle;
       endcase
+      // the tile's marker and panels are queued: go on with the next tile
+      if (f_tile_end) begin
+        if (f_t_nx == tiles) begin
+          f_ph_q <= FIdle;
+        end else begin
+          f_ph_q <= FTile;
+          f_t_q  <= f_t_nx;
+          f_mt_q <= f_mt_nx;
+          f_nt_q <= f_nt_nx;
+        end
+      end
       // first cycle of a phase: load the (beat-aligned) address of its first row
       if (f_init_q) begin
         frow_addr_q <= (f_base + f_seg_off) & ~32'd31;
+        fcol0_q     <= (f_base + f_seg_off) & ~32'd31;
       end
     end
   end
 
-  // f_init_q: the phase entered this cycle; its row address is being loaded, so no
-  // AR is issued in this cycle.
+  // k watermarks: reset when a slot is chosen for a new panel (no burst of the
+  // slot's previous panel is outstanding then: the tiles using it have finished,
+  // which needed all of their k-steps), raised when a burst marked kend lands.
+  logic r_kend;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      f_init_q <= 1'b0;
+      for (int unsigned i = 0; i < 4; i++) a_kr_q[i] <= '0;
+      b_kr_q[0] <= '0; b_kr_q[1] <= '0;
     end else begin
-      f_init_q <= (f_ph_q == FTile) && !run_start;
+      if (r_kend && fq_head.dest == 2'd0) a_kr_q[fq_head.slot] <= fq_head.kval;
+      if (r_kend && fq_head.dest == 2'd1) b_kr_q[fq_head.slot[0]] <= fq_head.kval;
+      if (f_ph_q == FTile && !run_start && need_a && free_a) a_kr_q[tgt_a] <= '0;
+      if (f_ph_q == FTile && !run_start && !need_a && need_b && free_b) b_kr_q[tgt_b] <= '0;
     end
   end
 
@@ -560,6 +635,7 @@ module tessera_mme
   assign r_beat  = m_axi_rvalid_i && m_axi_rready_o;
   assign ti_push = !fq_empty && fq_head.marker && !ti_full;
   assign fq_pop  = ti_push || (r_beat && m_axi_rlast_i);
+  assign r_kend  = r_beat && m_axi_rlast_i && fq_head.kend;
   assign r_j     = fq_head.beat0 + r_cnt_q;
   always_comb begin
     unique case (fq_head.dest)
@@ -725,7 +801,7 @@ module tessera_mme
   logic [1:0]    c_aslot_q;
   logic [19:0]   c_k_q;
   logic [TW-1:0] c_t_q, c_mt_q, c_nt_q;   // tile being issued
-  logic          c_last, c_can, c_issue, drain_ok, more_tiles;
+  logic          c_last, c_can, c_kok, c_issue, drain_ok, more_tiles;
   logic          drain_busy_q;
 
   // pipeline: s1 (buffer read) -> s2 (decoded operands) -> PE P -> PE A -> capture
@@ -745,7 +821,8 @@ module tessera_mme
   assign {c_mt_nx, c_nt_nx} = next_tile(c_mt_q, c_nt_q, mtn, ntn);
   assign c_last     = (c_k_q == k_q - 20'd1);
   assign drain_ok   = !drain_busy_q && !s1_last_q && !s2_last_q && !s3_last_q && !s4_last_q;
-  assign c_can      = c_active_q && (!c_last || drain_ok);
+  assign c_kok      = (c_k_q < a_kr_q[c_aslot_q]) && (c_k_q < b_kr_q[c_bslot_q]);
+  assign c_can      = c_active_q && c_kok && (!c_last || drain_ok);
   assign c_issue    = c_can && (state_q == SRun);
   assign more_tiles = (c_t_q + 1'b1) < tiles;
   // start a tile: when idle, or back to back with the last k-step of the previous one
@@ -891,7 +968,6 @@ module tessera_mme
   logic [TW-1:0] d_mt_q, d_nt_q;
   logic [19:0]   d_row_q, d_rows, d_nv;
   logic [31:0]   d_addr_q;      // byte address of C row d_row_q, lane 0
-  logic          d_aw_done_q;
   logic [1:0]    d_w_q, d_beats, d_bb;
   logic          d_part_q;      // second burst of a row split at a 256 B boundary
   logic          d_split, d_burst_done, d_wsel;
@@ -902,6 +978,12 @@ module tessera_mme
   logic [7:0]    d_wr_out_q;    // write bursts awaiting B
   logic          d_row_done, d_aw, d_w;
   logic [19:0]   d_m0, d_n0;
+  // AW cursor: runs ahead of the W data (AW of row r+1 while row r's beats go out)
+  logic          da_busy_q, da_part_q, da_split;
+  logic [19:0]   da_row_q;
+  logic [31:0]   da_addr_q;
+  logic [1:0]    da_beats, da_bb;
+  logic [DNB-1:0] da_n_q, dw_n_q; // bursts of this tile: AWs issued, W bursts completed
 
   always_comb begin
     d_m0   = 20'(d_mt_q << LR);
@@ -915,6 +997,9 @@ module tessera_mme
     d_split = (d_beats == 2'd2) && (d_addr_q[7:5] == 3'b111);
     d_bb    = d_split ? 2'd1 : d_beats;
     d_wsel  = d_part_q | d_w_q[0];
+    da_beats = 2'((({15'd0, da_addr_q[4:0]} + (d_nv << lcb) + 20'd31) >> 5));
+    da_split = (da_beats == 2'd2) && (da_addr_q[7:5] == 3'b111);
+    da_bb    = da_split ? 2'd1 : da_beats;
   end
 
   for (genvar j = 0; j < Cols; j++) begin : g_out
@@ -952,24 +1037,23 @@ module tessera_mme
     end
   end
 
-  assign m_axi_awvalid_o = drain_busy_q && !d_aw_done_q;
-  assign m_axi_awaddr_o  = {d_addr_q[31:5], 5'd0} + {26'd0, d_part_q, 5'd0};
-  assign m_axi_awlen_o   = 8'(d_bb) - 8'd1;
+  assign m_axi_awvalid_o = da_busy_q;
+  assign m_axi_awaddr_o  = {da_addr_q[31:5], 5'd0} + {26'd0, da_part_q, 5'd0};
+  assign m_axi_awlen_o   = 8'(da_bb) - 8'd1;
   assign m_axi_awid_o    = '0;
   assign m_axi_awsize_o  = 3'd5;
   assign m_axi_awburst_o = 2'b01;
   assign m_axi_awcache_o = {wr_alloc_q, wr_alloc_q, 2'b11};
   assign m_axi_awprot_o  = 3'b000;
   assign m_axi_awqos_o   = {2'b00, wr_class_q};
-  assign m_axi_wvalid_o  = drain_busy_q && (d_w_q < d_bb);
+  assign m_axi_wvalid_o  = drain_busy_q && (dw_n_q < da_n_q) && (d_w_q < d_bb);
   assign m_axi_wdata_o   = d_wsel ? d_win[511:256] : d_win[255:0];
   assign m_axi_wstrb_o   = d_wsel ? d_strb[63:32] : d_strb[31:0];
   assign m_axi_wlast_o   = (d_w_q == d_bb - 2'd1);
   assign m_axi_bready_o  = 1'b1;
   assign d_aw       = m_axi_awvalid_o && m_axi_awready_i;
   assign d_w        = m_axi_wvalid_o && m_axi_wready_i;
-  assign d_burst_done = drain_busy_q && (d_aw_done_q || d_aw) &&
-                        (d_w_q == d_bb || (d_w && d_w_q == d_bb - 2'd1));
+  assign d_burst_done = d_w && (d_w_q == d_bb - 2'd1);
   assign d_row_done   = d_burst_done && (!d_split || d_part_q);
 
   logic capture;
@@ -985,35 +1069,60 @@ module tessera_mme
     end
   end
 
+  logic [31:0] d_tile_addr;
+  assign d_tile_addr = c_addr_q + 32'(20'(s4_mt_q << LR)) * ldc_q +
+                       (32'(20'(s4_nt_q << LC)) << lcb);
+
+  // W cursor (the drain is busy until the last row's data has gone out)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       drain_busy_q <= 1'b0; d_mt_q <= '0; d_nt_q <= '0; d_row_q <= '0; d_addr_q <= '0;
-      d_aw_done_q <= 1'b0; d_w_q <= '0; d_part_q <= 1'b0;
+      d_w_q <= '0; d_part_q <= 1'b0; dw_n_q <= '0;
     end else if (capture) begin
       drain_busy_q <= 1'b1;
       d_mt_q       <= s4_mt_q;
       d_nt_q       <= s4_nt_q;
       d_row_q      <= '0;
-      d_addr_q     <= c_addr_q + 32'(20'(s4_mt_q << LR)) * ldc_q +
-                      (32'(20'(s4_nt_q << LC)) << lcb);
-      d_aw_done_q  <= 1'b0;
+      d_addr_q     <= d_tile_addr;
       d_w_q        <= '0;
       d_part_q     <= 1'b0;
+      dw_n_q       <= '0;
     end else if (drain_busy_q) begin
+      if (d_burst_done) dw_n_q <= dw_n_q + 1'b1;
       if (d_burst_done && !d_row_done) begin  // first half of a split row
-        d_aw_done_q <= 1'b0;
         d_w_q       <= '0;
         d_part_q    <= 1'b1;
       end else if (d_row_done) begin
-        d_aw_done_q <= 1'b0;
         d_w_q       <= '0;
         d_part_q    <= 1'b0;
         d_row_q     <= d_row_q + 20'd1;
         d_addr_q    <= d_addr_q + ldc_q;
         if (d_row_q + 20'd1 >= d_rows) drain_busy_q <= 1'b0;
+      end else if (d_w) begin
+        d_w_q <= d_w_q + 2'd1;
+      end
+    end
+  end
+
+  // AW cursor: same rows and bursts as the W cursor, one AW per cycle
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      da_busy_q <= 1'b0; da_row_q <= '0; da_addr_q <= '0; da_part_q <= 1'b0; da_n_q <= '0;
+    end else if (capture) begin
+      da_busy_q <= 1'b1;
+      da_row_q  <= '0;
+      da_addr_q <= d_tile_addr;
+      da_part_q <= 1'b0;
+      da_n_q    <= '0;
+    end else if (d_aw) begin
+      da_n_q <= da_n_q + 1'b1;
+      if (da_split && !da_part_q) begin
+        da_part_q <= 1'b1;
       end else begin
-        if (d_aw) d_aw_done_q <= 1'b1;
-        if (d_w)  d_w_q <= d_w_q + 2'd1;
+        da_part_q <= 1'b0;
+        da_row_q  <= da_row_q + 20'd1;
+        da_addr_q <= da_addr_q + ldc_q;
+        if (da_row_q + 20'd1 >= d_rows) da_busy_q <= 1'b0;
       end
     end
   end
@@ -1091,8 +1200,8 @@ module tessera_mme
         end
         if (state_q == SFlush && state_d != SFlush && axi_err_q) err_q <= tessera_mme_pkg::ErrAxi;
         if (state_q != SIdle) pc_busy_q <= pc_busy_q + 32'd1;
-        if (state_q == SRun && !c_active_q && c_t_q < tiles) pc_sin_q <= pc_sin_q + 32'd1;
-        if (state_q == SRun && c_active_q && !c_can) pc_sout_q <= pc_sout_q + 32'd1;
+        if (state_q == SRun && c_t_q < tiles && (!c_active_q || !c_kok)) pc_sin_q <= pc_sin_q + 32'd1;
+        if (state_q == SRun && c_active_q && c_kok && !c_can) pc_sout_q <= pc_sout_q + 32'd1;
         if (r_beat) pc_rd_q <= pc_rd_q + 32'd32;
         if (d_row_done) pc_wr_q <= pc_wr_q + (32'(d_nv) << lcb);
         if (c_issue) pc_mac_q <= pc_mac_q + 32'd1;

@@ -3,7 +3,7 @@
 module tessera_top #(
   parameter              BootromHex = "",   // $readmemh image of the boot ROM
   parameter int unsigned Platform   = 0,    // SYSCTRL.CONFIG0.platform: 0 sim, 1 FPGA
-  parameter int unsigned HbmIdBits  = tessera_cfg_pkg::AxiIdBits + 4,
+  parameter int unsigned HbmIdBits  = tessera_cfg_pkg::AxiIdBits + 5,  // {master, read slot}: 64 slots up to 8 masters
   // MME array shape: the configuration's; `make synth` overrides it (4x4) to check the
   // chip's structure quickly (SYNTH_FULL=1 synthesizes the real size)
   parameter int unsigned MmeRows    = tessera_cfg_pkg::MmeRows,

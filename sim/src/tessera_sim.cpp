@@ -32,7 +32,7 @@ using tessera::SparseMem;
 namespace {
 
 constexpr unsigned kCh = TESSERA_HBM_CHANNELS;
-constexpr unsigned kIdW = TESSERA_AXI_ID_BITS + 4;  // HbmIdBits
+constexpr unsigned kIdW = TESSERA_AXI_ID_BITS + 5;  // HbmIdBits
 constexpr unsigned kDataWords = TESSERA_AXI_DATA_BITS / 32;
 constexpr unsigned kUartDiv = TESSERA_UART_SIM_DIV;
 constexpr uint64_t kHostTimeout = 100000;
