@@ -30,7 +30,8 @@ typedef struct {
 
 enum {
   CJOB_WARM = 1u,     /* operands unchanged since the last job: no L2 invalidate first */
-  CJOB_NO_CHECK = 2u  /* no L2 flush and no check of C afterwards */
+  CJOB_NO_CHECK = 2u, /* no L2 flush and no check of C afterwards */
+  CJOB_SPLIT_N = 4u   /* split the columns over the engines instead of the rows */
 };
 
 /* Operand images at `base` (back door), golden C; C's padding holds a canary. */
@@ -39,7 +40,8 @@ void cjob_free(cjob_t *j);
 /* Program engine e for rows [m0, m0 + mrows); the message writes `tag` to SCRATCH(e). */
 int cjob_program(tf_ctx_t *t, int e, const cjob_t *j, uint32_t m0, uint32_t mrows, uint32_t tag);
 int cjob_engines_done(tsim_t *s, void *ctx);  /* ctx: cjob_done_t */
-/* Split the rows over the engines in `mask`, run, check status/messages and C. */
+/* Split the rows (or, with CJOB_SPLIT_N, the columns) over the engines in `mask` at
+ * L2-line boundaries of C, run, check status/messages and C. */
 int cjob_run(tf_ctx_t *t, cjob_t *j, unsigned mask, unsigned flags, uint64_t *cycles);
 int cjob_check_c(tf_ctx_t *t, const cjob_t *j);
 

@@ -670,7 +670,10 @@ TF_TEST(hostlink, dma_job, 2000000) {
   uint32_t ws, wsz = 1u << 20, off = 0;
   HL_CHECK(t, d, hl_alloc(d, wsz, 4096, &ws));
   static uint8_t src[65536], dst[65536 + 64], zero[65536 + 64];
-  uint32_t n = 64u * (1u + tf_rand_below(t, 256));   /* halves stay 32-byte multiples */
+  /* Halves stay whole L2 lines: the two queues' DMA engines sit behind different L2
+   * slices, which write back whole lines, so they must not write parts of one line
+   * (docs/l2.md, "Coherence"). */
+  uint32_t n = 2u * TESSERA_L2_LINE_BYTES * (1u + tf_rand_below(t, 16384u / (2u * TESSERA_L2_LINE_BYTES)));
   fill_rand(t, src, 2u * n);
   uint32_t s_off = 0x10000u, d_off = 0x40000u;
   HL_CHECK(t, d, hl_write(d, ws + s_off, src, 2u * n));

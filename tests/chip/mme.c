@@ -108,18 +108,39 @@ int cjob_engines_done(tsim_t *s, void *ctx) {
 
 /* (an engine counts as finished when it is done or reports an error) */
 
-/* Run job j split by rows over the engines in `mask`; check status and messages, and
- * (unless CJOB_NO_CHECK) flush the L2 and check C. Unless CJOB_WARM, the L2 is
- * invalidated first (the operands were written behind it). */
+/* Run job j split by rows (or columns, CJOB_SPLIT_N) over the engines in `mask`;
+ * check status and messages, and (unless CJOB_NO_CHECK) flush the L2 and check C.
+ * Unless CJOB_WARM, the L2 is invalidated first (the operands were written behind
+ * it). The engines sit behind different L2 slices, which write back whole lines, so
+ * every slice boundary of C falls on an L2 line (docs/l2.md, "Coherence"): a row
+ * slice covers whole lines of C, a column slice a multiple of 32 columns and of a
+ * line (LDC is then a multiple of the line too, as cjob_prepare() makes it for
+ * these shapes). */
 int cjob_run(tf_ctx_t *t, cjob_t *j, unsigned mask, unsigned flags, uint64_t *cycles) {
   unsigned n = (unsigned)__builtin_popcount(mask), k = 0;
-  uint32_t rows = (j->g.m + n - 1) / n;
+  uint32_t cb = (uint32_t)nf_bytes(j->g.tc);
+  uint32_t rows = (j->g.m + n - 1) / n, cols = (j->g.n + n - 1) / n;
+  while ((rows * j->ldc) % TESSERA_L2_LINE_BYTES) rows++;
+  while (cols % 32u || (cols * cb) % TESSERA_L2_LINE_BYTES) cols++;
+  if ((flags & CJOB_SPLIT_N) && n > 1 && j->ldc % TESSERA_L2_LINE_BYTES)
+    return tf_fail(t, "column split needs LDC (%u) a multiple of the L2 line", j->ldc);
   for (unsigned e = 0; e < TESSERA_NUM_MME; e++) {
     TF_CHECK_OK(t, tsim_host_write32(t->sim, SCRATCH(e), 0));
     if (!((mask >> e) & 1u)) continue;
-    uint32_t m0 = k * rows, mr = (m0 + rows > j->g.m) ? j->g.m - m0 : rows;
+    int rc;
+    if (flags & CJOB_SPLIT_N) {
+      uint32_t n0 = k * cols, nc = (n0 + cols > j->g.n) ? j->g.n - n0 : cols;
+      rc = cjob_program(t, (int)e, j, 0, j->g.m, 0xD0E0u + e);
+      if (rc == TF_PASS) {
+        TF_CHECK_OK(t, tsim_host_write32(t->sim, MME_REG(e, B_ADDR), j->b + n0 * (uint32_t)nf_bytes(j->g.tb)));
+        TF_CHECK_OK(t, tsim_host_write32(t->sim, MME_REG(e, C_ADDR), j->c + n0 * cb));
+        TF_CHECK_OK(t, tsim_host_write32(t->sim, MME_REG(e, DIM_N), nc));
+      }
+    } else {
+      uint32_t m0 = k * rows, mr = (m0 + rows > j->g.m) ? j->g.m - m0 : rows;
+      rc = cjob_program(t, (int)e, j, m0, mr, 0xD0E0u + e);
+    }
     k++;
-    int rc = cjob_program(t, (int)e, j, m0, mr, 0xD0E0u + e);
     if (rc != TF_PASS) return rc;
   }
   if (!(flags & CJOB_WARM)) TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));
@@ -240,36 +261,51 @@ TF_TEST(mme, refuse_zero_dim_then_recover, 3000000) {
 /* ---------------------------------------------------------------- benchmarks
  * Utilization = ideal / measured cycles, ideal = M*N*K / (rows*cols*engines),
  * measured from the commit writes to the last engine reporting done (through
- * the host port, polled every 16 cycles). Cold: the L2 is invalidated before the
- * job (operands come from the HBM model through the L2). Warm: the same job ran
- * once before, so A, B and C's lines are in the L2 (a job fitting in a slice runs
- * from the cache). Results are still checked bit-exactly. `make bench` (line
- * mme_chip). */
-static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t s, unsigned mask, int warm) {
+ * the host port, polled every 16 cycles). A and B have the type of the test
+ * name, C is FP32. Cold: the L2 is invalidated before the job (operands come from
+ * the HBM model through the L2). Warm: the same job ran once before, so A, B and
+ * C's lines are in the L2 as far as they fit (a slice holds 64 KiB). Several
+ * engines split the rows (`_all`) or the columns (`_cols`). Results are still
+ * checked bit-exactly. `make bench` (line mme_chip); the MMEBENCH lines feed
+ * util/mme_bench_plot.py. */
+static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t m, uint32_t n, uint32_t k, unsigned mask,
+                      unsigned flags) {
   cjob_t j;
   memset(&j, 0, sizeof j);
-  j.g.m = j.g.n = j.g.k = s;
+  j.g.m = m;
+  j.g.n = n;
+  j.g.k = k;
   j.g.ta = j.g.tb = ty;
   j.g.tc = NF_FP32;
   cjob_prepare(t, &j, TESSERA_HBM_BASE + 0x100000u);
   uint64_t cyc = 0;
-  int rc = warm ? cjob_run(t, &j, mask, CJOB_NO_CHECK, NULL) : TF_PASS;
-  if (rc == TF_PASS) rc = cjob_run(t, &j, mask, warm ? CJOB_WARM : 0u, &cyc);
-  unsigned n = (unsigned)__builtin_popcount(mask);
-  double ideal = (double)s * s * s / ((double)TESSERA_MME_ROWS * TESSERA_MME_COLS * n);
+  int warm = (flags & CJOB_WARM) != 0;
+  int rc = warm ? cjob_run(t, &j, mask, (flags & CJOB_SPLIT_N) | CJOB_NO_CHECK, NULL) : TF_PASS;
+  if (rc == TF_PASS) rc = cjob_run(t, &j, mask, flags, &cyc);
+  unsigned ne = (unsigned)__builtin_popcount(mask);
+  double ideal = (double)m * n * k / ((double)TESSERA_MME_ROWS * TESSERA_MME_COLS * ne);
   if (rc == TF_PASS)
-    printf("MMEBENCH %s %ux%ux%u engines %u L2 %s: %llu cycles, ideal %.0f, utilization %.1f%%\n",
-           nf_name(ty), s, s, s, n, warm ? "warm" : "cold", (unsigned long long)cyc, ideal,
-           100.0 * ideal / (double)cyc);
+    printf("MMEBENCH %s %ux%ux%u engines %u%s L2 %s: %llu cycles, ideal %.0f, utilization %.1f%%\n",
+           nf_name(ty), m, n, k, ne, (ne > 1) ? ((flags & CJOB_SPLIT_N) ? " cols" : " rows") : "",
+           warm ? "warm" : "cold", (unsigned long long)cyc, ideal, 100.0 * ideal / (double)cyc);
   cjob_free(&j);
   return rc;
 }
 
-TF_TEST_F(mme, bench_bf16_4x, 20000000, TF_BENCH) { return bench_case(t, NF_BF16, 4 * R, 1u, 0); }
-TF_TEST_F(mme, bench_bf16_4x_warm, 20000000, TF_BENCH) { return bench_case(t, NF_BF16, 4 * R, 1u, 1); }
-TF_TEST_F(mme, bench_bf16_4x_warm_all, 20000000, TF_BENCH) {
-  return bench_case(t, NF_BF16, 4 * R, ALL_MME, 1);
-}
-TF_TEST_F(mme, bench_bf16_16x, 60000000, TF_BENCH) { return bench_case(t, NF_BF16, 16 * R, 1u, 0); }
-TF_TEST_F(mme, bench_bf16_16x_all, 60000000, TF_BENCH) { return bench_case(t, NF_BF16, 16 * R, ALL_MME, 0); }
-TF_TEST_F(mme, bench_e4m3_16x, 60000000, TF_BENCH) { return bench_case(t, NF_E4M3, 16 * R, 1u, 0); }
+#define BENCH(name, ty, m, n, k, mask, flags) \
+  TF_TEST_F(mme, bench_##name, 60000000, TF_BENCH) { return bench_case(t, ty, m, n, k, mask, flags); }
+#define BENCH_SQ(name, ty, x)                                                      \
+  BENCH(name##_##x##x, ty, x * R, x * R, x * R, 1u, 0u)                           \
+  BENCH(name##_##x##x_warm, ty, x * R, x * R, x * R, 1u, CJOB_WARM)               \
+  BENCH(name##_##x##x_all, ty, x * R, x * R, x * R, ALL_MME, 0u)                  \
+  BENCH(name##_##x##x_warm_all, ty, x * R, x * R, x * R, ALL_MME, CJOB_WARM)      \
+  BENCH(name##_##x##x_cols, ty, x * R, x * R, x * R, ALL_MME, CJOB_SPLIT_N)       \
+  BENCH(name##_##x##x_warm_cols, ty, x * R, x * R, x * R, ALL_MME, CJOB_WARM | CJOB_SPLIT_N)
+BENCH_SQ(bf16, NF_BF16, 4)
+BENCH_SQ(bf16, NF_BF16, 16)
+BENCH_SQ(e4m3, NF_E4M3, 4)
+BENCH_SQ(e4m3, NF_E4M3, 16)
+BENCH(bf16_llm, NF_BF16, 16, 4096, 1024, 1u, 0u)
+BENCH(bf16_llm_cols, NF_BF16, 16, 4096, 1024, ALL_MME, CJOB_SPLIT_N)
+BENCH(e4m3_llm, NF_E4M3, 16, 4096, 1024, 1u, 0u)
+BENCH(e4m3_llm_cols, NF_E4M3, 16, 4096, 1024, ALL_MME, CJOB_SPLIT_N)
