@@ -294,17 +294,17 @@ static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t m, uint32_t n, uint32_t k
 
 #define BENCH(name, ty, m, n, k, mask, flags) \
   TF_TEST_F(mme, bench_##name, 60000000, TF_BENCH) { return bench_case(t, ty, m, n, k, mask, flags); }
-#define BENCH_SQ(name, ty, x)                                                      \
-  BENCH(name##_##x##x, ty, x * R, x * R, x * R, 1u, 0u)                           \
-  BENCH(name##_##x##x_warm, ty, x * R, x * R, x * R, 1u, CJOB_WARM)               \
-  BENCH(name##_##x##x_all, ty, x * R, x * R, x * R, ALL_MME, 0u)                  \
-  BENCH(name##_##x##x_warm_all, ty, x * R, x * R, x * R, ALL_MME, CJOB_WARM)      \
-  BENCH(name##_##x##x_cols, ty, x * R, x * R, x * R, ALL_MME, CJOB_SPLIT_N)       \
-  BENCH(name##_##x##x_warm_cols, ty, x * R, x * R, x * R, ALL_MME, CJOB_WARM | CJOB_SPLIT_N)
-BENCH_SQ(bf16, NF_BF16, 4)
-BENCH_SQ(bf16, NF_BF16, 16)
-BENCH_SQ(e4m3, NF_E4M3, 4)
-BENCH_SQ(e4m3, NF_E4M3, 16)
+#define BENCH_SQ(name, ty, x, xs)                                                  \
+  BENCH(name##_##xs, ty, x * R, x * R, x * R, 1u, 0u)                             \
+  BENCH(name##_##xs##_warm, ty, x * R, x * R, x * R, 1u, CJOB_WARM)               \
+  BENCH(name##_##xs##_all, ty, x * R, x * R, x * R, ALL_MME, 0u)                  \
+  BENCH(name##_##xs##_warm_all, ty, x * R, x * R, x * R, ALL_MME, CJOB_WARM)      \
+  BENCH(name##_##xs##_cols, ty, x * R, x * R, x * R, ALL_MME, CJOB_SPLIT_N)       \
+  BENCH(name##_##xs##_warm_cols, ty, x * R, x * R, x * R, ALL_MME, CJOB_WARM | CJOB_SPLIT_N)
+BENCH_SQ(bf16, NF_BF16, 4, 4x)
+BENCH_SQ(bf16, NF_BF16, 16, 16x)
+BENCH_SQ(e4m3, NF_E4M3, 4, 4x)
+BENCH_SQ(e4m3, NF_E4M3, 16, 16x)
 BENCH(bf16_llm, NF_BF16, 16, 4096, 1024, 1u, 0u)
 BENCH(bf16_llm_cols, NF_BF16, 16, 4096, 1024, ALL_MME, CJOB_SPLIT_N)
 BENCH(e4m3_llm, NF_E4M3, 16, 4096, 1024, 1u, 0u)
