@@ -19,29 +19,41 @@ import sys
 ROWS = 16  # proto array (square shapes are named by multiples of it)
 
 
-def case_name(shape, engines):
+def case_name(shape, engines, split=""):
     m, n, k = (int(x) for x in shape.split("x"))
     if m == n == k and m % ROWS == 0:
         name = f"{m // ROWS}x ({m}\u00b3)"
     else:
         name = f"{m}x{n}x{k}"
-    return name + (f", {engines} MMEs" if engines > 1 else "")
+    return name + (f", {engines} MMEs{(' ' + split) if split else ''}" if engines > 1 else "")
 
 
-CHIP_RE = re.compile(r"MMEBENCH (\w+) (\d+x\d+x\d+) engines (\d+): \d+ cycles, ideal \d+, utilization ([\d.]+)%")
-CHIP_ROW_RE = re.compile(r"MMEBENCH (\w+) (\d+x\d+x\d+) engines (\d+): (\d+) cycles, ideal (\d+), utilization ([\d.]+)%")
+# chip lines: type, MxNxK, engines, split (rows/cols, several engines), L2 state (cold/warm)
+CHIP_RE = re.compile(r"MMEBENCH (\w+) (\d+x\d+x\d+) engines (\d+)(?: (rows|cols))?(?: L2 (warm|cold))?: "
+                     r"(\d+) cycles, ideal (\d+), utilization ([\d.]+)%")
 BLOCK_RE = re.compile(r"^\| (\w+) \| (\d+x\d+x\d+) \| (\d+) \| \d+ \| \d+ \| ([\d.]+)%")
 
 
-def parse(path, pat):
-    """{(type, case): utilization %} from the lines of `path` matching `pat`
-    (groups: type, MxNxK, engines, utilization)."""
+def parse_chip(path):
+    """[(type, L2 state, case, cycles, ideal, utilization %)] from MMEBENCH lines."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            m = CHIP_RE.search(line)
+            if m:
+                out.append((m.group(1), m.group(5) or "", case_name(m.group(2), int(m.group(3)), m.group(4) or ""),
+                            int(m.group(6)), int(m.group(7)), float(m.group(8))))
+    return out
+
+
+def parse_block(path):
+    """{(type, case): utilization %} from the block benchmark's markdown table."""
     out = {}
     with open(path) as f:
         for line in f:
-            m = pat.search(line)
+            m = BLOCK_RE.search(line)
             if m:
-                out[(m.group(1), case_name(m.group(2), int(m.group(3))))] = float(m.group(4))
+                out[(m.group(1), case_name(m.group(2), int(m.group(3)), "cols"))] = float(m.group(4))
     return out
 
 
@@ -50,10 +62,10 @@ def esc(s):
 
 
 def svg(series, cases, title):
-    W, H = 980, 470
+    W, H = 1100, 470
     left, right, top, bottom = 60, 20, 50, 120
     pw, ph = W - left - right, H - top - bottom
-    colors = ["#1f5fa8", "#7fb0e6", "#c0561b", "#f2a470"]
+    colors = ["#1f5fa8", "#7fb0e6", "#b9d4f1", "#c0561b", "#f2a470", "#f8d3b5"]
     o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
          f'font-family="Helvetica, Arial, sans-serif" font-size="12">',
          f'<rect width="{W}" height="{H}" fill="white"/>',
@@ -92,7 +104,7 @@ def svg(series, cases, title):
     for si, (label, _) in enumerate(series):
         o.append(f'<rect x="{lx}" y="{ly}" width="14" height="14" fill="{colors[si % len(colors)]}"/>')
         o.append(f'<text x="{lx + 20}" y="{ly + 12}">{esc(label)}</text>')
-        lx += 230
+        lx += 170
     o.append("</svg>")
     return "\n".join(o) + "\n"
 
@@ -104,21 +116,20 @@ def main():
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--md", action="store_true", help="also print the chip lines as a markdown table")
     a = ap.parse_args()
-    if a.md and a.chip:
-        print("| type | M×N×K | engines | cycles | ideal | utilization |")
+    chip = parse_chip(a.chip) if a.chip else []
+    if a.md:
+        print("| type | case | L2 | cycles | ideal | utilization |")
         print("|---|---|---|---|---|---|")
-        with open(a.chip) as f:
-            for line in f:
-                m = CHIP_ROW_RE.search(line)
-                if m:
-                    print(f"| {m.group(1).upper()} | {m.group(2).replace('x', '×')} | {m.group(3)} | "
-                          f"{int(m.group(4)):,} | {int(m.group(5)):,} | {m.group(6)} % |".replace(",", "\u202f"))
+        def num(v):
+            return f"{v:,}".replace(",", "\u202f")
+        for ty, l2, case, cyc, ideal, u in chip:
+            print(f"| {ty.upper()} | {case} | {l2} | {num(cyc)} | {num(ideal)} | {u} % |")
     series = []
-    chip = parse(a.chip, CHIP_RE) if a.chip else {}
-    block = parse(a.block, BLOCK_RE) if a.block else {}
+    block = parse_block(a.block) if a.block else {}
     for ty, tname in (("bf16", "BF16"), ("e4m3", "FP8 E4M3")):
-        if chip:
-            series.append((f"{tname}, chip (HBM model + fabric)", {c: v for (t, c), v in chip.items() if t == ty}))
+        for l2 in sorted({c[1] for c in chip if c[0] == ty}):
+            label = f"{tname}, chip{', L2 ' + l2 if l2 else ''}"
+            series.append((label, {c[2]: c[5] for c in chip if c[0] == ty and c[1] == l2}))
         if block:
             series.append((f"{tname}, block testbench", {c: v for (t, c), v in block.items() if t == ty}))
     keys = set()

@@ -205,6 +205,21 @@ static int q_at_pc_pred(tsim_t *s, void *ctx) {
   return pc == a->pc || !(st & QMAN__STATUS__BUSY_bm);
 }
 
+/* A queue that stopped on an error may leave its engine running the last transfer it
+ * started (a LIN_DMA's EB waits for the engine before the packet, not after it; the
+ * queue does not wait for the engine when it stops): wait for DMA engine d itself. */
+static int dma_idle_pred(tsim_t *s, void *ctx) {
+  uint32_t st = 0;
+  if (tsim_host_read32(s, DMA_REG(*(unsigned *)ctx, STATUS), &st) != TSIM_OK) return 1;
+  return !(st & DMA__STATUS__BUSY_bm);
+}
+static int dma_wait_idle(tf_ctx_t *t, unsigned d, uint64_t budget) {
+  unsigned e = d;
+  if (tsim_run_until(t->sim, dma_idle_pred, &e, budget, 16) != TSIM_OK)
+    return tf_fail(t, "DMA engine %u still busy (%s)", d, tsim_last_error(t->sim));
+  return TF_PASS;
+}
+
 /* The queue's final state must equal the model's (done/error, code, PC, packets). */
 static int q_check(tf_ctx_t *t, unsigned slot) {
   const cp_queue_t *q = &g_gm.q[slot];
@@ -832,6 +847,7 @@ TF_TEST(ctrl, random_all_queues, 3000000) {
     }
     for (unsigned k = 0; k < nq; k++) {
       CALL(q_wait_idle(t, slots[k], 500000));
+      if (k >= TESSERA_NUM_MME) CALL(dma_wait_idle(t, k - TESSERA_NUM_MME, 500000));
       CALL(q_check(t, slots[k]));
       if (g->q[slots[k]].state == CP_Q_ERROR) errors++;
       else dones++;

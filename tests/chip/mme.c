@@ -284,10 +284,15 @@ static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t m, uint32_t n, uint32_t k
   if (rc == TF_PASS) rc = cjob_run(t, &j, mask, flags, &cyc);
   unsigned ne = (unsigned)__builtin_popcount(mask);
   double ideal = (double)m * n * k / ((double)TESSERA_MME_ROWS * TESSERA_MME_COLS * ne);
-  if (rc == TF_PASS)
-    printf("MMEBENCH %s %ux%ux%u engines %u%s L2 %s: %llu cycles, ideal %.0f, utilization %.1f%%\n",
+  uint32_t sin = 0, sout = 0;  /* engine 0's stall counters (array waiting for operands / drain) */
+  if (rc == TF_PASS) {
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, MME_REG(0, PERF_STALL_IN), &sin));
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, MME_REG(0, PERF_STALL_OUT), &sout));
+    printf("MMEBENCH %s %ux%ux%u engines %u%s L2 %s: %llu cycles, ideal %.0f, utilization %.1f%%"
+           " (MME0 stall in %u, stall out %u)\n",
            nf_name(ty), m, n, k, ne, (ne > 1) ? ((flags & CJOB_SPLIT_N) ? " cols" : " rows") : "",
-           warm ? "warm" : "cold", (unsigned long long)cyc, ideal, 100.0 * ideal / (double)cyc);
+           warm ? "warm" : "cold", (unsigned long long)cyc, ideal, 100.0 * ideal / (double)cyc, sin, sout);
+  }
   cjob_free(&j);
   return rc;
 }
