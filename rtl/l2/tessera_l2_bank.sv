@@ -44,6 +44,9 @@ module tessera_l2_bank #(
   // side operation
   input  logic                side_valid_i,
   input  tessera_l2_pkg::side_op_e side_op_i,
+  input  logic                side_beat_i,   // SideFillBeat: which half, last beat, error
+  input  logic                side_last_i,
+  input  logic                side_err_i,
   input  logic [LsetBits-1:0] side_lset_i,
   input  logic [WayBits-1:0]  side_way_i,
   input  logic [511:0]        side_wdata_i,
@@ -215,7 +218,15 @@ module tessera_l2_bank #(
       mem_wd  = side_wdata_i;
       mem_be  = '1;
       unique case (side_op_i)
-        tessera_l2_pkg::SideVictimRead: mem_re = 1'b1;
+        tessera_l2_pkg::SideFillBeat: begin
+          mem_we = 1'b1;
+          mem_be = side_beat_i ? {32'hffff_ffff, 32'h0} : {32'h0, 32'hffff_ffff};
+          if (side_last_i) begin
+            valid_d[side_lset_i][side_way_i] = !side_err_i;
+            dirty_d[side_lset_i][side_way_i] = 1'b0;
+            pend_d[side_lset_i][side_way_i]  = 1'b0;
+          end
+        end
         tessera_l2_pkg::SideFill: begin
           mem_we = 1'b1;
           valid_d[side_lset_i][side_way_i] = 1'b1;
@@ -259,6 +270,10 @@ module tessera_l2_bank #(
         kind_d = tessera_l2_pkg::ResMissBypass;
       end else if (any_cand) begin
         kind_d = tessera_l2_pkg::ResMissAlloc;
+        // read the victim line now (the RAM is idle on a miss): a dirty victim's data is
+        // on side_rdata_o with the result, no separate victim read is needed
+        mem_re  = 1'b1;
+        mem_idx = {req_lset_i, vic_way};
         age_d[req_lset_i] = age_vic_n;
         cls_d[req_lset_i][vic_way]   = req_cls_i;
         tag_d[req_lset_i][vic_way]   = req_tag_i;
