@@ -419,6 +419,8 @@ module tessera_l2 #(
       for (int e = 0; e < NumReq; e++) begin
         bk_rq[b][e] = eng_req[e] && (eng_bank[e] == BankBits'(b)) && !bk_side_v[b];
       end
+      // the read-ahead lookup only takes a bank cycle no engine wants
+      if (|bk_rq[b][NumEng-1:0]) bk_rq[b][PfReq] = 1'b0;
     end
     tessera_l2_rr_arb #(.N(NumReq)) u_arb (
       .clk_i     (clk_i),
