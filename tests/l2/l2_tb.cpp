@@ -173,6 +173,8 @@ struct Bench {
   uint32_t last_msg_addr = 0, last_msg_data = 0;
   unsigned msg_ready_pct = 100;
   bool mem_frozen = false;  // downstream stops answering (hang-detection test)
+  unsigned rd_out = 0, rd_out_max = 0;  // downstream read bursts in flight (AR accepted, R last not yet)
+  uint64_t rd_beats = 0, wr_beats = 0;  // downstream R / W beats
   // APB state
   bool apb_busy = false;
 
@@ -463,6 +465,12 @@ struct Bench {
       if (port.bvalid && port.bready) printf("  [%" PRIu64 "] watch: downstream B\n", cycle);
       if (port.rvalid && port.rready && port.rid < 8) {}
     }
+    if (port.arvalid && port.arready) rd_out_max = std::max(rd_out_max, ++rd_out);
+    if (port.rvalid && port.rready) {
+      ++rd_beats;
+      if (port.rlast && rd_out) --rd_out;
+    }
+    if (port.wvalid && port.wready) ++wr_beats;
     if (!mem_frozen) mem->tick(port);
     sample_masters();
     if (top->msg_valid_o && top->msg_ready_i) {
@@ -964,6 +972,71 @@ static void t_hang_detect() {
   end("no-hang watchdog: memory stops answering -> diagnostic, not a hang");
 }
 
+// Several misses in flight: the cache is first filled with dirty lines, then all ports
+// stream cold 8-beat reads (evicting dirty lines while refills are pending) while port 2
+// writes into lines the others are streaming (same-line conflicts, allocating or not) and
+// port 1 re-reads some of them without allocation. Checked against the reference on every
+// beat and by the memory image after a flush; the downstream side must have had several
+// read bursts in flight.
+static void t_outstanding(bool bp) {
+  const char* name = bp ? "several misses in flight, back-pressure on R/W/B"
+                        : "several misses in flight, dirty evictions, same-line conflicts";
+  begin(name);
+  Bench b(40, 32);
+  b.limit = 3000000;
+  const uint32_t half = L2_SIZE;
+  b.add_region(kS, 2 * half);
+  for (int p = 0; p < kPorts; ++p) {
+    b.m[p].max_out = 8;
+    if (bp) {
+      b.m[p].rready_pct = 50;
+      b.m[p].bready_pct = 50;
+      b.m[p].wvalid_pct = 70;
+    }
+  }
+  auto own = [](uint32_t a, int p) {
+    uint32_t s = 0;
+    for (int i = 0; i < 32; ++i)
+      if (owner_of(a + i) == p) s |= 1u << i;
+    return s;
+  };
+  // a write of port p's own bytes (strobes per beat)
+  auto wown = [&](int p, uint32_t a, int len, uint8_t seed, uint8_t cache) {
+    auto t = b.write(p, a, len, seed, 0, cache);
+    for (int k = 0; k < len; ++k) t->strb[k] = own(a + 32 * k, p);
+  };
+  // 1. every line of the first half dirty (each port writes its own bytes)
+  for (uint32_t a = kS; a < kS + half; a += 256)
+    for (int p = 0; p < kPorts; ++p) wown(p, a, 8, uint8_t((a >> 8) + p), 0xf);
+  b.drain(2000000);
+  // 2. cold streams over the second half with conflicts
+  const uint64_t t0 = b.cycle;
+  const uint32_t wb0 = b.rd(REG(WRITEBACKS));
+  for (uint32_t a = kS + half; a < kS + 2 * half; a += 256) {
+    const int p = int((a >> 8) % 2);
+    b.read(p, a, 8, 0xf, uint8_t(rndn(4)));
+    if (chance(25)) {
+      const uint32_t x = rndn(2), wa = a + 64 * rndn(4) + 32 * x;
+      wown(2, wa, x ? 1 : 1 + int(rndn(2)), uint8_t(rnd()), chance(50) ? 0xf : 0x0);
+    }
+    if (chance(15)) b.read(1, a + 64 * rndn(4), 2, 0x0);
+    if (chance(10)) b.read(2, a - half, 8, 0xf);  // hits on the dirty half
+    while (b.m[0].rq.size() > 6 || b.m[1].rq.size() > 6 || b.m[2].wq.size() > 6) b.step();
+  }
+  b.drain(2000000);
+  const uint64_t cyc = b.cycle - t0;
+  const uint32_t wb = b.rd(REG(WRITEBACKS)) - wb0;
+  CHECK(b.rd_out_max >= 4, "at most %u downstream reads were in flight (expected several)",
+        b.rd_out_max);
+  CHECK(wb > 0, "no dirty line was evicted during the streams");
+  CHECK(b.maint(1, true, 0, 0) == 0, "flush refused");
+  b.check_image("after flush");
+  CHECK((b.rd(REG(STATUS)) & L2__STATUS__WB_ERR_bm) == 0, "write-back error");
+  printf("  %" PRIu64 " cycles for %u KiB of cold reads, up to %u downstream reads in flight, "
+         "%u write-backs\n", cyc, half / 1024, b.rd_out_max, wb);
+  end(name);
+}
+
 // Random multi-master traffic with maintenance during traffic.
 static void t_random(unsigned latency, unsigned bpc, bool backpressure, const char* name) {
   begin(name);
@@ -1210,6 +1283,8 @@ int main(int argc, char** argv) {
   t_hints();
   t_lru_order();
   t_hang_detect();
+  t_outstanding(false);
+  t_outstanding(true);
   // random runs: seeds seed .. seed+seeds-1 (each reproducible alone with --seed)
   for (unsigned k = 0; k < seeds; ++k) {
     const uint64_t sd = g_seed + k;
