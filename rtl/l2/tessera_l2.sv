@@ -184,6 +184,8 @@ module tessera_l2 #(
   logic [NumEng-1:0][255:0]       eng_cur_wdata;
   logic [NumReq-1:0][31:0]        eng_wstrb;
   logic [NumEng-1:0][31:0]        eng_cur_wstrb;
+  logic [NumEng-1:0]              eng_cur_full;
+  logic [NumEng-1:0][255:0]       eng_cur_wdata1;
   logic [NumReq-1:0][1:0]         eng_cls;
   logic [NumPorts-1:0]            hint_v;
   logic [NumPorts-1:0][31:0]      hint_addr;
@@ -232,6 +234,7 @@ module tessera_l2 #(
       .done_replay_i     (mdone_replay[2*p]),
       .done_resp_i       (mdone_resp[2*p]),
       .done_rdata_i      (mdone_rdata[2*p]),
+      .wake_i            (pf_fill && pf_fill_last),
       .cur_addr_o        (eng_cur[2*p]),
       .hint_valid_o      (hint_v[p]),
       .hint_addr_o       (hint_addr[p]),
@@ -244,6 +247,8 @@ module tessera_l2 #(
     assign eng_wstrb[2*p]     = '0;
     assign eng_cur_wdata[2*p] = '0;
     assign eng_cur_wstrb[2*p] = '0;
+    assign eng_cur_full[2*p]  = 1'b0;
+    assign eng_cur_wdata1[2*p] = '0;
 
     tessera_l2_wr_eng #(.IdBits(IdBits)) u_wr (
       .clk_i             (clk_i),
@@ -275,6 +280,8 @@ module tessera_l2 #(
       .req_gnt_i         (eng_gnt[2*p+1]),
       .cur_wdata_o       (eng_cur_wdata[2*p+1]),
       .cur_wstrb_o       (eng_cur_wstrb[2*p+1]),
+      .cur_full_o        (eng_cur_full[2*p+1]),
+      .cur_wdata1_o      (eng_cur_wdata1[2*p+1]),
       .res_valid_i       (eres_valid[2*p+1]),
       .res_kind_i        (eres_kind[2*p+1]),
       .done_i            (mdone[2*p+1]),
@@ -607,6 +614,11 @@ module tessera_l2 #(
   );
 
   // ---------------------------------------------------------------- MSHRs
+  // A full-line write miss allocates without reading memory only inside the memory window;
+  // outside it, the refill read's DECERR reports the bad address to the writer.
+  function automatic logic in_window(input logic [31:0] a);
+    in_window = ({1'b0, a} >= {1'b0, MemBase}) && ({1'b0, a} < {1'b0, MemBase} + {1'b0, MemSize});
+  endfunction
   logic [NumEng-1:0]        ms_wq_req, ms_wq_line, ms_wq_notify, ms_wq_gnt;
   logic [NumEng-1:0][31:0]  ms_wq_addr;
   logic [NumEng-1:0][511:0] ms_wq_data;
@@ -632,6 +644,8 @@ module tessera_l2 #(
       .start_addr_i   (eng_cur[e]),
       .start_wdata_i  (eng_cur_wdata[e]),
       .start_wstrb_i  (eng_cur_wstrb[e]),
+      .start_full_i   (eng_cur_full[e] && in_window(eng_cur[e])),
+      .start_wdata1_i (eng_cur_wdata1[e]),
       .start_bank_i   (cur_bank[e]),
       .start_lset_i   (cur_lset[e]),
       .start_way_i    (eres_way[e]),
@@ -1008,5 +1022,5 @@ module tessera_l2 #(
   logic unused_axi;
   assign unused_axi = ^{s_axi_awsize_i, s_axi_awburst_i, s_axi_awprot_i, s_axi_wlast_i,
                         s_axi_arsize_i, s_axi_arburst_i, s_axi_arprot_i, bs_hit,
-                        eres_way, eng_cur_wdata[0], ms_side_wdata[0], eres_rdata, mdone_rdata};
+                        eres_way, eng_cur_wdata[0], eng_cur_wdata1[0], ms_side_wdata[0], eres_rdata, mdone_rdata};
 endmodule

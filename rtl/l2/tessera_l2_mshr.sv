@@ -18,6 +18,8 @@ module tessera_l2_mshr #(
   input  logic [31:0]         start_addr_i,    // beat address
   input  logic [255:0]        start_wdata_i,
   input  logic [31:0]         start_wstrb_i,
+  input  logic                start_full_i,    // write miss covering the whole line (beat 0 here,
+  input  logic [255:0]        start_wdata1_i,  // beat 1 = start_wdata1_i): no refill read
   input  logic [BankBits-1:0] start_bank_i,
   input  logic [LsetBits-1:0] start_lset_i,
   input  logic [WayBits-1:0]  start_way_i,
@@ -68,7 +70,8 @@ module tessera_l2_mshr #(
   } state_e;
 
   state_e              st_q, st_d;
-  logic                alloc_q, rbeat_q;
+  logic                alloc_q, rbeat_q, full_q;
+  logic [255:0]        wdata1_q;
   logic [31:0]         addr_q, vaddr_q;
   logic [255:0]        wdata_q;
   logic [31:0]         wstrb_q;
@@ -83,6 +86,8 @@ module tessera_l2_mshr #(
       st_q    <= StIdle;
       alloc_q <= 1'b0;
       rbeat_q <= 1'b0;
+      full_q  <= 1'b0;
+      wdata1_q <= '0;
       addr_q  <= '0;
       vaddr_q <= '0;
       wdata_q <= '0;
@@ -96,6 +101,8 @@ module tessera_l2_mshr #(
       st_q <= st_d;
       if (start_i && st_q == StIdle) begin
         alloc_q <= start_alloc_i;
+        full_q  <= start_alloc_i && start_write_i && start_full_i;
+        wdata1_q <= start_wdata1_i;
         addr_q  <= start_addr_i;
         vaddr_q <= start_vaddr_i;
         wdata_q <= start_wdata_i;
@@ -124,10 +131,11 @@ module tessera_l2_mshr #(
         if (start_i) begin
           if (!start_alloc_i)      st_d = start_write_i ? StBPush : StAr;
           else if (start_vdirty_i) st_d = StVPush;
+          else if (start_write_i && start_full_i) st_d = StFill;
           else                     st_d = StAr;
         end
       end
-      StVPush: if (wq_gnt_i)   st_d = StAr;
+      StVPush: if (wq_gnt_i)   st_d = full_q ? StFill : StAr;
       StAr:    if (ar_gnt_i)   st_d = StRWait;
       StRWait: if (r_valid_i && r_last_i) st_d = alloc_q ? StFill : StDone;
       StFill:  if (side_gnt_i) st_d = StDone;
@@ -149,7 +157,9 @@ module tessera_l2_mshr #(
   assign side_bank_o  = bank_q;
   assign side_lset_o  = lset_q;
   assign side_way_o   = way_q;
-  assign side_wdata_o = buf_q;
+  // a full-line write miss fills the line with the burst's own data (the engine then
+  // replays its beats, which hit and mark the line dirty)
+  assign side_wdata_o = full_q ? {wdata1_q, wdata_q} : buf_q;
 
   // a non-allocating write waits (hazard_i) behind an older write-back of the same line
   assign wq_req_o    = (st_q == StVPush) || ((st_q == StBPush) && !hazard_i);

@@ -15,7 +15,7 @@ module tessera_l2_pf #(
   parameter int unsigned WayBits  = 3,
   parameter int unsigned LsetBits = 5,
   parameter int unsigned BankBits = 2,
-  parameter int unsigned HintDepth = 2,
+  parameter int unsigned HintDepth = 5,   // >= the read engine's AR FIFO depth + 1
   parameter int unsigned PfW      = (NumPf > 1) ? $clog2(NumPf) : 1
 ) (
   input  logic                              clk_i,
@@ -88,23 +88,28 @@ module tessera_l2_pf #(
   logic [NumPf-1:0][2:0]                    m_beat_q;   // next R beat: {line, half}
   logic [NumPf-1:0]                         m_err_q;    // error on the current line
 
-  logic            any_free;
+  logic            any_free, two_free;
   logic [PfW-1:0]  free_idx;
+  logic [PfW:0]    n_free;
   always_comb begin
     any_free = 1'b0;
     free_idx = '0;
+    n_free   = '0;
     for (int k = NumPf - 1; k >= 0; k--) begin
       if (m_st_q[k] == MFree) begin
         any_free = 1'b1;
         free_idx = PfW'(k);
+        n_free   = n_free + 1'b1;
       end
     end
+    two_free = (n_free >= (PfW+1)'(2));
   end
 
   // ---------------------------------------------------------------- issuer
-  // cur: the hint being worked on; one lookup in flight at a time
+  // cur: the hint being worked on (cur_line_q = next line to look up); one lookup per cycle,
+  // the next one is issued in the cycle the previous result arrives
   logic            cur_v_q, infl_q, open_v_q;
-  logic [25:0]     cur_line_q;
+  logic [25:0]     cur_line_q, infl_line_q;
   logic [2:0]      cur_left_q;
   logic [1:0]      cur_cls_q;
   logic [BankBits-1:0] infl_bank_q;
@@ -130,24 +135,45 @@ module tessera_l2_pf #(
       end
     end
   end
-  assign take = !cur_v_q && pick_v;
+  assign take = (!cur_v_q || (req_fire && cur_left_q == 3'd1)) && pick_v;
   always_comb begin
     h_pop = '0;
     if (take) h_pop[pick] = 1'b1;
   end
 
-  logic res_alloc, res_append, close_open, line_done;
+  logic res_alloc, res_append, close_open, line_done, req_fire, infl_next;
   assign res_alloc  = infl_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResMissAlloc);
   // the missing line extends the open run (consecutive, same 256-byte block, room)
-  assign res_append = res_alloc && open_v_q && (m_line_q[open_q] + 26'(m_n_q[open_q]) == cur_line_q) &&
-                      (m_n_q[open_q] != 3'd4) && (cur_line_q[1:0] != 2'd0);
+  assign res_append = res_alloc && open_v_q && (m_line_q[open_q] + 26'(m_n_q[open_q]) == infl_line_q) &&
+                      (m_n_q[open_q] != 3'd4) && (infl_line_q[1:0] != 2'd0);
   assign line_done  = infl_q && res_valid_i;
-  // close the open run: a line that does not extend it, the end of the hint, or no lookup
-  // in flight or being issued (a run never waits: its reserved lines must be released)
-  assign close_open = open_v_q && (line_done ? (!res_append || cur_left_q == 3'd1)
-                                             : (!infl_q && !(req_valid_o && req_gnt_i)));
+  assign req_fire   = req_valid_o && req_gnt_i;
+  assign infl_next  = req_fire || (infl_q && !line_done);
+  // the next line to look up would extend the open run
+  logic nxt_app;
+  assign nxt_app = cur_v_q && open_v_q && (m_line_q[open_q] + 26'(m_n_q[open_q]) == cur_line_q) &&
+                   (m_n_q[open_q] != 3'd4) && (cur_line_q[1:0] != 2'd0);
+  // close the open run when the line in flight does not extend it, or when no lookup will
+  // be in flight next cycle and the next line cannot extend it (a run only waits for its
+  // next lookup's grant; its reserved lines must be released soon)
+  // (at most 3 cycles without a grant: then the run closes)
+  logic [1:0] wait_q;
+  assign close_open = open_v_q && ((line_done && !res_append) ||
+                                   (!infl_next && (!(line_done ? res_cont : nxt_app) ||
+                                                   !enable_i || wait_q == 2'd3)));
 
-  assign req_valid_o = cur_v_q && !infl_q && enable_i && any_free;
+  // the result arriving now allocates and the next line would extend its run
+  logic       res_cont, cont_after, need_one;
+  logic [2:0] run_after;
+  assign run_after  = res_append ? m_n_q[open_q] + 3'd1 : 3'd1;
+  assign res_cont   = res_alloc && cur_v_q && (cur_line_q == infl_line_q + 26'd1) &&
+                      (cur_line_q[1:0] != 2'd0) && (run_after != 3'd4);
+  assign cont_after = line_done ? res_cont : nxt_app;
+  // MSHRs: the result arriving now may take a free one for a new run; the next lookup needs
+  // one more unless its line extends the run that will be open
+  assign need_one   = !cont_after;
+  assign req_valid_o = cur_v_q && (!infl_q || line_done) && enable_i &&
+                       (!need_one || ((res_alloc && !res_append) ? two_free : any_free));
   assign req_addr_o  = {cur_line_q, 6'b0};
   assign req_cls_o   = cur_cls_q;
 
@@ -161,6 +187,8 @@ module tessera_l2_pf #(
       h_cnt_q     <= '0;
       cur_v_q     <= 1'b0;
       infl_q      <= 1'b0;
+      infl_line_q <= '0;
+      wait_q      <= '0;
       open_v_q    <= 1'b0;
       cur_line_q  <= '0;
       cur_left_q  <= '0;
@@ -190,23 +218,23 @@ module tessera_l2_pf #(
         h_cnt_q[p] <= h_cnt_q[p] + (HW+1)'(hint_valid_i[p] && (32'(h_cnt_q[p]) < HintDepth))
                                  - (HW+1)'(h_pop[p]);
       end
+      if (line_done) infl_q <= 1'b0;
+      wait_q <= (open_v_q && !infl_next && !close_open) ? wait_q + 2'd1 : 2'd0;
+      if (req_fire) begin
+        infl_q      <= 1'b1;
+        infl_bank_q <= req_bank_i;
+        infl_lset_q <= req_lset_i;
+        infl_line_q <= cur_line_q;
+        cur_line_q  <= cur_line_q + 26'd1;
+        cur_left_q  <= cur_left_q - 3'd1;
+        if (cur_left_q == 3'd1) cur_v_q <= 1'b0;
+      end
       if (take) begin
         cur_v_q    <= 1'b1;
         cur_line_q <= h_line_q[pick][h_rd_q[pick]];
         cur_left_q <= h_n_q[pick][h_rd_q[pick]];
         cur_cls_q  <= h_cls_q[pick][h_rd_q[pick]];
         rr_q       <= (32'(pick) + 1 == NumPorts) ? '0 : pick + 1'b1;
-      end
-      if (req_valid_o && req_gnt_i) begin
-        infl_q      <= 1'b1;
-        infl_bank_q <= req_bank_i;
-        infl_lset_q <= req_lset_i;
-      end
-      if (line_done) begin
-        infl_q     <= 1'b0;
-        cur_line_q <= cur_line_q + 26'd1;
-        cur_left_q <= cur_left_q - 3'd1;
-        if (cur_left_q == 3'd1) cur_v_q <= 1'b0;
       end
       // runs of missing lines
       if (close_open) begin
@@ -220,15 +248,15 @@ module tessera_l2_pf #(
         m_n_q[open_q]                        <= m_n_q[open_q] + 3'd1;
       end else if (res_alloc) begin
         // a new run in a free MSHR (one was free when the lookup was issued)
-        m_st_q[free_idx]      <= (cur_left_q == 3'd1) ? MAr : MOpen;
-        m_line_q[free_idx]    <= cur_line_q;
+        m_st_q[free_idx]      <= (infl_next || (res_cont && enable_i)) ? MOpen : MAr;
+        m_line_q[free_idx]    <= infl_line_q;
         m_n_q[free_idx]       <= 3'd1;
         m_bank_q[free_idx][0] <= infl_bank_q;
         m_lset_q[free_idx][0] <= infl_lset_q;
         m_way_q[free_idx][0]  <= res_way_i;
         m_beat_q[free_idx]    <= '0;
         m_err_q[free_idx]     <= 1'b0;
-        open_v_q              <= (cur_left_q != 3'd1);
+        open_v_q              <= infl_next || (res_cont && enable_i);
         open_q                <= free_idx;
       end
       for (int k = 0; k < NumPf; k++) begin

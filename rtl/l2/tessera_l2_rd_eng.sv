@@ -44,6 +44,8 @@ module tessera_l2_rd_eng #(
   input  logic              done_replay_i,
   input  logic [1:0]        done_resp_i,
   input  logic [255:0]      done_rdata_i,
+  // a read-ahead line was filled (ends the back-off after a retry)
+  input  logic              wake_i,
   // address of the beat in flight / waiting (what the MSHR works on)
   output logic [31:0]       cur_addr_o,
   // read-ahead hint: an allocating burst of this slice was accepted
@@ -104,8 +106,14 @@ module tessera_l2_rd_eng #(
   assign chain     = hit && (left_q == 9'd1) && ab_valid_q && ab_slice_ok_q;
   assign more      = hit ? (left_q > 9'd1 || chain) : 1'b1;
 
+  // after a retry (line reserved, e.g. being refilled by the read-ahead unit) the engine
+  // waits until a read-ahead line is filled or 8 cycles have passed, instead of taking the
+  // bank every cycle (the read-ahead lookups only get bank cycles no engine wants)
+  logic       retry;
+  logic [3:0] backoff_q;
+  assign retry = inflight_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResRetry);
   assign req_valid_o = active_q && slice_ok_q && !wait_q && (!inflight_q || hit) && more &&
-                       fifo_ok;
+                       fifo_ok && (backoff_q == 4'd0);
   assign req_addr_o  = chain ? ab_addr_q : (hit ? addr_q + 32'd32 : addr_q);
   assign req_alloc_o = chain ? ab_alloc_q : alloc_q;
   assign req_cls_o   = chain ? ab_cls_q : cls_q;
@@ -150,6 +158,7 @@ module tessera_l2_rd_eng #(
       ab_wr_q        <= '0;
       ab_cnt_q       <= '0;
       inflight_q <= 1'b0;
+      backoff_q  <= '0;
       wait_q     <= 1'b0;
       slice_ok_q <= 1'b0;
       alloc_q    <= 1'b0;
@@ -177,6 +186,9 @@ module tessera_l2_rd_eng #(
       if (load) ab_rd_q <= (32'(ab_rd_q) == ArDepth - 1) ? '0 : ab_rd_q + 1'b1;
       ab_cnt_q <= ab_cnt_q + (AW+1)'(ar_fire) - (AW+1)'(load);
       inflight_q <= req_valid_o && req_gnt_i;
+      if (retry)                      backoff_q <= 4'd8;
+      else if (wake_i)                backoff_q <= 4'd0;
+      else if (backoff_q != 4'd0)     backoff_q <= backoff_q - 4'd1;
       if (miss)   wait_q <= 1'b1;
       if (done_i) wait_q <= 1'b0;
       if (complete) begin

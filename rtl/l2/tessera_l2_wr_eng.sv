@@ -38,6 +38,10 @@ module tessera_l2_wr_eng #(
   // beat handed to the MSHR on a miss (the W FIFO head)
   output logic [255:0]      cur_wdata_o,
   output logic [31:0]       cur_wstrb_o,
+  // ... and the line is entirely overwritten by this burst: beat 0 at the head, beat 1
+  // (cur_wdata1_o) behind it in the W FIFO, all strobes set (write-allocate without refill)
+  output logic              cur_full_o,
+  output logic [255:0]      cur_wdata1_o,
   // lookup result
   input  logic              res_valid_i,
   input  tessera_l2_pkg::res_kind_e res_kind_i,
@@ -90,6 +94,9 @@ module tessera_l2_wr_eng #(
   assign req_cls_o   = cls_q;
   assign cur_wdata_o = w_data_q[w_rd_q];
   assign cur_wstrb_o = w_strb_q[w_rd_q];
+  assign cur_full_o  = !addr_q[5] && (left_q >= 9'd2) && (w_cnt_q == 2'd2) &&
+                       (&w_strb_q[0]) && (&w_strb_q[1]);
+  assign cur_wdata1_o = w_data_q[w_nx];
 
   // AW buffer
   logic              ab_valid_q, ab_slice_ok_q, ab_alloc_q;

@@ -98,6 +98,7 @@ static void get_beat(const T& s, unsigned slot, uint8_t* d) {
 // ---------------------------------------------------------------- test bookkeeping
 static int g_pass = 0, g_fail = 0;
 static bool g_verbose = false;
+static bool g_trace = false;  // --trace: print every downstream AR
 static uint32_t g_watch = 0;  // --watch ADDR: trace every event on this 64-byte line
 static int g_errors_this_test = 0;
 static void fail(const char* fmt, ...) {
@@ -466,6 +467,9 @@ struct Bench {
       if (port.rvalid && port.rready && port.rid < 8) {}
     }
     if (port.arvalid && port.arready) rd_out_max = std::max(rd_out_max, ++rd_out);
+    if (g_trace && port.arvalid && port.arready)
+      printf("  [%" PRIu64 "] AR %08x id %u len %u (in flight %u)\n", cycle, unsigned(port.araddr),
+             unsigned(port.arid), unsigned(port.arlen), rd_out);
     if (port.rvalid && port.rready) {
       ++rd_beats;
       if (port.rlast && rd_out) --rd_out;
@@ -1221,7 +1225,34 @@ static void bench() {
     printf("    hit %" PRIu64 ", clean miss %" PRIu64 ", non-allocating miss %" PRIu64
            ", miss with dirty victim %" PRIu64 " cycles\n", hit, clean, byp, dirty);
   }
-  // 3. hints: reuse set (16 KiB for proto, quarter of the cache) re-read by port 0 while
+  // 3. cold streaming through the slice (one port, 8-beat bursts, 8 in flight, like a DMA
+  // engine): reads, full-line writes, and a copy (reads + writes on one port). Peak 32 B/cycle
+  // per direction.
+  {
+    printf("  cold streams, one port, 8-beat bursts, 8 in flight (memory latency 40, 32 B/cycle):\n");
+    const uint32_t n = L2_SIZE * 4;
+    for (int v = 0; v < 4; ++v) {
+      Bench b(40, 32);
+      b.limit = 20000000;
+      b.m[2].max_out = 8;
+      b.add_region(kS, n);
+      b.add_region(kR, n);
+      const uint8_t cache = v == 3 ? 0x0 : 0xf;
+      const uint64_t t0 = b.cycle;
+      for (uint32_t o = 0; o < n; o += 256) {
+        if (v == 0 || v == 2 || v == 3) b.read(2, kR + o, 8, cache);
+        if (v == 1 || v == 2) b.write(2, kS + o, 8, uint8_t(o >> 8), 0xffffffffu, cache);
+        while (b.m[2].rq.size() > 4 || b.m[2].wq.size() > 4) b.step();
+      }
+      b.drain(4000000);
+      const double cyc = double(b.cycle - t0 - 20);
+      const char* what[4] = {"read (allocate)", "write full lines (allocate)",
+                             "copy: read + write (allocate)", "read (no allocate)"};
+      printf("    %-32s: %8.0f cycles, %.1f B/cycle per direction = %.0f%% of 32\n", what[v], cyc,
+             n / cyc, 100.0 * n / cyc / 32.0);
+    }
+  }
+  // 4. hints: reuse set (16 KiB for proto, quarter of the cache) re-read by port 0 while
   // port 1 streams 4x the cache size once, interleaved. Streaming hint variants.
   {
     const char* names[3] = {"stream allocates, same class as reuse",
@@ -1262,6 +1293,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[i], "--bench")) do_bench = true;
     else if (!strcmp(argv[i], "--seeds") && i + 1 < argc) seeds = unsigned(strtoul(argv[++i], nullptr, 0));
     else if (!strcmp(argv[i], "-v")) g_verbose = true;
+    else if (!strcmp(argv[i], "--trace")) g_trace = true;
     else if (!strcmp(argv[i], "--watch") && i + 1 < argc) g_watch = uint32_t(strtoul(argv[++i], nullptr, 0));
   }
   if (g_seed == 0) g_seed = 1;
