@@ -144,6 +144,12 @@ module tessera_l2 #(
     $error("tessera_l2: MIdBits too small for 2*NumPorts + NumPf read IDs");
   end
 
+  // A full-line write miss allocates without reading memory only inside the memory window;
+  // outside it, the refill read's DECERR reports the bad address to the writer.
+  function automatic logic in_window(input logic [31:0] a);
+    in_window = ({1'b0, a} >= {1'b0, MemBase}) && ({1'b0, a} < {1'b0, MemBase} + {1'b0, MemSize});
+  endfunction
+
   // ---------------------------------------------------------------- registers
   l2_reg_pkg::l2__in_t  hwif_in;
   l2_reg_pkg::l2__out_t hwif_out;
@@ -176,7 +182,7 @@ module tessera_l2 #(
   assign cfg_slices_log2_o = cfg_slices_log2;
 
   // ---------------------------------------------------------------- engines
-  logic [NumReq-1:0]              eng_req, eng_gnt, eng_alloc, eng_write;
+  logic [NumReq-1:0]              eng_req, eng_gnt, eng_alloc, eng_write, eng_full;
   logic [NumEng-1:0]              eng_stall;
   logic [NumReq-1:0][31:0]        eng_addr;
   logic [NumEng-1:0][31:0]        eng_cur;
@@ -243,6 +249,7 @@ module tessera_l2 #(
       .stall_o           (eng_stall[2*p])
     );
     assign eng_write[2*p]     = 1'b0;
+    assign eng_full[2*p]      = 1'b0;
     assign eng_wdata[2*p]     = '0;
     assign eng_wstrb[2*p]     = '0;
     assign eng_cur_wdata[2*p] = '0;
@@ -275,6 +282,7 @@ module tessera_l2 #(
       .req_addr_o        (eng_addr[2*p+1]),
       .req_wdata_o       (eng_wdata[2*p+1]),
       .req_wstrb_o       (eng_wstrb[2*p+1]),
+      .req_full_o        (eng_full[2*p+1]),
       .req_alloc_o       (eng_alloc[2*p+1]),
       .req_cls_o         (eng_cls[2*p+1]),
       .req_gnt_i         (eng_gnt[2*p+1]),
@@ -405,13 +413,13 @@ module tessera_l2 #(
   logic [NumBanks-1:0]                bk_side_v;
   logic [NumBanks-1:0][NumReq-1:0]    bk_rq, bk_gnt;
   logic [NumBanks-1:0][ReqW-1:0]      bk_gidx;
-  logic [NumBanks-1:0]                bk_req_v, bk_write, bk_beat, bk_alloc;
+  logic [NumBanks-1:0]                bk_req_v, bk_write, bk_beat, bk_alloc, bk_full;
   logic [NumBanks-1:0][LsetBits-1:0]  bk_lset;
   logic [NumBanks-1:0][TagBits-1:0]   bk_tag;
   logic [NumBanks-1:0][255:0]         bk_wdata;
   logic [NumBanks-1:0][31:0]          bk_wstrb;
   logic [NumBanks-1:0][1:0]           bk_cls;
-  logic [NumBanks-1:0]                br_valid, br_owned, br_vvalid, br_vdirty;
+  logic [NumBanks-1:0]                br_valid, br_owned, br_vvalid, br_vdirty, br_nof;
   logic [NumBanks-1:0][ReqW-1:0]      br_eng;
   tessera_l2_pkg::res_kind_e                          br_kind [NumBanks];
   logic [NumBanks-1:0][255:0]         br_rdata;
@@ -441,6 +449,7 @@ module tessera_l2 #(
     assign bk_write[b] = eng_write[bk_gidx[b]];
     assign bk_beat[b]  = eng_caddr[bk_gidx[b]][5];
     assign bk_alloc[b] = eng_alloc[bk_gidx[b]];
+    assign bk_full[b]  = eng_full[bk_gidx[b]] && in_window(eng_addr[bk_gidx[b]]);
     assign bk_lset[b]  = eng_lset[bk_gidx[b]];
     assign bk_tag[b]   = eng_tag[bk_gidx[b]];
     assign bk_wdata[b] = eng_wdata[bk_gidx[b]];
@@ -467,12 +476,14 @@ module tessera_l2 #(
       .req_wdata_i        (bk_wdata[b]),
       .req_wstrb_i        (bk_wstrb[b]),
       .req_alloc_i        (bk_alloc[b]),
+      .req_full_i         (bk_full[b]),
       .req_cls_i          (bk_cls[b]),
       .req_eng_i          (bk_gidx[b]),
       .res_valid_o        (br_valid[b]),
       .res_eng_o          (br_eng[b]),
       .res_kind_o         (br_kind[b]),
       .res_owned_o        (br_owned[b]),
+      .res_nofetch_o      (br_nof[b]),
       .res_rdata_o        (br_rdata[b]),
       .res_way_o          (br_way[b]),
       .res_vvalid_o       (br_vvalid[b]),
@@ -568,6 +579,7 @@ module tessera_l2 #(
   assign pf_r_idx   = PfW'(32'(m_axi_rid_i) - NumEng);
   assign pf_fill    = pf_r_valid;
   assign eng_write[PfReq] = 1'b0;
+  assign eng_full[PfReq]  = 1'b0;
   assign eng_alloc[PfReq] = 1'b1;
   assign eng_wdata[PfReq] = '0;
   assign eng_wstrb[PfReq] = '0;
@@ -614,11 +626,6 @@ module tessera_l2 #(
   );
 
   // ---------------------------------------------------------------- MSHRs
-  // A full-line write miss allocates without reading memory only inside the memory window;
-  // outside it, the refill read's DECERR reports the bad address to the writer.
-  function automatic logic in_window(input logic [31:0] a);
-    in_window = ({1'b0, a} >= {1'b0, MemBase}) && ({1'b0, a} < {1'b0, MemBase} + {1'b0, MemSize});
-  endfunction
   logic [NumEng-1:0]        ms_wq_req, ms_wq_line, ms_wq_notify, ms_wq_gnt;
   logic [NumEng-1:0][31:0]  ms_wq_addr;
   logic [NumEng-1:0][511:0] ms_wq_data;
@@ -946,14 +953,30 @@ module tessera_l2 #(
     n_evict = '0;
     n_byp   = '0;
     for (int b = 0; b < NumBanks; b++) begin
-      if (br_valid[b] && br_kind[b] == tessera_l2_pkg::ResHit && !br_owned[b] && br_eng[b] != ReqW'(PfReq)) begin
+      // (an owner hit right after an allocation without refill is the line's beat 1, a
+      // first lookup: counted; an owner hit after a refill is a replay: not counted)
+      if (br_valid[b] && br_kind[b] == tessera_l2_pkg::ResHit && !br_nof[b] &&
+          (!br_owned[b] || nof_q[br_eng[b]]) && br_eng[b] != ReqW'(PfReq)) begin
         n_hits = n_hits + 32'd1;
       end
+      if (br_valid[b] && br_nof[b]) n_miss = n_miss + 32'd1;
+      if (br_valid[b] && br_nof[b] && br_vvalid[b]) n_evict = n_evict + 32'd1;
       if (br_valid[b] && (br_kind[b] == tessera_l2_pkg::ResMissAlloc || br_kind[b] == tessera_l2_pkg::ResMissBypass)) begin
         n_miss = n_miss + 32'd1;
       end
       if (br_valid[b] && br_kind[b] == tessera_l2_pkg::ResMissBypass) n_byp = n_byp + 32'd1;
       if (br_valid[b] && br_kind[b] == tessera_l2_pkg::ResMissAlloc && br_vvalid[b]) n_evict = n_evict + 32'd1;
+    end
+  end
+  // per requester: its previous lookup allocated a line without refill
+  logic [NumReq-1:0] nof_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      nof_q <= '0;
+    end else begin
+      for (int b = 0; b < NumBanks; b++) begin
+        if (br_valid[b]) nof_q[br_eng[b]] <= br_nof[b];
+      end
     end
   end
   logic wb_cnt;

@@ -1029,6 +1029,22 @@ static void t_outstanding(bool bp) {
   }
   b.drain(2000000);
   const uint64_t cyc = b.cycle - t0;
+  // 3. full-line writes (allocation without refill) by port 0 over a third area, evicting
+  // dirty lines, while port 1 reads the lines being written and port 2 re-writes some of
+  // them partially (port 0 owns every byte of this area except port 2's partial writes,
+  // which only happen after port 0's write of that burst got its B)
+  const uint32_t kC = kS + 2 * half;
+  b.add_region(kC, 2 * half);
+  for (uint32_t a = kC; a < kC + 2 * half; a += 256) {
+    auto w = b.write(0, a, 8, uint8_t(a >> 8), 0xffffffffu, 0xf, uint8_t(rndn(4)));
+    if (chance(30)) b.read(1, a + 64 * rndn(4), 2, chance(70) ? 0xf : 0x0);
+    if (chance(10)) {
+      b.wait_txn(w);
+      b.write(2, a + 32 * rndn(8), 1, uint8_t(rnd()), uint32_t(rnd()), chance(50) ? 0xf : 0x0);
+    }
+    while (b.m[0].wq.size() > 6 || b.m[1].rq.size() > 6) b.step();
+  }
+  b.drain(2000000);
   const uint32_t wb = b.rd(REG(WRITEBACKS)) - wb0;
   CHECK(b.rd_out_max >= 4, "at most %u downstream reads were in flight (expected several)",
         b.rd_out_max);
