@@ -1,6 +1,6 @@
 # L2 cache slice (rtl/l2, tests/l2). See docs/l2.md.
 L2_PKG  := rtl/l2/tessera_l2_pkg.sv
-L2_SRCS := rtl/l2/tessera_l2_rr_arb.sv rtl/l2/tessera_l2_bank.sv rtl/l2/tessera_l2_mshr.sv \
+L2_SRCS := rtl/l2/tessera_l2_rr_arb.sv rtl/l2/tessera_l2_bank.sv rtl/l2/tessera_l2_mshr.sv rtl/l2/tessera_l2_pf.sv \
            rtl/l2/tessera_l2_wq.sv rtl/l2/tessera_l2_maint.sv rtl/l2/tessera_l2_rd_eng.sv \
            rtl/l2/tessera_l2_wr_eng.sv rtl/l2/tessera_l2.sv \
            rtl/l2/tessera_l2_router.sv rtl/l2/tessera_l2_cluster.sv

@@ -16,6 +16,7 @@ module tessera_l2 #(
   parameter int unsigned MIdBits   = 4,
   parameter int unsigned NumBanks  = 4,
   parameter int unsigned WqDepth   = 4,
+  parameter int unsigned NumPf     = 6,   // read-ahead MSHRs (several line runs in flight)
   parameter logic [31:0] MemBase   = 32'h8000_0000,  // maintenance ranges must lie inside
   parameter logic [31:0] MemSize   = 32'h4000_0000
 ) (
@@ -123,6 +124,12 @@ module tessera_l2 #(
   localparam int unsigned WayBits     = $clog2(Ways);
   localparam int unsigned NumEng      = 2 * NumPorts;
   localparam int unsigned EngW        = $clog2(NumEng);
+  localparam int unsigned NumReq      = NumEng + 1;          // bank requesters: engines + read-ahead
+  localparam int unsigned ReqW        = $clog2(NumReq);
+  localparam int unsigned PfReq       = NumEng;
+  localparam int unsigned PfW         = (NumPf > 1) ? $clog2(NumPf) : 1;
+  localparam int unsigned NumRd       = NumEng + NumPf;      // downstream read IDs
+  localparam int unsigned RdW         = $clog2(NumRd);
   localparam int unsigned SrcW        = $clog2(NumEng + 1);
   localparam int unsigned MaintSrc    = NumEng;
 
@@ -133,9 +140,15 @@ module tessera_l2 #(
   if (NumBanks < 2 || (1 << BankBits) != NumBanks || LsetBits < BankBits) begin : g_bad_banks
     $error("tessera_l2: NumBanks must be a power of two >= 2 and <= sqrt(sets)");
   end
-  if ((1 << MIdBits) < NumEng) begin : g_bad_mid
-    $error("tessera_l2: MIdBits too small for 2*NumPorts read IDs");
+  if ((1 << MIdBits) < NumRd) begin : g_bad_mid
+    $error("tessera_l2: MIdBits too small for 2*NumPorts + NumPf read IDs");
   end
+
+  // A full-line write miss allocates without reading memory only inside the memory window;
+  // outside it, the refill read's DECERR reports the bad address to the writer.
+  function automatic logic in_window(input logic [31:0] a);
+    in_window = ({1'b0, a} >= {1'b0, MemBase}) && ({1'b0, a} < {1'b0, MemBase} + {1'b0, MemSize});
+  endfunction
 
   // ---------------------------------------------------------------- registers
   l2_reg_pkg::l2__in_t  hwif_in;
@@ -169,17 +182,28 @@ module tessera_l2 #(
   assign cfg_slices_log2_o = cfg_slices_log2;
 
   // ---------------------------------------------------------------- engines
-  logic [NumEng-1:0]              eng_req, eng_gnt, eng_alloc, eng_write, eng_stall;
-  logic [NumEng-1:0][31:0]        eng_addr, eng_cur;
-  logic [NumEng-1:0][255:0]       eng_wdata, eng_cur_wdata;
-  logic [NumEng-1:0][31:0]        eng_wstrb, eng_cur_wstrb;
-  logic [NumEng-1:0][1:0]         eng_cls;
+  logic [NumReq-1:0]              eng_req, eng_gnt, eng_alloc, eng_write, eng_full;
+  logic [NumEng-1:0]              eng_stall;
+  logic [NumReq-1:0][31:0]        eng_addr;
+  logic [NumEng-1:0][31:0]        eng_cur;
+  logic [NumReq-1:0][255:0]       eng_wdata;
+  logic [NumEng-1:0][255:0]       eng_cur_wdata;
+  logic [NumReq-1:0][31:0]        eng_wstrb;
+  logic [NumEng-1:0][31:0]        eng_cur_wstrb;
+  logic [NumEng-1:0]              eng_cur_full;
+  logic [NumEng-1:0][255:0]       eng_cur_wdata1;
+  logic [NumReq-1:0][1:0]         eng_cls;
+  logic [NumPorts-1:0]            hint_v;
+  logic [NumPorts-1:0][31:0]      hint_addr;
+  logic [NumPorts-1:0][7:0]       hint_len;
+  logic [NumPorts-1:0][1:0]       hint_cls;
   logic [NumEng-1:0]              eres_valid;
   tessera_l2_pkg::res_kind_e                      eres_kind [NumEng];
   logic [NumEng-1:0][255:0]       eres_rdata;
   logic [NumEng-1:0][WayBits-1:0] eres_way;
   logic [NumEng-1:0]              eres_vdirty;
   logic [NumEng-1:0][31:0]        eres_vaddr;
+  logic [NumEng-1:0][511:0]       eres_vdata;
   logic [NumEng-1:0]              mdone, mdone_replay;
   logic [NumEng-1:0][1:0]         mdone_resp;
   logic [NumEng-1:0][255:0]       mdone_rdata;
@@ -216,14 +240,22 @@ module tessera_l2 #(
       .done_replay_i     (mdone_replay[2*p]),
       .done_resp_i       (mdone_resp[2*p]),
       .done_rdata_i      (mdone_rdata[2*p]),
+      .wake_i            (pf_fill && pf_fill_last),
       .cur_addr_o        (eng_cur[2*p]),
+      .hint_valid_o      (hint_v[p]),
+      .hint_addr_o       (hint_addr[p]),
+      .hint_len_o        (hint_len[p]),
+      .hint_cls_o        (hint_cls[p]),
       .stall_o           (eng_stall[2*p])
     );
     assign eng_write[2*p]     = 1'b0;
+    assign eng_full[2*p]      = 1'b0;
     assign eng_wdata[2*p]     = '0;
     assign eng_wstrb[2*p]     = '0;
     assign eng_cur_wdata[2*p] = '0;
     assign eng_cur_wstrb[2*p] = '0;
+    assign eng_cur_full[2*p]  = 1'b0;
+    assign eng_cur_wdata1[2*p] = '0;
 
     tessera_l2_wr_eng #(.IdBits(IdBits)) u_wr (
       .clk_i             (clk_i),
@@ -250,11 +282,14 @@ module tessera_l2 #(
       .req_addr_o        (eng_addr[2*p+1]),
       .req_wdata_o       (eng_wdata[2*p+1]),
       .req_wstrb_o       (eng_wstrb[2*p+1]),
+      .req_full_o        (eng_full[2*p+1]),
       .req_alloc_o       (eng_alloc[2*p+1]),
       .req_cls_o         (eng_cls[2*p+1]),
       .req_gnt_i         (eng_gnt[2*p+1]),
       .cur_wdata_o       (eng_cur_wdata[2*p+1]),
       .cur_wstrb_o       (eng_cur_wstrb[2*p+1]),
+      .cur_full_o        (eng_cur_full[2*p+1]),
+      .cur_wdata1_o      (eng_cur_wdata1[2*p+1]),
       .res_valid_i       (eres_valid[2*p+1]),
       .res_kind_i        (eres_kind[2*p+1]),
       .done_i            (mdone[2*p+1]),
@@ -270,17 +305,22 @@ module tessera_l2 #(
   // compacted address: {tag, set, beat, byte}; set = {lset, low}; the bank is
   // low ^ lset[BankBits-1:0] (hashed so that 256-byte bursts from different ports start
   // in different banks)
-  logic [NumEng-1:0][31:0]          eng_caddr, cur_caddr;
-  logic [NumEng-1:0][BankBits-1:0]  eng_bank, cur_bank;
-  logic [NumEng-1:0][LsetBits-1:0]  eng_lset, cur_lset;
-  logic [NumEng-1:0][TagBits-1:0]   eng_tag;
+  logic [NumReq-1:0][31:0]          eng_caddr;
+  logic [NumEng-1:0][31:0]          cur_caddr;
+  logic [NumReq-1:0][BankBits-1:0]  eng_bank;
+  logic [NumEng-1:0][BankBits-1:0]  cur_bank;
+  logic [NumReq-1:0][LsetBits-1:0]  eng_lset;
+  logic [NumEng-1:0][LsetBits-1:0]  cur_lset;
+  logic [NumReq-1:0][TagBits-1:0]   eng_tag;
   always_comb begin
-    for (int e = 0; e < NumEng; e++) begin
+    for (int e = 0; e < NumReq; e++) begin
       eng_caddr[e] = tessera_l2_pkg::compact_addr(eng_addr[e], cfg_slices_log2);
-      cur_caddr[e] = tessera_l2_pkg::compact_addr(eng_cur[e], cfg_slices_log2);
       eng_bank[e]  = eng_caddr[e][6 +: BankBits] ^ eng_caddr[e][6 + BankBits +: BankBits];
       eng_lset[e]  = eng_caddr[e][6 + BankBits +: LsetBits];
       eng_tag[e]   = eng_caddr[e][6 + SetBits +: TagBits];
+    end
+    for (int e = 0; e < NumEng; e++) begin
+      cur_caddr[e] = tessera_l2_pkg::compact_addr(eng_cur[e], cfg_slices_log2);
       cur_bank[e]  = cur_caddr[e][6 +: BankBits] ^ cur_caddr[e][6 + BankBits +: BankBits];
       cur_lset[e]  = cur_caddr[e][6 + BankBits +: LsetBits];
     end
@@ -305,15 +345,23 @@ module tessera_l2 #(
   logic                             mt_whole;
   logic [31:0]                      mt_lo, mt_hi;
 
+  // a read-ahead refill beat (pf_fill) takes the side port before everyone (R is never
+  // back-pressured); the others are arbitrated round-robin in the remaining cycles
+  logic                pf_fill, pf_fill_beat, pf_fill_last, pf_fill_err;
+  logic [BankBits-1:0] pf_fill_bank;
+  logic [LsetBits-1:0] pf_fill_lset;
+  logic [WayBits-1:0]  pf_fill_way;
+  logic [NumSide-1:0]  sd_gnt_arb;
   assign sd_req = {mt_side_req, ms_side_req};
   tessera_l2_rr_arb #(.N(NumSide)) u_side_arb (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .req_i     (sd_req),
-    .advance_i (1'b1),
-    .gnt_o     (sd_gnt),
+    .advance_i (!pf_fill),
+    .gnt_o     (sd_gnt_arb),
     .idx_o     (sd_idx)
   );
+  assign sd_gnt = pf_fill ? '0 : sd_gnt_arb;
 
   logic                sd_any;
   tessera_l2_pkg::side_op_e            sd_op;
@@ -322,7 +370,7 @@ module tessera_l2 #(
   logic [WayBits-1:0]  sd_way;
   logic [511:0]        sd_wdata;
   always_comb begin
-    sd_any   = |sd_req;
+    sd_any   = (|sd_req) || pf_fill;
     sd_op    = tessera_l2_pkg::SideMaint;
     sd_bank  = mt_side_bank;
     sd_lset  = mt_side_lset;
@@ -337,6 +385,13 @@ module tessera_l2 #(
         sd_wdata = ms_side_wdata[e];
       end
     end
+    if (pf_fill) begin
+      sd_op    = tessera_l2_pkg::SideFillBeat;
+      sd_bank  = pf_fill_bank;
+      sd_lset  = pf_fill_lset;
+      sd_way   = pf_fill_way;
+      sd_wdata = {m_axi_rdata_i, m_axi_rdata_i};
+    end
   end
 
   logic                sd_v_q;
@@ -348,7 +403,7 @@ module tessera_l2 #(
       sd_who_q  <= '0;
       sd_bank_q <= '0;
     end else begin
-      sd_v_q    <= sd_any;
+      sd_v_q    <= sd_any && !pf_fill;  // a side result (victim / maintenance read) follows
       sd_who_q  <= sd_idx;
       sd_bank_q <= sd_bank;
     end
@@ -356,16 +411,16 @@ module tessera_l2 #(
 
   // ---------------------------------------------------------------- banks
   logic [NumBanks-1:0]                bk_side_v;
-  logic [NumBanks-1:0][NumEng-1:0]    bk_rq, bk_gnt;
-  logic [NumBanks-1:0][EngW-1:0]      bk_gidx;
-  logic [NumBanks-1:0]                bk_req_v, bk_write, bk_beat, bk_alloc;
+  logic [NumBanks-1:0][NumReq-1:0]    bk_rq, bk_gnt;
+  logic [NumBanks-1:0][ReqW-1:0]      bk_gidx;
+  logic [NumBanks-1:0]                bk_req_v, bk_write, bk_beat, bk_alloc, bk_full;
   logic [NumBanks-1:0][LsetBits-1:0]  bk_lset;
   logic [NumBanks-1:0][TagBits-1:0]   bk_tag;
   logic [NumBanks-1:0][255:0]         bk_wdata;
   logic [NumBanks-1:0][31:0]          bk_wstrb;
   logic [NumBanks-1:0][1:0]           bk_cls;
-  logic [NumBanks-1:0]                br_valid, br_owned, br_vvalid, br_vdirty;
-  logic [NumBanks-1:0][EngW-1:0]      br_eng;
+  logic [NumBanks-1:0]                br_valid, br_owned, br_vvalid, br_vdirty, br_nof;
+  logic [NumBanks-1:0][ReqW-1:0]      br_eng;
   tessera_l2_pkg::res_kind_e                          br_kind [NumBanks];
   logic [NumBanks-1:0][255:0]         br_rdata;
   logic [NumBanks-1:0][WayBits-1:0]   br_way;
@@ -376,11 +431,13 @@ module tessera_l2 #(
   for (genvar b = 0; b < NumBanks; b++) begin : g_bank
     assign bk_side_v[b] = sd_any && (sd_bank == BankBits'(b));
     always_comb begin
-      for (int e = 0; e < NumEng; e++) begin
+      for (int e = 0; e < NumReq; e++) begin
         bk_rq[b][e] = eng_req[e] && (eng_bank[e] == BankBits'(b)) && !bk_side_v[b];
       end
+      // the read-ahead lookup only takes a bank cycle no engine wants
+      if (|bk_rq[b][NumEng-1:0]) bk_rq[b][PfReq] = 1'b0;
     end
-    tessera_l2_rr_arb #(.N(NumEng)) u_arb (
+    tessera_l2_rr_arb #(.N(NumReq)) u_arb (
       .clk_i     (clk_i),
       .rst_ni    (rst_ni),
       .req_i     (bk_rq[b]),
@@ -392,6 +449,7 @@ module tessera_l2 #(
     assign bk_write[b] = eng_write[bk_gidx[b]];
     assign bk_beat[b]  = eng_caddr[bk_gidx[b]][5];
     assign bk_alloc[b] = eng_alloc[bk_gidx[b]];
+    assign bk_full[b]  = eng_full[bk_gidx[b]] && in_window(eng_addr[bk_gidx[b]]);
     assign bk_lset[b]  = eng_lset[bk_gidx[b]];
     assign bk_tag[b]   = eng_tag[bk_gidx[b]];
     assign bk_wdata[b] = eng_wdata[bk_gidx[b]];
@@ -403,7 +461,7 @@ module tessera_l2 #(
       .SetsPerBank (SetsPerBank),
       .BankBits    (BankBits),
       .BankIdx     (b),
-      .EngW        (EngW)
+      .EngW        (ReqW)
     ) u_bank (
       .clk_i              (clk_i),
       .rst_ni             (rst_ni),
@@ -418,12 +476,14 @@ module tessera_l2 #(
       .req_wdata_i        (bk_wdata[b]),
       .req_wstrb_i        (bk_wstrb[b]),
       .req_alloc_i        (bk_alloc[b]),
+      .req_full_i         (bk_full[b]),
       .req_cls_i          (bk_cls[b]),
       .req_eng_i          (bk_gidx[b]),
       .res_valid_o        (br_valid[b]),
       .res_eng_o          (br_eng[b]),
       .res_kind_o         (br_kind[b]),
       .res_owned_o        (br_owned[b]),
+      .res_nofetch_o      (br_nof[b]),
       .res_rdata_o        (br_rdata[b]),
       .res_way_o          (br_way[b]),
       .res_vvalid_o       (br_vvalid[b]),
@@ -431,6 +491,9 @@ module tessera_l2 #(
       .res_vaddr_o        (br_vaddr[b]),
       .side_valid_i       (bk_side_v[b]),
       .side_op_i          (sd_op),
+      .side_beat_i        (pf_fill_beat),
+      .side_last_i        (pf_fill_last),
+      .side_err_i         (pf_fill_err),
       .side_lset_i        (sd_lset),
       .side_way_i         (sd_way),
       .side_wdata_i       (sd_wdata),
@@ -447,28 +510,120 @@ module tessera_l2 #(
   end
 
   // grants and results back to the engines
+  logic                       pres_valid, pres_vdirty, pf_enable, pf_r_valid;
+  tessera_l2_pkg::res_kind_e  pres_kind;
+  logic [WayBits-1:0]         pres_way;
+  logic [31:0]                pres_vaddr;
+  logic [511:0]               pres_vdata;
   always_comb begin
     for (int e = 0; e < NumEng; e++) begin
-      eng_gnt[e]     = 1'b0;
       eres_valid[e]  = 1'b0;
       eres_kind[e]   = tessera_l2_pkg::ResRetry;
       eres_rdata[e]  = '0;
       eres_way[e]    = '0;
       eres_vdirty[e] = 1'b0;
       eres_vaddr[e]  = '0;
+      eres_vdata[e]  = '0;
       for (int b = 0; b < NumBanks; b++) begin
-        if (bk_gnt[b][e]) eng_gnt[e] = 1'b1;
-        if (br_valid[b] && br_eng[b] == EngW'(e)) begin
+        if (br_valid[b] && br_eng[b] == ReqW'(e)) begin
           eres_valid[e]  = 1'b1;
           eres_kind[e]   = br_kind[b];
           eres_rdata[e]  = br_rdata[b];
           eres_way[e]    = br_way[b];
           eres_vdirty[e] = br_vdirty[b];
           eres_vaddr[e]  = br_vaddr[b];
+          eres_vdata[e]  = bs_rdata[b];
         end
       end
     end
+    for (int e = 0; e < NumReq; e++) begin
+      eng_gnt[e] = 1'b0;
+      for (int b = 0; b < NumBanks; b++) begin
+        if (bk_gnt[b][e]) eng_gnt[e] = 1'b1;
+      end
+    end
+    // read-ahead lookup results (a dirty victim is queued for write-back right away)
+    pres_valid  = 1'b0;
+    pres_kind   = tessera_l2_pkg::ResRetry;
+    pres_way    = '0;
+    pres_vdirty = 1'b0;
+    pres_vaddr  = '0;
+    pres_vdata  = '0;
+    for (int b = 0; b < NumBanks; b++) begin
+      if (br_valid[b] && br_eng[b] == ReqW'(PfReq)) begin
+        pres_valid  = 1'b1;
+        pres_kind   = br_kind[b];
+        pres_way    = br_way[b];
+        pres_vdirty = br_vdirty[b];
+        pres_vaddr  = br_vaddr[b];
+        pres_vdata  = bs_rdata[b];
+      end
+    end
   end
+
+  // ---------------------------------------------------------------- read-ahead
+  logic [NumPf-1:0]           pf_ar_req, pf_ar_gnt, pf_hazard;
+  logic [NumPf-1:0][31:0]     pf_ar_addr;
+  logic [NumPf-1:0][7:0]      pf_ar_len;
+  logic [NumPf-1:0][25:0]     pf_rng_line;
+  logic [NumPf-1:0][2:0]      pf_rng_n;
+  logic [PfW-1:0]             pf_r_idx;
+  logic                       pf_wq_push, wq_room2, mt_busy;
+
+  // a read-ahead lookup may need the write queue in its result cycle (dirty victim): issue
+  // only with room for two entries (one more push may happen in the issue cycle), and not
+  // during maintenance (its write-backs must enter the queue before any later eviction)
+  assign pf_enable  = wq_room2 && !mt_busy;
+  assign pf_wq_push = pres_valid && (pres_kind == tessera_l2_pkg::ResMissAlloc) && pres_vdirty;
+  assign pf_r_valid = m_axi_rvalid_i && (32'(m_axi_rid_i) >= NumEng) && (32'(m_axi_rid_i) < NumRd);
+  assign pf_r_idx   = PfW'(32'(m_axi_rid_i) - NumEng);
+  assign pf_fill    = pf_r_valid;
+  assign eng_write[PfReq] = 1'b0;
+  assign eng_full[PfReq]  = 1'b0;
+  assign eng_alloc[PfReq] = 1'b1;
+  assign eng_wdata[PfReq] = '0;
+  assign eng_wstrb[PfReq] = '0;
+
+  tessera_l2_pf #(
+    .NumPorts (NumPorts),
+    .NumPf    (NumPf),
+    .WayBits  (WayBits),
+    .LsetBits (LsetBits),
+    .BankBits (BankBits)
+  ) u_pf (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .hint_valid_i (hint_v),
+    .hint_addr_i  (hint_addr),
+    .hint_len_i   (hint_len),
+    .hint_cls_i   (hint_cls),
+    .enable_i     (pf_enable),
+    .req_valid_o  (eng_req[PfReq]),
+    .req_addr_o   (eng_addr[PfReq]),
+    .req_cls_o    (eng_cls[PfReq]),
+    .req_gnt_i    (eng_gnt[PfReq]),
+    .req_bank_i   (eng_bank[PfReq]),
+    .req_lset_i   (eng_lset[PfReq]),
+    .res_valid_i  (pres_valid),
+    .res_kind_i   (pres_kind),
+    .res_way_i    (pres_way),
+    .ar_req_o     (pf_ar_req),
+    .ar_addr_o    (pf_ar_addr),
+    .ar_len_o     (pf_ar_len),
+    .ar_gnt_i     (pf_ar_gnt),
+    .hazard_i     (pf_hazard),
+    .rng_line_o   (pf_rng_line),
+    .rng_n_o      (pf_rng_n),
+    .r_valid_i    (pf_r_valid),
+    .r_idx_i      (pf_r_idx),
+    .r_resp_i     (m_axi_rresp_i),
+    .fill_bank_o  (pf_fill_bank),
+    .fill_lset_o  (pf_fill_lset),
+    .fill_way_o   (pf_fill_way),
+    .fill_beat_o  (pf_fill_beat),
+    .fill_last_o  (pf_fill_last),
+    .fill_err_o   (pf_fill_err)
+  );
 
   // ---------------------------------------------------------------- MSHRs
   logic [NumEng-1:0]        ms_wq_req, ms_wq_line, ms_wq_notify, ms_wq_gnt;
@@ -477,7 +632,7 @@ module tessera_l2 #(
   logic [NumEng-1:0][63:0]  ms_wq_strb;
   logic [NumEng-1:0]        ms_vict_pend, ms_bw_pend, ms_hazard, ms_b_done;
   logic [NumEng-1:0][25:0]  ms_vict_line, ms_bw_line;
-  logic [NumEng-1:0]        ms_ar_req, ms_ar_line, ms_ar_gnt, ms_r_valid, ms_side_res;
+  logic [NumEng-1:0]        ms_ar_req, ms_ar_line, ms_ar_gnt, ms_r_valid;
   logic [NumEng-1:0][31:0]  ms_ar_addr;
   logic [1:0]               wq_done_resp;
 
@@ -496,11 +651,14 @@ module tessera_l2 #(
       .start_addr_i   (eng_cur[e]),
       .start_wdata_i  (eng_cur_wdata[e]),
       .start_wstrb_i  (eng_cur_wstrb[e]),
+      .start_full_i   (eng_cur_full[e] && in_window(eng_cur[e])),
+      .start_wdata1_i (eng_cur_wdata1[e]),
       .start_bank_i   (cur_bank[e]),
       .start_lset_i   (cur_lset[e]),
       .start_way_i    (eres_way[e]),
       .start_vdirty_i (eres_vdirty[e]),
       .start_vaddr_i  (eres_vaddr[e]),
+      .start_vdata_i  (eres_vdata[e]),
       .done_o         (mdone[e]),
       .done_replay_o  (mdone_replay[e]),
       .done_resp_o    (mdone_resp[e]),
@@ -512,8 +670,6 @@ module tessera_l2 #(
       .side_way_o     (ms_side_way[e]),
       .side_wdata_o   (ms_side_wdata[e]),
       .side_gnt_i     (sd_gnt[e]),
-      .side_res_i     (ms_side_res[e]),
-      .side_rdata_i   (bs_rdata[sd_bank_q]),
       .wq_req_o       (ms_wq_req[e]),
       .wq_addr_o      (ms_wq_addr[e]),
       .wq_line_o      (ms_wq_line[e]),
@@ -537,7 +693,6 @@ module tessera_l2 #(
       .r_resp_i       (m_axi_rresp_i),
       .r_last_i       (m_axi_rlast_i)
     );
-    assign ms_side_res[e] = sd_v_q && (sd_who_q == SideW'(e));
     assign ms_r_valid[e]  = m_axi_rvalid_i && (m_axi_rid_i == MIdBits'(e));
   end
   assign m_axi_rready_o = 1'b1;
@@ -565,18 +720,19 @@ module tessera_l2 #(
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .req_i     (ms_wq_req),
-    .advance_i (!wq_full && !mt_wq_req),
+    .advance_i (!wq_full && !mt_wq_req && !pf_wq_push),
     .gnt_o     (wp_gnt),
     .idx_o     (wp_idx)
   );
-  assign mt_wq_gnt = mt_wq_req && !wq_full;
-  assign ms_wq_gnt = (mt_wq_req || wq_full) ? '0 : wp_gnt;
-  assign wq_push   = mt_wq_req || (|ms_wq_req);
-  assign wp_addr   = mt_wq_req ? mt_wq_addr : ms_wq_addr[wp_idx];
-  assign wp_line   = mt_wq_req ? 1'b1 : ms_wq_line[wp_idx];
-  assign wp_notify = mt_wq_req ? 1'b1 : ms_wq_notify[wp_idx];
-  assign wp_data   = mt_wq_req ? mt_wq_data : ms_wq_data[wp_idx];
-  assign wp_strb   = mt_wq_req ? '1 : ms_wq_strb[wp_idx];
+  // (a read-ahead victim push always finds room: see pf_enable)
+  assign mt_wq_gnt = mt_wq_req && !wq_full && !pf_wq_push;
+  assign ms_wq_gnt = (mt_wq_req || wq_full || pf_wq_push) ? '0 : wp_gnt;
+  assign wq_push   = pf_wq_push || mt_wq_req || (|ms_wq_req);
+  assign wp_addr   = pf_wq_push ? pres_vaddr : mt_wq_req ? mt_wq_addr : ms_wq_addr[wp_idx];
+  assign wp_line   = pf_wq_push || mt_wq_req || ms_wq_line[wp_idx];
+  assign wp_notify = !pf_wq_push && (mt_wq_req || ms_wq_notify[wp_idx]);
+  assign wp_data   = pf_wq_push ? pres_vdata : mt_wq_req ? mt_wq_data : ms_wq_data[wp_idx];
+  assign wp_strb   = (pf_wq_push || mt_wq_req) ? '1 : ms_wq_strb[wp_idx];
   assign wp_src    = mt_wq_req ? SrcW'(MaintSrc) : SrcW'(wp_idx);
 
   logic [MIdBits-1:0] unused_bid;
@@ -597,6 +753,7 @@ module tessera_l2 #(
     .push_notify_i   (wp_notify),
     .push_src_i      (wp_src),
     .full_o          (wq_full),
+    .room2_o         (wq_room2),
     .done_o          (wq_done),
     .done_src_o      (wq_done_src),
     .done_notify_o   (wq_done_notify),
@@ -650,38 +807,71 @@ module tessera_l2 #(
     end
   end
 
+  // a read-ahead run of lines [rng_line, rng_line + rng_n) obeys the same rule as a refill
+  always_comb begin
+    for (int k = 0; k < NumPf; k++) begin
+      pf_hazard[k] = mt_wb_pend && ((mt_wb_line - pf_rng_line[k]) < 26'(pf_rng_n[k]));
+      for (int i = 0; i < WqDepth; i++) begin
+        if (wq_ent_valid[i] && ((wq_ent_line[i] - pf_rng_line[k]) < 26'(pf_rng_n[k]))) pf_hazard[k] = 1'b1;
+      end
+      for (int f = 0; f < NumEng; f++) begin
+        if (ms_vict_pend[f] && ((ms_vict_line[f] - pf_rng_line[k]) < 26'(pf_rng_n[k]))) pf_hazard[k] = 1'b1;
+        if (ms_bw_pend[f] && ((ms_bw_line[f] - pf_rng_line[k]) < 26'(pf_rng_n[k]))) pf_hazard[k] = 1'b1;
+      end
+    end
+  end
+
   // ---------------------------------------------------------------- downstream reads
-  logic [NumEng-1:0]  ar_gnt_arb;
-  logic [EngW-1:0]    ar_idx;
-  logic               ar_v_q, ar_line_q, ar_take;
-  logic [EngW-1:0]    ar_id_q;
-  logic [31:0]        ar_addr_q;
+  // requesters: the engines' MSHRs (ARID = engine index) and the read-ahead MSHRs
+  // (ARID = NumEng + k); every read in flight has its own ID
+  logic [NumRd-1:0]        ar_req_all, ar_gnt_arb, ar_gnt_all;
+  logic [NumRd-1:0][31:0]  ar_addr_all;
+  logic [NumRd-1:0][7:0]   ar_len_all;
+  logic [RdW-1:0]          ar_idx;
+  logic                    ar_v_q, ar_take;
+  logic [RdW-1:0]          ar_id_q;
+  logic [31:0]             ar_addr_q;
+  logic [7:0]              ar_len_q;
+  always_comb begin
+    for (int e = 0; e < NumEng; e++) begin
+      ar_req_all[e]  = ms_ar_req[e];
+      ar_addr_all[e] = ms_ar_addr[e];
+      ar_len_all[e]  = ms_ar_line[e] ? 8'd1 : 8'd0;
+    end
+    for (int k = 0; k < NumPf; k++) begin
+      ar_req_all[NumEng + k]  = pf_ar_req[k];
+      ar_addr_all[NumEng + k] = pf_ar_addr[k];
+      ar_len_all[NumEng + k]  = pf_ar_len[k];
+    end
+  end
   assign ar_take = !ar_v_q || m_axi_arready_i;
-  tessera_l2_rr_arb #(.N(NumEng)) u_ar_arb (
+  tessera_l2_rr_arb #(.N(NumRd)) u_ar_arb (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
-    .req_i     (ms_ar_req),
+    .req_i     (ar_req_all),
     .advance_i (ar_take),
     .gnt_o     (ar_gnt_arb),
     .idx_o     (ar_idx)
   );
-  assign ms_ar_gnt = ar_take ? ar_gnt_arb : '0;
+  assign ar_gnt_all = ar_take ? ar_gnt_arb : '0;
+  assign ms_ar_gnt  = ar_gnt_all[NumEng-1:0];
+  assign pf_ar_gnt  = ar_gnt_all[NumRd-1:NumEng];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ar_v_q    <= 1'b0;
-      ar_line_q <= 1'b0;
+      ar_len_q  <= '0;
       ar_id_q   <= '0;
       ar_addr_q <= '0;
     end else if (ar_take) begin
-      ar_v_q    <= |ms_ar_req;
-      ar_line_q <= ms_ar_line[ar_idx];
+      ar_v_q    <= |ar_req_all;
+      ar_len_q  <= ar_len_all[ar_idx];
       ar_id_q   <= ar_idx;
-      ar_addr_q <= ms_ar_addr[ar_idx];
+      ar_addr_q <= ar_addr_all[ar_idx];
     end
   end
   assign m_axi_arid_o    = MIdBits'(ar_id_q);
   assign m_axi_araddr_o  = ar_addr_q;
-  assign m_axi_arlen_o   = ar_line_q ? 8'd1 : 8'd0;
+  assign m_axi_arlen_o   = ar_len_q;
   assign m_axi_arsize_o  = 3'd5;
   assign m_axi_arburst_o = 2'b01;
   assign m_axi_arcache_o = 4'b0011;
@@ -690,7 +880,7 @@ module tessera_l2 #(
   assign m_axi_arvalid_o = ar_v_q;
 
   // ---------------------------------------------------------------- maintenance
-  logic       mt_busy, mt_done, mt_side_res;
+  logic       mt_done, mt_side_res;
   logic [3:0] mt_err;
   assign mt_side_res = sd_v_q && (sd_who_q == SideW'(MaintSrc));
 
@@ -763,12 +953,30 @@ module tessera_l2 #(
     n_evict = '0;
     n_byp   = '0;
     for (int b = 0; b < NumBanks; b++) begin
-      if (br_valid[b] && br_kind[b] == tessera_l2_pkg::ResHit && !br_owned[b]) n_hits = n_hits + 32'd1;
+      // (an owner hit right after an allocation without refill is the line's beat 1, a
+      // first lookup: counted; an owner hit after a refill is a replay: not counted)
+      if (br_valid[b] && br_kind[b] == tessera_l2_pkg::ResHit && !br_nof[b] &&
+          (!br_owned[b] || nof_q[br_eng[b]]) && br_eng[b] != ReqW'(PfReq)) begin
+        n_hits = n_hits + 32'd1;
+      end
+      if (br_valid[b] && br_nof[b]) n_miss = n_miss + 32'd1;
+      if (br_valid[b] && br_nof[b] && br_vvalid[b]) n_evict = n_evict + 32'd1;
       if (br_valid[b] && (br_kind[b] == tessera_l2_pkg::ResMissAlloc || br_kind[b] == tessera_l2_pkg::ResMissBypass)) begin
         n_miss = n_miss + 32'd1;
       end
       if (br_valid[b] && br_kind[b] == tessera_l2_pkg::ResMissBypass) n_byp = n_byp + 32'd1;
       if (br_valid[b] && br_kind[b] == tessera_l2_pkg::ResMissAlloc && br_vvalid[b]) n_evict = n_evict + 32'd1;
+    end
+  end
+  // per requester: its previous lookup allocated a line without refill
+  logic [NumReq-1:0] nof_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      nof_q <= '0;
+    end else begin
+      for (int b = 0; b < NumBanks; b++) begin
+        if (br_valid[b]) nof_q[br_eng[b]] <= br_nof[b];
+      end
     end
   end
   logic wb_cnt;
@@ -837,5 +1045,5 @@ module tessera_l2 #(
   logic unused_axi;
   assign unused_axi = ^{s_axi_awsize_i, s_axi_awburst_i, s_axi_awprot_i, s_axi_wlast_i,
                         s_axi_arsize_i, s_axi_arburst_i, s_axi_arprot_i, bs_hit,
-                        eres_way, eng_cur_wdata[0], ms_side_wdata[0], eres_rdata, mdone_rdata};
+                        eres_way, eng_cur_wdata[0], eng_cur_wdata1[0], ms_side_wdata[0], eres_rdata, mdone_rdata};
 endmodule

@@ -29,6 +29,7 @@ module tessera_l2_bank #(
   input  logic [255:0]        req_wdata_i,
   input  logic [31:0]         req_wstrb_i,
   input  logic                req_alloc_i,
+  input  logic                req_full_i,    // write of beat 0, beat 1 follows, all strobes
   input  logic [1:0]          req_cls_i,
   input  logic [EngW-1:0]     req_eng_i,
   // lookup result
@@ -36,6 +37,7 @@ module tessera_l2_bank #(
   output logic [EngW-1:0]     res_eng_o,
   output tessera_l2_pkg::res_kind_e res_kind_o,
   output logic                res_owned_o,   // hit was the owner's replay after a refill
+  output logic                res_nofetch_o, // miss allocated without refill (reported as a hit)
   output logic [255:0]        res_rdata_o,
   output logic [WayBits-1:0]  res_way_o,
   output logic                res_vvalid_o,  // the reserved way held a valid line (eviction)
@@ -44,6 +46,9 @@ module tessera_l2_bank #(
   // side operation
   input  logic                side_valid_i,
   input  tessera_l2_pkg::side_op_e side_op_i,
+  input  logic                side_beat_i,   // SideFillBeat: which half, last beat, error
+  input  logic                side_last_i,
+  input  logic                side_err_i,
   input  logic [LsetBits-1:0] side_lset_i,
   input  logic [WayBits-1:0]  side_way_i,
   input  logic [511:0]        side_wdata_i,
@@ -215,7 +220,15 @@ module tessera_l2_bank #(
       mem_wd  = side_wdata_i;
       mem_be  = '1;
       unique case (side_op_i)
-        tessera_l2_pkg::SideVictimRead: mem_re = 1'b1;
+        tessera_l2_pkg::SideFillBeat: begin
+          mem_we = 1'b1;
+          mem_be = side_beat_i ? {32'hffff_ffff, 32'h0} : {32'h0, 32'hffff_ffff};
+          if (side_last_i) begin
+            valid_d[side_lset_i][side_way_i] = !side_err_i;
+            dirty_d[side_lset_i][side_way_i] = 1'b0;
+            pend_d[side_lset_i][side_way_i]  = 1'b0;
+          end
+        end
         tessera_l2_pkg::SideFill: begin
           mem_we = 1'b1;
           valid_d[side_lset_i][side_way_i] = 1'b1;
@@ -257,8 +270,26 @@ module tessera_l2_bank #(
         kind_d = tessera_l2_pkg::ResRetry;
       end else if (!req_alloc_i) begin
         kind_d = tessera_l2_pkg::ResMissBypass;
+      end else if (any_cand && req_write_i && req_full_i &&
+                   !(valid_q[req_lset_i][vic_way] && dirty_q[req_lset_i][vic_way])) begin
+        // full-line write miss with a clean (or no) victim: allocate without a refill, write
+        // beat 0 now; the line stays reserved for this engine until its beat 1 (an owner hit)
+        kind_d = tessera_l2_pkg::ResHit;
+        mem_we  = 1'b1;
+        mem_idx = {req_lset_i, vic_way};
+        age_d[req_lset_i] = age_vic_n;
+        cls_d[req_lset_i][vic_way]   = req_cls_i;
+        tag_d[req_lset_i][vic_way]   = req_tag_i;
+        valid_d[req_lset_i][vic_way] = 1'b1;
+        dirty_d[req_lset_i][vic_way] = 1'b1;
+        pend_d[req_lset_i][vic_way]  = 1'b1;
+        owner_d[req_lset_i][vic_way] = req_eng_i;
       end else if (any_cand) begin
         kind_d = tessera_l2_pkg::ResMissAlloc;
+        // read the victim line now (the RAM is idle on a miss): a dirty victim's data is
+        // on side_rdata_o with the result, no separate victim read is needed
+        mem_re  = 1'b1;
+        mem_idx = {req_lset_i, vic_way};
         age_d[req_lset_i] = age_vic_n;
         cls_d[req_lset_i][vic_way]   = req_cls_i;
         tag_d[req_lset_i][vic_way]   = req_tag_i;
@@ -273,7 +304,7 @@ module tessera_l2_bank #(
   end
 
   // ---------------------------------------------------------------- result registers
-  logic               res_valid_q, res_beat_q, res_owned_q, res_vvalid_q, res_vdirty_q;
+  logic               res_valid_q, res_beat_q, res_owned_q, res_vvalid_q, res_vdirty_q, res_nof_q;
   logic [EngW-1:0]    res_eng_q;
   tessera_l2_pkg::res_kind_e          res_kind_q;
   logic [WayBits-1:0] res_way_q;
@@ -286,6 +317,7 @@ module tessera_l2_bank #(
       res_valid_q  <= 1'b0;
       res_beat_q   <= 1'b0;
       res_owned_q  <= 1'b0;
+      res_nof_q    <= 1'b0;
       res_vvalid_q <= 1'b0;
       res_vdirty_q <= 1'b0;
       res_eng_q    <= '0;
@@ -301,7 +333,10 @@ module tessera_l2_bank #(
       if (lookup) begin
         res_beat_q   <= req_beat_i;
         res_owned_q  <= any_hit && !(|m_hit);
-        res_vvalid_q <= (kind_d == tessera_l2_pkg::ResMissAlloc) && valid_q[req_lset_i][vic_way];
+        res_nof_q    <= !any_hit && !any_busy && (kind_d == tessera_l2_pkg::ResHit);
+        res_vvalid_q <= (kind_d == tessera_l2_pkg::ResMissAlloc ||
+                         (!any_hit && !any_busy && kind_d == tessera_l2_pkg::ResHit)) &&
+                        valid_q[req_lset_i][vic_way];
         res_vdirty_q <= (kind_d == tessera_l2_pkg::ResMissAlloc) && valid_q[req_lset_i][vic_way] &&
                         dirty_q[req_lset_i][vic_way];
         res_eng_q    <= req_eng_i;
@@ -320,6 +355,7 @@ module tessera_l2_bank #(
   assign res_eng_o    = res_eng_q;
   assign res_kind_o   = res_kind_q;
   assign res_owned_o  = res_owned_q;
+  assign res_nofetch_o = res_nof_q;
   assign res_rdata_o  = res_beat_q ? mem_rd_q[511:256] : mem_rd_q[255:0];
   assign res_way_o    = res_way_q;
   assign res_vvalid_o = res_vvalid_q;

@@ -1,5 +1,6 @@
 // Miss handler of one L2 requester (a port's read or write engine). Handles one miss at a
-// time (the engine waits for it): optional dirty-victim read and write-back, refill of the
+// time (the engine waits for it): optional dirty-victim write-back (the victim's data was
+// read by the bank in the lookup and comes with the result), refill of the
 // line (allocating miss) or a single-beat downstream read/write (non-allocating miss).
 // Downstream reads use ARID = MSHR index; a read waits while any write to the same line is
 // not yet acknowledged (hazard_i), so it never overtakes a write-back.
@@ -17,11 +18,14 @@ module tessera_l2_mshr #(
   input  logic [31:0]         start_addr_i,    // beat address
   input  logic [255:0]        start_wdata_i,
   input  logic [31:0]         start_wstrb_i,
+  input  logic                start_full_i,    // write miss covering the whole line (beat 0 here,
+  input  logic [255:0]        start_wdata1_i,  // beat 1 = start_wdata1_i): no refill read
   input  logic [BankBits-1:0] start_bank_i,
   input  logic [LsetBits-1:0] start_lset_i,
   input  logic [WayBits-1:0]  start_way_i,
   input  logic                start_vdirty_i,
   input  logic [31:0]         start_vaddr_i,
+  input  logic [511:0]        start_vdata_i,
   // completion to the engine
   output logic                done_o,
   output logic                done_replay_o,   // refill done: replay the lookup
@@ -35,8 +39,6 @@ module tessera_l2_mshr #(
   output logic [WayBits-1:0]  side_way_o,
   output logic [511:0]        side_wdata_o,
   input  logic                side_gnt_i,
-  input  logic                side_res_i,      // side result for this MSHR this cycle
-  input  logic [511:0]        side_rdata_i,
   // write queue
   output logic                wq_req_o,
   output logic [31:0]         wq_addr_o,
@@ -64,11 +66,12 @@ module tessera_l2_mshr #(
   input  logic                r_last_i
 );
   typedef enum logic [3:0] {
-    StIdle, StVRead, StVWait, StVPush, StAr, StRWait, StFill, StBPush, StBWait, StDone
+    StIdle, StVPush, StAr, StRWait, StFill, StBPush, StBWait, StDone
   } state_e;
 
   state_e              st_q, st_d;
-  logic                alloc_q, rbeat_q;
+  logic                alloc_q, rbeat_q, full_q;
+  logic [255:0]        wdata1_q;
   logic [31:0]         addr_q, vaddr_q;
   logic [255:0]        wdata_q;
   logic [31:0]         wstrb_q;
@@ -83,6 +86,8 @@ module tessera_l2_mshr #(
       st_q    <= StIdle;
       alloc_q <= 1'b0;
       rbeat_q <= 1'b0;
+      full_q  <= 1'b0;
+      wdata1_q <= '0;
       addr_q  <= '0;
       vaddr_q <= '0;
       wdata_q <= '0;
@@ -96,6 +101,8 @@ module tessera_l2_mshr #(
       st_q <= st_d;
       if (start_i && st_q == StIdle) begin
         alloc_q <= start_alloc_i;
+        full_q  <= start_alloc_i && start_write_i && start_full_i;
+        wdata1_q <= start_wdata1_i;
         addr_q  <= start_addr_i;
         vaddr_q <= start_vaddr_i;
         wdata_q <= start_wdata_i;
@@ -106,7 +113,7 @@ module tessera_l2_mshr #(
         resp_q  <= 2'b00;
         rbeat_q <= 1'b0;
       end
-      if (st_q == StVWait && side_res_i) buf_q <= side_rdata_i;
+      if (start_i && st_q == StIdle) buf_q <= start_vdata_i;
       if (st_q == StRWait && r_valid_i) begin
         if (rbeat_q) buf_q[511:256] <= r_data_i;
         else         buf_q[255:0]   <= r_data_i;
@@ -123,13 +130,12 @@ module tessera_l2_mshr #(
       StIdle: begin
         if (start_i) begin
           if (!start_alloc_i)      st_d = start_write_i ? StBPush : StAr;
-          else if (start_vdirty_i) st_d = StVRead;
+          else if (start_vdirty_i) st_d = StVPush;
+          else if (start_write_i && start_full_i) st_d = StFill;
           else                     st_d = StAr;
         end
       end
-      StVRead: if (side_gnt_i) st_d = StVWait;
-      StVWait: if (side_res_i) st_d = StVPush;
-      StVPush: if (wq_gnt_i)   st_d = StAr;
+      StVPush: if (wq_gnt_i)   st_d = full_q ? StFill : StAr;
       StAr:    if (ar_gnt_i)   st_d = StRWait;
       StRWait: if (r_valid_i && r_last_i) st_d = alloc_q ? StFill : StDone;
       StFill:  if (side_gnt_i) st_d = StDone;
@@ -146,13 +152,14 @@ module tessera_l2_mshr #(
   assign done_resp_o   = resp_q;
   assign done_rdata_o  = (resp_q == 2'b00) ? buf_q[255:0] : '0;
 
-  assign side_req_o   = (st_q == StVRead) || (st_q == StFill);
-  assign side_op_o    = (st_q == StVRead) ? tessera_l2_pkg::SideVictimRead :
-                        (resp_q == 2'b00) ? tessera_l2_pkg::SideFill : tessera_l2_pkg::SideFillErr;
+  assign side_req_o   = (st_q == StFill);
+  assign side_op_o    = (resp_q == 2'b00) ? tessera_l2_pkg::SideFill : tessera_l2_pkg::SideFillErr;
   assign side_bank_o  = bank_q;
   assign side_lset_o  = lset_q;
   assign side_way_o   = way_q;
-  assign side_wdata_o = buf_q;
+  // a full-line write miss fills the line with the burst's own data (the engine then
+  // replays its beats, which hit and mark the line dirty)
+  assign side_wdata_o = full_q ? {wdata1_q, wdata_q} : buf_q;
 
   // a non-allocating write waits (hazard_i) behind an older write-back of the same line
   assign wq_req_o    = (st_q == StVPush) || ((st_q == StBPush) && !hazard_i);
@@ -162,7 +169,7 @@ module tessera_l2_mshr #(
   assign wq_strb_o   = (st_q == StVPush) ? '1 : {32'h0, wstrb_q};
   assign wq_notify_o = (st_q == StBPush);
 
-  assign vict_pend_o = (st_q == StVRead) || (st_q == StVWait) || (st_q == StVPush);
+  assign vict_pend_o = (st_q == StVPush);
   assign vict_line_o = vaddr_q[31:6];
   assign bw_pend_o   = (st_q == StBPush);
   assign bw_line_o   = addr_q[31:6];

@@ -10,11 +10,12 @@ package tessera_l2_pkg;
   } res_kind_e;
 
   // Side operations on a bank (from the MSHRs and the maintenance engine; priority over lookups).
-  typedef enum logic [1:0] {
-    SideVictimRead = 2'd0,  // read a whole line (dirty victim, before the refill overwrites it)
-    SideFill       = 2'd1,  // write a refilled line, mark it valid (still reserved for its owner)
-    SideFillErr    = 2'd2,  // refill failed: release the reserved way (stays invalid)
-    SideMaint      = 2'd3   // maintenance on one (set, way): flush / invalidate / discard
+  typedef enum logic [2:0] {
+    SideFill       = 3'd1,  // write a refilled line, mark it valid (still reserved for its owner)
+    SideFillErr    = 3'd2,  // refill failed: release the reserved way (stays invalid)
+    SideMaint      = 3'd3,  // maintenance on one (set, way): flush / invalidate / discard
+    SideFillBeat   = 3'd4   // read-ahead: write one refill beat; the last beat of the line
+                            // makes it valid and releases it (or releases it invalid on error)
   } side_op_e;
 
   // Maintenance operations (MAINT_CMD.op).

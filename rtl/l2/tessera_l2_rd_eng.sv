@@ -1,12 +1,14 @@
-// Read engine of one L2 upstream port: works on one AXI read burst at a time (the next AR
-// waits in a one-entry buffer) and looks its beats up one by one (one per cycle while they
+// Read engine of one L2 upstream port: works on one AXI read burst at a time (the next ARs
+// wait in an ArDepth-entry FIFO; each accepted allocating AR is also announced to the
+// read-ahead unit, hint_*) and looks its beats up one by one (one per cycle while they
 // hit; when the last beat of a burst hits, the first beat of the buffered burst is looked
 // up in the same cycle, so hitting bursts follow each other without a bubble). A miss waits for this engine's MSHR:
 // after a refill the beat is looked up again (it then hits), a non-allocating miss or an
 // error completes the beat with the MSHR's data / response. Read data goes through a
 // 4-entry FIFO to the R channel, so lookups never wait for a stalled R channel mid-flight.
 module tessera_l2_rd_eng #(
-  parameter int unsigned IdBits = 4
+  parameter int unsigned IdBits  = 4,
+  parameter int unsigned ArDepth = 4
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -42,8 +44,15 @@ module tessera_l2_rd_eng #(
   input  logic              done_replay_i,
   input  logic [1:0]        done_resp_i,
   input  logic [255:0]      done_rdata_i,
+  // a read-ahead line was filled (ends the back-off after a retry)
+  input  logic              wake_i,
   // address of the beat in flight / waiting (what the MSHR works on)
   output logic [31:0]       cur_addr_o,
+  // read-ahead hint: an allocating burst of this slice was accepted
+  output logic              hint_valid_o,
+  output logic [31:0]       hint_addr_o,
+  output logic [7:0]        hint_len_o,
+  output logic [1:0]        hint_cls_o,
   // status
   output logic              stall_o
 );
@@ -66,12 +75,27 @@ module tessera_l2_rd_eng #(
 
   // ---------------------------------------------------------------- beat completion
   logic hit, miss, slice_err, complete, fifo_ok, more, chain;
-  // AR buffer: the next burst, loaded when the current one completes its last beat
+  // AR FIFO: the next bursts; the head is loaded when the current one completes its last beat
+  localparam int unsigned AW = (ArDepth > 1) ? $clog2(ArDepth) : 1;
+  logic [ArDepth-1:0]              abf_slice_ok_q, abf_alloc_q;
+  logic [ArDepth-1:0][IdBits-1:0]  abf_id_q;
+  logic [ArDepth-1:0][31:0]        abf_addr_q;
+  logic [ArDepth-1:0][8:0]         abf_left_q;
+  logic [ArDepth-1:0][1:0]         abf_cls_q;
+  logic [AW-1:0]                   ab_rd_q, ab_wr_q;
+  logic [AW:0]                     ab_cnt_q;
   logic              ab_valid_q, ab_slice_ok_q, ab_alloc_q;
   logic [IdBits-1:0] ab_id_q;
   logic [31:0]       ab_addr_q;
   logic [8:0]        ab_left_q;
   logic [1:0]        ab_cls_q;
+  assign ab_valid_q    = (ab_cnt_q != '0);
+  assign ab_slice_ok_q = abf_slice_ok_q[ab_rd_q];
+  assign ab_alloc_q    = abf_alloc_q[ab_rd_q];
+  assign ab_id_q       = abf_id_q[ab_rd_q];
+  assign ab_addr_q     = abf_addr_q[ab_rd_q];
+  assign ab_left_q     = abf_left_q[ab_rd_q];
+  assign ab_cls_q      = abf_cls_q[ab_rd_q];
   assign hit       = inflight_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResHit);
   assign miss      = inflight_q && res_valid_i &&
                      (res_kind_i == tessera_l2_pkg::ResMissAlloc || res_kind_i == tessera_l2_pkg::ResMissBypass);
@@ -82,8 +106,14 @@ module tessera_l2_rd_eng #(
   assign chain     = hit && (left_q == 9'd1) && ab_valid_q && ab_slice_ok_q;
   assign more      = hit ? (left_q > 9'd1 || chain) : 1'b1;
 
+  // after a retry (line reserved, e.g. being refilled by the read-ahead unit) the engine
+  // waits until a read-ahead line is filled or 8 cycles have passed, instead of taking the
+  // bank every cycle (the read-ahead lookups only get bank cycles no engine wants)
+  logic       retry;
+  logic [3:0] backoff_q;
+  assign retry = inflight_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResRetry);
   assign req_valid_o = active_q && slice_ok_q && !wait_q && (!inflight_q || hit) && more &&
-                       fifo_ok;
+                       fifo_ok && (backoff_q == 4'd0);
   assign req_addr_o  = chain ? ab_addr_q : (hit ? addr_q + 32'd32 : addr_q);
   assign req_alloc_o = chain ? ab_alloc_q : alloc_q;
   assign req_cls_o   = chain ? ab_cls_q : cls_q;
@@ -104,21 +134,31 @@ module tessera_l2_rd_eng #(
   assign f_pop  = s_axi_rvalid_o && s_axi_rready_i;
 
   logic ar_fire, load;
-  assign s_axi_arready_o = !ab_valid_q;
+  logic ar_alloc, ar_in_slice;
+  assign s_axi_arready_o = (32'(ab_cnt_q) < ArDepth);
   assign ar_fire = s_axi_arvalid_i && s_axi_arready_o;
+  assign ar_alloc    = s_axi_arcache_i[3] && !cfg_no_alloc_i;
+  assign ar_in_slice = tessera_l2_pkg::in_slice(s_axi_araddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i);
+  assign hint_valid_o = ar_fire && ar_alloc && ar_in_slice;
+  assign hint_addr_o  = s_axi_araddr_i;
+  assign hint_len_o   = s_axi_arlen_i;
+  assign hint_cls_o   = s_axi_arqos_i[1:0];
   assign load    = ab_valid_q && (!active_q || (complete && left_q == 9'd1));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       active_q   <= 1'b0;
-      ab_valid_q    <= 1'b0;
-      ab_slice_ok_q <= 1'b0;
-      ab_alloc_q    <= 1'b0;
-      ab_id_q       <= '0;
-      ab_addr_q     <= '0;
-      ab_left_q     <= '0;
-      ab_cls_q      <= '0;
+      abf_slice_ok_q <= '0;
+      abf_alloc_q    <= '0;
+      abf_id_q       <= '0;
+      abf_addr_q     <= '0;
+      abf_left_q     <= '0;
+      abf_cls_q      <= '0;
+      ab_rd_q        <= '0;
+      ab_wr_q        <= '0;
+      ab_cnt_q       <= '0;
       inflight_q <= 1'b0;
+      backoff_q  <= '0;
       wait_q     <= 1'b0;
       slice_ok_q <= 1'b0;
       alloc_q    <= 1'b0;
@@ -135,15 +175,20 @@ module tessera_l2_rd_eng #(
       f_cnt_q    <= '0;
     end else begin
       if (ar_fire) begin
-        ab_valid_q    <= 1'b1;
-        ab_id_q       <= s_axi_arid_i;
-        ab_addr_q     <= {s_axi_araddr_i[31:5], 5'b0};
-        ab_left_q     <= {1'b0, s_axi_arlen_i} + 9'd1;
-        ab_alloc_q    <= s_axi_arcache_i[3] && !cfg_no_alloc_i;
-        ab_cls_q      <= s_axi_arqos_i[1:0];
-        ab_slice_ok_q <= tessera_l2_pkg::in_slice(s_axi_araddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i);
+        abf_id_q[ab_wr_q]       <= s_axi_arid_i;
+        abf_addr_q[ab_wr_q]     <= {s_axi_araddr_i[31:5], 5'b0};
+        abf_left_q[ab_wr_q]     <= {1'b0, s_axi_arlen_i} + 9'd1;
+        abf_alloc_q[ab_wr_q]    <= ar_alloc;
+        abf_cls_q[ab_wr_q]      <= s_axi_arqos_i[1:0];
+        abf_slice_ok_q[ab_wr_q] <= ar_in_slice;
+        ab_wr_q <= (32'(ab_wr_q) == ArDepth - 1) ? '0 : ab_wr_q + 1'b1;
       end
+      if (load) ab_rd_q <= (32'(ab_rd_q) == ArDepth - 1) ? '0 : ab_rd_q + 1'b1;
+      ab_cnt_q <= ab_cnt_q + (AW+1)'(ar_fire) - (AW+1)'(load);
       inflight_q <= req_valid_o && req_gnt_i;
+      if (retry)                      backoff_q <= 4'd8;
+      else if (wake_i)                backoff_q <= 4'd0;
+      else if (backoff_q != 4'd0)     backoff_q <= backoff_q - 4'd1;
       if (miss)   wait_q <= 1'b1;
       if (done_i) wait_q <= 1'b0;
       if (complete) begin
@@ -152,7 +197,6 @@ module tessera_l2_rd_eng #(
         if (left_q == 9'd1) active_q <= 1'b0;
       end
       if (load) begin
-        ab_valid_q <= 1'b0;
         active_q   <= 1'b1;
         id_q       <= ab_id_q;
         addr_q     <= ab_addr_q;

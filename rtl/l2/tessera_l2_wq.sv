@@ -19,6 +19,7 @@ module tessera_l2_wq #(
   input  logic                   push_notify_i,
   input  logic [SrcW-1:0]        push_src_i,
   output logic                   full_o,
+  output logic                   room2_o,   // at least two entries free
   // completion (B)
   output logic                   done_o,
   output logic [SrcW-1:0]        done_src_o,
@@ -55,6 +56,7 @@ module tessera_l2_wq #(
 
   logic push, aw_fire, w_fire, w_done, b_fire;
   assign full_o  = (cnt_q == (PtrW+1)'(Depth));
+  assign room2_o = (32'(cnt_q) + 2 <= Depth);
   assign push    = push_i && !full_o;
   assign aw_fire = m_axi_awvalid_o && m_axi_awready_i;
   assign w_fire  = m_axi_wvalid_o && m_axi_wready_i;

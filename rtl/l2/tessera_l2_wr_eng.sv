@@ -32,12 +32,17 @@ module tessera_l2_wr_eng #(
   output logic [31:0]       req_addr_o,
   output logic [255:0]      req_wdata_o,
   output logic [31:0]       req_wstrb_o,
+  output logic              req_full_o,
   output logic              req_alloc_o,
   output logic [1:0]        req_cls_o,
   input  logic              req_gnt_i,
   // beat handed to the MSHR on a miss (the W FIFO head)
   output logic [255:0]      cur_wdata_o,
   output logic [31:0]       cur_wstrb_o,
+  // ... and the line is entirely overwritten by this burst: beat 0 at the head, beat 1
+  // (cur_wdata1_o) behind it in the W FIFO, all strobes set (write-allocate without refill)
+  output logic              cur_full_o,
+  output logic [255:0]      cur_wdata1_o,
   // lookup result
   input  logic              res_valid_i,
   input  tessera_l2_pkg::res_kind_e res_kind_i,
@@ -56,11 +61,11 @@ module tessera_l2_wr_eng #(
   logic [8:0]        left_q;
   logic [1:0]        cls_q, resp_q;
 
-  // W FIFO (2 entries)
-  logic [1:0][255:0] w_data_q;
-  logic [1:0][31:0]  w_strb_q;
-  logic              w_rd_q, w_wr_q;
-  logic [1:0]        w_cnt_q;
+  // W FIFO (4 entries: a lookup can see the beat after the one it writes)
+  logic [3:0][255:0] w_data_q;
+  logic [3:0][31:0]  w_strb_q;
+  logic [1:0]        w_rd_q, w_wr_q;
+  logic [2:0]        w_cnt_q;
   logic              w_push, w_pop;
 
   logic hit, miss, slice_err, complete, more, have_data;
@@ -70,11 +75,11 @@ module tessera_l2_wr_eng #(
                      (res_kind_i == tessera_l2_pkg::ResMissAlloc || res_kind_i == tessera_l2_pkg::ResMissBypass);
   // the last beat of a burst is only started when its B response has room
   logic b_room;
-  assign slice_err = active_q && !slice_ok_q && !inflight_q && !wait_q && (w_cnt_q != 2'd0) &&
+  assign slice_err = active_q && !slice_ok_q && !inflight_q && !wait_q && (w_cnt_q != 3'd0) &&
                      (left_q != 9'd1 || b_room);
   assign complete  = hit || (done_i && !done_replay_i) || slice_err;
   assign more      = hit ? (left_q > 9'd1) : 1'b1;
-  assign have_data = hit ? (w_cnt_q == 2'd2) : (w_cnt_q != 2'd0);
+  assign have_data = hit ? (w_cnt_q >= 3'd2) : (w_cnt_q != 3'd0);
   assign beat_resp = hit ? 2'b00 : slice_err ? 2'b11 : done_resp_i;
 
   logic last_next;
@@ -82,14 +87,24 @@ module tessera_l2_wr_eng #(
   assign req_valid_o = active_q && slice_ok_q && !wait_q && (!inflight_q || hit) && more &&
                        have_data && (!last_next || b_room);
   assign req_addr_o  = hit ? addr_q + 32'd32 : addr_q;
-  logic w_nx;
-  assign w_nx        = ~w_rd_q;
-  assign req_wdata_o = hit ? w_data_q[w_nx] : w_data_q[w_rd_q];
-  assign req_wstrb_o = hit ? w_strb_q[w_nx] : w_strb_q[w_rd_q];
+  logic [1:0] w_nx, w_i0, w_i1;
+  assign w_nx        = w_rd_q + 2'd1;
+  assign w_i0        = hit ? w_nx : w_rd_q;   // the beat looked up now
+  assign w_i1        = w_i0 + 2'd1;           // the beat after it
+  assign req_wdata_o = w_data_q[w_i0];
+  assign req_wstrb_o = w_strb_q[w_i0];
+  // the lookup writes beat 0 of a line whose beat 1 follows in the same burst, both with all
+  // strobes: a miss may then allocate without a refill (the bank writes beat 0 and keeps
+  // the line reserved for this engine until beat 1 is written)
+  assign req_full_o  = !req_addr_o[5] && (hit ? (left_q >= 9'd3) : (left_q >= 9'd2)) &&
+                       (w_cnt_q >= (hit ? 3'd3 : 3'd2)) && (&w_strb_q[w_i0]) && (&w_strb_q[w_i1]);
   assign req_alloc_o = alloc_q;
   assign req_cls_o   = cls_q;
   assign cur_wdata_o = w_data_q[w_rd_q];
   assign cur_wstrb_o = w_strb_q[w_rd_q];
+  assign cur_full_o  = !addr_q[5] && (left_q >= 9'd2) && (w_cnt_q >= 3'd2) &&
+                       (&w_strb_q[w_rd_q]) && (&w_strb_q[w_nx]);
+  assign cur_wdata1_o = w_data_q[w_nx];
 
   // AW buffer
   logic              ab_valid_q, ab_slice_ok_q, ab_alloc_q;
@@ -111,7 +126,7 @@ module tessera_l2_wr_eng #(
   assign b_push = complete && (left_q == 9'd1);
   assign b_pop  = s_axi_bvalid_o && s_axi_bready_i;
   assign final_resp = (beat_resp > resp_q) ? beat_resp : resp_q;
-  assign s_axi_wready_o  = (w_cnt_q != 2'd2);
+  assign s_axi_wready_o  = (w_cnt_q != 3'd4);
   assign w_push = s_axi_wvalid_i && s_axi_wready_o;
   assign w_pop  = complete;
 
@@ -141,8 +156,8 @@ module tessera_l2_wr_eng #(
       resp_q     <= '0;
       w_data_q   <= '0;
       w_strb_q   <= '0;
-      w_rd_q     <= 1'b0;
-      w_wr_q     <= 1'b0;
+      w_rd_q     <= '0;
+      w_wr_q     <= '0;
       w_cnt_q    <= '0;
     end else begin
       if (s_axi_awvalid_i && s_axi_awready_o) begin
@@ -184,10 +199,10 @@ module tessera_l2_wr_eng #(
       if (w_push) begin
         w_data_q[w_wr_q] <= s_axi_wdata_i;
         w_strb_q[w_wr_q] <= s_axi_wstrb_i;
-        w_wr_q           <= ~w_wr_q;
+        w_wr_q           <= w_wr_q + 2'd1;
       end
-      if (w_pop) w_rd_q <= ~w_rd_q;
-      w_cnt_q <= w_cnt_q + 2'(w_push) - 2'(w_pop);
+      if (w_pop) w_rd_q <= w_nx;
+      w_cnt_q <= w_cnt_q + 3'(w_push) - 3'(w_pop);
     end
   end
 

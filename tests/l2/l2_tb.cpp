@@ -98,6 +98,7 @@ static void get_beat(const T& s, unsigned slot, uint8_t* d) {
 // ---------------------------------------------------------------- test bookkeeping
 static int g_pass = 0, g_fail = 0;
 static bool g_verbose = false;
+static bool g_trace = false;  // --trace: print every downstream AR
 static uint32_t g_watch = 0;  // --watch ADDR: trace every event on this 64-byte line
 static int g_errors_this_test = 0;
 static void fail(const char* fmt, ...) {
@@ -173,6 +174,8 @@ struct Bench {
   uint32_t last_msg_addr = 0, last_msg_data = 0;
   unsigned msg_ready_pct = 100;
   bool mem_frozen = false;  // downstream stops answering (hang-detection test)
+  unsigned rd_out = 0, rd_out_max = 0;  // downstream read bursts in flight (AR accepted, R last not yet)
+  uint64_t rd_beats = 0, wr_beats = 0;  // downstream R / W beats
   // APB state
   bool apb_busy = false;
 
@@ -463,6 +466,15 @@ struct Bench {
       if (port.bvalid && port.bready) printf("  [%" PRIu64 "] watch: downstream B\n", cycle);
       if (port.rvalid && port.rready && port.rid < 8) {}
     }
+    if (port.arvalid && port.arready) rd_out_max = std::max(rd_out_max, ++rd_out);
+    if (g_trace && port.arvalid && port.arready)
+      printf("  [%" PRIu64 "] AR %08x id %u len %u (in flight %u)\n", cycle, unsigned(port.araddr),
+             unsigned(port.arid), unsigned(port.arlen), rd_out);
+    if (port.rvalid && port.rready) {
+      ++rd_beats;
+      if (port.rlast && rd_out) --rd_out;
+    }
+    if (port.wvalid && port.wready) ++wr_beats;
     if (!mem_frozen) mem->tick(port);
     sample_masters();
     if (top->msg_valid_o && top->msg_ready_i) {
@@ -964,6 +976,87 @@ static void t_hang_detect() {
   end("no-hang watchdog: memory stops answering -> diagnostic, not a hang");
 }
 
+// Several misses in flight: the cache is first filled with dirty lines, then all ports
+// stream cold 8-beat reads (evicting dirty lines while refills are pending) while port 2
+// writes into lines the others are streaming (same-line conflicts, allocating or not) and
+// port 1 re-reads some of them without allocation. Checked against the reference on every
+// beat and by the memory image after a flush; the downstream side must have had several
+// read bursts in flight.
+static void t_outstanding(bool bp) {
+  const char* name = bp ? "several misses in flight, back-pressure on R/W/B"
+                        : "several misses in flight, dirty evictions, same-line conflicts";
+  begin(name);
+  Bench b(40, 32);
+  b.limit = 3000000;
+  const uint32_t half = L2_SIZE;
+  b.add_region(kS, 2 * half);
+  for (int p = 0; p < kPorts; ++p) {
+    b.m[p].max_out = 8;
+    if (bp) {
+      b.m[p].rready_pct = 50;
+      b.m[p].bready_pct = 50;
+      b.m[p].wvalid_pct = 70;
+    }
+  }
+  auto own = [](uint32_t a, int p) {
+    uint32_t s = 0;
+    for (int i = 0; i < 32; ++i)
+      if (owner_of(a + i) == p) s |= 1u << i;
+    return s;
+  };
+  // a write of port p's own bytes (strobes per beat)
+  auto wown = [&](int p, uint32_t a, int len, uint8_t seed, uint8_t cache) {
+    auto t = b.write(p, a, len, seed, 0, cache);
+    for (int k = 0; k < len; ++k) t->strb[k] = own(a + 32 * k, p);
+  };
+  // 1. every line of the first half dirty (each port writes its own bytes)
+  for (uint32_t a = kS; a < kS + half; a += 256)
+    for (int p = 0; p < kPorts; ++p) wown(p, a, 8, uint8_t((a >> 8) + p), 0xf);
+  b.drain(2000000);
+  // 2. cold streams over the second half with conflicts
+  const uint64_t t0 = b.cycle;
+  const uint32_t wb0 = b.rd(REG(WRITEBACKS));
+  for (uint32_t a = kS + half; a < kS + 2 * half; a += 256) {
+    const int p = int((a >> 8) % 2);
+    b.read(p, a, 8, 0xf, uint8_t(rndn(4)));
+    if (chance(25)) {
+      const uint32_t x = rndn(2), wa = a + 64 * rndn(4) + 32 * x;
+      wown(2, wa, x ? 1 : 1 + int(rndn(2)), uint8_t(rnd()), chance(50) ? 0xf : 0x0);
+    }
+    if (chance(15)) b.read(1, a + 64 * rndn(4), 2, 0x0);
+    if (chance(10)) b.read(2, a - half, 8, 0xf);  // hits on the dirty half
+    while (b.m[0].rq.size() > 6 || b.m[1].rq.size() > 6 || b.m[2].wq.size() > 6) b.step();
+  }
+  b.drain(2000000);
+  const uint64_t cyc = b.cycle - t0;
+  // 3. full-line writes (allocation without refill) by port 0 over a third area, evicting
+  // dirty lines, while port 1 reads the lines being written and port 2 re-writes some of
+  // them partially (port 0 owns every byte of this area except port 2's partial writes,
+  // which only happen after port 0's write of that burst got its B)
+  const uint32_t kC = kS + 2 * half;
+  b.add_region(kC, 2 * half);
+  for (uint32_t a = kC; a < kC + 2 * half; a += 256) {
+    auto w = b.write(0, a, 8, uint8_t(a >> 8), 0xffffffffu, 0xf, uint8_t(rndn(4)));
+    if (chance(30)) b.read(1, a + 64 * rndn(4), 2, chance(70) ? 0xf : 0x0);
+    if (chance(10)) {
+      b.wait_txn(w);
+      b.write(2, a + 32 * rndn(8), 1, uint8_t(rnd()), uint32_t(rnd()), chance(50) ? 0xf : 0x0);
+    }
+    while (b.m[0].wq.size() > 6 || b.m[1].rq.size() > 6) b.step();
+  }
+  b.drain(2000000);
+  const uint32_t wb = b.rd(REG(WRITEBACKS)) - wb0;
+  CHECK(b.rd_out_max >= 4, "at most %u downstream reads were in flight (expected several)",
+        b.rd_out_max);
+  CHECK(wb > 0, "no dirty line was evicted during the streams");
+  CHECK(b.maint(1, true, 0, 0) == 0, "flush refused");
+  b.check_image("after flush");
+  CHECK((b.rd(REG(STATUS)) & L2__STATUS__WB_ERR_bm) == 0, "write-back error");
+  printf("  %" PRIu64 " cycles for %u KiB of cold reads, up to %u downstream reads in flight, "
+         "%u write-backs\n", cyc, half / 1024, b.rd_out_max, wb);
+  end(name);
+}
+
 // Random multi-master traffic with maintenance during traffic.
 static void t_random(unsigned latency, unsigned bpc, bool backpressure, const char* name) {
   begin(name);
@@ -1148,7 +1241,34 @@ static void bench() {
     printf("    hit %" PRIu64 ", clean miss %" PRIu64 ", non-allocating miss %" PRIu64
            ", miss with dirty victim %" PRIu64 " cycles\n", hit, clean, byp, dirty);
   }
-  // 3. hints: reuse set (16 KiB for proto, quarter of the cache) re-read by port 0 while
+  // 3. cold streaming through the slice (one port, 8-beat bursts, 8 in flight, like a DMA
+  // engine): reads, full-line writes, and a copy (reads + writes on one port). Peak 32 B/cycle
+  // per direction.
+  {
+    printf("  cold streams, one port, 8-beat bursts, 8 in flight (memory latency 40, 32 B/cycle):\n");
+    const uint32_t n = L2_SIZE * 4;
+    for (int v = 0; v < 4; ++v) {
+      Bench b(40, 32);
+      b.limit = 20000000;
+      b.m[2].max_out = 8;
+      b.add_region(kS, n);
+      b.add_region(kR, n);
+      const uint8_t cache = v == 3 ? 0x0 : 0xf;
+      const uint64_t t0 = b.cycle;
+      for (uint32_t o = 0; o < n; o += 256) {
+        if (v == 0 || v == 2 || v == 3) b.read(2, kR + o, 8, cache);
+        if (v == 1 || v == 2) b.write(2, kS + o, 8, uint8_t(o >> 8), 0xffffffffu, cache);
+        while (b.m[2].rq.size() > 4 || b.m[2].wq.size() > 4) b.step();
+      }
+      b.drain(4000000);
+      const double cyc = double(b.cycle - t0 - 20);
+      const char* what[4] = {"read (allocate)", "write full lines (allocate)",
+                             "copy: read + write (allocate)", "read (no allocate)"};
+      printf("    %-32s: %8.0f cycles, %.1f B/cycle per direction = %.0f%% of 32\n", what[v], cyc,
+             n / cyc, 100.0 * n / cyc / 32.0);
+    }
+  }
+  // 4. hints: reuse set (16 KiB for proto, quarter of the cache) re-read by port 0 while
   // port 1 streams 4x the cache size once, interleaved. Streaming hint variants.
   {
     const char* names[3] = {"stream allocates, same class as reuse",
@@ -1189,6 +1309,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[i], "--bench")) do_bench = true;
     else if (!strcmp(argv[i], "--seeds") && i + 1 < argc) seeds = unsigned(strtoul(argv[++i], nullptr, 0));
     else if (!strcmp(argv[i], "-v")) g_verbose = true;
+    else if (!strcmp(argv[i], "--trace")) g_trace = true;
     else if (!strcmp(argv[i], "--watch") && i + 1 < argc) g_watch = uint32_t(strtoul(argv[++i], nullptr, 0));
   }
   if (g_seed == 0) g_seed = 1;
@@ -1210,6 +1331,8 @@ int main(int argc, char** argv) {
   t_hints();
   t_lru_order();
   t_hang_detect();
+  t_outstanding(false);
+  t_outstanding(true);
   // random runs: seeds seed .. seed+seeds-1 (each reproducible alone with --seed)
   for (unsigned k = 0; k < seeds; ++k) {
     const uint64_t sd = g_seed + k;
