@@ -78,8 +78,12 @@ synth: deps
 	@bash util/synth.sh $(CONFIG) "$(YOSYS)" "$(CFG_PKG) $(RTL_PKGS) $(RTL_SRCS)" "tessera_top $(SYNTH_TOPS)"
 
 # ---------------------------------------------------------------- regression
-test: deps gen-check verilate $(TEST_BUILD)
-	@python3 tests/run_suites.py --config $(CONFIG) tests/suites.txt
+# The software first (the chip model's recipe makes it recursively), then every
+# model and testbench in parallel, then the suites $(JOBS) at a time.
+test: deps gen-check
+	@$(MAKE) --no-print-directory sim-sw
+	@$(MAKE) --no-print-directory -j$(JOBS) verilate $(TEST_BUILD)
+	@python3 tests/run_suites.py --config $(CONFIG) --jobs $(JOBS) tests/suites.txt
 
 bench: deps verilate $(BENCH_DEPS)
 	@python3 tests/run_suites.py --config $(CONFIG) --kind bench tests/suites.txt

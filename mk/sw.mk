@@ -77,6 +77,10 @@ $(FW_ELF): $(FW_OBJS) $(SW_CRT0) $(SW_LIB) bsp/ld/ram.ld
 	$(call sw_ram_link,$@,$(FW_OBJS))
 $(FW_IMG): $(FW_ELF) $(SW_BUILD)/tools/mkimage
 	$(SW_BUILD)/tools/mkimage -o $@ $<
+# a small image for the boot ROM's reject tests (each reject reads the image from HBM)
+SW_SMALL_IMG := $(SW_BUILD)/tests/hello.img
+$(SW_SMALL_IMG): $(SW_BUILD)/tests/hello.elf $(SW_BUILD)/tools/mkimage
+	$(SW_BUILD)/tools/mkimage -o $@ $<
 
 SW_TEST_NAMES := $(basename $(notdir $(wildcard tests/sw/*.c)))
 SW_TEST_ELFS  := $(foreach t,$(SW_TEST_NAMES),$(SW_BUILD)/tests/$(t).elf)
@@ -99,7 +103,7 @@ $(SW_BUILD)/tools/image_test: bsp/tools/image_test.c bsp/src/image.c bsp/include
 
 SW_TOOLS := $(SW_BUILD)/tools/mkimage $(SW_BUILD)/tools/image_test
 
-SW_ALL := $(BOOTROM_HEX) $(BOOTROM_ELF) $(FW_ELF) $(FW_IMG) $(SW_TEST_ELFS) $(SW_TOOLS)
+SW_ALL := $(BOOTROM_HEX) $(BOOTROM_ELF) $(FW_ELF) $(FW_IMG) $(SW_SMALL_IMG) $(SW_TEST_ELFS) $(SW_TOOLS)
 TEST_BUILD += $(SW_ALL)
 BENCH_DEPS += $(SW_BUILD)/tests/bench_int.elf
 

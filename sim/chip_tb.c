@@ -31,6 +31,7 @@ static void usage(FILE *f) {
           "  --uart-in FILE        with --elf: bytes fed to uart_rx after boot\n"
           "  --test PATTERN        run tests matching suite/name or a glob (repeatable)\n"
           "  --suite NAME          run a whole suite; 'all' = every suite (repeatable)\n"
+          "  --shard K/N           of the selected tests run only every N-th, from the K-th (0-based)\n"
           "  --list                list the registered tests\n"
           "  --seed N              global seed (default: time based; always printed)\n"
           "  --max-cycles N        cycle budget per test / for --elf (default: per test; 50M for --elf)\n"
@@ -175,6 +176,7 @@ int main(int argc, char **argv) {
   int have_seed = 0, list = 0;
   const char *elf = NULL, *uart_in = NULL;
   int serve_port = 0;
+  unsigned shard_k = 0, shard_n = 1;
   const char *pats[64];
   unsigned npats = 0;
   for (int i = 1; i < argc; ++i) {
@@ -203,6 +205,13 @@ int main(int argc, char **argv) {
       if (npats < 64) pats[npats++] = v;
     } else if (!strcmp(a, "--list")) {
       list = 1;
+    } else if (!strcmp(a, "--shard")) {
+      NEEDV();
+      char *end = NULL;
+      unsigned long k = strtoul(v, &end, 10), m = 0;
+      if (!end || *end != '/' || !(m = strtoul(end + 1, &end, 10)) || *end || k >= m || m > 64) goto bad;
+      shard_k = (unsigned)k;
+      shard_n = (unsigned)m;
     } else if (!strcmp(a, "--seed")) {
       NEEDV();
       if (!parse_u64(v, &o.seed)) goto bad;
@@ -303,7 +312,16 @@ int main(int argc, char **argv) {
   } else {
     for (unsigned i = 0; i < n; ++i) sel[i] = (tf_get(i)->flags & TF_SMOKE) != 0;
   }
+  /* --shard K/N: every N-th selected test starting at the K-th, so N processes
+   * (make test runs them side by side) together run the selection once */
+  for (unsigned i = 0, rank = 0; i < n; ++i)
+    if (sel[i]) sel[i] = (rank++ % shard_n) == shard_k;
   for (unsigned i = 0; i < n; ++i) nsel += sel[i];
+  if (!nsel && shard_n > 1) {
+    printf("chip_tb: shard %u/%u has no tests\n0 passed, 0 failed\n", shard_k, shard_n);
+    free(sel);
+    return 0;
+  }
   unsigned fails = tf_run(sel, &o);
   free(sel);
   return fails ? 1 : 0;

@@ -8,6 +8,8 @@ output with a line "N passed, M failed"; a suite that exits non-zero without
 such a line counts as one failure, and so does one that prints none at all.
 Output goes to build/<config>/logs/<name>.log and, on failure, its tail to the
 terminal. The last line printed here is the total: "N passed, M failed".
+--jobs N runs up to N suites side by side (in list order, longest first is the
+list's job); each suite's line is printed when it ends.
 """
 import argparse
 import os
@@ -15,6 +17,7 @@ import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 SUMMARY = re.compile(r"^(?:\w+:\s*)?(\d+) passed, (\d+) failed")
 
@@ -39,6 +42,7 @@ def main():
     ap.add_argument("--config", default="proto")
     ap.add_argument("--kind", default="test")
     ap.add_argument("--only", help="run only suites whose name contains this")
+    ap.add_argument("--jobs", type=int, default=1, help="suites run side by side")
     ap.add_argument("list")
     a = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -48,38 +52,45 @@ def main():
     total_p = total_f = 0
     rows = []
     t_all = time.time()
-    for name, cmd in parse(a.list, a.kind):
-        if a.only and a.only not in name:
-            continue
+    todo = [(n, c) for n, c in parse(a.list, a.kind) if not a.only or a.only in n]
+
+    def run(name, cmd):
         log = os.path.join(logdir, f"{name}.log")
         t0 = time.time()
-        print(f"[{a.kind}] {name:<24} ...", end="", flush=True)
         with open(log, "w") as f:
             r = subprocess.run(cmd, shell=True, cwd=root, env=env, stdout=f,
                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        dt = time.time() - t0
-        p = fl = None
-        for line in open(log, errors="replace"):
-            m = SUMMARY.match(line.strip())
-            if m:
-                p, fl = int(m.group(1)), int(m.group(2))
-        note = ""
-        if p is None:
-            p, fl = 0, 1
-            note = f" (exit {r.returncode}, no summary line)"
-        elif r.returncode != 0 and fl == 0:
-            fl = 1
-            note = f" (exit {r.returncode})"
-        total_p += p
-        total_f += fl
-        status = "ok" if fl == 0 else "FAIL"
-        print(f"\r[{a.kind}] {name:<24} {status:<4} {p:5d} passed {fl:4d} failed {dt:7.1f}s{note}")
-        if fl:
-            print(f"    --- last lines of {os.path.relpath(log, root)} ---")
-            lines = open(log, errors="replace").read().splitlines()
-            for line in lines[-15:]:
-                print("    " + line)
-        rows.append((name, p, fl, dt))
+        return log, r.returncode, time.time() - t0
+
+    with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+        futs = {pool.submit(run, n, c): n for n, c in todo}
+        if a.jobs > 1:
+            print(f"[{a.kind}] {len(todo)} suites, {a.jobs} at a time", flush=True)
+        for fut in as_completed(futs):
+            name = futs[fut]
+            log, rc, dt = fut.result()
+            p = fl = None
+            for line in open(log, errors="replace"):
+                m = SUMMARY.match(line.strip())
+                if m:
+                    p, fl = int(m.group(1)), int(m.group(2))
+            note = ""
+            if p is None:
+                p, fl = 0, 1
+                note = f" (exit {rc}, no summary line)"
+            elif rc != 0 and fl == 0:
+                fl = 1
+                note = f" (exit {rc})"
+            total_p += p
+            total_f += fl
+            status = "ok" if fl == 0 else "FAIL"
+            print(f"[{a.kind}] {name:<24} {status:<4} {p:5d} passed {fl:4d} failed {dt:7.1f}s{note}", flush=True)
+            if fl:
+                print(f"    --- last lines of {os.path.relpath(log, root)} ---")
+                lines = open(log, errors="replace").read().splitlines()
+                for line in lines[-15:]:
+                    print("    " + line)
+            rows.append((name, p, fl, dt))
     print(f"total time {time.time() - t_all:.1f}s, logs in {os.path.relpath(logdir, root)}/")
     print(f"{total_p} passed, {total_f} failed")
     return 1 if total_f else 0

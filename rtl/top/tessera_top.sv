@@ -7,7 +7,9 @@ module tessera_top #(
   // MME array shape: the configuration's; `make synth` overrides it (4x4) to check the
   // chip's structure quickly (SYNTH_FULL=1 synthesizes the real size)
   parameter int unsigned MmeRows    = tessera_cfg_pkg::MmeRows,
-  parameter int unsigned MmeCols    = tessera_cfg_pkg::MmeCols
+  parameter int unsigned MmeCols    = tessera_cfg_pkg::MmeCols,
+  // Gate the clock of idle engines (tessera_clk_gate). FPGA board tops set 0.
+  parameter bit          EngClkGate = 1'b1
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -718,6 +720,20 @@ module tessera_top #(
 
   // ================================================================ MMEs
   for (genvar i = 0; i < NumMme; i++) begin : g_mme
+    // The MME's clock runs while it works and whenever something asks for it:
+    // a register access, a message or an AXI transfer in flight on its port.
+    // An idle MME holds no transaction open (idle_o), so nothing else can move it.
+    logic mme_clk, mme_clk_en;
+    assign mme_clk_en = !rst_ni || !e_idle[i] || e_psel[i] || msg_valid[i]
+                        || l2u_awvalid[i*L2Ports+L2PMme] || l2u_wvalid[i*L2Ports+L2PMme]
+                        || l2u_arvalid[i*L2Ports+L2PMme] || l2u_bvalid[i*L2Ports+L2PMme]
+                        || l2u_rvalid[i*L2Ports+L2PMme];
+    tessera_clk_gate #(.Enable(EngClkGate)) u_mme_cg (
+      .clk_i    (clk_i),
+      .en_i     (mme_clk_en),
+      .test_en_i(1'b0),
+      .clk_o    (mme_clk)
+    );
     tessera_mme #(
       .Rows       (MmeRows),
       .Cols       (MmeCols),
@@ -726,7 +742,7 @@ module tessera_top #(
       .MemBase    (tessera_cfg_pkg::HbmBase),
       .MemSize    (tessera_cfg_pkg::HbmSize)
     ) u_mme (
-      .clk_i          (clk_i),
+      .clk_i          (mme_clk),
       .rst_ni         (rst_ni),
       // registers: behind the APB mux shared with queue manager i (control path section)
       .apb_psel_i     (e_psel[i]),

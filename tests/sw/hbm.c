@@ -9,7 +9,7 @@
 #include "tessera/test.h"
 
 #define HBM ((volatile uint8_t *)(uintptr_t)TESSERA_HBM_BASE)
-#define REGION 8192u    /* bytes per pass: covers every channel several times */
+#define REGION 2048u    /* bytes per pass: every channel (256-byte granules) twice */
 
 static uint32_t xs;
 static uint32_t next(void)

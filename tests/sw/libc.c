@@ -67,7 +67,7 @@ int main(void)
 
     /* integers */
     uint32_t bad = 0;
-    for (int i = 0; i < 40; i++) {
+    for (int i = 0; i < 12; i++) {
         uint32_t v = rnd() >> (rnd() % 32u);
         int32_t s = (int32_t)rnd() >> (rnd() % 32u);
         int n;
@@ -123,7 +123,7 @@ int main(void)
     /* memory and string routines against byte loops */
     static uint8_t a[512], b[512], c[512];
     bad = 0;
-    for (int it = 0; it < 25; it++) {
+    for (int it = 0; it < 10; it++) {
         for (int k = 0; k < 512; k++)
             a[k] = (uint8_t)rnd();
         uint32_t len = rnd() % 200u, so = rnd() % 64u, d = rnd() % 64u;
@@ -180,11 +180,11 @@ int main(void)
     CHECK_EQ(bad, 0u);
 
     /* qsort vs insertion sort */
-    static uint32_t q1[300], q2[300];
-    for (int k = 0; k < 300; k++)
+    static uint32_t q1[120], q2[120];
+    for (int k = 0; k < 120; k++)
         q1[k] = q2[k] = rnd() % 1000u;
-    qsort(q1, 300, sizeof q1[0], cmp_u32);
-    for (int i = 1; i < 300; i++) {
+    qsort(q1, 120, sizeof q1[0], cmp_u32);
+    for (int i = 1; i < 120; i++) {
         uint32_t x = q2[i];
         int j = i - 1;
         while (j >= 0 && q2[j] > x) {
