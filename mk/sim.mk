@@ -16,8 +16,10 @@ VERILATOR    ?= verilator
 VERILATOR_ROOT_DIR := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 SIM_CXXFLAGS := -O2 -std=c++17 -Wall -Wextra -I$(ROOT)/sim/src
 SIM_INCS     := -I$(ROOT)/sim/include -I$(ROOT)/tests/framework -I$(CFG_INC) -I$(ROOT)/bsp/include \
-                -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/tests/dma
-SIM_CFLAGS   := -O2 -std=gnu11 -Wall -Wextra -MMD -MP $(SIM_INCS) \
+                -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/tests/dma \
+                -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm
+# -ffp-contract=off -fno-fast-math: the TPC C ISA model's float arithmetic (docs/tpc.md)
+SIM_CFLAGS   := -O2 -std=gnu11 -Wall -Wextra -MMD -MP -ffp-contract=off -fno-fast-math $(SIM_INCS) \
                 -DTSIM_ROOT='"$(ROOT)"' -DTSIM_CONFIG='"$(CONFIG)"'
 SIM_VCXXFLAGS := -O2 -std=c++17 -Wall -MMD -MP $(SIM_INCS) -I$(ROOT)/sim/src -I$(SIM_OBJ) \
                 -I$(VERILATOR_ROOT_DIR)/include -I$(VERILATOR_ROOT_DIR)/include/vltstd
@@ -73,6 +75,10 @@ sim-sw:
 SIM_CPP_SRCS := sim/src/tessera_sim.cpp sim/src/tsim_elf.cpp sim/src/axi_mem_model.cpp
 # golden models used by chip-level tests (tests/chip/mme.c, tests/chip/ctrl.c)
 SIM_GOLDEN   := tests/golden/numfmt.c tests/mme/mme_golden.c tests/golden/cp_model.c tests/dma/dma_model.c
+# tests/chip/tpc.c, tests/chip/hostlink.c: the TPC C ISA model, kernel golden models and
+# the TPC assembler (kernels are assembled in-process)
+SIM_GOLDEN   += tests/tpc/tpc_model.c tests/tpc/tpc_fp.c tests/tpc/tpc_sfu.c \
+                tests/tpc/golden/tpc_golden.c tools/tpcasm/tpcasm_lib.c
 SIM_C_SRCS   := sim/chip_tb.c $(wildcard tests/framework/*.c) $(wildcard tests/chip/*.c) $(SIM_GOLDEN)
 SIM_OBJS     := $(patsubst %.cpp,$(SIM_BUILD)/o/%.o,$(SIM_CPP_SRCS)) \
                 $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(SIM_C_SRCS))

@@ -244,7 +244,7 @@ module tessera_top #(
   // ---------------------------------------------------------------- control path: queue list
   // One queue manager per engine queue (docs/control_path.md). Queue q:
   //   0 .. NumMme-1        MME q
-  //   QTpc                 TPC cluster (HOOK: engine port tied off until the cluster is in)
+  //   QTpc                 TPC cluster
   //   QDma .. QDma+NumDma-1 DMA engine q-QDma
   // QMAN register slot of each queue: tessera_cfg_pkg::QmanSlot* (config/tessera.toml).
   localparam int unsigned NumDma = tessera_cfg_pkg::DmaEngines;
@@ -257,13 +257,14 @@ module tessera_top #(
     else                qman_slot = tessera_cfg_pkg::QmanSlotDma + (q - QDma);
   endfunction
 
-  // message sources: MME i, DMA d, Sync Manager, queue manager q, L2 slice d
+  // message sources: MME i, DMA d, Sync Manager, queue manager q, L2 slice d, TPC cluster
   localparam int unsigned NumL2     = tessera_cfg_pkg::NumL2;
   localparam int unsigned MsgDma    = NumMme;
   localparam int unsigned MsgSm     = NumMme + NumDma;
   localparam int unsigned MsgQm     = MsgSm + 1;
   localparam int unsigned MsgL2     = MsgQm + NumQ;
-  localparam int unsigned NumMsgSrc = MsgL2 + NumL2;
+  localparam int unsigned MsgTpc    = MsgL2 + NumL2;
+  localparam int unsigned NumMsgSrc = MsgTpc + 1;
 
   // e_*[q]: the register port of queue q's engine. For an engine, a tessera_apb_mux joins
   // the system-bus slot (master 0) and the queue manager (master 1).
@@ -309,13 +310,15 @@ module tessera_top #(
 
   // ================================================================ CSR space (APB)
   // 0 SYSCTRL, 1 UART, 2 INTC, 3 CLINT, PerMme+i MME i, PerSm SYNCMGR, PerDma+d DMA d,
-  // PerQm+q queue manager of queue q (QMAN slot qman_slot(q)), PerL2+d L2 slice d
+  // PerQm+q queue manager of queue q (QMAN slot qman_slot(q)), PerL2+d L2 slice d,
+  // PerTpc TPC cluster
   localparam int unsigned PerMme = 4;
   localparam int unsigned PerSm  = PerMme + NumMme;
   localparam int unsigned PerDma = PerSm + 1;
   localparam int unsigned PerQm  = PerDma + NumDma;
   localparam int unsigned PerL2  = PerQm + NumQ;
-  localparam int unsigned NumPer = PerL2 + NumL2;
+  localparam int unsigned PerTpc = PerL2 + NumL2;
+  localparam int unsigned NumPer = PerTpc + 1;
 
   function automatic logic [NumPer*32-1:0] per_table(input logic want_size);
     per_table = '0;
@@ -340,6 +343,7 @@ module tessera_top #(
       per_table[(PerL2+d)*32 +: 32] = want_size ? tessera_cfg_pkg::L2Stride
                                                 : tessera_cfg_pkg::L2Base + d * tessera_cfg_pkg::L2Stride;
     end
+    per_table[PerTpc*32 +: 32] = want_size ? tessera_cfg_pkg::TpcSize : tessera_cfg_pkg::TpcBase;
   endfunction
   localparam logic [NumPer*32-1:0] PerBase = per_table(1'b0);
   localparam logic [NumPer*32-1:0] PerSize = per_table(1'b1);
@@ -429,10 +433,12 @@ module tessera_top #(
   logic [NumQ-1:0]   qm_irq;
   logic              sm_irq;
   logic [NumL2-1:0]  l2_irq;
+  logic              tpc_irq;
   always_comb begin
     irq_src     = '0;
     irq_src[0]  = uart_irq;
     for (int unsigned i = 0; i < NumMme; i++) irq_src[1+i] = mme_irq[i];
+    irq_src[5]  = tpc_irq;
     for (int unsigned d = 0; d < NumDma; d++) irq_src[6+d] = dma_irq[d];
     irq_src[10] = sm_irq;
     irq_src[11] = |qm_irq;
@@ -552,8 +558,8 @@ module tessera_top #(
   // -------- begin L2 section: one tessera_l2 per DCORE (docs/l2.md "Integration").
   // Upstream port u = d * L2Ports + p of the cluster is port p of DCORE d:
   //   p = 0 the DCORE's MME, p = 1 its TPCs, p = 2 its DMA engine (engine d).
-  // Ports without an engine yet (TPCs) are tied off here (no requests, responses
-  // accepted). Slice d's memory master is fabric master AxL2 + d.
+  // The TPC cluster's DCORE-d master drives port 1 (TPC cluster section below). Slice d's
+  // memory master is fabric master AxL2 + d.
   localparam int unsigned L2Ports = 3;
   localparam int unsigned L2PMme  = 0;
   localparam int unsigned L2PTpc  = 1;
@@ -574,47 +580,6 @@ module tessera_top #(
   logic [NumL2U-1:0]           l2u_rlast, l2u_rvalid, l2u_rready;
   logic [NumL2U-1:0][Dw-1:0]   l2u_wdata, l2u_rdata;
   logic [NumL2U-1:0][Dw/8-1:0] l2u_wstrb;
-
-  // tie-offs of the ports whose engines are not in the chip yet (TPC cluster)
-  for (genvar d = 0; d < NumL2; d++) begin : g_l2_tie
-    localparam int unsigned U = d * L2Ports + L2PTpc;
-    assign l2u_awid[U]    = '0;
-    assign l2u_awaddr[U]  = '0;
-    assign l2u_awlen[U]   = '0;
-    assign l2u_awsize[U]  = 3'd5;
-    assign l2u_awburst[U] = 2'b01;
-    assign l2u_awcache[U] = 4'b1111;
-    assign l2u_awprot[U]  = '0;
-    assign l2u_awqos[U]   = '0;
-    assign l2u_awvalid[U] = 1'b0;
-    assign l2u_wdata[U]   = '0;
-    assign l2u_wstrb[U]   = '0;
-    assign l2u_wlast[U]   = 1'b0;
-    assign l2u_wvalid[U]  = 1'b0;
-    assign l2u_bready[U]  = 1'b1;
-    assign l2u_arid[U]    = '0;
-    assign l2u_araddr[U]  = '0;
-    assign l2u_arlen[U]   = '0;
-    assign l2u_arsize[U]  = 3'd5;
-    assign l2u_arburst[U] = 2'b01;
-    assign l2u_arcache[U] = 4'b1111;
-    assign l2u_arprot[U]  = '0;
-    assign l2u_arqos[U]   = '0;
-    assign l2u_arvalid[U] = 1'b0;
-    assign l2u_rready[U]  = 1'b1;
-  end
-  logic unused_l2_tie;
-  always_comb begin
-    unused_l2_tie = 1'b0;
-    for (int unsigned d = 0; d < NumL2; d++) begin
-      unused_l2_tie ^= ^{l2u_awready[d*L2Ports+L2PTpc], l2u_wready[d*L2Ports+L2PTpc],
-                         l2u_bid[d*L2Ports+L2PTpc], l2u_bresp[d*L2Ports+L2PTpc],
-                         l2u_bvalid[d*L2Ports+L2PTpc], l2u_arready[d*L2Ports+L2PTpc],
-                         l2u_rid[d*L2Ports+L2PTpc], l2u_rdata[d*L2Ports+L2PTpc],
-                         l2u_rresp[d*L2Ports+L2PTpc], l2u_rlast[d*L2Ports+L2PTpc],
-                         l2u_rvalid[d*L2Ports+L2PTpc]};
-    end
-  end
 
   tessera_l2_cluster #(
     .NumSlices(NumL2),
@@ -869,22 +834,8 @@ module tessera_top #(
 
   // ---------------------------------------------------------------- engine register ports
   for (genvar q = 0; q < NumQ; q++) begin : g_eng_apb
-    if (q == QTpc) begin : g_tpc_hook
-      // HOOK (TPC cluster): until tessera_tpc_cluster is in the chip, its queue's
-      // register writes answer pslverr (queue error APB) and the engine counts as idle.
-      // To connect the cluster: give it a tessera_apb_mux like the engines below
-      // (master 0 its system-bus slot, master 1 q_*[QTpc]) and drive e_idle[QTpc].
-      assign q_pready[q]  = 1'b1;
-      assign q_prdata[q]  = '0;
-      assign q_pslverr[q] = 1'b1;
-      assign e_idle[q]    = 1'b1;
-      assign {e_psel[q], e_penable[q], e_pwrite[q], e_pprot[q], e_paddr[q], e_pwdata[q],
-              e_pstrb[q], e_pready[q], e_prdata[q], e_pslverr[q]} = '0;
-      logic unused_tpc_q;
-      assign unused_tpc_q = ^{q_psel[q], q_penable[q], q_pwrite[q], q_pprot[q], q_paddr[q],
-                              q_pwdata[q], q_pstrb[q], e_pready[q], e_prdata[q], e_pslverr[q]};
-    end else begin : g_mux
-      localparam int unsigned Per = (q < QTpc) ? PerMme + q : PerDma + (q - QDma);
+    begin : g_mux
+      localparam int unsigned Per = (q < QTpc) ? PerMme + q : (q == QTpc) ? PerTpc : PerDma + (q - QDma);
       logic [31:0] mux_prdata;
       logic [1:0]  mux_pready, mux_pslverr;
       tessera_apb_mux u_apb_mux (
@@ -1112,6 +1063,128 @@ module tessera_top #(
   assign unused_qf_w = ^{ax_awready[AxQf], ax_wready[AxQf], ax_bid[AxQf], ax_bresp[AxQf],
                          ax_bvalid[AxQf]};
   // ================================================================ end of control path
+
+  // ================================================================ TPC cluster (issue 4)
+  // Registers: TPC region, behind its queue manager's APB mux (e_*[QTpc], control path
+  // above); DCORE d's AXI master is port 1 of DCORE d's L2 slice (L2 section; allocation
+  // hints and classes from the cluster's CACHE register); INTC source 5; completion
+  // message source MsgTpc. docs/tpc_rtl.md ("Cluster", "In the chip").
+  localparam int unsigned Dc = tessera_cfg_pkg::Dcores;
+  if (Dc != NumL2) begin : g_bad_tpc_ports
+    $error("tessera_top: one L2 slice per DCORE assumed by the TPC masters");
+  end
+  logic [Dc-1:0][Iw-1:0]   tp_awid, tp_bid, tp_arid, tp_rid;
+  logic [Dc-1:0][31:0]     tp_awaddr, tp_araddr;
+  logic [Dc-1:0][7:0]      tp_awlen, tp_arlen;
+  logic [Dc-1:0][2:0]      tp_awsize, tp_arsize, tp_awprot, tp_arprot;
+  logic [Dc-1:0][1:0]      tp_awburst, tp_arburst, tp_bresp, tp_rresp;
+  logic [Dc-1:0][3:0]      tp_awcache, tp_arcache, tp_awqos, tp_arqos;
+  logic [Dc-1:0]           tp_awvalid, tp_awready, tp_wlast, tp_wvalid, tp_wready;
+  logic [Dc-1:0]           tp_bvalid, tp_bready, tp_arvalid, tp_arready;
+  logic [Dc-1:0]           tp_rlast, tp_rvalid, tp_rready;
+  logic [Dc-1:0][Dw-1:0]   tp_wdata, tp_rdata;
+  logic [Dc-1:0][Dw/8-1:0] tp_wstrb;
+
+  tessera_tpc_cluster #(
+    .Dcores     (Dc),
+    .TpcPerDcore(tessera_cfg_pkg::TpcPerDcore),
+    .IdBits     (Iw),
+    .MemBase    (tessera_cfg_pkg::HbmBase),
+    .MemSize    ({1'b0, tessera_cfg_pkg::HbmSize})
+  ) u_tpc (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .apb_psel_i     (e_psel[QTpc]),
+    .apb_penable_i  (e_penable[QTpc]),
+    .apb_pwrite_i   (e_pwrite[QTpc]),
+    .apb_pprot_i    (e_pprot[QTpc]),
+    .apb_paddr_i    (e_paddr[QTpc]),
+    .apb_pwdata_i   (e_pwdata[QTpc]),
+    .apb_pstrb_i    (e_pstrb[QTpc]),
+    .apb_pready_o   (e_pready[QTpc]),
+    .apb_prdata_o   (e_prdata[QTpc]),
+    .apb_pslverr_o  (e_pslverr[QTpc]),
+    .m_axi_awid_o    (tp_awid),
+    .m_axi_awaddr_o  (tp_awaddr),
+    .m_axi_awlen_o   (tp_awlen),
+    .m_axi_awsize_o  (tp_awsize),
+    .m_axi_awburst_o (tp_awburst),
+    .m_axi_awcache_o (tp_awcache),
+    .m_axi_awprot_o  (tp_awprot),
+    .m_axi_awqos_o   (tp_awqos),
+    .m_axi_awvalid_o (tp_awvalid),
+    .m_axi_awready_i (tp_awready),
+    .m_axi_wdata_o   (tp_wdata),
+    .m_axi_wstrb_o   (tp_wstrb),
+    .m_axi_wlast_o   (tp_wlast),
+    .m_axi_wvalid_o  (tp_wvalid),
+    .m_axi_wready_i  (tp_wready),
+    .m_axi_bid_i     (tp_bid),
+    .m_axi_bresp_i   (tp_bresp),
+    .m_axi_bvalid_i  (tp_bvalid),
+    .m_axi_bready_o  (tp_bready),
+    .m_axi_arid_o    (tp_arid),
+    .m_axi_araddr_o  (tp_araddr),
+    .m_axi_arlen_o   (tp_arlen),
+    .m_axi_arsize_o  (tp_arsize),
+    .m_axi_arburst_o (tp_arburst),
+    .m_axi_arcache_o (tp_arcache),
+    .m_axi_arprot_o  (tp_arprot),
+    .m_axi_arqos_o   (tp_arqos),
+    .m_axi_arvalid_o (tp_arvalid),
+    .m_axi_arready_i (tp_arready),
+    .m_axi_rid_i     (tp_rid),
+    .m_axi_rdata_i   (tp_rdata),
+    .m_axi_rresp_i   (tp_rresp),
+    .m_axi_rlast_i   (tp_rlast),
+    .m_axi_rvalid_i  (tp_rvalid),
+    .m_axi_rready_o  (tp_rready),
+    .msg_valid_o    (msg_valid[MsgTpc]),
+    .msg_ready_i    (msg_ready[MsgTpc]),
+    .msg_addr_o     (msg_addr[MsgTpc]),
+    .msg_data_o     (msg_data[MsgTpc]),
+    .irq_o          (tpc_irq),
+    .idle_o         (e_idle[QTpc])
+  );
+  for (genvar d = 0; d < Dc; d++) begin : g_tpc_l2
+    localparam int unsigned U = d * L2Ports + L2PTpc;
+    assign l2u_awid[U]    = tp_awid[d];
+    assign l2u_awaddr[U]  = tp_awaddr[d];
+    assign l2u_awlen[U]   = tp_awlen[d];
+    assign l2u_awsize[U]  = tp_awsize[d];
+    assign l2u_awburst[U] = tp_awburst[d];
+    assign l2u_awcache[U] = tp_awcache[d];
+    assign l2u_awprot[U]  = tp_awprot[d];
+    assign l2u_awqos[U]   = tp_awqos[d];
+    assign l2u_awvalid[U] = tp_awvalid[d];
+    assign tp_awready[d] = l2u_awready[U];
+    assign l2u_wdata[U]   = tp_wdata[d];
+    assign l2u_wstrb[U]   = tp_wstrb[d];
+    assign l2u_wlast[U]   = tp_wlast[d];
+    assign l2u_wvalid[U]  = tp_wvalid[d];
+    assign tp_wready[d]  = l2u_wready[U];
+    assign tp_bid[d]     = l2u_bid[U];
+    assign tp_bresp[d]   = l2u_bresp[U];
+    assign tp_bvalid[d]  = l2u_bvalid[U];
+    assign l2u_bready[U]  = tp_bready[d];
+    assign l2u_arid[U]    = tp_arid[d];
+    assign l2u_araddr[U]  = tp_araddr[d];
+    assign l2u_arlen[U]   = tp_arlen[d];
+    assign l2u_arsize[U]  = tp_arsize[d];
+    assign l2u_arburst[U] = tp_arburst[d];
+    assign l2u_arcache[U] = tp_arcache[d];
+    assign l2u_arprot[U]  = tp_arprot[d];
+    assign l2u_arqos[U]   = tp_arqos[d];
+    assign l2u_arvalid[U] = tp_arvalid[d];
+    assign tp_arready[d] = l2u_arready[U];
+    assign tp_rid[d]     = l2u_rid[U];
+    assign tp_rdata[d]   = l2u_rdata[U];
+    assign tp_rresp[d]   = l2u_rresp[U];
+    assign tp_rlast[d]   = l2u_rlast[U];
+    assign tp_rvalid[d]  = l2u_rvalid[U];
+    assign l2u_rready[U]  = tp_rready[d];
+  end
+  // ================================================================ end TPC cluster
 
   tessera_axi_xbar #(
     .NumMst         (NumAxiMst),

@@ -345,6 +345,35 @@ module tessera_tpc_cluster #(
     assign unused_core = ^{awid_unused, arid_unused, pc_unused};
   end
 
+  // ---------------------------------------------------------------- L2 cache hints
+  // The launch's allocation hints and replacement classes (CACHE register, latched at
+  // commit like the rest of the launch) replace the per-source values on every DCORE
+  // master: docs/l2.md "AXI subset and hints".
+  logic [Dcores-1:0][3:0] arb_awcache, arb_awqos, arb_arcache, arb_arqos;
+  logic       rd_alloc_q, wr_alloc_q;
+  logic [1:0] rd_class_q, wr_class_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_alloc_q <= 1'b1;
+      wr_alloc_q <= 1'b1;
+      rd_class_q <= 2'd0;
+      wr_class_q <= 2'd0;
+    end else if (commit && state_q == CIdle) begin
+      rd_alloc_q <= hw_out.CACHE.rd_alloc.value;
+      wr_alloc_q <= hw_out.CACHE.wr_alloc.value;
+      rd_class_q <= hw_out.CACHE.rd_class.value;
+      wr_class_q <= hw_out.CACHE.wr_class.value;
+    end
+  end
+  for (genvar d = 0; d < Dcores; d++) begin : g_hint
+    assign m_axi_arcache_o[d] = {rd_alloc_q, rd_alloc_q, 2'b11};
+    assign m_axi_awcache_o[d] = {wr_alloc_q, wr_alloc_q, 2'b11};
+    assign m_axi_arqos_o[d]   = {2'b00, rd_class_q};
+    assign m_axi_awqos_o[d]   = {2'b00, wr_class_q};
+  end
+  logic unused_hint;
+  assign unused_hint = ^{arb_awcache, arb_awqos, arb_arcache, arb_arqos};
+
   for (genvar d = 0; d < Dcores; d++) begin : g_dcore
     localparam int unsigned L = TpcPerDcore;   // loader's source index
     tessera_tpc_ifetch #(.ImemDepth(ImemDepth)) u_fetch (
@@ -431,9 +460,9 @@ module tessera_tpc_cluster #(
       .m_axi_awlen_o  (m_axi_awlen_o[d]),
       .m_axi_awsize_o (m_axi_awsize_o[d]),
       .m_axi_awburst_o(m_axi_awburst_o[d]),
-      .m_axi_awcache_o(m_axi_awcache_o[d]),
+      .m_axi_awcache_o(arb_awcache[d]),
       .m_axi_awprot_o (m_axi_awprot_o[d]),
-      .m_axi_awqos_o  (m_axi_awqos_o[d]),
+      .m_axi_awqos_o  (arb_awqos[d]),
       .m_axi_awvalid_o(m_axi_awvalid_o[d]),
       .m_axi_awready_i(m_axi_awready_i[d]),
       .m_axi_wdata_o  (m_axi_wdata_o[d]),
@@ -450,9 +479,9 @@ module tessera_tpc_cluster #(
       .m_axi_arlen_o  (m_axi_arlen_o[d]),
       .m_axi_arsize_o (m_axi_arsize_o[d]),
       .m_axi_arburst_o(m_axi_arburst_o[d]),
-      .m_axi_arcache_o(m_axi_arcache_o[d]),
+      .m_axi_arcache_o(arb_arcache[d]),
       .m_axi_arprot_o (m_axi_arprot_o[d]),
-      .m_axi_arqos_o  (m_axi_arqos_o[d]),
+      .m_axi_arqos_o  (arb_arqos[d]),
       .m_axi_arvalid_o(m_axi_arvalid_o[d]),
       .m_axi_arready_i(m_axi_arready_i[d]),
       .m_axi_rid_i    (m_axi_rid_i[d]),

@@ -649,7 +649,8 @@ TF_TEST(ctrl, payload_order, 600000) {
 }
 
 /* Bad input: unknown opcode, a register write outside the window, a command buffer
- * outside device memory, a register write to the (not yet connected) TPC queue.
+ * outside device memory, a register write the TPC cluster refuses (offset 0x3C is
+ * unmapped in its block: pslverr).
  * Each gives the model's error code and PC and raises the queue interrupt; the
  * queue then runs a good buffer; a DMA queue copying meanwhile is unaffected. */
 TF_TEST(ctrl, errors, 1500000) {
@@ -676,7 +677,7 @@ TF_TEST(ctrl, errors, 1500000) {
       {"unknown opcode", qm, CP_ERR_OPCODE},
       {"register outside the window", qm, CP_ERR_REG_RANGE},
       {"buffer outside device memory", qm, CP_ERR_CB_RANGE},
-      {"TPC queue (engine port not connected yet)", QSLOT_TPC, CP_ERR_APB},
+      {"TPC queue: write to an unmapped cluster register", QSLOT_TPC, CP_ERR_APB},
   };
   for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     unsigned slot = cases[k].slot;
@@ -718,7 +719,7 @@ TF_TEST(ctrl, errors, 1500000) {
     } else {
       CALL(q_submit(t, slot, base, &b, 0, 0));
     }
-    /* the TPC hook answers every engine register write with pslverr */
+    /* the TPC cluster answers the first write (offset 0x3C, unmapped there) with pslverr */
     gm_run_apb_err(g, slot, slot == QSLOT_TPC ? 0 : -1);
     TF_CHECK_EQ(t, g->q[slot].err, cases[k].expect);
     CALL(q_wait_idle(t, slot, 100000));

@@ -734,6 +734,7 @@ typedef struct {
   size_t asz, bsz, csz;
   uint8_t *a, *b, *c0, *cexp, *got;
   uint32_t ws, wsz, A, B, C, X, off;
+  int c_through;  /* C written through to memory on an L2 miss (MME CACHE.wr_alloc = 0) */
 } gemm_t;
 
 static void gemm_free(gemm_t *m) {
@@ -788,6 +789,8 @@ static void gemm_cb(const gemm_t *m, hl_cb_t *cb) {
                          ((uint32_t)g->tc << MME__DTYPE__C_TYPE_bp),
                      0, 0, 0, 0};
   hl_cb_wreg32(cb, 0, (uint32_t)offsetof(mme_t, STATUS), MME__STATUS__DONE_bm);
+  hl_cb_wreg32(cb, 0, (uint32_t)offsetof(mme_t, CACHE),
+               MME__CACHE__RD_ALLOC_bm | (m->c_through ? 0u : MME__CACHE__WR_ALLOC_bm));
   hl_cb_wreg_bulk(cb, 0, (uint32_t)offsetof(mme_t, A_ADDR), sizeof regs / 4u, regs);
   hl_cb_wreg32(cb, 0, (uint32_t)offsetof(mme_t, CTRL), MME__CTRL__COMMIT_bm);
   hl_cb_stop(cb, HL_EB);
@@ -865,7 +868,12 @@ TF_TEST(hostlink, gemm_dma, 3000000) {
  * (kernels/tpc/relu.tasm, assembled here and uploaded with hostlink) on C into
  * X over every TPC; X compared with relu of the golden C. The issue's end-to-end
  * case: a host program using only hostlink runs GEMM -> TPC with a dependency
- * through the firmware. */
+ * through the firmware.
+ * L2 coherence (docs/l2.md): the TPCs of every DCORE read C, i.e. through other
+ * slices than MME 0's, and the TPC job is started by a monitor on the GEMM's
+ * completion, before the firmware's flush at the GEMM's job end. So the GEMM
+ * writes C through to memory (MME CACHE.wr_alloc = 0; the firmware invalidated
+ * every slice when it dispatched the jobs, so no line of C is cached). */
 TF_TEST(hostlink, gemm_tpc, 4000000) {
   hl_dev_t *d;
   DEV_OPEN(t, d, 1);
@@ -879,6 +887,7 @@ TF_TEST(hostlink, gemm_tpc, 4000000) {
     return tf_fail(t, "assembler: %s", err);
   gemm_t m;
   int r = gemm_setup(t, d, &m);
+  m.c_through = 1;
   uint32_t pa = m.ws + m.off;
   if (r == TF_PASS) {
     HL_CHECK(t, d, hl_write(d, pa, prog, 32u * nb));

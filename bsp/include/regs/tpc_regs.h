@@ -115,6 +115,24 @@ extern "C" {
 #define TPC__MSG_CTRL__EN_bw 1
 #define TPC__MSG_CTRL__EN_reset 0x0
 
+// reg - tpc::CACHE
+#define TPC__CACHE__RD_ALLOC_bm 0x1
+#define TPC__CACHE__RD_ALLOC_bp 0
+#define TPC__CACHE__RD_ALLOC_bw 1
+#define TPC__CACHE__RD_ALLOC_reset 0x1
+#define TPC__CACHE__WR_ALLOC_bm 0x2
+#define TPC__CACHE__WR_ALLOC_bp 1
+#define TPC__CACHE__WR_ALLOC_bw 1
+#define TPC__CACHE__WR_ALLOC_reset 0x1
+#define TPC__CACHE__RD_CLASS_bm 0x30
+#define TPC__CACHE__RD_CLASS_bp 4
+#define TPC__CACHE__RD_CLASS_bw 2
+#define TPC__CACHE__RD_CLASS_reset 0x0
+#define TPC__CACHE__WR_CLASS_bm 0x300
+#define TPC__CACHE__WR_CLASS_bp 8
+#define TPC__CACHE__WR_CLASS_bw 2
+#define TPC__CACHE__WR_CLASS_reset 0x0
+
 // reg - tpc::PERF_BUSY
 #define TPC__PERF_BUSY__VAL_bm 0xffffffff
 #define TPC__PERF_BUSY__VAL_bp 0
@@ -193,7 +211,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t MSG_ADDR;
     uint32_t MSG_DATA;
     uint32_t MSG_CTRL;
-    uint8_t RESERVED_6c_7f[0x14];
+    uint32_t CACHE;
+    uint8_t RESERVED_70_7f[0x10];
     uint32_t PERF_BUSY;
     uint32_t PERF_LOAD;
     uint32_t PERF_TPC_BUSY;

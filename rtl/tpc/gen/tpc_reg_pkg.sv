@@ -271,6 +271,29 @@ package tpc_reg_pkg;
     } tpc__MSG_CTRL__out_t;
 
     typedef struct packed {
+        logic value;
+    } tpc__CACHE__rd_alloc__out_t;
+
+    typedef struct packed {
+        logic value;
+    } tpc__CACHE__wr_alloc__out_t;
+
+    typedef struct packed {
+        logic [1:0] value;
+    } tpc__CACHE__rd_class__out_t;
+
+    typedef struct packed {
+        logic [1:0] value;
+    } tpc__CACHE__wr_class__out_t;
+
+    typedef struct packed {
+        tpc__CACHE__rd_alloc__out_t rd_alloc;
+        tpc__CACHE__wr_alloc__out_t wr_alloc;
+        tpc__CACHE__rd_class__out_t rd_class;
+        tpc__CACHE__wr_class__out_t wr_class;
+    } tpc__CACHE__out_t;
+
+    typedef struct packed {
         logic req;
         logic [5:0] addr;
         logic req_is_wr;
@@ -302,6 +325,7 @@ package tpc_reg_pkg;
         tpc__MSG_ADDR__out_t MSG_ADDR;
         tpc__MSG_DATA__out_t MSG_DATA;
         tpc__MSG_CTRL__out_t MSG_CTRL;
+        tpc__CACHE__out_t CACHE;
         tpc__SARG__external__out_t SARG;
         tpc__DESC__external__out_t DESC;
     } tpc__out_t;

@@ -108,6 +108,7 @@ module tpc_reg_top (
         logic MSG_ADDR;
         logic MSG_DATA;
         logic MSG_CTRL;
+        logic CACHE;
         logic PERF_BUSY;
         logic PERF_LOAD;
         logic PERF_TPC_BUSY;
@@ -191,6 +192,9 @@ module tpc_reg_top (
         decoded_reg_strb.MSG_CTRL = cpuif_req_masked & (cpuif_addr == 16'h68);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h68);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h68);
+        decoded_reg_strb.CACHE = cpuif_req_masked & (cpuif_addr == 16'h6c);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h6c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h6c);
         decoded_reg_strb.PERF_BUSY = cpuif_req_masked & (cpuif_addr == 16'h80) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h80);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h80) & !cpuif_req_is_wr;
@@ -355,6 +359,24 @@ module tpc_reg_top (
                 logic load_next;
             } en;
         } MSG_CTRL;
+        struct packed {
+            struct packed {
+                logic next;
+                logic load_next;
+            } rd_alloc;
+            struct packed {
+                logic next;
+                logic load_next;
+            } wr_alloc;
+            struct packed {
+                logic [1:0] next;
+                logic load_next;
+            } rd_class;
+            struct packed {
+                logic [1:0] next;
+                logic load_next;
+            } wr_class;
+        } CACHE;
     } field_combo_t;
     field_combo_t field_combo;
 
@@ -440,6 +462,20 @@ module tpc_reg_top (
                 logic value;
             } en;
         } MSG_CTRL;
+        struct packed {
+            struct packed {
+                logic value;
+            } rd_alloc;
+            struct packed {
+                logic value;
+            } wr_alloc;
+            struct packed {
+                logic [1:0] value;
+            } rd_class;
+            struct packed {
+                logic [1:0] value;
+            } wr_class;
+        } CACHE;
     } field_storage_t;
     field_storage_t field_storage;
 
@@ -843,6 +879,98 @@ module tpc_reg_top (
         end
     end
     assign hwif_out.MSG_CTRL.en.value = field_storage.MSG_CTRL.en.value;
+    // Field: tpc.CACHE.rd_alloc
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CACHE.rd_alloc.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CACHE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CACHE.rd_alloc.value & ~decoded_wr_biten[0:0]) | (decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
+            load_next_c = '1;
+        end
+        field_combo.CACHE.rd_alloc.next = next_c;
+        field_combo.CACHE.rd_alloc.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CACHE.rd_alloc.value <= 1'h1;
+        end else begin
+            if(field_combo.CACHE.rd_alloc.load_next) begin
+                field_storage.CACHE.rd_alloc.value <= field_combo.CACHE.rd_alloc.next;
+            end
+        end
+    end
+    assign hwif_out.CACHE.rd_alloc.value = field_storage.CACHE.rd_alloc.value;
+    // Field: tpc.CACHE.wr_alloc
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CACHE.wr_alloc.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CACHE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CACHE.wr_alloc.value & ~decoded_wr_biten[1:1]) | (decoded_wr_data[1:1] & decoded_wr_biten[1:1]);
+            load_next_c = '1;
+        end
+        field_combo.CACHE.wr_alloc.next = next_c;
+        field_combo.CACHE.wr_alloc.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CACHE.wr_alloc.value <= 1'h1;
+        end else begin
+            if(field_combo.CACHE.wr_alloc.load_next) begin
+                field_storage.CACHE.wr_alloc.value <= field_combo.CACHE.wr_alloc.next;
+            end
+        end
+    end
+    assign hwif_out.CACHE.wr_alloc.value = field_storage.CACHE.wr_alloc.value;
+    // Field: tpc.CACHE.rd_class
+    always_comb begin
+        automatic logic [1:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CACHE.rd_class.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CACHE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CACHE.rd_class.value & ~decoded_wr_biten[5:4]) | (decoded_wr_data[5:4] & decoded_wr_biten[5:4]);
+            load_next_c = '1;
+        end
+        field_combo.CACHE.rd_class.next = next_c;
+        field_combo.CACHE.rd_class.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CACHE.rd_class.value <= 2'h0;
+        end else begin
+            if(field_combo.CACHE.rd_class.load_next) begin
+                field_storage.CACHE.rd_class.value <= field_combo.CACHE.rd_class.next;
+            end
+        end
+    end
+    assign hwif_out.CACHE.rd_class.value = field_storage.CACHE.rd_class.value;
+    // Field: tpc.CACHE.wr_class
+    always_comb begin
+        automatic logic [1:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CACHE.wr_class.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CACHE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CACHE.wr_class.value & ~decoded_wr_biten[9:8]) | (decoded_wr_data[9:8] & decoded_wr_biten[9:8]);
+            load_next_c = '1;
+        end
+        field_combo.CACHE.wr_class.next = next_c;
+        field_combo.CACHE.wr_class.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CACHE.wr_class.value <= 2'h0;
+        end else begin
+            if(field_combo.CACHE.wr_class.load_next) begin
+                field_storage.CACHE.wr_class.value <= field_combo.CACHE.wr_class.next;
+            end
+        end
+    end
+    assign hwif_out.CACHE.wr_class.value = field_storage.CACHE.wr_class.value;
     // External region: tpc.SARG
     assign hwif_out.SARG.req = decoded_reg_strb.SARG;
     assign hwif_out.SARG.addr = decoded_addr[5:0];
@@ -960,6 +1088,12 @@ module tpc_reg_top (
         end
         if(rd_mux_addr == 16'h68) begin
             readback_data_var[0] = field_storage.MSG_CTRL.en.value;
+        end
+        if(rd_mux_addr == 16'h6c) begin
+            readback_data_var[0] = field_storage.CACHE.rd_alloc.value;
+            readback_data_var[1] = field_storage.CACHE.wr_alloc.value;
+            readback_data_var[5:4] = field_storage.CACHE.rd_class.value;
+            readback_data_var[9:8] = field_storage.CACHE.wr_class.value;
         end
         if(rd_mux_addr == 16'h80) begin
             readback_data_var[31:0] = hwif_in.PERF_BUSY.val.next;

@@ -1,0 +1,546 @@
+/* Suite `tpc`: the TPC cluster in the chip (docs/tpc_rtl.md, "In the chip").
+ *
+ * Kernels from kernels/tpc are assembled in-process and put into device memory with the
+ * tensors. Every launch also runs on the C ISA model (tests/tpc/tpc_model.h, TPC by TPC
+ * with the cluster's split) on an image of the same memory window, and the chip must
+ * agree with it on the whole window (byte for byte), the status (error code, failing
+ * TPC, PC, error mask) and the retired-bundle count; results of the library kernels are
+ * also compared with their golden models. The window is the last WIN bytes of device
+ * memory, so that accesses past its end are errors in the model and in the chip alike.
+ *
+ * The launch is programmed through the host port into the cluster's registers; the
+ * cluster loads the program and the tensors through the DCOREs' L2 slices (port 1), so
+ * the test follows the L2 coherence contract (docs/l2.md): inputs are written behind
+ * the slices (back door), the slices are invalidated before and flushed after a launch.
+ * Each launch checks its completion message (into a SYSCTRL scratch register) and INTC
+ * source 5 (raised, then cleared by STATUS.done). The launch-gap benchmark launches
+ * through the TPC queue manager (back-to-back commits with the engine-idle barrier). */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cp_model.h"
+#include "golden/tpc_golden.h"
+#include "regs/intc_regs.h"
+#include "regs/qman_regs.h"
+#include "regs/syncmgr_regs.h"
+#include "regs/sysctrl_regs.h"
+#include "regs/tpc_regs.h"
+#include "tessera_cfg.h"
+#include "tf.h"
+#include "tpc_model.h"
+#include "tpcasm_lib.h"
+
+#define TPC_REG(r) (TESSERA_TPC_BASE + (uint32_t)offsetof(tpc_t, r))
+#define TPC_OFF(r) ((uint32_t)offsetof(tpc_t, r))
+#define SCRATCH(i) (TESSERA_SYSCTRL_BASE + (uint32_t)offsetof(sysctrl_t, SCRATCH0) + 4u * (i))
+#define INTC_PENDING (TESSERA_INTC_BASE + (uint32_t)offsetof(intc_t, PENDING))
+#define QM(r) (TESSERA_QMAN_ADDR(TESSERA_QMAN_SLOT_TPC) + (uint32_t)offsetof(qman_t, r))
+#define SM(r) (TESSERA_SYNCMGR_BASE + (uint32_t)offsetof(syncmgr_t, r))
+#define FIELD(v, f) (((v) & TPC__##f##_bm) >> TPC__##f##_bp)
+#define TPC_IRQ_SRC 5u
+#define NTPC_ALL (TESSERA_DCORES * TESSERA_TPC_PER_DCORE)
+#define WIN (256u * 1024u)
+#define WIN_BASE (TESSERA_HBM_BASE + TESSERA_HBM_SIZE - WIN)
+#define PROG_AT (WIN_BASE + 0x100u)     /* kernel program (<= 8 KiB) */
+#define DATA_AT (WIN_BASE + 0x4000u)    /* tensors from here */
+#define MAX_BUNDLES 2000000u
+
+#define W32(a, v) TF_CHECK_OK(t, tsim_host_write32(t->sim, (a), (v)))
+#define R32(a, p) TF_CHECK_OK(t, tsim_host_read32(t->sim, (a), (p)))
+#define CALL(x)                  \
+  do {                           \
+    int rc_ = (x);               \
+    if (rc_ != TF_PASS) return rc_; \
+  } while (0)
+
+/* ------------------------------------------------------------------ helpers */
+static int assemble(tf_ctx_t *t, const char *name, const char *src, tpc_bundle_t **b, uint32_t *nb) {
+  char err[512];
+  int rc;
+  if (src) {
+    rc = tpcasm_assemble(src, name, NULL, 0, b, nb, err, sizeof err);
+  } else {
+    char rel[128];
+    snprintf(rel, sizeof rel, "kernels/tpc/%s.tasm", name);
+    rc = tpcasm_assemble_file(tf_root_path(rel), NULL, 0, b, nb, err, sizeof err);
+  }
+  return rc ? tf_fail(t, "assembler: %s", err) : TF_PASS;
+}
+
+static uint32_t rnd_f32(tf_ctx_t *t) {
+  uint32_t k = tf_rand_below(t, 64);
+  if (k == 0) return 0x7FC00000u | (tf_rand32(t) & 0x803FFFFFu);  /* NaN */
+  if (k == 1) return (tf_rand32(t) & 0x80000000u) | 0x7F800000u;  /* Inf */
+  if (k == 2) return tf_rand32(t) & 0x807FFFFFu;                  /* subnormal / zero */
+  float f = (float)((int32_t)tf_rand32(t) >> 8) / (float)(1u << tf_rand_below(t, 20));
+  uint32_t b;
+  memcpy(&b, &f, 4);
+  return b;
+}
+
+/* 2-D FP32 (or other) tensor [H][W] with row pitch P elements */
+static tpc_tensor_t tens2(uint32_t base, uint32_t dtype, uint32_t W, uint32_t H, uint32_t P, uint32_t pad) {
+  tpc_tensor_t d;
+  memset(&d, 0, sizeof d);
+  d.base = base;
+  d.dtype = dtype;
+  d.ndims = H > 1 ? 2u : 1u;
+  d.pad = pad;
+  for (int k = 0; k < TPC_NDIMS; k++) d.size[k] = 1, d.stride[k] = 0;
+  d.size[0] = W;
+  d.size[1] = H;
+  d.stride[0] = 1;
+  d.stride[1] = (int32_t)P;
+  return d;
+}
+
+static int tpc_done_pred(tsim_t *s, void *ctx) {
+  (void)ctx;
+  uint32_t st = 0;
+  if (tsim_host_read32(s, TPC_REG(STATUS), &st) != TSIM_OK) return 1;
+  return (st & TPC__STATUS__DONE_bm) != 0;
+}
+
+typedef struct {
+  uint32_t status, err_pc, err_mask, bundles, busy, tpc_busy;
+  uint64_t cycles;  /* commit write to STATUS.done seen (polled every 8 cycles) */
+} tpc_res_t;
+
+/* Program launch L on ntpc TPCs through the host port, commit, wait for STATUS.done;
+ * checks the completion message and the interrupt. No L2 maintenance here. */
+static int chip_launch(tf_ctx_t *t, const tpc_launch_t *L, uint32_t ntpc, uint32_t tag, tpc_res_t *r) {
+  uint32_t cfg[5] = {L->prog_addr, L->prog_len, L->ntensors, ntpc, L->rng_seed};
+  for (uint32_t i = 0; i < 5; i++) W32(TPC_REG(PROG_ADDR) + 4u * i, cfg[i]);
+  for (uint32_t i = 0; i < 5; i++) W32(TPC_REG(IDX_SIZE0) + 4u * i, L->idx_size[i]);
+  for (uint32_t i = 0; i < TPC_NSARGS; i++) W32(TPC_REG(SARG) + 4u * i, L->sarg[i]);
+  for (uint32_t k = 0; k < L->ntensors; k++) {
+    const tpc_tensor_t *d = &L->tensor[k];
+    uint32_t w[13] = {d->base, (d->dtype & 15u) | (d->ndims << 4), d->pad};
+    for (int i = 0; i < 5; i++) w[3 + i] = d->size[i], w[8 + i] = (uint32_t)d->stride[i];
+    for (int i = 0; i < 13; i++) W32(TPC_REG(DESC) + 64u * k + 4u * (uint32_t)i, w[i]);
+  }
+  W32(TPC_REG(MSG_ADDR), SCRATCH(2));
+  W32(TPC_REG(MSG_DATA), tag);
+  W32(TPC_REG(MSG_CTRL), 1);
+  W32(SCRATCH(2), 0);
+  uint64_t t0 = tsim_cycles(t->sim);
+  W32(TPC_REG(CTRL), TPC__CTRL__COMMIT_bm);
+  int rc = tsim_run_until(t->sim, tpc_done_pred, NULL, t->budget, 8);
+  if (rc != TSIM_OK) {
+    uint32_t st = 0, bund = 0;
+    tsim_host_read32(t->sim, TPC_REG(STATUS), &st);
+    tsim_host_read32(t->sim, TPC_REG(PERF_BUNDLES), &bund);
+    return tf_fail(t, "TPC launch did not end: STATUS 0x%08x, %u bundles retired (%s)", st, bund,
+                   tsim_last_error(t->sim));
+  }
+  r->cycles = tsim_cycles(t->sim) - t0;
+  uint32_t msg = 0, pend = 0;
+  R32(TPC_REG(STATUS), &r->status);
+  R32(TPC_REG(ERR_PC), &r->err_pc);
+  R32(TPC_REG(ERR_MASK), &r->err_mask);
+  R32(TPC_REG(PERF_BUNDLES), &r->bundles);
+  R32(TPC_REG(PERF_BUSY), &r->busy);
+  R32(TPC_REG(PERF_TPC_BUSY), &r->tpc_busy);
+  R32(SCRATCH(2), &msg);
+  R32(INTC_PENDING, &pend);
+  if (msg != tag) return tf_fail(t, "completion message: scratch = 0x%08x, want 0x%08x", msg, tag);
+  if (!((pend >> TPC_IRQ_SRC) & 1u)) return tf_fail(t, "INTC source %u not pending after the launch", TPC_IRQ_SRC);
+  W32(TPC_REG(STATUS), TPC__STATUS__DONE_bm);
+  R32(INTC_PENDING, &pend);
+  if ((pend >> TPC_IRQ_SRC) & 1u) return tf_fail(t, "INTC source %u still pending after clearing STATUS.done", TPC_IRQ_SRC);
+  return TF_PASS;
+}
+
+/* Run L on ntpc TPCs on the chip and on the C ISA model (memory window image); compare
+ * the window, the status and the bundle count. *exp_err (if not NULL) gets the model's
+ * error code. */
+static int run_vs_model(tf_ctx_t *t, const tpc_launch_t *L, uint32_t ntpc, uint32_t tag, int *exp_err, tpc_res_t *out) {
+  uint8_t *img = malloc(WIN), *got = malloc(WIN);
+  if (!img || !got) { free(img); free(got); return tf_fail(t, "out of memory"); }
+  int rc = TF_PASS;
+  TF_CHECK_OK(t, tsim_mem_read(t->sim, WIN_BASE, img, WIN));
+  tpc_devmem_t mem = {img, WIN_BASE, WIN};
+  tpc_stats_t st;
+  uint32_t etpc = 0, epc = 0, emask = 0;
+  int e = tpc_run_cluster(L, &mem, ntpc, MAX_BUNDLES, &st, &etpc, &epc);
+  /* the error mask: every TPC that stops with an error (each TPC on a fresh image) */
+  for (uint32_t k = 0; e && k < ntpc; k++) {
+    tpc_core_t *c = malloc(sizeof *c);
+    uint8_t *scratch = malloc(WIN);
+    if (!c || !scratch) { free(c); free(scratch); free(img); free(got); return tf_fail(t, "out of memory"); }
+    TF_CHECK_OK(t, tsim_mem_read(t->sim, WIN_BASE, scratch, WIN));
+    tpc_devmem_t m2 = {scratch, WIN_BASE, WIN};
+    int e2 = tpc_core_start(c, L, &m2, k, ntpc);
+    if (!e2) e2 = tpc_core_run(c, MAX_BUNDLES);
+    if (e2) emask |= 1u << k;
+    free(c);
+    free(scratch);
+  }
+  if (e == TPC_ERR_TIMEOUT) rc = tf_fail(t, "the model did not finish the launch");
+  tpc_res_t r;
+  memset(&r, 0, sizeof r);
+  /* inputs were written behind the L2: drop stale lines; results: flush before reading */
+  if (rc == TF_PASS && tsim_l2_invalidate_all(t->sim) != TSIM_OK) rc = tf_fail(t, "L2 invalidate: %s", tsim_last_error(t->sim));
+  if (rc == TF_PASS) rc = chip_launch(t, L, ntpc, tag, &r);
+  if (rc == TF_PASS && tsim_l2_flush_all(t->sim) != TSIM_OK) rc = tf_fail(t, "L2 flush: %s", tsim_last_error(t->sim));
+  if (rc == TF_PASS) {
+    uint32_t herr = FIELD(r.status, STATUS__ERR), htpc = FIELD(r.status, STATUS__ERR_TPC);
+    if (e == TPC_ERR_BAD_LAUNCH) {
+      /* refused by the cluster's launch check: TPC 15, nothing run */
+      if (herr != TPC_ERR_BAD_LAUNCH || htpc != 15u)
+        rc = tf_fail(t, "bad launch: STATUS 0x%08x, want BAD_LAUNCH from the cluster (TPC 15)", r.status);
+    } else if (herr != (uint32_t)e || (e && (htpc != etpc || r.err_pc != epc || r.err_mask != emask))) {
+      rc = tf_fail(t, "status: chip err %u (%s) TPC %u PC %u mask 0x%x; model err %u (%s) TPC %u PC %u mask 0x%x", herr,
+                   tpc_err_name((int)herr), htpc, r.err_pc, r.err_mask, (unsigned)e, tpc_err_name(e), etpc, epc, emask);
+    } else if (!e && r.bundles != (uint32_t)st.bundles) {
+      rc = tf_fail(t, "bundles retired: chip %u, model %llu", r.bundles, (unsigned long long)st.bundles);
+    }
+  }
+  if (rc == TF_PASS) {
+    TF_CHECK_OK(t, tsim_mem_read(t->sim, WIN_BASE, got, WIN));
+    for (uint32_t i = 0; i < WIN; i++)
+      if (got[i] != img[i]) {
+        rc = tf_fail(t, "memory at 0x%08x: chip 0x%02x, model 0x%02x", WIN_BASE + i, got[i], img[i]);
+        break;
+      }
+  }
+  if (exp_err) *exp_err = e;
+  if (out) *out = r;
+  free(img);
+  free(got);
+  return rc;
+}
+
+static int write_prog(tf_ctx_t *t, const tpc_bundle_t *b, uint32_t nb, uint32_t at) {
+  TF_CHECK_OK(t, tsim_mem_write(t->sim, at, b, 32u * nb));
+  return TF_PASS;
+}
+
+static void put_rand(tf_ctx_t *t, const tpc_tensor_t *d, uint32_t *vals) {
+  for (uint32_t r = 0; r < d->size[1]; r++) {
+    for (uint32_t c = 0; c < d->size[0]; c++) vals[r * d->size[0] + c] = rnd_f32(t);
+    tsim_mem_write(t->sim, d->base + 4u * r * (uint32_t)d->stride[1], vals + r * d->size[0], 4u * d->size[0]);
+  }
+}
+static void get_mat(tf_ctx_t *t, const tpc_tensor_t *d, uint32_t *vals) {
+  for (uint32_t r = 0; r < d->size[1]; r++)
+    tsim_mem_read(t->sim, d->base + 4u * r * (uint32_t)d->stride[1], vals + r * d->size[0], 4u * d->size[0]);
+}
+
+/* kinds of library kernels run here */
+enum { K_RELU, K_ADD, K_MUL, K_REDUCE_SUM, K_TRANSPOSE, K_GELU };
+static const char *const k_names[] = {"relu", "add", "mul", "reduce_sum", "transpose", "gelu"};
+
+/* Kernel `kind` on a random [H][W] FP32 input (W, H around the given values) on
+ * the given TPC counts: chip == model (whole window, status, bundles) and, for the
+ * exact kernels, == golden model; outputs identical across the splits. */
+static int kernel_case(tf_ctx_t *t, int kind, uint32_t W, uint32_t H, const uint32_t *splits, unsigned nsplits) {
+  tpc_bundle_t *prog = NULL;
+  uint32_t nb = 0;
+  CALL(assemble(t, k_names[kind], NULL, &prog, &nb));
+  int rc = write_prog(t, prog, nb, PROG_AT);
+  free(prog);
+  if (rc != TF_PASS) return rc;
+  tpc_launch_t L;
+  memset(&L, 0, sizeof L);
+  L.prog_addr = PROG_AT;
+  L.prog_len = nb;
+  L.rng_seed = tf_rand32(t);
+  for (int d = 0; d < TPC_NDIMS; d++) L.idx_size[d] = 1;
+  uint32_t pa = W + tf_rand_below(t, 5), pb = W + tf_rand_below(t, 3);
+  uint32_t a_at = DATA_AT + 4u * tf_rand_below(t, 8);
+  uint32_t b_at = (a_at + 4u * pa * H + 64u + 4u * tf_rand_below(t, 8)) & ~3u;
+  uint32_t o_at = (b_at + 4u * pb * H + 64u + 4u * tf_rand_below(t, 8)) & ~3u;
+  tpc_tensor_t a = tens2(a_at, 0, W, H, pa, 0), b = tens2(b_at, 0, W, H, pb, 0);
+  size_t n = (size_t)W * H;
+  uint32_t *va = malloc(4 * n), *vb = malloc(4 * n), *g = malloc(4 * n), *got = malloc(4 * n), *ref = malloc(4 * n);
+  put_rand(t, &a, va);
+  put_rand(t, &b, vb);
+  tpc_tensor_t o;
+  int exact = 1;
+  if (kind <= K_MUL || kind == K_GELU) {
+    o = tens2(o_at, 0, W, H, W + 1, 0);
+    L.ntensors = 3;
+    L.tensor[0] = a;
+    L.tensor[1] = b;
+    L.tensor[2] = o;
+    L.idx_size[0] = (W + 7u) / 8u;
+    L.idx_size[1] = H;
+    for (size_t i = 0; i < n; i++)
+      g[i] = kind == K_RELU ? tg_relu(va[i]) : kind == K_ADD ? tg_add(va[i], vb[i]) : kind == K_MUL ? tg_mul(va[i], vb[i]) : 0;
+    exact = kind != K_GELU;  /* gelu: checked against the ISA model only (bit-exact there) */
+  } else if (kind == K_REDUCE_SUM) {
+    o = tens2(o_at, 0, H, 1, H, 0);
+    L.ntensors = 2;
+    L.tensor[0] = a;
+    L.tensor[1] = o;
+    L.idx_size[1] = H;
+    n = H;
+    tg_reduce_sum(va, (int)H, (int)W, g);
+  } else {
+    o = tens2(o_at, 0, H, W, H + 3, 0);
+    L.ntensors = 2;
+    L.tensor[0] = a;
+    L.tensor[1] = o;
+    L.idx_size[0] = (W + 7u) / 8u;
+    L.idx_size[1] = (H + 7u) / 8u;
+    tg_transpose(va, (int)H, (int)W, g);
+  }
+  if (kind == K_GELU) L.tensor[0].pad = 0;
+  for (unsigned s = 0; s < nsplits && rc == TF_PASS; s++) {
+    memset(got, 0xA5, 4 * n);
+    for (uint32_t r = 0; r < o.size[1]; r++)  /* canary in the output */
+      tsim_mem_write(t->sim, o.base + 4u * r * (uint32_t)o.stride[1], got, 4u * o.size[0]);
+    int e = 0;
+    tpc_res_t res;
+    rc = run_vs_model(t, &L, splits[s], 0x7C00u + s, &e, &res);
+    if (rc == TF_PASS && e) rc = tf_fail(t, "%s: the model reports %s", k_names[kind], tpc_err_name(e));
+    if (rc != TF_PASS) break;
+    get_mat(t, &o, got);
+    if (exact)
+      for (size_t i = 0; i < n; i++)
+        if (got[i] != g[i]) {
+          rc = tf_fail(t, "%s on %u TPCs: element %zu = %08x, golden %08x", k_names[kind], splits[s], i, got[i], g[i]);
+          break;
+        }
+    if (s == 0) memcpy(ref, got, 4 * n);
+    else if (rc == TF_PASS && memcmp(ref, got, 4 * n)) rc = tf_fail(t, "%s: %u TPCs differ from %u", k_names[kind], splits[s], splits[0]);
+    if (rc == TF_PASS)
+      tf_log(t, "%s [%u x %u] on %u TPCs: %u bundles, %llu cycles commit to done", k_names[kind], H, W, splits[s], res.bundles,
+             (unsigned long long)res.cycles);
+  }
+  free(va); free(vb); free(g); free(got); free(ref);
+  return rc;
+}
+
+static const uint32_t k_all[] = {NTPC_ALL};
+static const uint32_t k_splits[] = {NTPC_ALL, 1, 3};
+
+/* The default smoke run: an elementwise add on every TPC of the chip. */
+TF_TEST_F(tpc, add_smoke, 2000000, TF_SMOKE) { return kernel_case(t, K_ADD, 37 + tf_rand_below(t, 8), 6, k_all, 1); }
+
+/* Library kernels on every TPC and on 1 and 3 TPCs (uneven split) */
+TF_TEST(tpc, relu_split, 4000000) { return kernel_case(t, K_RELU, 41 + tf_rand_below(t, 16), 5, k_splits, 3); }
+TF_TEST(tpc, mul_all, 2000000) { return kernel_case(t, K_MUL, 17 + tf_rand_below(t, 16), 9, k_all, 1); }
+TF_TEST(tpc, reduce_sum_all, 2000000) { return kernel_case(t, K_REDUCE_SUM, 60 + tf_rand_below(t, 20), 9, k_all, 1); }
+TF_TEST(tpc, transpose_all, 3000000) { return kernel_case(t, K_TRANSPOSE, 17 + tf_rand_below(t, 8), 19, k_all, 1); }
+TF_TEST(tpc, gelu_all, 3000000) { return kernel_case(t, K_GELU, 24 + tf_rand_below(t, 16), 4, k_all, 1); }
+
+/* ------------------------------------------------------------------ bad input
+ * Each case: chip == model (error code, failing TPC, PC, error mask, memory: nothing
+ * written but what the model writes), message and interrupt; then a good launch. */
+static int errors_setup(tf_ctx_t *t, tpc_launch_t *L, tpc_bundle_t **prog, uint32_t *nb, uint32_t W, uint32_t H) {
+  CALL(assemble(t, "add", NULL, prog, nb));
+  memset(L, 0, sizeof *L);
+  L->prog_addr = PROG_AT;
+  L->prog_len = *nb;
+  L->ntensors = 3;
+  for (int d = 0; d < TPC_NDIMS; d++) L->idx_size[d] = 1;
+  L->idx_size[0] = (W + 7u) / 8u;
+  L->idx_size[1] = H;
+  uint32_t *v = malloc(4u * W * H);
+  for (uint32_t k = 0; k < 3; k++) {
+    L->tensor[k] = tens2(DATA_AT + 0x4000u * k, 0, W, H, W, 0);
+    if (k < 2) put_rand(t, &L->tensor[k], v);
+  }
+  free(v);
+  return write_prog(t, *prog, *nb, PROG_AT);
+}
+
+static int expect_err(tf_ctx_t *t, const tpc_launch_t *L, int want, const char *what) {
+  int e = 0;
+  CALL(run_vs_model(t, L, NTPC_ALL, 0xE000u + (uint32_t)want, &e, NULL));
+  if (e != want) return tf_fail(t, "%s: the model reports %s, the case wants %s", what, tpc_err_name(e), tpc_err_name(want));
+  tf_log(t, "%s: %s on chip and model", what, tpc_err_name(e));
+  return TF_PASS;
+}
+
+/* Illegal instruction: one slot of an early bundle replaced by a random illegal
+ * encoding (checked with the model's decoder). */
+TF_TEST(tpc, error_illegal, 3000000) {
+  tpc_launch_t L;
+  tpc_bundle_t *prog = NULL;
+  uint32_t nb = 0;
+  CALL(errors_setup(t, &L, &prog, &nb, 35, 4));
+  uint32_t at = tf_rand_below(t, 3);
+  int slot = (int)tf_rand_below(t, 4);
+  uint64_t w;
+  do {
+    w = ((uint64_t)tf_rand32(t) << 32 | tf_rand32(t)) >> tf_rand_below(t, 40);
+  } while (tpc_slot_legal(slot, w) == 0);
+  tf_log(t, "bundle %u slot %d := 0x%016llx", at, slot, (unsigned long long)w);
+  prog[at].w[slot] = w;
+  int rc = write_prog(t, prog, nb, PROG_AT);
+  free(prog);
+  if (rc != TF_PASS) return rc;
+  CALL(expect_err(t, &L, TPC_ERR_ILLEGAL, "illegal encoding"));
+  /* the next launch of the good program works */
+  CALL(errors_setup(t, &L, &prog, &nb, 35, 4));
+  free(prog);
+  return expect_err(t, &L, 0, "good launch after the error");
+}
+
+/* Out-of-range addresses: the output's (or an input's) last rows beyond the end of
+ * device memory (only the TPCs owning them fail, with BUS); a program length that
+ * lets the last bundle fall through (PC_RANGE); an index-space size 0 (BAD_LAUNCH,
+ * refused by the cluster); then a good launch. */
+TF_TEST(tpc, error_ranges, 6000000) {
+  tpc_launch_t L;
+  tpc_bundle_t *prog = NULL;
+  uint32_t nb = 0, W = 16, H = 8;
+  CALL(errors_setup(t, &L, &prog, &nb, W, H));
+  free(prog);
+  uint32_t k = tf_rand_below(t, 3), rows_in = 1 + tf_rand_below(t, H - 2);
+  tpc_launch_t B = L;
+  B.tensor[k].base = TESSERA_HBM_BASE + TESSERA_HBM_SIZE - 4u * W * rows_in;
+  if (k < 2) {  /* an input at the end: its rows inside memory get data */
+    uint32_t *v = malloc(4u * W * rows_in);
+    tpc_tensor_t in = tens2(B.tensor[k].base, 0, W, rows_in, W, 0);
+    put_rand(t, &in, v);
+    free(v);
+  }
+  tf_log(t, "tensor %u at 0x%08x: %u of %u rows inside device memory", k, B.tensor[k].base, rows_in, H);
+  CALL(expect_err(t, &B, TPC_ERR_BUS, k == 2 ? "store beyond device memory" : "load beyond device memory"));
+  B = L;
+  B.prog_len = nb - 1;
+  CALL(expect_err(t, &B, TPC_ERR_PC_RANGE, "fall-through past the program"));
+  B = L;
+  B.idx_size[1 + tf_rand_below(t, 4)] = 0;
+  CALL(expect_err(t, &B, TPC_ERR_BAD_LAUNCH, "index-space size 0"));
+  B = L;
+  B.tensor[2].size[0] = 0;
+  CALL(expect_err(t, &B, TPC_ERR_BAD_DESC, "descriptor with size 0"));
+  return expect_err(t, &L, 0, "good launch after the errors");
+}
+
+/* ------------------------------------------------------------------ benchmarks
+ * Elementwise FP32 add: cycles from the commit write to STATUS.done seen by the host
+ * (polled every 8 cycles; L2 invalidated before, flushed after, neither counted).
+ * Roofline: 12 bytes per element at the HBM bandwidth (channels x bytes/cycle).
+ * Results still checked against the golden add. */
+static int bench_one(tf_ctx_t *t, const char *kern, uint32_t W, uint32_t H, uint32_t ntpc, uint64_t *cycles, tpc_res_t *res) {
+  tpc_bundle_t *prog = NULL;
+  uint32_t nb = 0;
+  CALL(assemble(t, kern, NULL, &prog, &nb));
+  int rc = write_prog(t, prog, nb, TESSERA_HBM_BASE + 0x10000u);
+  free(prog);
+  if (rc != TF_PASS) return rc;
+  tpc_launch_t L;
+  memset(&L, 0, sizeof L);
+  L.prog_addr = TESSERA_HBM_BASE + 0x10000u;
+  L.prog_len = nb;
+  L.ntensors = 3;
+  for (int d = 0; d < TPC_NDIMS; d++) L.idx_size[d] = 1;
+  uint32_t bytes = 4u * W * H;
+  for (uint32_t k = 0; k < 3; k++) L.tensor[k] = tens2(TESSERA_HBM_BASE + 0x100000u + k * bytes, 0, W, H, W, 0);
+  L.idx_size[0] = strcmp(kern, "add") ? 1u : W / 8u;
+  L.idx_size[1] = H;
+  size_t n = (size_t)W * H;
+  uint32_t *va = malloc(4 * n), *vb = malloc(4 * n), *got = malloc(4 * n);
+  put_rand(t, &L.tensor[0], va);
+  put_rand(t, &L.tensor[1], vb);
+  if (tsim_l2_invalidate_all(t->sim) != TSIM_OK) rc = tf_fail(t, "L2 invalidate: %s", tsim_last_error(t->sim));
+  if (rc == TF_PASS) rc = chip_launch(t, &L, ntpc, 0xBE00u + ntpc, res);
+  if (rc == TF_PASS && FIELD(res->status, STATUS__ERR)) rc = tf_fail(t, "error %u", (unsigned)FIELD(res->status, STATUS__ERR));
+  if (rc == TF_PASS && tsim_l2_flush_all(t->sim) != TSIM_OK) rc = tf_fail(t, "L2 flush: %s", tsim_last_error(t->sim));
+  if (rc == TF_PASS) {
+    get_mat(t, &L.tensor[2], got);
+    for (size_t i = 0; i < n; i++)
+      if (got[i] != tg_add(va[i], vb[i])) { rc = tf_fail(t, "element %zu wrong", i); break; }
+  }
+  if (rc == TF_PASS) {
+    *cycles = res->cycles;
+    double roof = 3.0 * bytes / ((double)TESSERA_HBM_CHANNELS * TESSERA_HBM_BYTES_PER_CYCLE);
+    printf("TPCBENCH %s FP32 [%u x %u] %u KiB/tensor, TPCs %u: %llu cycles (PERF_BUSY %u), roofline %.0f, %.1f%% of roofline, %.2f B/cycle\n",
+           kern, H, W, bytes >> 10, ntpc, (unsigned long long)*cycles, res->busy, roof, 100.0 * roof / (double)*cycles,
+           3.0 * bytes / (double)*cycles);
+  }
+  free(va); free(vb); free(got);
+  return rc;
+}
+
+static int bench_add(tf_ctx_t *t, const char *kern, uint32_t big_rows) {
+  uint64_t c = 0, c1 = 0;
+  tpc_res_t r;
+  for (uint32_t n = 1; n <= NTPC_ALL; n *= 2) {
+    CALL(bench_one(t, kern, 1024, 16, n, &c, &r));
+    if (n == 1) c1 = c;
+    else printf("TPCBENCH %s scaling 1 -> %u TPCs: x%.2f (%.1f%% of linear)\n", kern, n, (double)c1 / (double)c,
+                100.0 * (double)c1 / (double)c / n);
+  }
+  if (big_rows) CALL(bench_one(t, kern, 1024, big_rows, NTPC_ALL, &c, &r));
+  return TF_PASS;
+}
+
+TF_TEST_F(tpc, bench_add, 400000000, TF_BENCH) { return bench_add(t, "add", 256); }
+TF_TEST_F(tpc, bench_add_stream, 400000000, TF_BENCH) { return bench_add(t, "add_stream", 256); }
+
+/* Launch gap through the TPC queue manager: one command buffer configures a launch of
+ * a one-bundle kernel (`halt`) on every TPC and commits it K times, each commit with
+ * the engine-idle barrier (keep_prog after the first). The period is the difference
+ * of the run times for K = 1 + N and K = 1 divided by N; the idle time of a TPC between
+ * two launches is the period minus the cycles each TPC runs (PERF_TPC_BUSY / NTPC). */
+static int qm_run_commits(tf_ctx_t *t, uint32_t prog, uint32_t K, uint64_t *cycles) {
+  static uint32_t words[1024];
+  cp_buf_t b;
+  cp_buf_init(&b, words, 1024);
+  uint32_t cfg[5] = {prog, 1, 0, NTPC_ALL, 0};
+  uint32_t idx[5] = {NTPC_ALL, 1, 1, 1, 1};
+  cp_wreg_bulk(&b, 0, TPC_OFF(PROG_ADDR), 5, cfg);
+  cp_wreg_bulk(&b, 0, TPC_OFF(IDX_SIZE0), 5, idx);
+  cp_wreg32(&b, 0, TPC_OFF(MSG_CTRL), 0);
+  for (uint32_t k = 0; k < K; k++)
+    cp_wreg32(&b, CP_HDR_EB, TPC_OFF(CTRL), TPC__CTRL__COMMIT_bm | (k ? TPC__CTRL__KEEP_PROG_bm : 0u));
+  cp_stop(&b, CP_HDR_EB);
+  uint32_t cb = TESSERA_HBM_BASE + 0x20000u, flag = TESSERA_HBM_BASE + 0x1F000u;
+  TF_CHECK_OK(t, tsim_mem_write(t->sim, cb, b.w, 4u * b.n));
+  TF_CHECK_OK(t, tsim_mem_write32(t->sim, flag, 0));
+  W32(QM(SOB_SET_BASE), SM(SOB_SET));
+  W32(QM(SOB_ADD_BASE), SM(SOB_ADD));
+  W32(QM(CB_BASE), cb);
+  W32(QM(CB_SIZE), 4u * b.n);
+  W32(QM(COMP_ADDR), flag);
+  W32(QM(COMP_DATA), 0x600Du + K);
+  W32(QM(CFG), QMAN__CFG__COMP_EN_bm);
+  uint64_t t0 = tsim_cycles(t->sim);
+  W32(QM(CTRL), QMAN__CTRL__START_bm);
+  uint64_t end = t0 + 2000000u;
+  while (tsim_mem_read32(t->sim, flag) != 0x600Du + K) {
+    if (tsim_cycles(t->sim) > end) {
+      uint32_t st = 0, pc = 0;
+      tsim_host_read32(t->sim, QM(STATUS), &st);
+      tsim_host_read32(t->sim, QM(PC), &pc);
+      return tf_fail(t, "TPC queue did not complete %u commits: STATUS 0x%x PC 0x%08x", K, st, pc);
+    }
+    TF_CHECK_OK(t, tsim_step(t->sim, 1));
+  }
+  *cycles = tsim_cycles(t->sim) - t0;
+  return TF_PASS;
+}
+
+TF_TEST_F(tpc, bench_launch_gap, 20000000, TF_BENCH) {
+  tpc_bundle_t *prog = NULL;
+  uint32_t nb = 0;
+  CALL(assemble(t, "halt.tasm", "halt\n", &prog, &nb));
+  uint32_t pa = TESSERA_HBM_BASE + 0x18000u;
+  int rc = write_prog(t, prog, nb, pa);
+  free(prog);
+  if (rc != TF_PASS) return rc;
+  const uint32_t N = 16;
+  uint64_t c1 = 0, cn = 0;
+  CALL(qm_run_commits(t, pa, 1, &c1));
+  CALL(qm_run_commits(t, pa, 1 + N, &cn));
+  uint32_t st = 0, busy = 0, tbusy = 0, bund = 0;
+  R32(TPC_REG(STATUS), &st);
+  R32(TPC_REG(PERF_BUSY), &busy);
+  R32(TPC_REG(PERF_TPC_BUSY), &tbusy);
+  R32(TPC_REG(PERF_BUNDLES), &bund);
+  if (FIELD(st, STATUS__ERR) || bund != NTPC_ALL) return tf_fail(t, "launch: STATUS 0x%08x, %u bundles", st, bund);
+  double period = (double)(cn - c1) / N, run = (double)tbusy / NTPC_ALL;
+  printf("TPCBENCH launch gap (queue manager, engine-idle barrier, keep_prog, %u TPCs): period %.1f cycles per launch, "
+         "launch busy (PERF_BUSY) %u, each TPC runs %.1f, TPC idle between launches %.1f cycles (target <= 16)\n",
+         NTPC_ALL, period, busy, run, period - run);
+  return TF_PASS;
+}
