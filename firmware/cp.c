@@ -33,6 +33,7 @@
 #include "regs/tpc_regs.h"
 #endif
 #include "tessera/hostif.h"
+#include "../tests/golden/cp_model.h"   /* packet encoding (opcodes, header bits, error codes) */
 #include "tessera/tessera.h"
 #include "fw.h"
 
@@ -70,6 +71,8 @@ typedef struct {
     uint8_t eq[HIF_MAX_CBS];
     uint32_t cb_addr[HIF_MAX_CBS], cb_size[HIF_MAX_CBS];
     uint32_t dep[HIF_MAX_DEPS];
+    uint32_t nbuf, bb[HIF_MAX_BUFS], be[HIF_MAX_BUFS];   /* the job's buffers [bb, be) */
+    uint32_t mem;                   /* an engine of the job may touch memory through an L2 slice */
 } job_t;
 
 static hif_block_t hif __attribute__((aligned(64)));
@@ -83,6 +86,8 @@ static uint32_t hist_n;
 static volatile uint32_t probe_fault;
 static uint32_t eng_status[HIF_NUM_EQ];   /* address of the engine's STATUS register (0: none known) */
 static uint32_t eng_errmask[HIF_NUM_EQ];  /* its error-code field */
+enum { ENG_OTHER = 0, ENG_MME, ENG_DMA };
+static uint8_t eng_kind[HIF_NUM_EQ];      /* which register semantics the packet check applies */
 static uint32_t slot_free = (1u << FW_JOBS) - 1u;  /* bit s: jobs[s] is J_FREE */
 static uint32_t n_wait;                           /* jobs in J_WAIT */
 
@@ -208,10 +213,14 @@ static void mons_release(job_t *j)
 
 /* ------------------------------------------------------------------ L2 coherence
  * The engines work through their DCORE's L2 slice, the host reads and writes device
- * memory behind it (docs/l2.md, "Coherence contract"): every slice is invalidated
- * before a job's queues are programmed (the host wrote its inputs) and flushed before
- * a job's completion is posted (the host reads its results). Runs the whole-cache
- * operation on every slice at once and waits (about 2 * sets * ways cycles). */
+ * memory behind it (docs/l2.md, "Coherence contract"). The firmware keeps one
+ * invariant: after every job that ran, every slice is INVALIDATED (dirty lines
+ * written back, then dropped) before its completion is posted. So the host sees the
+ * job's results, and no slice holds a line of memory the host writes between jobs:
+ * a new job's inputs are read from memory without any maintenance on the doorbell
+ * path (the host must not write memory that a running job touches). Runs the
+ * whole-cache operation on every slice at once and waits (about 2 * sets * ways
+ * cycles). */
 #define L2R(d, r) MMIO32(TESSERA_L2_ADDR(d) + offsetof(l2_t, r))
 static void l2_maint_all(uint32_t op)
 {
@@ -272,7 +281,8 @@ static void job_finish(job_t *j, uint32_t status, uint32_t cause, uint32_t detai
     j->detail = detail;
     j->t_end = now32();
     if (started) {
-        l2_maint_all(1u);  /* FLUSH: results visible to the host before the completion */
+        if (j->mem)   /* (a job of control packets only leaves no line in a slice) */
+            l2_maint_all(2u);  /* INVALIDATE: results visible to the host, slices empty */
         mons_release(j);
         if (status != HIF_ST_OK)
             for (uint32_t c = 0; c < j->ncb; c++)
@@ -322,6 +332,211 @@ static job_t *slot_alloc(void)
     return 0;
 }
 
+/* ------------------------------------------------------------------ packet check
+ * Before a job starts, every packet of every command buffer is read from device
+ * memory and checked (docs/hostlink.md, "Packet check"): what the queue manager
+ * would refuse (so it is refused before anything of the job ran), plus every
+ * address a packet makes something write or read: MSG_LONG targets and engine
+ * message addresses (a job buffer, a Sync-Manager object below the firmware's, or
+ * a queue's fence counter), MSG_SHORT objects (not the firmware's), LIN_DMA ranges,
+ * and the engine register values that start a transfer (DMA descriptor at go, MME
+ * operands at commit): the whole footprint inside one of the job's buffers. Engine
+ * registers are followed per buffer from zero: an address the buffer did not write
+ * itself is 0 and refused. */
+#define SHADOW_WORDS 32u
+typedef struct {
+    uint32_t r[SHADOW_WORDS];       /* engine registers written so far (offset / 4) */
+    uint32_t written;               /* bit i: r[i] valid (else the value is 0) */
+} shadow_t;
+#define SH_IDX(type, reg) (offsetof(type, reg) / 4u)
+#define SH(sh, type, reg) (((sh)->written >> SH_IDX(type, reg)) & 1u ? (sh)->r[SH_IDX(type, reg)] : 0u)
+
+/* [lo, hi) non-empty and inside one of the job's buffers */
+static int in_bufs(const job_t *j, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t b = 0; b < j->nbuf; b++)
+        if (lo >= j->bb[b] && hi <= j->be[b] && hi > lo)
+            return 1;
+    return 0;
+}
+
+static int msg_target_ok(const job_t *j, uint32_t a)
+{
+    if (a & 3u)
+        return 0;
+    if (a <= 0xFFFFFFFBu && in_bufs(j, a, a + 4u))
+        return 1;
+    if (a - SOB_SET_ADDR(0) < 4u * FW_SOB_BASE || a - SOB_ADD_ADDR(0) < 4u * FW_SOB_BASE)
+        return 1;
+    for (uint32_t k = 0; k < HIF_NUM_EQ; k++)
+        if (((hif.eq_present >> k) & 1u) && a - QM_ADDR(k, FENCE) < 4u * CP_FENCES)
+            return 1;
+    return 0;
+}
+
+/* Rows x planes of `size` bytes from base (row stride s1, plane stride s2) inside
+ * one job buffer; 32-bit arithmetic with overflow checks (mulhu on RV32IM). */
+static int range_ok(const job_t *j, uint32_t base, uint32_t size, uint32_t c1, uint32_t s1, uint32_t c2,
+                    uint32_t s2)
+{
+    uint32_t a, b, hi;
+    if (size == 0u || c1 == 0u || c2 == 0u)
+        return 0;
+    if (__builtin_mul_overflow(c1 - 1u, s1, &a) || __builtin_mul_overflow(c2 - 1u, s2, &b) ||
+        __builtin_add_overflow(a, b, &a) || __builtin_add_overflow(a, size, &a) ||
+        __builtin_add_overflow(base, a, &hi))
+        return 0;
+    return in_bufs(j, base, hi);
+}
+
+static int dma_go_ok(const job_t *j, const shadow_t *sh, uint32_t ctrl)
+{
+    uint32_t mode = (ctrl & DMA__CTRL__MODE_bm) >> DMA__CTRL__MODE_bp;
+    uint32_t src = SH(sh, dma_t, SRC), dst = SH(sh, dma_t, DST), size = SH(sh, dma_t, SIZE);
+    uint32_t c1 = SH(sh, dma_t, COUNT1), c2 = SH(sh, dma_t, COUNT2);
+    if (mode == 0u)
+        return range_ok(j, dst, size, 1u, 0u, 1u, 0u) && range_ok(j, src, size, 1u, 0u, 1u, 0u);
+    if (mode == 3u) {  /* transpose: COUNT1 rows of SIZE bytes -> SIZE/e rows of COUNT1 elements */
+        uint32_t e = (ctrl & DMA__CTRL__ESIZE_bm) ? 4u : 2u;
+        return c1 <= 0xFFFFu && range_ok(j, dst, c1 * e, size / e, SH(sh, dma_t, DST_STRIDE1), 1u, 0u) &&
+               range_ok(j, src, size, c1, SH(sh, dma_t, SRC_STRIDE1), 1u, 0u);
+    }
+    return range_ok(j, dst, size, c1, SH(sh, dma_t, DST_STRIDE1), c2, SH(sh, dma_t, DST_STRIDE2)) &&
+           (mode == 2u || range_ok(j, src, size, c1, SH(sh, dma_t, SRC_STRIDE1), c2, SH(sh, dma_t, SRC_STRIDE2)));
+}
+
+static uint32_t mme_eb(uint32_t t) { return t == 0u ? 4u : t <= 2u ? 2u : 1u; }
+
+static int mme_commit_ok(const job_t *j, const shadow_t *sh)
+{
+    uint32_t dt = SH(sh, mme_t, DTYPE), m = SH(sh, mme_t, DIM_M), n = SH(sh, mme_t, DIM_N), k = SH(sh, mme_t, DIM_K);
+    uint32_t ea = mme_eb((dt & MME__DTYPE__A_TYPE_bm) >> MME__DTYPE__A_TYPE_bp);
+    uint32_t eb = mme_eb((dt & MME__DTYPE__B_TYPE_bm) >> MME__DTYPE__B_TYPE_bp);
+    uint32_t ec = mme_eb((dt & MME__DTYPE__C_TYPE_bm) >> MME__DTYPE__C_TYPE_bp);
+    uint32_t a = SH(sh, mme_t, A_ADDR), b = SH(sh, mme_t, B_ADDR), c = SH(sh, mme_t, C_ADDR);
+    uint32_t lda = SH(sh, mme_t, LDA), ldb = SH(sh, mme_t, LDB), ldc = SH(sh, mme_t, LDC);
+    int ta = (dt & MME__DTYPE__A_TRANS_bm) != 0u, tb = (dt & MME__DTYPE__B_TRANS_bm) != 0u;
+    if ((m | n | k) > 0xFFFFu)
+        return 0;
+    return (ta ? range_ok(j, a, m * ea, k, lda, 1u, 0u) : range_ok(j, a, k * ea, m, lda, 1u, 0u)) &&
+           (tb ? range_ok(j, b, k * eb, n, ldb, 1u, 0u) : range_ok(j, b, n * eb, k, ldb, 1u, 0u)) &&
+           range_ok(j, c, n * ec, m, ldc, 1u, 0u) &&
+           (!(dt & MME__DTYPE__BIAS_EN_bm) || range_ok(j, SH(sh, mme_t, BIAS_ADDR), 4u * n, 1u, 0u, 1u, 0u));
+}
+
+/* One register write of the buffer to engine `kind`: 0 or a reason. */
+static uint32_t reg_write(job_t *j, uint32_t kind, shadow_t *sh, uint32_t off, uint32_t v)
+{
+    if (kind == ENG_OTHER) {
+        j->mem = 1u;   /* (the TPC's registers are not followed: see docs) */
+        return 0u;
+    }
+    if (off / 4u < SHADOW_WORDS) {
+        sh->r[off / 4u] = v;
+        sh->written |= 1u << (off / 4u);
+    }
+    /* at a go/commit: the footprint, and the completion message's target if the
+     * buffer enabled it */
+    if (kind == ENG_DMA) {
+        if (off == offsetof(dma_t, CTRL) && (v & DMA__CTRL__GO_bm)) {
+            j->mem = 1u;
+            if (!dma_go_ok(j, sh, v))
+                return HIF_PKT_DMA_RANGE;
+            if ((SH(sh, dma_t, MSG_CTRL) & DMA__MSG_CTRL__EN_bm) && !msg_target_ok(j, SH(sh, dma_t, MSG_ADDR)))
+                return HIF_PKT_MSG_TARGET;
+        }
+    } else if (off == offsetof(mme_t, CTRL) && (v & MME__CTRL__COMMIT_bm)) {
+        j->mem = 1u;
+        if (!mme_commit_ok(j, sh))
+            return HIF_PKT_MME_RANGE;
+        if ((SH(sh, mme_t, MSG_CTRL) & MME__MSG_CTRL__EN_bm) && !msg_target_ok(j, SH(sh, mme_t, MSG_ADDR)))
+            return HIF_PKT_MSG_TARGET;
+    }
+    return 0u;
+}
+
+#define CB_CHECK_MAX ((1u << 20) - 8u)   /* offsets fit the 20-bit detail field */
+/* Command buffer c of job j: 0 if every packet passes, else HIF_PKT_DETAIL. */
+static uint32_t pkt_check(job_t *j, uint32_t c)
+{
+    const volatile uint32_t *w = (const volatile uint32_t *)(uintptr_t)j->cb_addr[c];
+    uint32_t n = j->cb_size[c], eq = j->eq[c], kind = eng_kind[eq];
+    int dma = (hif.eq_dma >> eq) & 1u;
+    shadow_t sh;
+    if (n > CB_CHECK_MAX)
+        return HIF_PKT_DETAIL(c, HIF_PKT_TOO_LONG, 0u);
+    sh.written = 0u;
+    for (uint32_t off = 0; off < n;) {
+        uint32_t h = w[off / 4u], op = h & 0xFFu, arg = h >> 16, why = 0u, len = 8u;
+        if (h & CP_HDR_RSVD_MASK)
+            why = CP_ERR_RESERVED;
+        else if (op >= CP_OP_COUNT)
+            why = CP_ERR_OPCODE;
+        else if (op == CP_OP_STOP)
+            return 0u;
+        else if (op == CP_OP_MSG_LONG || op == CP_OP_LIN_DMA)
+            len = 16u;
+        if (!why && op == CP_OP_WREG_BULK) {
+            uint32_t cnt = w[off / 4u + 1u];
+            if (cnt == 0u || cnt > CP_BULK_MAX || (cnt >> 16))
+                why = CP_ERR_BULK_COUNT;
+            else
+                len = 8u + 8u * ((cnt + 1u) / 2u);
+        }
+        if (!why && len > n - off)
+            why = CP_ERR_TRUNCATED;
+        if (!why) {
+            const volatile uint32_t *p = &w[off / 4u];
+            switch (op) {
+            case CP_OP_WREG32:
+                if ((arg & 3u) || arg + 4u > 0x10000u)
+                    why = CP_ERR_REG_RANGE;
+                else
+                    why = reg_write(j, kind, &sh, arg, p[1]);
+                break;
+            case CP_OP_WREG_BULK: {
+                uint32_t cnt = p[1];
+                if ((arg & 3u) || arg + 4u * cnt > 0x10000u) {
+                    why = CP_ERR_REG_RANGE;
+                    break;
+                }
+                for (uint32_t i = 0; i < cnt && !why; i++)
+                    why = reg_write(j, kind, &sh, arg + 4u * i, p[2u + i]);
+                break;
+            }
+            case CP_OP_MSG_LONG:
+                if (p[2] & 3u)
+                    why = CP_ERR_MSG_ALIGN;
+                else if (!msg_target_ok(j, p[2]))
+                    why = HIF_PKT_MSG_TARGET;
+                break;
+            case CP_OP_MSG_SHORT:
+                if (arg >= FW_SOB_BASE)
+                    why = HIF_PKT_FW_OBJECT;
+                break;
+            case CP_OP_FENCE:
+                if (arg >= CP_FENCES)
+                    why = CP_ERR_BAD_FENCE;
+                break;
+            case CP_OP_LIN_DMA:   /* = the four register writes at LDMA_OFF (0) */
+                if (!dma)
+                    why = CP_ERR_NOT_DMA;
+                else if (!(why = reg_write(j, kind, &sh, offsetof(dma_t, SRC), p[2])) &&
+                         !(why = reg_write(j, kind, &sh, offsetof(dma_t, DST), p[3])) &&
+                         !(why = reg_write(j, kind, &sh, offsetof(dma_t, SIZE), p[1])))
+                    why = reg_write(j, kind, &sh, offsetof(dma_t, CTRL), DMA__CTRL__GO_bm);
+                break;
+            default:   /* NOP, WAIT */
+                break;
+            }
+        }
+        if (why)
+            return HIF_PKT_DETAIL(c, why, off);
+        off += len;
+    }
+    return HIF_PKT_DETAIL(c, CP_ERR_NO_STOP, n);
+}
+
 /* ------------------------------------------------------------------ validation */
 /* Returns the cause (HIF_CAUSE_NONE if the job is acceptable), detail in
  * *det; fills the job's queue and command-buffer fields. On the doorbell path:
@@ -338,16 +553,17 @@ __attribute__((noinline)) static uint32_t validate(const hif_job_t *__restrict d
         return HIF_CAUSE_BAD_DESC;
     }
     /* buffers: [base, end) inside device memory (the end fits in 32 bits) */
-    uint32_t bb[HIF_MAX_BUFS], be[HIF_MAX_BUFS];
+    const uint32_t *bb = j->bb, *be = j->be;
     for (uint32_t b = 0; b < nbuf; b++) {
         uint32_t base = d->buf[b].base, size = d->buf[b].size, off = base - TESSERA_HBM_BASE;
         if (size == 0u || off >= TESSERA_HBM_SIZE || size > TESSERA_HBM_SIZE - off) {
             *det = b;
             return HIF_CAUSE_BUF_RANGE;
         }
-        bb[b] = base;
-        be[b] = base + size;
+        j->bb[b] = base;
+        j->be[b] = base + size;
     }
+    j->nbuf = nbuf;
     uint32_t mask = 0u, present = hif.eq_present;
     for (uint32_t c = 0; c < ncb; c++) {
         uint32_t eq = d->cb[c].eq, a = d->cb[c].addr, sz = d->cb[c].size;
@@ -379,6 +595,14 @@ __attribute__((noinline)) static uint32_t validate(const hif_job_t *__restrict d
     j->ncb = (uint8_t)ncb;
     j->ndep = (uint8_t)ndep;
     j->eqmask = mask;
+    j->mem = 0u;
+    for (uint32_t c = 0; c < ncb; c++) {
+        uint32_t d2 = pkt_check(j, c);
+        if (d2) {
+            *det = d2;
+            return HIF_CAUSE_PACKET;
+        }
+    }
     *det = 0u;
     return HIF_CAUSE_NONE;
 }
@@ -550,7 +774,6 @@ static int dispatch(job_t *j, uint32_t s, const uint32_t *inflight, uint32_t ni)
     uint32_t need = 1u + (ni ? 1u + ni : 0u);
     if (mon_free < need)
         return 0;
-    l2_maint_all(2u);  /* INVALIDATE: no stale line shadows the host-written inputs */
     /* DONE(s) and DEP(s) are 0 here (start-up, job_finish). Queues first and,
      * with nothing to wait for, started at once; the done monitor is armed
      * after the start: arming evaluates the condition, so a queue that has
@@ -759,19 +982,25 @@ void fw_cp_init(void)
     for (uint32_t i = 0; i < TESSERA_NUM_MME; i++) {
         eng_status[TESSERA_QMAN_SLOT_MME + i] = TESSERA_MME_ADDR(i) + (uint32_t)offsetof(mme_t, STATUS);
         eng_errmask[TESSERA_QMAN_SLOT_MME + i] = MME__STATUS__ERR_bm;
+        eng_kind[TESSERA_QMAN_SLOT_MME + i] = ENG_MME;
     }
     for (uint32_t d = 0; d < TESSERA_DMA_ENGINES; d++) {
         eng_status[TESSERA_QMAN_SLOT_DMA + d] = TESSERA_DMA_ADDR(d) + (uint32_t)offsetof(dma_t, STATUS);
         eng_errmask[TESSERA_QMAN_SLOT_DMA + d] = DMA__STATUS__ERR_bm;
+        eng_kind[TESSERA_QMAN_SLOT_DMA + d] = ENG_DMA;
     }
 #if __has_include("regs/tpc_regs.h")
     eng_status[TESSERA_QMAN_SLOT_TPC] = TESSERA_TPC_ADDR(0) + (uint32_t)offsetof(tpc_t, STATUS);
     eng_errmask[TESSERA_QMAN_SLOT_TPC] = TPC__STATUS__ERR_bm;
 #endif
 #endif
+    /* an engine whose registers are not in this chip (a queue slot without its
+     * engine, e.g. the TPC cluster before it is wired) is not checked */
+    trap_set_exception_handler(CAUSE_LOAD_ACCESS, probe_trap);
     for (uint32_t k = 0; k < HIF_NUM_EQ; k++)
-        if (!((present >> k) & 1u))
+        if (!((present >> k) & 1u) || (eng_status[k] && !probe(eng_status[k])))
             eng_status[k] = 0u;
+    trap_set_exception_handler(CAUSE_LOAD_ACCESS, 0);
     hif.eq_present = present;
     hif.eq_dma = dma;
     for (uint32_t k = 0; k < HIF_NUM_EQ; k++) {

@@ -19,15 +19,21 @@
  *                    firmware's frame handler: registers, memory, bus error
  *   dma_job ... (engine tests, need the queue managers in the chip; they fail
  *                if the configuration names queue slots the firmware did not find)
+ *   coherence        a source range rewritten by the host before each copy job
+ *                    is read fresh (no stale L2 line), results visible at completion
  *   gemm_dma         GEMM on MME0 -> DMA copy of C with a dependency started
  *                    by a Sync-Manager monitor; C golden-checked
  *   gemm_tpc         GEMM on MME0 -> TPC relu kernel on C with a dependency
  *                    (built when the chip has the TPC cluster); golden-checked
- *   queue_error      a command buffer with an unknown opcode -> QMAN cause, the
+ *   queue_error      an unknown opcode -> refused by the packet check; a register
+ *                    write the engine refuses -> QMAN cause, queue reset; the
  *                    next job on that queue completes
  *   watchdog         a job that waits forever on a fence is aborted at its
  *                    budget; a later job on the same queue completes
  *   priorities       jobs in all four rings: completion order follows priority
+ *   fuzz             1000 random command buffers (valid and with one defect each)
+ *                    through hostlink and the firmware: exact refusal, no stray
+ *                    or lost write in the whole arena (own line; hostlink_soak/fuzz: 100 000)
  *   bench_doorbell   (bench) doorbell -> first engine queue start through the firmware
  *   bench_rate       (bench) sustained rate of small jobs */
 #define _GNU_SOURCE
@@ -43,7 +49,9 @@
 #include "numfmt.h"
 #include "regs/clint_regs.h"
 #include "regs/intc_regs.h"
+#include "regs/dma_regs.h"
 #include "regs/mme_regs.h"
+#include "regs/syncmgr_regs.h"
 #include "regs/qman_regs.h"
 #include "regs/sysctrl_regs.h"
 #include "tessera/image.h"
@@ -725,6 +733,349 @@ TF_TEST(hostlink, dma_job, 2000000) {
   return TF_PASS;
 }
 
+/* The coherence contract through the firmware (docs/l2.md): one source range
+ * reused by every round, rewritten by the host behind the L2 slices before each
+ * copy job (the DMA reads allocate in its slice, so a line kept from the last
+ * round would shadow the new data), jobs alternating the DMA queues, started
+ * at once or through a dependency; each result is read by the host right after
+ * the completion (written back by then). */
+TF_TEST(hostlink, coherence, 2000000) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  int q[2];
+  NEED_QUEUE(t, d, "dma0", q[0]);
+  NEED_QUEUE(t, d, "dma1", q[1]);
+  uint32_t ws, wsz = 1u << 18, off = 0;
+  HL_CHECK(t, d, hl_alloc(d, wsz, 4096, &ws));
+  static uint8_t src[4096], dst[4096 + 64];
+  const uint32_t s_off = 0x10000u, d_off = 0x20000u;
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  uint32_t prev = 0;
+  for (unsigned r = 0; r < 6; r++) {
+    uint32_t n = 64u * (1u + tf_rand_below(t, 64));
+    fill_rand(t, src, n);
+    HL_CHECK(t, d, hl_write(d, ws + s_off, src, n));
+    hl_job_t j;
+    job_ws(&j, ws, wsz);
+    hl_cb_clear(&cb);
+    hl_cb_lin_dma(&cb, 0, ws + s_off, ws + d_off + 0x1000u * r, n);
+    hl_cb_stop(&cb, HL_EB);
+    PUT_CB(t, d, &j, 0, q[r & 1u], &cb, ws, &off);
+    if (r >= 3 && prev) {   /* later rounds: through the dependency path */
+      j.ndep = 1;
+      j.dep[0] = prev;
+    }
+    uint32_t seq;
+    HL_CHECK(t, d, hl_submit(d, &j, &seq));
+    EXPECT_JOB(t, d, seq, HL_COMPLETED, 0, 0, 400000);
+    prev = seq;
+    HL_CHECK(t, d, hl_read(d, ws + d_off + 0x1000u * r, dst, n));
+    if (memcmp(dst, src, n)) {
+      unsigned k = 0;
+      while (dst[k] == src[k]) k++;
+      return tf_fail(t, "round %u (%u bytes on queue %d): byte %u is 0x%02x, expected 0x%02x (stale L2 line?)", r, n,
+                     q[r & 1u], k, dst[k], src[k]);
+    }
+  }
+  hl_cb_free(&cb);
+  hl_close(d);
+  return TF_PASS;
+}
+
+/* ------------------------------------------------------------------ fuzz
+ * Random command buffers, valid and malformed, through hostlink and the
+ * firmware. The arena holds FZ_SLOTS job buffers separated by guard regions;
+ * the host keeps a model of the whole arena. A valid buffer mixes NOP, WAIT,
+ * FENCE (target 0), MSG_SHORT to user objects, MSG_LONG into its own message
+ * area, register writes the engine ignores until a go, and on DMA queues
+ * copies (LIN_DMA or the descriptor registers + go) from the job's source area
+ * into its own destination area. A malformed buffer has exactly one defect, so
+ * the firmware's packet check must refuse the job with HIF_CAUSE_PACKET and the
+ * exact reason and packet offset, and nothing of the job may run. After every
+ * batch of concurrently submitted jobs (several rings, shared queues) the whole
+ * arena must equal the model: no stray write, no lost write. */
+#define FZ_SLOTS   6u
+#define FZ_GUARD   0x1000u
+#define FZ_BUF     0x8000u                  /* one job buffer */
+#define FZ_STRIDE  (FZ_BUF + FZ_GUARD)
+#define FZ_CB(c)   (0x400u * (c))           /* 1 KiB per command buffer */
+#define FZ_SRC     0x1000u                  /* 8 KiB source data, never written */
+#define FZ_DST(c)  (0x3000u + 0x1400u * (c)) /* 4 KiB DMA destination + 1 KiB messages per cb */
+#define FZ_MSG(c)  (FZ_DST(c) + 0x1000u)
+#define FZ_WORDS   128u                     /* words per command buffer at most */
+
+typedef struct {
+  tf_ctx_t *t;
+  uint32_t arena, asz;                      /* device address, bytes (guard + slots) */
+  uint8_t *model;
+  int kind[HIF_NUM_EQ];                     /* 0 other, 1 MME, 2 DMA */
+  uint32_t eqs[HIF_NUM_EQ], neq;
+  uint32_t dma_regs;                        /* DMA register offsets (offsetof in dma_t) */
+  unsigned defects[24];
+} fz_t;
+
+#define FZ_OFF_DMA(r) ((uint32_t)offsetof(dma_t, r))
+#define FZ_OFF_MME(r) ((uint32_t)offsetof(mme_t, r))
+
+/* An address outside the job's buffer: a guard region, another slot, a
+ * firmware object, the interrupt controller, or far away in device memory. */
+static uint32_t fz_outside(fz_t *f, uint32_t slot) {
+  uint32_t base = f->arena + FZ_GUARD + slot * FZ_STRIDE;
+  switch (tf_rand_below(f->t, 5)) {
+    case 0: return base - 4u * (1u + tf_rand_below(f->t, FZ_GUARD / 4u));
+    case 1: return base + FZ_BUF + 4u * tf_rand_below(f->t, FZ_GUARD / 4u);
+    case 2: return f->arena + FZ_GUARD + ((slot + 1u) % FZ_SLOTS) * FZ_STRIDE + 4u * tf_rand_below(f->t, FZ_BUF / 4u);
+    case 3: return TESSERA_SYNCMGR_BASE + (uint32_t)offsetof(syncmgr_t, SOB_SET) + 4u * (TESSERA_SYNC_OBJECTS - 1u - tf_rand_below(f->t, 16));
+    default: return TESSERA_HBM_BASE + 4u * tf_rand_below(f->t, 1u << 18);
+  }
+}
+
+/* Append one valid packet for cb c of a job in slot `slot` on queue eq; the
+ * model is updated with what it writes. */
+static void fz_valid_pkt(fz_t *f, hl_cb_t *cb, uint32_t slot, unsigned c, int eq, uint8_t *mdl) {
+  tf_ctx_t *t = f->t;
+  uint32_t base = f->arena + FZ_GUARD + slot * FZ_STRIDE;
+  uint32_t fl = tf_rand_below(t, 4) == 0 ? HL_EB : tf_rand_below(t, 4) == 0 ? HL_MB : 0;
+  int k = f->kind[eq];
+  switch (tf_rand_below(t, k == 2 ? 8 : 7)) {
+    case 0: hl_cb_nop(cb, fl); break;
+    case 1: hl_cb_wait(cb, fl, tf_rand_below(t, 16)); break;
+    case 2: hl_cb_fence(cb, fl, tf_rand_below(t, 4), 0); break;
+    case 3: hl_cb_msg_short(cb, fl, tf_rand_below(t, TESSERA_SYNC_OBJECTS - 16u), tf_rand_below(t, 2), tf_rand32(t) & 0x7FFFu); break;
+    case 4:
+    case 5: {
+      uint32_t a = FZ_MSG(c) + 4u * tf_rand_below(t, 256), v = tf_rand32(t);
+      hl_cb_msg_long(cb, fl, base + a, v);
+      memcpy(mdl + a, &v, 4);
+      break;
+    }
+    case 6:   /* a register the engine only uses at a go/commit */
+      if (k == 2) hl_cb_wreg32(cb, fl, FZ_OFF_DMA(FILL), tf_rand32(t));
+      else if (k == 1) hl_cb_wreg32(cb, fl, FZ_OFF_MME(SCALE), 0);
+      else hl_cb_nop(cb, fl);
+      break;
+    default: {   /* DMA copy inside the job buffer */
+      uint32_t n = 32u * (1u + tf_rand_below(t, 8));
+      uint32_t s = FZ_SRC + 32u * tf_rand_below(t, (0x2000u - n) / 32u + 1u);
+      uint32_t d = FZ_DST(c) + 32u * tf_rand_below(t, (0x1000u - n) / 32u + 1u);
+      if (tf_rand_below(t, 2)) {
+        hl_cb_lin_dma(cb, HL_EB, base + s, base + d, n);
+      } else {
+        uint32_t v[4] = {base + s, base + d, n, 1u};
+        hl_cb_wreg_bulk(cb, HL_EB, FZ_OFF_DMA(SRC), 4, v);
+      }
+      memmove(mdl + d, mdl + s, n);
+      break;
+    }
+  }
+}
+
+/* Append one defective packet (or make the buffer defective); returns the
+ * expected reason, *off gets the offset the firmware must report. Returns 0
+ * if this defect does not apply to the queue (the caller picks another). */
+static uint32_t fz_bad_pkt(fz_t *f, hl_cb_t *cb, uint32_t slot, int eq, uint32_t *off, int *no_stop, int *trunc) {
+  tf_ctx_t *t = f->t;
+  uint32_t base = f->arena + FZ_GUARD + slot * FZ_STRIDE;
+  int k = f->kind[eq];
+  *off = hl_cb_bytes(cb);
+  unsigned d = tf_rand_below(t, 15);
+  uint32_t w[4];
+  switch (d) {
+    case 0: w[0] = 0x00u | ((1u + tf_rand_below(t, 63)) << 10); w[1] = 0; hl_cb_raw(cb, w, 2); return 13; /* RESERVED */
+    case 1: w[0] = 0x09u + tf_rand_below(t, 0xF7u); w[1] = 0; hl_cb_raw(cb, w, 2); return 1;            /* OPCODE */
+    case 2: hl_cb_msg_long(cb, 0, base + FZ_MSG(0), 1); *trunc = 1; return 2;                            /* TRUNCATED */
+    case 3: *no_stop = 1; return 12;                                                                    /* NO_STOP */
+    case 4: hl_cb_wreg32(cb, 0, 4u * tf_rand_below(t, 64) + 1u + tf_rand_below(t, 3), 0); return 3;     /* REG_RANGE */
+    case 5: {
+      uint32_t v[8] = {0};
+      hl_cb_wreg_bulk(cb, 0, 0x10000u - 4u * (1u + tf_rand_below(t, 7)), 8, v);
+      return 3;
+    }
+    case 6: w[0] = 0x02u | (0u << 16); w[1] = tf_rand_below(t, 2) ? 0u : 257u + tf_rand_below(t, 1000); hl_cb_raw(cb, w, 2); return 11; /* BULK_COUNT */
+    case 7: hl_cb_msg_long(cb, 0, base + FZ_MSG(0) + 1u + tf_rand_below(t, 3), 1); return 14;          /* MSG_ALIGN */
+    case 8: hl_cb_msg_long(cb, 0, fz_outside(f, slot), tf_rand32(t)); return HIF_PKT_MSG_TARGET;
+    case 9: hl_cb_msg_short(cb, 0, TESSERA_SYNC_OBJECTS - 16u + tf_rand_below(t, 16 + 100), 1, 1); return HIF_PKT_FW_OBJECT;
+    case 10: hl_cb_fence(cb, 0, 4u + tf_rand_below(t, 60), 0); return 8;                               /* BAD_FENCE */
+    case 11:
+      if (k == 2) return 0;
+      hl_cb_lin_dma(cb, 0, base + FZ_SRC, base + FZ_DST(0), 32);
+      return 10;                                                                                        /* NOT_DMA */
+    case 12: {
+      if (k != 2) return 0;
+      uint32_t n = 32u * (1u + tf_rand_below(t, 8)), out = fz_outside(f, slot) & ~31u;
+      if (tf_rand_below(t, 2)) hl_cb_lin_dma(cb, 0, base + FZ_SRC, out, n);
+      else if (tf_rand_below(t, 2)) hl_cb_lin_dma(cb, 0, out, base + FZ_DST(0), n);
+      else {   /* straddles the end of the buffer */
+        uint32_t v[4] = {base + FZ_SRC, base + FZ_BUF - 32u, 64u, 1u};
+        hl_cb_wreg_bulk(cb, 0, FZ_OFF_DMA(SRC), 4, v);
+      }
+      return HIF_PKT_DMA_RANGE;
+    }
+    case 13: {   /* an engine completion message to an outside address, enabled */
+      if (k == 0) return 0;
+      uint32_t in = base + FZ_SRC;
+      hl_cb_wreg32(cb, 0, k == 2 ? FZ_OFF_DMA(MSG_ADDR) : FZ_OFF_MME(MSG_ADDR), fz_outside(f, slot));
+      hl_cb_wreg32(cb, 0, k == 2 ? FZ_OFF_DMA(MSG_CTRL) : FZ_OFF_MME(MSG_CTRL), 1);
+      if (k == 2) {
+        *off = hl_cb_bytes(cb);
+        hl_cb_lin_dma(cb, 0, in, base + FZ_DST(0), 32);
+      } else {
+        uint32_t v[10] = {in, in, base + FZ_DST(0), 0, 16, 16, 16, 64, 64, 64};
+        hl_cb_wreg_bulk(cb, 0, FZ_OFF_MME(A_ADDR), 10, v);
+        hl_cb_wreg32(cb, 0, FZ_OFF_MME(DTYPE), 0x011u);
+        *off = hl_cb_bytes(cb);
+        hl_cb_wreg32(cb, 0, FZ_OFF_MME(CTRL), MME__CTRL__COMMIT_bm);
+      }
+      return HIF_PKT_MSG_TARGET;
+    }
+    default: {   /* an MME commit whose C (or A) lies outside */
+      if (k != 1) return 0;
+      uint32_t in = base + FZ_SRC, out = fz_outside(f, slot) & ~31u, ca = tf_rand_below(t, 2);
+      uint32_t v[10] = {ca ? in : out, in, ca ? out : in, 0, 16, 16, 16, 64, 64, 64};
+      hl_cb_wreg_bulk(cb, 0, FZ_OFF_MME(A_ADDR), 10, v);
+      hl_cb_wreg32(cb, 0, FZ_OFF_MME(DTYPE), 0x011u);   /* BF16 x BF16 -> BF16 */
+      *off = hl_cb_bytes(cb);
+      hl_cb_wreg32(cb, 0, FZ_OFF_MME(CTRL), MME__CTRL__COMMIT_bm);
+      return HIF_PKT_MME_RANGE;
+    }
+  }
+}
+
+static int fz_run(tf_ctx_t *t, unsigned ncb_total) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  fz_t f;
+  memset(&f, 0, sizeof f);
+  f.t = t;
+  int q;
+  NEED_QUEUE(t, d, "dma0", q);
+  uint32_t present = hl_eq_present(d);
+  const char *names[] = {"mme0", "mme1", "dma0", "dma1", "tpc"};
+  for (unsigned i = 0; i < 5; i++) {
+    int e = hl_queue_id(names[i]);
+    if (e >= 0 && ((present >> e) & 1u)) f.kind[e] = names[i][0] == 'm' ? 1 : names[i][0] == 'd' ? 2 : 0;
+  }
+  for (unsigned e = 0; e < HIF_NUM_EQ; e++)
+    if ((present >> e) & 1u) f.eqs[f.neq++] = e;
+  f.asz = FZ_GUARD + FZ_SLOTS * FZ_STRIDE;
+  HL_CHECK(t, d, hl_alloc(d, f.asz, 4096, &f.arena));
+  f.model = malloc(f.asz);
+  uint8_t *got = malloc(f.asz);
+  fill_rand(t, f.model, f.asz);
+  HL_CHECK(t, d, hl_write(d, f.arena, f.model, f.asz));
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  unsigned ncb = 0, nbad = 0, njobs = 0, nbatch = 0;
+  unsigned reasons[32] = {0};
+  while (ncb < ncb_total) {
+    uint32_t seqs[FZ_SLOTS], exp_det[FZ_SLOTS];
+    int bad[FZ_SLOTS];
+    unsigned nj = FZ_SLOTS;
+    for (uint32_t s = 0; s < nj; s++) {
+      uint32_t base = f.arena + FZ_GUARD + s * FZ_STRIDE, mo = FZ_GUARD + s * FZ_STRIDE;
+      hl_job_t j;
+      memset(&j, 0, sizeof j);
+      j.nbuf = 1;
+      j.buf[0].base = base;
+      j.buf[0].size = FZ_BUF;
+      j.sq = tf_rand_below(t, HIF_NUM_SQ);
+      j.no_irq = tf_rand_below(t, 2);
+      /* distinct queues, 1..4 buffers */
+      uint32_t order[HIF_NUM_EQ];
+      memcpy(order, f.eqs, sizeof order);
+      for (unsigned i = f.neq; i > 1; i--) {
+        unsigned r = tf_rand_below(t, i), x = order[i - 1];
+        order[i - 1] = order[r], order[r] = x;
+      }
+      /* mostly full jobs: the firmware's per-job cost is shared by more buffers */
+      unsigned nmax = f.neq < HIF_MAX_CBS ? f.neq : HIF_MAX_CBS;
+      unsigned n = tf_rand_below(t, 4) ? nmax : 1 + tf_rand_below(t, nmax);
+      int bad_cb = tf_rand_below(t, 5) < 2 ? (int)tf_rand_below(t, n) : -1;
+      uint8_t *mdl = malloc(FZ_BUF);   /* this job's effect on its buffer (applied if it is valid) */
+      memcpy(mdl, f.model + mo, FZ_BUF);
+      for (unsigned c = 0; c < n; c++) {
+        int eq = (int)order[c];
+        hl_cb_clear(&cb);
+        unsigned np = tf_rand_below(t, 4);
+        int no_stop = 0, trunc = 0;
+        uint32_t why = 0, off = 0;
+        unsigned at = (int)c == bad_cb ? tf_rand_below(t, np + 1) : ~0u;
+        for (unsigned p = 0; p <= np; p++) {
+          if (p == at) {
+            do why = fz_bad_pkt(&f, &cb, s, eq, &off, &no_stop, &trunc);
+            while (!why);
+            break;
+          }
+          if (p < np) fz_valid_pkt(&f, &cb, s, c, eq, mdl);
+        }
+        if (!no_stop && !trunc) hl_cb_stop(&cb, HL_EB);
+        uint32_t bytes = hl_cb_bytes(&cb) - (trunc ? 8u : 0u);
+        if (no_stop) off = bytes;
+        if (bytes == 0) {   /* an empty buffer is a descriptor error, not a packet one: give it a NOP */
+          hl_cb_nop(&cb, 0);
+          bytes = off = 8;
+        }
+        if (bytes > 4u * FZ_WORDS) return tf_fail(t, "fuzz: buffer too long (%u bytes)", bytes);
+        HL_CHECK(t, d, hl_write(d, base + FZ_CB(c), hl_cb_words(&cb), bytes));
+        memcpy(mdl + FZ_CB(c), hl_cb_words(&cb), bytes);
+        memcpy(f.model + mo + FZ_CB(c), hl_cb_words(&cb), bytes);
+        j.cb[c].eq = eq;
+        j.cb[c].addr = base + FZ_CB(c);
+        j.cb[c].size = bytes;
+        if (why) exp_det[s] = HIF_PKT_DETAIL(c, why, off), reasons[why]++;
+      }
+      j.ncb = n;
+      bad[s] = bad_cb >= 0;
+      if (!bad[s]) memcpy(f.model + mo, mdl, FZ_BUF);
+      free(mdl);
+      int rc = hl_submit(d, &j, &seqs[s]);
+      if (rc == HL_EFULL) return tf_fail(t, "fuzz: ring %u full", j.sq);
+      HL_CHECK(t, d, rc);
+      ncb += n;
+      nbad += bad[s];
+    }
+    for (uint32_t s = 0; s < nj; s++) {
+      hl_completion_t c;
+      memset(&c, 0, sizeof c);
+      int w = hl_wait(d, seqs[s], 400000, &c);
+      if (bad[s] ? (w != HL_FAILED || c.cause != HIF_CAUSE_PACKET || c.detail != exp_det[s]) : w != HL_COMPLETED)
+        return tf_fail(t, "fuzz batch %u slot %u job %u: %s cause %u (%s) detail 0x%08x, expected %s detail 0x%08x", nbatch,
+                       s, seqs[s], hl_wait_name(w), c.cause, hl_cause_name(c.cause), c.detail,
+                       bad[s] ? "error bad packet" : "completed", bad[s] ? exp_det[s] : 0u);
+    }
+    njobs += nj;
+    HL_CHECK(t, d, hl_read(d, f.arena, got, f.asz));
+    if (memcmp(got, f.model, f.asz)) {
+      uint32_t i = 0;
+      while (got[i] == f.model[i]) i++;
+      return tf_fail(t, "fuzz batch %u: arena byte 0x%x (slot %d, offset 0x%x) is 0x%02x, model 0x%02x", nbatch, i,
+                     i < FZ_GUARD ? -1 : (int)((i - FZ_GUARD) / FZ_STRIDE), i < FZ_GUARD ? i : (i - FZ_GUARD) % FZ_STRIDE,
+                     got[i], f.model[i]);
+    }
+    nbatch++;
+  }
+  hif_counters_t k;
+  HL_CHECK(t, d, hl_fw_counters(d, &k));
+  tf_log(t, "fuzz: %u command buffers (%u malformed jobs of %u) in %u batches; reasons:", ncb, nbad, njobs, nbatch);
+  for (unsigned r = 0; r < 32; r++)
+    if (reasons[r]) tf_log(t, "  reason %u: %u", r, reasons[r]);
+  TF_CHECK_EQ(t, k.jobs_ok, njobs - nbad);
+  TF_CHECK_EQ(t, k.jobs_error, nbad);
+  free(got);
+  free(f.model);
+  hl_cb_free(&cb);
+  hl_close(d);
+  return TF_PASS;
+}
+
+/* Own line in make test (`hostlink_fuzz`), not in "all": ~1.1 M cycles. */
+TF_TEST_F(hostlink, fuzz, 20000000, TF_BENCH) {
+  const char *e = getenv("HOSTLINK_FUZZ_CBS");   /* calibration only; the suite runs 1000 */
+  return fz_run(t, e ? (unsigned)atoi(e) : 1000u);
+}
+TF_TEST_F(hostlink_soak, fuzz, 2000000000, TF_BENCH) { return fz_run(t, 100000); }
+
 /* A random BF16 x BF16 -> FP32 GEMM around the array size, its golden C, and
  * a workspace in device memory holding A, B, C, one spare C-sized area (X) and
  * room for command buffers from ws + off. */
@@ -954,17 +1305,31 @@ TF_TEST(hostlink, queue_error, 2000000) {
   HL_CHECK(t, d, hl_write(d, ws + 0x1000u, zero, sizeof zero));
   hl_cb_t cb;
   hl_cb_init(&cb);
+  hl_job_t j;
+  uint32_t s0, s1, s2;
+  /* an unknown opcode: refused by the firmware's packet check, nothing runs */
   uint32_t bad[2] = {0x09u + tf_rand_below(t, 0xF7u), 0};
   hl_cb_nop(&cb, 0);
   hl_cb_raw(&cb, bad, 2);
   hl_cb_lin_dma(&cb, 0, ws, ws + 0x1000u, sizeof src);
   hl_cb_stop(&cb, HL_EB);
-  hl_job_t j;
   job_ws(&j, ws, wsz);
   PUT_CB(t, d, &j, 0, q, &cb, ws, &off);
-  uint32_t s1, s2;
+  HL_CHECK(t, d, hl_submit(d, &j, &s0));
+  EXPECT_JOB(t, d, s0, HL_FAILED, HIF_CAUSE_PACKET, HIF_PKT_DETAIL(0, 1 /* OPCODE */, 8), 400000);
+  TF_CHECK(t, tsim_uart_contains(t->sim, "error: bad packet"));
+  /* an error only the running queue sees: a register write the engine answers
+   * with pslverr (an unmapped offset) stops the queue (APB), the LIN_DMA after
+   * it never runs, the queue is reset */
+  hl_cb_clear(&cb);
+  hl_cb_nop(&cb, 0);
+  hl_cb_wreg32(&cb, 0, 0xFFCu, 0);
+  hl_cb_lin_dma(&cb, 0, ws, ws + 0x1000u, sizeof src);
+  hl_cb_stop(&cb, HL_EB);
+  job_ws(&j, ws, wsz);
+  PUT_CB(t, d, &j, 0, q, &cb, ws, &off);
   HL_CHECK(t, d, hl_submit(d, &j, &s1));
-  EXPECT_JOB(t, d, s1, HL_FAILED, HIF_CAUSE_QMAN, 1u /* cb 0, OPCODE */, 400000);
+  EXPECT_JOB(t, d, s1, HL_FAILED, HIF_CAUSE_QMAN, 6u /* cb 0, APB */, 400000);
   HL_CHECK(t, d, hl_read(d, ws + 0x1000u, dst, sizeof dst));
   TF_CHECK(t, !memcmp(dst, zero, sizeof dst));
   TF_CHECK(t, tsim_uart_contains(t->sim, "error: queue error"));

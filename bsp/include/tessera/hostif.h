@@ -94,12 +94,25 @@ enum hif_cause {          /* detail: */
   HIF_CAUSE_WATCHDOG    = 8,  /* cycles run */
   HIF_CAUSE_SQ_OVERFLOW = 9,  /* producer index moved more than HIF_SQ_ENTRIES past the consumer */
   HIF_CAUSE_ENGINE      = 10, /* cb index << 8 | the engine's STATUS.err after its buffer (MME, DMA, TPC) */
+  HIF_CAUSE_PACKET      = 11, /* HIF_PKT_DETAIL(cb, reason, packet offset): refused by the packet check */
   HIF_CAUSE_COUNT
+};
+/* Packet check (firmware, before a job starts): detail of HIF_CAUSE_PACKET =
+ * cb index [31:28], reason [27:20], byte offset of the packet in its buffer [19:0].
+ * Reasons 1..14 are the queue manager's error codes (docs/packets.md) found ahead of
+ * time; the others: */
+#define HIF_PKT_DETAIL(cb, why, off) (((uint32_t)(cb) << 28) | (((uint32_t)(why) & 0xFFu) << 20) | ((off) & 0xFFFFFu))
+enum hif_pkt_reason {
+  HIF_PKT_MSG_TARGET = 16,  /* MSG_LONG or an engine message: not a job buffer, user object or queue fence */
+  HIF_PKT_FW_OBJECT  = 17,  /* MSG_SHORT to an object the firmware owns (or one that does not exist) */
+  HIF_PKT_DMA_RANGE  = 18,  /* LIN_DMA or a DMA descriptor started with a footprint outside the job's buffers */
+  HIF_PKT_MME_RANGE  = 19,  /* an MME commit with an operand footprint outside the job's buffers */
+  HIF_PKT_TOO_LONG   = 20   /* the buffer is longer than the check walks (1 MiB) */
 };
 /* Initializer of a name table indexed by cause. */
 #define HIF_CAUSE_NAMES {"none", "bad descriptor", "bad queue", "cb range", "buffer range", \
                          "bad dependency", "dependency failed", "queue error", "watchdog", "sq overflow", \
-                         "engine error"}
+                         "engine error", "bad packet"}
 
 /* Counters kept by the firmware (all wrap). */
 typedef struct {
