@@ -1085,6 +1085,19 @@ module tessera_top #(
   logic [Dc-1:0][Dw-1:0]   tp_wdata, tp_rdata;
   logic [Dc-1:0][Dw/8-1:0] tp_wstrb;
 
+  // Clock of the cluster: gated like an MME's (see g_mme): it runs while a launch is
+  // latched or running and whenever something asks for it (register access, message,
+  // AXI transfer in flight on one of its DCORE ports).
+  logic tpc_clk, tpc_clk_en;
+  assign tpc_clk_en = !rst_ni || !e_idle[QTpc] || e_psel[QTpc] || msg_valid[MsgTpc]
+                      || (|tp_awvalid) || (|tp_wvalid) || (|tp_arvalid) || (|tp_bvalid)
+                      || (|tp_rvalid);
+  tessera_clk_gate #(.Enable(EngClkGate)) u_tpc_cg (
+    .clk_i    (clk_i),
+    .en_i     (tpc_clk_en),
+    .test_en_i(1'b0),
+    .clk_o    (tpc_clk)
+  );
   tessera_tpc_cluster #(
     .Dcores     (Dc),
     .TpcPerDcore(tessera_cfg_pkg::TpcPerDcore),
@@ -1092,7 +1105,7 @@ module tessera_top #(
     .MemBase    (tessera_cfg_pkg::HbmBase),
     .MemSize    ({1'b0, tessera_cfg_pkg::HbmSize})
   ) u_tpc (
-    .clk_i          (clk_i),
+    .clk_i          (tpc_clk),
     .rst_ni         (rst_ni),
     .apb_psel_i     (e_psel[QTpc]),
     .apb_penable_i  (e_penable[QTpc]),

@@ -12,6 +12,15 @@
  * cluster loads the program and the tensors through the DCOREs' L2 slices (port 1), so
  * the test follows the L2 coherence contract (docs/l2.md): inputs are written behind
  * the slices (back door), the slices are invalidated before and flushed after a launch.
+ *
+ * L2 mode. The cluster interleaves TPCs over the DCOREs (tpcid t on DCORE t % 2), so
+ * neighbouring slices of a split write through different L2 slices. In private mode a
+ * slice writes a dirty line back whole, so two DCOREs must not write parts of one
+ * 64-byte line (docs/l2.md, "Line granularity"): the private-mode cases lay the output
+ * out line-aligned (base on a line, row pitch a multiple of 16 FP32) with a row split;
+ * the cases whose split cuts lines anyway (column blocks of a transpose, the short rows
+ * of a row sum, odd pitches) run with the slices in shared mode, where one slice owns
+ * each line and all engines are coherent.
  * Each launch checks its completion message (into a SYSCTRL scratch register) and INTC
  * source 5 (raised, then cleared by STATUS.done). The launch-gap benchmark launches
  * through the TPC queue manager (back-to-back commits with the engine-idle barrier). */
@@ -23,6 +32,7 @@
 #include "cp_model.h"
 #include "golden/tpc_golden.h"
 #include "regs/intc_regs.h"
+#include "regs/l2_regs.h"
 #include "regs/qman_regs.h"
 #include "regs/syncmgr_regs.h"
 #include "regs/sysctrl_regs.h"
@@ -233,11 +243,27 @@ static void get_mat(tf_ctx_t *t, const tpc_tensor_t *d, uint32_t *vals) {
 enum { K_RELU, K_ADD, K_MUL, K_REDUCE_SUM, K_TRANSPOSE, K_GELU };
 static const char *const k_names[] = {"relu", "add", "mul", "reduce_sum", "transpose", "gelu"};
 
+/* Shared mode on every slice (slices empty first; each test starts a fresh chip). */
+static int l2_shared(tf_ctx_t *t) {
+  unsigned k = 0;
+  while ((1u << k) < TESSERA_NUM_L2) k++;
+  TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));
+  for (unsigned d = 0; d < TESSERA_NUM_L2; d++)
+    W32(TESSERA_L2_ADDR(d) + (uint32_t)offsetof(l2_t, SHARED),
+        (k << L2__SHARED__SLICES_LOG2_bp) | (d << L2__SHARED__SLICE_ID_bp));
+  return TF_PASS;
+}
+
 /* Kernel `kind` on a random [H][W] FP32 input (W, H around the given values) on
  * the given TPC counts: chip == model (whole window, status, bundles) and, for the
  * exact kernels, == golden model; outputs identical across the splits. */
-static int kernel_case(tf_ctx_t *t, int kind, uint32_t W, uint32_t H, const uint32_t *splits, unsigned nsplits) {
+static int kernel_case(tf_ctx_t *t, int kind, uint32_t W, uint32_t H, const uint32_t *splits, unsigned nsplits,
+                       int shared) {
   tpc_bundle_t *prog = NULL;
+  if (shared) CALL(l2_shared(t));
+  /* private mode: only row-split elementwise kernels, output line-aligned */
+  if (!shared && kind != K_RELU && kind != K_ADD && kind != K_MUL && kind != K_GELU)
+    return tf_fail(t, "kernel_case: %s needs shared mode (its split cuts L2 lines)", k_names[kind]);
   uint32_t nb = 0;
   CALL(assemble(t, k_names[kind], NULL, &prog, &nb));
   int rc = write_prog(t, prog, nb, PROG_AT);
@@ -253,6 +279,11 @@ static int kernel_case(tf_ctx_t *t, int kind, uint32_t W, uint32_t H, const uint
   uint32_t a_at = DATA_AT + 4u * tf_rand_below(t, 8);
   uint32_t b_at = (a_at + 4u * pa * H + 64u + 4u * tf_rand_below(t, 8)) & ~3u;
   uint32_t o_at = (b_at + 4u * pb * H + 64u + 4u * tf_rand_below(t, 8)) & ~3u;
+  uint32_t po = W + 1u;  /* output row pitch (elementwise kernels) */
+  if (!shared) {
+    o_at = (o_at + 63u) & ~63u;
+    po = (W + 15u) & ~15u;
+  }
   tpc_tensor_t a = tens2(a_at, 0, W, H, pa, 0), b = tens2(b_at, 0, W, H, pb, 0);
   size_t n = (size_t)W * H;
   uint32_t *va = malloc(4 * n), *vb = malloc(4 * n), *g = malloc(4 * n), *got = malloc(4 * n), *ref = malloc(4 * n);
@@ -261,7 +292,7 @@ static int kernel_case(tf_ctx_t *t, int kind, uint32_t W, uint32_t H, const uint
   tpc_tensor_t o;
   int exact = 1;
   if (kind <= K_MUL || kind == K_GELU) {
-    o = tens2(o_at, 0, W, H, W + 1, 0);
+    o = tens2(o_at, 0, W, H, po, 0);
     L.ntensors = 3;
     L.tensor[0] = a;
     L.tensor[1] = b;
@@ -319,14 +350,15 @@ static const uint32_t k_all[] = {NTPC_ALL};
 static const uint32_t k_splits[] = {NTPC_ALL, 1, 3};
 
 /* The default smoke run: an elementwise add on every TPC of the chip. */
-TF_TEST_F(tpc, add_smoke, 2000000, TF_SMOKE) { return kernel_case(t, K_ADD, 37 + tf_rand_below(t, 8), 6, k_all, 1); }
+TF_TEST_F(tpc, add_smoke, 2000000, TF_SMOKE) { return kernel_case(t, K_ADD, 37 + tf_rand_below(t, 8), 6, k_all, 1, 0); }
 
-/* Library kernels on every TPC and on 1 and 3 TPCs (uneven split) */
-TF_TEST(tpc, relu_split, 4000000) { return kernel_case(t, K_RELU, 41 + tf_rand_below(t, 16), 5, k_splits, 3); }
-TF_TEST(tpc, mul_all, 2000000) { return kernel_case(t, K_MUL, 17 + tf_rand_below(t, 16), 9, k_all, 1); }
-TF_TEST(tpc, reduce_sum_all, 2000000) { return kernel_case(t, K_REDUCE_SUM, 60 + tf_rand_below(t, 20), 9, k_all, 1); }
-TF_TEST(tpc, transpose_all, 3000000) { return kernel_case(t, K_TRANSPOSE, 17 + tf_rand_below(t, 8), 19, k_all, 1); }
-TF_TEST(tpc, gelu_all, 3000000) { return kernel_case(t, K_GELU, 24 + tf_rand_below(t, 16), 4, k_all, 1); }
+/* Library kernels on every TPC and on 1 and 3 TPCs (uneven split); last argument:
+ * 1 = L2 shared mode with an unaligned output, 0 = private mode, line-aligned output */
+TF_TEST(tpc, relu_split, 4000000) { return kernel_case(t, K_RELU, 41 + tf_rand_below(t, 16), 5, k_splits, 3, 0); }
+TF_TEST(tpc, mul_all, 2000000) { return kernel_case(t, K_MUL, 17 + tf_rand_below(t, 16), 9, k_all, 1, 1); }
+TF_TEST(tpc, reduce_sum_all, 2000000) { return kernel_case(t, K_REDUCE_SUM, 60 + tf_rand_below(t, 20), 9, k_all, 1, 1); }
+TF_TEST(tpc, transpose_all, 3000000) { return kernel_case(t, K_TRANSPOSE, 17 + tf_rand_below(t, 8), 19, k_all, 1, 1); }
+TF_TEST(tpc, gelu_all, 3000000) { return kernel_case(t, K_GELU, 24 + tf_rand_below(t, 16), 4, k_all, 1, 0); }
 
 /* ------------------------------------------------------------------ bad input
  * Each case: chip == model (error code, failing TPC, PC, error mask, memory: nothing
@@ -342,7 +374,8 @@ static int errors_setup(tf_ctx_t *t, tpc_launch_t *L, tpc_bundle_t **prog, uint3
   L->idx_size[1] = H;
   uint32_t *v = malloc(4u * W * H);
   for (uint32_t k = 0; k < 3; k++) {
-    L->tensor[k] = tens2(DATA_AT + 0x4000u * k, 0, W, H, W, 0);
+    /* the output's rows on whole L2 lines (private mode, row split) */
+    L->tensor[k] = tens2(DATA_AT + 0x4000u * k, 0, W, H, k == 2 ? (W + 15u) & ~15u : W, 0);
     if (k < 2) put_rand(t, &L->tensor[k], v);
   }
   free(v);
