@@ -6,7 +6,12 @@ TPCC_MODS := rtl/tpc/tessera_tpc_axi_arb.sv rtl/tpc/tessera_tpc_ifetch.sv rtl/tp
 RTL_SRCS  += $(TPCC_MODS)
 LINT_TOPS += tessera_tpc_cluster
 
-TPCC_BUILD := $(BUILD)/tpc_cluster
+# TPCs per DCORE of the testbench's cluster. `make test` builds 2 (2 DCOREs x 2 TPCs in
+# proto: every path of the cluster, half the C++ of the full 2 x 4 shape, which was the
+# longest build of `make test`); the bench line builds the CONFIG's shape
+# (TPCC_PER_DCORE=4 in proto). The chip suite (tests/chip/tpc.c) runs the full cluster.
+TPCC_PER_DCORE ?= 2
+TPCC_BUILD := $(BUILD)/tpc_cluster_$(TPCC_PER_DCORE)
 TPCC_TB    := $(TPCC_BUILD)/Vtessera_tpc_cluster
 TPCC_RTL   := $(CFG_PKG) rtl/tpc/gen/tpc_reg_pkg.sv rtl/tpc/gen/tpc_reg_top.sv $(TPC_RTL) $(TPCC_MODS)
 TPCC_SRCS  := tests/tpc/rtl/tpcc_harness.cpp sim/src/axi_mem_model.cpp
@@ -25,8 +30,8 @@ $(TPCC_TB): $(TPCC_RTL) $(TPCC_SRCS) $(TPCC_HDRS) $(TPC_TOOLS_DIR)/libtpcmodel.a
             $(TPCC_BUILD)/tpcc.vlt $(TPCC_BUILD)/tpcc_test.o mk/tpc_rtl_cluster.mk
 	@mkdir -p $(TPCC_BUILD)
 	nice verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast -Wno-fatal \
-	  --top-module tessera_tpc_cluster "-GMemSize=33'h1000000" -Mdir $(TPCC_BUILD) -o Vtessera_tpc_cluster \
-	  -CFLAGS "-O1 -I$(ROOT)/tests/tpc -I$(ROOT)/tests/tpc/rtl -I$(ROOT)/tools/tpcasm -I$(ROOT)/sim/src -I$(ROOT)/bsp/include -I$(CFG_INC)" \
+	  --top-module tessera_tpc_cluster "-GMemSize=33'h1000000" -GTpcPerDcore=$(TPCC_PER_DCORE) -Mdir $(TPCC_BUILD) -o Vtessera_tpc_cluster \
+	  -CFLAGS "-O1 -DTPCC_PER_DCORE=$(TPCC_PER_DCORE) -I$(ROOT)/tests/tpc -I$(ROOT)/tests/tpc/rtl -I$(ROOT)/tools/tpcasm -I$(ROOT)/sim/src -I$(ROOT)/bsp/include -I$(CFG_INC)" \
 	  -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1" \
 	  -LDFLAGS "$(TPCC_BUILD)/tpcc_test.o $(TPC_RTL_BUILD)/tpc_golden.o $(TPC_TOOLS_DIR)/libtpcmodel.a -lm" \
 	  $(VLT_WAIVERS) $(TPCC_BUILD)/tpcc.vlt $(CFG_PKG) $(addprefix $(ROOT)/,$(filter-out $(CFG_PKG),$(TPCC_RTL))) \

@@ -143,13 +143,19 @@ void high() {
 
 extern "C" {
 
+/* TPCs per DCORE of the Verilated cluster (its TpcPerDcore parameter, set by the build:
+ * mk/tpc_rtl_cluster.mk) */
+#ifndef TPCC_PER_DCORE
+#define TPCC_PER_DCORE TESSERA_TPC_PER_DCORE
+#endif
+
 void tb_init(unsigned read_latency, uint64_t seed) {
   g = new Tb;
   g->rs = seed * 2654435761ull + 1;
   g->ctx.reset(new VerilatedContext);
   g->dut.reset(new Vtessera_tpc_cluster(g->ctx.get()));
   g->dcores = TESSERA_DCORES;
-  g->per_dcore = TESSERA_TPC_PER_DCORE;
+  g->per_dcore = TPCC_PER_DCORE;
   for (unsigned i = 0; i < g->dcores; i++) {
     tessera::AxiMemConfig c;
     c.data_bytes = 32;
