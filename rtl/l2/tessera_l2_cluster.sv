@@ -261,11 +261,13 @@ module tessera_l2_cluster #(
     assign unused_log2 = ^slices_log2[NumSlices-1:1];
 
     for (genvar p = 0; p < NumPorts; p++) begin : g_port
-      logic [NumSlices-1:0][31:0]    mu_awaddr, mu_araddr, sc_awaddr, sc_araddr;
-      logic [NumSlices-1:0][AxW-1:0] mu_aw, mu_ar, sc_aw, sc_ar;
-      logic [NumSlices-1:0][WW-1:0]  mu_w, sc_w;
-      logic [NumSlices-1:0][RW-1:0]  mu_r, sc_r;
-      logic [NumSlices-1:0][BW-1:0]  mu_b, sc_b;
+      // flat vectors (slice d at [d*W +: W]) rather than 2-D packed arrays: Yosys cannot
+      // resolve element accesses of multi-dimensional arrays declared in generate blocks
+      logic [NumSlices*32-1:0]  mu_awaddr, mu_araddr, sc_awaddr, sc_araddr;
+      logic [NumSlices*AxW-1:0] mu_aw, mu_ar, sc_aw, sc_ar;
+      logic [NumSlices*WW-1:0]  mu_w, sc_w;
+      logic [NumSlices*RW-1:0]  mu_r, sc_r;
+      logic [NumSlices*BW-1:0]  mu_b, sc_b;
       logic [NumSlices-1:0] mu_awvalid, mu_awready, mu_wlast, mu_wvalid, mu_wready;
       logic [NumSlices-1:0] mu_bvalid, mu_bready, mu_arvalid, mu_arready;
       logic [NumSlices-1:0] mu_rlast, mu_rvalid, mu_rready;
@@ -276,48 +278,48 @@ module tessera_l2_cluster #(
       for (genvar d = 0; d < NumSlices; d++) begin : g_pack
         localparam int unsigned U = d * NumPorts + p;
         // engine side
-        assign mu_awaddr[d]  = s_axi_awaddr_i[U];
-        assign mu_aw[d]      = {s_axi_awid_i[U], s_axi_awlen_i[U], s_axi_awsize_i[U],
+        assign mu_awaddr[d*32 +: 32]  = s_axi_awaddr_i[U];
+        assign mu_aw[d*AxW +: AxW]      = {s_axi_awid_i[U], s_axi_awlen_i[U], s_axi_awsize_i[U],
                                 s_axi_awburst_i[U], s_axi_awcache_i[U], s_axi_awprot_i[U],
                                 s_axi_awqos_i[U]};
         assign mu_awvalid[d] = s_axi_awvalid_i[U];
         assign s_axi_awready_o[U] = mu_awready[d];
-        assign mu_w[d]       = {s_axi_wdata_i[U], s_axi_wstrb_i[U]};
+        assign mu_w[d*WW +: WW]       = {s_axi_wdata_i[U], s_axi_wstrb_i[U]};
         assign mu_wlast[d]   = s_axi_wlast_i[U];
         assign mu_wvalid[d]  = s_axi_wvalid_i[U];
         assign s_axi_wready_o[U] = mu_wready[d];
-        assign {s_axi_bid_o[U], s_axi_bresp_o[U]} = mu_b[d];
+        assign {s_axi_bid_o[U], s_axi_bresp_o[U]} = mu_b[d*BW +: BW];
         assign s_axi_bvalid_o[U] = mu_bvalid[d];
         assign mu_bready[d]  = s_axi_bready_i[U];
-        assign mu_araddr[d]  = s_axi_araddr_i[U];
-        assign mu_ar[d]      = {s_axi_arid_i[U], s_axi_arlen_i[U], s_axi_arsize_i[U],
+        assign mu_araddr[d*32 +: 32]  = s_axi_araddr_i[U];
+        assign mu_ar[d*AxW +: AxW]      = {s_axi_arid_i[U], s_axi_arlen_i[U], s_axi_arsize_i[U],
                                 s_axi_arburst_i[U], s_axi_arcache_i[U], s_axi_arprot_i[U],
                                 s_axi_arqos_i[U]};
         assign mu_arvalid[d] = s_axi_arvalid_i[U];
         assign s_axi_arready_o[U] = mu_arready[d];
-        assign {s_axi_rid_o[U], s_axi_rdata_o[U], s_axi_rresp_o[U]} = mu_r[d];
+        assign {s_axi_rid_o[U], s_axi_rdata_o[U], s_axi_rresp_o[U]} = mu_r[d*RW +: RW];
         assign s_axi_rlast_o[U]  = mu_rlast[d];
         assign s_axi_rvalid_o[U] = mu_rvalid[d];
         assign mu_rready[d]  = s_axi_rready_i[U];
         // slice side
-        assign c_awaddr[U]   = sc_awaddr[d];
+        assign c_awaddr[U]   = sc_awaddr[d*32 +: 32];
         assign {c_awid[U], c_awlen[U], c_awsize[U], c_awburst[U], c_awcache[U], c_awprot[U],
-                c_awqos[U]} = sc_aw[d];
+                c_awqos[U]} = sc_aw[d*AxW +: AxW];
         assign c_awvalid[U]  = sc_awvalid[d];
         assign sc_awready[d] = c_awready[U];
-        assign {c_wdata[U], c_wstrb[U]} = sc_w[d];
+        assign {c_wdata[U], c_wstrb[U]} = sc_w[d*WW +: WW];
         assign c_wlast[U]    = sc_wlast[d];
         assign c_wvalid[U]   = sc_wvalid[d];
         assign sc_wready[d]  = c_wready[U];
-        assign sc_b[d]       = {c_bid[U], c_bresp[U]};
+        assign sc_b[d*BW +: BW]       = {c_bid[U], c_bresp[U]};
         assign sc_bvalid[d]  = c_bvalid[U];
         assign c_bready[U]   = sc_bready[d];
-        assign c_araddr[U]   = sc_araddr[d];
+        assign c_araddr[U]   = sc_araddr[d*32 +: 32];
         assign {c_arid[U], c_arlen[U], c_arsize[U], c_arburst[U], c_arcache[U], c_arprot[U],
-                c_arqos[U]} = sc_ar[d];
+                c_arqos[U]} = sc_ar[d*AxW +: AxW];
         assign c_arvalid[U]  = sc_arvalid[d];
         assign sc_arready[d] = c_arready[U];
-        assign sc_r[d]       = {c_rid[U], c_rdata[U], c_rresp[U]};
+        assign sc_r[d*RW +: RW]       = {c_rid[U], c_rdata[U], c_rresp[U]};
         assign sc_rlast[d]   = c_rlast[U];
         assign sc_rvalid[d]  = c_rvalid[U];
         assign c_rready[U]   = sc_rready[d];

@@ -76,7 +76,7 @@ module tessera_l2_router #(
                                           input logic [TW-1:0] own);
     logic [TW-1:0] mask;
     for (int unsigned i = 0; i < TW; i++) mask[i] = (i < 32'(k));
-    return (k == 2'd0) ? own : (gran & mask);
+    route = (k == 2'd0) ? own : (gran & mask);
   endfunction
 
   // ---------------------------------------------------------------- per-master state
@@ -174,7 +174,9 @@ module tessera_l2_router #(
     end
 
     // FIFOs of master indices: R order, W order, B order
-    logic [Depth-1:0][TW-1:0] rq_q, wq_q, bq_q;
+    logic [TW-1:0] rq_q [Depth];
+    logic [TW-1:0] wq_q [Depth];
+    logic [TW-1:0] bq_q [Depth];
     logic [DW:0] rq_n_q, wq_n_q, bq_n_q;
     logic [DW-1:0] rq_rp_q, wq_rp_q, bq_rp_q;
     logic [DW-1:0] rq_wp, wq_wp, bq_wp;
@@ -191,17 +193,20 @@ module tessera_l2_router #(
     assign w_head[s]   = wq_q[wq_rp_q];
     assign b_head[s]   = bq_q[bq_rp_q];
 
+    // FIFO storage (no reset: an entry is only read while the FIFO holds it)
+    always_ff @(posedge clk_i) begin
+      if (ar_hs[s]) rq_q[rq_wp] <= ar_idx[s];
+      if (aw_hs[s]) begin
+        wq_q[wq_wp] <= aw_idx[s];
+        bq_q[bq_wp] <= aw_idx[s];
+      end
+    end
+
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        rq_q <= '0; wq_q <= '0; bq_q <= '0;
         rq_n_q <= '0; wq_n_q <= '0; bq_n_q <= '0;
         rq_rp_q <= '0; wq_rp_q <= '0; bq_rp_q <= '0;
       end else begin
-        if (ar_hs[s]) rq_q[rq_wp] <= ar_idx[s];
-        if (aw_hs[s]) begin
-          wq_q[wq_wp] <= aw_idx[s];
-          bq_q[bq_wp] <= aw_idx[s];
-        end
         rq_n_q  <= rq_n_q + (DW+1)'(ar_hs[s]) - (DW+1)'(r_pop[s]);
         wq_n_q  <= wq_n_q + (DW+1)'(aw_hs[s]) - (DW+1)'(w_pop[s]);
         bq_n_q  <= bq_n_q + (DW+1)'(aw_hs[s]) - (DW+1)'(b_pop[s]);
