@@ -1,6 +1,6 @@
 // Verilator testbench of the L2 router (tessera_l2_router, N = 4 masters/slices).
 //
-//   Vtessera_l2_router [--seed N] [--seeds K] [--cycles N]
+//   Vtessera_l2_router [--seed N] [--seeds K] [--cycles N] [--bench]
 //
 // Four random AXI masters (reads and writes, bursts of 1..16 beats, W may lead AW) and four
 // random slave ports that answer their bursts in acceptance order (like an L2 slice port)
@@ -105,8 +105,10 @@ static int g_errors;
     }                                                            \
   } while (0)
 
-// One seed: `phases` phases of `bursts` reads and writes per master.
-static bool run(uint64_t seed, uint64_t max_cycles) {
+// One seed: `phases` phases of `bursts` reads and writes per master. Bench: master 0 alone
+// streams 8-beat reads and writes over the slices (no back-pressure, every slice answers
+// 40 cycles after accepting a burst); reported: R and W beats per cycle per mode.
+static bool run(uint64_t seed, uint64_t max_cycles, bool bench) {
   g_rng = seed * 0x9E3779B97F4A7C15ull + 7;
   g_errors = 0;
   VerilatedContext ctx;
@@ -117,7 +119,7 @@ static bool run(uint64_t seed, uint64_t max_cycles) {
   unsigned k = 0;
   unsigned p_arv = 50, p_awv = 50, p_wv = 50, p_rr = 50, p_br = 50;  // master side
   unsigned p_ar = 50, p_aw = 50, p_w = 50, p_rv = 50, p_bv = 50, lat = 20, maxout = 8;
-  const unsigned phases = 6, bursts = 300;
+  const unsigned phases = bench ? 3 : 6, bursts = 300;
   unsigned long long beats = 0;
 
   d.clk_i = 0;
@@ -137,7 +139,7 @@ static bool run(uint64_t seed, uint64_t max_cycles) {
     b.addr = (uint32_t(mi) << 28) | ((mm.seq++ & 0xFFFFu) << 12) | (rndn(4) << 10) | (gran << 8) |
              (rndn(8) << 5);
     // mostly engine-like bursts (<= 8 beats), sometimes longer ones (pass-through path)
-    b.len = chance(8) ? 8 + int(rndn(8)) : int(rndn(8));
+    b.len = bench ? 7 : chance(8) ? 8 + int(rndn(8)) : int(rndn(8));
     b.tgt = k ? int(gran & ((1u << k) - 1u)) : mi;
     (void)rd;
     return b;
@@ -155,10 +157,13 @@ static bool run(uint64_t seed, uint64_t max_cycles) {
     p_w = pick(rndn(4)); p_rv = pick(rndn(4)); p_bv = pick(rndn(4));
     lat = rndn(40);
     maxout = 1 + rndn(10);
+    if (bench) p_arv = p_awv = p_wv = p_rr = p_br = p_ar = p_aw = p_w = p_rv = p_bv = 100, maxout = 16;
     for (int i = 0; i < kN; ++i) {
-      m[i].rd_left = bursts;
-      m[i].wr_left = bursts;
+      m[i].rd_left = bench && i ? 0 : bursts;
+      m[i].wr_left = bench && i ? 0 : bursts;
     }
+    const uint64_t c0 = cyc;
+    const unsigned long long b0 = beats;
     for (;;) {
       bool busy = false;
       for (int i = 0; i < kN; ++i) {
@@ -167,7 +172,14 @@ static bool run(uint64_t seed, uint64_t max_cycles) {
                 !mm.w_q.empty() || !mm.b_exp.empty();
         busy |= !s[i].ar_q.empty() || !s[i].aw_q.empty() || !s[i].b_q.empty();
       }
-      if (!busy) break;
+      if (!busy) {
+        if (bench)
+          printf("ROUTERBENCH %s k=%u: master 0 streams %u reads + %u writes of 8 beats: %" PRIu64
+                 " cycles, %.3f R beats/cycle, %.3f W beats/cycle\n",
+                 k ? "shared " : "private", k, bursts, bursts, cyc - c0, double(beats - b0) / double(cyc - c0),
+                 8.0 * bursts / double(cyc - c0));
+        break;
+      }
       if (cyc > max_cycles || cyc - last_progress > 20000) {
         printf("  stuck at cycle %" PRIu64 " (phase %u, k %u, last progress %" PRIu64 ")\n", cyc, ph, k,
                last_progress);
@@ -234,7 +246,7 @@ static bool run(uint64_t seed, uint64_t max_cycles) {
           Burst b;
           b.addr = uint32_t(get(d.s_araddr_o, 32 * i, 32));
           b.len = int(get(d.s_ar_o, kAxW * i + kLenLsb, 8));
-          b.t = cyc + 1 + rndn(lat + 1);
+          b.t = bench ? cyc + 40 : cyc + 1 + rndn(lat + 1);
           const int mi = int(b.addr >> 28);
           CHECK((k ? int((b.addr >> 8) & ((1u << k) - 1u)) : mi) == i, "AR 0x%08x at slice %d", b.addr, i);
           CHECK(get(d.s_ar_o, kAxW * i, kAxW) == ((uint64_t(mi) << 24) | (uint64_t(b.len) << kLenLsb) | 0x5A5Au),
@@ -261,7 +273,7 @@ static bool run(uint64_t seed, uint64_t max_cycles) {
             CHECK(last == (ss.wbeat == b.len), "slice %d: wlast %d at beat %d of %d", i, last, ss.wbeat, b.len);
             if (ss.wbeat == b.len || last) {
               Burst r = b;
-              r.t = cyc + 1 + rndn(lat + 1);
+              r.t = bench ? cyc + 40 : cyc + 1 + rndn(lat + 1);
               ss.b_q.push_back(r);
               ss.aw_q.pop_front();
               ss.wbeat = 0;
@@ -366,12 +378,14 @@ static bool run(uint64_t seed, uint64_t max_cycles) {
 int main(int argc, char** argv) {
   uint64_t seed = 1, max_cycles = 2000000;
   unsigned seeds = 1;
+  bool bench = false;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 0);
     else if (!strcmp(argv[i], "--seeds") && i + 1 < argc) seeds = unsigned(strtoul(argv[++i], nullptr, 0));
+    else if (!strcmp(argv[i], "--bench")) bench = true;
     else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) max_cycles = strtoull(argv[++i], nullptr, 0);
     else {
-      fprintf(stderr, "usage: %s [--seed N] [--seeds K] [--cycles N]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--seed N] [--seeds K] [--cycles N] [--bench]\n", argv[0]);
       return 2;
     }
   }
@@ -379,7 +393,7 @@ int main(int argc, char** argv) {
   for (unsigned i = 0; i < seeds; ++i) {
     const uint64_t sd = seed + i;
     printf("router_tb: seed %" PRIu64 " (reproduce with --seed %" PRIu64 ")\n", sd, sd);
-    if (run(sd, max_cycles)) {
+    if (run(sd, max_cycles, bench)) {
       printf("[ PASS ] router random seed %" PRIu64 "\n", sd);
       pass++;
     } else {
