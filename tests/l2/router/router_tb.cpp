@@ -26,11 +26,11 @@ static constexpr int kN = 4;
 static constexpr unsigned kAxW = 28, kWW = 32, kRW = 40, kBW = 8, kLenLsb = 16;
 
 static uint64_t g_rng;
-static uint64_t rnd() {
-  g_rng ^= g_rng << 13;
-  g_rng ^= g_rng >> 7;
-  g_rng ^= g_rng << 17;
-  return g_rng;
+static uint64_t rnd() {  // splitmix64
+  uint64_t z = (g_rng += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
 }
 static uint32_t rndn(uint32_t n) { return n ? uint32_t(rnd() % n) : 0; }
 static bool chance(unsigned pct) { return rndn(100) < pct; }
