@@ -23,8 +23,13 @@
 #include "regs/qman_regs.h"
 #include "regs/syncmgr_regs.h"
 #include "regs/sysctrl_regs.h"
+#include "regs/l2_regs.h"
+#include "regs/tpc_regs.h"
+#include "golden/tpc_golden.h"
 #include "tessera_cfg.h"
 #include "tf.h"
+#include "tpc_model.h"
+#include "tpcasm_lib.h"
 
 /* ------------------------------------------------------------------ addresses */
 #define QSLOT_MME(i) (TESSERA_QMAN_SLOT_MME + (i))
@@ -863,16 +868,39 @@ TF_TEST(ctrl, random_all_queues, 3000000) {
  * White paper figure 21 without firmware in the loop: a GEMM split into S row slices
  * on an MME queue, each slice's completion message adds 1 to one sync object; monitor
  * i (target i + 1) releases the consumer queue's fence 0 once slice i is in memory;
- * the consumer (a DMA queue until the TPC cluster is in the chip) transposes slice i
- * (rows [i*r, (i+1)*r) of C, FP32) into the transposed matrix while the MME computes
- * slice i + 1. Results: C against the MME golden model, C^T against the DMA golden
- * model's transpose of the golden C. */
+ * the consumer works on slice i (rows [i*r, (i+1)*r) of C, FP32) while the MME
+ * computes slice i + 1. Two consumers:
+ * - a DMA queue transposes the slice into C^T (checked against the DMA golden model's
+ *   transpose of the golden C);
+ * - the TPC queue launches the `relu` kernel on all TPCs over the slice into O (checked
+ *   against the TPC golden relu of the golden C; O's row padding keeps its canary).
+ *   The TPC cluster interleaves its TPCs over the DCOREs, so this case puts the L2
+ *   slices in shared mode, where every engine sees every other engine's completed
+ *   writes (docs/l2.md, "Coherence contract"). */
 typedef struct {
   gemm_t j;
   unsigned slices, e, d, sob, mon0;
-  uint32_t ct;           /* transposed C: N rows of M FP32, row stride M*4 */
+  int tpc;               /* consumer: 0 = DMA transpose, 1 = TPC relu */
+  uint32_t ct;           /* DMA: transposed C, N rows of M FP32, row stride M*4;
+                            TPC: relu(C), same layout as C (row stride ldc) */
+  uint32_t prog, prog_len; /* TPC: the relu kernel */
   uint32_t flag;         /* HBM word the queues' completion messages write */
 } pipe_t;
+
+#define TPC_OFF(r) ((uint32_t)offsetof(tpc_t, r))
+#define NTPC_ALL (TESSERA_DCORES * TESSERA_TPC_PER_DCORE)
+#define PIPE_CANARY(i) ((uint8_t)(0x5Au ^ (uint8_t)((i) * 7u)))
+
+/* One TPC tensor descriptor (13 words) for an [h][w] FP32 matrix with row pitch p
+ * (elements). */
+static void tpc_desc(uint32_t *w, uint32_t base, uint32_t wd, uint32_t h, uint32_t p) {
+  memset(w, 0, 13 * sizeof *w);
+  w[0] = base;
+  w[1] = 0u | (2u << 4);  /* FP32, 2 dims */
+  for (int i = 0; i < 5; i++) w[3 + i] = 1;
+  w[3] = wd, w[4] = h;
+  w[8] = 1, w[9] = p;
+}
 
 static void pipe_producer(const pipe_t *p, cp_buf_t *b) {
   uint32_t r = p->j.g.m / p->slices;
@@ -881,7 +909,7 @@ static void pipe_producer(const pipe_t *p, cp_buf_t *b) {
   cp_stop(b, CP_HDR_EB);
 }
 
-static void pipe_consumer(const pipe_t *p, cp_buf_t *b, int fenced) {
+static void pipe_consumer_dma(const pipe_t *p, cp_buf_t *b, int fenced) {
   uint32_t r = p->j.g.m / p->slices;
   uint32_t strides[6] = {r, 1, p->j.ldc, 0, 4u * p->j.g.m, 0};
   for (unsigned i = 0; i < p->slices; i++) {
@@ -894,6 +922,38 @@ static void pipe_consumer(const pipe_t *p, cp_buf_t *b, int fenced) {
   cp_stop(b, CP_HDR_EB);
 }
 
+/* TPC consumer: the launch set up once (program, index space [ceil(N/8)][r], tensors
+ * t0 = slice of C, t1 = the same (unused by relu), t2 = slice of O); per slice: the
+ * fence, the two slice bases (engine-idle barrier: the previous launch has ended) and
+ * a COMMIT (program kept after the first). */
+static void pipe_consumer_tpc(const pipe_t *p, cp_buf_t *b, int fenced) {
+  uint32_t r = p->j.g.m / p->slices, n = p->j.g.n, pitch = p->j.ldc / 4u;
+  uint32_t cfg[5] = {p->prog, p->prog_len, 3, NTPC_ALL, 0};
+  uint32_t idx[5] = {(n + 7u) / 8u, r, 1, 1, 1};
+  uint32_t sarg[TPC_NSARGS] = {0}, d[13];
+  cp_wreg_bulk(b, 0, TPC_OFF(PROG_ADDR), 5, cfg);
+  cp_wreg_bulk(b, 0, TPC_OFF(IDX_SIZE0), 5, idx);
+  cp_wreg_bulk(b, 0, TPC_OFF(SARG), TPC_NSARGS, sarg);
+  cp_wreg32(b, 0, TPC_OFF(MSG_CTRL), 0);
+  tpc_desc(d, p->j.c, n, r, pitch);
+  cp_wreg_bulk(b, 0, TPC_OFF(DESC), 13, d);
+  cp_wreg_bulk(b, 0, TPC_OFF(DESC) + 64u, 13, d);
+  tpc_desc(d, p->ct, n, r, pitch);
+  cp_wreg_bulk(b, 0, TPC_OFF(DESC) + 128u, 13, d);
+  for (unsigned i = 0; i < p->slices; i++) {
+    if (fenced) cp_fence(b, 0, 0, 1);
+    cp_wreg32(b, CP_HDR_EB, TPC_OFF(DESC), p->j.c + i * r * p->j.ldc);
+    cp_wreg32(b, 0, TPC_OFF(DESC) + 128u, p->ct + i * r * p->j.ldc);
+    cp_wreg32(b, 0, TPC_OFF(CTRL), TPC__CTRL__COMMIT_bm | (i ? TPC__CTRL__KEEP_PROG_bm : 0u));
+  }
+  cp_stop(b, CP_HDR_EB);
+}
+
+static void pipe_consumer(const pipe_t *p, cp_buf_t *b, int fenced) {
+  if (p->tpc) pipe_consumer_tpc(p, b, fenced);
+  else pipe_consumer_dma(p, b, fenced);
+}
+
 static int flag_pred(tsim_t *s, void *ctx) {
   const uint32_t *want = ctx;
   return tsim_mem_read32(s, want[0]) == want[1];
@@ -902,7 +962,7 @@ static int flag_pred(tsim_t *s, void *ctx) {
 /* Run the pipeline (mode 0), producer only (1) or consumer only on a precomputed C
  * (2); returns the cycles from the first doorbell to the last completion message. */
 static int pipe_run(tf_ctx_t *t, pipe_t *p, int mode, uint64_t *cycles) {
-  unsigned qm = QSLOT_MME(p->e), qd = QSLOT_DMA(p->d);
+  unsigned qm = QSLOT_MME(p->e), qd = p->tpc ? QSLOT_TPC : QSLOT_DMA(p->d);
   static uint32_t wm[2048], wd[2048];
   cp_buf_t bm, bd;
   cp_buf_init(&bm, wm, 2048);
@@ -932,7 +992,7 @@ static int pipe_run(tf_ctx_t *t, pipe_t *p, int mode, uint64_t *cycles) {
     W32(QM(qd, CB_SIZE), 4u * bd.n);
     W32(QM(qd, COMP_ADDR), p->flag + 4u);
     W32(QM(qd, COMP_DATA), 1);
-    W32(QM(qd, CFG), QMAN__CFG__DMA_bm | QMAN__CFG__COMP_EN_bm);
+    W32(QM(qd, CFG), (p->tpc ? 0u : QMAN__CFG__DMA_bm) | QMAN__CFG__COMP_EN_bm);
   }
   /* doorbells: consumer first (it waits at its first fence), then the producer */
   uint64_t t0 = tsim_cycles(t->sim);
@@ -959,8 +1019,30 @@ static int pipe_run(tf_ctx_t *t, pipe_t *p, int mode, uint64_t *cycles) {
 
 static int pipe_check(tf_ctx_t *t, pipe_t *p) {
   CALL(gemm_check(t, &p->j, p->j.c, "pipeline GEMM"));  /* (flushes the L2) */
-  /* golden transpose of the golden C */
   uint32_t n = p->j.g.n, m = p->j.g.m;
+  if (p->tpc) {
+    /* golden relu of the golden C; the row padding of O keeps its canary */
+    uint8_t *got = malloc(p->j.csz);
+    tsim_mem_read(t->sim, p->ct, got, p->j.csz);
+    int rc = TF_PASS;
+    for (uint32_t row = 0; row < m && rc == TF_PASS; row++)
+      for (uint32_t b = 0; b < p->j.ldc; b += 4) {
+        size_t at = (size_t)row * p->j.ldc + b;
+        uint32_t gw = (uint32_t)got[at] | (uint32_t)got[at + 1] << 8 | (uint32_t)got[at + 2] << 16 |
+                      (uint32_t)got[at + 3] << 24;
+        uint32_t exp = b < 4u * n ? tg_relu(mme_ld(p->j.cexp + at, 4))
+                                  : (uint32_t)PIPE_CANARY(at) | (uint32_t)PIPE_CANARY(at + 1) << 8 |
+                                        (uint32_t)PIPE_CANARY(at + 2) << 16 | (uint32_t)PIPE_CANARY(at + 3) << 24;
+        if (gw != exp) {
+          rc = tf_fail(t, "relu(C) row %u byte %u = 0x%08x, expected 0x%08x (%s)", row, b, gw, exp,
+                       b < 4u * n ? "golden relu" : "canary in the row padding");
+          break;
+        }
+      }
+    free(got);
+    return rc;
+  }
+  /* golden transpose of the golden C */
   for (uint32_t row = 0; row < n; row++)
     for (uint32_t col = 0; col < m; col++) {
       uint32_t exp = mme_ld(p->j.cexp + (size_t)col * p->j.ldc + 4u * row, 4);
@@ -971,35 +1053,77 @@ static int pipe_check(tf_ctx_t *t, pipe_t *p) {
   return TF_PASS;
 }
 
-static int pipe_setup(tf_ctx_t *t, pipe_t *p, uint32_t m, uint32_t n, uint32_t k, unsigned slices) {
+/* Consumer output cleared: zeros (DMA) or the canary (TPC), behind the L2. */
+static void pipe_clear_out(tf_ctx_t *t, const pipe_t *p) {
+  size_t sz = p->tpc ? p->j.csz : 4u * p->j.g.m * p->j.g.n;
+  uint8_t *z = calloc(1, sz);
+  for (size_t i = 0; p->tpc && i < sz; i++) z[i] = PIPE_CANARY(i);
+  tsim_mem_write(t->sim, p->ct, z, sz);
+  free(z);
+}
+
+/* All L2 slices to shared mode (they must be empty: invalidated first). */
+static int l2_all_shared(tf_ctx_t *t) {
+  unsigned k = 0;
+  while ((1u << k) < TESSERA_NUM_L2) k++;
+  TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));
+  for (unsigned d = 0; d < TESSERA_NUM_L2; d++)
+    W32(TESSERA_L2_ADDR(d) + (uint32_t)offsetof(l2_t, SHARED),
+        (k << L2__SHARED__SLICES_LOG2_bp) | (d << L2__SHARED__SLICE_ID_bp));
+  return TF_PASS;
+}
+
+static int pipe_setup(tf_ctx_t *t, pipe_t *p, uint32_t m, uint32_t n, uint32_t k, unsigned slices, int tpc) {
   gm_init(&g_gm, t->sim);
   memset(p, 0, sizeof *p);
   p->slices = slices;
-  /* the DMA engine of the MME's DCORE: they share an L2 slice, so the consumer sees
-   * the producer's C without maintenance (docs/l2.md, "Coherence contract") */
+  p->tpc = tpc;
+  /* DMA consumer: the DMA engine of the MME's DCORE: they share an L2 slice, so the
+   * consumer sees the producer's C without maintenance (docs/l2.md, "Coherence
+   * contract"); TPC consumer: shared mode */
   p->e = tf_rand_below(t, TESSERA_NUM_MME);
   p->d = p->e % TESSERA_DMA_ENGINES;
   p->sob = 8u * (1 + tf_rand_below(t, 30)) + tf_rand_below(t, 8);
   p->mon0 = tf_rand_below(t, TESSERA_SYNC_MONITORS - slices + 1);
   CALL(q_init(t, QSLOT_MME(p->e), 0));
-  CALL(q_init(t, QSLOT_DMA(p->d), 1));
+  if (tpc) {
+    CALL(q_init(t, QSLOT_TPC, 0));
+    CALL(l2_all_shared(t));
+    tpc_bundle_t *prog = NULL;
+    uint32_t nb = 0;
+    char err[512];
+    if (tpcasm_assemble_file(tf_root_path("kernels/tpc/relu.tasm"), NULL, 0, &prog, &nb, err, sizeof err))
+      return tf_fail(t, "assembler: %s", err);
+    p->prog = HBM(0x7C000u);
+    p->prog_len = nb;
+    TF_CHECK_OK(t, tsim_mem_write(t->sim, p->prog, prog, 32u * nb));
+    free(prog);
+  } else {
+    CALL(q_init(t, QSLOT_DMA(p->d), 1));
+  }
   gemm_prepare(t, &p->j, HBM(0x200000u), m, n, k);
   p->ct = HBM(0x600000u);
   p->flag = HBM(0x7F000u);
+  pipe_clear_out(t, p);
   return TF_PASS;
 }
 
 /* The pipeline's result equals the serial run's (golden) result. */
-TF_TEST(ctrl, pipeline_gemm_transpose, 3000000) {
+static int pipe_test(tf_ctx_t *t, uint32_t m, uint32_t n, uint32_t k, unsigned slices, int tpc) {
   pipe_t p;
-  CALL(pipe_setup(t, &p, 4 * 16, 32, 32, 4));
+  CALL(pipe_setup(t, &p, m, n, k, slices, tpc));
   uint64_t cyc = 0;
   int rc = pipe_run(t, &p, 0, &cyc);
   if (rc == TF_PASS) rc = pipe_check(t, &p);
-  if (rc == TF_PASS) tf_log(t, "pipeline %ux%ux%u in %u slices: %llu cycles", p.j.g.m, p.j.g.n, p.j.g.k,
-                            p.slices, (unsigned long long)cyc);
+  if (rc == TF_PASS) tf_log(t, "pipeline GEMM %ux%ux%u -> %s in %u slices: %llu cycles", p.j.g.m, p.j.g.n, p.j.g.k,
+                            tpc ? "TPC relu" : "DMA transpose", p.slices, (unsigned long long)cyc);
   free(p.j.cexp);
   return rc;
+}
+TF_TEST(ctrl, pipeline_gemm_transpose, 3000000) { return pipe_test(t, 4 * 16, 32, 256, 4, 0); }
+TF_TEST(ctrl, pipeline_gemm_tpc, 3000000) {
+  /* slice rows, columns (the relu's column chunks are 8 wide: not a multiple here) */
+  return pipe_test(t, 4 * (4 + tf_rand_below(t, 13)), 20 + tf_rand_below(t, 30), 256, 4, 1);
 }
 
 /* ================================================================== benchmarks
@@ -1007,9 +1131,9 @@ TF_TEST(ctrl, pipeline_gemm_transpose, 3000000) {
 
 /* Producer-only, consumer-only and pipelined runs of the same job; the target is
  * pipeline <= 1.15 x max(producer, consumer). Results checked after each run. */
-static int bench_pipe(tf_ctx_t *t, uint32_t m, uint32_t n, uint32_t k, unsigned slices) {
+static int bench_pipe(tf_ctx_t *t, uint32_t m, uint32_t n, uint32_t k, unsigned slices, int tpc) {
   pipe_t p;
-  CALL(pipe_setup(t, &p, m, n, k, slices));
+  CALL(pipe_setup(t, &p, m, n, k, slices, tpc));
   uint64_t cp = 0, cc = 0, cpl = 0;
   int rc = pipe_run(t, &p, 1, &cp);
   if (rc == TF_PASS) rc = gemm_check(t, &p.j, p.j.c, "producer-only GEMM");
@@ -1017,26 +1141,28 @@ static int bench_pipe(tf_ctx_t *t, uint32_t m, uint32_t n, uint32_t k, unsigned 
   if (rc == TF_PASS) rc = pipe_check(t, &p);
   if (rc == TF_PASS) {
     /* clear both results, then the pipelined run */
-    uint8_t *z = calloc(1, p.j.csz > 4u * m * n ? p.j.csz : 4u * m * n);
+    uint8_t *z = calloc(1, p.j.csz);
     tsim_mem_write(t->sim, p.j.c, z, p.j.csz);
-    tsim_mem_write(t->sim, p.ct, z, 4u * m * n);
     free(z);
+    pipe_clear_out(t, &p);
     TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));  /* (flushed by pipe_check) */
     rc = pipe_run(t, &p, 0, &cpl);
   }
   if (rc == TF_PASS) rc = pipe_check(t, &p);
   if (rc == TF_PASS) {
     uint64_t mx = cp > cc ? cp : cc;
-    printf("CTRLBENCH pipeline %ux%ux%u, %u slices: producer-only %llu, consumer-only %llu, "
+    printf("CTRLBENCH pipeline GEMM %ux%ux%u -> %s, %u slices: producer-only %llu, consumer-only %llu, "
            "pipelined %llu cycles = %.3f x the longer (target <= 1.15), serial sum %llu\n",
-           m, n, k, slices, (unsigned long long)cp, (unsigned long long)cc, (unsigned long long)cpl,
+           m, n, k, tpc ? "TPC relu" : "DMA transpose", slices, (unsigned long long)cp, (unsigned long long)cc, (unsigned long long)cpl,
            (double)cpl / (double)mx, (unsigned long long)(cp + cc));
   }
   free(p.j.cexp);
   return rc;
 }
-TF_TEST_F(ctrl, bench_pipeline_k32, 20000000, TF_BENCH) { return bench_pipe(t, 128, 128, 32, 8); }
-TF_TEST_F(ctrl, bench_pipeline_k128, 40000000, TF_BENCH) { return bench_pipe(t, 128, 128, 128, 8); }
+TF_TEST_F(ctrl, bench_pipeline_k32, 20000000, TF_BENCH) { return bench_pipe(t, 128, 128, 32, 8, 0); }
+TF_TEST_F(ctrl, bench_pipeline_k128, 40000000, TF_BENCH) { return bench_pipe(t, 128, 128, 128, 8, 0); }
+TF_TEST_F(ctrl, bench_pipeline_tpc_k128, 40000000, TF_BENCH) { return bench_pipe(t, 128, 128, 128, 8, 1); }
+TF_TEST_F(ctrl, bench_pipeline_tpc_k512, 80000000, TF_BENCH) { return bench_pipe(t, 128, 128, 512, 8, 1); }
 
 /* DMA-queue copy throughput: one LIN_DMA of `bytes` per engine (all engines at once
  * when `all`), measured by the engine (PERF_BUSY) and from the doorbell to the

@@ -25,6 +25,9 @@
  *                    by a Sync-Manager monitor; C golden-checked
  *   gemm_tpc         GEMM on MME0 -> TPC relu kernel on C with a dependency
  *                    (built when the chip has the TPC cluster); golden-checked
+ *   pipeline_gemm_tpc  one job: GEMM row slices on MME0, each slice's completion
+ *                    message releases the TPC queue's fence, relu of slice i on
+ *                    the TPCs while the MME computes slice i + 1; golden-checked
  *   queue_error      an unknown opcode -> refused by the packet check; a register
  *                    write the engine refuses -> QMAN cause, queue reset; the
  *                    next job on that queue completes
@@ -1291,7 +1294,111 @@ TF_TEST(hostlink, gemm_tpc, 4000000) {
   hl_close(d);
   return r;
 }
+/* One job, two command buffers started together by the firmware: the GEMM in S row
+ * slices on mme0 and a relu per slice on the TPC cluster (white paper figure 21 through
+ * hostlink and the firmware). Slice i's MME completion message adds 1 to the TPC
+ * queue's FENCE[0] (a message target the firmware's packet check allows); the TPC
+ * buffer waits at FENCE 0 before each launch. No monitor, no firmware action between
+ * the slices. C is written through to memory (wr_alloc = 0, as in gemm_tpc) and the
+ * rows of C and X are whole L2 lines, so the TPCs of both DCOREs read C fresh from
+ * memory. C and relu(C) are golden-checked. */
+TF_TEST(hostlink, pipeline_gemm_tpc, 4000000) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  int qm, qt;
+  NEED_QUEUE(t, d, "mme0", qm);
+  NEED_QUEUE(t, d, "tpc", qt);
+  tpc_bundle_t *prog = NULL;
+  uint32_t nb = 0;
+  char err[512];
+  if (tpcasm_assemble_file(tf_root_path("kernels/tpc/relu.tasm"), NULL, 0, &prog, &nb, err, sizeof err))
+    return tf_fail(t, "assembler: %s", err);
+  gemm_t m;
+  int r = gemm_setup(t, d, &m);
+  uint32_t pa = m.ws + m.off;
+  const mme_gold_job *g = &m.g;
+  uint32_t S = 2u + tf_rand_below(t, 3u), rows = (g->m + S - 1u) / S;
+  hl_completion_t c;
+  uint32_t seq = 0;
+  if (r == TF_PASS) {
+    HL_CHECK(t, d, hl_write(d, pa, prog, 32u * nb));
+    m.off += (32u * nb + 255u) & ~255u;
+    uint32_t fence = TESSERA_QMAN_ADDR(qt) + (uint32_t)offsetof(qman_t, FENCE);
+    hl_cb_t cm, ct;
+    hl_cb_init(&cm);
+    hl_cb_init(&ct);
+    /* producer: per slice the registers (engine barrier after the first), COMMIT */
+    hl_cb_wreg32(&cm, 0, (uint32_t)offsetof(mme_t, STATUS), MME__STATUS__DONE_bm);
+    hl_cb_wreg32(&cm, 0, (uint32_t)offsetof(mme_t, CACHE), MME__CACHE__RD_ALLOC_bm);
+    /* consumer: the launch once, then per slice FENCE, slice bases, COMMIT */
+    uint32_t W = g->n, pitch = m.ldc / 4u;
+    uint32_t regs[] = {pa, nb, 3, TESSERA_NUM_TPC, 0x5EEDu};
+    hl_cb_wreg32(&ct, 0, (uint32_t)offsetof(tpc_t, STATUS), TPC__STATUS__DONE_bm);
+    hl_cb_wreg_bulk(&ct, 0, (uint32_t)offsetof(tpc_t, PROG_ADDR), 5, regs);
+    hl_cb_wreg32(&ct, 0, (uint32_t)offsetof(tpc_t, MSG_CTRL), 0);
+    for (uint32_t i = 0; i < S; i++) {
+      uint32_t m0 = i * rows, h = g->m - m0 < rows ? g->m - m0 : rows;
+      uint32_t v[] = {m.A + m0 * m.lda, m.B, m.C + m0 * m.ldc, 0, h, g->n, g->k, m.lda, m.ldb, m.ldc,
+                      ((uint32_t)g->ta << MME__DTYPE__A_TYPE_bp) | ((uint32_t)g->tb << MME__DTYPE__B_TYPE_bp) |
+                          ((uint32_t)g->tc << MME__DTYPE__C_TYPE_bp),
+                      0, fence, 1, 1};
+      hl_cb_wreg_bulk(&cm, i ? HL_EB : 0u, (uint32_t)offsetof(mme_t, A_ADDR), sizeof v / 4u, v);
+      hl_cb_wreg32(&cm, 0, (uint32_t)offsetof(mme_t, CTRL), MME__CTRL__COMMIT_bm);
+      uint32_t idx[] = {(W + 7u) / 8u, h, 1, 1, 1};
+      hl_cb_fence(&ct, 0, 0, 1);
+      hl_cb_wreg_bulk(&ct, HL_EB, (uint32_t)offsetof(tpc_t, IDX_SIZE0), 5, idx);
+      uint32_t tens[3] = {m.C + m0 * m.ldc, m.C + m0 * m.ldc, m.X + m0 * m.ldc};
+      for (uint32_t k = 0; k < 3; k++) {
+        uint32_t dsc[13] = {tens[k], 2u << 4, 0, W, h, 1, 1, 1, 1, pitch, 0, 0, 0};
+        hl_cb_wreg_bulk(&ct, 0, (uint32_t)offsetof(tpc_t, DESC) + 64u * k, 13, dsc);
+      }
+      hl_cb_wreg32(&ct, 0, (uint32_t)offsetof(tpc_t, CTRL), TPC__CTRL__COMMIT_bm | (i ? TPC__CTRL__KEEP_PROG_bm : 0u));
+    }
+    hl_cb_stop(&cm, HL_EB);
+    hl_cb_stop(&ct, HL_EB);
+    hl_job_t j;
+    job_ws(&j, m.ws, m.wsz);
+    PUT_CB(t, d, &j, 0, qm, &cm, m.ws, &m.off);
+    PUT_CB(t, d, &j, 1, qt, &ct, m.ws, &m.off);
+    hl_cb_free(&cm);
+    hl_cb_free(&ct);
+    HL_CHECK(t, d, hl_submit(d, &j, &seq));
+    r = expect_job(t, d, seq, HL_COMPLETED, 0, 0, 3000000, &c);
+  }
+  if (r == TF_PASS) {
+    uint32_t st = 0;
+    HL_CHECK(t, d, hl_read32(d, TESSERA_TPC_BASE + (uint32_t)offsetof(tpc_t, STATUS), &st));
+    if ((st & TPC__STATUS__ERR_bm) != 0u) r = tf_fail(t, "TPC STATUS 0x%08x", st);
+  }
+  if (r == TF_PASS) {
+    HL_CHECK(t, d, hl_read(d, m.C, m.got, m.csz));
+    size_t bad = 0;
+    for (size_t i = 0; i < m.csz; i++) bad += m.got[i] != m.cexp[i];
+    if (bad) r = tf_fail(t, "%zu bytes of C differ from the golden model", bad);
+  }
+  if (r == TF_PASS) {
+    HL_CHECK(t, d, hl_read(d, m.X, m.got, m.csz));
+    for (uint32_t row = 0; row < g->m && r == TF_PASS; row++)
+      for (uint32_t col = 0; col < g->n; col++) {
+        uint32_t cv, xv;
+        memcpy(&cv, m.cexp + (size_t)row * m.ldc + 4u * col, 4);
+        memcpy(&xv, m.got + (size_t)row * m.ldc + 4u * col, 4);
+        if (xv != tg_relu(cv)) {
+          r = tf_fail(t, "relu(C)[%u][%u] = 0x%08x, golden 0x%08x (C 0x%08x)", row, col, xv, tg_relu(cv), cv);
+          break;
+        }
+      }
+  }
+  if (r == TF_PASS)
+    tf_log(t, "GEMM %ux%ux%u in %u slices -> relu on %u TPCs, one job %u: start %u end %u (%u cycles)", g->m, g->n,
+           g->k, S, TESSERA_NUM_TPC, seq, c.t_start, c.t_end, c.t_end - c.t_start);
+  free(prog);
+  gemm_free(&m);
+  hl_close(d);
+  return r;
+}
 #endif
+
 
 /* A buffer with an unknown opcode: QMAN error completion (cause 7, opcode
  * error), nothing copied by the packet before it was rejected; the queue then

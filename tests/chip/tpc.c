@@ -463,13 +463,17 @@ TF_TEST(tpc, error_ranges, 6000000) {
 }
 
 /* ------------------------------------------------------------------ benchmarks
- * Elementwise FP32 add: cycles from the commit write to STATUS.done seen by the host
+ * Elementwise add: cycles from the commit write to STATUS.done seen by the host
  * (polled every 8 cycles; L2 invalidated before, flushed after, neither counted).
- * Roofline: 12 bytes per element at the HBM bandwidth (channels x bytes/cycle).
- * Results still checked against the golden add. */
+ * Roofline: 3 tensors x element size bytes per element at the HBM bandwidth
+ * (channels x bytes/cycle). FP32 kernels `add`/`add_stream` (8 elements per vector);
+ * BF16 kernel `residual_add` (16 elements per vector, one FP32 add rounded once).
+ * Results checked against the golden add (tg_add / tg_add_bf16). W elements per row. */
 static int bench_one(tf_ctx_t *t, const char *kern, uint32_t W, uint32_t H, uint32_t ntpc, uint64_t *cycles, tpc_res_t *res) {
   tpc_bundle_t *prog = NULL;
   uint32_t nb = 0;
+  int bf16 = !strcmp(kern, "residual_add");
+  uint32_t es = bf16 ? 2u : 4u;
   CALL(assemble(t, kern, NULL, &prog, &nb));
   int rc = write_prog(t, prog, nb, TESSERA_HBM_BASE + 0x10000u);
   free(prog);
@@ -480,49 +484,62 @@ static int bench_one(tf_ctx_t *t, const char *kern, uint32_t W, uint32_t H, uint
   L.prog_len = nb;
   L.ntensors = 3;
   for (int d = 0; d < TPC_NDIMS; d++) L.idx_size[d] = 1;
-  uint32_t bytes = 4u * W * H;
-  for (uint32_t k = 0; k < 3; k++) L.tensor[k] = tens2(TESSERA_HBM_BASE + 0x100000u + k * bytes, 0, W, H, W, 0);
-  L.idx_size[0] = strcmp(kern, "add") ? 1u : W / 8u;
+  uint32_t bytes = es * W * H;
+  for (uint32_t k = 0; k < 3; k++) L.tensor[k] = tens2(TESSERA_HBM_BASE + 0x100000u + k * bytes, bf16 ? 1u : 0u, W, H, W, 0);
+  L.idx_size[0] = !strcmp(kern, "add_stream") ? 1u : W / (32u / es);
   L.idx_size[1] = H;
   size_t n = (size_t)W * H;
-  uint32_t *va = malloc(4 * n), *vb = malloc(4 * n), *got = malloc(4 * n);
-  put_rand(t, &L.tensor[0], va);
-  put_rand(t, &L.tensor[1], vb);
+  uint32_t *va = malloc(4 * n), *vb = malloc(4 * n);
+  uint8_t *got = malloc(es * n), *in = malloc(es * n);
+  for (int k = 0; k < 2; k++) {
+    uint32_t *v = k ? vb : va;
+    for (size_t i = 0; i < n; i++) {
+      v[i] = rnd_f32(t);
+      if (bf16) v[i] = (v[i] >> 16) & 0xFFFFu;  /* any BF16 bit pattern of the FP32 mix */
+      memcpy(in + es * i, &v[i], es);
+    }
+    tsim_mem_write(t->sim, L.tensor[k].base, in, es * n);
+  }
   if (tsim_l2_invalidate_all(t->sim) != TSIM_OK) rc = tf_fail(t, "L2 invalidate: %s", tsim_last_error(t->sim));
   if (rc == TF_PASS) rc = chip_launch(t, &L, ntpc, 0xBE00u + ntpc, res);
   if (rc == TF_PASS && FIELD(res->status, STATUS__ERR)) rc = tf_fail(t, "error %u", (unsigned)FIELD(res->status, STATUS__ERR));
   if (rc == TF_PASS && tsim_l2_flush_all(t->sim) != TSIM_OK) rc = tf_fail(t, "L2 flush: %s", tsim_last_error(t->sim));
   if (rc == TF_PASS) {
-    get_mat(t, &L.tensor[2], got);
-    for (size_t i = 0; i < n; i++)
-      if (got[i] != tg_add(va[i], vb[i])) { rc = tf_fail(t, "element %zu wrong", i); break; }
+    tsim_mem_read(t->sim, L.tensor[2].base, got, es * n);
+    for (size_t i = 0; i < n; i++) {
+      uint32_t g = 0, e = bf16 ? tg_add_bf16((uint16_t)va[i], (uint16_t)vb[i]) : tg_add(va[i], vb[i]);
+      memcpy(&g, got + es * i, es);
+      if (g != e) { rc = tf_fail(t, "element %zu: 0x%x, golden 0x%x", i, g, e); break; }
+    }
   }
   if (rc == TF_PASS) {
     *cycles = res->cycles;
     double roof = 3.0 * bytes / ((double)TESSERA_HBM_CHANNELS * TESSERA_HBM_BYTES_PER_CYCLE);
-    printf("TPCBENCH %s FP32 [%u x %u] %u KiB/tensor, TPCs %u: %llu cycles (PERF_BUSY %u), roofline %.0f, %.1f%% of roofline, %.2f B/cycle\n",
-           kern, H, W, bytes >> 10, ntpc, (unsigned long long)*cycles, res->busy, roof, 100.0 * roof / (double)*cycles,
-           3.0 * bytes / (double)*cycles);
+    printf("TPCBENCH %s %s [%u x %u] %u KiB/tensor, TPCs %u: %llu cycles (PERF_BUSY %u), roofline %.0f, %.1f%% of roofline, %.2f B/cycle\n",
+           kern, bf16 ? "BF16" : "FP32", H, W, bytes >> 10, ntpc, (unsigned long long)*cycles, res->busy, roof,
+           100.0 * roof / (double)*cycles, 3.0 * bytes / (double)*cycles);
   }
-  free(va); free(vb); free(got);
+  free(va); free(vb); free(got); free(in);
   return rc;
 }
 
 static int bench_add(tf_ctx_t *t, const char *kern, uint32_t big_rows) {
   uint64_t c = 0, c1 = 0;
   tpc_res_t r;
+  uint32_t W = strcmp(kern, "residual_add") ? 1024u : 2048u;  /* 4 KiB rows */
   for (uint32_t n = 1; n <= NTPC_ALL; n *= 2) {
-    CALL(bench_one(t, kern, 1024, 16, n, &c, &r));
+    CALL(bench_one(t, kern, W, 16, n, &c, &r));
     if (n == 1) c1 = c;
     else printf("TPCBENCH %s scaling 1 -> %u TPCs: x%.2f (%.1f%% of linear)\n", kern, n, (double)c1 / (double)c,
                 100.0 * (double)c1 / (double)c / n);
   }
-  if (big_rows) CALL(bench_one(t, kern, 1024, big_rows, NTPC_ALL, &c, &r));
+  if (big_rows) CALL(bench_one(t, kern, W, big_rows, NTPC_ALL, &c, &r));
   return TF_PASS;
 }
 
 TF_TEST_F(tpc, bench_add, 400000000, TF_BENCH) { return bench_add(t, "add", 256); }
 TF_TEST_F(tpc, bench_add_stream, 400000000, TF_BENCH) { return bench_add(t, "add_stream", 256); }
+TF_TEST_F(tpc, bench_add_bf16, 400000000, TF_BENCH) { return bench_add(t, "residual_add", 256); }
 
 /* Launch gap through the TPC queue manager: one command buffer configures a launch of
  * a one-bundle kernel (`halt`) on every TPC and commits it K times, each commit with
