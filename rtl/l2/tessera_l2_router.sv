@@ -2,21 +2,35 @@
 // DCORE) to the same port index of N L2 slices. Private mode (slices_log2_i = 0): master m
 // goes to slice m. Shared mode (slices_log2_i = k > 0): a burst goes to slice
 // addr[8 +: k] (low log2(N) bits; a burst never crosses 256 bytes, so it never spans two
-// slices). See docs/l2.md, "Shared mode".
+// slices). See docs/l2.md, "Shared mode" and "Shared-mode routing".
 //
-// Ordering without ID remapping: a master may have bursts in flight towards one slice per
-// direction only (a request for another slice waits until they have completed), and each
-// slice port answers its bursts in acceptance order (docs/l2.md), so every slave port keeps
-// a FIFO of the masters it accepted bursts from and returns R/B to the FIFO head; W beats
-// are taken from the master at the head of the W FIFO (W follows AW order).
-// Payloads are opaque vectors: AW/AR without the address, W without wlast, R without rlast.
+// Ordering without ID remapping. Every master has a ring of RobBursts slots per direction;
+// a burst takes the tail slot when its AW/AR is accepted, and responses return to the
+// master from the head slot, so R and B reach the master in request order although the
+// bursts may be in flight at several slices. Each slice port answers its bursts in
+// acceptance order, so every slave side keeps FIFOs of {master, slot} in acceptance order
+// and delivers R/B of its FIFO head.
+// - Reads, shared mode: R beats are written into the slot's buffer (RobBeats beats per
+//   slot, room reserved at AR issue, so a slice's R channel is never stalled by ordering:
+//   no cross-slice deadlock) and returned to the master from the head slot. A longer burst
+//   (len >= RobBeats) is issued only when its master has nothing in flight and passes
+//   through ("direct"), like every burst in private mode.
+// - Writes: W beats go to the slot's slice in AW order (the master's W pointer walks its
+//   slots; a slice takes W from the master at the head of its W FIFO). Shared mode: B is
+//   stored in the slot and returned from the head slot; private mode: direct.
+// - Private mode: every path is direct and combinational (no added cycle).
+// Payloads are opaque vectors: AW/AR without the address (len at LenLsb), W without
+// wlast, R without rlast.
 module tessera_l2_router #(
-  parameter int unsigned N     = 2,   // masters = slaves, power of two >= 2
-  parameter int unsigned AxW   = 28,  // AW/AR payload bits (id, len, size, burst, cache, prot, qos)
-  parameter int unsigned WW    = 288, // W payload bits (data, strb)
-  parameter int unsigned RW    = 262, // R payload bits (id, data, resp)
-  parameter int unsigned BW    = 6,   // B payload bits (id, resp)
-  parameter int unsigned Depth = 4    // bursts in flight per slave port and direction
+  parameter int unsigned N         = 2,   // masters = slaves, power of two >= 2
+  parameter int unsigned AxW       = 28,  // AW/AR payload bits (id, len, size, burst, cache, prot, qos)
+  parameter int unsigned LenLsb    = 16,  // position of the 8-bit len in the AW/AR payload
+  parameter int unsigned WW        = 288, // W payload bits (data, strb)
+  parameter int unsigned RW        = 262, // R payload bits (id, data, resp)
+  parameter int unsigned BW        = 6,   // B payload bits (id, resp)
+  parameter int unsigned Depth     = 8,   // bursts in flight per slave port and direction
+  parameter int unsigned RobBursts = 4,   // bursts in flight per master and direction
+  parameter int unsigned RobBeats  = 8    // R beats buffered per slot (shared mode)
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -62,62 +76,79 @@ module tessera_l2_router #(
   input  logic [N-1:0]          s_rvalid_i,
   output logic [N-1:0]          s_rready_o
 );
-  localparam int unsigned TW = $clog2(N);
-  localparam int unsigned DW = $clog2(Depth);
-  localparam int unsigned CW = 4;  // per-master in-flight counter (saturates: new bursts wait)
+  localparam int unsigned TW  = $clog2(N);
+  localparam int unsigned DW  = $clog2(Depth);
+  localparam int unsigned SW  = $clog2(RobBursts);
+  localparam int unsigned BtW = $clog2(RobBeats);
+  localparam int unsigned QW  = TW + SW;  // slave FIFO entry: {master, slot}
 
-  if (N < 2 || (1 << TW) != N || Depth < 2 || (1 << DW) != Depth) begin : g_bad_params
-    $error("tessera_l2_router: N and Depth must be powers of two >= 2");
+  if (N < 2 || (1 << TW) != N || Depth < 2 || (1 << DW) != Depth || RobBursts < 2 ||
+      (1 << SW) != RobBursts || RobBeats < 2 || (1 << BtW) != RobBeats || RobBeats > 128) begin : g_bad_params
+    $error("tessera_l2_router: N, Depth, RobBursts and RobBeats must be powers of two >= 2");
   end
 
   // target slice of an address: bits [8 +: k] (k <= log2 N used; more bits select a
   // slice that answers DECERR, see tessera_l2)
-  function automatic logic [TW-1:0] route(input logic [TW-1:0] gran, input logic [1:0] k,
-                                          input logic [TW-1:0] own);
-    logic [TW-1:0] mask;
-    for (int unsigned i = 0; i < TW; i++) mask[i] = (i < 32'(k));
-    return (k == 2'd0) ? own : (gran & mask);
-  endfunction
+  logic [TW-1:0] kmask;
+  always_comb begin
+    for (int unsigned i = 0; i < TW; i++) kmask[i] = (i < 32'(slices_log2_i));
+  end
 
-  // ---------------------------------------------------------------- per-master state
-  logic [N-1:0][CW-1:0] rd_cnt_q, wr_cnt_q;
-  logic [N-1:0][TW-1:0] rd_tgt_q, wr_tgt_q, ar_tgt, aw_tgt;
-  logic [N-1:0]         ar_take, aw_take, r_done, b_done;
+  logic priv;
+  assign priv = (slices_log2_i == 2'd0);
 
-  for (genvar m = 0; m < N; m++) begin : g_mst
-    assign ar_tgt[m] = route(m_araddr_i[m][8 +: TW], slices_log2_i, TW'(m));
-    assign aw_tgt[m] = route(m_awaddr_i[m][8 +: TW], slices_log2_i, TW'(m));
+  // ---------------------------------------------------------------- per-master slot rings
+  // reads
+  logic [N-1:0][RobBursts-1:0][TW-1:0] rd_tgt_q;    // slice of the slot's burst
+  logic [N-1:0][RobBursts-1:0]         rd_dir_q;    // direct (pass-through) burst
+  logic [N-1:0][RobBursts-1:0][BtW:0]  rd_wbeat_q;  // beats written into the slot
+  logic [N-1:0][SW-1:0]                rd_tp_q, rd_hp_q;
+  logic [N-1:0][SW:0]                  rd_cnt_q;
+  logic [N-1:0][BtW-1:0]               rd_rbeat_q;  // next beat of the head slot to return
+  // R buffer: {rlast, payload} per beat, entry {master, slot, beat} (no reset: a beat is
+  // read only once written)
+  localparam int unsigned RobEntries = N * RobBursts * RobBeats;
+  logic [RW:0] rob_q [RobEntries];
+  // writes
+  logic [N-1:0][RobBursts-1:0][TW-1:0] wr_tgt_q;
+  logic [N-1:0][RobBursts-1:0]         wr_dir_q;
+  logic [N-1:0][RobBursts-1:0]         wr_bv_q;     // B stored in the slot
+  logic [N-1:0][RobBursts-1:0][BW-1:0] wr_b_q;
+  logic [N-1:0][SW-1:0]                wr_tp_q, wr_wp_q, wr_hp_q;
+  logic [N-1:0][SW:0]                  wr_cnt_q, wr_wcnt_q;  // slots used / W still to send
 
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        rd_cnt_q[m] <= '0;
-        wr_cnt_q[m] <= '0;
-        rd_tgt_q[m] <= '0;
-        wr_tgt_q[m] <= '0;
-      end else begin
-        rd_cnt_q[m] <= rd_cnt_q[m] + CW'(ar_take[m]) - CW'(r_done[m]);
-        wr_cnt_q[m] <= wr_cnt_q[m] + CW'(aw_take[m]) - CW'(b_done[m]);
-        if (ar_take[m]) rd_tgt_q[m] <= ar_tgt[m];
-        if (aw_take[m]) wr_tgt_q[m] <= aw_tgt[m];
-      end
-    end
+  logic [N-1:0][TW-1:0] ar_tgt, aw_tgt;
+  logic [N-1:0]         ar_ok, ar_long, aw_ok, ar_take, aw_take;
+
+  for (genvar m = 0; m < N; m++) begin : g_mst_req
+    assign ar_tgt[m]  = priv ? TW'(m) : (m_araddr_i[m][8 +: TW] & kmask);
+    assign aw_tgt[m]  = priv ? TW'(m) : (m_awaddr_i[m][8 +: TW] & kmask);
+    assign ar_long[m] = m_ar_i[m][LenLsb +: 8] >= 8'(RobBeats);
+    // a long burst in shared mode passes through: only with nothing else in flight
+    assign ar_ok[m]   = rd_cnt_q[m] != (SW+1)'(RobBursts) &&
+                        (priv || !ar_long[m] || rd_cnt_q[m] == '0);
+    assign aw_ok[m]   = wr_cnt_q[m] != (SW+1)'(RobBursts);
   end
 
   // ---------------------------------------------------------------- per-slave paths
-  // request s from master m: valid, addressed to s, nothing in flight elsewhere, room
-  logic [N-1:0][N-1:0] ar_req, aw_req, ar_gnt, aw_gnt;
+  logic [N-1:0][N-1:0]  ar_req, aw_req, ar_gnt, aw_gnt;
   logic [N-1:0][TW-1:0] ar_idx, aw_idx;
-  logic [N-1:0][TW-1:0] r_head, w_head, b_head;
+  logic [N-1:0][TW-1:0] r_hm, w_hm, b_hm;   // FIFO head: master
+  logic [N-1:0][SW-1:0] r_hs, b_hs;         // FIFO head: slot
+  logic [N-1:0]         r_hdir, b_hdir;     // FIFO head slot is direct
   logic [N-1:0]         r_nempty, w_nempty, b_nempty, r_full, w_full, b_full;
-  logic [N-1:0]         ar_hs, aw_hs, r_pop, w_pop, b_pop;
+  logic [N-1:0]         ar_hs, aw_hs, r_pop, w_pop, b_pop, r_store, b_store;
+  // per-slave FIFOs (storage, fill level, read pointer)
+  logic [N-1:0][Depth-1:0][QW-1:0] rq_q, bq_q;
+  logic [N-1:0][Depth-1:0][TW-1:0] wq_q;
+  logic [N-1:0][DW:0]              rq_n_q, wq_n_q, bq_n_q;
+  logic [N-1:0][DW-1:0]            rq_rp_q, wq_rp_q, bq_rp_q;
 
   always_comb begin
     for (int unsigned s = 0; s < N; s++) begin
       for (int unsigned m = 0; m < N; m++) begin
-        ar_req[s][m] = m_arvalid_i[m] && ar_tgt[m] == TW'(s) && rd_cnt_q[m] != '1 &&
-                       (rd_cnt_q[m] == '0 || rd_tgt_q[m] == TW'(s));
-        aw_req[s][m] = m_awvalid_i[m] && aw_tgt[m] == TW'(s) && wr_cnt_q[m] != '1 &&
-                       (wr_cnt_q[m] == '0 || wr_tgt_q[m] == TW'(s));
+        ar_req[s][m] = m_arvalid_i[m] && ar_tgt[m] == TW'(s) && ar_ok[m];
+        aw_req[s][m] = m_awvalid_i[m] && aw_tgt[m] == TW'(s) && aw_ok[m];
       end
     end
   end
@@ -173,71 +204,73 @@ module tessera_l2_router #(
       end
     end
 
-    // FIFOs of master indices: R order, W order, B order
-    logic [Depth-1:0][TW-1:0] rq_q, wq_q, bq_q;
-    logic [DW:0] rq_n_q, wq_n_q, bq_n_q;
-    logic [DW-1:0] rq_rp_q, wq_rp_q, bq_rp_q;
+    // FIFOs in acceptance order: R {master, slot}, W master, B {master, slot}
     logic [DW-1:0] rq_wp, wq_wp, bq_wp;
-    assign rq_wp = rq_rp_q + rq_n_q[DW-1:0];
-    assign wq_wp = wq_rp_q + wq_n_q[DW-1:0];
-    assign bq_wp = bq_rp_q + bq_n_q[DW-1:0];
-    assign r_nempty[s] = rq_n_q != '0;
-    assign w_nempty[s] = wq_n_q != '0;
-    assign b_nempty[s] = bq_n_q != '0;
-    assign r_full[s]   = rq_n_q == (DW+1)'(Depth);
-    assign w_full[s]   = wq_n_q == (DW+1)'(Depth);
-    assign b_full[s]   = bq_n_q == (DW+1)'(Depth);
-    assign r_head[s]   = rq_q[rq_rp_q];
-    assign w_head[s]   = wq_q[wq_rp_q];
-    assign b_head[s]   = bq_q[bq_rp_q];
+    logic [QW-1:0] rq_head, bq_head;
+    assign rq_wp = rq_rp_q[s] + rq_n_q[s][DW-1:0];
+    assign wq_wp = wq_rp_q[s] + wq_n_q[s][DW-1:0];
+    assign bq_wp = bq_rp_q[s] + bq_n_q[s][DW-1:0];
+    assign r_nempty[s] = rq_n_q[s] != '0;
+    assign w_nempty[s] = wq_n_q[s] != '0;
+    assign b_nempty[s] = bq_n_q[s] != '0;
+    assign r_full[s]   = rq_n_q[s] == (DW+1)'(Depth);
+    assign w_full[s]   = wq_n_q[s] == (DW+1)'(Depth);
+    assign b_full[s]   = bq_n_q[s] == (DW+1)'(Depth);
+    assign rq_head     = rq_q[s][rq_rp_q[s]];
+    assign bq_head     = bq_q[s][bq_rp_q[s]];
+    assign r_hm[s]     = rq_head[SW +: TW];
+    assign r_hs[s]     = rq_head[SW-1:0];
+    assign b_hm[s]     = bq_head[SW +: TW];
+    assign b_hs[s]     = bq_head[SW-1:0];
+    assign w_hm[s]     = wq_q[s][wq_rp_q[s]];
+    assign r_hdir[s]   = rd_dir_q[r_hm[s]][r_hs[s]];
+    assign b_hdir[s]   = wr_dir_q[b_hm[s]][b_hs[s]];
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        rq_q <= '0; wq_q <= '0; bq_q <= '0;
-        rq_n_q <= '0; wq_n_q <= '0; bq_n_q <= '0;
-        rq_rp_q <= '0; wq_rp_q <= '0; bq_rp_q <= '0;
+        rq_q[s] <= '0; wq_q[s] <= '0; bq_q[s] <= '0;
+        rq_n_q[s] <= '0; wq_n_q[s] <= '0; bq_n_q[s] <= '0;
+        rq_rp_q[s] <= '0; wq_rp_q[s] <= '0; bq_rp_q[s] <= '0;
       end else begin
-        if (ar_hs[s]) rq_q[rq_wp] <= ar_idx[s];
-        if (aw_hs[s]) begin
-          wq_q[wq_wp] <= aw_idx[s];
-          bq_q[bq_wp] <= aw_idx[s];
+        for (int unsigned e = 0; e < Depth; e++) begin
+          if (ar_hs[s] && rq_wp == DW'(e)) rq_q[s][e] <= {ar_idx[s], rd_tp_q[ar_idx[s]]};
+          if (aw_hs[s] && wq_wp == DW'(e)) wq_q[s][e] <= aw_idx[s];
+          if (aw_hs[s] && bq_wp == DW'(e)) bq_q[s][e] <= {aw_idx[s], wr_tp_q[aw_idx[s]]};
         end
-        rq_n_q  <= rq_n_q + (DW+1)'(ar_hs[s]) - (DW+1)'(r_pop[s]);
-        wq_n_q  <= wq_n_q + (DW+1)'(aw_hs[s]) - (DW+1)'(w_pop[s]);
-        bq_n_q  <= bq_n_q + (DW+1)'(aw_hs[s]) - (DW+1)'(b_pop[s]);
-        rq_rp_q <= rq_rp_q + DW'(r_pop[s]);
-        wq_rp_q <= wq_rp_q + DW'(w_pop[s]);
-        bq_rp_q <= bq_rp_q + DW'(b_pop[s]);
+        rq_n_q[s]  <= rq_n_q[s] + (DW+1)'(ar_hs[s]) - (DW+1)'(r_pop[s]);
+        wq_n_q[s]  <= wq_n_q[s] + (DW+1)'(aw_hs[s]) - (DW+1)'(w_pop[s]);
+        bq_n_q[s]  <= bq_n_q[s] + (DW+1)'(aw_hs[s]) - (DW+1)'(b_pop[s]);
+        rq_rp_q[s] <= rq_rp_q[s] + DW'(r_pop[s]);
+        wq_rp_q[s] <= wq_rp_q[s] + DW'(w_pop[s]);
+        bq_rp_q[s] <= bq_rp_q[s] + DW'(b_pop[s]);
       end
     end
 
-    // responses and write data follow the FIFO heads
-    assign s_rready_o[s] = r_nempty[s] && m_rready_i[r_head[s]];
+    // R/B of the FIFO head: a buffered slot always has room (never stalls the slice); a
+    // direct slot waits for its master (it is then the master's head slot)
+    assign s_rready_o[s] = r_nempty[s] && (!r_hdir[s] ||
+                           (m_rready_i[r_hm[s]] && rd_hp_q[r_hm[s]] == r_hs[s]));
     assign r_pop[s]      = s_rvalid_i[s] && s_rready_o[s] && s_rlast_i[s];
-    assign s_bready_o[s] = b_nempty[s] && m_bready_i[b_head[s]];
+    assign r_store[s]    = s_rvalid_i[s] && r_nempty[s] && !r_hdir[s];
+    assign s_bready_o[s] = b_nempty[s] && (!b_hdir[s] ||
+                           (m_bready_i[b_hm[s]] && wr_hp_q[b_hm[s]] == b_hs[s]));
     assign b_pop[s]      = s_bvalid_i[s] && s_bready_o[s];
-    assign s_wvalid_o[s] = w_nempty[s] && m_wvalid_i[w_head[s]];
-    assign s_w_o[s]      = m_w_i[w_head[s]];
-    assign s_wlast_o[s]  = m_wlast_i[w_head[s]];
+    assign b_store[s]    = s_bvalid_i[s] && b_nempty[s] && !b_hdir[s];
+    // W from the master at the head of the W FIFO, once that master's W pointer is on a
+    // burst for this slice (then it is this burst: both follow AW order)
+    assign s_wvalid_o[s] = w_nempty[s] && m_wvalid_i[w_hm[s]] && wr_wcnt_q[w_hm[s]] != '0 &&
+                           wr_tgt_q[w_hm[s]][wr_wp_q[w_hm[s]]] == TW'(s);
+    assign s_w_o[s]      = m_w_i[w_hm[s]];
+    assign s_wlast_o[s]  = m_wlast_i[w_hm[s]];
     assign w_pop[s]      = s_wvalid_o[s] && s_wready_i[s] && s_wlast_o[s];
   end
 
-  // ---------------------------------------------------------------- upstream responses
-  // All bursts of a master in flight target one slave, so at most one slave has it at a
-  // FIFO head.
+  // ---------------------------------------------------------------- address handshakes
   always_comb begin
     m_arready_o = '0;
     m_awready_o = '0;
-    m_wready_o  = '0;
-    m_rvalid_o  = '0;
-    m_bvalid_o  = '0;
-    m_r_o       = '0;
-    m_rlast_o   = '0;
-    m_b_o       = '0;
     ar_take     = '0;
     aw_take     = '0;
-    r_done      = '0;
-    b_done      = '0;
     for (int unsigned s = 0; s < N; s++) begin
       for (int unsigned m = 0; m < N; m++) begin
         if (ar_gnt[s][m] && ar_hs[s]) begin
@@ -248,19 +281,113 @@ module tessera_l2_router #(
           m_awready_o[m] = 1'b1;
           aw_take[m]     = 1'b1;
         end
-        if (w_nempty[s] && w_head[s] == TW'(m)) m_wready_o[m] = s_wready_i[s];
-        if (r_nempty[s] && r_head[s] == TW'(m)) begin
-          m_rvalid_o[m] = s_rvalid_i[s];
-          m_r_o[m]      = s_r_i[s];
-          m_rlast_o[m]  = s_rlast_i[s];
-          r_done[m]     = r_pop[s];
-        end
-        if (b_nempty[s] && b_head[s] == TW'(m)) begin
-          m_bvalid_o[m] = s_bvalid_i[s];
-          m_b_o[m]      = s_b_i[s];
-          b_done[m]     = b_pop[s];
-        end
       end
+    end
+  end
+
+  // ---------------------------------------------------------------- upstream R, W, B
+  logic [N-1:0] r_hs_m, r_last_m, w_hs_m, b_hs_m;
+
+  for (genvar m = 0; m < N; m++) begin : g_mst
+    logic [SW-1:0] rh, bh;
+    logic [TW-1:0] rt, wt, bt;
+    logic          rbusy, rdir, rpass, wpend, bbusy, bdir, bpass;
+    logic [RW:0]   rob_out;
+
+    assign rh      = rd_hp_q[m];
+    assign rt      = rd_tgt_q[m][rh];
+    assign rbusy   = rd_cnt_q[m] != '0;
+    assign rdir    = rd_dir_q[m][rh];
+    assign rpass   = rbusy && rdir && r_nempty[rt] && r_hm[rt] == TW'(m) && r_hs[rt] == rh;
+    assign rob_out = rob_q[{TW'(m), rh, rd_rbeat_q[m]}];
+    assign m_rvalid_o[m] = rdir ? (rpass && s_rvalid_i[rt])
+                                : (rbusy && rd_wbeat_q[m][rh] > {1'b0, rd_rbeat_q[m]});
+    assign m_r_o[m]      = rdir ? s_r_i[rt] : rob_out[RW-1:0];
+    assign m_rlast_o[m]  = rdir ? s_rlast_i[rt] : rob_out[RW];
+    assign r_hs_m[m]     = m_rvalid_o[m] && m_rready_i[m];
+    assign r_last_m[m]   = r_hs_m[m] && m_rlast_o[m];
+
+    assign wpend = wr_wcnt_q[m] != '0;
+    assign wt    = wr_tgt_q[m][wr_wp_q[m]];
+    assign m_wready_o[m] = wpend && w_nempty[wt] && w_hm[wt] == TW'(m) && s_wready_i[wt];
+    assign w_hs_m[m]     = m_wvalid_i[m] && m_wready_o[m] && m_wlast_i[m];
+
+    assign bh    = wr_hp_q[m];
+    assign bt    = wr_tgt_q[m][bh];
+    assign bbusy = wr_cnt_q[m] != '0;
+    assign bdir  = wr_dir_q[m][bh];
+    assign bpass = bbusy && bdir && b_nempty[bt] && b_hm[bt] == TW'(m) && b_hs[bt] == bh;
+    assign m_bvalid_o[m] = bdir ? (bpass && s_bvalid_i[bt]) : (bbusy && wr_bv_q[m][bh]);
+    assign m_b_o[m]      = bdir ? s_b_i[bt] : wr_b_q[m][bh];
+    assign b_hs_m[m]     = m_bvalid_o[m] && m_bready_i[m];
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        rd_tgt_q[m]   <= '0;
+        rd_dir_q[m]   <= '0;
+        rd_wbeat_q[m] <= '0;
+        rd_tp_q[m]    <= '0;
+        rd_hp_q[m]    <= '0;
+        rd_cnt_q[m]   <= '0;
+        rd_rbeat_q[m] <= '0;
+        wr_tgt_q[m]   <= '0;
+        wr_dir_q[m]   <= '0;
+        wr_bv_q[m]    <= '0;
+        wr_b_q[m]     <= '0;
+        wr_tp_q[m]    <= '0;
+        wr_wp_q[m]    <= '0;
+        wr_hp_q[m]    <= '0;
+        wr_cnt_q[m]   <= '0;
+        wr_wcnt_q[m]  <= '0;
+      end else begin
+        // reads: allocate at AR, fill from the slices, retire at the master's rlast
+        // (per-slot updates with constant indices: plain flops in synthesis)
+        for (int unsigned i = 0; i < RobBursts; i++) begin
+          if (ar_take[m] && rd_tp_q[m] == SW'(i)) begin
+            rd_tgt_q[m][i] <= ar_tgt[m];
+            rd_dir_q[m][i] <= priv || ar_long[m];
+          end
+          for (int unsigned s = 0; s < N; s++) begin
+            if (r_store[s] && r_hm[s] == TW'(m) && r_hs[s] == SW'(i))
+              rd_wbeat_q[m][i] <= rd_wbeat_q[m][i] + (BtW+1)'(1);
+          end
+          if (r_last_m[m] && rh == SW'(i)) rd_wbeat_q[m][i] <= '0;
+        end
+        if (ar_take[m]) rd_tp_q[m] <= rd_tp_q[m] + SW'(1);
+        if (r_hs_m[m] && !rdir) rd_rbeat_q[m] <= rd_rbeat_q[m] + BtW'(1);
+        if (r_last_m[m]) begin
+          rd_rbeat_q[m] <= '0;
+          rd_hp_q[m]    <= rh + SW'(1);
+        end
+        rd_cnt_q[m] <= rd_cnt_q[m] + (SW+1)'(ar_take[m]) - (SW+1)'(r_last_m[m]);
+        // writes: allocate at AW, W pointer at wlast, retire at the master's B
+        for (int unsigned i = 0; i < RobBursts; i++) begin
+          if (aw_take[m] && wr_tp_q[m] == SW'(i)) begin
+            wr_tgt_q[m][i] <= aw_tgt[m];
+            wr_dir_q[m][i] <= priv;
+          end
+          for (int unsigned s = 0; s < N; s++) begin
+            if (b_store[s] && b_hm[s] == TW'(m) && b_hs[s] == SW'(i)) begin
+              wr_bv_q[m][i] <= 1'b1;
+              wr_b_q[m][i]  <= s_b_i[s];
+            end
+          end
+          if (b_hs_m[m] && bh == SW'(i)) wr_bv_q[m][i] <= 1'b0;
+        end
+        if (aw_take[m]) wr_tp_q[m] <= wr_tp_q[m] + SW'(1);
+        if (w_hs_m[m]) wr_wp_q[m] <= wr_wp_q[m] + SW'(1);
+        if (b_hs_m[m]) wr_hp_q[m] <= bh + SW'(1);
+        wr_cnt_q[m]  <= wr_cnt_q[m] + (SW+1)'(aw_take[m]) - (SW+1)'(b_hs_m[m]);
+        wr_wcnt_q[m] <= wr_wcnt_q[m] + (SW+1)'(aw_take[m]) - (SW+1)'(w_hs_m[m]);
+      end
+    end
+  end
+
+  // R buffer writes: the slot at the head of slice s's R FIFO takes s's beat
+  always_ff @(posedge clk_i) begin
+    for (int unsigned s = 0; s < N; s++) begin
+      if (r_store[s])
+        rob_q[{r_hm[s], r_hs[s], rd_wbeat_q[r_hm[s]][r_hs[s]][BtW-1:0]}] <= {s_rlast_i[s], s_r_i[s]};
     end
   end
 endmodule

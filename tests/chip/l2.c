@@ -431,3 +431,44 @@ TF_TEST_F(l2, bench_hint_mix_class0, 20000000, TF_BENCH) {
   return hint_mix(t, MME__CACHE__RD_ALLOC_bm | MME__CACHE__WR_ALLOC_bm, "allocate, class 0");
 }
 TF_TEST_F(l2, bench_hint_mix_no_alloc, 20000000, TF_BENCH) { return hint_mix(t, 0u, "no allocate"); }
+
+/* Shared vs private mode throughput (docs/l2.md "Shared-mode routing"): a cold BF16
+ * GEMM of s x s x s (FP32 C) on MME 0 alone, then split over every MME, with the
+ * slices in the given mode. Reported: cycles and utilization (ideal = M*N*K / (R*C) per
+ * MME). The slices go back to private mode afterwards. */
+static int set_mode(tf_ctx_t *t, unsigned k) {
+  TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));
+  for (unsigned d = 0; d < TESSERA_NUM_L2; d++)
+    TF_CHECK_OK(t, tsim_host_write32(t->sim, L2_REG(d, SHARED),
+                                     (k << L2__SHARED__SLICES_LOG2_bp) | ((k ? d : 0u) << L2__SHARED__SLICE_ID_bp)));
+  return TF_PASS;
+}
+
+static int mode_gemm(tf_ctx_t *t, unsigned k, uint32_t s) {
+  cjob_t j;
+  job_init(&j, s);
+  cjob_prepare(t, &j, TESSERA_HBM_BASE + 0x2000000u);
+  int rc = set_mode(t, k);
+  const unsigned masks[2] = {1u, (1u << TESSERA_NUM_MME) - 1u};
+  for (unsigned i = 0; i < 2 && rc == TF_PASS; i++) {
+    uint64_t cyc = 0;
+    rc = cjob_run(t, &j, masks[i], 0, &cyc);
+    unsigned engines = i ? TESSERA_NUM_MME : 1u;
+    double ideal = (double)s * s * s / ((double)TESSERA_MME_ROWS * TESSERA_MME_COLS * engines);
+    if (rc == TF_PASS)
+      printf("L2BENCH %s mode, GEMM BF16 %ux%ux%u cold on %u MME(s): %llu cycles (utilization %.1f%%)\n",
+             k ? "shared " : "private", s, s, s, engines, (unsigned long long)cyc, 100.0 * ideal / (double)cyc);
+  }
+  cjob_free(&j);
+  int rc2 = set_mode(t, 0);
+  return rc != TF_PASS ? rc : rc2;
+}
+
+static unsigned log2_slices(void) {
+  unsigned k = 0;
+  while ((1u << k) < TESSERA_NUM_L2) k++;
+  return k;
+}
+
+TF_TEST_F(l2, bench_mode_private, 40000000, TF_BENCH) { return mode_gemm(t, 0, 8 * R); }
+TF_TEST_F(l2, bench_mode_shared, 40000000, TF_BENCH) { return mode_gemm(t, log2_slices(), 8 * R); }
