@@ -204,6 +204,7 @@ module tessera_l2 #(
   logic [NumEng-1:0]              eres_vdirty;
   logic [NumEng-1:0][31:0]        eres_vaddr;
   logic [NumEng-1:0][511:0]       eres_vdata;
+  logic [NumEng-1:0][63:0]        eres_vmask;
   logic [NumEng-1:0]              mdone, mdone_replay;
   logic [NumEng-1:0][1:0]         mdone_resp;
   logic [NumEng-1:0][255:0]       mdone_rdata;
@@ -426,6 +427,7 @@ module tessera_l2 #(
   logic [NumBanks-1:0][WayBits-1:0]   br_way;
   logic [NumBanks-1:0][31:0]          br_vaddr, bs_addr;
   logic [NumBanks-1:0][511:0]         bs_rdata;
+  logic [NumBanks-1:0][63:0]          bs_rmask;
   logic [NumBanks-1:0]                bs_busy, bs_wb, bs_hit;
 
   for (genvar b = 0; b < NumBanks; b++) begin : g_bank
@@ -502,6 +504,7 @@ module tessera_l2 #(
       .side_lo_i          (mt_lo),
       .side_hi_i          (mt_hi),
       .side_rdata_o       (bs_rdata[b]),
+      .side_rmask_o       (bs_rmask[b]),
       .side_busy_o        (bs_busy[b]),
       .side_wb_o          (bs_wb[b]),
       .side_hit_o         (bs_hit[b]),
@@ -515,6 +518,7 @@ module tessera_l2 #(
   logic [WayBits-1:0]         pres_way;
   logic [31:0]                pres_vaddr;
   logic [511:0]               pres_vdata;
+  logic [63:0]                pres_vmask;
   always_comb begin
     for (int e = 0; e < NumEng; e++) begin
       eres_valid[e]  = 1'b0;
@@ -524,6 +528,7 @@ module tessera_l2 #(
       eres_vdirty[e] = 1'b0;
       eres_vaddr[e]  = '0;
       eres_vdata[e]  = '0;
+      eres_vmask[e]  = '0;
       for (int b = 0; b < NumBanks; b++) begin
         if (br_valid[b] && br_eng[b] == ReqW'(e)) begin
           eres_valid[e]  = 1'b1;
@@ -533,6 +538,7 @@ module tessera_l2 #(
           eres_vdirty[e] = br_vdirty[b];
           eres_vaddr[e]  = br_vaddr[b];
           eres_vdata[e]  = bs_rdata[b];
+          eres_vmask[e]  = bs_rmask[b];
         end
       end
     end
@@ -549,6 +555,7 @@ module tessera_l2 #(
     pres_vdirty = 1'b0;
     pres_vaddr  = '0;
     pres_vdata  = '0;
+    pres_vmask  = '0;
     for (int b = 0; b < NumBanks; b++) begin
       if (br_valid[b] && br_eng[b] == ReqW'(PfReq)) begin
         pres_valid  = 1'b1;
@@ -557,6 +564,7 @@ module tessera_l2 #(
         pres_vdirty = br_vdirty[b];
         pres_vaddr  = br_vaddr[b];
         pres_vdata  = bs_rdata[b];
+        pres_vmask  = bs_rmask[b];
       end
     end
   end
@@ -659,6 +667,7 @@ module tessera_l2 #(
       .start_vdirty_i (eres_vdirty[e]),
       .start_vaddr_i  (eres_vaddr[e]),
       .start_vdata_i  (eres_vdata[e]),
+      .start_vmask_i  (eres_vmask[e]),
       .done_o         (mdone[e]),
       .done_replay_o  (mdone_replay[e]),
       .done_resp_o    (mdone_resp[e]),
@@ -701,6 +710,7 @@ module tessera_l2 #(
   logic                    mt_wq_req, mt_wq_gnt, mt_b_done, mt_wb_pend;
   logic [31:0]             mt_wq_addr;
   logic [511:0]            mt_wq_data;
+  logic [63:0]             mt_wq_strb;
   logic [25:0]             mt_wb_line;
   logic                    wq_full, wq_push, wq_done, wq_done_notify;
   logic [SrcW-1:0]         wq_done_src;
@@ -732,7 +742,8 @@ module tessera_l2 #(
   assign wp_line   = pf_wq_push || mt_wq_req || ms_wq_line[wp_idx];
   assign wp_notify = !pf_wq_push && (mt_wq_req || ms_wq_notify[wp_idx]);
   assign wp_data   = pf_wq_push ? pres_vdata : mt_wq_req ? mt_wq_data : ms_wq_data[wp_idx];
-  assign wp_strb   = (pf_wq_push || mt_wq_req) ? '1 : ms_wq_strb[wp_idx];
+  // line write-backs carry the line's byte-dirty mask as strobes (only dirty bytes written)
+  assign wp_strb   = pf_wq_push ? pres_vmask : mt_wq_req ? mt_wq_strb : ms_wq_strb[wp_idx];
   assign wp_src    = mt_wq_req ? SrcW'(MaintSrc) : SrcW'(wp_idx);
 
   logic [MIdBits-1:0] unused_bid;
@@ -918,9 +929,11 @@ module tessera_l2 #(
     .side_wb_i    (bs_wb[sd_bank_q]),
     .side_addr_i  (bs_addr[sd_bank_q]),
     .side_rdata_i (bs_rdata[sd_bank_q]),
+    .side_rmask_i (bs_rmask[sd_bank_q]),
     .wq_req_o     (mt_wq_req),
     .wq_addr_o    (mt_wq_addr),
     .wq_data_o    (mt_wq_data),
+    .wq_strb_o    (mt_wq_strb),
     .wq_gnt_i     (mt_wq_gnt),
     .b_done_i     (mt_b_done),
     .wb_pend_o    (mt_wb_pend),

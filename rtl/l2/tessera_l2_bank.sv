@@ -2,7 +2,12 @@
 // {lset, low} with low ^ lset[BankBits-1:0] == BankIdx (hashed banking, see tessera_l2). One operation per cycle: a side operation
 // (refill, victim read, maintenance) if one is presented, else a lookup. Results are
 // registered (one cycle later). Tags and state are flops; the data array is one line-wide
-// synchronous RAM (one access per cycle).
+// synchronous RAM (one access per cycle). Beside it, a 64-bit-wide RAM with the same index
+// and access pattern holds each line's byte-dirty mask (bytes written since the line was
+// filled or cleaned); it is meaningful only while the line's dirty flop is set, so cleaning
+// a line never writes it. A write to a clean line overwrites the whole mask with the write's
+// strobes; a write to a dirty line sets the strobed mask bits (bit write enables), so no
+// read-modify-write is needed and hits keep their single RAM cycle.
 module tessera_l2_bank #(
   parameter int unsigned Ways        = 8,
   parameter int unsigned SetsPerBank = 32,
@@ -58,6 +63,7 @@ module tessera_l2_bank #(
   input  logic [31:0]         side_hi_i,
   // side result (one cycle later)
   output logic [511:0]        side_rdata_o,
+  output logic [63:0]         side_rmask_o,  // byte-dirty mask of side_rdata_o (victim / maint)
   output logic                side_busy_o,   // maintenance: entry reserved, retry
   output logic                side_wb_o,     // maintenance: write side_rdata_o back to side_addr_o
   output logic                side_hit_o,    // maintenance: entry matched (valid, in range)
@@ -106,6 +112,10 @@ module tessera_l2_bank #(
   logic [63:0]                     mem_be;
   logic [511:0]                    mem_rd_q;
   logic [511:0]                    mem_q [Depth];
+  // byte-dirty mask RAM (written with the data on upstream writes only)
+  logic                            dm_we;
+  logic [63:0]                     dm_be, dm_rd_q;
+  logic [63:0]                     dm_q [Depth];
 
   always_ff @(posedge clk_i) begin
     if (mem_we) begin
@@ -114,6 +124,16 @@ module tessera_l2_bank #(
       end
     end else if (mem_re) begin
       mem_rd_q <= mem_q[mem_idx];
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (dm_we) begin
+      for (int i = 0; i < 64; i++) begin
+        if (dm_be[i]) dm_q[mem_idx][i] <= mem_be[i];
+      end
+    end else if (mem_re) begin
+      dm_rd_q <= dm_q[mem_idx];
     end
   end
 
@@ -203,6 +223,8 @@ module tessera_l2_bank #(
     age_d   = age_q;
     mem_we  = 1'b0;
     mem_re  = 1'b0;
+    dm_we   = 1'b0;
+    dm_be   = '1;
     mem_idx = {req_lset_i, hit_way};
     mem_wd  = {req_wdata_i, req_wdata_i};
     mem_be  = req_beat_i ? {req_wstrb_i, 32'h0} : {32'h0, req_wstrb_i};
@@ -262,6 +284,9 @@ module tessera_l2_bank #(
         pend_d[req_lset_i][hit_way] = 1'b0;
         if (req_write_i) begin
           mem_we = 1'b1;
+          dm_we  = 1'b1;
+          // dirty line: add the strobed bytes; clean line: the mask becomes the strobes
+          if (dirty_q[req_lset_i][hit_way]) dm_be = mem_be;
           dirty_d[req_lset_i][hit_way] = 1'b1;
         end else begin
           mem_re = 1'b1;
@@ -276,6 +301,7 @@ module tessera_l2_bank #(
         // beat 0 now; the line stays reserved for this engine until its beat 1 (an owner hit)
         kind_d = tessera_l2_pkg::ResHit;
         mem_we  = 1'b1;
+        dm_we   = 1'b1;  // new mask = beat 0's strobes (beat 1 adds its own as a hit)
         mem_idx = {req_lset_i, vic_way};
         age_d[req_lset_i] = age_vic_n;
         cls_d[req_lset_i][vic_way]   = req_cls_i;
@@ -362,6 +388,7 @@ module tessera_l2_bank #(
   assign res_vdirty_o = res_vdirty_q;
   assign res_vaddr_o  = res_vaddr_q;
   assign side_rdata_o = mem_rd_q;
+  assign side_rmask_o = dm_rd_q;
   assign side_busy_o  = sbusy_q;
   assign side_wb_o    = swb_q;
   assign side_hit_o   = shit_q;

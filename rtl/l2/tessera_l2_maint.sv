@@ -44,10 +44,12 @@ module tessera_l2_maint #(
   input  logic                side_wb_i,
   input  logic [31:0]         side_addr_i,
   input  logic [511:0]        side_rdata_i,
+  input  logic [63:0]         side_rmask_i,  // byte-dirty mask of the line
   // write queue
   output logic                wq_req_o,
   output logic [31:0]         wq_addr_o,
   output logic [511:0]        wq_data_o,
+  output logic [63:0]         wq_strb_o,     // only the dirty bytes are written back
   input  logic                wq_gnt_i,
   input  logic                b_done_i,     // a write-back of this engine was acknowledged
   // write-back held here, not yet in the queue (hazard source)
@@ -70,6 +72,7 @@ module tessera_l2_maint #(
   logic            whole_q;
   logic [31:0]     lo_q, hi_q, wb_addr_q;
   logic [511:0]    wb_data_q;
+  logic [63:0]     wb_strb_q;
   logic [7:0]      outst_q;   // write-backs pushed and not yet acknowledged
   logic [3:0]      err_q;
   logic            done_q, msg_en_q;
@@ -121,6 +124,7 @@ module tessera_l2_maint #(
       hi_q       <= '0;
       wb_addr_q  <= '0;
       wb_data_q  <= '0;
+      wb_strb_q  <= '0;
       outst_q    <= '0;
       err_q      <= '0;
       done_q     <= 1'b0;
@@ -147,6 +151,7 @@ module tessera_l2_maint #(
       if (st_q == StWait && side_res_i && side_wb_i) begin
         wb_addr_q <= side_addr_i;
         wb_data_q <= side_rdata_i;
+        wb_strb_q <= side_rmask_i;
       end
       if ((st_q == StWait && side_res_i && !side_busy_i && !side_wb_i) || push_fire) begin
         if (!last) idx_q <= idx_q + 1'b1;
@@ -171,6 +176,7 @@ module tessera_l2_maint #(
   assign wq_req_o  = (st_q == StPush);
   assign wq_addr_o = wb_addr_q;
   assign wq_data_o = wb_data_q;
+  assign wq_strb_o = wb_strb_q;
   assign wb_pend_o = (st_q == StPush);
   assign wb_line_o = wb_addr_q[31:6];
 

@@ -26,6 +26,7 @@ module tessera_l2_mshr #(
   input  logic                start_vdirty_i,
   input  logic [31:0]         start_vaddr_i,
   input  logic [511:0]        start_vdata_i,
+  input  logic [63:0]         start_vmask_i,  // the dirty victim's byte-dirty mask
   // completion to the engine
   output logic                done_o,
   output logic                done_replay_o,   // refill done: replay the lookup
@@ -79,6 +80,7 @@ module tessera_l2_mshr #(
   logic [LsetBits-1:0] lset_q;
   logic [WayBits-1:0]  way_q;
   logic [511:0]        buf_q;
+  logic [63:0]         vmask_q;
   logic [1:0]          resp_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -96,6 +98,7 @@ module tessera_l2_mshr #(
       lset_q  <= '0;
       way_q   <= '0;
       buf_q   <= '0;
+      vmask_q <= '0;
       resp_q  <= 2'b00;
     end else begin
       st_q <= st_d;
@@ -113,7 +116,10 @@ module tessera_l2_mshr #(
         resp_q  <= 2'b00;
         rbeat_q <= 1'b0;
       end
-      if (start_i && st_q == StIdle) buf_q <= start_vdata_i;
+      if (start_i && st_q == StIdle) begin
+        buf_q   <= start_vdata_i;
+        vmask_q <= start_vmask_i;
+      end
       if (st_q == StRWait && r_valid_i) begin
         if (rbeat_q) buf_q[511:256] <= r_data_i;
         else         buf_q[255:0]   <= r_data_i;
@@ -166,7 +172,8 @@ module tessera_l2_mshr #(
   assign wq_addr_o   = (st_q == StVPush) ? vaddr_q : addr_q;
   assign wq_line_o   = (st_q == StVPush);
   assign wq_data_o   = (st_q == StVPush) ? buf_q : {256'h0, wdata_q};
-  assign wq_strb_o   = (st_q == StVPush) ? '1 : {32'h0, wstrb_q};
+  // a victim write-back writes only the bytes dirty in the line (strobes = byte-dirty mask)
+  assign wq_strb_o   = (st_q == StVPush) ? vmask_q : {32'h0, wstrb_q};
   assign wq_notify_o = (st_q == StBPush);
 
   assign vict_pend_o = (st_q == StVPush);

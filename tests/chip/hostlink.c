@@ -1110,8 +1110,8 @@ static int gemm_setup(tf_ctx_t *t, hl_dev_t *d, gemm_t *m) {
   g->ta = g->tb = NF_BF16;
   g->tc = NF_FP32;
   /* C's rows (and those of X, the TPC's output in gemm_tpc) on whole L2 lines: the TPC
-   * cluster splits rows over TPCs of both DCOREs, whose slices must not share a line
-   * (docs/l2.md, "Line granularity"; docs/tpc_rtl.md, "False sharing across DCOREs") */
+   * cluster splits rows over TPCs of both DCOREs; since the slices' byte-dirty mask this
+   * is no longer required (docs/l2.md, "Byte granularity"), kept for the figures */
   m->lda = (g->k * 2u + 31u) & ~31u, m->ldb = (g->n * 2u + 31u) & ~31u,
   m->ldc = (g->n * 4u + TESSERA_L2_LINE_BYTES - 1u) & ~(TESSERA_L2_LINE_BYTES - 1u);
   m->asz = (size_t)g->m * m->lda, m->bsz = (size_t)g->k * m->ldb, m->csz = (size_t)g->m * m->ldc;

@@ -15,12 +15,12 @@
  *
  * L2 mode. The cluster interleaves TPCs over the DCOREs (tpcid t on DCORE t % 2), so
  * neighbouring slices of a split write through different L2 slices. In private mode a
- * slice writes a dirty line back whole, so two DCOREs must not write parts of one
- * 64-byte line (docs/l2.md, "Line granularity"): the private-mode cases lay the output
- * out line-aligned (base on a line, row pitch a multiple of 16 FP32) with a row split;
- * the cases whose split cuts lines anyway (column blocks of a transpose, the short rows
- * of a row sum, odd pitches) run with the slices in shared mode, where one slice owns
- * each line and all engines are coherent.
+ * slice writes back only the bytes written through it (byte-dirty mask, docs/l2.md,
+ * "Byte granularity"), so two DCOREs may write different bytes of one 64-byte line:
+ * add_unaligned_private runs with an unaligned output (base off a line, odd row pitch),
+ * the other private-mode cases keep their output line-aligned; the cases whose split
+ * cuts lines by construction (column blocks of a transpose, the short rows of a row
+ * sum) run with the slices in shared mode, where one slice owns each line.
  * Each launch checks its completion message (into a SYSCTRL scratch register) and INTC
  * source 5 (raised, then cleared by STATUS.done). The launch-gap benchmark launches
  * through the TPC queue manager (back-to-back commits with the engine-idle barrier). */
@@ -256,12 +256,15 @@ static int l2_shared(tf_ctx_t *t) {
 
 /* Kernel `kind` on a random [H][W] FP32 input (W, H around the given values) on
  * the given TPC counts: chip == model (whole window, status, bundles) and, for the
- * exact kernels, == golden model; outputs identical across the splits. */
+ * exact kernels, == golden model; outputs identical across the splits.
+ * mode: L2_PRIV_ALIGNED, L2_SHARED (unaligned output), L2_PRIV_UNALIGNED. */
+enum { L2_PRIV_ALIGNED, L2_SHARED, L2_PRIV_UNALIGNED };
 static int kernel_case(tf_ctx_t *t, int kind, uint32_t W, uint32_t H, const uint32_t *splits, unsigned nsplits,
-                       int shared) {
+                       int mode) {
   tpc_bundle_t *prog = NULL;
+  const int shared = mode == L2_SHARED;
   if (shared) CALL(l2_shared(t));
-  /* private mode: only row-split elementwise kernels, output line-aligned */
+  /* private mode: only row-split elementwise kernels */
   if (!shared && kind != K_RELU && kind != K_ADD && kind != K_MUL && kind != K_GELU)
     return tf_fail(t, "kernel_case: %s needs shared mode (its split cuts L2 lines)", k_names[kind]);
   uint32_t nb = 0;
@@ -280,9 +283,13 @@ static int kernel_case(tf_ctx_t *t, int kind, uint32_t W, uint32_t H, const uint
   uint32_t b_at = (a_at + 4u * pa * H + 64u + 4u * tf_rand_below(t, 8)) & ~3u;
   uint32_t o_at = (b_at + 4u * pb * H + 64u + 4u * tf_rand_below(t, 8)) & ~3u;
   uint32_t po = W + 1u;  /* output row pitch (elementwise kernels) */
-  if (!shared) {
+  if (mode == L2_PRIV_ALIGNED) {
     o_at = (o_at + 63u) & ~63u;
     po = (W + 15u) & ~15u;
+  } else if (mode == L2_PRIV_UNALIGNED) {
+    /* rows of neighbouring TPCs (different DCOREs) share 64-byte lines */
+    if ((o_at & 63u) == 0) o_at += 4u * (1u + tf_rand_below(t, 15));
+    if ((po & 15u) == 0) po++;
   }
   tpc_tensor_t a = tens2(a_at, 0, W, H, pa, 0), b = tens2(b_at, 0, W, H, pb, 0);
   size_t n = (size_t)W * H;
@@ -350,15 +357,22 @@ static const uint32_t k_all[] = {NTPC_ALL};
 static const uint32_t k_splits[] = {NTPC_ALL, 1, 3};
 
 /* The default smoke run: an elementwise add on every TPC of the chip. */
-TF_TEST_F(tpc, add_smoke, 2000000, TF_SMOKE) { return kernel_case(t, K_ADD, 37 + tf_rand_below(t, 8), 6, k_all, 1, 0); }
+TF_TEST_F(tpc, add_smoke, 2000000, TF_SMOKE) { return kernel_case(t, K_ADD, 37 + tf_rand_below(t, 8), 6, k_all, 1, L2_PRIV_ALIGNED); }
+
+/* Private L2 mode with an unaligned output (base off a line, row pitch not a multiple of
+ * 16 FP32): TPCs on different DCOREs write different bytes of the same lines, each slice
+ * writes back only its own bytes (docs/l2.md, byte-dirty mask). */
+TF_TEST(tpc, add_unaligned_private, 2000000) {
+  return kernel_case(t, K_ADD, 37 + tf_rand_below(t, 8), 6, k_all, 1, L2_PRIV_UNALIGNED);
+}
 
 /* Library kernels on every TPC and on 1 and 3 TPCs (uneven split); last argument:
- * 1 = L2 shared mode with an unaligned output, 0 = private mode, line-aligned output */
-TF_TEST(tpc, relu_split, 4000000) { return kernel_case(t, K_RELU, 41 + tf_rand_below(t, 16), 5, k_splits, 3, 0); }
-TF_TEST(tpc, mul_all, 2000000) { return kernel_case(t, K_MUL, 17 + tf_rand_below(t, 16), 9, k_all, 1, 1); }
-TF_TEST(tpc, reduce_sum_all, 2000000) { return kernel_case(t, K_REDUCE_SUM, 60 + tf_rand_below(t, 20), 9, k_all, 1, 1); }
-TF_TEST(tpc, transpose_all, 3000000) { return kernel_case(t, K_TRANSPOSE, 17 + tf_rand_below(t, 8), 19, k_all, 1, 1); }
-TF_TEST(tpc, gelu_all, 3000000) { return kernel_case(t, K_GELU, 24 + tf_rand_below(t, 16), 4, k_all, 1, 0); }
+ * the L2 mode (L2_SHARED: shared mode with an unaligned output) */
+TF_TEST(tpc, relu_split, 4000000) { return kernel_case(t, K_RELU, 41 + tf_rand_below(t, 16), 5, k_splits, 3, L2_PRIV_ALIGNED); }
+TF_TEST(tpc, mul_all, 2000000) { return kernel_case(t, K_MUL, 17 + tf_rand_below(t, 16), 9, k_all, 1, L2_SHARED); }
+TF_TEST(tpc, reduce_sum_all, 2000000) { return kernel_case(t, K_REDUCE_SUM, 60 + tf_rand_below(t, 20), 9, k_all, 1, L2_SHARED); }
+TF_TEST(tpc, transpose_all, 3000000) { return kernel_case(t, K_TRANSPOSE, 17 + tf_rand_below(t, 8), 19, k_all, 1, L2_SHARED); }
+TF_TEST(tpc, gelu_all, 3000000) { return kernel_case(t, K_GELU, 24 + tf_rand_below(t, 16), 4, k_all, 1, L2_PRIV_ALIGNED); }
 
 /* ------------------------------------------------------------------ bad input
  * Each case: chip == model (error code, failing TPC, PC, error mask, memory: nothing

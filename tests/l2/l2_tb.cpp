@@ -125,6 +125,7 @@ struct ByteHist {
 struct Region {
   uint32_t base, size;
   std::vector<ByteHist> h;
+  std::vector<uint8_t> upw;  // byte written by an upstream write (may be written back)
 };
 static uint8_t init_byte(uint32_t a) { return uint8_t((a * 2654435761u) >> 11) ^ uint8_t(a >> 13); }
 static int owner_of(uint32_t a) { return int((a >> 2) % kPorts); }
@@ -176,6 +177,11 @@ struct Bench {
   bool mem_frozen = false;  // downstream stops answering (hang-detection test)
   unsigned rd_out = 0, rd_out_max = 0;  // downstream read bursts in flight (AR accepted, R last not yet)
   uint64_t rd_beats = 0, wr_beats = 0;  // downstream R / W beats
+  // byte-granular write-back check: downstream AW addresses (AWID 0, in order) and W beats
+  std::deque<std::pair<uint32_t, unsigned>> ds_aw;  // address, beats
+  std::deque<std::pair<uint32_t, bool>> ds_w;       // strobes, last
+  unsigned ds_beat = 0;
+  uint64_t ds_bytes = 0;  // bytes written downstream (strobes set)
   // APB state
   bool apb_busy = false;
 
@@ -206,6 +212,7 @@ struct Bench {
     r.base = base;
     r.size = size;
     r.h.resize(size);
+    r.upw.assign(size, 0);
     std::vector<uint8_t> buf(size);
     for (uint32_t i = 0; i < size; ++i) {
       buf[i] = init_byte(base + i);
@@ -290,6 +297,7 @@ struct Bench {
           const uint32_t a = t.addr + 32 * b + i;
           Region* r = region_of(a);
           if (r) {
+            r->upw[a - r->base] = 1;
             r->h[a - r->base].v.push_back(t.data[b][i]);
             t.ver[32 * b + i] = uint32_t(r->h[a - r->base].v.size() - 1);
           }
@@ -475,6 +483,9 @@ struct Bench {
       if (port.rlast && rd_out) --rd_out;
     }
     if (port.wvalid && port.wready) ++wr_beats;
+    if (port.awvalid && port.awready) ds_aw.push_back({uint32_t(port.awaddr), port.awlen + 1u});
+    if (port.wvalid && port.wready) ds_w.push_back({uint32_t(port.wstrb), bool(port.wlast)});
+    check_downstream_writes();
     if (!mem_frozen) mem->tick(port);
     sample_masters();
     if (top->msg_valid_o && top->msg_ready_i) {
@@ -569,6 +580,38 @@ struct Bench {
       }
     }
     return true;
+  }
+  // The slice writes back only the bytes written through it (per-line byte-dirty mask,
+  // docs/l2.md): a downstream write may set a strobe only on a byte some upstream write
+  // wrote. Bytes outside the reference regions (error tests) are not checked.
+  void check_downstream_writes() {
+    while (!ds_aw.empty() && !ds_w.empty()) {
+      const uint32_t a = ds_aw.front().first + 32 * ds_beat, strb = ds_w.front().first;
+      const bool last = ds_w.front().second;
+      for (int i = 0; i < 32; ++i) {
+        if (!((strb >> i) & 1)) continue;
+        ++ds_bytes;
+        Region* r = region_of(a + uint32_t(i));
+        if (r && !r->upw[a + uint32_t(i) - r->base])
+          fail("downstream write of byte %08x that no upstream write wrote (strobes %08x)",
+               a + uint32_t(i), strb);
+      }
+      ds_w.pop_front();
+      ++ds_beat;
+      CHECK(last == (ds_beat == ds_aw.front().second), "downstream WLAST at beat %u of %u",
+            ds_beat, ds_aw.front().second);
+      if (last) {
+        ds_aw.pop_front();
+        ds_beat = 0;
+      }
+    }
+  }
+  // back door: change a byte in memory behind the slice (the reference takes the new value)
+  void backdoor(uint32_t a, uint8_t v) {
+    mem->mem().write(a, &v, 1);
+    Region* r = region_of(a);
+    r->h[a - r->base].v.push_back(v);
+    r->h[a - r->base].committed = uint32_t(r->h[a - r->base].v.size() - 1);
   }
   void drain(uint64_t max = 200000) {
     const uint64_t t0 = cycle;
@@ -756,6 +799,66 @@ static void t_dirty_eviction() {
   b.check_image("after flush");
   printf("  evictions %u, write-backs %u\n", ev, wb);
   end("dirty eviction under load (one set, 3x ways, all ports)");
+}
+
+// Byte-granular write-back: the slice writes some bytes of a line, other bytes of the same
+// line change in memory behind it (another slice's write-back in private mode); flush,
+// and separately eviction, must write only the slice's bytes and keep the others.
+static void t_dirty_bytes() {
+  begin("byte-dirty mask: flush / eviction write back only written bytes");
+  Bench b(40, 32);
+  b.limit = 400000;
+  const int n = kWays + 1;
+  b.add_region(kS, same_set_addr(0, n));
+  // strobes: random non-empty patterns (beat 1 of line 1 stays clean)
+  const uint32_t s0 = uint32_t(rnd()) | 1u, s1 = uint32_t(rnd()) & 0x0ff0f00fu, s2 = uint32_t(rnd()) | 0x80000000u;
+  const uint32_t l0 = kS, l1 = kS + 64, l2 = kS + 128;  // three different sets
+  b.write(0, l0, 1, 11, s0);
+  b.write(1, l0 + 32, 1, 12, s1);
+  b.write(2, l1, 1, 13, s2);
+  b.write(0, l2, 2, 14, s0 ^ 0x00ff00ffu);
+  b.drain();
+  auto change_behind = [&](uint32_t line) {
+    for (uint32_t i = 0; i < 64; ++i) {
+      Region* r = b.region_of(line + i);
+      if (r->h[line + i - r->base].v.size() == 1) b.backdoor(line + i, uint8_t(~b.memb(line + i)));
+    }
+  };
+  change_behind(l0);
+  change_behind(l1);
+  change_behind(l2);
+  int bad = 0;  // bytes of the three lines that differ from the reference
+  auto check_line = [&](uint32_t line, const char* what) {
+    for (uint32_t i = 0; i < 64; ++i)
+      if (b.memb(line + i) != b.ref(line + i)) {
+        Region* r = b.region_of(line + i);
+        if (bad++ < 4)
+          fail("%s: memory %08x = %02x, expected %02x (%s byte)", what, line + i,
+               b.memb(line + i), b.ref(line + i),
+               r->upw[line + i - r->base] ? "written" : "back-door");
+      }
+  };
+  // flush of lines 0 and 1
+  CHECK(b.maint(1, false, l0, l0 + 128) == 0, "flush refused");
+  check_line(l0, "flush");
+  check_line(l1, "flush");
+  // eviction of line 2: kWays other lines of its set (reads and full-line writes) push it out
+  const uint32_t ev0 = b.rd(REG(EVICTIONS)), wb0 = b.rd(REG(WRITEBACKS));
+  for (int k = 1; k <= kWays; ++k) {
+    const uint32_t a = same_set_addr(l2, k);
+    if (k & 1) b.wait_txn(b.read(k % kPorts, a, 2));
+    else b.wait_txn(b.write(k % kPorts, a, 2, uint8_t(20 + k)));
+  }
+  b.drain();
+  const uint32_t ev = b.rd(REG(EVICTIONS)) - ev0, wb = b.rd(REG(WRITEBACKS)) - wb0;
+  CHECK(ev >= 1 && wb >= 1, "line 2 was not evicted (evictions %u, write-backs %u)", ev, wb);
+  check_line(l2, "eviction");
+  CHECK(bad == 0, "%d bytes of the three lines wrong in memory", bad);
+  CHECK(b.maint(1, true, 0, 0) == 0, "flush refused");
+  b.check_image("after flush");
+  printf("  strobes %08x %08x %08x, evictions %u, write-backs %u, downstream bytes %" PRIu64
+         ", wrong bytes %d\n", s0, s1, s2, ev, wb, b.ds_bytes, bad);
+  end("byte-dirty mask: flush / eviction write back only written bytes");
 }
 
 static void t_discard() {
@@ -1324,6 +1427,7 @@ int main(int argc, char** argv) {
   t_basic();
   t_two_masters_same_line();
   t_dirty_eviction();
+  t_dirty_bytes();
   t_discard();
   t_errors();
   t_message();
