@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chip_l2.h"
 #include "cp_model.h"
 #include "dma_model.h"
 #include "mme_golden.h"
@@ -23,7 +24,6 @@
 #include "regs/qman_regs.h"
 #include "regs/syncmgr_regs.h"
 #include "regs/sysctrl_regs.h"
-#include "regs/l2_regs.h"
 #include "regs/tpc_regs.h"
 #include "golden/tpc_golden.h"
 #include "tessera_cfg.h"
@@ -1062,17 +1062,6 @@ static void pipe_clear_out(tf_ctx_t *t, const pipe_t *p) {
   free(z);
 }
 
-/* All L2 slices to shared mode (they must be empty: invalidated first). */
-static int l2_all_shared(tf_ctx_t *t) {
-  unsigned k = 0;
-  while ((1u << k) < TESSERA_NUM_L2) k++;
-  TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));
-  for (unsigned d = 0; d < TESSERA_NUM_L2; d++)
-    W32(TESSERA_L2_ADDR(d) + (uint32_t)offsetof(l2_t, SHARED),
-        (k << L2__SHARED__SLICES_LOG2_bp) | (d << L2__SHARED__SLICE_ID_bp));
-  return TF_PASS;
-}
-
 static int pipe_setup(tf_ctx_t *t, pipe_t *p, uint32_t m, uint32_t n, uint32_t k, unsigned slices, int tpc) {
   gm_init(&g_gm, t->sim);
   memset(p, 0, sizeof *p);
@@ -1088,7 +1077,7 @@ static int pipe_setup(tf_ctx_t *t, pipe_t *p, uint32_t m, uint32_t n, uint32_t k
   CALL(q_init(t, QSLOT_MME(p->e), 0));
   if (tpc) {
     CALL(q_init(t, QSLOT_TPC, 0));
-    CALL(l2_all_shared(t));
+    CALL(chip_l2_all_shared(t));
     tpc_bundle_t *prog = NULL;
     uint32_t nb = 0;
     char err[512];

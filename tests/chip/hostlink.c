@@ -1222,6 +1222,23 @@ TF_TEST(hostlink, gemm_dma, 3000000) {
 #include "regs/tpc_regs.h"
 #include "tpcasm_lib.h"
 
+/* The TPC cluster ended without an error and X = relu(golden C) element by element. */
+static int relu_check(tf_ctx_t *t, hl_dev_t *d, gemm_t *m) {
+  uint32_t st = 0;
+  HL_CHECK(t, d, hl_read32(d, TESSERA_TPC_BASE + (uint32_t)offsetof(tpc_t, STATUS), &st));
+  if ((st & TPC__STATUS__ERR_bm) != 0u) return tf_fail(t, "TPC STATUS 0x%08x", st);
+  HL_CHECK(t, d, hl_read(d, m->X, m->got, m->csz));
+  for (uint32_t row = 0; row < m->g.m; row++)
+    for (uint32_t col = 0; col < m->g.n; col++) {
+      uint32_t cv, xv;
+      memcpy(&cv, m->cexp + (size_t)row * m->ldc + 4u * col, 4);
+      memcpy(&xv, m->got + (size_t)row * m->ldc + 4u * col, 4);
+      if (xv != tg_relu(cv))
+        return tf_fail(t, "relu(C)[%u][%u] = 0x%08x, golden 0x%08x (C 0x%08x)", row, col, xv, tg_relu(cv), cv);
+    }
+  return TF_PASS;
+}
+
 /* GEMM on mme0, then a TPC job that depends on it: the kernel library's relu
  * (kernels/tpc/relu.tasm, assembled here and uploaded with hostlink) on C into
  * X over every TPC; X compared with relu of the golden C. The issue's end-to-end
@@ -1271,24 +1288,7 @@ TF_TEST(hostlink, gemm_tpc, 4000000) {
     r = gemm_then(t, d, &m, qm, qt, &cb, &c1, &c2);
     hl_cb_free(&cb);
   }
-  if (r == TF_PASS) {
-    uint32_t st = 0;
-    HL_CHECK(t, d, hl_read32(d, TESSERA_TPC_BASE + (uint32_t)offsetof(tpc_t, STATUS), &st));
-    if ((st & TPC__STATUS__ERR_bm) != 0u) r = tf_fail(t, "TPC STATUS 0x%08x", st);
-  }
-  if (r == TF_PASS) {
-    HL_CHECK(t, d, hl_read(d, m.X, m.got, m.csz));
-    for (uint32_t row = 0; row < m.g.m && r == TF_PASS; row++)
-      for (uint32_t col = 0; col < m.g.n; col++) {
-        uint32_t cv, xv;
-        memcpy(&cv, m.cexp + (size_t)row * m.ldc + 4u * col, 4);
-        memcpy(&xv, m.got + (size_t)row * m.ldc + 4u * col, 4);
-        if (xv != tg_relu(cv)) {
-          r = tf_fail(t, "relu(C)[%u][%u] = 0x%08x, golden 0x%08x (C 0x%08x)", row, col, xv, tg_relu(cv), cv);
-          break;
-        }
-      }
-  }
+  if (r == TF_PASS) r = relu_check(t, d, &m);
   free(prog);
   gemm_free(&m);
   hl_close(d);
@@ -1366,29 +1366,12 @@ TF_TEST(hostlink, pipeline_gemm_tpc, 4000000) {
     r = expect_job(t, d, seq, HL_COMPLETED, 0, 0, 3000000, &c);
   }
   if (r == TF_PASS) {
-    uint32_t st = 0;
-    HL_CHECK(t, d, hl_read32(d, TESSERA_TPC_BASE + (uint32_t)offsetof(tpc_t, STATUS), &st));
-    if ((st & TPC__STATUS__ERR_bm) != 0u) r = tf_fail(t, "TPC STATUS 0x%08x", st);
-  }
-  if (r == TF_PASS) {
     HL_CHECK(t, d, hl_read(d, m.C, m.got, m.csz));
     size_t bad = 0;
     for (size_t i = 0; i < m.csz; i++) bad += m.got[i] != m.cexp[i];
     if (bad) r = tf_fail(t, "%zu bytes of C differ from the golden model", bad);
   }
-  if (r == TF_PASS) {
-    HL_CHECK(t, d, hl_read(d, m.X, m.got, m.csz));
-    for (uint32_t row = 0; row < g->m && r == TF_PASS; row++)
-      for (uint32_t col = 0; col < g->n; col++) {
-        uint32_t cv, xv;
-        memcpy(&cv, m.cexp + (size_t)row * m.ldc + 4u * col, 4);
-        memcpy(&xv, m.got + (size_t)row * m.ldc + 4u * col, 4);
-        if (xv != tg_relu(cv)) {
-          r = tf_fail(t, "relu(C)[%u][%u] = 0x%08x, golden 0x%08x (C 0x%08x)", row, col, xv, tg_relu(cv), cv);
-          break;
-        }
-      }
-  }
+  if (r == TF_PASS) r = relu_check(t, d, &m);
   if (r == TF_PASS)
     tf_log(t, "GEMM %ux%ux%u in %u slices -> relu on %u TPCs, one job %u: start %u end %u (%u cycles)", g->m, g->n,
            g->k, S, TESSERA_NUM_TPC, seq, c.t_start, c.t_end, c.t_end - c.t_start);

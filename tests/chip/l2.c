@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "chip_gemm.h"
+#include "chip_l2.h"
 #include "regs/intc_regs.h"
 #include "regs/l2_regs.h"
 
@@ -472,3 +473,13 @@ static unsigned log2_slices(void) {
 
 TF_TEST_F(l2, bench_mode_private, 40000000, TF_BENCH) { return mode_gemm(t, 0, 8 * R); }
 TF_TEST_F(l2, bench_mode_shared, 40000000, TF_BENCH) { return mode_gemm(t, log2_slices(), 8 * R); }
+
+int chip_l2_all_shared(tf_ctx_t *t) {
+  unsigned k = 0;
+  while ((1u << k) < TESSERA_NUM_L2) k++;
+  TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));
+  for (unsigned d = 0; d < TESSERA_NUM_L2; d++)
+    TF_CHECK_OK(t, tsim_host_write32(t->sim, L2_REG(d, SHARED),
+                                     (k << L2__SHARED__SLICES_LOG2_bp) | (d << L2__SHARED__SLICE_ID_bp)));
+  return TF_PASS;
+}

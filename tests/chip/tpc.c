@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chip_l2.h"
 #include "cp_model.h"
 #include "golden/tpc_golden.h"
 #include "regs/intc_regs.h"
@@ -243,16 +244,6 @@ static void get_mat(tf_ctx_t *t, const tpc_tensor_t *d, uint32_t *vals) {
 enum { K_RELU, K_ADD, K_MUL, K_REDUCE_SUM, K_TRANSPOSE, K_GELU };
 static const char *const k_names[] = {"relu", "add", "mul", "reduce_sum", "transpose", "gelu"};
 
-/* Shared mode on every slice (slices empty first; each test starts a fresh chip). */
-static int l2_shared(tf_ctx_t *t) {
-  unsigned k = 0;
-  while ((1u << k) < TESSERA_NUM_L2) k++;
-  TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));
-  for (unsigned d = 0; d < TESSERA_NUM_L2; d++)
-    W32(TESSERA_L2_ADDR(d) + (uint32_t)offsetof(l2_t, SHARED),
-        (k << L2__SHARED__SLICES_LOG2_bp) | (d << L2__SHARED__SLICE_ID_bp));
-  return TF_PASS;
-}
 
 /* Kernel `kind` on a random [H][W] FP32 input (W, H around the given values) on
  * the given TPC counts: chip == model (whole window, status, bundles) and, for the
@@ -263,7 +254,7 @@ static int kernel_case(tf_ctx_t *t, int kind, uint32_t W, uint32_t H, const uint
                        int mode) {
   tpc_bundle_t *prog = NULL;
   const int shared = mode == L2_SHARED;
-  if (shared) CALL(l2_shared(t));
+  if (shared) CALL(chip_l2_all_shared(t));  /* (each test starts a fresh chip) */
   /* private mode: only row-split elementwise kernels */
   if (!shared && kind != K_RELU && kind != K_ADD && kind != K_MUL && kind != K_GELU)
     return tf_fail(t, "kernel_case: %s needs shared mode (its split cuts L2 lines)", k_names[kind]);
