@@ -102,6 +102,7 @@ module tessera_tpc_core #(
 
   typedef enum logic [3:0] {StIdle, StInit, StFetch, StDecode, StExec, StRseed, StTld, StTst, StFpu} state_e;
   state_e state_q, state_d;
+  logic [31:0] pc_nx;  // next PC of a committing bundle (its fetch overlaps EXEC)
 
   // ---------------------------------------------------------------- architectural state
   logic [31:0]       sreg_q  [32];
@@ -128,6 +129,7 @@ module tessera_tpc_core #(
   always_ff @(posedge clk_i) begin
     if (imem_we_i) imem[imem_waddr_i] <= imem_wdata_i;
     if (state_q == StFetch) ibuf_q <= imem[pc_q[IAW-1:0]];
+    else if (state_q == StExec && state_d == StDecode) ibuf_q <= imem[pc_nx[IAW-1:0]];
   end
 
   // ---------------------------------------------------------------- slot fields
@@ -516,6 +518,7 @@ module tessera_tpc_core #(
   assign mix_out = mix32(mix_in);
 
   // ---------------------------------------------------------------- control
+  assign pc_nx = (en[1] && br_taken) ? br_tgt : pc_q + 32'd1;
   logic commit;
   assign commit = (state_q == StExec) && (berr == 4'd0) && !need_ld && !need_fp && !need_st;
   assign need_fp = (ok == 4'hf) && en[2] && fpu_vec && !fp_done_q;
@@ -532,7 +535,7 @@ module tessera_tpc_core #(
 
   tessera_tpc_tmu #(.MemBase(MemBase), .MemSize(MemSize)) u_tmu (
     .clk_i, .rst_ni,
-    .start_i(tmu_start), .store_i(tmu_store),
+    .flush_i(start_i && state_q == StIdle), .start_i(tmu_start), .store_i(tmu_store),
     .desc_i(tmu_store ? sdesc : ldesc),
     .coord_i(tmu_store ? ireg_q[ra[3][2:0]] : ireg_q[ra[0][2:0]]),
     .mask_i(tmu_mask),
@@ -564,7 +567,7 @@ module tessera_tpc_core #(
         else if (need_st) state_d = StTst;
         else if (rseed && en[2]) state_d = StRseed;
         else if (halt && en[1]) state_d = StIdle;
-        else state_d = StFetch;
+        else state_d = (pc_nx < prog_len_i) ? StDecode : StFetch;  // fetched here, or PC_RANGE
       end
       StTld:    if (tmu_done) state_d = StExec;
       StFpu:    if (fpu_done) state_d = StExec;
@@ -653,13 +656,15 @@ module tessera_tpc_core #(
           end
         end
         StFpu: if (fpu_done) fp_done_q <= 1'b1;
-        StFetch: begin
+        StDecode: begin  // (retire_o and the byte counts of the previous bundle end here)
           tld_done_q <= 1'b0;
           tst_done_q <= 1'b0;
           fp_done_q <= 1'b0;
           tbus_q <= 1'b0;
           ld_bytes_q <= '0;
           st_bytes_q <= '0;
+        end
+        StFetch: begin
           if (pc_q >= prog_len_i) begin
             err_q    <= ErrPcRange;
             err_pc_q <= pc_q;
@@ -697,7 +702,7 @@ module tessera_tpc_core #(
               seed_src_q <= vreg_q[ra[2]];
               cnt_q <= '0;
             end
-            pc_q <= (en[1] && br_taken) ? br_tgt : pc_q + 32'd1;
+            pc_q <= pc_nx;
             halt_q <= halt && en[1];
             if (halt && en[1] && !(en[2] && rseed)) done_o <= 1'b1;
           end
