@@ -878,7 +878,8 @@ int main(int argc, char **argv) {
     if (run_prog(i, p)) passed++; else failed++;
   }
   coverage();
-  printf("random programs: %d passed, %d failed\n", passed, failed);
+  printf("random programs: %d passed, %d failed (%llu cycles)\n", passed, failed, (unsigned long long)cycles);
+  uint64_t c0 = cycles;
   int fpass = 0, ffail = 0;
   uint64_t r0 = axi_reads, rb0 = axi_rbeats, w0 = axi_writes, wb0 = axi_wbeats;
   focus = 1;
@@ -892,7 +893,8 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 9 && nprogs / 6 > 0; k++)  // each path must have run
     if (!tmu_cnt[k]) { printf("FAIL TMU path '%s' never exercised\n", tmu_cnt_name[k]); ffail++; }
   printf("TMU-focus programs (fast path, unaligned/crossing/out-of-bounds vectors, lane predicates, block buffer): "
-         "%d passed, %d failed; AXI reads %llu (%llu beats), writes %llu (%llu beats)\n", fpass, ffail,
+         "%d passed, %d failed (%llu cycles); AXI reads %llu (%llu beats), writes %llu (%llu beats)\n", fpass, ffail,
+         (unsigned long long)(cycles - c0),
          (unsigned long long)(axi_reads - r0), (unsigned long long)(axi_rbeats - rb0),
          (unsigned long long)(axi_writes - w0), (unsigned long long)(axi_wbeats - wb0));
   passed += fpass;
