@@ -255,6 +255,7 @@ module tessera_tpc_core #(
   logic [31:0]  ld_bytes_q, st_bytes_q;
   logic [255:0] ld_vec_q;
   logic         need_ld, need_st, tmu_start, tmu_store, tmu_done, tmu_err;
+  logic         tmu_idle, tmu_wr_err, end_hold;
   logic [255:0] tmu_vres;
   logic [31:0]  tmu_bytes, tmu_mask;
 
@@ -519,8 +520,11 @@ module tessera_tpc_core #(
 
   // ---------------------------------------------------------------- control
   assign pc_nx = (en[1] && br_taken) ? br_tgt : pc_q + 32'd1;
+  // the launch ends (done_o) only when the TMU has no posted store response outstanding
+  assign end_hold = (state_q != StIdle) && (state_q != StInit) && (state_d == StIdle) && !tmu_idle;
   logic commit;
-  assign commit = (state_q == StExec) && (berr == 4'd0) && !need_ld && !need_fp && !need_st;
+  assign commit = (state_q == StExec) && (berr == 4'd0) && !need_ld && !need_fp && !need_st &&
+                  !end_hold;
   assign need_fp = (ok == 4'hf) && en[2] && fpu_vec && !fp_done_q;
 
   // ld.t runs before the bundle's error check (its BUS error has the highest priority and a
@@ -541,7 +545,7 @@ module tessera_tpc_core #(
     .mask_i(tmu_mask),
     .vin_i(tmu_store ? vreg_q[rb[3]] : vreg_q[rd[0]]),
     .done_o(tmu_done), .bus_err_o(tmu_err), .vres_o(tmu_vres), .bytes_o(tmu_bytes),
-    .rd_wait_o(stall_mem_o),
+    .rd_wait_o(stall_mem_o), .idle_o(tmu_idle), .wr_err_o(tmu_wr_err),
     .m_axi_awid_o, .m_axi_awaddr_o, .m_axi_awlen_o, .m_axi_awsize_o, .m_axi_awburst_o,
     .m_axi_awcache_o, .m_axi_awprot_o, .m_axi_awqos_o, .m_axi_awvalid_o, .m_axi_awready_i,
     .m_axi_wdata_o, .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_wvalid_o, .m_axi_wready_i,
@@ -605,6 +609,9 @@ module tessera_tpc_core #(
         ireg_q[i]  <= '0;
         rng_q[i]   <= '0;
       end
+    end else if (end_hold) begin  // wait for the TMU's last write response
+      done_o   <= 1'b0;
+      retire_o <= 1'b0;
     end else begin
       state_q  <= state_d;
       done_o   <= 1'b0;
@@ -704,7 +711,13 @@ module tessera_tpc_core #(
             end
             pc_q <= pc_nx;
             halt_q <= halt && en[1];
-            if (halt && en[1] && !(en[2] && rseed)) done_o <= 1'b1;
+            if (halt && en[1] && !(en[2] && rseed)) begin
+              done_o <= 1'b1;
+              if (tmu_wr_err) begin  // a posted store of this launch failed
+                err_q    <= ErrBus;
+                err_pc_q <= pc_q;
+              end
+            end
           end
         end
         StRseed: begin

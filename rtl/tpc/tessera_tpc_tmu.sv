@@ -33,6 +33,8 @@ module tessera_tpc_tmu #(
   output logic [255:0]     vres_o,      // load result (valid from done_o until the next start)
   output logic [31:0]      bytes_o,     // in-bounds bytes moved by the last operation
   output logic             rd_wait_o,   // waiting for read data (stall-by-cause counter)
+  output logic             idle_o,      // no posted store response outstanding
+  output logic             wr_err_o,    // a posted store got an error response
   // AXI4 master
   output logic [3:0]       m_axi_awid_o,
   output logic [31:0]      m_axi_awaddr_o,
@@ -101,7 +103,10 @@ module tessera_tpc_tmu #(
   logic [EW-1:0]                  fe_ent_q;
   logic [2:0]                     fe_cnt_q;
   logic                           fe_poison_q, fe_dem_q, fe_bad_q, fe_rerr_q;
-  logic                           fdone;      // a fast load done in its first TFld cycle
+  logic                           fdone;      // a fast access done without a TDone cycle
+  // posted store: its write response is still due (no other access until it arrives);
+  // wrerr_q: it was an error, reported by the next access or the core at the end
+  logic                           bpend_q, wrerr_q;
 
   // ---------------------------------------------------------------- descriptor fields
   logic [31:0] base, pad;
@@ -230,13 +235,6 @@ module tessera_tpc_tmu #(
             ({2'b0, pblk, 8'd0} + 34'd256 <= {1'b0, MemBase + MemSize});
   end
 
-  function automatic logic [NumBlk-1:0][EW-1:0] touch(input logic [NumBlk-1:0][EW-1:0] a,
-                                                       input logic [EW-1:0] e);
-    logic [NumBlk-1:0][EW-1:0] r;
-    for (int i = 0; i < NumBlk; i++) r[i] = (a[i] < a[e]) ? a[i] + 1'b1 : a[i];
-    r[e] = '0;
-    touch = r;
-  endfunction
 
   // the 32 bytes at addr from the buffer, realigned; disabled lanes keep the destination
   logic [255:0] fres;
@@ -289,10 +287,12 @@ module tessera_tpc_tmu #(
   assign sfirst = (sstrb[31:0] == 32'd0);
   assign slast  = (sstrb[63:32] != 32'd0);
 
-  // write address handshake (either path): the block it hits is no longer valid
-  logic        aw_hs;
+  // write handshakes (either path); the block a write hits is no longer valid
+  logic        aw_hs, w_hs, faw_fin;
   logic [23:0] aw_tag;
   assign aw_hs  = m_axi_awvalid_o && m_axi_awready_i;
+  assign w_hs   = m_axi_wvalid_o && m_axi_wready_i;
+  assign faw_fin = (st_q == TFaw) && (aw_done_q || aw_hs) && (w_done_q || (w_hs && m_axi_wlast_o));
   assign aw_tag = m_axi_awaddr_o[31:8];
 
   // fill engine start (demand miss or prefetch), from state TFld
@@ -302,7 +302,7 @@ module tessera_tpc_tmu #(
     fe_start = 1'b0;
     fe_start_dem = 1'b0;
     fe_start_tag = blk0;
-    if (st_q == TFld && fe_q == FeIdle && !fe_bad_q) begin
+    if (st_q == TFld && fe_q == FeIdle && !fe_bad_q && !bpend_q) begin
       if (!h0 || !h1) begin
         fe_start = 1'b1;
         fe_start_dem = 1'b1;
@@ -320,11 +320,23 @@ module tessera_tpc_tmu #(
   assign fe_rbad = m_axi_rresp_i != 2'b00 || m_axi_rid_i != 4'd0 ||
                    m_axi_rlast_i != (fe_cnt_q == 3'd7);
 
+  // LRU ranks: the entry used (a hit, then a fill start) becomes rank 0, the entries that
+  // were more recent than it age by one
   logic [NumBlk-1:0][EW-1:0] age_d;
   always_comb begin
+    logic [EW-1:0] r;
+    r = '0;
     age_d = age_q;
-    if (st_q == TFld && h0 && h1) age_d = touch(age_d, e0);
-    if (fe_start) age_d = touch(age_d, vict);
+    if (st_q == TFld && h0 && h1) begin
+      r = age_d[e0];
+      for (int i = 0; i < NumBlk; i++) if (age_d[i] < r) age_d[i] = age_d[i] + 1'b1;
+      age_d[e0] = '0;
+    end
+    if (fe_start) begin
+      r = age_d[vict];
+      for (int i = 0; i < NumBlk; i++) if (age_d[i] < r) age_d[i] = age_d[i] + 1'b1;
+      age_d[vict] = '0;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -354,7 +366,7 @@ module tessera_tpc_tmu #(
         fe_rerr_q <= 1'b0;
       end
       age_q <= age_d;
-      if (st_q == TDone || fdone) fe_bad_q <= 1'b0;
+      if (done_o) fe_bad_q <= 1'b0;
       unique case (fe_q)
         FeAr: if (m_axi_arready_i) fe_q <= FeR;
         FeR: begin
@@ -408,7 +420,12 @@ module tessera_tpc_tmu #(
     end else begin
       unique case (st_q)
         TIdle: begin
-          if (start_i) begin
+          if (start_i && wrerr_q) begin  // a posted store's error response: reported here
+            err_q <= 1'b1;
+            bytes_q <= '0;
+            res_q <= vin_i;
+            st_q <= TDone;
+          end else if (start_i) begin
             k_q <= '0;
             store_q <= store_i;
             err_q <= 1'b0;
@@ -446,13 +463,12 @@ module tessera_tpc_tmu #(
           end
         end
         TFaw: begin
-          if (m_axi_awready_i) aw_done_q <= 1'b1;
-          if (m_axi_wvalid_o && m_axi_wready_i) begin
+          if (aw_hs) aw_done_q <= 1'b1;
+          if (w_hs) begin
             if (m_axi_wlast_o) w_done_q <= 1'b1;
             else wcur_q <= 1'b1;
           end
-          if ((aw_done_q || m_axi_awready_i) && (w_done_q || (m_axi_wready_i && m_axi_wlast_o)))
-            st_q <= TFb;
+          if (faw_fin) st_q <= fsplit_q ? TFb : TIdle;  // one burst: posted (fdone)
         end
         TFb: begin
           if (m_axi_bvalid_i) begin
@@ -465,8 +481,8 @@ module tessera_tpc_tmu #(
               aw_done_q <= 1'b0;
               w_done_q <= 1'b0;
               st_q <= TFaw;
-            end else begin
-              st_q <= TDone;
+            end else begin  // done in this cycle (fdone)
+              st_q <= TIdle;
             end
           end
         end
@@ -505,7 +521,7 @@ module tessera_tpc_tmu #(
               res_q <= put_lane(res_q, esz, k_q[4:0], elem);
               bytes_q <= bytes_q + 32'(esz);
               k_q <= k_q + 6'd1;
-            end else if (fe_q == FeIdle) begin  // one read at a time: after a prefetch
+            end else if (fe_q == FeIdle && !bpend_q) begin  // after a prefetch / posted store
               st_q <= TAr;
             end
           end else begin
@@ -538,9 +554,9 @@ module tessera_tpc_tmu #(
           end
         end
         TAw: begin
-          if (m_axi_awready_i) aw_done_q <= 1'b1;
-          if (m_axi_wready_i) w_done_q <= 1'b1;
-          if ((aw_done_q || m_axi_awready_i) && (w_done_q || m_axi_wready_i)) st_q <= TB;
+          if (aw_hs) aw_done_q <= 1'b1;
+          if (w_hs) w_done_q <= 1'b1;
+          if ((aw_done_q || aw_hs) && (w_done_q || w_hs)) st_q <= TB;
         end
         TB: begin
           if (m_axi_bvalid_i) begin
@@ -553,9 +569,11 @@ module tessera_tpc_tmu #(
             end
           end
         end
-        TDone: begin
-          k_q <= '0;
-          st_q <= TIdle;
+        TDone: begin  // (after a posted store's response: the core may end the launch now)
+          if (!bpend_q) begin
+            k_q <= '0;
+            st_q <= TIdle;
+          end
         end
         default: st_q <= TIdle;
       endcase
@@ -563,11 +581,14 @@ module tessera_tpc_tmu #(
   end
 
   // a fast load that hits the buffer is done in its first cycle
-  assign fdone     = (st_q == TFld) && !fe_bad_q && h0 && h1;
-  assign done_o    = (st_q == TDone) || fdone;
+  // (and a fast store with its last write response OKAY)
+  assign fdone     = ((st_q == TFld) && !fe_bad_q && h0 && h1) || (faw_fin && !fsplit_q) ||
+                     ((st_q == TFb) && m_axi_bvalid_i && m_axi_bresp_i == 2'b00 &&
+                      m_axi_bid_i == 4'd0 && wcur_q == flast_q);
+  assign done_o    = (st_q == TDone && !bpend_q) || fdone;
   assign bus_err_o = err_q;
-  assign vres_o    = fdone ? fres : res_q;
-  assign bytes_o   = fdone ? fbytes : bytes_q;
+  assign vres_o    = (st_q == TFld) ? fres : res_q;
+  assign bytes_o   = (st_q == TFld) ? fbytes : bytes_q;
   assign rd_wait_o = (st_q == TAr) || (st_q == TR) || (st_q == TFld && !(h0 && h1));
 
   // read channel: the fill engine (8-beat block bursts) or the slow path (single beats);
@@ -593,10 +614,27 @@ module tessera_tpc_tmu #(
   assign m_axi_awcache_o = 4'b0000;
   assign m_axi_awprot_o  = 3'b000;
   assign m_axi_awqos_o   = 4'd0;
-  assign m_axi_awvalid_o = (st_q == TAw || st_q == TFaw) && !aw_done_q;
+  assign m_axi_awvalid_o = (st_q == TAw || st_q == TFaw) && !aw_done_q && !bpend_q;
   assign m_axi_wdata_o   = ffast ? fdata_q[wcur_q] : wdata_q;
   assign m_axi_wstrb_o   = ffast ? fstrb_q[wcur_q] : wstrb_q;
   assign m_axi_wlast_o   = ffast ? (fsplit_q || wcur_q == flast_q) : 1'b1;
-  assign m_axi_wvalid_o  = (st_q == TAw || st_q == TFaw) && !w_done_q;
-  assign m_axi_bready_o  = (st_q == TB) || (st_q == TFb);
+  assign m_axi_wvalid_o  = (st_q == TAw || st_q == TFaw) && !w_done_q && !bpend_q;
+  assign m_axi_bready_o  = (st_q == TB) || (st_q == TFb) || bpend_q;
+  assign idle_o          = !bpend_q;
+  assign wr_err_o        = wrerr_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bpend_q <= 1'b0;
+      wrerr_q <= 1'b0;
+    end else begin
+      if (faw_fin && !fsplit_q) begin
+        bpend_q <= 1'b1;
+      end else if (bpend_q && m_axi_bvalid_i) begin
+        bpend_q <= 1'b0;
+        if (m_axi_bresp_i != 2'b00 || m_axi_bid_i != 4'd0) wrerr_q <= 1'b1;
+      end
+      if ((st_q == TIdle && start_i) || flush_i) wrerr_q <= 1'b0;
+    end
+  end
 endmodule
