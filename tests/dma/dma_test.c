@@ -406,8 +406,8 @@ static int tensor_loop(int n, int fast_pct) {
          (unsigned long long)t_bytes, t_refused);
   return 0;
 }
-static int t_tensor(void) { return tensor_loop(40, 0); }
-static int t_tensor_fast(void) { return tensor_loop(40, 100); }
+static int t_tensor(void) { return tensor_loop(150, 0); }
+static int t_tensor_fast(void) { return tensor_loop(150, 100); }
 
 static int t_tensor_errors(void) {
   fresh();
