@@ -67,13 +67,15 @@ module tessera_dma_tensor #(
   logic [31:0] sdesc_q, ddesc_q;
   logic [4:0][31:0] off_q;
 
-  function automatic logic desc_bad(input logic [15:0][31:0] w);
-    logic bad;
-    bad = (w[1][3:0] > 4'd10) || (w[1][6:4] == 3'd0) || (w[1][6:4] > 3'd5) || (w[1][31:7] != '0);
+  // w: the 16 words of a descriptor, word k at bits 32k+31:32k
+  function automatic logic desc_bad(input logic [511:0] w);
+    logic [31:0] w1, sz;
+    w1 = w[63:32];
+    desc_bad = (w1[3:0] > 4'd10) || (w1[6:4] == 3'd0) || (w1[6:4] > 3'd5) || (w1[31:7] != '0);
     for (int unsigned d = 0; d < 5; d++) begin
-      if (3'(d) < w[1][6:4] && (w[3+d] == 32'd0 || w[3+d] > 32'h0100_0000)) bad = 1'b1;
+      sz = w[32*(3+d) +: 32];
+      if (3'(d) < w1[6:4] && (sz == 32'd0 || sz > 32'h0100_0000)) desc_bad = 1'b1;
     end
-    return bad;
   endfunction
   // log2 of the element size of a dtype code
   function automatic logic [1:0] dtype_lg(input logic [3:0] t);
@@ -90,7 +92,7 @@ module tessera_dma_tensor #(
   always_comb begin
     s_lg     = dtype_lg(desc_w[0][1][3:0]);
     d_lg     = dtype_lg(desc_w[1][1][3:0]);
-    chk_bad  = desc_bad(desc_w[0]) || desc_bad(desc_w[1]);
+    chk_bad  = desc_bad(desc_q[0]) || desc_bad(desc_q[1]);
     chk_esz  = (s_lg != d_lg);
     chk_base = ((desc_w[0][0] & ((32'd1 << s_lg) - 32'd1)) != '0) ||
                ((desc_w[1][0] & ((32'd1 << d_lg) - 32'd1)) != '0);
@@ -312,12 +314,14 @@ module tessera_dma_tensor #(
   logic [CntW:0] r_credit;
 
   function automatic logic [21:0] seg_beats(input logic [4:0] lo, input logic [26:0] len);
-    return 22'((28'(lo) + 28'(len) + 28'd31) >> 5);
+    logic [26:0] n;
+    n = 27'(lo) + len + 27'd31;
+    seg_beats = 22'(n >> 5);
   endfunction
   function automatic logic [21:0] burst_n(input logic [2:0] beat_in_256, input logic [21:0] left);
     logic [21:0] to_b;
     to_b = 22'd8 - 22'(beat_in_256);
-    return (left < to_b) ? left : to_b;
+    burst_n = (left < to_b) ? left : to_b;
   endfunction
 
   always_comb begin
