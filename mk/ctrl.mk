@@ -10,7 +10,7 @@
 # See docs/control_path.md and docs/packets.md.
 CTRL_SRCS := rtl/syncmgr/tessera_syncmgr.sv rtl/qman/tessera_qman.sv rtl/qman/tessera_apb_mux.sv \
              rtl/qman/tessera_qman_fetch_arb.sv \
-             rtl/dma/tessera_dma.sv
+             rtl/dma/tessera_dma_tensor.sv rtl/dma/tessera_dma.sv
 RTL_SRCS  += $(CTRL_SRCS)
 LINT_TOPS += tessera_syncmgr tessera_qman tessera_apb_mux tessera_dma tessera_qman_fetch_arb
 SYNTH_TOPS += tessera_syncmgr tessera_qman tessera_dma
@@ -61,7 +61,7 @@ $(CTRL_BUILD)/qman/Vtessera_qman: $(QM_RTL) tests/qman/tb_qman.cpp $(CTRL_BUILD)
 	  >$(CTRL_BUILD)/qman/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/qman/build.log; exit 1; }
 
 # ---- DMA engine
-DMA_RTL := $(CFG_PKG) rtl/dma/gen/dma_reg_pkg.sv rtl/dma/gen/dma_reg_top.sv rtl/dma/tessera_dma.sv
+DMA_RTL := $(CFG_PKG) rtl/dma/gen/dma_reg_pkg.sv rtl/dma/gen/dma_reg_top.sv rtl/dma/tessera_dma_tensor.sv rtl/dma/tessera_dma.sv
 DMA_C   := tests/dma/dma_test.c tests/dma/dma_model.c
 $(CTRL_BUILD)/dma/libdmatest.a: $(DMA_C) tests/dma/dma_model.h tests/dma/dtb_drv.h bsp/include/regs/dma_regs.h
 	@mkdir -p $(CTRL_BUILD)/dma/c
@@ -83,7 +83,7 @@ ctrl-dma-bench: ctrl-dma-tb
 # ---- integration: queue manager -> APB mux -> DMA (simulation wrapper in tests/ctrl)
 CI_RTL := $(CFG_PKG) rtl/qman/gen/qman_reg_pkg.sv rtl/dma/gen/dma_reg_pkg.sv rtl/syncmgr/gen/syncmgr_reg_pkg.sv \
           rtl/qman/gen/qman_reg_top.sv rtl/dma/gen/dma_reg_top.sv rtl/syncmgr/gen/syncmgr_reg_top.sv \
-          rtl/qman/tessera_qman.sv rtl/qman/tessera_apb_mux.sv rtl/dma/tessera_dma.sv \
+          rtl/qman/tessera_qman.sv rtl/qman/tessera_apb_mux.sv rtl/dma/tessera_dma_tensor.sv rtl/dma/tessera_dma.sv \
           rtl/syncmgr/tessera_syncmgr.sv tests/ctrl/tb_ctrl_top.sv
 $(CTRL_BUILD)/ctrl/libcitest.a: tests/golden/cp_model.c tests/dma/dma_model.c $(CTRL_GOLDEN) tests/dma/dma_model.h
 	@mkdir -p $(CTRL_BUILD)/ctrl/c

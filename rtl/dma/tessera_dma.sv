@@ -4,7 +4,8 @@
 // buffer has room for the whole burst; the writer walks the destination rows
 // and issues a write burst once the buffer holds all of its data, so W beats
 // stream without bubbles. Completion: STATUS.done, optional completion message,
-// irq_o. See docs/dma.md.
+// irq_o. Tensor mode (CTRL.tensor) is tessera_dma_tensor, which drives the AXI port
+// while it runs. See docs/dma.md.
 module tessera_dma #(
   parameter logic [31:0] MemBase   = tessera_cfg_pkg::HbmBase,
   parameter logic [31:0] MemSize   = tessera_cfg_pkg::HbmSize,
@@ -95,8 +96,18 @@ module tessera_dma #(
     .hwif_out      (hwif_out)
   );
 
-  typedef enum logic [2:0] {SIdle, SCheck, SRun, SDrain, SMsg} state_e;
+  typedef enum logic [2:0] {SIdle, SCheck, SRun, SDrain, SMsg, STen} state_e;
   state_e state_q;
+
+  // tensor mode (tessera_dma_tensor)
+  logic         ten_q;           // the current/last job is a tensor copy (AXI port muxed)
+  logic         t_start, t_busy, t_done, t_ran;
+  logic [7:0]   t_err;
+  logic         t_arvalid, t_awvalid, t_wvalid, t_wlast;
+  logic [31:0]  t_araddr, t_awaddr, t_wstrb;
+  logic [7:0]   t_arlen, t_awlen;
+  logic [255:0] t_wdata;
+  logic [5:0]   t_wbytes;
 
   // latched job
   logic [31:0] src_q, dst_q, size_q, ss1_q, ss2_q, ds1_q, ds2_q, fill_q;
@@ -231,19 +242,62 @@ module tessera_dma #(
                     (trm ? (tb_avail_q != 8'd0) : (fillm || ((count_q - resv_q) >= CntW'(w_n))));
 
   // W channel
-  logic w_fire, w_last;
-  assign m_axi_wvalid_o = (wq_n_q != 3'd0);
+  logic w_fire, w_last, e_wvalid;
+  assign e_wvalid       = (wq_n_q != 3'd0);
   assign w_last         = (w_beat_q == wq_q[0] - 4'd1);
-  assign m_axi_wlast_o  = w_last;
-  assign m_axi_wdata_o  = fillm ? {8{fill_q}} : (trm ? tr_beat : fifo_mem[rd_ptr_q]);
-  assign m_axi_wstrb_o  = 32'hFFFF_FFFF;
-  assign w_fire         = m_axi_wvalid_o && m_axi_wready_i;
+  assign m_axi_wvalid_o = ten_q ? t_wvalid : e_wvalid;
+  assign m_axi_wlast_o  = ten_q ? t_wlast : w_last;
+  assign m_axi_wdata_o  = ten_q ? t_wdata : fillm ? {8{fill_q}} : (trm ? tr_beat : fifo_mem[rd_ptr_q]);
+  assign m_axi_wstrb_o  = ten_q ? t_wstrb : 32'hFFFF_FFFF;
+  assign w_fire         = e_wvalid && m_axi_wready_i && !ten_q;
   assign ld_pop         = trm && (state_q == SRun || state_q == SDrain) && (count_q != '0) &&
                           !tfull_q[tfill_q];
   assign pop            = trm ? ld_pop : (w_fire && !fillm);
 
   logic go;
   assign go = hwif_out.CTRL.go.value;
+
+  // ------------------------------------------------------------------ tensor mode
+  assign t_start = go && (state_q == SIdle) && hwif_out.CTRL.tensor.value;
+  tessera_dma_tensor #(
+    .MemBase   (MemBase),
+    .MemSize   (MemSize),
+    .FifoBeats (FifoBeats)
+  ) u_tensor (
+    .clk_i,
+    .rst_ni,
+    .start_i    (t_start),
+    .sdesc_i    (hwif_out.TSRC.addr.value),
+    .ddesc_i    (hwif_out.TDST.addr.value),
+    .off_i      ({hwif_out.TOFF4.val.value, hwif_out.TOFF3.val.value, hwif_out.TOFF2.val.value,
+                  hwif_out.TOFF1.val.value, hwif_out.TOFF0.val.value}),
+    .busy_o     (t_busy),
+    .done_o     (t_done),
+    .err_o      (t_err),
+    .ran_o      (t_ran),
+    .ar_valid_o (t_arvalid),
+    .ar_ready_i (m_axi_arready_i && ten_q),
+    .ar_addr_o  (t_araddr),
+    .ar_len_o   (t_arlen),
+    .r_valid_i  (m_axi_rvalid_i && ten_q),
+    .r_data_i   (m_axi_rdata_i),
+    .r_resp_i   (m_axi_rresp_i),
+    .aw_valid_o (t_awvalid),
+    .aw_ready_i (m_axi_awready_i && ten_q),
+    .aw_addr_o  (t_awaddr),
+    .aw_len_o   (t_awlen),
+    .w_valid_o  (t_wvalid),
+    .w_ready_i  (m_axi_wready_i && ten_q),
+    .w_data_o   (t_wdata),
+    .w_strb_o   (t_wstrb),
+    .w_last_o   (t_wlast),
+    .b_valid_i  (m_axi_bvalid_i && ten_q),
+    .b_resp_i   (m_axi_bresp_i)
+  );
+  always_comb begin
+    t_wbytes = '0;
+    for (int unsigned i = 0; i < 32; i++) t_wbytes = t_wbytes + 6'(t_wstrb[i]);
+  end
 
   // L2 cache hints of the transfer (docs/l2.md "AXI subset and hints"), latched at go
   logic       rd_alloc_q, wr_alloc_q;
@@ -260,24 +314,24 @@ module tessera_dma #(
   end
 
   assign m_axi_awid_o    = AxiId;
-  assign m_axi_awaddr_o  = awaddr_q;
-  assign m_axi_awlen_o   = awlen_q;
+  assign m_axi_awaddr_o  = ten_q ? t_awaddr : awaddr_q;
+  assign m_axi_awlen_o   = ten_q ? t_awlen : awlen_q;
   assign m_axi_awsize_o  = 3'd5;
   assign m_axi_awburst_o = 2'b01;
   assign m_axi_awcache_o = {wr_alloc_q, wr_alloc_q, 2'b11};
   assign m_axi_awprot_o  = 3'b000;
   assign m_axi_awqos_o   = {2'b00, wr_class_q};
-  assign m_axi_awvalid_o = awvalid_q;
+  assign m_axi_awvalid_o = ten_q ? t_awvalid : awvalid_q;
   assign m_axi_bready_o  = 1'b1;
   assign m_axi_arid_o    = AxiId;
-  assign m_axi_araddr_o  = araddr_q;
-  assign m_axi_arlen_o   = arlen_q;
+  assign m_axi_araddr_o  = ten_q ? t_araddr : araddr_q;
+  assign m_axi_arlen_o   = ten_q ? t_arlen : arlen_q;
   assign m_axi_arsize_o  = 3'd5;
   assign m_axi_arburst_o = 2'b01;
   assign m_axi_arcache_o = {rd_alloc_q, rd_alloc_q, 2'b11};
   assign m_axi_arprot_o  = 3'b000;
   assign m_axi_arqos_o   = {2'b00, rd_class_q};
-  assign m_axi_arvalid_o = arvalid_q;
+  assign m_axi_arvalid_o = ten_q ? t_arvalid : arvalid_q;
   assign m_axi_rready_o  = 1'b1;
 
   logic axi_err;
@@ -313,6 +367,7 @@ module tessera_dma #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q   <= SIdle;
+      ten_q     <= 1'b0;
       src_q <= '0; dst_q <= '0; size_q <= '0; ss1_q <= '0; ss2_q <= '0; ds1_q <= '0; ds2_q <= '0;
       fill_q <= '0; c1_q <= '0; c2_q <= '0; mode_q <= '0; esize_q <= 1'b0;
       tile_q <= '0; tfull_q <= '0; tfill_q <= 1'b0; tout_q <= 1'b0; ld_i_q <= '0; w_j_q <= '0;
@@ -333,6 +388,7 @@ module tessera_dma #(
       unique case (state_q)
         SIdle: begin
           if (go) begin
+            ten_q  <= hwif_out.CTRL.tensor.value;
             src_q  <= hwif_out.SRC.addr.value;
             dst_q  <= hwif_out.DST.addr.value;
             size_q <= hwif_out.SIZE.bytes.value;
@@ -354,7 +410,22 @@ module tessera_dma #(
             done_q   <= 1'b0;
             reject_q <= 1'b0;
             perf_busy_q <= '0; perf_rd_q <= '0; perf_wr_q <= '0; perf_stall_q <= '0;
-            state_q  <= SCheck;
+            state_q  <= hwif_out.CTRL.tensor.value ? STen : SCheck;
+          end
+        end
+        STen: begin
+          perf_busy_q <= perf_busy_q + 32'd1;
+          if (m_axi_rvalid_i) perf_rd_q <= perf_rd_q + 32'd32;
+          if (t_wvalid && m_axi_wready_i) perf_wr_q <= perf_wr_q + 32'(t_wbytes);
+          if (t_done) begin
+            err_q <= t_err;
+            if (t_ran && hwif_out.MSG_CTRL.en.value) begin
+              msg_valid_q <= 1'b1;
+              state_q     <= SMsg;
+            end else begin
+              done_q  <= 1'b1;
+              state_q <= SIdle;
+            end
           end
         end
         SCheck: begin
@@ -450,7 +521,7 @@ module tessera_dma #(
         arvalid_q <= 1'b0;
       end
       r_outst_q <= r_outst_q + ((arvalid_q && m_axi_arready_i) ? (CntW+1)'(arlen_q) + (CntW+1)'(1) : '0)
-                             - (CntW+1)'(m_axi_rvalid_i);
+                             - (CntW+1)'(m_axi_rvalid_i && !ten_q);
       if (push) begin
         wr_ptr_q  <= wr_ptr_q + FifoW'(1);
         perf_rd_q <= perf_rd_q + 32'd32;
@@ -536,7 +607,7 @@ module tessera_dma #(
       end
       if (state_q == SRun || state_q == SDrain)
         resv_q <= resv_q + ((w_issue && !fillm) ? CntW'(w_n) : '0) - CntW'(pop);
-      b_outst_q <= b_outst_q + (CntW+1)'(awvalid_q && m_axi_awready_i) - (CntW+1)'(m_axi_bvalid_i);
+      b_outst_q <= b_outst_q + (CntW+1)'(awvalid_q && m_axi_awready_i) - (CntW+1)'(m_axi_bvalid_i && !ten_q);
     end
   end
 
@@ -556,5 +627,5 @@ module tessera_dma #(
   assign irq_o  = (hwif_out.IRQ_EN.done.value && done_q) || (hwif_out.IRQ_EN.err.value && err_q != 8'd0);
 
   logic unused;
-  assign unused = ^{m_axi_bid_i, m_axi_rid_i, m_axi_rlast_i};
+  assign unused = ^{m_axi_bid_i, m_axi_rid_i, m_axi_rlast_i, t_busy};
 endmodule

@@ -521,6 +521,87 @@ TF_TEST(ctrl, dma_queue_copy, 1500000) {
   return img_check(t, "DMA queue copies");
 }
 
+/* Tensor mode through a DMA queue (docs/dma.md "Tensor copy"): per engine, a WREG_BULK
+ * of TSRC, TDST, TOFF0..4 and a WREG32 of CTRL (go | tensor), twice: a 3-D copy whose
+ * dim-0 runs are contiguous (fast path, offsets that read past the source -> pad) and a
+ * 2-D transpose by strides with a negative stride (element path); unaligned bases,
+ * random sizes and element type. Checked byte for byte against the DMA golden model. */
+static void tdesc_put(tf_ctx_t *t, uint32_t w[16], uint32_t base, uint32_t dtype, unsigned nd,
+                      const uint32_t *size, const int32_t *stride) {
+  memset(w, 0, 16 * sizeof w[0]);
+  w[0] = base;
+  w[1] = dtype | (nd << 4);
+  w[2] = tf_rand32(t);
+  for (unsigned d = 0; d < 5; d++) {
+    w[3 + d] = d < nd ? size[d] : 1;
+    w[8 + d] = d < nd ? (uint32_t)stride[d] : 0;
+  }
+}
+TF_TEST(ctrl, dma_tensor_queue, 1500000) {
+  gm_t *g = &g_gm;
+  gm_init(g, t->sim);
+  CALL(img_open(t, HBM(0x100000u), 0x40000u));
+  uint32_t sobs[TESSERA_DMA_ENGINES];
+  for (unsigned d = 0; d < TESSERA_DMA_ENGINES; d++) {
+    unsigned slot = QSLOT_DMA(d);
+    CALL(q_init(t, slot, 1));
+    uint32_t words[64];
+    cp_buf_t b;
+    cp_buf_init(&b, words, 64);
+    uint32_t area = HBM(0x100000u) + d * 0x20000u;   /* src in the low half, dst in the high half */
+    static const uint32_t dtypes[] = {7, 1, 0};      /* INT8, BF16, FP32 */
+    for (unsigned i = 0; i < 2; i++) {
+      unsigned lg = tf_rand_below(t, 3), e = 1u << lg;
+      uint32_t sw[16], dw[16], ssz[5], dsz[5];
+      int32_t sst[5], dst[5], off[5] = {0, 0, 0, 0, 0};
+      uint32_t src = area + 0x8000u * i + e * tf_rand_below(t, 64);
+      uint32_t dsta = area + 0x10000u + 0x8000u * i + e * tf_rand_below(t, 64);
+      unsigned nd;
+      if (i == 0) {   /* [c2][c1][c0], contiguous rows, source rows shifted and clipped */
+        nd = 3;
+        dsz[0] = 20 + tf_rand_below(t, 200); dsz[1] = 1 + tf_rand_below(t, 6); dsz[2] = 1 + tf_rand_below(t, 3);
+        ssz[0] = dsz[0] - tf_rand_below(t, 8); ssz[1] = dsz[1]; ssz[2] = dsz[2] + 1;
+        dst[0] = 1; dst[1] = (int32_t)dsz[0] + (int32_t)tf_rand_below(t, 5); dst[2] = dst[1] * (int32_t)dsz[1];
+        sst[0] = 1; sst[1] = (int32_t)ssz[0] + 3; sst[2] = sst[1] * (int32_t)ssz[1];
+        off[0] = (int32_t)tf_rand_below(t, 7) - 3;
+        off[1] = (int32_t)tf_rand_below(t, 3) - 1;
+      } else {        /* dst[r][c] = src[c][R-1-r] */
+        nd = 2;
+        dsz[0] = 1 + tf_rand_below(t, 40); dsz[1] = 1 + tf_rand_below(t, 40);
+        ssz[0] = dsz[1]; ssz[1] = dsz[0];
+        dst[0] = 1; dst[1] = (int32_t)dsz[0];
+        sst[0] = -(int32_t)ssz[1]; sst[1] = 1;            /* src dim 0 walks backwards over rows */
+        src += e * (ssz[0] - 1) * ssz[1];
+      }
+      tdesc_put(t, sw, src, dtypes[lg], nd, ssz, sst);
+      tdesc_put(t, dw, dsta, dtypes[lg], nd, dsz, dst);
+      uint32_t sdesc = HBM(0xF0000u) + 0x1000u * d + 128u * i, ddesc = sdesc + 64u;
+      TF_CHECK_OK(t, tsim_mem_write(t->sim, sdesc, sw, 64));
+      TF_CHECK_OK(t, tsim_mem_write(t->sim, ddesc, dw, 64));
+      TF_CHECK_EQ(t, dma_tensor_check(sw, dw, sdesc, ddesc, TESSERA_HBM_BASE, TESSERA_HBM_SIZE), 0);
+      uint32_t regs[7] = {sdesc, ddesc, (uint32_t)off[0], (uint32_t)off[1], 0, 0, 0};
+      cp_wreg_bulk(&b, i ? CP_HDR_EB : 0, (uint32_t)offsetof(dma_t, TSRC), 7, regs);
+      cp_wreg32(&b, 0, (uint32_t)offsetof(dma_t, CTRL), DMA__CTRL__GO_bm | DMA__CTRL__TENSOR_bm);
+      dma_tensor_run(sw, dw, off, img_rd, img_wr);
+    }
+    TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));   /* descriptors written behind the L2 */
+    sobs[d] = 210 + d;
+    cp_stop(&b, CP_HDR_EB);
+    CALL(q_submit(t, slot, CB_AREA(slot), &b, SOB_ADD(sobs[d]), 1));
+    TF_CHECK_EQ(t, gm_run(g, slot), CP_Q_DONE);
+  }
+  for (unsigned d = 0; d < TESSERA_DMA_ENGINES; d++) {
+    CALL(q_wait_idle(t, QSLOT_DMA(d), 1000000));
+    CALL(q_check(t, QSLOT_DMA(d)));
+    uint32_t st = 0;
+    R32(DMA_REG(d, STATUS), &st);
+    TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__ERR), 0);
+    TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__BUSY_REJECT), 0);
+  }
+  CALL(gm_check_effects(t, sobs, TESSERA_DMA_ENGINES));
+  return img_check(t, "DMA queue tensor copies");
+}
+
 /* Engine barrier on an MME queue: two GEMMs back to back in one buffer, the second
  * one's first register write waits for the first job (no busy_reject, both C right). */
 TF_TEST(ctrl, barrier_two_gemms, 3000000) {

@@ -78,3 +78,95 @@ int dma_model_in_dst(const dma_desc_t *d, uint32_t addr) {
     }
   return 0;
 }
+
+/* ---------------------------------------------------------------- tensor mode */
+unsigned dma_tensor_lg(uint32_t dtype) {
+  switch (dtype) {
+    case 0: case 5: case 8: return 2;            /* FP32, INT32, UINT32 */
+    case 1: case 2: case 6: case 9: return 1;    /* BF16, FP16, INT16, UINT16 */
+    default: return 0;                           /* FP8 x2, INT8, UINT8 */
+  }
+}
+
+static int tdesc_bad(const uint32_t w[16]) {
+  uint32_t dtype = w[1] & 15u, nd = (w[1] >> 4) & 7u;
+  if (dtype > 10 || nd == 0 || nd > 5 || (w[1] >> 7)) return 1;
+  for (uint32_t d = 0; d < nd; d++)
+    if (w[3 + d] == 0 || w[3 + d] > (1u << 24)) return 1;
+  return 0;
+}
+
+/* effective shape: dims >= ndims have size 1 and stride 0 */
+static void tshape(const uint32_t w[16], uint32_t size[5], int64_t stride[5]) {
+  uint32_t nd = (w[1] >> 4) & 7u;
+  for (uint32_t d = 0; d < 5; d++) {
+    size[d] = d < nd ? w[3 + d] : 1;
+    stride[d] = d < nd ? (int32_t)w[8 + d] : 0;
+  }
+}
+
+/* [lo, hi) byte range of every element of the tensor */
+static void tfoot(const uint32_t w[16], int64_t *lo, int64_t *hi) {
+  uint32_t size[5];
+  int64_t stride[5], mn = 0, mx = 0;
+  tshape(w, size, stride);
+  for (int d = 0; d < 5; d++) {
+    int64_t p = (int64_t)(size[d] - 1) * stride[d];
+    if (p < 0) mn += p; else mx += p;
+  }
+  unsigned lg = dma_tensor_lg(w[1] & 15u);
+  *lo = (int64_t)w[0] + mn * (1 << lg);
+  *hi = (int64_t)w[0] + (mx + 1) * (1 << lg);
+}
+
+unsigned dma_tensor_check(const uint32_t sw[16], const uint32_t dw[16], uint32_t sdesc, uint32_t ddesc,
+                          uint32_t mem_base, uint32_t mem_size) {
+  uint64_t mend = (uint64_t)mem_base + mem_size;
+  if ((sdesc | ddesc) & 63u) return DMA_ERR_TDESC_ADDR;
+  if (sdesc < mem_base || sdesc + 64ull > mend || ddesc < mem_base || ddesc + 64ull > mend)
+    return DMA_ERR_TDESC_ADDR;
+  if (tdesc_bad(sw) || tdesc_bad(dw)) return DMA_ERR_TDESC;
+  unsigned lg = dma_tensor_lg(sw[1] & 15u);
+  if (lg != dma_tensor_lg(dw[1] & 15u)) return DMA_ERR_TESIZE;
+  if ((sw[0] | dw[0]) & ((1u << lg) - 1)) return DMA_ERR_TBASE;
+  int64_t lo, hi;
+  tfoot(dw, &lo, &hi);
+  if (lo < (int64_t)mem_base || hi > (int64_t)mend) return DMA_ERR_RANGE;
+  tfoot(sw, &lo, &hi);
+  if (lo < (int64_t)mem_base || hi > (int64_t)mend) return DMA_ERR_RANGE;
+  return DMA_ERR_NONE;
+}
+
+uint64_t dma_tensor_count(const uint32_t dw[16]) {
+  uint32_t size[5];
+  int64_t stride[5];
+  tshape(dw, size, stride);
+  uint64_t n = 1;
+  for (int d = 0; d < 5; d++) n *= size[d];
+  return n;
+}
+
+void dma_tensor_run(const uint32_t sw[16], const uint32_t dw[16], const int32_t off[5], dma_rd8_fn rd,
+                    dma_wr8_fn wr) {
+  uint32_t ssz[5], dsz[5];
+  int64_t sst[5], dst[5];
+  tshape(sw, ssz, sst);
+  tshape(dw, dsz, dst);
+  unsigned e = 1u << dma_tensor_lg(sw[1] & 15u);
+  uint32_t c[5] = {0, 0, 0, 0, 0};
+  for (;;) {
+    int inb = 1;
+    int64_t so = 0, dof = 0;
+    for (int d = 0; d < 5; d++) {
+      int64_t s = (int64_t)c[d] + off[d];
+      if (s < 0 || s >= ssz[d]) inb = 0;
+      so += s * sst[d];
+      dof += (int64_t)c[d] * dst[d];
+    }
+    uint32_t da = dw[0] + (uint32_t)(dof * e), sa = sw[0] + (uint32_t)(so * e);
+    for (unsigned b = 0; b < e; b++) wr(da + b, inb ? rd(sa + b) : (uint8_t)(sw[2] >> (8 * b)));
+    int d = 0;
+    while (d < 5 && ++c[d] == dsz[d]) c[d++] = 0;
+    if (d == 5) break;
+  }
+}

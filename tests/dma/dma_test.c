@@ -239,6 +239,226 @@ static int t_control(void) {
   return 0;
 }
 
+
+/* ---------------------------------------------------------------- tensor mode */
+typedef struct {
+  uint32_t sw[16], dw[16], sdesc, ddesc;
+  int32_t off[5];
+} tjob_t;
+
+static uint32_t tbytes[1 << 18];
+static uint32_t exp_sorted[MAXB];
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+static void put_desc(uint32_t addr, const uint32_t w[16]) {
+  for (unsigned i = 0; i < 16; i++)
+    for (unsigned b = 0; b < 4; b++) dtb_mem_write8(addr + 4 * i + b, (uint8_t)(w[i] >> (8 * b)));
+}
+static uint8_t scratch_rd(uint32_t a) { (void)a; return 0; }
+static unsigned t_ok, t_refused;
+static uint64_t t_elems, t_bytes;
+
+static int run_tensor(const tjob_t *j, const run_opts_t *o) {
+  put_desc(j->sdesc, j->sw);
+  put_desc(j->ddesc, j->dw);
+  unsigned exp_err = dma_tensor_check(j->sw, j->dw, j->sdesc, j->ddesc, TESSERA_HBM_BASE, TESSERA_HBM_SIZE);
+  n_exp = 0;
+  if (exp_err == 0) dma_tensor_run(j->sw, j->dw, j->off, o->expect_axi_err ? scratch_rd : dtb_mem_read8, exp_wr);
+  CHECK(n_exp < MAXB, "test too large");
+  memcpy(exp_sorted, exp_addr, n_exp * sizeof exp_addr[0]);
+  qsort(exp_sorted, n_exp, sizeof exp_sorted[0], cmp_u32);
+  uint32_t maddr = 0x30400100u + (rnd() % 16) * 4, mdata = rnd();
+  dtb_apb_write(OFF(TSRC), j->sdesc);
+  dtb_apb_write(OFF(TDST), j->ddesc);
+  for (unsigned d = 0; d < 5; d++) dtb_apb_write(OFF(TOFF0) + 4 * d, (uint32_t)j->off[d]);
+  dtb_apb_write(OFF(MSG_ADDR), maddr);
+  dtb_apb_write(OFF(MSG_DATA), mdata);
+  dtb_apb_write(OFF(MSG_CTRL), o->msg_en ? 1u : 0u);
+  dtb_writes_clear();
+  /* mode/esize bits are ignored in tensor mode */
+  dtb_apb_write(OFF(CTRL), DMA__CTRL__GO_bm | DMA__CTRL__TENSOR_bm | ((rnd() & 3u) << DMA__CTRL__MODE_bp));
+  uint32_t st = 0;
+  uint64_t t0 = dtb_cycle();
+  for (;;) {
+    for (int k = 0; k < 16; k++) dtb_step();
+    dtb_apb_read(OFF(STATUS), &st);
+    if (!(st & DMA__STATUS__BUSY_bm)) break;
+    CHECK(dtb_cycle() - t0 < 4000000, "hang: tensor DMA busy after 4M cycles (STATUS 0x%x)", st);
+  }
+  uint32_t err = (st & DMA__STATUS__ERR_bm) >> DMA__STATUS__ERR_bp;
+  dtb_apb_read(OFF(PERF_BUSY), &last_busy);
+  CHECK(st & DMA__STATUS__DONE_bm, "STATUS.done not set (0x%x)", st);
+  CHECK(dtb_idle(), "idle_o low after the transfer");
+  if (o->expect_axi_err) CHECK(err == DMA_ERR_AXI, "error %u, expected AXI (5)", err);
+  else CHECK(err == exp_err, "error %u, model %u", err, exp_err);
+  CHECK(dtb_irq() == (err != 0), "irq_o %d with error %u", dtb_irq(), err);
+  /* every written byte is a destination element byte (none at all for a refused copy) */
+  unsigned nb = dtb_wbytes(tbytes, sizeof tbytes / sizeof tbytes[0]);
+  CHECK(nb <= sizeof tbytes / sizeof tbytes[0], "too many bytes written (%u)", nb);
+  if (err != 0 && err != DMA_ERR_AXI) CHECK(nb == 0, "refused copy (error %u) wrote %u bytes", err, nb);
+  for (unsigned i = 0; i < nb; i++)
+    CHECK(bsearch(&tbytes[i], exp_sorted, n_exp, sizeof exp_sorted[0], cmp_u32),
+          "stray write at 0x%08x (err %u)", tbytes[i], err);
+  if (err == 0) { t_ok++; t_elems += dma_tensor_count(j->dw); t_bytes += n_exp; }
+  else t_refused++;
+  if (err == 0) {
+    CHECK(nb == n_exp, "%u bytes written, model %u", nb, n_exp);
+    for (unsigned i = 0; i < n_exp; i++)
+      CHECK(dtb_mem_read8(exp_addr[i]) == exp_val[i], "byte at 0x%08x = 0x%02x, model 0x%02x (element %u)",
+            exp_addr[i], dtb_mem_read8(exp_addr[i]), exp_val[i], i);
+  }
+  uint32_t a, dd;
+  int got = dtb_msg_pop(&a, &dd);
+  int want = o->msg_en && (err == 0 || err == DMA_ERR_AXI);
+  CHECK(got == want, "completion message %s", got ? "unexpected" : "missing");
+  if (got) CHECK(a == maddr && dd == mdata, "completion message (0x%x, 0x%x)", a, dd);
+  CHECK(!dtb_msg_pop(&a, &dd), "more than one completion message");
+  CHECK(!dtb_burst_crossed_256() && dtb_max_burst_beats() <= 8, "AXI burst crosses 256 B or > 8 beats");
+  return 0;
+}
+
+static uint32_t dtype_of(unsigned lg) {
+  static const uint32_t c1[] = {3, 4, 7, 10}, c2[] = {1, 2, 6, 9}, c4[] = {0, 5, 8};
+  return lg == 0 ? c1[rnd() % 4] : lg == 1 ? c2[rnd() % 4] : c4[rnd() % 3];
+}
+
+/* A dense layout of the given sizes in a random dimension order (dim 0 first and
+ * positive if fast), with random gaps and negative strides, placed at region (plus an
+ * element-aligned offset) so that the footprint starts at or after region. */
+static void rand_layout(uint32_t w[16], unsigned nd, const uint32_t size[5], unsigned lg, uint32_t region,
+                        int fast) {
+  unsigned perm[5] = {0, 1, 2, 3, 4};
+  for (unsigned i = nd - 1; i > 0; i--) {
+    unsigned k = rnd() % (i + 1), t = perm[i];
+    perm[i] = perm[k]; perm[k] = t;
+  }
+  if (fast)
+    for (unsigned i = 0; i < nd; i++)
+      if (perm[i] == 0) { perm[i] = perm[0]; perm[0] = 0; }
+  int64_t pitch = 1, stride[5] = {0, 0, 0, 0, 0}, neg = 0;
+  for (unsigned i = 0; i < nd; i++) {
+    unsigned d = perm[i];
+    stride[d] = pitch;
+    pitch *= size[d];
+    if (chance(25)) pitch += rnd() % 5;
+  }
+  for (unsigned d = 0; d < nd; d++)
+    if (chance(30) && !(fast && d == 0)) { stride[d] = -stride[d]; neg += (int64_t)(size[d] - 1) * -stride[d]; }
+  memset(w, 0, 16 * sizeof w[0]);
+  w[0] = region + (uint32_t)((neg + rnd() % 48) << lg);
+  w[1] = dtype_of(lg) | (nd << 4);
+  w[2] = rnd();
+  for (unsigned d = 0; d < 5; d++) {
+    w[3 + d] = d < nd ? size[d] : (chance(50) ? 1 : rnd());   /* dims >= ndims: ignored */
+    w[8 + d] = d < nd ? (uint32_t)stride[d] : rnd();
+  }
+}
+
+static tjob_t rand_tjob(int fast, unsigned max_elems) {
+  tjob_t j;
+  memset(&j, 0, sizeof j);
+  unsigned lg = rnd() % 3;
+  unsigned dnd = 1 + rnd() % 5, snd = chance(70) ? dnd : 1 + rnd() % 5;
+  uint32_t dsz[5], ssz[5];
+  uint64_t n = 1;
+  for (unsigned d = 0; d < 5; d++) {
+    dsz[d] = d >= dnd ? 1 : d == 0 ? 1 + rnd() % (fast ? 160 : 12) : 1 + rnd() % (chance(20) ? 1 : 7);
+    while (n * dsz[d] > max_elems) dsz[d] = dsz[d] / 2 + 0;
+    if (dsz[d] == 0) dsz[d] = 1;
+    n *= dsz[d];
+  }
+  for (unsigned d = 0; d < 5; d++) {
+    ssz[d] = d >= snd ? 1 : (uint32_t)(1 + rnd() % (dsz[d] + 3));
+    j.off[d] = d < dnd ? (int32_t)(rnd() % 7) - 3 : (chance(5) ? 1 : 0);
+    if (chance(4)) j.off[d] = chance(50) ? 100000 : -100000;   /* whole rows of pad */
+  }
+  rand_layout(j.dw, dnd, dsz, lg, hbm((8u << 20) + 32 * (rnd() % 1024)), fast);
+  rand_layout(j.sw, snd, ssz, lg, hbm(32 * (rnd() % 1024)), fast);
+  if (!fast && chance(10) && snd > 1) j.sw[8 + 1 + rnd() % (snd - 1)] = 0;   /* broadcast a dim */
+  j.sdesc = hbm((16u << 20) + 64 * (rnd() % 256));
+  j.ddesc = j.sdesc + 64 * (1 + rnd() % 16);
+  return j;
+}
+
+static int tensor_loop(int n, int fast_pct) {
+  fresh();
+  t_ok = t_refused = 0;
+  t_elems = t_bytes = 0;
+  for (int i = 0; i < n; i++) {
+    if (i % 8 == 0) env_random();
+    int fast = chance(fast_pct);
+    tjob_t j = rand_tjob(fast, 600);
+    run_opts_t o = {chance(60), 0};
+    if (run_tensor(&j, &o)) {
+      size_t l = strlen(fail_msg);
+      snprintf(fail_msg + l, sizeof fail_msg - l, " [iter %d, dtype %u/%u ndims %u/%u, dst size %u %u %u %u %u "
+               "stride %d %d %d %d %d, src size %u %u %u %u %u stride %d %d %d %d %d, off %d %d %d %d %d]", i,
+               j.sw[1] & 15, j.dw[1] & 15, j.sw[1] >> 4, j.dw[1] >> 4, j.dw[3], j.dw[4], j.dw[5], j.dw[6], j.dw[7],
+               (int)j.dw[8], (int)j.dw[9], (int)j.dw[10], (int)j.dw[11], (int)j.dw[12], j.sw[3], j.sw[4], j.sw[5],
+               j.sw[6], j.sw[7], (int)j.sw[8], (int)j.sw[9], (int)j.sw[10], (int)j.sw[11], (int)j.sw[12],
+               j.off[0], j.off[1], j.off[2], j.off[3], j.off[4]);
+      return 1;
+    }
+  }
+  printf("  %u copies (%llu elements, %llu bytes), %u refused\n", t_ok, (unsigned long long)t_elems,
+         (unsigned long long)t_bytes, t_refused);
+  return 0;
+}
+static int t_tensor(void) { return tensor_loop(150, 0); }
+static int t_tensor_fast(void) { return tensor_loop(150, 100); }
+
+static int t_tensor_errors(void) {
+  fresh();
+  for (int k = 0; k < 17; k++) {
+    tjob_t j = rand_tjob(chance(50), 200);
+    unsigned lg = dma_tensor_lg(j.sw[1] & 15);
+    unsigned snd = (j.sw[1] >> 4) & 7, dnd = (j.dw[1] >> 4) & 7;
+    int axi = 0;
+    switch (k) {
+      case 0: j.sdesc += 32; break;
+      case 1: j.ddesc = TESSERA_HBM_BASE - 64; break;
+      case 2: j.ddesc = TESSERA_HBM_BASE + TESSERA_HBM_SIZE - 32; j.ddesc &= ~63u; j.ddesc += 64; break;
+      case 3: j.dw[1] = (j.dw[1] & ~15u) | 11; break;
+      case 4: j.sw[1] &= ~0x70u; break;
+      case 5: j.dw[1] = (j.dw[1] & ~0x70u) | (6u << 4); break;
+      case 6: j.dw[3 + rnd() % dnd] = 0; break;
+      case 7: j.sw[3 + rnd() % snd] = (1u << 24) + 1; break;
+      case 8: j.dw[1] |= 1u << (7 + rnd() % 25); break;
+      case 9:
+        if (lg == 0) { j.sw[1] = (j.sw[1] & ~15u) | 1; j.dw[1] = (j.dw[1] & ~15u) | 2; lg = 1; }
+        j.sw[0] &= ~((1u << lg) - 1);
+        j.dw[0] = (j.dw[0] & ~((1u << lg) - 1)) + 1 + rnd() % ((1u << lg) - 1);
+        break;
+      case 10: j.dw[1] = (j.dw[1] & ~15u) | dtype_of((lg + 1 + rnd() % 2) % 3); break;
+      case 11: j.dw[0] = TESSERA_HBM_BASE + TESSERA_HBM_SIZE - (2u << lg); j.dw[3] = 3; j.dw[8] = 1; break;
+      case 12: j.sw[0] = TESSERA_HBM_BASE; j.sw[3] = 2; j.sw[8] = (uint32_t)-1; break;
+      case 13: j.dw[1] = (j.dw[1] & 15u) | (1u << 4); j.dw[3] = 1u << 24; j.dw[8] = 1u << 20; break;
+      default: {
+        /* AXI errors: a descriptor beat, a source beat, a destination beat */
+        axi = 1;
+        memset(j.off, 0, sizeof j.off);
+        uint32_t a = k == 14 ? j.ddesc : k == 15 ? j.sw[0] : j.dw[0];
+        /* the source layout must hold the copied sizes: lay it out again */
+        uint32_t sz[5];
+        for (int d = 0; d < 5; d++) sz[d] = j.dw[3 + d];
+        rand_layout(j.sw, (j.dw[1] >> 4) & 7, sz, lg, hbm(32 * (rnd() % 1024)), 0);
+        j.sw[1] = (j.sw[1] & ~15u) | (j.dw[1] & 15u);
+        if (k == 15) a = j.sw[0];
+        dtb_mem_set_err(a);
+        break;
+      }
+    }
+    run_opts_t o = {1, axi};
+    unsigned e = dma_tensor_check(j.sw, j.dw, j.sdesc, j.ddesc, TESSERA_HBM_BASE, TESSERA_HBM_SIZE);
+    CHECK(axi ? e == 0 : e != 0, "case %d: model error %u", k, e);
+    if (run_tensor(&j, &o)) { size_t l = strlen(fail_msg); snprintf(fail_msg + l, sizeof fail_msg - l, " [case %d]", k); return 1; }
+    dtb_mem_clear();
+  }
+  return 0;
+}
+
 static double frac_lin, frac_str, frac_fill, frac_tr2, frac_tr4;
 static uint32_t bench_e;
 static int bench_one(int mode, double *frac) {
@@ -263,6 +483,38 @@ static int t_bench(void) {
   bench_e = 4;
   if (bench_one(DMA_MODE_TRANSPOSE, &frac_tr4)) return 1;
   bench_e = 0;
+  /* tensor mode: contiguous 64 KiB (aligned; unaligned 1-byte elements), 128x128 4-byte
+   * transpose by strides */
+  double ft[3];
+  for (int k = 0; k < 3; k++) {
+    fresh();
+    tjob_t j;
+    memset(&j, 0, sizeof j);
+    j.sdesc = hbm(16u << 20);
+    j.ddesc = j.sdesc + 64;
+    if (k < 2) {
+      unsigned lg = k == 0 ? 2 : 0;
+      j.sw[0] = hbm(k == 0 ? 0 : 3);
+      j.dw[0] = hbm((8u << 20) + (k == 0 ? 0 : 17));
+      j.sw[1] = j.dw[1] = dtype_of(lg) | (1u << 4);
+      j.sw[3] = j.dw[3] = 65536u >> lg;
+      j.sw[8] = j.dw[8] = 1;
+    } else {
+      j.sw[0] = hbm(0);
+      j.dw[0] = hbm(8u << 20);
+      j.sw[1] = j.dw[1] = 0 | (2u << 4);
+      j.sw[3] = j.sw[4] = j.dw[3] = j.dw[4] = 128;
+      j.dw[8] = 1; j.dw[9] = 128;      /* dst[r][c] row-major */
+      j.sw[8] = 128; j.sw[9] = 1;      /* read src[c][r] */
+    }
+    run_opts_t o = {0, 0};
+    if (run_tensor(&j, &o)) return 1;
+    ft[k] = 65536.0 / 32.0 / last_busy;
+    printf("  tensor %s: %u busy cycles, %.1f%%\n",
+           k == 0 ? "contiguous 64 KiB (FP32, aligned)" : k == 1 ? "contiguous 64 KiB (INT8, src +3 / dst +17 bytes)"
+                                                      : "transpose 128x128 FP32 by strides",
+           last_busy, 100 * ft[k]);
+  }
   printf("  throughput (bytes written / busy cycle / 32 B, read latency %u): linear 64 KiB %.1f%%, "
          "strided 16x4 rows of 1 KiB %.1f%%, memset %.1f%%\n",
          TESSERA_HBM_LATENCY_CYCLES, 100 * frac_lin, 100 * frac_str, 100 * frac_fill);
@@ -283,7 +535,8 @@ int dma_tests_main(int argc, char **argv) {
   }
   printf("dma tests: seed %llu (reproduce with --seed %llu)\n", (unsigned long long)seed, (unsigned long long)seed);
   static const test_t tests[] = {{"linear", t_linear}, {"strided", t_strided}, {"fill", t_fill}, {"transpose", t_transpose},
-                                 {"errors", t_errors}, {"control", t_control}, {"bench", t_bench}};
+                                 {"errors", t_errors}, {"control", t_control},
+                                 {"tensor", t_tensor}, {"tensor_fast", t_tensor_fast}, {"tensor_errors", t_tensor_errors}, {"bench", t_bench}};
   unsigned pass = 0, fail = 0;
   for (unsigned i = 0; i < sizeof tests / sizeof tests[0]; i++) {
     if (bench && strcmp(tests[i].name, "bench")) continue;

@@ -31,6 +31,7 @@ unsigned w_idx;            // beat index in the current write burst
 bool w_err;                // current burst touched a bad beat
 std::deque<std::pair<uint64_t, bool>> bq;  // due cycle, error
 std::vector<uint32_t> wlog;
+std::vector<uint32_t> blog;   // addresses of the bytes written (strobe set)
 std::deque<std::pair<uint32_t, uint32_t>> msgs;
 uint32_t max_beats;
 bool crossed;
@@ -86,7 +87,10 @@ extern "C" void dtb_step(void) {
     else {
       for (int w = 0; w < 8; w++)
         for (int k = 0; k < 4; k++)
-          if ((dut->m_axi_wstrb_o >> (4 * w + k)) & 1) mem[a + 4 * w + k] = (uint8_t)(dut->m_axi_wdata_o[w] >> (8 * k));
+          if ((dut->m_axi_wstrb_o >> (4 * w + k)) & 1) {
+            mem[a + 4 * w + k] = (uint8_t)(dut->m_axi_wdata_o[w] >> (8 * k));
+            blog.push_back(a + 4 * w + k);
+          }
     }
     wlog.push_back(a);
     bool last_expected = (w_idx + 1 == aw.len);
@@ -119,7 +123,7 @@ extern "C" void dtb_reset(void) {
   dut->apb_penable_i = 0;
   dut->clk_i = 0;
   dut->eval();
-  rq.clear(); awq.clear(); bq.clear(); msgs.clear(); wlog.clear();
+  rq.clear(); awq.clear(); bq.clear(); msgs.clear(); wlog.clear(); blog.clear();
   w_idx = 0; w_err = false;
   for (int i = 0; i < 3; i++) dtb_step();
   dut->rst_ni = 1;
@@ -175,7 +179,12 @@ extern "C" unsigned dtb_writes(uint32_t *addrs, unsigned max) {
   for (uint32_t a : wlog) { if (n < max) addrs[n] = a; n++; }
   return n;
 }
-extern "C" void dtb_writes_clear(void) { wlog.clear(); }
+extern "C" void dtb_writes_clear(void) { wlog.clear(); blog.clear(); }
+extern "C" unsigned dtb_wbytes(uint32_t *addrs, unsigned max) {
+  unsigned n = 0;
+  for (uint32_t a : blog) { if (n < max) addrs[n] = a; n++; }
+  return n;
+}
 extern "C" int dtb_msg_pop(uint32_t *addr, uint32_t *data) {
   if (msgs.empty()) return 0;
   *addr = msgs.front().first; *data = msgs.front().second; msgs.pop_front(); return 1;

@@ -177,6 +177,8 @@ struct Bench {
   bool mem_frozen = false;  // downstream stops answering (hang-detection test)
   unsigned rd_out = 0, rd_out_max = 0;  // downstream read bursts in flight (AR accepted, R last not yet)
   uint64_t rd_beats = 0, wr_beats = 0;  // downstream R / W beats
+  // occupancy: downstream read beats requested but not yet returned, summed per cycle
+  uint64_t rd_beats_req = 0, rd_occ_sum = 0, rd_idle_cycles = 0;
   // byte-granular write-back check: downstream AW addresses (AWID 0, in order) and W beats
   std::deque<std::pair<uint32_t, unsigned>> ds_aw;  // address, beats
   std::deque<std::pair<uint32_t, bool>> ds_w;       // strobes, last
@@ -474,7 +476,12 @@ struct Bench {
       if (port.bvalid && port.bready) printf("  [%" PRIu64 "] watch: downstream B\n", cycle);
       if (port.rvalid && port.rready && port.rid < 8) {}
     }
-    if (port.arvalid && port.arready) rd_out_max = std::max(rd_out_max, ++rd_out);
+    if (port.arvalid && port.arready) {
+      rd_out_max = std::max(rd_out_max, ++rd_out);
+      rd_beats_req += port.arlen + 1u;
+    }
+    rd_occ_sum += rd_beats_req - rd_beats;
+    if (rd_beats_req == rd_beats) ++rd_idle_cycles;
     if (g_trace && port.arvalid && port.arready)
       printf("  [%" PRIu64 "] AR %08x id %u len %u (in flight %u)\n", cycle, unsigned(port.araddr),
              unsigned(port.arid), unsigned(port.arlen), rd_out);
@@ -1369,6 +1376,10 @@ static void bench() {
                              "copy: read + write (allocate)", "read (no allocate)"};
       printf("    %-32s: %8.0f cycles, %.1f B/cycle per direction = %.0f%% of 32\n", what[v], cyc,
              n / cyc, 100.0 * n / cyc / 32.0);
+      printf("      downstream: %.1f read beats in flight on average, no read in flight %.0f%% "
+             "of cycles, up to %u read bursts in flight, %" PRIu64 " W beats\n",
+             double(b.rd_occ_sum) / double(b.cycle), 100.0 * double(b.rd_idle_cycles) / double(b.cycle),
+             b.rd_out_max, b.wr_beats);
     }
   }
   // 4. hints: reuse set (16 KiB for proto, quarter of the cache) re-read by port 0 while

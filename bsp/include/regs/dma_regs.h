@@ -42,6 +42,10 @@ extern "C" {
 #define DMA__CTRL__ESIZE_bp 3
 #define DMA__CTRL__ESIZE_bw 1
 #define DMA__CTRL__ESIZE_reset 0x0
+#define DMA__CTRL__TENSOR_bm 0x10
+#define DMA__CTRL__TENSOR_bp 4
+#define DMA__CTRL__TENSOR_bw 1
+#define DMA__CTRL__TENSOR_reset 0x0
 
 // reg - dma::COUNT1
 #define DMA__COUNT1__VAL_bm 0xffff
@@ -145,6 +149,24 @@ extern "C" {
 #define DMA__CACHE__WR_CLASS_bw 2
 #define DMA__CACHE__WR_CLASS_reset 0x0
 
+// reg - dma::TSRC
+#define DMA__TSRC__ADDR_bm 0xffffffff
+#define DMA__TSRC__ADDR_bp 0
+#define DMA__TSRC__ADDR_bw 32
+#define DMA__TSRC__ADDR_reset 0x0
+
+// reg - dma::TDST
+#define DMA__TDST__ADDR_bm 0xffffffff
+#define DMA__TDST__ADDR_bp 0
+#define DMA__TDST__ADDR_bw 32
+#define DMA__TDST__ADDR_reset 0x0
+
+// reg - dma::tensor_off_r
+#define DMA__TENSOR_OFF_R__VAL_bm 0xffffffff
+#define DMA__TENSOR_OFF_R__VAL_bp 0
+#define DMA__TENSOR_OFF_R__VAL_bw 32
+#define DMA__TENSOR_OFF_R__VAL_reset 0x0
+
 // reg - dma::PERF_BUSY
 #define DMA__PERF_BUSY__VAL_bm 0xffffffff
 #define DMA__PERF_BUSY__VAL_bp 0
@@ -185,7 +207,14 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t MSG_DATA;
     uint32_t MSG_CTRL;
     uint32_t CACHE;
-    uint8_t RESERVED_48_7f[0x38];
+    uint32_t TSRC;
+    uint32_t TDST;
+    uint32_t TOFF0;
+    uint32_t TOFF1;
+    uint32_t TOFF2;
+    uint32_t TOFF3;
+    uint32_t TOFF4;
+    uint8_t RESERVED_64_7f[0x1c];
     uint32_t PERF_BUSY;
     uint32_t PERF_BYTES_RD;
     uint32_t PERF_BYTES_WR;

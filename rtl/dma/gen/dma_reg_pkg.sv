@@ -108,9 +108,14 @@ package dma_reg_pkg;
     } dma__CTRL__esize__out_t;
 
     typedef struct packed {
+        logic value;
+    } dma__CTRL__tensor__out_t;
+
+    typedef struct packed {
         dma__CTRL__go__out_t go;
         dma__CTRL__mode__out_t mode;
         dma__CTRL__esize__out_t esize;
+        dma__CTRL__tensor__out_t tensor;
     } dma__CTRL__out_t;
 
     typedef struct packed {
@@ -230,6 +235,30 @@ package dma_reg_pkg;
     } dma__CACHE__out_t;
 
     typedef struct packed {
+        logic [31:0] value;
+    } dma__TSRC__addr__out_t;
+
+    typedef struct packed {
+        dma__TSRC__addr__out_t addr;
+    } dma__TSRC__out_t;
+
+    typedef struct packed {
+        logic [31:0] value;
+    } dma__TDST__addr__out_t;
+
+    typedef struct packed {
+        dma__TDST__addr__out_t addr;
+    } dma__TDST__out_t;
+
+    typedef struct packed {
+        logic [31:0] value;
+    } dma__tensor_off_r__val__out_t;
+
+    typedef struct packed {
+        dma__tensor_off_r__val__out_t val;
+    } dma__tensor_off_r__out_t;
+
+    typedef struct packed {
         dma__SRC__out_t SRC;
         dma__DST__out_t DST;
         dma__SIZE__out_t SIZE;
@@ -246,5 +275,12 @@ package dma_reg_pkg;
         dma__MSG_DATA__out_t MSG_DATA;
         dma__MSG_CTRL__out_t MSG_CTRL;
         dma__CACHE__out_t CACHE;
+        dma__TSRC__out_t TSRC;
+        dma__TDST__out_t TDST;
+        dma__tensor_off_r__out_t TOFF0;
+        dma__tensor_off_r__out_t TOFF1;
+        dma__tensor_off_r__out_t TOFF2;
+        dma__tensor_off_r__out_t TOFF3;
+        dma__tensor_off_r__out_t TOFF4;
     } dma__out_t;
 endpackage

@@ -105,6 +105,13 @@ module dma_reg_top (
         logic MSG_DATA;
         logic MSG_CTRL;
         logic CACHE;
+        logic TSRC;
+        logic TDST;
+        logic TOFF0;
+        logic TOFF1;
+        logic TOFF2;
+        logic TOFF3;
+        logic TOFF4;
         logic PERF_BUSY;
         logic PERF_BYTES_RD;
         logic PERF_BYTES_WR;
@@ -174,6 +181,27 @@ module dma_reg_top (
         decoded_reg_strb.CACHE = cpuif_req_masked & (cpuif_addr == 16'h44);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h44);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h44);
+        decoded_reg_strb.TSRC = cpuif_req_masked & (cpuif_addr == 16'h48);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h48);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h48);
+        decoded_reg_strb.TDST = cpuif_req_masked & (cpuif_addr == 16'h4c);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h4c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h4c);
+        decoded_reg_strb.TOFF0 = cpuif_req_masked & (cpuif_addr == 16'h50);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h50);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h50);
+        decoded_reg_strb.TOFF1 = cpuif_req_masked & (cpuif_addr == 16'h54);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h54);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h54);
+        decoded_reg_strb.TOFF2 = cpuif_req_masked & (cpuif_addr == 16'h58);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h58);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h58);
+        decoded_reg_strb.TOFF3 = cpuif_req_masked & (cpuif_addr == 16'h5c);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h5c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h5c);
+        decoded_reg_strb.TOFF4 = cpuif_req_masked & (cpuif_addr == 16'h60);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h60);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h60);
         decoded_reg_strb.PERF_BUSY = cpuif_req_masked & (cpuif_addr == 16'h80) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h80);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h80) & !cpuif_req_is_wr;
@@ -231,6 +259,10 @@ module dma_reg_top (
                 logic next;
                 logic load_next;
             } esize;
+            struct packed {
+                logic next;
+                logic load_next;
+            } tensor;
         } CTRL;
         struct packed {
             struct packed {
@@ -320,6 +352,48 @@ module dma_reg_top (
                 logic load_next;
             } wr_class;
         } CACHE;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } addr;
+        } TSRC;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } addr;
+        } TDST;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } val;
+        } TOFF0;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } val;
+        } TOFF1;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } val;
+        } TOFF2;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } val;
+        } TOFF3;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } val;
+        } TOFF4;
     } field_combo_t;
     field_combo_t field_combo;
 
@@ -349,6 +423,9 @@ module dma_reg_top (
             struct packed {
                 logic value;
             } esize;
+            struct packed {
+                logic value;
+            } tensor;
         } CTRL;
         struct packed {
             struct packed {
@@ -422,6 +499,41 @@ module dma_reg_top (
                 logic [1:0] value;
             } wr_class;
         } CACHE;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } addr;
+        } TSRC;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } addr;
+        } TDST;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } val;
+        } TOFF0;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } val;
+        } TOFF1;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } val;
+        } TOFF2;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } val;
+        } TOFF3;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } val;
+        } TOFF4;
     } field_storage_t;
     field_storage_t field_storage;
 
@@ -566,6 +678,29 @@ module dma_reg_top (
         end
     end
     assign hwif_out.CTRL.esize.value = field_storage.CTRL.esize.value;
+    // Field: dma.CTRL.tensor
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CTRL.tensor.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CTRL.tensor.value & ~decoded_wr_biten[4:4]) | (decoded_wr_data[4:4] & decoded_wr_biten[4:4]);
+            load_next_c = '1;
+        end
+        field_combo.CTRL.tensor.next = next_c;
+        field_combo.CTRL.tensor.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CTRL.tensor.value <= 1'h0;
+        end else begin
+            if(field_combo.CTRL.tensor.load_next) begin
+                field_storage.CTRL.tensor.value <= field_combo.CTRL.tensor.next;
+            end
+        end
+    end
+    assign hwif_out.CTRL.tensor.value = field_storage.CTRL.tensor.value;
     // Field: dma.COUNT1.val
     always_comb begin
         automatic logic [15:0] next_c;
@@ -934,6 +1069,167 @@ module dma_reg_top (
         end
     end
     assign hwif_out.CACHE.wr_class.value = field_storage.CACHE.wr_class.value;
+    // Field: dma.TSRC.addr
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TSRC.addr.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TSRC && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TSRC.addr.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.TSRC.addr.next = next_c;
+        field_combo.TSRC.addr.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.TSRC.addr.value <= 32'h0;
+        end else begin
+            if(field_combo.TSRC.addr.load_next) begin
+                field_storage.TSRC.addr.value <= field_combo.TSRC.addr.next;
+            end
+        end
+    end
+    assign hwif_out.TSRC.addr.value = field_storage.TSRC.addr.value;
+    // Field: dma.TDST.addr
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TDST.addr.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TDST && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TDST.addr.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.TDST.addr.next = next_c;
+        field_combo.TDST.addr.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.TDST.addr.value <= 32'h0;
+        end else begin
+            if(field_combo.TDST.addr.load_next) begin
+                field_storage.TDST.addr.value <= field_combo.TDST.addr.next;
+            end
+        end
+    end
+    assign hwif_out.TDST.addr.value = field_storage.TDST.addr.value;
+    // Field: dma.TOFF0.val
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TOFF0.val.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TOFF0 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TOFF0.val.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.TOFF0.val.next = next_c;
+        field_combo.TOFF0.val.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.TOFF0.val.value <= 32'h0;
+        end else begin
+            if(field_combo.TOFF0.val.load_next) begin
+                field_storage.TOFF0.val.value <= field_combo.TOFF0.val.next;
+            end
+        end
+    end
+    assign hwif_out.TOFF0.val.value = field_storage.TOFF0.val.value;
+    // Field: dma.TOFF1.val
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TOFF1.val.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TOFF1 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TOFF1.val.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.TOFF1.val.next = next_c;
+        field_combo.TOFF1.val.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.TOFF1.val.value <= 32'h0;
+        end else begin
+            if(field_combo.TOFF1.val.load_next) begin
+                field_storage.TOFF1.val.value <= field_combo.TOFF1.val.next;
+            end
+        end
+    end
+    assign hwif_out.TOFF1.val.value = field_storage.TOFF1.val.value;
+    // Field: dma.TOFF2.val
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TOFF2.val.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TOFF2 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TOFF2.val.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.TOFF2.val.next = next_c;
+        field_combo.TOFF2.val.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.TOFF2.val.value <= 32'h0;
+        end else begin
+            if(field_combo.TOFF2.val.load_next) begin
+                field_storage.TOFF2.val.value <= field_combo.TOFF2.val.next;
+            end
+        end
+    end
+    assign hwif_out.TOFF2.val.value = field_storage.TOFF2.val.value;
+    // Field: dma.TOFF3.val
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TOFF3.val.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TOFF3 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TOFF3.val.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.TOFF3.val.next = next_c;
+        field_combo.TOFF3.val.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.TOFF3.val.value <= 32'h0;
+        end else begin
+            if(field_combo.TOFF3.val.load_next) begin
+                field_storage.TOFF3.val.value <= field_combo.TOFF3.val.next;
+            end
+        end
+    end
+    assign hwif_out.TOFF3.val.value = field_storage.TOFF3.val.value;
+    // Field: dma.TOFF4.val
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TOFF4.val.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TOFF4 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TOFF4.val.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.TOFF4.val.next = next_c;
+        field_combo.TOFF4.val.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.TOFF4.val.value <= 32'h0;
+        end else begin
+            if(field_combo.TOFF4.val.load_next) begin
+                field_storage.TOFF4.val.value <= field_combo.TOFF4.val.next;
+            end
+        end
+    end
+    assign hwif_out.TOFF4.val.value = field_storage.TOFF4.val.value;
 
     //--------------------------------------------------------------------------
     // Write response
@@ -1009,6 +1305,27 @@ module dma_reg_top (
             readback_data_var[1] = field_storage.CACHE.wr_alloc.value;
             readback_data_var[5:4] = field_storage.CACHE.rd_class.value;
             readback_data_var[9:8] = field_storage.CACHE.wr_class.value;
+        end
+        if(rd_mux_addr == 16'h48) begin
+            readback_data_var[31:0] = field_storage.TSRC.addr.value;
+        end
+        if(rd_mux_addr == 16'h4c) begin
+            readback_data_var[31:0] = field_storage.TDST.addr.value;
+        end
+        if(rd_mux_addr == 16'h50) begin
+            readback_data_var[31:0] = field_storage.TOFF0.val.value;
+        end
+        if(rd_mux_addr == 16'h54) begin
+            readback_data_var[31:0] = field_storage.TOFF1.val.value;
+        end
+        if(rd_mux_addr == 16'h58) begin
+            readback_data_var[31:0] = field_storage.TOFF2.val.value;
+        end
+        if(rd_mux_addr == 16'h5c) begin
+            readback_data_var[31:0] = field_storage.TOFF3.val.value;
+        end
+        if(rd_mux_addr == 16'h60) begin
+            readback_data_var[31:0] = field_storage.TOFF4.val.value;
         end
         if(rd_mux_addr == 16'h80) begin
             readback_data_var[31:0] = hwif_in.PERF_BUSY.val.next;
