@@ -102,7 +102,6 @@ module tessera_tpc_core #(
 
   typedef enum logic [3:0] {StIdle, StInit, StFetch, StDecode, StExec, StRseed, StTld, StTst, StFpu} state_e;
   state_e state_q, state_d;
-  logic [31:0] pc_nx;  // next PC of a committing bundle (its fetch overlaps EXEC)
 
   // ---------------------------------------------------------------- architectural state
   logic [31:0]       sreg_q  [32];
@@ -129,7 +128,6 @@ module tessera_tpc_core #(
   always_ff @(posedge clk_i) begin
     if (imem_we_i) imem[imem_waddr_i] <= imem_wdata_i;
     if (state_q == StFetch) ibuf_q <= imem[pc_q[IAW-1:0]];
-    else if (state_q == StExec && state_d == StDecode) ibuf_q <= imem[pc_nx[IAW-1:0]];
   end
 
   // ---------------------------------------------------------------- slot fields
@@ -255,7 +253,6 @@ module tessera_tpc_core #(
   logic [31:0]  ld_bytes_q, st_bytes_q;
   logic [255:0] ld_vec_q;
   logic         need_ld, need_st, tmu_start, tmu_store, tmu_done, tmu_err;
-  logic         tmu_idle, tmu_wr_err, end_hold;
   logic [255:0] tmu_vres;
   logic [31:0]  tmu_bytes, tmu_mask;
 
@@ -519,12 +516,8 @@ module tessera_tpc_core #(
   assign mix_out = mix32(mix_in);
 
   // ---------------------------------------------------------------- control
-  assign pc_nx = (en[1] && br_taken) ? br_tgt : pc_q + 32'd1;
-  // the launch ends (done_o) only when the TMU has no posted store response outstanding
-  assign end_hold = (state_q != StIdle) && (state_q != StInit) && (state_d == StIdle) && !tmu_idle;
   logic commit;
-  assign commit = (state_q == StExec) && (berr == 4'd0) && !need_ld && !need_fp && !need_st &&
-                  !end_hold;
+  assign commit = (state_q == StExec) && (berr == 4'd0) && !need_ld && !need_fp && !need_st;
   assign need_fp = (ok == 4'hf) && en[2] && fpu_vec && !fp_done_q;
 
   // ld.t runs before the bundle's error check (its BUS error has the highest priority and a
@@ -539,13 +532,13 @@ module tessera_tpc_core #(
 
   tessera_tpc_tmu #(.MemBase(MemBase), .MemSize(MemSize)) u_tmu (
     .clk_i, .rst_ni,
-    .flush_i(start_i && state_q == StIdle), .start_i(tmu_start), .store_i(tmu_store),
+    .start_i(tmu_start), .store_i(tmu_store),
     .desc_i(tmu_store ? sdesc : ldesc),
     .coord_i(tmu_store ? ireg_q[ra[3][2:0]] : ireg_q[ra[0][2:0]]),
     .mask_i(tmu_mask),
     .vin_i(tmu_store ? vreg_q[rb[3]] : vreg_q[rd[0]]),
     .done_o(tmu_done), .bus_err_o(tmu_err), .vres_o(tmu_vres), .bytes_o(tmu_bytes),
-    .rd_wait_o(stall_mem_o), .idle_o(tmu_idle), .wr_err_o(tmu_wr_err),
+    .rd_wait_o(stall_mem_o),
     .m_axi_awid_o, .m_axi_awaddr_o, .m_axi_awlen_o, .m_axi_awsize_o, .m_axi_awburst_o,
     .m_axi_awcache_o, .m_axi_awprot_o, .m_axi_awqos_o, .m_axi_awvalid_o, .m_axi_awready_i,
     .m_axi_wdata_o, .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_wvalid_o, .m_axi_wready_i,
@@ -571,7 +564,7 @@ module tessera_tpc_core #(
         else if (need_st) state_d = StTst;
         else if (rseed && en[2]) state_d = StRseed;
         else if (halt && en[1]) state_d = StIdle;
-        else state_d = (pc_nx < prog_len_i) ? StDecode : StFetch;  // fetched here, or PC_RANGE
+        else state_d = StFetch;
       end
       StTld:    if (tmu_done) state_d = StExec;
       StFpu:    if (fpu_done) state_d = StExec;
@@ -609,9 +602,6 @@ module tessera_tpc_core #(
         ireg_q[i]  <= '0;
         rng_q[i]   <= '0;
       end
-    end else if (end_hold) begin  // wait for the TMU's last write response
-      done_o   <= 1'b0;
-      retire_o <= 1'b0;
     end else begin
       state_q  <= state_d;
       done_o   <= 1'b0;
@@ -663,15 +653,13 @@ module tessera_tpc_core #(
           end
         end
         StFpu: if (fpu_done) fp_done_q <= 1'b1;
-        StDecode: begin  // (retire_o and the byte counts of the previous bundle end here)
+        StFetch: begin
           tld_done_q <= 1'b0;
           tst_done_q <= 1'b0;
           fp_done_q <= 1'b0;
           tbus_q <= 1'b0;
           ld_bytes_q <= '0;
           st_bytes_q <= '0;
-        end
-        StFetch: begin
           if (pc_q >= prog_len_i) begin
             err_q    <= ErrPcRange;
             err_pc_q <= pc_q;
@@ -709,15 +697,9 @@ module tessera_tpc_core #(
               seed_src_q <= vreg_q[ra[2]];
               cnt_q <= '0;
             end
-            pc_q <= pc_nx;
+            pc_q <= (en[1] && br_taken) ? br_tgt : pc_q + 32'd1;
             halt_q <= halt && en[1];
-            if (halt && en[1] && !(en[2] && rseed)) begin
-              done_o <= 1'b1;
-              if (tmu_wr_err) begin  // a posted store of this launch failed
-                err_q    <= ErrBus;
-                err_pc_q <= pc_q;
-              end
-            end
+            if (halt && en[1] && !(en[2] && rseed)) done_o <= 1'b1;
           end
         end
         StRseed: begin
