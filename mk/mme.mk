@@ -44,7 +44,7 @@ MME_GL := $(MME_BUILD)/gl/obj/Vtessera_mme
 $(MME_BUILD)/gl/tessera_mme_netlist.v: $(MME_RTL) | deps
 	@mkdir -p $(dir $@)
 	nice $(YOSYS) -q -l $(patsubst $(ROOT)/%,%,$(MME_BUILD))/gl/synth.log -p "read_verilog -sv $(MME_RTL); \
-	  chparam -set Rows 4 -set Cols 4 -set KWords 8 tessera_mme; synth -flatten -top tessera_mme; \
+	  chparam -set Rows 4 -set Cols 4 -set KWords 8 tessera_mme; synth -flatten -noshare -top tessera_mme; \
 	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; write_verilog -noattr $(patsubst $(ROOT)/%,%,$@)" > /dev/null
 $(MME_GL): $(MME_BUILD)/gl/tessera_mme_netlist.v $(MME_TB_SRCS) $(MME_BUILD)/r4/libmmetest.a
 	nice verilator --cc --exe --build -j 2 -O1 --x-assign fast --x-initial fast -Wno-fatal \

@@ -11,6 +11,7 @@ So the chip is synthesized the way big chips are: block by block.
    hierarchy is synthesized in its own Yosys process, from that RTLIL, so it
    sees exactly the parameters the chip gives it (the other listed blocks
    inside it are black boxes of that run).
+   SYNTH_ONLY=<block>[,<block>] runs only those blocks and stops there.
 3. The chip is synthesized once more with those blocks as black boxes: the
    glue, the small blocks and the connectivity of everything.
 4. The totals multiply each block's cells by its number of instances in the
@@ -145,9 +146,14 @@ def main():
         ok, dt = run_yosys(yosys, sc, f"{out}/chip_{tag}.log")
         return name, tag, ok and os.path.exists(stat), dt, stat
 
+    # SYNTH_ONLY=l2,l2_bank: run only these blocks (short names without "tessera_")
+    # and stop there, without the glue and the totals (to look at one block in the
+    # chip's parameters; the whole run takes over an hour on two cores)
+    only = [f"tessera_{b}" for b in os.environ.get("SYNTH_ONLY", "").split(",") if b]
+    todo = [n for n in split if not only or n.split(chr(92))[-1] in only]
     runs, fail = {}, False
     with ThreadPoolExecutor(max_workers=int(os.environ.get("SYNTH_JOBS", "2"))) as ex:
-        for name, tag, ok, dt, stat in ex.map(one, split):
+        for name, tag, ok, dt, stat in ex.map(one, todo):
             short = name.split(chr(92))[-1]
             if not ok:
                 print(f"  {short:<20} FAILED ({dt:.0f} s, see {out}/chip_{tag}.log)")
@@ -159,6 +165,9 @@ def main():
                   f"  without nested blocks ({dt:.0f} s)")
     if fail:
         return 1
+    if only:
+        print(f"  partial run (SYNTH_ONLY={os.environ['SYNTH_ONLY']}): no glue, no totals")
+        return 2
 
     # totals of each block including the listed blocks nested in it
     leaf = {}
