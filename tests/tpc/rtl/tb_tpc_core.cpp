@@ -468,6 +468,9 @@ static void count_bundle(const tpc_core_t *c, const std::vector<uint8_t> &mem) {
   }
 }
 
+// environment TPC_TRACE=N: print the core's control state every cycle of program N
+static const int trace_prog = getenv("TPC_TRACE") ? atoi(getenv("TPC_TRACE")) : -1;
+
 static bool run_prog(int idx, const Prog &p) {
   static std::vector<uint8_t> mem(kMemSize);  // model's device memory
   static tpc_launch_t L;
@@ -511,7 +514,7 @@ static bool run_prog(int idx, const Prog &p) {
   while (!done && guard++ < 5000) {  // cycles without a retired bundle
     if (bundles >= kMaxBundles) break;
     tick();
-    if (getenv("TPC_TRACE") && atoi(getenv("TPC_TRACE")) == idx)
+    if (trace_prog == idx)
       printf("    t%llu st %d pc %u hold %d commit %d tidle %d tmu %d ret %d slmwe %d vlmwe %d en3 %d\n",
              (unsigned long long)cycles, ROOT(state_q), ROOT(pc_q), ROOT(hold), ROOT(commit), ROOT(tmu_idle),
              ROOT(u_tmu__DOT__st_q), top->retire_o, ROOT(slm_we), ROOT(vlm_we), (ROOT(en) >> 3) & 1);
