@@ -201,7 +201,7 @@ module tessera_l2 #(
   tessera_l2_pkg::res_kind_e                      eres_kind [NumEng];
   logic [NumEng-1:0][255:0]       eres_rdata;
   logic [NumEng-1:0][WayBits-1:0] eres_way;
-  logic [NumEng-1:0]              eres_vdirty;
+  logic [NumEng-1:0]              eres_vdirty, eres_nof, ms_free;
   logic [NumEng-1:0][31:0]        eres_vaddr;
   logic [NumEng-1:0][511:0]       eres_vdata;
   logic [NumEng-1:0][63:0]        eres_vmask;
@@ -293,6 +293,7 @@ module tessera_l2 #(
       .cur_wdata1_o      (eng_cur_wdata1[2*p+1]),
       .res_valid_i       (eres_valid[2*p+1]),
       .res_kind_i        (eres_kind[2*p+1]),
+      .mshr_free_i       (ms_free[2*p+1]),
       .done_i            (mdone[2*p+1]),
       .done_replay_i     (mdone_replay[2*p+1]),
       .done_resp_i       (mdone_resp[2*p+1]),
@@ -526,6 +527,7 @@ module tessera_l2 #(
       eres_rdata[e]  = '0;
       eres_way[e]    = '0;
       eres_vdirty[e] = 1'b0;
+      eres_nof[e]    = 1'b0;
       eres_vaddr[e]  = '0;
       eres_vdata[e]  = '0;
       eres_vmask[e]  = '0;
@@ -536,6 +538,7 @@ module tessera_l2 #(
           eres_rdata[e]  = br_rdata[b];
           eres_way[e]    = br_way[b];
           eres_vdirty[e] = br_vdirty[b];
+          eres_nof[e]    = br_nof[b];
           eres_vaddr[e]  = br_vaddr[b];
           eres_vdata[e]  = bs_rdata[b];
           eres_vmask[e]  = bs_rmask[b];
@@ -652,9 +655,14 @@ module tessera_l2 #(
     ) u_mshr (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
+      // (a full-line write allocated over a dirty victim is a hit: the MSHR only queues
+      // the victim's write-back; the write engine keeps the MSHR free for it, see free_o)
       .start_i        (eres_valid[e] &&
-                       (eres_kind[e] == tessera_l2_pkg::ResMissAlloc || eres_kind[e] == tessera_l2_pkg::ResMissBypass)),
+                       (eres_kind[e] == tessera_l2_pkg::ResMissAlloc || eres_kind[e] == tessera_l2_pkg::ResMissBypass ||
+                        (eres_kind[e] == tessera_l2_pkg::ResHit && eres_nof[e] && eres_vdirty[e]))),
       .start_alloc_i  (eres_kind[e] == tessera_l2_pkg::ResMissAlloc),
+      .start_vonly_i  (eres_kind[e] == tessera_l2_pkg::ResHit),
+      .free_o         (ms_free[e]),
       .start_write_i  (eng_write[e]),
       .start_addr_i   (eng_cur[e]),
       .start_wdata_i  (eng_cur_wdata[e]),
@@ -1058,5 +1066,5 @@ module tessera_l2 #(
   logic unused_axi;
   assign unused_axi = ^{s_axi_awsize_i, s_axi_awburst_i, s_axi_awprot_i, s_axi_wlast_i,
                         s_axi_arsize_i, s_axi_arburst_i, s_axi_arprot_i, bs_hit,
-                        eres_way, eng_cur_wdata[0], eng_cur_wdata1[0], ms_side_wdata[0], eres_rdata, mdone_rdata};
+                        eres_way, ms_free, eng_cur_wdata[0], eng_cur_wdata1[0], ms_side_wdata[0], eres_rdata, mdone_rdata};
 endmodule
