@@ -44,6 +44,7 @@ module tessera_l2_bank #(
   output logic                res_owned_o,   // hit was the owner's replay after a refill
   output logic                res_nofetch_o, // miss allocated without refill (reported as a hit)
   output logic [255:0]        res_rdata_o,
+  output logic [255:0]        res_rdata1_o,  // beat 1 of the line (a read of beat 0 reads both)
   output logic [WayBits-1:0]  res_way_o,
   output logic                res_vvalid_o,  // the reserved way held a valid line (eviction)
   output logic                res_vdirty_o,  // ... which was dirty (write-back needed)
@@ -433,6 +434,7 @@ module tessera_l2_bank #(
   assign res_owned_o  = res_owned_q;
   assign res_nofetch_o = res_nof_q;
   assign res_rdata_o  = res_beat_q ? mem_rd_q[511:256] : mem_rd_q[255:0];
+  assign res_rdata1_o = mem_rd_q[511:256];
   assign res_way_o    = res_way_q;
   assign res_vvalid_o = res_vvalid_q;
   assign res_vdirty_o = res_vdirty_q;

@@ -1155,6 +1155,30 @@ static void t_outstanding(bool bp) {
     while (b.m[0].wq.size() > 6 || b.m[1].rq.size() > 6) b.step();
   }
   b.drain(2000000);
+  // 4. two write streams of full lines at once (ports 0 and 2, 64 KiB apart: the same sets,
+  // so both evict dirty lines in the same bank at about the same time and contend for its
+  // beat-0 stash), bursts of random length and start beat (partial lines, burst chaining),
+  // while port 1 reads lines of both streams
+  const uint32_t kD = kC + 2 * half;
+  b.add_region(kD, 2 * half);
+  for (uint32_t a = kD; a < kD + half; a += 256) {
+    for (int q = 0; q < 2; ++q) {
+      const uint32_t base = a + q * half;
+      const int p = q ? 2 : 0;
+      if (chance(80)) {
+        b.write(p, base, 8, uint8_t(rnd()), 0xffffffffu, 0xf, uint8_t(rndn(4)));
+      } else {  // the 256-byte block as random shorter bursts
+        for (uint32_t o = 0; o < 256;) {
+          const uint32_t n = std::min<uint32_t>(1 + rndn(4), (256 - o) / 32);
+          b.write(p, base + o, int(n), uint8_t(rnd()), 0xffffffffu, 0xf, uint8_t(rndn(4)));
+          o += 32 * n;
+        }
+      }
+    }
+    if (chance(30)) b.read(1, a + (chance(50) ? half : 0) + 64 * rndn(4), 2, chance(70) ? 0xf : 0x0);
+    while (b.m[0].wq.size() > 6 || b.m[2].wq.size() > 6 || b.m[1].rq.size() > 6) b.step();
+  }
+  b.drain(2000000);
   const uint32_t wb = b.rd(REG(WRITEBACKS)) - wb0;
   CHECK(b.rd_out_max >= 4, "at most %u downstream reads were in flight (expected several)",
         b.rd_out_max);
