@@ -36,6 +36,25 @@ $(MME_BUILD)/r$(1)/Vtessera_mme: $(MME_RTL) $(MME_TB_SRCS) $(MME_BUILD)/r$(1)/li
 endef
 $(eval $(call MME_TB_RULE,8))
 $(eval $(call MME_TB_RULE,16))
+$(eval $(call MME_TB_RULE,4))
+
+# gate-level simulation: the Yosys netlist of a 4x4 MME (KWords 8, as make mme-synth)
+# in the block testbench, checked against the same C golden model as the RTL.
+MME_GL := $(MME_BUILD)/gl/obj/Vtessera_mme
+$(MME_BUILD)/gl/tessera_mme_netlist.v: $(MME_RTL) | deps
+	@mkdir -p $(dir $@)
+	nice $(YOSYS) -q -l $(patsubst $(ROOT)/%,%,$(MME_BUILD))/gl/synth.log -p "read_verilog -sv $(MME_RTL); \
+	  chparam -set Rows 4 -set Cols 4 -set KWords 8 tessera_mme; synth -flatten -top tessera_mme; \
+	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; write_verilog -noattr $(patsubst $(ROOT)/%,%,$@)" > /dev/null
+$(MME_GL): $(MME_BUILD)/gl/tessera_mme_netlist.v $(MME_TB_SRCS) $(MME_BUILD)/r4/libmmetest.a
+	nice verilator --cc --exe --build -j 2 -O1 --x-assign fast --x-initial fast -Wno-fatal \
+	  -Wno-lint -Wno-style --top-module tessera_mme -Mdir $(MME_BUILD)/gl/obj -o Vtessera_mme \
+	  -CFLAGS "-O1 -DMME_ROWS=4 -DMME_COLS=4 -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/sim/src -I$(ROOT)/bsp/include" \
+	  -LDFLAGS -lm $< $(abspath $(MME_TB_SRCS)) $(MME_BUILD)/r4/libmmetest.a \
+	  > $(MME_BUILD)/gl/build.log 2>&1 || { tail -20 $(MME_BUILD)/gl/build.log; exit 1; }
+.PHONY: mme-gl-test
+mme-gl-test: $(MME_GL) $(MME_BUILD)/r4/Vtessera_mme
+	@bash tests/mme/run_mme_gl_tests.sh $(MME_BUILD) $(MME_ARGS)
 
 $(MME_BUILD)/numfmt_test: tests/golden/numfmt_test.c tests/golden/numfmt.c tests/golden/numfmt.h
 	@mkdir -p $(MME_BUILD)
@@ -55,5 +74,5 @@ mme-bench: mme-tb
 
 mme-synth: deps
 	@mkdir -p $(MME_BUILD)
-	$(YOSYS) -q -p "read_verilog -sv $(MME_RTL); chparam -set Rows 4 -set Cols 4 -set KWords 8 tessera_mme; synth -top tessera_mme; select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -o $(MME_BUILD)/synth.stat stat" > $(MME_BUILD)/synth.log 2>&1 \
-	  && grep -E "cells$$|Chip area|\$$mem" $(MME_BUILD)/synth.stat | head -5 && echo "mme-synth: ok (4x4, no latches)" 
+	$(YOSYS) -q -p "read_verilog -sv $(MME_RTL); chparam -set Rows 4 -set Cols 4 -set KWords 8 tessera_mme; synth -top tessera_mme; select -assert-none t:\$$dlatch t:\$$_DLATCH_*; select -assert-count 16 t:tessera_mme_pe; select -assert-count 2 t:*tessera_mme_opbuf; tee -o $(MME_BUILD)/synth.stat stat" > $(MME_BUILD)/synth.log 2>&1 \
+	  && grep -E "cells$$|Chip area|\$$mem" $(MME_BUILD)/synth.stat | head -5 && echo "mme-synth: ok (4x4, no latches, 16 PEs and 2 operand buffers kept)" 

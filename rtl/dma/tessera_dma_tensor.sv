@@ -277,7 +277,8 @@ module tessera_dma_tensor #(
   end
 
   // ------------------------------------------------------------------ segment queue
-  seg_t            seg_mem [SegDepth];
+  // Plain vectors: Yosys loses fields of a memory of packed structs (docs/synthesis.md).
+  logic [$bits(seg_new)-1:0] seg_mem [SegDepth];
   logic [SegW:0]   sp_w_q, sp_r_q, sp_a_q, sp_d_q;   // walker, reader, AW, W pointers
   logic            seg_full, seg_push;
   logic            stop_q;

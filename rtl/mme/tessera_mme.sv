@@ -289,10 +289,12 @@ module tessera_mme
     logic [19:0] kval;
   } fmeta_t;
 
-  fmeta_t          fq_mem [FD];
+  fmeta_t          fq_in, fq_head;
+  // The FIFO stores plain vectors: Yosys loses fields of a memory of packed structs (the
+  // marker read back as constant 0, which removed everything behind the fetch queue).
+  logic [$bits(fq_in)-1:0] fq_mem [FD];
   logic [FAW:0]    fq_wp_q, fq_rp_q;
   logic            fq_full, fq_empty, fq_push, fq_pop;
-  fmeta_t          fq_in, fq_head;
   assign fq_full  = (fq_wp_q - fq_rp_q) == (FAW+1)'(FD);
   assign fq_empty = (fq_wp_q == fq_rp_q);
   assign fq_head  = fq_mem[fq_rp_q[FAW-1:0]];
@@ -814,8 +816,18 @@ module tessera_mme
   logic [TW-1:0] s3_mt_q, s3_nt_q;
   logic          s4_last_q;
   logic [TW-1:0] s4_mt_q, s4_nt_q;
-  tessera_mme_pkg::fpdec_t        s2_a_q [Rows];
-  tessera_mme_pkg::fpdec_t        s2_b_q [Cols];
+  // Flat vectors, one $bits(fpdec_t) field per lane: Yosys reads an element of an array
+  // of packed structs (packed or unpacked) as one bit where it drives a port, and then
+  // removed the whole PE array (docs/synthesis.md).
+  localparam int unsigned DecW = tessera_mme_pkg::FpDecW;
+`ifndef SYNTHESIS
+  // Yosys cannot take $bits of a type; the simulators check the hand-written width.
+  if (DecW != $bits(tessera_mme_pkg::fpdec_t)) begin : g_decw_check
+    $error("tessera_mme_pkg::FpDecW differs from $bits(fpdec_t)");
+  end
+`endif
+  logic [Rows*DecW-1:0] s2_a_q;
+  logic [Cols*DecW-1:0] s2_b_q;
 
   logic [TW-1:0] c_mt_nx, c_nt_nx;
   assign {c_mt_nx, c_nt_nx} = next_tile(c_mt_q, c_nt_q, mtn, ntn);
@@ -916,9 +928,9 @@ module tessera_mme
     );
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        s2_a_q[l] <= '0;
+        s2_a_q[l*DecW +: DecW] <= '0;
       end else if (s1_v_q) begin
-        s2_a_q[l] <= d;
+        s2_a_q[l*DecW +: DecW] <= d;
       end
     end
   end
@@ -932,9 +944,9 @@ module tessera_mme
     );
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        s2_b_q[l] <= '0;
+        s2_b_q[l*DecW +: DecW] <= '0;
       end else if (s1_v_q) begin
-        s2_b_q[l] <= d;
+        s2_b_q[l*DecW +: DecW] <= d;
       end
     end
   end
@@ -943,7 +955,7 @@ module tessera_mme
   logic signed [9:0] scale_ab;
   assign scale_ab = 10'(signed'(sa_q)) + 10'(signed'(sb_q));
 
-  logic [31:0] acc [Rows][Cols];
+  logic [Rows-1:0][Cols-1:0][31:0] acc;
   for (genvar i = 0; i < Rows; i++) begin : g_row
     for (genvar j = 0; j < Cols; j++) begin : g_col
       logic [31:0] init;
@@ -954,8 +966,8 @@ module tessera_mme
         .rst_ni (rst_ni),
         .valid_i(s2_v_q),
         .first_i(s2_first_q),
-        .a_i    (s2_a_q[i]),
-        .b_i    (s2_b_q[j]),
+        .a_i    (s2_a_q[i*DecW +: DecW]),
+        .b_i    (s2_b_q[j*DecW +: DecW]),
         .scale_i(scale_ab),
         .init_i (init),
         .acc_o  (acc[i][j])
@@ -964,7 +976,7 @@ module tessera_mme
   end
 
   // ================================================================ drain
-  logic [31:0]   dbank_q [Rows][Cols];
+  logic [Rows-1:0][Cols-1:0][31:0] dbank_q;
   logic [TW-1:0] d_mt_q, d_nt_q;
   logic [19:0]   d_row_q, d_rows, d_nv;
   logic [31:0]   d_addr_q;      // byte address of C row d_row_q, lane 0

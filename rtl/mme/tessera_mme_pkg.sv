@@ -27,6 +27,8 @@ package tessera_mme_pkg;
     logic [9:0]  exp;   // two's complement
     logic [23:0] mant;  // integer significand (hidden bit explicit, subnormals as-is)
   } fpdec_t;
+  // Width of fpdec_t (Yosys has no $bits of a type; tessera_mme checks it in simulation and lint).
+  localparam int unsigned FpDecW = 4 + 10 + 24;
 
   // ---------------------------------------------------------------- arithmetic
   // Shared by the decoders, the output rounding and the PE. Functions (rather
