@@ -455,86 +455,165 @@ static uint32_t reg_write(job_t *j, uint32_t kind, shadow_t *sh, uint32_t off, u
     return 0u;
 }
 
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define CB_CHECK_MAX ((1u << 20) - 8u)   /* offsets fit the 20-bit detail field */
-/* Command buffer c of job j: 0 if every packet passes, else HIF_PKT_DETAIL. */
-static uint32_t pkt_check(job_t *j, uint32_t c)
+
+/* The system-bus bridge's read buffer (docs/fabric.md): on while the command
+ * buffers are checked, so each 64-byte block of a buffer is one device-memory
+ * read (a snapshot, as if its words were read at once). */
+static inline void rdbuf(uint32_t on)
+{
+#ifndef FW_TMP_NO_RDBUF
+    SYSCTRL_REG(SYSBUS_CTRL) = on ? SYSCTRL__SYSBUS_CTRL__RDBUF_bm : 0u;
+#else
+    (void)on;
+#endif
+}
+
+/* [base, base + size) non-empty, no wrap, inside one job buffer (range_ok of one row) */
+static inline int lin_ok(const job_t *j, uint32_t base, uint32_t size)
+{
+    uint32_t hi = base + size;
+    if (size == 0u || hi < base)
+        return 0;
+    for (uint32_t b = 0; b < j->nbuf; b++)
+        if (base >= j->bb[b] && hi <= j->be[b])
+            return 1;
+    return 0;
+}
+
+/* A LIN_DMA on a DMA engine's queue: the four register writes SRC, DST, SIZE and
+ * CTRL = GO (linear mode) of reg_write, inline (the doorbell path). */
+static uint32_t lin_dma_check(job_t *j, shadow_t *sh, uint32_t size, uint32_t src, uint32_t dst)
+{
+    sh->r[SH_IDX(dma_t, SRC)] = src;
+    sh->r[SH_IDX(dma_t, DST)] = dst;
+    sh->r[SH_IDX(dma_t, SIZE)] = size;
+    sh->r[SH_IDX(dma_t, CTRL)] = DMA__CTRL__GO_bm;
+    sh->written |= (1u << SH_IDX(dma_t, SRC)) | (1u << SH_IDX(dma_t, DST)) | (1u << SH_IDX(dma_t, SIZE)) |
+                   (1u << SH_IDX(dma_t, CTRL));
+    j->mem = 1u;
+    if (!lin_ok(j, dst, size) || !lin_ok(j, src, size))
+        return HIF_PKT_DMA_RANGE;
+    if ((SH(sh, dma_t, MSG_CTRL) & DMA__MSG_CTRL__EN_bm) && !msg_target_ok(j, SH(sh, dma_t, MSG_ADDR)))
+        return HIF_PKT_MSG_TARGET;
+    return 0u;
+}
+
+/* Command buffer c of job j: 0 if every packet passes, else HIF_PKT_DETAIL.
+ * The checks of a packet, in order: reserved header bits, opcode, length
+ * (WREG_BULK count first), then the packet's own fields. */
+__attribute__((noinline)) static uint32_t pkt_check(job_t *j, uint32_t c)
 {
     const volatile uint32_t *w = (const volatile uint32_t *)(uintptr_t)j->cb_addr[c];
     uint32_t n = j->cb_size[c], eq = j->eq[c], kind = eng_kind[eq];
-    int dma = (hif.eq_dma >> eq) & 1u;
     shadow_t sh;
     if (n > CB_CHECK_MAX)
         return HIF_PKT_DETAIL(c, HIF_PKT_TOO_LONG, 0u);
     sh.written = 0u;
-    for (uint32_t off = 0; off < n;) {
-        uint32_t h = w[off / 4u], op = h & 0xFFu, arg = h >> 16, why = 0u, len = 8u;
-        if (h & CP_HDR_RSVD_MASK)
+    uint32_t off = 0u, why;
+    for (;; off += 8u) {
+        if (off >= n)
+            return HIF_PKT_DETAIL(c, CP_ERR_NO_STOP, n);
+        const volatile uint32_t *p = &w[off / 4u];
+        uint32_t h = p[0], arg = h >> 16;
+        if (h & CP_HDR_RSVD_MASK) {
             why = CP_ERR_RESERVED;
-        else if (op >= CP_OP_COUNT)
-            why = CP_ERR_OPCODE;
-        else if (op == CP_OP_STOP)
-            return 0u;
-        else if (op == CP_OP_MSG_LONG || op == CP_OP_LIN_DMA)
-            len = 16u;
-        if (!why && op == CP_OP_WREG_BULK) {
-            uint32_t cnt = w[off / 4u + 1u];
-            if (cnt == 0u || cnt > CP_BULK_MAX || (cnt >> 16))
-                why = CP_ERR_BULK_COUNT;
-            else
-                len = 8u + 8u * ((cnt + 1u) / 2u);
+            break;
         }
-        if (!why && len > n - off)
-            why = CP_ERR_TRUNCATED;
-        if (!why) {
-            const volatile uint32_t *p = &w[off / 4u];
-            switch (op) {
-            case CP_OP_WREG32:
-                if ((arg & 3u) || arg + 4u > 0x10000u)
-                    why = CP_ERR_REG_RANGE;
-                else
-                    why = reg_write(j, kind, &sh, arg, p[1]);
+        switch (h & 0xFFu) {
+        case CP_OP_STOP:
+            return 0u;
+        case CP_OP_NOP:
+        case CP_OP_WAIT:
+            continue;
+        case CP_OP_FENCE:
+            if (arg < CP_FENCES)
+                continue;
+            why = CP_ERR_BAD_FENCE;
+            break;
+        case CP_OP_MSG_SHORT:
+            if (arg < FW_SOB_BASE)
+                continue;
+            why = HIF_PKT_FW_OBJECT;
+            break;
+        case CP_OP_LIN_DMA:
+            if (n - off < 16u)
+                why = CP_ERR_TRUNCATED;
+            else if (!((hif.eq_dma >> eq) & 1u))
+                why = CP_ERR_NOT_DMA;
+            else if (kind == ENG_DMA)
+                why = lin_dma_check(j, &sh, p[1], p[2], p[3]);
+            else if (!(why = reg_write(j, kind, &sh, offsetof(dma_t, SRC), p[2])) &&
+                     !(why = reg_write(j, kind, &sh, offsetof(dma_t, DST), p[3])) &&
+                     !(why = reg_write(j, kind, &sh, offsetof(dma_t, SIZE), p[1])))
+                why = reg_write(j, kind, &sh, offsetof(dma_t, CTRL), DMA__CTRL__GO_bm);
+            if (why)
                 break;
-            case CP_OP_WREG_BULK: {
-                uint32_t cnt = p[1];
-                if ((arg & 3u) || arg + 4u * cnt > 0x10000u) {
-                    why = CP_ERR_REG_RANGE;
-                    break;
-                }
+            off += 8u;
+            continue;
+        case CP_OP_MSG_LONG: {
+            if (n - off < 16u) {
+                why = CP_ERR_TRUNCATED;
+                break;
+            }
+            uint32_t a = p[2];
+            if (a & 3u)
+                why = CP_ERR_MSG_ALIGN;
+            else if (!msg_target_ok(j, a))
+                why = HIF_PKT_MSG_TARGET;
+            else {
+                off += 8u;
+                continue;
+            }
+            break;
+        }
+        case CP_OP_WREG32:
+            if ((arg & 3u) || arg + 4u > 0x10000u)
+                why = CP_ERR_REG_RANGE;
+            else
+                why = reg_write(j, kind, &sh, arg, p[1]);
+            if (why)
+                break;
+            continue;
+        case CP_OP_WREG_BULK: {
+            uint32_t cnt = p[1], len;
+            if (cnt == 0u || cnt > CP_BULK_MAX) {
+                why = CP_ERR_BULK_COUNT;
+                break;
+            }
+            len = 8u + 8u * ((cnt + 1u) / 2u);
+            if (len > n - off)
+                why = CP_ERR_TRUNCATED;
+            else if ((arg & 3u) || arg + 4u * cnt > 0x10000u)
+                why = CP_ERR_REG_RANGE;
+            else
                 for (uint32_t i = 0; i < cnt && !why; i++)
                     why = reg_write(j, kind, &sh, arg + 4u * i, p[2u + i]);
+            if (why)
                 break;
-            }
-            case CP_OP_MSG_LONG:
-                if (p[2] & 3u)
-                    why = CP_ERR_MSG_ALIGN;
-                else if (!msg_target_ok(j, p[2]))
-                    why = HIF_PKT_MSG_TARGET;
-                break;
-            case CP_OP_MSG_SHORT:
-                if (arg >= FW_SOB_BASE)
-                    why = HIF_PKT_FW_OBJECT;
-                break;
-            case CP_OP_FENCE:
-                if (arg >= CP_FENCES)
-                    why = CP_ERR_BAD_FENCE;
-                break;
-            case CP_OP_LIN_DMA:   /* = the four register writes at LDMA_OFF (0) */
-                if (!dma)
-                    why = CP_ERR_NOT_DMA;
-                else if (!(why = reg_write(j, kind, &sh, offsetof(dma_t, SRC), p[2])) &&
-                         !(why = reg_write(j, kind, &sh, offsetof(dma_t, DST), p[3])) &&
-                         !(why = reg_write(j, kind, &sh, offsetof(dma_t, SIZE), p[1])))
-                    why = reg_write(j, kind, &sh, offsetof(dma_t, CTRL), DMA__CTRL__GO_bm);
-                break;
-            default:   /* NOP, WAIT */
-                break;
-            }
+            off += len - 8u;
+            continue;
         }
-        if (why)
-            return HIF_PKT_DETAIL(c, why, off);
-        off += len;
+        default:
+            why = CP_ERR_OPCODE;
+            break;
+        }
+        break;
     }
-    return HIF_PKT_DETAIL(c, CP_ERR_NO_STOP, n);
+    return HIF_PKT_DETAIL(c, why, off);
+}
+
+/* Every command buffer of job j (HIF_PKT_DETAIL of the first refused packet, or
+ * 0), read with the bridge's read buffer on. */
+__attribute__((noinline)) static uint32_t check_cbs(job_t *j)
+{
+    uint32_t d = 0u;
+    rdbuf(1u);
+    for (uint32_t c = 0; c < j->ncb && !d; c++)
+        d = pkt_check(j, c);
+    rdbuf(0u);
+    return d;
 }
 
 /* ------------------------------------------------------------------ validation */
@@ -596,15 +675,9 @@ __attribute__((noinline)) static uint32_t validate(const hif_job_t *__restrict d
     j->ndep = (uint8_t)ndep;
     j->eqmask = mask;
     j->mem = 0u;
-    for (uint32_t c = 0; c < ncb; c++) {
-        uint32_t d2 = pkt_check(j, c);
-        if (d2) {
-            *det = d2;
-            return HIF_CAUSE_PACKET;
-        }
-    }
-    *det = 0u;
-    return HIF_CAUSE_NONE;
+    uint32_t d2 = check_cbs(j);
+    *det = d2;
+    return d2 ? HIF_CAUSE_PACKET : HIF_CAUSE_NONE;
 }
 
 /* ------------------------------------------------------------------ taking jobs */
@@ -620,6 +693,61 @@ static uint32_t free_slots(void)
 static void program_queues(job_t *j, uint32_t slot);
 static void start_queues(job_t *j);
 static void arm_done(job_t *j, uint32_t s);
+
+/* The bookkeeping of a job just taken from ring q (slot ci) into slot s: started
+ * already (fast), failed validation (cause), or waiting. */
+static void take_commit(job_t *j, uint32_t s, uint32_t q, uint32_t ci, const hif_job_t *dsc, uint32_t cause,
+                        uint32_t det, int fast)
+{
+    j->seq = dsc->seq;
+    j->sq = (uint8_t)q;
+    j->irq = (dsc->ctrl & HIF_JOB_IRQ) ? 1u : 0u;
+    j->budget = dsc->budget ? dsc->budget : HIF_DEFAULT_BUDGET;
+    j->t_submit = fast ? hif.cnt.t_first_start : now32();
+    j->mons = 0u;
+    j->order = order_ctr++;
+    hif.sq_ci[q] = ci + 1u;
+    hif.cnt.jobs_taken++;
+    if (cause != HIF_CAUSE_NONE) {
+        j->ndep = 0;            /* not started: job_finish leaves the queues alone */
+        set_state(j, J_NEW);
+        job_finish(j, HIF_ST_ERROR, cause, det);
+        return;
+    }
+    if (fast) {
+        j->t_start = j->t_submit;
+        j->n_inflight = 0u;
+        eq_busy |= j->eqmask;
+        set_state(j, J_RUN);
+        hif.cnt.fw_starts++;
+        arm_done(j, s);
+    } else {
+        j->t_start = 0u;
+        set_state(j, J_WAIT);
+    }
+}
+
+/* Take the descriptor at the head of ring q into a free slot (the caller makes
+ * sure there is one): validate it, and start it at once when it can (before
+ * any bookkeeping), else let it wait or end it with an error. */
+static void take_one(uint32_t q)
+{
+    /* the descriptor is read in place: the host reuses the slot only
+     * after sq_ci has moved past it (picolibc's memcpy is byte-wise) */
+    uint32_t ci = hif.sq_ci[q];
+    const hif_job_t *dsc = &hif.sq[q][ci % HIF_SQ_ENTRIES];
+    job_t *j = slot_alloc();
+    uint32_t det, slot = (uint32_t)(j - jobs);
+    uint32_t cause = validate(dsc, j, &det);
+    /* nothing else waiting, no dependencies, queues free -> start now */
+    int fast = cause == HIF_CAUSE_NONE && j->ndep == 0u && n_wait == 0u && !(j->eqmask & eq_busy) &&
+               mon_free != 0u;
+    if (fast) {
+        program_queues(j, slot);
+        start_queues(j);
+    }
+    take_commit(j, slot, q, ci, dsc, cause, det, fast);
+}
 
 static void take_jobs(void)
 {
@@ -661,48 +789,115 @@ static void take_jobs(void)
             continue;   /* re-evaluate the free slots */
         if (pick < 0)
             return;
-        /* the descriptor is read in place: the host reuses the slot only
-         * after sq_ci has moved past it (picolibc's memcpy is byte-wise) */
-        uint32_t q = (uint32_t)pick, ci = hif.sq_ci[q];
-        const hif_job_t *dsc = &hif.sq[q][ci % HIF_SQ_ENTRIES];
-        job_t *j = slot_alloc();
-        uint32_t det, slot = (uint32_t)(j - jobs);
-        uint32_t cause = validate(dsc, j, &det);
-        /* fast path, before any bookkeeping: nothing else waiting, no
-         * dependencies, queues free -> program and start them now */
-        int fast = cause == HIF_CAUSE_NONE && j->ndep == 0u && n_wait == 0u && !(j->eqmask & eq_busy) &&
-                   mon_free != 0u;
-        if (fast) {
-            program_queues(j, slot);
-            start_queues(j);
-        }
-        j->seq = dsc->seq;
-        j->sq = (uint8_t)q;
-        j->irq = (dsc->ctrl & HIF_JOB_IRQ) ? 1u : 0u;
-        j->budget = dsc->budget ? dsc->budget : HIF_DEFAULT_BUDGET;
-        j->t_submit = fast ? hif.cnt.t_first_start : now32();
-        j->mons = 0u;
-        j->order = order_ctr++;
-        hif.sq_ci[q] = ci + 1u;
-        hif.cnt.jobs_taken++;
-        if (cause != HIF_CAUSE_NONE) {
-            j->ndep = 0;            /* not started: job_finish leaves the queues alone */
-            set_state(j, J_NEW);
-            job_finish(j, HIF_ST_ERROR, cause, det);
-            continue;
-        }
-        if (fast) {
-            j->t_start = j->t_submit;
-            j->n_inflight = 0u;
-            eq_busy |= j->eqmask;
-            set_state(j, J_RUN);
-            hif.cnt.fw_starts++;
-            arm_done(j, slot);
-        } else {
-            j->t_start = 0u;
-            set_state(j, J_WAIT);
+        take_one((uint32_t)pick);
+    }
+}
+
+/* The doorbell fast path: the common case of take_jobs in one function, without
+ * its calls. It takes the job take_jobs would take next (two or more free slots:
+ * the head of the first non-empty ring, in the lowest free slot) only if that job
+ * would start at once (no dependencies, nothing waiting, its queues free, a
+ * monitor free) and every packet of its buffers is of the few kinds checked here
+ * (NOP, WAIT, FENCE, MSG_SHORT, LIN_DMA on a DMA engine's queue, STOP) and passes
+ * the same checks as in pkt_check. Anything else, or any error: it returns 0
+ * having changed nothing but the free slot's fields, and take_jobs handles the
+ * job in full (validate, pkt_check, the error completion). */
+__attribute__((noinline)) static int take_fast(void)
+{
+    uint32_t sf = slot_free, q, ci;
+    if (UNLIKELY((sf & (sf - 1u)) == 0u || n_wait != 0u || mon_free == 0u))
+        return 0;
+    for (q = 0;; q++) {
+        if (q == HIF_NUM_SQ)
+            return 0;
+        ci = hif.sq_ci[q];
+        uint32_t d = hif.sq_pi[q] - ci;
+        if (d > HIF_SQ_ENTRIES)
+            return 0;   /* an overrun ring: take_jobs */
+        if (d)
+            break;
+    }
+    const hif_job_t *dsc = &hif.sq[q][ci % HIF_SQ_ENTRIES];
+    uint32_t slot = 0u;   /* the lowest free slot (slot_alloc); no ctz instruction in RV32IM */
+    while (!((sf >> slot) & 1u))
+        slot++;
+    job_t *j = &jobs[slot];
+    uint32_t ctrl = dsc->ctrl;
+    uint32_t ncb = (ctrl >> HIF_JOB_NCB_BP) & 0xFu, nbuf = (ctrl >> HIF_JOB_NBUF_BP) & 0xFu;
+    if (UNLIKELY(dsc->seq == 0u || (ctrl & HIF_JOB_RSVD_MASK) || ((ctrl >> HIF_JOB_NDEP_BP) & 0xFu) ||
+                 ncb - 1u >= HIF_MAX_CBS || nbuf - 1u >= HIF_MAX_BUFS || dsc->rsvd0))
+        return 0;
+    for (uint32_t b = 0; b < nbuf; b++) {
+        uint32_t base = dsc->buf[b].base, size = dsc->buf[b].size, off = base - TESSERA_HBM_BASE;
+        if (UNLIKELY(size == 0u || off >= TESSERA_HBM_SIZE || size > TESSERA_HBM_SIZE - off))
+            return 0;
+        j->bb[b] = base;
+        j->be[b] = base + size;
+    }
+    j->nbuf = nbuf;
+    uint32_t mask = 0u, present = hif.eq_present & ~eq_busy;
+    for (uint32_t c = 0; c < ncb; c++) {
+        uint32_t eq = dsc->cb[c].eq, a = dsc->cb[c].addr, sz = dsc->cb[c].size, inside = 0u;
+        if (UNLIKELY(eq >= HIF_NUM_EQ || !(((present & ~mask) >> eq) & 1u) || ((a | sz) & 7u) || sz == 0u ||
+                     sz > CB_CHECK_MAX))
+            return 0;
+        mask |= 1u << eq;
+        for (uint32_t b = 0; b < nbuf && !inside; b++)
+            inside = a >= j->bb[b] && a < j->be[b] && sz <= j->be[b] - a;
+        if (UNLIKELY(!inside))
+            return 0;
+        j->eq[c] = (uint8_t)eq;
+        j->cb_addr[c] = a;
+        j->cb_size[c] = sz;
+    }
+    /* the packets (the bridge's read buffer on: check_cbs) */
+    uint32_t ok = 1u, mem = 0u;
+    rdbuf(1u);
+    for (uint32_t c = 0; c < ncb && ok; c++) {
+        const volatile uint32_t *w = (const volatile uint32_t *)(uintptr_t)j->cb_addr[c];
+        uint32_t n = j->cb_size[c], eq = j->eq[c];
+        uint32_t dma = ((hif.eq_dma >> eq) & 1u) && eng_kind[eq] == ENG_DMA;
+        for (uint32_t off = 0;; off += 8u) {
+            if (UNLIKELY(off >= n)) {
+                ok = 0u;
+                break;
+            }
+            const volatile uint32_t *p = &w[off / 4u];
+            uint32_t h = p[0], op = h & (0xFFu | CP_HDR_RSVD_MASK), arg = h >> 16;   /* reserved bits: no op */
+            if (op == CP_OP_STOP)
+                break;
+            if (op == CP_OP_NOP || op == CP_OP_WAIT || (op == CP_OP_FENCE && arg < CP_FENCES) ||
+                (op == CP_OP_MSG_SHORT && arg < FW_SOB_BASE))
+                continue;
+            if (op == CP_OP_LIN_DMA && dma && n - off >= 16u) {
+                /* SRC, DST, SIZE, CTRL = GO of the DMA: no MSG_CTRL written (no WREG here) */
+                uint32_t size = p[1], src = p[2], dst = p[3];
+                if (lin_ok(j, dst, size) && lin_ok(j, src, size)) {
+                    mem = 1u;
+                    off += 8u;
+                    continue;
+                }
+            }
+            ok = 0u;
+            break;
         }
     }
+    rdbuf(0u);
+    if (UNLIKELY(!ok))
+        return 0;
+    j->ncb = (uint8_t)ncb;
+    j->ndep = 0u;
+    j->eqmask = mask;
+    j->mem = mem;
+    for (uint32_t c = 0; c < ncb; c++) {
+        uint32_t k = j->eq[c];
+        QM(k, CB_BASE) = j->cb_addr[c];
+        QM(k, CB_SIZE) = j->cb_size[c];
+        QM(k, COMP_ADDR) = SOB_ADD_ADDR(SOB_DONE(slot));
+    }
+    start_queues(j);
+    take_commit(j, slot, q, ci, dsc, HIF_CAUSE_NONE, 0u, 1);
+    return 1;
 }
 
 /* ------------------------------------------------------------------ dispatch */
@@ -1034,12 +1229,21 @@ void fw_cp_init(void)
 #define DOORBELL_BIT (1u << INTC_SRC_SWIRQ(FW_DOORBELL_SWIRQ))
 static void poll_once(uint32_t events);
 
+__attribute__((noinline)) static void poll_pass(uint32_t events);
+
 void fw_cp_poll(uint32_t events)
+{
+    hif.cnt.polls++;
+    if (events & FW_EV_DOORBELL)
+        take_fast();  /* first: a job that can start at once is started here */
+    poll_pass(events);
+}
+
+static void poll_pass(uint32_t events)
 {
     /* doorbells that ring during the pass are picked up at its end instead of
      * interrupting it (each interrupt costs ~150 instructions of trap code) */
-    hif.cnt.polls++;
-    take_jobs();      /* first: a job that can start at once is started here */
+    take_jobs();
     dispatch_all();
     intc_disable(INTC_SRC_SWIRQ(FW_DOORBELL_SWIRQ));
     for (;;) {

@@ -5,9 +5,18 @@
 // obi_be shifted to those lanes. rdata is taken from the same lanes.
 // Response: obi_rvalid one cycle after B/R arrives, obi_err = (resp != OKAY).
 // The next request is granted in the same cycle the response is returned.
+//
+// Read buffer (rdbuf_en_i = 1, SYSCTRL.SYSBUS_CTRL.rdbuf): a read fetches the
+// whole aligned block of BufBeats beats (one INCR burst, len BufBeats - 1) and
+// keeps it; a later read inside the same block is answered from the copy one
+// cycle after the grant, without an AXI access. The copy is dropped by any
+// write, by rdbuf_en_i = 0, and when a beat of its burst answered an error (the
+// read still returns the error of its own beat). With rdbuf_en_i = 0 the bridge
+// behaves exactly as above.
 module tessera_obi2axi #(
   parameter int unsigned DataBits = 256,
-  parameter int unsigned IdBits   = 4
+  parameter int unsigned IdBits   = 4,
+  parameter int unsigned BufBeats = 2      // read-buffer block in beats (power of two)
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -21,6 +30,7 @@ module tessera_obi2axi #(
   output logic                  obi_rvalid_o,
   output logic [31:0]           obi_rdata_o,
   output logic                  obi_err_o,
+  input  logic                  rdbuf_en_i,  // read buffer on (see above)
   // AXI4 master
   output logic [IdBits-1:0]     m_axi_awid_o,
   output logic [31:0]           m_axi_awaddr_o,
@@ -64,6 +74,8 @@ module tessera_obi2axi #(
   localparam int unsigned NumWords  = DataBits / 32;
   localparam int unsigned WordBits  = (NumWords > 1) ? $clog2(NumWords) : 1;
   localparam logic [2:0]  AxSize    = 3'(OffBits);
+  localparam int unsigned BlkBits   = OffBits + $clog2(BufBeats);   // byte offset inside a block
+  localparam int unsigned BeatBits  = (BufBeats > 1) ? $clog2(BufBeats) : 1;
 
   typedef enum logic [2:0] {Idle, WrAddrData, WrResp, RdAddr, RdData, Resp} state_e;
 
@@ -76,8 +88,19 @@ module tessera_obi2axi #(
   logic [31:0]        rdata_q, rdata_d;
   logic               err_q, err_d;
   logic [WordBits-1:0] word_q;
+  // read buffer
+  logic [BufBeats-1:0][DataBits-1:0] buf_q;
+  logic [31:BlkBits]  buf_tag_q, buf_tag_d;
+  logic               buf_valid_q, buf_valid_d;
+  logic               burst_q, burst_d;        // the read in flight fills the buffer
+  logic               burst_err_q, burst_err_d;
+  logic [BeatBits-1:0] beat_q, beat_d;         // beat of the burst expected next
+  logic [BeatBits-1:0] addr_beat;              // beat of the block holding addr_q
+  logic               buf_hit;
 
-  assign word_q = WordBits'((addr_q >> 2) & (NumWords - 32'd1));
+  assign word_q    = WordBits'((addr_q >> 2) & (NumWords - 32'd1));
+  assign addr_beat = BeatBits'((addr_q >> OffBits) & (BufBeats - 32'd1));
+  assign buf_hit   = rdbuf_en_i && buf_valid_q && !obi_we_i && (obi_addr_i[31:BlkBits] == buf_tag_q);
 
   // Request accepted in Idle, or in Resp (back-to-back with the response).
   assign obi_gnt_o    = (state_q == Idle) || (state_q == Resp);
@@ -99,8 +122,8 @@ module tessera_obi2axi #(
   assign m_axi_wvalid_o  = (state_q == WrAddrData) && !w_done_q;
   assign m_axi_bready_o  = (state_q == WrResp);
   assign m_axi_arid_o    = '0;
-  assign m_axi_araddr_o  = {addr_q[31:OffBits], OffBits'(0)};
-  assign m_axi_arlen_o   = 8'd0;
+  assign m_axi_araddr_o  = burst_q ? {addr_q[31:BlkBits], BlkBits'(0)} : {addr_q[31:OffBits], OffBits'(0)};
+  assign m_axi_arlen_o   = burst_q ? 8'(BufBeats - 1) : 8'd0;
   assign m_axi_arsize_o  = AxSize;
   assign m_axi_arburst_o = 2'b01;
   assign m_axi_arcache_o = 4'b0000;
@@ -120,12 +143,24 @@ module tessera_obi2axi #(
     end
   end
 
-  logic [31:0] rword;
+  logic [31:0] rword, bword;
   always_comb begin
     rword = '0;
     for (int unsigned i = 0; i < NumWords; i++) begin
       if (word_q == WordBits'(i)) begin
         rword = m_axi_rdata_i[32*i +: 32];
+      end
+    end
+  end
+
+  // the word a buffer hit returns (indexed by the request's address)
+  always_comb begin
+    bword = '0;
+    for (int unsigned b = 0; b < BufBeats; b++) begin
+      for (int unsigned i = 0; i < NumWords; i++) begin
+        if (obi_addr_i[BlkBits-1:2] == (BlkBits - 2)'(b * NumWords + i)) begin
+          bword = buf_q[b][32*i +: 32];
+        end
       end
     end
   end
@@ -139,6 +174,11 @@ module tessera_obi2axi #(
     w_done_d  = w_done_q;
     rdata_d   = rdata_q;
     err_d     = err_q;
+    buf_tag_d   = buf_tag_q;
+    buf_valid_d = buf_valid_q;
+    burst_d     = burst_q;
+    burst_err_d = burst_err_q;
+    beat_d      = beat_q;
     unique case (state_q)
       Idle, Resp: begin
         if (obi_req_i) begin
@@ -147,7 +187,19 @@ module tessera_obi2axi #(
           wdata_d   = obi_wdata_i;
           aw_done_d = 1'b0;
           w_done_d  = 1'b0;
-          state_d   = obi_we_i ? WrAddrData : RdAddr;
+          if (buf_hit) begin
+            rdata_d = bword;
+            err_d   = 1'b0;
+            state_d = Resp;
+          end else begin
+            // a write or a read of another block drops the copy
+            buf_valid_d = 1'b0;
+            burst_d     = rdbuf_en_i && !obi_we_i;
+            burst_err_d = 1'b0;
+            beat_d      = '0;
+            buf_tag_d   = obi_addr_i[31:BlkBits];
+            state_d     = obi_we_i ? WrAddrData : RdAddr;
+          end
         end else begin
           state_d = Idle;
         end
@@ -177,13 +229,31 @@ module tessera_obi2axi #(
       end
       RdData: begin
         if (m_axi_rvalid_i) begin
-          rdata_d = rword;
-          err_d   = (m_axi_rresp_i != 2'b00);
-          state_d = Resp;
+          if (!burst_q || beat_q == addr_beat) begin
+            rdata_d = rword;
+            err_d   = (m_axi_rresp_i != 2'b00);
+          end
+          burst_err_d = burst_err_q || (m_axi_rresp_i != 2'b00);
+          beat_d      = beat_q + BeatBits'(1);
+          if (!burst_q || m_axi_rlast_i) begin
+            buf_valid_d = burst_q && !burst_err_d;
+            state_d     = Resp;
+          end
         end
       end
       default: state_d = Idle;
     endcase
+    if (!rdbuf_en_i) begin
+      buf_valid_d = 1'b0;
+    end
+  end
+
+  // buffer data: written beat by beat while a buffered burst returns (no reset:
+  // only read while buf_valid_q is set)
+  always_ff @(posedge clk_i) begin
+    if (state_q == RdData && m_axi_rvalid_i && burst_q) begin
+      buf_q[beat_q] <= m_axi_rdata_i;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -196,6 +266,11 @@ module tessera_obi2axi #(
       w_done_q  <= 1'b0;
       rdata_q   <= '0;
       err_q     <= 1'b0;
+      buf_tag_q   <= '0;
+      buf_valid_q <= 1'b0;
+      burst_q     <= 1'b0;
+      burst_err_q <= 1'b0;
+      beat_q      <= '0;
     end else begin
       state_q   <= state_d;
       addr_q    <= addr_d;
@@ -205,11 +280,16 @@ module tessera_obi2axi #(
       w_done_q  <= w_done_d;
       rdata_q   <= rdata_d;
       err_q     <= err_d;
+      buf_tag_q   <= buf_tag_d;
+      buf_valid_q <= buf_valid_d;
+      burst_q     <= burst_d;
+      burst_err_q <= burst_err_d;
+      beat_q      <= beat_d;
     end
   end
 
-  // Single-beat bursts with one fixed ID: bid/rid/rlast carry no information.
+  // One fixed ID, one burst at a time: bid/rid carry no information.
   logic unused_sig;
-  assign unused_sig = ^{m_axi_bid_i, m_axi_rid_i, m_axi_rlast_i, addr_q[1:0]};
+  assign unused_sig = ^{m_axi_bid_i, m_axi_rid_i, addr_q[1:0]};
 
 endmodule

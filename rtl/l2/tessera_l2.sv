@@ -15,8 +15,9 @@ module tessera_l2 #(
   parameter int unsigned IdBits    = 4,
   parameter int unsigned MIdBits   = 4,
   parameter int unsigned NumBanks  = 4,
-  parameter int unsigned WqDepth   = 4,
-  parameter int unsigned NumPf     = 6,   // read-ahead MSHRs (several line runs in flight)
+  parameter int unsigned WqDepth   = 8,
+  parameter int unsigned NumPf     = 10,  // read-ahead MSHRs (several line runs in flight)
+  parameter int unsigned ArDepth   = 8,   // read bursts buffered per port (read-ahead horizon)
   parameter logic [31:0] MemBase   = 32'h8000_0000,  // maintenance ranges must lie inside
   parameter logic [31:0] MemSize   = 32'h4000_0000
 ) (
@@ -199,9 +200,10 @@ module tessera_l2 #(
   logic [NumPorts-1:0][1:0]       hint_cls;
   logic [NumEng-1:0]              eres_valid;
   tessera_l2_pkg::res_kind_e                      eres_kind [NumEng];
-  logic [NumEng-1:0][255:0]       eres_rdata;
+  logic [NumEng-1:0][255:0]       eres_rdata, eres_rdata1;
+  logic [NumPorts-1:0]            rd_hit1;
   logic [NumEng-1:0][WayBits-1:0] eres_way;
-  logic [NumEng-1:0]              eres_vdirty;
+  logic [NumEng-1:0]              eres_vdirty, eres_nof, ms_free;
   logic [NumEng-1:0][31:0]        eres_vaddr;
   logic [NumEng-1:0][511:0]       eres_vdata;
   logic [NumEng-1:0][63:0]        eres_vmask;
@@ -210,7 +212,7 @@ module tessera_l2 #(
   logic [NumEng-1:0][255:0]       mdone_rdata;
 
   for (genvar p = 0; p < NumPorts; p++) begin : g_port
-    tessera_l2_rd_eng #(.IdBits(IdBits)) u_rd (
+    tessera_l2_rd_eng #(.IdBits(IdBits), .ArDepth(ArDepth)) u_rd (
       .clk_i             (clk_i),
       .rst_ni            (rst_ni),
       .cfg_no_alloc_i    (cfg_no_alloc),
@@ -237,6 +239,7 @@ module tessera_l2 #(
       .res_valid_i       (eres_valid[2*p]),
       .res_kind_i        (eres_kind[2*p]),
       .res_rdata_i       (eres_rdata[2*p]),
+      .res_rdata1_i      (eres_rdata1[2*p]),
       .done_i            (mdone[2*p]),
       .done_replay_i     (mdone_replay[2*p]),
       .done_resp_i       (mdone_resp[2*p]),
@@ -247,7 +250,8 @@ module tessera_l2 #(
       .hint_addr_o       (hint_addr[p]),
       .hint_len_o        (hint_len[p]),
       .hint_cls_o        (hint_cls[p]),
-      .stall_o           (eng_stall[2*p])
+      .stall_o           (eng_stall[2*p]),
+      .hit1_o            (rd_hit1[p])
     );
     assign eng_write[2*p]     = 1'b0;
     assign eng_full[2*p]      = 1'b0;
@@ -293,6 +297,7 @@ module tessera_l2 #(
       .cur_wdata1_o      (eng_cur_wdata1[2*p+1]),
       .res_valid_i       (eres_valid[2*p+1]),
       .res_kind_i        (eres_kind[2*p+1]),
+      .mshr_free_i       (ms_free[2*p+1]),
       .done_i            (mdone[2*p+1]),
       .done_replay_i     (mdone_replay[2*p+1]),
       .done_resp_i       (mdone_resp[2*p+1]),
@@ -423,7 +428,7 @@ module tessera_l2 #(
   logic [NumBanks-1:0]                br_valid, br_owned, br_vvalid, br_vdirty, br_nof;
   logic [NumBanks-1:0][ReqW-1:0]      br_eng;
   tessera_l2_pkg::res_kind_e                          br_kind [NumBanks];
-  logic [NumBanks-1:0][255:0]         br_rdata;
+  logic [NumBanks-1:0][255:0]         br_rdata, br_rdata1;
   logic [NumBanks-1:0][WayBits-1:0]   br_way;
   logic [NumBanks-1:0][31:0]          br_vaddr, bs_addr;
   logic [NumBanks-1:0][511:0]         bs_rdata;
@@ -487,6 +492,7 @@ module tessera_l2 #(
       .res_owned_o        (br_owned[b]),
       .res_nofetch_o      (br_nof[b]),
       .res_rdata_o        (br_rdata[b]),
+      .res_rdata1_o       (br_rdata1[b]),
       .res_way_o          (br_way[b]),
       .res_vvalid_o       (br_vvalid[b]),
       .res_vdirty_o       (br_vdirty[b]),
@@ -524,8 +530,10 @@ module tessera_l2 #(
       eres_valid[e]  = 1'b0;
       eres_kind[e]   = tessera_l2_pkg::ResRetry;
       eres_rdata[e]  = '0;
+      eres_rdata1[e] = '0;
       eres_way[e]    = '0;
       eres_vdirty[e] = 1'b0;
+      eres_nof[e]    = 1'b0;
       eres_vaddr[e]  = '0;
       eres_vdata[e]  = '0;
       eres_vmask[e]  = '0;
@@ -534,8 +542,10 @@ module tessera_l2 #(
           eres_valid[e]  = 1'b1;
           eres_kind[e]   = br_kind[b];
           eres_rdata[e]  = br_rdata[b];
+          eres_rdata1[e] = br_rdata1[b];
           eres_way[e]    = br_way[b];
           eres_vdirty[e] = br_vdirty[b];
+          eres_nof[e]    = br_nof[b];
           eres_vaddr[e]  = br_vaddr[b];
           eres_vdata[e]  = bs_rdata[b];
           eres_vmask[e]  = bs_rmask[b];
@@ -597,7 +607,8 @@ module tessera_l2 #(
     .NumPf    (NumPf),
     .WayBits  (WayBits),
     .LsetBits (LsetBits),
-    .BankBits (BankBits)
+    .BankBits (BankBits),
+    .HintDepth (ArDepth + 1)
   ) u_pf (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -652,9 +663,14 @@ module tessera_l2 #(
     ) u_mshr (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
+      // (a full-line write allocated over a dirty victim is a hit: the MSHR only queues
+      // the victim's write-back; the write engine keeps the MSHR free for it, see free_o)
       .start_i        (eres_valid[e] &&
-                       (eres_kind[e] == tessera_l2_pkg::ResMissAlloc || eres_kind[e] == tessera_l2_pkg::ResMissBypass)),
+                       (eres_kind[e] == tessera_l2_pkg::ResMissAlloc || eres_kind[e] == tessera_l2_pkg::ResMissBypass ||
+                        (eres_kind[e] == tessera_l2_pkg::ResHit && eres_nof[e] && eres_vdirty[e]))),
       .start_alloc_i  (eres_kind[e] == tessera_l2_pkg::ResMissAlloc),
+      .start_vonly_i  (eres_kind[e] == tessera_l2_pkg::ResHit),
+      .free_o         (ms_free[e]),
       .start_write_i  (eng_write[e]),
       .start_addr_i   (eng_cur[e]),
       .start_wdata_i  (eng_cur_wdata[e]),
@@ -965,6 +981,8 @@ module tessera_l2 #(
     n_miss  = '0;
     n_evict = '0;
     n_byp   = '0;
+    // beat 1 of a read engine's line pair: served from the cache without its own lookup
+    for (int p = 0; p < NumPorts; p++) n_hits = n_hits + 32'(rd_hit1[p]);
     for (int b = 0; b < NumBanks; b++) begin
       // (an owner hit right after an allocation without refill is the line's beat 1, a
       // first lookup: counted; an owner hit after a refill is a replay: not counted)
@@ -1058,5 +1076,5 @@ module tessera_l2 #(
   logic unused_axi;
   assign unused_axi = ^{s_axi_awsize_i, s_axi_awburst_i, s_axi_awprot_i, s_axi_wlast_i,
                         s_axi_arsize_i, s_axi_arburst_i, s_axi_arprot_i, bs_hit,
-                        eres_way, eng_cur_wdata[0], eng_cur_wdata1[0], ms_side_wdata[0], eres_rdata, mdone_rdata};
+                        eres_way, ms_free, eng_cur_wdata[0], eng_cur_wdata1[0], ms_side_wdata[0], eres_rdata, eres_rdata1, mdone_rdata};
 endmodule

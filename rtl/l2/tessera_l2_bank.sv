@@ -44,6 +44,7 @@ module tessera_l2_bank #(
   output logic                res_owned_o,   // hit was the owner's replay after a refill
   output logic                res_nofetch_o, // miss allocated without refill (reported as a hit)
   output logic [255:0]        res_rdata_o,
+  output logic [255:0]        res_rdata1_o,  // beat 1 of the line (a read of beat 0 reads both)
   output logic [WayBits-1:0]  res_way_o,
   output logic                res_vvalid_o,  // the reserved way held a valid line (eviction)
   output logic                res_vdirty_o,  // ... which was dirty (write-back needed)
@@ -134,6 +135,31 @@ module tessera_l2_bank #(
       end
     end else if (mem_re) begin
       dm_rd_q <= dm_q[mem_idx];
+    end
+  end
+
+  // ---------------------------------------------------------------- beat-0 stash
+  // A full-line write miss whose victim is dirty allocates the way at once (no refill, no
+  // replay): the RAM reads the victim in the lookup cycle (it leaves with the result for
+  // the write-back), so beat 0 cannot be written then. It waits here and is written
+  // together with beat 1 by the owner's next lookup (an owner hit on the reserved way,
+  // which nobody else can touch meanwhile). One stash per bank: while it is in use, a
+  // second such miss takes the MSHR path (refill from the burst's own data, replay).
+  logic                        stash_v_q, stash_set, stash_use;
+  logic [LsetBits+WayBits-1:0] stash_idx_q;
+  logic [255:0]                stash_data_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      stash_v_q    <= 1'b0;
+      stash_idx_q  <= '0;
+      stash_data_q <= '0;
+    end else if (stash_set) begin
+      stash_v_q    <= 1'b1;
+      stash_idx_q  <= mem_idx;
+      stash_data_q <= req_wdata_i;
+    end else if (stash_use) begin
+      stash_v_q    <= 1'b0;
     end
   end
 
@@ -236,6 +262,8 @@ module tessera_l2_bank #(
     sbusy_d = 1'b0;
     swb_d   = 1'b0;
     shit_d  = 1'b0;
+    stash_set = 1'b0;
+    stash_use = 1'b0;
 
     if (side_valid_i) begin
       mem_idx = {side_lset_i, side_way_i};
@@ -285,6 +313,12 @@ module tessera_l2_bank #(
         if (req_write_i) begin
           mem_we = 1'b1;
           dm_we  = 1'b1;
+          // the owner's beat 1 of a line whose beat 0 is stashed: write the whole line
+          if (stash_v_q && stash_idx_q == mem_idx) begin
+            stash_use = 1'b1;
+            mem_wd    = {req_wdata_i, stash_data_q};
+            mem_be    = req_beat_i ? {req_wstrb_i, 32'hffff_ffff} : {32'hffff_ffff, req_wstrb_i};
+          end
           // dirty line: add the strobed bytes; clean line: the mask becomes the strobes
           if (dirty_q[req_lset_i][hit_way]) dm_be = mem_be;
           dirty_d[req_lset_i][hit_way] = 1'b1;
@@ -303,6 +337,22 @@ module tessera_l2_bank #(
         mem_we  = 1'b1;
         dm_we   = 1'b1;  // new mask = beat 0's strobes (beat 1 adds its own as a hit)
         mem_idx = {req_lset_i, vic_way};
+        age_d[req_lset_i] = age_vic_n;
+        cls_d[req_lset_i][vic_way]   = req_cls_i;
+        tag_d[req_lset_i][vic_way]   = req_tag_i;
+        valid_d[req_lset_i][vic_way] = 1'b1;
+        dirty_d[req_lset_i][vic_way] = 1'b1;
+        pend_d[req_lset_i][vic_way]  = 1'b1;
+        owner_d[req_lset_i][vic_way] = req_eng_i;
+      end else if (any_cand && req_write_i && req_full_i && !stash_v_q) begin
+        // full-line write miss with a dirty victim: read the victim now (it goes to the
+        // write queue through the requester's MSHR, which the write engine keeps free for
+        // it), allocate the line as dirty and reserved for the engine, stash beat 0 (written
+        // with beat 1). Reported as a hit: no refill, no replay.
+        kind_d  = tessera_l2_pkg::ResHit;
+        mem_re  = 1'b1;
+        mem_idx = {req_lset_i, vic_way};
+        stash_set = 1'b1;
         age_d[req_lset_i] = age_vic_n;
         cls_d[req_lset_i][vic_way]   = req_cls_i;
         tag_d[req_lset_i][vic_way]   = req_tag_i;
@@ -363,8 +413,9 @@ module tessera_l2_bank #(
         res_vvalid_q <= (kind_d == tessera_l2_pkg::ResMissAlloc ||
                          (!any_hit && !any_busy && kind_d == tessera_l2_pkg::ResHit)) &&
                         valid_q[req_lset_i][vic_way];
-        res_vdirty_q <= (kind_d == tessera_l2_pkg::ResMissAlloc) && valid_q[req_lset_i][vic_way] &&
-                        dirty_q[req_lset_i][vic_way];
+        res_vdirty_q <= (kind_d == tessera_l2_pkg::ResMissAlloc ||
+                         (!any_hit && !any_busy && kind_d == tessera_l2_pkg::ResHit)) &&
+                        valid_q[req_lset_i][vic_way] && dirty_q[req_lset_i][vic_way];
         res_eng_q    <= req_eng_i;
         res_kind_q   <= kind_d;
         res_way_q    <= any_hit ? hit_way : vic_way;
@@ -383,6 +434,7 @@ module tessera_l2_bank #(
   assign res_owned_o  = res_owned_q;
   assign res_nofetch_o = res_nof_q;
   assign res_rdata_o  = res_beat_q ? mem_rd_q[511:256] : mem_rd_q[255:0];
+  assign res_rdata1_o = mem_rd_q[511:256];
   assign res_way_o    = res_way_q;
   assign res_vvalid_o = res_vvalid_q;
   assign res_vdirty_o = res_vdirty_q;

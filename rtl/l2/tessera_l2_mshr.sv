@@ -4,6 +4,10 @@
 // line (allocating miss) or a single-beat downstream read/write (non-allocating miss).
 // Downstream reads use ARID = MSHR index; a read waits while any write to the same line is
 // not yet acknowledged (hazard_i), so it never overtakes a write-back.
+// A full-line write that allocated its line at once over a dirty victim (the bank reports a
+// hit) only uses the MSHR as a victim buffer: start_vonly_i queues the victim's write-back
+// and returns to idle without a completion; the engine goes on meanwhile. free_o tells the
+// write engine when it may issue a lookup that can start the MSHR again.
 module tessera_l2_mshr #(
   parameter int unsigned WayBits  = 3,
   parameter int unsigned LsetBits = 5,
@@ -14,6 +18,7 @@ module tessera_l2_mshr #(
   // start (lookup result of this engine's request)
   input  logic                start_i,
   input  logic                start_alloc_i,   // 1 tessera_l2_pkg::ResMissAlloc, 0 tessera_l2_pkg::ResMissBypass
+  input  logic                start_vonly_i,   // only write the dirty victim back (no completion)
   input  logic                start_write_i,
   input  logic [31:0]         start_addr_i,    // beat address
   input  logic [255:0]        start_wdata_i,
@@ -27,6 +32,8 @@ module tessera_l2_mshr #(
   input  logic [31:0]         start_vaddr_i,
   input  logic [511:0]        start_vdata_i,
   input  logic [63:0]         start_vmask_i,  // the dirty victim's byte-dirty mask
+  // idle, or queuing a victim-only write-back that the write queue takes this cycle
+  output logic                free_o,
   // completion to the engine
   output logic                done_o,
   output logic                done_replay_o,   // refill done: replay the lookup
@@ -71,7 +78,7 @@ module tessera_l2_mshr #(
   } state_e;
 
   state_e              st_q, st_d;
-  logic                alloc_q, rbeat_q, full_q;
+  logic                alloc_q, rbeat_q, full_q, vonly_q;
   logic [255:0]        wdata1_q;
   logic [31:0]         addr_q, vaddr_q;
   logic [255:0]        wdata_q;
@@ -89,6 +96,7 @@ module tessera_l2_mshr #(
       alloc_q <= 1'b0;
       rbeat_q <= 1'b0;
       full_q  <= 1'b0;
+      vonly_q <= 1'b0;
       wdata1_q <= '0;
       addr_q  <= '0;
       vaddr_q <= '0;
@@ -105,6 +113,7 @@ module tessera_l2_mshr #(
       if (start_i && st_q == StIdle) begin
         alloc_q <= start_alloc_i;
         full_q  <= start_alloc_i && start_write_i && start_full_i;
+        vonly_q <= start_vonly_i;
         wdata1_q <= start_wdata1_i;
         addr_q  <= start_addr_i;
         vaddr_q <= start_vaddr_i;
@@ -135,13 +144,14 @@ module tessera_l2_mshr #(
     unique case (st_q)
       StIdle: begin
         if (start_i) begin
-          if (!start_alloc_i)      st_d = start_write_i ? StBPush : StAr;
+          if (start_vonly_i)       st_d = StVPush;
+          else if (!start_alloc_i) st_d = start_write_i ? StBPush : StAr;
           else if (start_vdirty_i) st_d = StVPush;
           else if (start_write_i && start_full_i) st_d = StFill;
           else                     st_d = StAr;
         end
       end
-      StVPush: if (wq_gnt_i)   st_d = full_q ? StFill : StAr;
+      StVPush: if (wq_gnt_i)   st_d = vonly_q ? StIdle : full_q ? StFill : StAr;
       StAr:    if (ar_gnt_i)   st_d = StRWait;
       StRWait: if (r_valid_i && r_last_i) st_d = alloc_q ? StFill : StDone;
       StFill:  if (side_gnt_i) st_d = StDone;
@@ -151,6 +161,8 @@ module tessera_l2_mshr #(
       default: st_d = StIdle;
     endcase
   end
+
+  assign free_o = (st_q == StIdle) || ((st_q == StVPush) && vonly_q && wq_gnt_i);
 
   // refill error: the way is released, the engine gets the error instead of a replay
   assign done_o        = (st_q == StDone);

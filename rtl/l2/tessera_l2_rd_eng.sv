@@ -39,6 +39,7 @@ module tessera_l2_rd_eng #(
   input  logic              res_valid_i,
   input  tessera_l2_pkg::res_kind_e res_kind_i,
   input  logic [255:0]      res_rdata_i,
+  input  logic [255:0]      res_rdata1_i,   // beat 1 of the line when beat 0 was looked up
   // MSHR completion
   input  logic              done_i,
   input  logic              done_replay_i,
@@ -54,7 +55,8 @@ module tessera_l2_rd_eng #(
   output logic [7:0]        hint_len_o,
   output logic [1:0]        hint_cls_o,
   // status
-  output logic              stall_o
+  output logic              stall_o,
+  output logic              hit1_o      // beat 1 of a line pair delivered (counts as a hit)
 );
   logic              active_q, inflight_q, wait_q, slice_ok_q, alloc_q;
   logic [IdBits-1:0] id_q;
@@ -74,7 +76,12 @@ module tessera_l2_rd_eng #(
   logic [1:0]             f_resp;
 
   // ---------------------------------------------------------------- beat completion
-  logic hit, miss, slice_err, complete, fifo_ok, more, chain;
+  logic hit, miss, slice_err, complete, fifo_ok, more, chain, pair, adv;
+  // line pairs: a hit on beat 0 whose beat 1 is also wanted returns both beats (the bank
+  // read the whole line); beat 1 waits in p1 and is delivered in the next cycle, which
+  // then issues the next lookup, so a streaming burst takes one bank cycle per line
+  logic              p1_v_q;
+  logic [255:0]      p1_q;
   // AR FIFO: the next bursts; the head is loaded when the current one completes its last beat
   localparam int unsigned AW = (ArDepth > 1) ? $clog2(ArDepth) : 1;
   logic [ArDepth-1:0]              abf_slice_ok_q, abf_alloc_q;
@@ -100,11 +107,13 @@ module tessera_l2_rd_eng #(
   assign miss      = inflight_q && res_valid_i &&
                      (res_kind_i == tessera_l2_pkg::ResMissAlloc || res_kind_i == tessera_l2_pkg::ResMissBypass);
   assign slice_err = active_q && !slice_ok_q && !inflight_q && !wait_q && (f_cnt_q < 3'd4);
-  assign complete  = hit || (done_i && !done_replay_i) || slice_err;
-  assign fifo_ok   = (32'(f_cnt_q) + 32'(inflight_q)) <= 2;
+  assign pair      = hit && !addr_q[5] && (left_q >= 9'd2) && (f_cnt_q <= 3'd2);
+  assign adv       = (hit && !pair) || p1_v_q;   // a beat completes from the cache: issue the next
+  assign complete  = hit || p1_v_q || (done_i && !done_replay_i) || slice_err;
+  assign fifo_ok   = (32'(f_cnt_q) + 32'(inflight_q) + 32'(p1_v_q)) <= 2;
   // the last beat hits and the buffered burst is in this slice: look up its first beat now
-  assign chain     = hit && (left_q == 9'd1) && ab_valid_q && ab_slice_ok_q;
-  assign more      = hit ? (left_q > 9'd1 || chain) : 1'b1;
+  assign chain     = adv && (left_q == 9'd1) && ab_valid_q && ab_slice_ok_q;
+  assign more      = adv ? (left_q > 9'd1 || chain) : 1'b1;
 
   // after a retry (line reserved, e.g. being refilled by the read-ahead unit) the engine
   // waits until a read-ahead line is filled or 8 cycles have passed, instead of taking the
@@ -112,14 +121,17 @@ module tessera_l2_rd_eng #(
   logic       retry;
   logic [3:0] backoff_q;
   assign retry = inflight_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResRetry);
-  assign req_valid_o = active_q && slice_ok_q && !wait_q && (!inflight_q || hit) && more &&
+  assign req_valid_o = active_q && slice_ok_q && !wait_q && (!inflight_q || adv) && more &&
                        fifo_ok && (backoff_q == 4'd0);
-  assign req_addr_o  = chain ? ab_addr_q : (hit ? addr_q + 32'd32 : addr_q);
+  assign req_addr_o  = chain ? ab_addr_q : (adv ? addr_q + 32'd32 : addr_q);
   assign req_alloc_o = chain ? ab_alloc_q : alloc_q;
   assign req_cls_o   = chain ? ab_cls_q : cls_q;
 
   always_comb begin
-    if (hit) begin
+    if (p1_v_q) begin
+      f_data = p1_q;
+      f_resp = 2'b00;
+    end else if (hit) begin
       f_data = res_rdata_i;
       f_resp = 2'b00;
     end else if (slice_err) begin
@@ -158,6 +170,8 @@ module tessera_l2_rd_eng #(
       ab_wr_q        <= '0;
       ab_cnt_q       <= '0;
       inflight_q <= 1'b0;
+      p1_v_q     <= 1'b0;
+      p1_q       <= '0;
       backoff_q  <= '0;
       wait_q     <= 1'b0;
       slice_ok_q <= 1'b0;
@@ -186,6 +200,8 @@ module tessera_l2_rd_eng #(
       if (load) ab_rd_q <= (32'(ab_rd_q) == ArDepth - 1) ? '0 : ab_rd_q + 1'b1;
       ab_cnt_q <= ab_cnt_q + (AW+1)'(ar_fire) - (AW+1)'(load);
       inflight_q <= req_valid_o && req_gnt_i;
+      p1_v_q     <= pair;
+      if (pair) p1_q <= res_rdata1_i;
       if (retry)                      backoff_q <= 4'd8;
       else if (wake_i)                backoff_q <= 4'd0;
       else if (backoff_q != 4'd0)     backoff_q <= backoff_q - 4'd1;
@@ -227,4 +243,5 @@ module tessera_l2_rd_eng #(
   assign unused_hint = ^{s_axi_araddr_i[4:0], s_axi_arcache_i[2:0], s_axi_arqos_i[3:2]};
   assign cur_addr_o = addr_q;
   assign stall_o = (req_valid_o && !req_gnt_i) || wait_q;
+  assign hit1_o  = p1_v_q;
 endmodule

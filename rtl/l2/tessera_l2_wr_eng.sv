@@ -3,6 +3,11 @@
 // (with its strobes) is looked up and written into the cache (hit), or handed to the MSHR
 // (allocating miss: refill, then the beat is replayed; non-allocating miss: the beat is
 // written downstream). B is sent when every beat is done, with the worst response seen.
+// A hitting burst streams one beat per cycle, and the first beat of the buffered next burst
+// is issued in the cycle the last beat of the current one hits (no bubble between bursts).
+// A lookup that may start the MSHR is only issued while the MSHR is free (mshr_free_i): a
+// full-line write allocated over a dirty victim leaves the victim's write-back to the MSHR
+// while the engine goes on with beat 1 (an owner hit, which never needs the MSHR).
 module tessera_l2_wr_eng #(
   parameter int unsigned IdBits = 4
 ) (
@@ -46,6 +51,7 @@ module tessera_l2_wr_eng #(
   // lookup result
   input  logic              res_valid_i,
   input  tessera_l2_pkg::res_kind_e res_kind_i,
+  input  logic              mshr_free_i,
   // MSHR completion
   input  logic              done_i,
   input  logic              done_replay_i,
@@ -68,7 +74,14 @@ module tessera_l2_wr_eng #(
   logic [2:0]        w_cnt_q;
   logic              w_push, w_pop;
 
-  logic hit, miss, slice_err, complete, more, have_data;
+  // AW buffer
+  logic              ab_valid_q, ab_slice_ok_q, ab_alloc_q;
+  logic [IdBits-1:0] ab_id_q;
+  logic [31:0]       ab_addr_q;
+  logic [8:0]        ab_left_q;
+  logic [1:0]        ab_cls_q;
+
+  logic hit, miss, slice_err, complete, more, have_data, chain;
   logic [1:0] beat_resp;
   assign hit       = inflight_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResHit);
   assign miss      = inflight_q && res_valid_i &&
@@ -78,15 +91,20 @@ module tessera_l2_wr_eng #(
   assign slice_err = active_q && !slice_ok_q && !inflight_q && !wait_q && (w_cnt_q != 3'd0) &&
                      (left_q != 9'd1 || b_room);
   assign complete  = hit || (done_i && !done_replay_i) || slice_err;
-  assign more      = hit ? (left_q > 9'd1) : 1'b1;
+  // the last beat of the burst hits and the next burst (2+ beats, in this slice) is buffered:
+  // look up its first beat now (its last beat cannot be this one, so no B-room check)
+  assign chain     = hit && (left_q == 9'd1) && ab_valid_q && ab_slice_ok_q && (ab_left_q >= 9'd2);
+  assign more      = hit ? (left_q > 9'd1 || chain) : 1'b1;
   assign have_data = hit ? (w_cnt_q >= 3'd2) : (w_cnt_q != 3'd0);
   assign beat_resp = hit ? 2'b00 : slice_err ? 2'b11 : done_resp_i;
 
   logic last_next;
-  assign last_next   = hit ? (left_q == 9'd2) : (left_q == 9'd1);
-  assign req_valid_o = active_q && slice_ok_q && !wait_q && (!inflight_q || hit) && more &&
+  logic want;
+  assign last_next   = chain ? 1'b0 : hit ? (left_q == 9'd2) : (left_q == 9'd1);
+  assign want        = active_q && (chain || slice_ok_q) && !wait_q && (!inflight_q || hit) && more &&
                        have_data && (!last_next || b_room);
-  assign req_addr_o  = hit ? addr_q + 32'd32 : addr_q;
+  assign req_valid_o = want && mshr_free_i;
+  assign req_addr_o  = chain ? ab_addr_q : hit ? addr_q + 32'd32 : addr_q;
   logic [1:0] w_nx, w_i0, w_i1;
   assign w_nx        = w_rd_q + 2'd1;
   assign w_i0        = hit ? w_nx : w_rd_q;   // the beat looked up now
@@ -96,22 +114,16 @@ module tessera_l2_wr_eng #(
   // the lookup writes beat 0 of a line whose beat 1 follows in the same burst, both with all
   // strobes: a miss may then allocate without a refill (the bank writes beat 0 and keeps
   // the line reserved for this engine until beat 1 is written)
-  assign req_full_o  = !req_addr_o[5] && (hit ? (left_q >= 9'd3) : (left_q >= 9'd2)) &&
+  assign req_full_o  = !req_addr_o[5] && (chain ? 1'b1 : hit ? (left_q >= 9'd3) : (left_q >= 9'd2)) &&
                        (w_cnt_q >= (hit ? 3'd3 : 3'd2)) && (&w_strb_q[w_i0]) && (&w_strb_q[w_i1]);
-  assign req_alloc_o = alloc_q;
-  assign req_cls_o   = cls_q;
+  assign req_alloc_o = chain ? ab_alloc_q : alloc_q;
+  assign req_cls_o   = chain ? ab_cls_q : cls_q;
   assign cur_wdata_o = w_data_q[w_rd_q];
   assign cur_wstrb_o = w_strb_q[w_rd_q];
   assign cur_full_o  = !addr_q[5] && (left_q >= 9'd2) && (w_cnt_q >= 3'd2) &&
                        (&w_strb_q[w_rd_q]) && (&w_strb_q[w_nx]);
   assign cur_wdata1_o = w_data_q[w_nx];
 
-  // AW buffer
-  logic              ab_valid_q, ab_slice_ok_q, ab_alloc_q;
-  logic [IdBits-1:0] ab_id_q;
-  logic [31:0]       ab_addr_q;
-  logic [8:0]        ab_left_q;
-  logic [1:0]        ab_cls_q;
   logic              load, b_push, b_pop;
   // B queue (2 entries)
   logic [1:0][IdBits-1:0] bq_id_q;
@@ -213,5 +225,5 @@ module tessera_l2_wr_eng #(
   logic unused_hint;
   assign unused_hint = ^{s_axi_awaddr_i[4:0], s_axi_awcache_i[3], s_axi_awcache_i[1:0], s_axi_awqos_i[3:2]};
   assign cur_addr_o = addr_q;
-  assign stall_o = (req_valid_o && !req_gnt_i) || wait_q;
+  assign stall_o = (want && !req_gnt_i) || wait_q;
 endmodule

@@ -14,7 +14,8 @@ module tessera_sysctrl #(
   input  logic [3:0]  apb_pstrb_i,
   output logic        apb_pready_o,
   output logic [31:0] apb_prdata_o,
-  output logic        apb_pslverr_o
+  output logic        apb_pslverr_o,
+  output logic        rdbuf_en_o      // SYSBUS_CTRL.rdbuf: the bridge's read buffer
 );
   sysctrl_reg_pkg::sysctrl__in_t  hw_in;
   sysctrl_reg_pkg::sysctrl__out_t hw_out;
@@ -55,7 +56,9 @@ module tessera_sysctrl #(
     hw_in.CLK_HZ.hz.next            = 32'(tessera_cfg_pkg::ClkHz);
   end
 
+  assign rdbuf_en_o = hw_out.SYSBUS_CTRL.rdbuf.value;
+
   // Boot and firmware status registers are for software only.
   logic unused_out;
-  assign unused_out = ^hw_out;
+  assign unused_out = ^{hw_out.BOOT_ADDR, hw_out.BOOT_CTRL, hw_out.BOOT_STATUS, hw_out.FW_STATUS};
 endmodule

@@ -77,6 +77,7 @@ module tessera_top #(
   logic [3:0]  cd_be;
   logic [31:0] cd_addr, cd_wdata, cd_rdata;
   logic        irq_soft, irq_timer, irq_ext;
+  logic        rdbuf_en;   // SYSCTRL.SYSBUS_CTRL.rdbuf -> the system-bus bridge's read buffer
 
   tessera_core #(
     .BootAddr(tessera_cfg_pkg::BootromBase),
@@ -396,7 +397,8 @@ module tessera_top #(
     .apb_pstrb_i  (pstrb),
     .apb_pready_o (pready[0]),
     .apb_prdata_o (prdata[0]),
-    .apb_pslverr_o(pslverr[0])
+    .apb_pslverr_o(pslverr[0]),
+    .rdbuf_en_o   (rdbuf_en)
   );
 
   logic uart_irq;
@@ -517,6 +519,7 @@ module tessera_top #(
     .obi_rvalid_o   (s_rvalid[4]),
     .obi_rdata_o    (s_rdata[4]),
     .obi_err_o      (s_err[4]),
+    .rdbuf_en_i     (rdbuf_en),
     .m_axi_awid_o   (ax_awid[0]),
     .m_axi_awaddr_o (ax_awaddr[0]),
     .m_axi_awlen_o  (ax_awlen[0]),

@@ -1,8 +1,9 @@
 // Tessera TPC core: executes 256-bit VLIW bundles (load, scalar, vector, store slots)
 // from an instruction memory filled through imem_* (by the cluster or a testbench).
-// One bundle at a time in three cycles (FETCH, DECODE, EXEC): every slot reads the
-// register state before the bundle, errors are detected before anything is written
-// (a faulting bundle changes no register or memory), then all enabled slots commit.
+// One bundle at a time in two cycles (DECODE, EXEC; the next bundle is read during EXEC):
+// every slot reads the register state before the bundle, errors are detected before
+// anything is written (a faulting bundle changes no register or memory), then all enabled
+// slots commit. A posted st.t's late error response is reported at the store's PC.
 // Architecture: docs/tpc_isa.md; this implementation: docs/tpc_rtl.md.
 module tessera_tpc_core #(
   parameter int unsigned ImemDepth = 1024,  // bundles
@@ -102,6 +103,8 @@ module tessera_tpc_core #(
 
   typedef enum logic [3:0] {StIdle, StInit, StFetch, StDecode, StExec, StRseed, StTld, StTst, StFpu} state_e;
   state_e state_q, state_d;
+  logic [31:0] pc_nx;  // next PC of a committing bundle (its fetch overlaps EXEC)
+  logic        hold;   // EXEC waits for a posted store's write response (see control)
 
   // ---------------------------------------------------------------- architectural state
   logic [31:0]       sreg_q  [32];
@@ -128,6 +131,7 @@ module tessera_tpc_core #(
   always_ff @(posedge clk_i) begin
     if (imem_we_i) imem[imem_waddr_i] <= imem_wdata_i;
     if (state_q == StFetch) ibuf_q <= imem[pc_q[IAW-1:0]];
+    else if (state_q == StExec && state_d == StDecode && !hold) ibuf_q <= imem[pc_nx[IAW-1:0]];
   end
 
   // ---------------------------------------------------------------- slot fields
@@ -253,6 +257,8 @@ module tessera_tpc_core #(
   logic [31:0]  ld_bytes_q, st_bytes_q;
   logic [255:0] ld_vec_q;
   logic         need_ld, need_st, tmu_start, tmu_store, tmu_done, tmu_err;
+  logic         tmu_idle, tmu_wr_err, end_hold, lm_hold;
+  logic [31:0]  pst_pc_q;  // PC of the last st.t done without error (a posted store's PC)
   logic [255:0] tmu_vres;
   logic [31:0]  tmu_bytes, tmu_mask;
 
@@ -419,7 +425,7 @@ module tessera_tpc_core #(
   assign fpu_vec = on_fpu(id[2], w[2][15:12]);
   always_comb for (int k = 0; k < 8; k++) rng_flat[32*k +: 32] = rng_q[k];
   tessera_tpc_fpu u_fpu (
-    .clk_i, .rst_ni, .start_i((state_q == StExec) && !need_ld && need_fp),
+    .clk_i, .rst_ni, .start_i((state_q == StExec) && !tmu_wr_err && !need_ld && need_fp),
     .id_i(id[2]), .dt_i(w[2][15:12]), .fn_i(w[2][47:40]),
     .va_i(vreg_q[ra[2]]), .vb_i(vsb), .vc_i(vreg_q[rc[2]]), .vd_i(vreg_q[rd[2]]),
     .mask_i(vmask), .rng_i(rng_flat),
@@ -516,8 +522,20 @@ module tessera_tpc_core #(
   assign mix_out = mix32(mix_in);
 
   // ---------------------------------------------------------------- control
+  assign pc_nx = (en[1] && br_taken) ? br_tgt : pc_q + 32'd1;
+  // Precise store errors (docs/tpc_rtl.md): a posted st.t's write response may arrive while
+  // later bundles run. Nothing those bundles do may outlive the error: the launch ends
+  // (done_o) only when the TMU has no response outstanding (end_hold), a bundle that writes
+  // a local memory waits for it too (lm_hold), no tensor access starts behind a failed one
+  // (the TMU's write channels wait for the response), and once tmu_wr_err is set the next
+  // bundle does not execute: the TPC stops with BUS at the posted store's PC (pst_pc_q).
+  assign end_hold = (state_q != StIdle) && (state_q != StInit) && (state_d == StIdle) && !tmu_idle;
+  assign lm_hold  = (state_q == StExec) && (berr == 4'd0) && !need_ld && !need_fp && !need_st &&
+                    en[3] && (slm_we || vlm_we) && !tmu_idle;
+  assign hold     = end_hold || lm_hold;
   logic commit;
-  assign commit = (state_q == StExec) && (berr == 4'd0) && !need_ld && !need_fp && !need_st;
+  assign commit = (state_q == StExec) && (berr == 4'd0) && !need_ld && !need_fp && !need_st &&
+                  !hold && !tmu_wr_err;
   assign need_fp = (ok == 4'hf) && en[2] && fpu_vec && !fp_done_q;
 
   // ld.t runs before the bundle's error check (its BUS error has the highest priority and a
@@ -525,20 +543,21 @@ module tessera_tpc_core #(
   assign need_ld = (ok == 4'hf) && en[0] && (id[0] == tessera_tpc_isa_pkg::I_LD_T) && !ldesc_bad &&
                    !tld_done_q;
   assign need_st = en[3] && (id[3] == tessera_tpc_isa_pkg::I_ST_T) && !sdesc_bad && !tst_done_q;
-  assign tmu_start = (state_q == StExec) && (need_ld || (!need_fp && berr == 4'd0 && need_st));
+  assign tmu_start = (state_q == StExec) && !tmu_wr_err &&
+                     (need_ld || (!need_fp && berr == 4'd0 && need_st));
   assign tmu_store = !need_ld;
   assign tmu_mask  = need_ld ? (vpreg_q[w[0][38:36]] ^ {32{w[0][39]}})
                              : (vpreg_q[w[3][38:36]] ^ {32{w[3][39]}});
 
   tessera_tpc_tmu #(.MemBase(MemBase), .MemSize(MemSize)) u_tmu (
     .clk_i, .rst_ni,
-    .start_i(tmu_start), .store_i(tmu_store),
+    .flush_i(start_i && state_q == StIdle), .start_i(tmu_start), .store_i(tmu_store),
     .desc_i(tmu_store ? sdesc : ldesc),
     .coord_i(tmu_store ? ireg_q[ra[3][2:0]] : ireg_q[ra[0][2:0]]),
     .mask_i(tmu_mask),
     .vin_i(tmu_store ? vreg_q[rb[3]] : vreg_q[rd[0]]),
     .done_o(tmu_done), .bus_err_o(tmu_err), .vres_o(tmu_vres), .bytes_o(tmu_bytes),
-    .rd_wait_o(stall_mem_o),
+    .rd_wait_o(stall_mem_o), .idle_o(tmu_idle), .wr_err_o(tmu_wr_err),
     .m_axi_awid_o, .m_axi_awaddr_o, .m_axi_awlen_o, .m_axi_awsize_o, .m_axi_awburst_o,
     .m_axi_awcache_o, .m_axi_awprot_o, .m_axi_awqos_o, .m_axi_awvalid_o, .m_axi_awready_i,
     .m_axi_wdata_o, .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_wvalid_o, .m_axi_wready_i,
@@ -558,13 +577,14 @@ module tessera_tpc_core #(
       StFetch:  state_d = (pc_q >= prog_len_i) ? StIdle : StDecode;
       StDecode: state_d = StExec;
       StExec:   begin
-        if (need_ld) state_d = StTld;
+        if (tmu_wr_err) state_d = StIdle;  // a posted store failed: stop at its PC
+        else if (need_ld) state_d = StTld;
         else if (need_fp) state_d = StFpu;
         else if (berr != 4'd0) state_d = StIdle;
         else if (need_st) state_d = StTst;
         else if (rseed && en[2]) state_d = StRseed;
         else if (halt && en[1]) state_d = StIdle;
-        else state_d = StFetch;
+        else state_d = (pc_nx < prog_len_i) ? StDecode : StFetch;  // fetched here, or PC_RANGE
       end
       StTld:    if (tmu_done) state_d = StExec;
       StFpu:    if (fpu_done) state_d = StExec;
@@ -580,6 +600,7 @@ module tessera_tpc_core #(
       pc_q     <= '0;
       err_q    <= '0;
       err_pc_q <= '0;
+      pst_pc_q <= '0;
       cnt_q    <= '0;
       halt_q   <= 1'b0;
       done_o   <= 1'b0;
@@ -602,6 +623,9 @@ module tessera_tpc_core #(
         ireg_q[i]  <= '0;
         rng_q[i]   <= '0;
       end
+    end else if (hold) begin  // wait for the TMU's write response
+      done_o   <= 1'b0;
+      retire_o <= 1'b0;
     end else begin
       state_q  <= state_d;
       done_o   <= 1'b0;
@@ -645,6 +669,7 @@ module tessera_tpc_core #(
           if (tmu_done) begin
             tst_done_q <= 1'b1;
             st_bytes_q <= tmu_bytes;
+            if (!tmu_err && !tmu_wr_err) pst_pc_q <= pc_q;
             if (tmu_err) begin
               err_q    <= ErrBus;
               err_pc_q <= pc_q;
@@ -653,13 +678,15 @@ module tessera_tpc_core #(
           end
         end
         StFpu: if (fpu_done) fp_done_q <= 1'b1;
-        StFetch: begin
+        StDecode: begin  // (retire_o and the byte counts of the previous bundle end here)
           tld_done_q <= 1'b0;
           tst_done_q <= 1'b0;
           fp_done_q <= 1'b0;
           tbus_q <= 1'b0;
           ld_bytes_q <= '0;
           st_bytes_q <= '0;
+        end
+        StFetch: begin
           if (pc_q >= prog_len_i) begin
             err_q    <= ErrPcRange;
             err_pc_q <= pc_q;
@@ -667,7 +694,9 @@ module tessera_tpc_core #(
           end
         end
         StExec: begin
-          if (need_ld || need_fp || (berr == 4'd0 && need_st)) begin
+          if (tmu_wr_err) begin
+            // stop without executing this bundle (error and PC set below)
+          end else if (need_ld || need_fp || (berr == 4'd0 && need_st)) begin
             // tensor access first (StTld / StTst), then this state again
           end else if (berr != 4'd0) begin
             err_q    <= berr;
@@ -697,7 +726,7 @@ module tessera_tpc_core #(
               seed_src_q <= vreg_q[ra[2]];
               cnt_q <= '0;
             end
-            pc_q <= (en[1] && br_taken) ? br_tgt : pc_q + 32'd1;
+            pc_q <= pc_nx;
             halt_q <= halt && en[1];
             if (halt && en[1] && !(en[2] && rseed)) done_o <= 1'b1;
           end
@@ -712,6 +741,13 @@ module tessera_tpc_core #(
         end
         default: ;
       endcase
+      // every way to stop (error, halt, PC_RANGE) reports a posted store's failure first:
+      // it is the earliest fault in program order
+      if (state_q != StIdle && state_q != StInit && state_d == StIdle && tmu_wr_err) begin
+        err_q    <= ErrBus;
+        err_pc_q <= pst_pc_q;
+        done_o   <= 1'b1;
+      end
     end
   end
 

@@ -1,17 +1,33 @@
-// TPC tensor memory unit: executes one ld.t or st.t through an AXI4 master (256-bit,
-// single-beat INCR bursts, which never cross a 256-byte boundary). Lanes are processed one
-// per cycle in order; a lane's 32-byte beat is read once and reused by the following lanes
-// of the same beat (so a unit-stride vector costs one or two reads), and store lanes of
-// one beat are merged into one write with byte strobes. Out-of-bounds lanes read the
-// descriptor's pad / are dropped. An in-bounds element outside [MemBase, MemBase+MemSize)
-// or an AXI error response is a BUS error; a store checks every lane's address before it
-// writes anything. See docs/tpc_rtl.md.
+// TPC tensor memory unit: executes one ld.t or st.t through an AXI4 master (256-bit beats,
+// INCR bursts that never cross a 256-byte boundary). Two paths (docs/tpc_rtl.md):
+// * fast path: dim-0 stride 1, every lane of the vector in bounds and inside device memory
+//   (the 32 bytes are contiguous). A load is served from a buffer of NumBlk aligned 256-byte
+//   blocks (filled by 8-beat bursts; a hit on block X also prefetches X+1 in the background
+//   while the core runs on), the 32 bytes realigned by a byte shifter; a store writes the
+//   vector as one burst of one or two beats with byte strobes (two single-beat bursts when
+//   it crosses a 256-byte boundary).
+// * slow path (any other vector): lanes one per cycle in order; a lane's 32-byte beat is
+//   read once and reused by the following lanes of the same beat, store lanes of one beat
+//   are merged into one write with byte strobes; out-of-bounds lanes read the pad / are
+//   dropped.
+// Disabled lanes keep the destination / write nothing. An in-bounds element outside
+// [MemBase, MemBase+MemSize) or an AXI error response for an enabled lane is a BUS error (a
+// failed block fill sends the load to the slow path, which finds out); a store checks every
+// lane's address before it writes anything. Every write invalidates the buffered block it
+// hits (and a fill in flight for it); flush_i (launch) drops the whole buffer.
+// A fast store is posted (done_o when its one burst is handed over); its write response
+// arrives later. Until then no other write starts (nor a block fill); an error response
+// sets wr_err_o, which stays set until flush_i, and a store waiting behind it ends with
+// bus_err_o without writing anything. The core reports such an error at the posted
+// store's PC (docs/tpc_rtl.md, "Precise store errors").
 module tessera_tpc_tmu #(
-  parameter logic [31:0] MemBase = 32'h8000_0000,
-  parameter logic [32:0] MemSize = 33'h0_4000_0000
+  parameter logic [31:0] MemBase = 32'h8000_0000,  // 256-byte aligned
+  parameter logic [32:0] MemSize = 33'h0_4000_0000,  // multiple of 256 bytes
+  parameter int unsigned NumBlk  = 4               // 256-byte blocks in the load buffer
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
+  input  logic             flush_i,     // launch start: drop the block buffer
   input  logic             start_i,     // one cycle; inputs below stable until done_o
   input  logic             store_i,
   input  logic [511:0]     desc_i,      // descriptor image (already checked)
@@ -23,6 +39,8 @@ module tessera_tpc_tmu #(
   output logic [255:0]     vres_o,      // load result (valid from done_o until the next start)
   output logic [31:0]      bytes_o,     // in-bounds bytes moved by the last operation
   output logic             rd_wait_o,   // waiting for read data (stall-by-cause counter)
+  output logic             idle_o,      // no posted store response outstanding
+  output logic             wr_err_o,    // a posted store got an error response
   // AXI4 master
   output logic [3:0]       m_axi_awid_o,
   output logic [31:0]      m_axi_awaddr_o,
@@ -60,14 +78,41 @@ module tessera_tpc_tmu #(
   input  logic             m_axi_rvalid_i,
   output logic             m_axi_rready_o
 );
-  typedef enum logic [2:0] {TIdle, TChk, TLane, TAr, TR, TAw, TB, TDone} tstate_e;
-  tstate_e st_q;
+  localparam int unsigned EW = (NumBlk > 1) ? $clog2(NumBlk) : 1;
+
+  typedef enum logic [3:0] {
+    TIdle, TChk, TLane, TAr, TR, TAw, TB, TDone,  // slow path
+    TFld, TFaw, TFb                               // fast path
+  } tstate_e;
+  typedef enum logic [1:0] {FeIdle, FeAr, FeR} festate_e;
+  tstate_e  st_q;
+  festate_e fe_q;
 
   logic [5:0]   k_q;
   logic         store_q, err_q, cache_v_q, aw_done_q, w_done_q;
   logic [26:0]  cache_beat_q, wbeat_q;
   logic [255:0] cache_q, wdata_q, res_q;
   logic [31:0]  wstrb_q, bytes_q;
+
+  // fast store: the vector shifted into two beats, strobes, beat indices
+  logic [1:0][255:0] fdata_q;
+  logic [1:0][31:0]  fstrb_q;
+  logic [26:0]       fbeat_q;
+  logic              tcur_q, wcur_q, flast_q, fsplit_q;
+
+  // block buffer and its fill engine
+  logic [NumBlk-1:0]              bv_q;
+  logic [NumBlk-1:0][23:0]        btag_q;
+  logic [NumBlk-1:0][7:0][255:0]  bdata_q;
+  logic [NumBlk-1:0][EW-1:0]      age_q;      // LRU rank, 0 = most recently used
+  logic [23:0]                    fe_tag_q;
+  logic [EW-1:0]                  fe_ent_q;
+  logic [2:0]                     fe_cnt_q;
+  logic                           fe_poison_q, fe_dem_q, fe_bad_q, fe_rerr_q;
+  logic                           fdone;      // a fast access done without a TDone cycle
+  // posted store: its write response is still due (no write or fill until it arrives);
+  // wrerr_q: it was an error (sticky until flush_i; the core stops at the next bundle)
+  logic                           bpend_q, wrerr_q;
 
   // ---------------------------------------------------------------- descriptor fields
   logic [31:0] base, pad;
@@ -88,6 +133,7 @@ module tessera_tpc_tmu #(
   end
 
   // ---------------------------------------------------------------- lane k address
+  // (k_q is 0 while idle, so at start_i these are lane 0's values, used by the fast check)
   logic               inb, in_mem, lane_en;
   logic signed [63:0] off, addr64;
   logic [31:0]        addr;
@@ -112,6 +158,101 @@ module tessera_tpc_tmu #(
     addr = addr64[31:0];
     beat = addr[31:5];
     lane_en = mask_i[k_q[4:0]] && (k_q < lanes);
+  end
+
+  // ---------------------------------------------------------------- fast-path check
+  // contiguous: dim-0 stride 1, lanes 0..lanes-1 in bounds (lane 0 in bounds and the last
+  // lane below size[0]), the 256-byte blocks holding the 32 bytes inside device memory,
+  // some lane enabled
+  logic        fast, fcross;
+  logic [31:0] fmask, ben;
+  logic [23:0] blk0, blk1;
+  logic [31:0] fbytes;
+  always_comb begin
+    logic signed [63:0] clast, wlo, whi;
+    clast = 64'(signed'(coord_i[0])) + 64'(lanes);
+    wlo = addr64 & ~64'sd255;
+    whi = ((addr64 + 64'sd31) & ~64'sd255) + 64'sd256;
+    unique case (lanes)
+      6'd8:    fmask = mask_i & 32'h0000_00ff;
+      6'd16:   fmask = mask_i & 32'h0000_ffff;
+      default: fmask = mask_i;
+    endcase
+    fast = (k_q == 6'd0) && (nd != 3'd0) && (desc_i[256 +: 32] == 32'd1) && inb &&
+           (clast <= $signed({32'd0, desc_i[96 +: 32]})) &&
+           (wlo >= $signed({32'd0, MemBase})) &&
+           (whi <= $signed({31'd0, MemBase + MemSize})) && (fmask != 32'd0);
+    for (int j = 0; j < 32; j++) begin
+      unique case (esz)
+        3'd4:    ben[j] = fmask[j / 4];
+        3'd2:    ben[j] = fmask[j / 2];
+        default: ben[j] = fmask[j];
+      endcase
+    end
+    fbytes = '0;
+    for (int j = 0; j < 32; j++) fbytes = fbytes + 32'(fmask[j]);
+    fbytes = fbytes << (esz >> 1);
+    blk0 = addr[31:8];
+    blk1 = blk0 + 24'd1;
+    fcross = (addr[7:5] == 3'd7) && (addr[4:0] != 5'd0);
+  end
+
+  // ---------------------------------------------------------------- block buffer lookup
+  logic [NumBlk-1:0] hit0v, hit1v, deadv;
+  logic [EW-1:0]     e0, e1, vict;
+  logic              h0, h1, hpf;
+  logic [23:0]       pblk, mblk;
+  logic              pf_ok;
+  always_comb begin
+    logic          found, lru_found;
+    logic [EW-1:0] maxa;
+    pblk = fcross ? blk1 + 24'd1 : blk1;
+    mblk = blk0 - 24'd1;   // the block before the one in use: dead for a stream
+    e0 = '0;
+    e1 = '0;
+    hpf = 1'b0;
+    for (int e = 0; e < NumBlk; e++) begin
+      hit0v[e] = bv_q[e] && (btag_q[e] == blk0);
+      hit1v[e] = bv_q[e] && (btag_q[e] == blk1);
+      deadv[e] = bv_q[e] && (btag_q[e] == mblk);
+      if (hit0v[e]) e0 = EW'(e);
+      if (hit1v[e]) e1 = EW'(e);
+      if (bv_q[e] && btag_q[e] == pblk) hpf = 1'b1;
+    end
+    h0 = |hit0v;
+    h1 = !fcross || (|hit1v);
+    // victim: an invalid entry, else the dead block, else the least recently used; never an
+    // entry the current vector needs
+    vict = '0;
+    found = 1'b0;
+    for (int e = 0; e < NumBlk; e++)
+      if (!found && !hit0v[e] && !hit1v[e] && !bv_q[e]) begin vict = EW'(e); found = 1'b1; end
+    for (int e = 0; e < NumBlk; e++)
+      if (!found && !hit0v[e] && !hit1v[e] && deadv[e]) begin vict = EW'(e); found = 1'b1; end
+    lru_found = 1'b0;
+    maxa = '0;
+    for (int e = 0; e < NumBlk; e++)
+      if (!found && !hit0v[e] && !hit1v[e] && (!lru_found || age_q[e] > maxa)) begin
+        vict = EW'(e);
+        maxa = age_q[e];
+        lru_found = 1'b1;
+      end
+    pf_ok = ({2'b0, pblk, 8'd0} >= {2'b0, MemBase}) &&
+            ({2'b0, pblk, 8'd0} + 34'd256 <= {1'b0, MemBase + MemSize});
+  end
+
+
+  // the 32 bytes at addr from the buffer, realigned; disabled lanes keep the destination
+  logic [255:0] fres;
+  always_comb begin
+    logic [255:0] lo, hi;
+    logic [511:0] sh;
+    logic [2:0]   bn;
+    bn = addr[7:5] + 3'd1;
+    lo = bdata_q[e0][addr[7:5]];
+    hi = (addr[7:5] == 3'd7) ? bdata_q[e1][0] : bdata_q[e0][bn];
+    sh = {hi, lo} >> {addr[4:0], 3'b000};
+    for (int j = 0; j < 32; j++) fres[8*j +: 8] = ben[j] ? sh[8*j +: 8] : vin_i[8*j +: 8];
   end
 
   // element of the cached beat at addr, and lane merge helpers
@@ -142,6 +283,122 @@ module tessera_tpc_tmu #(
     endcase
   end
 
+  // fast store: the vector and its strobes shifted to the byte offset; the first beat
+  // (1: nothing to write in the low one) and the last beat
+  logic [511:0] sdat;
+  logic [63:0]  sstrb;
+  logic         sfirst, slast;
+  assign sdat   = {256'd0, vin_i} << {addr[4:0], 3'b000};
+  assign sstrb  = {32'd0, ben} << addr[4:0];
+  assign sfirst = (sstrb[31:0] == 32'd0);
+  assign slast  = (sstrb[63:32] != 32'd0);
+
+  // write handshakes (either path); the block a write hits is no longer valid
+  logic        aw_hs, w_hs, faw_fin;
+  logic [23:0] aw_tag;
+  assign aw_hs  = m_axi_awvalid_o && m_axi_awready_i;
+  assign w_hs   = m_axi_wvalid_o && m_axi_wready_i;
+  assign faw_fin = (st_q == TFaw) && (aw_done_q || aw_hs) && (w_done_q || (w_hs && m_axi_wlast_o));
+  assign aw_tag = m_axi_awaddr_o[31:8];
+
+  // fill engine start (demand miss or prefetch), from state TFld
+  logic        fe_start, fe_start_dem;
+  logic [23:0] fe_start_tag;
+  always_comb begin
+    fe_start = 1'b0;
+    fe_start_dem = 1'b0;
+    fe_start_tag = blk0;
+    if (st_q == TFld && fe_q == FeIdle && !fe_bad_q && !bpend_q) begin
+      if (!h0 || !h1) begin
+        fe_start = 1'b1;
+        fe_start_dem = 1'b1;
+        fe_start_tag = h0 ? blk1 : blk0;
+      end else if (!hpf && pf_ok) begin
+        fe_start = 1'b1;
+        fe_start_tag = pblk;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- fill engine
+  logic fe_last, fe_rbad;
+  assign fe_last = (fe_q == FeR) && m_axi_rvalid_i && (m_axi_rlast_i || fe_cnt_q == 3'd7);
+  assign fe_rbad = m_axi_rresp_i != 2'b00 || m_axi_rid_i != 4'd0 ||
+                   m_axi_rlast_i != (fe_cnt_q == 3'd7);
+
+  // LRU ranks: the entry used (a hit, then a fill start) becomes rank 0, the entries that
+  // were more recent than it age by one
+  logic [NumBlk-1:0][EW-1:0] age_d;
+  always_comb begin
+    logic [EW-1:0] r;
+    r = '0;
+    age_d = age_q;
+    if (st_q == TFld && h0 && h1) begin
+      r = age_d[e0];
+      for (int i = 0; i < NumBlk; i++) if (age_d[i] < r) age_d[i] = age_d[i] + 1'b1;
+      age_d[e0] = '0;
+    end
+    if (fe_start) begin
+      r = age_d[vict];
+      for (int i = 0; i < NumBlk; i++) if (age_d[i] < r) age_d[i] = age_d[i] + 1'b1;
+      age_d[vict] = '0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fe_q <= FeIdle;
+      fe_tag_q <= '0;
+      fe_ent_q <= '0;
+      fe_cnt_q <= '0;
+      fe_poison_q <= 1'b0;
+      fe_dem_q <= 1'b0;
+      fe_bad_q <= 1'b0;
+      fe_rerr_q <= 1'b0;
+      bv_q <= '0;
+      btag_q <= '0;
+      bdata_q <= '0;
+      for (int e = 0; e < NumBlk; e++) age_q[e] <= EW'(e);
+    end else begin
+      if (fe_start) begin
+        fe_q <= FeAr;
+        fe_tag_q <= fe_start_tag;
+        fe_ent_q <= vict;
+        fe_cnt_q <= '0;
+        fe_poison_q <= 1'b0;
+        fe_dem_q <= fe_start_dem;
+        bv_q[vict] <= 1'b0;
+        btag_q[vict] <= fe_start_tag;
+        fe_rerr_q <= 1'b0;
+      end
+      age_q <= age_d;
+      if (done_o) fe_bad_q <= 1'b0;
+      unique case (fe_q)
+        FeAr: if (m_axi_arready_i) fe_q <= FeR;
+        FeR: begin
+          if (m_axi_rvalid_i) begin
+            bdata_q[fe_ent_q][fe_cnt_q] <= m_axi_rdata_i;
+            fe_cnt_q <= fe_cnt_q + 3'd1;
+            if (fe_rbad) fe_rerr_q <= 1'b1;
+            if (fe_last) begin
+              fe_q <= FeIdle;
+              bv_q[fe_ent_q] <= !(fe_poison_q || fe_rerr_q || fe_rbad || flush_i ||
+                                  (aw_hs && aw_tag == fe_tag_q));
+              if (fe_dem_q && (fe_rerr_q || fe_rbad)) fe_bad_q <= 1'b1;
+            end
+          end
+        end
+        default: ;
+      endcase
+      if (fe_q != FeIdle && aw_hs && aw_tag == fe_tag_q) fe_poison_q <= 1'b1;
+      if (flush_i) fe_poison_q <= 1'b1;
+      // a write invalidates the block it hits
+      for (int e = 0; e < NumBlk; e++)
+        if (aw_hs && btag_q[e] == aw_tag) bv_q[e] <= 1'b0;
+      if (flush_i) bv_q <= '0;
+    end
+  end
+
   // ---------------------------------------------------------------- FSM
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -159,10 +416,22 @@ module tessera_tpc_tmu #(
       res_q <= '0;
       wstrb_q <= '0;
       bytes_q <= '0;
+      fdata_q <= '0;
+      fstrb_q <= '0;
+      fbeat_q <= '0;
+      tcur_q <= 1'b0;
+      wcur_q <= 1'b0;
+      flast_q <= 1'b0;
+      fsplit_q <= 1'b0;
     end else begin
       unique case (st_q)
         TIdle: begin
-          if (start_i) begin
+          if (start_i && wrerr_q) begin  // (not used: the core stops on wr_err_o)
+            err_q <= 1'b1;
+            bytes_q <= '0;
+            res_q <= vin_i;
+            st_q <= TDone;
+          end else if (start_i) begin
             k_q <= '0;
             store_q <= store_i;
             err_q <= 1'b0;
@@ -170,7 +439,64 @@ module tessera_tpc_tmu #(
             wstrb_q <= '0;
             bytes_q <= '0;
             res_q <= vin_i;
-            st_q <= store_i ? TChk : TLane;
+            aw_done_q <= 1'b0;
+            w_done_q <= 1'b0;
+            if (fast && store_i) begin
+              fdata_q <= sdat;
+              fstrb_q <= sstrb;
+              fbeat_q <= beat;
+              tcur_q <= sfirst;
+              wcur_q <= sfirst;
+              flast_q <= slast;
+              fsplit_q <= !sfirst && slast && (addr[7:5] == 3'd7);
+              bytes_q <= fbytes;
+              st_q <= TFaw;
+            end else if (fast) begin
+              st_q <= TFld;
+            end else begin
+              st_q <= store_i ? TChk : TLane;
+            end
+          end
+        end
+        TFld: begin
+          if (fe_bad_q) begin
+            // a block fill failed: the memory does not serve all of the block. Redo the
+            // access on the slow path, which reads only the enabled lanes' beats (BUS only
+            // when one of those fails, as the ISA model)
+            st_q <= TLane;
+          end else if (h0 && h1) begin  // done in this cycle (fdone)
+            res_q <= fres;
+            bytes_q <= fbytes;
+            st_q <= TIdle;
+          end
+        end
+        TFaw: begin
+          if (wrerr_q) begin  // the posted store before this one failed: write nothing
+            err_q <= 1'b1;
+            st_q <= TDone;
+          end
+          if (aw_hs) aw_done_q <= 1'b1;
+          if (w_hs) begin
+            if (m_axi_wlast_o) w_done_q <= 1'b1;
+            else wcur_q <= 1'b1;
+          end
+          if (faw_fin) st_q <= fsplit_q ? TFb : TIdle;  // one burst: posted (fdone)
+          // (wrerr_q and faw_fin exclude each other: the write channels wait for !wrerr_q)
+        end
+        TFb: begin
+          if (m_axi_bvalid_i) begin
+            if (m_axi_bresp_i != 2'b00 || m_axi_bid_i != 4'd0) begin
+              err_q <= 1'b1;
+              st_q <= TDone;
+            end else if (wcur_q != flast_q) begin  // split store: the second beat
+              tcur_q <= 1'b1;
+              wcur_q <= 1'b1;
+              aw_done_q <= 1'b0;
+              w_done_q <= 1'b0;
+              st_q <= TFaw;
+            end else begin  // done in this cycle (fdone)
+              st_q <= TIdle;
+            end
           end
         end
         TChk: begin  // store: every enabled in-bounds lane must be in memory
@@ -208,7 +534,7 @@ module tessera_tpc_tmu #(
               res_q <= put_lane(res_q, esz, k_q[4:0], elem);
               bytes_q <= bytes_q + 32'(esz);
               k_q <= k_q + 6'd1;
-            end else begin
+            end else if (fe_q == FeIdle && !bpend_q) begin  // after a prefetch / posted store
               st_q <= TAr;
             end
           end else begin
@@ -241,9 +567,13 @@ module tessera_tpc_tmu #(
           end
         end
         TAw: begin
-          if (m_axi_awready_i) aw_done_q <= 1'b1;
-          if (m_axi_wready_i) w_done_q <= 1'b1;
-          if ((aw_done_q || m_axi_awready_i) && (w_done_q || m_axi_wready_i)) st_q <= TB;
+          if (aw_hs) aw_done_q <= 1'b1;
+          if (w_hs) w_done_q <= 1'b1;
+          if ((aw_done_q || aw_hs) && (w_done_q || w_hs)) st_q <= TB;
+          if (wrerr_q) begin  // (only before this store's first write: see TFaw)
+            err_q <= 1'b1;
+            st_q <= TDone;
+          end
         end
         TB: begin
           if (m_axi_bvalid_i) begin
@@ -256,40 +586,72 @@ module tessera_tpc_tmu #(
             end
           end
         end
-        TDone: st_q <= TIdle;
+        TDone: begin  // (after a posted store's response: the core may end the launch now)
+          if (!bpend_q) begin
+            k_q <= '0;
+            st_q <= TIdle;
+          end
+        end
         default: st_q <= TIdle;
       endcase
     end
   end
 
-  assign done_o    = (st_q == TDone);
+  // a fast load that hits the buffer is done in its first cycle
+  // (and a fast store with its last write response OKAY)
+  assign fdone     = ((st_q == TFld) && !fe_bad_q && h0 && h1) || (faw_fin && !fsplit_q) ||
+                     ((st_q == TFb) && m_axi_bvalid_i && m_axi_bresp_i == 2'b00 &&
+                      m_axi_bid_i == 4'd0 && wcur_q == flast_q);
+  assign done_o    = (st_q == TDone && !bpend_q) || fdone;
   assign bus_err_o = err_q;
-  assign vres_o    = res_q;
-  assign bytes_o   = bytes_q;
-  assign rd_wait_o = (st_q == TAr) || (st_q == TR);
+  assign vres_o    = (st_q == TFld) ? fres : res_q;
+  assign bytes_o   = (st_q == TFld) ? fbytes : bytes_q;
+  assign rd_wait_o = (st_q == TAr) || (st_q == TR) || (st_q == TFld && !(h0 && h1));
 
+  // read channel: the fill engine (8-beat block bursts) or the slow path (single beats);
+  // never both at once (the slow path reads only while the engine is idle)
   assign m_axi_arid_o    = 4'd0;
-  assign m_axi_araddr_o  = {beat, 5'd0};
-  assign m_axi_arlen_o   = 8'd0;
+  assign m_axi_araddr_o  = (fe_q == FeAr) ? {fe_tag_q, 8'd0} : {beat, 5'd0};
+  assign m_axi_arlen_o   = (fe_q == FeAr) ? 8'd7 : 8'd0;
   assign m_axi_arsize_o  = 3'd5;
   assign m_axi_arburst_o = 2'b01;
   assign m_axi_arcache_o = 4'b0000;
   assign m_axi_arprot_o  = 3'b000;
   assign m_axi_arqos_o   = 4'd0;
-  assign m_axi_arvalid_o = (st_q == TAr);
-  assign m_axi_rready_o  = (st_q == TR);
+  assign m_axi_arvalid_o = (fe_q == FeAr) || (st_q == TAr);
+  assign m_axi_rready_o  = (fe_q == FeR) || (st_q == TR);
+  // write channel: fast store (one or two beats) or the slow path's merged beat
+  logic ffast;
+  assign ffast = (st_q == TFaw) || (st_q == TFb);
   assign m_axi_awid_o    = 4'd0;
-  assign m_axi_awaddr_o  = {wbeat_q, 5'd0};
-  assign m_axi_awlen_o   = 8'd0;
+  assign m_axi_awaddr_o  = ffast ? {fbeat_q + 27'(tcur_q), 5'd0} : {wbeat_q, 5'd0};
+  assign m_axi_awlen_o   = (ffast && !fsplit_q && !tcur_q && flast_q) ? 8'd1 : 8'd0;
   assign m_axi_awsize_o  = 3'd5;
   assign m_axi_awburst_o = 2'b01;
   assign m_axi_awcache_o = 4'b0000;
   assign m_axi_awprot_o  = 3'b000;
   assign m_axi_awqos_o   = 4'd0;
-  assign m_axi_awvalid_o = (st_q == TAw) && !aw_done_q;
-  assign m_axi_wdata_o   = wdata_q;
-  assign m_axi_wstrb_o   = wstrb_q;
-  assign m_axi_wlast_o   = 1'b1;
-  assign m_axi_wvalid_o  = (st_q == TAw) && !w_done_q;
-  assign m_axi_bready_o  = (st_q == TB);
+  assign m_axi_awvalid_o = (st_q == TAw || st_q == TFaw) && !aw_done_q && !bpend_q && !wrerr_q;
+  assign m_axi_wdata_o   = ffast ? fdata_q[wcur_q] : wdata_q;
+  assign m_axi_wstrb_o   = ffast ? fstrb_q[wcur_q] : wstrb_q;
+  assign m_axi_wlast_o   = ffast ? (fsplit_q || wcur_q == flast_q) : 1'b1;
+  assign m_axi_wvalid_o  = (st_q == TAw || st_q == TFaw) && !w_done_q && !bpend_q && !wrerr_q;
+  assign m_axi_bready_o  = (st_q == TB) || (st_q == TFb) || bpend_q;
+  assign idle_o          = !bpend_q;
+  assign wr_err_o        = wrerr_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bpend_q <= 1'b0;
+      wrerr_q <= 1'b0;
+    end else begin
+      if (faw_fin && !fsplit_q) begin
+        bpend_q <= 1'b1;
+      end else if (bpend_q && m_axi_bvalid_i) begin
+        bpend_q <= 1'b0;
+        if (m_axi_bresp_i != 2'b00 || m_axi_bid_i != 4'd0) wrerr_q <= 1'b1;
+      end
+      if (flush_i) wrerr_q <= 1'b0;
+    end
+  end
 endmodule

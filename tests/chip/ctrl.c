@@ -20,6 +20,7 @@
 #include "numfmt.h"
 #include "regs/dma_regs.h"
 #include "regs/intc_regs.h"
+#include "regs/l2_regs.h"
 #include "regs/mme_regs.h"
 #include "regs/qman_regs.h"
 #include "regs/syncmgr_regs.h"
@@ -1260,6 +1261,13 @@ static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all) {
   CALL(img_open(t, HBM(0x1000000u), 2 * nd * bytes));
   for (unsigned d = 0; d < nd; d++)
     img_copy(HBM(0x1000000u) + d * 2 * bytes, HBM(0x1000000u) + (2 * d + 1) * bytes, bytes);
+  /* the slice counters of each engine's DCORE (DMA d uses port 2 of slice d), before */
+  enum { NC = 5 };
+  static const uint32_t l2c_off[NC] = {offsetof(l2_t, HITS), offsetof(l2_t, MISSES), offsetof(l2_t, EVICTIONS),
+                                       offsetof(l2_t, WRITEBACKS), offsetof(l2_t, STALLS)};
+  uint32_t c0[TESSERA_DMA_ENGINES][NC];
+  for (unsigned d = 0; d < nd; d++)
+    for (unsigned i = 0; i < NC; i++) R32(TESSERA_L2_ADDR(d) + l2c_off[i], &c0[d][i]);
   uint64_t t0 = tsim_cycles(t->sim);
   for (unsigned d = 0; d < nd; d++) W32(QM(QSLOT_DMA(d), CTRL), QMAN__CTRL__START_bm);
   for (unsigned d = 0; d < nd; d++) {
@@ -1268,12 +1276,19 @@ static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all) {
   }
   uint64_t total = tsim_cycles(t->sim) - t0;
   for (unsigned d = 0; d < nd; d++) {
-    uint32_t busy = 0;
+    uint32_t busy = 0, wstall = 0, c1[NC];
     R32(DMA_REG(d, PERF_BUSY), &busy);
+    R32(DMA_REG(d, PERF_STALL), &wstall);
+    for (unsigned i = 0; i < NC; i++) R32(TESSERA_L2_ADDR(d) + l2c_off[i], &c1[i]);
     double beats = bytes / 32.0;
     printf("CTRLBENCH dma copy %u KiB, %u engine(s): DMA %u: engine busy %u cycles (%.1f%% of 1 beat/cycle), "
            "doorbell to completion message %llu cycles (%.1f%%)\n",
            bytes / 1024u, nd, d, busy, 100.0 * beats / busy, (unsigned long long)total, 100.0 * beats / total);
+    /* where the cycles go: the DMA's write side waiting for read data = read-bound */
+    printf("CTRLBENCH   DMA %u: write side waited for read data %u cycles (%.1f%% of busy); slice %u: hits %u, "
+           "misses %u, evictions %u, write-backs %u, cycles with an engine stalled %u\n",
+           d, wstall, 100.0 * wstall / busy, d, c1[0] - c0[d][0], c1[1] - c0[d][1], c1[2] - c0[d][2],
+           c1[3] - c0[d][3], c1[4] - c0[d][4]);
   }
   if (nd > 1)
     printf("CTRLBENCH dma copy aggregate: %.2f HBM beats/cycle (reads + writes) of a peak of %u (%u channels, "

@@ -10,6 +10,12 @@
 // INCR, ID 0, aligned address, wstrb = be on the addressed lanes, wlast), read data
 // against a reference image, err exactly for out-of-region accesses, one response
 // per request, never before the cycle after the grant.
+// Read-buffer runs (obi_rdbuf*): rdbuf_en_i switched on and off at random while the
+// bridge is idle; a read with it on fetches the aligned 64-byte block (AR len 1,
+// block-aligned address) and a later read of the same block, with no write or read
+// of another block in between and the bit still on, is answered from the copy
+// (no AR, response in the cycle after the grant); read data always equals the
+// reference image.
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -34,10 +40,13 @@ struct Result {
   uint64_t cycles, ops, errs;
 };
 
-static Result run(uint64_t seed, unsigned ops, bool stress, const char* name, bool fast = false) {
+static constexpr unsigned BLK = 2 * DB;   // read-buffer block (BufBeats = 2)
+
+static Result run(uint64_t seed, unsigned ops, bool stress, const char* name, bool fast = false,
+                  bool rdbuf = false) {
   auto ctx = std::make_unique<VerilatedContext>();
   auto top = std::make_unique<Vtessera_obi2axi>(ctx.get());
-  Rng rng(seed * 77 + (stress ? 5 : 0));
+  Rng rng(seed * 77 + (stress ? 5 : 0) + (rdbuf ? 11 : 0));
   ErrLog err;
   tessera::SparseMem mem;
   tessera::AxiMemPort port;
@@ -79,6 +88,10 @@ static Result run(uint64_t seed, unsigned ops, bool stress, const char* name, bo
   bool p_we = false, p_err = false;
   uint64_t gnt_cycle = 0;
   unsigned issued = 0, responded = 0, lat_sum = 0;
+  // read buffer: the enable, the model of the bridge's copy, the in-flight access's kind
+  bool rb_on = false, rb_valid = false, p_burst = false, p_hit = false;
+  uint32_t rb_tag = 0;
+  unsigned hits = 0, ars = 0;
   uint64_t cyc = 0;
   const uint64_t limit = uint64_t(ops) * 200 + 1000;
   static const uint32_t kBe[] = {0x1, 0x2, 0x4, 0x8, 0x3, 0xC, 0xF, 0xF, 0x6, 0x9};
@@ -100,7 +113,17 @@ static Result run(uint64_t seed, unsigned ops, bool stress, const char* name, bo
   };
 
   while (responded < ops && cyc < limit) {
-    if (!req && issued < ops && (fast || (!pending && rng.chance(0.6)))) new_req();
+    if (rdbuf && !req && !pending && rng.chance(0.05)) {
+      rb_on = !rb_on || rng.chance(0.3);   // mostly on
+      if (!rb_on) rb_valid = false;
+    }
+    if (!req && issued < ops && (fast || (!pending && rng.chance(0.6)))) {
+      new_req();
+      // mostly reads of a few neighbouring blocks, so that copies are hit
+      if (rdbuf && we && rng.chance(0.7)) we = false, be = 0xF;
+      if (rdbuf && !exp_err && rng.chance(0.7)) addr = uint32_t(BASE + 4 * rng.below(BLK));
+    }
+    top->rdbuf_en_i = rb_on;
     top->obi_req_i = req;
     top->obi_addr_i = addr;
     top->obi_we_i = we;
@@ -131,6 +154,13 @@ static Result run(uint64_t seed, unsigned ops, bool stress, const char* name, bo
         uint32_t got = top->obi_rdata_o;
         if (!p_we && !p_err && got != exp_rdata)
           err("cycle %" PRIu64 ": read 0x%08x = 0x%08x expected 0x%08x", cyc, p_addr, got, exp_rdata);
+        if (p_hit && cyc != gnt_cycle + 1)
+          err("cycle %" PRIu64 ": read 0x%08x from the read buffer answered %" PRIu64 " cycles after the grant", cyc,
+              p_addr, cyc - gnt_cycle);
+        if (p_burst) {
+          rb_valid = !p_err;
+          rb_tag = p_addr / BLK;
+        }
         lat_sum += unsigned(cyc - gnt_cycle);
         ++responded;
         pending = false;
@@ -145,6 +175,10 @@ static Result run(uint64_t seed, unsigned ops, bool stress, const char* name, bo
       p_wdata = wdata;
       p_we = we;
       p_err = exp_err;
+      p_hit = !we && rb_on && rb_valid && addr / BLK == rb_tag;
+      p_burst = !we && rb_on && !p_hit;
+      if (!p_hit) rb_valid = false;   // a write, or a read of another block (refilled at its response)
+      hits += p_hit;
       ++issued;
       req = false;
       // reference image
@@ -191,8 +225,11 @@ static Result run(uint64_t seed, unsigned ops, bool stress, const char* name, bo
             port.wstrb, port.wdata[lane], int(port.wlast), p_addr, p_be, p_wdata);
     }
     if (port.arvalid && port.arready) {
-      if (port.araddr != (p_addr & ~uint32_t(DB - 1)) || port.arlen != 0 || port.arsize != 5 || port.arburst != 1 ||
-          port.arid != 0)
+      ++ars;
+      if (p_hit) err("cycle %" PRIu64 ": AR for the read 0x%08x the read buffer holds", cyc, p_addr);
+      uint32_t blk = p_burst ? BLK : DB;
+      if (port.araddr != (p_addr & ~uint32_t(blk - 1)) || port.arlen != (p_burst ? 1u : 0u) || port.arsize != 5 ||
+          port.arburst != 1 || port.arid != 0)
         err("cycle %" PRIu64 ": AR addr 0x%08" PRIx64 " len %u size %u for OBI read 0x%08x", cyc, port.araddr,
             port.arlen, port.arsize, p_addr);
     }
@@ -207,9 +244,11 @@ static Result run(uint64_t seed, unsigned ops, bool stress, const char* name, bo
     err("DIAGNOSTIC: stuck at cycle %" PRIu64 ": %u of %u requests answered, req %d pending %d (addr 0x%08x we %d)",
         cyc, responded, ops, int(req), int(pending), addr, int(we));
   }
-  std::printf("  %-8s %s: %u accesses in %" PRIu64 " cycles (%.2f cycles/access), mean grant-to-response %.2f cycles, %u errors\n",
+  if (rdbuf && hits == 0) err("no read was answered from the read buffer");
+  std::printf("  %-8s %s: %u accesses in %" PRIu64 " cycles (%.2f cycles/access), mean grant-to-response %.2f cycles, "
+              "%u ARs, %u read-buffer hits, %u errors\n",
               name, err.count ? "FAILED" : "ok", responded, cyc, responded ? double(cyc) / responded : 0.0,
-              responded ? double(lat_sum) / responded : 0.0, err.count);
+              responded ? double(lat_sum) / responded : 0.0, ars, hits, err.count);
   return Result{err.count == 0, cyc, responded, err.count};
 }
 
@@ -231,6 +270,8 @@ int main(int argc, char** argv) {
   run(seed, ops, true, "obi_bp").ok ? ++pass : ++fail;
   // back-to-back requests against a 1-cycle memory: the bridge's own access time
   run(seed, ops, false, "obi_fast", true).ok ? ++pass : ++fail;
+  run(seed, ops, false, "obi_rdbuf", false, true).ok ? ++pass : ++fail;
+  run(seed, ops, true, "obi_rdbufbp", false, true).ok ? ++pass : ++fail;
   std::printf("%u passed, %u failed\n", pass, fail);
   return fail ? 1 : 0;
 }

@@ -1155,6 +1155,30 @@ static void t_outstanding(bool bp) {
     while (b.m[0].wq.size() > 6 || b.m[1].rq.size() > 6) b.step();
   }
   b.drain(2000000);
+  // 4. two write streams of full lines at once (ports 0 and 2, 64 KiB apart: the same sets,
+  // so both evict dirty lines in the same bank at about the same time and contend for its
+  // beat-0 stash), bursts of random length and start beat (partial lines, burst chaining),
+  // while port 1 reads lines of both streams
+  const uint32_t kD = kC + 2 * half;
+  b.add_region(kD, 2 * half);
+  for (uint32_t a = kD; a < kD + half; a += 256) {
+    for (int q = 0; q < 2; ++q) {
+      const uint32_t base = a + q * half;
+      const int p = q ? 2 : 0;
+      if (chance(80)) {
+        b.write(p, base, 8, uint8_t(rnd()), 0xffffffffu, 0xf, uint8_t(rndn(4)));
+      } else {  // the 256-byte block as random shorter bursts
+        for (uint32_t o = 0; o < 256;) {
+          const uint32_t n = std::min<uint32_t>(1 + rndn(4), (256 - o) / 32);
+          b.write(p, base + o, int(n), uint8_t(rnd()), 0xffffffffu, 0xf, uint8_t(rndn(4)));
+          o += 32 * n;
+        }
+      }
+    }
+    if (chance(30)) b.read(1, a + (chance(50) ? half : 0) + 64 * rndn(4), 2, chance(70) ? 0xf : 0x0);
+    while (b.m[0].wq.size() > 6 || b.m[2].wq.size() > 6 || b.m[1].rq.size() > 6) b.step();
+  }
+  b.drain(2000000);
   const uint32_t wb = b.rd(REG(WRITEBACKS)) - wb0;
   CHECK(b.rd_out_max >= 4, "at most %u downstream reads were in flight (expected several)",
         b.rd_out_max);
@@ -1357,23 +1381,27 @@ static void bench() {
   {
     printf("  cold streams, one port, 8-beat bursts, 8 in flight (memory latency 40, 32 B/cycle):\n");
     const uint32_t n = L2_SIZE * 4;
-    for (int v = 0; v < 4; ++v) {
-      Bench b(40, 32);
+    // (v 4: the copy again with a 64 B/cycle memory, so that reads and write-backs each
+    // have the port's 32 B/cycle as in the chip, where the HBM channels are 4 x 32 B/cycle)
+    for (int v = 0; v < 5; ++v) {
+      Bench b(40, v == 4 ? 64 : 32);
       b.limit = 20000000;
       b.m[2].max_out = 8;
       b.add_region(kS, n);
       b.add_region(kR, n);
       const uint8_t cache = v == 3 ? 0x0 : 0xf;
+      const bool rd = v != 1, wr = v == 1 || v == 2 || v == 4;
       const uint64_t t0 = b.cycle;
       for (uint32_t o = 0; o < n; o += 256) {
-        if (v == 0 || v == 2 || v == 3) b.read(2, kR + o, 8, cache);
-        if (v == 1 || v == 2) b.write(2, kS + o, 8, uint8_t(o >> 8), 0xffffffffu, cache);
+        if (rd) b.read(2, kR + o, 8, cache);
+        if (wr) b.write(2, kS + o, 8, uint8_t(o >> 8), 0xffffffffu, cache);
         while (b.m[2].rq.size() > 4 || b.m[2].wq.size() > 4) b.step();
       }
       b.drain(4000000);
       const double cyc = double(b.cycle - t0 - 20);
-      const char* what[4] = {"read (allocate)", "write full lines (allocate)",
-                             "copy: read + write (allocate)", "read (no allocate)"};
+      const char* what[5] = {"read (allocate)", "write full lines (allocate)",
+                             "copy: read + write (allocate)", "read (no allocate)",
+                             "copy, memory 64 B/cycle"};
       printf("    %-32s: %8.0f cycles, %.1f B/cycle per direction = %.0f%% of 32\n", what[v], cyc,
              n / cyc, 100.0 * n / cyc / 32.0);
       printf("      downstream: %.1f read beats in flight on average, no read in flight %.0f%% "

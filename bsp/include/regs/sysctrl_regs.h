@@ -106,6 +106,12 @@ extern "C" {
 #define SYSCTRL__FW_STATUS__HEARTBEAT_bw 24
 #define SYSCTRL__FW_STATUS__HEARTBEAT_reset 0x0
 
+// reg - sysctrl::SYSBUS_CTRL
+#define SYSCTRL__SYSBUS_CTRL__RDBUF_bm 0x1
+#define SYSCTRL__SYSBUS_CTRL__RDBUF_bp 0
+#define SYSCTRL__SYSBUS_CTRL__RDBUF_bw 1
+#define SYSCTRL__SYSBUS_CTRL__RDBUF_reset 0x0
+
 // reg - sysctrl::scratch_r
 #define SYSCTRL__SCRATCH_R__VAL_bm 0xffffffff
 #define SYSCTRL__SCRATCH_R__VAL_bp 0
@@ -123,7 +129,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t BOOT_CTRL;
     uint32_t BOOT_STATUS;
     uint32_t FW_STATUS;
-    uint8_t RESERVED_24_2f[0xc];
+    uint32_t SYSBUS_CTRL;
+    uint8_t RESERVED_28_2f[0x8];
     uint32_t SCRATCH0;
     uint32_t SCRATCH1;
     uint32_t SCRATCH2;

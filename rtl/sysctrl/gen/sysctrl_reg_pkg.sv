@@ -150,9 +150,18 @@ package sysctrl_reg_pkg;
     } sysctrl__FW_STATUS__out_t;
 
     typedef struct packed {
+        logic value;
+    } sysctrl__SYSBUS_CTRL__rdbuf__out_t;
+
+    typedef struct packed {
+        sysctrl__SYSBUS_CTRL__rdbuf__out_t rdbuf;
+    } sysctrl__SYSBUS_CTRL__out_t;
+
+    typedef struct packed {
         sysctrl__BOOT_ADDR__out_t BOOT_ADDR;
         sysctrl__BOOT_CTRL__out_t BOOT_CTRL;
         sysctrl__BOOT_STATUS__out_t BOOT_STATUS;
         sysctrl__FW_STATUS__out_t FW_STATUS;
+        sysctrl__SYSBUS_CTRL__out_t SYSBUS_CTRL;
     } sysctrl__out_t;
 endpackage

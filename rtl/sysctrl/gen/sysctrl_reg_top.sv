@@ -97,6 +97,7 @@ module sysctrl_reg_top (
         logic BOOT_CTRL;
         logic BOOT_STATUS;
         logic FW_STATUS;
+        logic SYSBUS_CTRL;
         logic SCRATCH0;
         logic SCRATCH1;
         logic SCRATCH2;
@@ -142,6 +143,9 @@ module sysctrl_reg_top (
         decoded_reg_strb.FW_STATUS = cpuif_req_masked & (cpuif_addr == 16'h20);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h20);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h20);
+        decoded_reg_strb.SYSBUS_CTRL = cpuif_req_masked & (cpuif_addr == 16'h24);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h24);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h24);
         decoded_reg_strb.SCRATCH0 = cpuif_req_masked & (cpuif_addr == 16'h30);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h30);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h30);
@@ -206,6 +210,12 @@ module sysctrl_reg_top (
         } FW_STATUS;
         struct packed {
             struct packed {
+                logic next;
+                logic load_next;
+            } rdbuf;
+        } SYSBUS_CTRL;
+        struct packed {
+            struct packed {
                 logic [31:0] next;
                 logic load_next;
             } val;
@@ -261,6 +271,11 @@ module sysctrl_reg_top (
                 logic [23:0] value;
             } heartbeat;
         } FW_STATUS;
+        struct packed {
+            struct packed {
+                logic value;
+            } rdbuf;
+        } SYSBUS_CTRL;
         struct packed {
             struct packed {
                 logic [31:0] value;
@@ -445,6 +460,29 @@ module sysctrl_reg_top (
         end
     end
     assign hwif_out.FW_STATUS.heartbeat.value = field_storage.FW_STATUS.heartbeat.value;
+    // Field: sysctrl.SYSBUS_CTRL.rdbuf
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.SYSBUS_CTRL.rdbuf.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.SYSBUS_CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.SYSBUS_CTRL.rdbuf.value & ~decoded_wr_biten[0:0]) | (decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
+            load_next_c = '1;
+        end
+        field_combo.SYSBUS_CTRL.rdbuf.next = next_c;
+        field_combo.SYSBUS_CTRL.rdbuf.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.SYSBUS_CTRL.rdbuf.value <= 1'h0;
+        end else begin
+            if(field_combo.SYSBUS_CTRL.rdbuf.load_next) begin
+                field_storage.SYSBUS_CTRL.rdbuf.value <= field_combo.SYSBUS_CTRL.rdbuf.next;
+            end
+        end
+    end
+    assign hwif_out.SYSBUS_CTRL.rdbuf.value = field_storage.SYSBUS_CTRL.rdbuf.value;
     // Field: sysctrl.SCRATCH0.val
     always_comb begin
         automatic logic [31:0] next_c;
@@ -594,6 +632,9 @@ module sysctrl_reg_top (
         if(rd_mux_addr == 16'h20) begin
             readback_data_var[7:0] = field_storage.FW_STATUS.state.value;
             readback_data_var[31:8] = field_storage.FW_STATUS.heartbeat.value;
+        end
+        if(rd_mux_addr == 16'h24) begin
+            readback_data_var[0] = field_storage.SYSBUS_CTRL.rdbuf.value;
         end
         if(rd_mux_addr == 16'h30) begin
             readback_data_var[31:0] = field_storage.SCRATCH0.val.value;

@@ -27,6 +27,10 @@ extern "C" {
 #define ROOT(x) (top->rootp->tessera_tpc_core__DOT__##x)
 
 static const uint32_t kMemBase = 0x80000000u, kMemSize = 1u << 18, kProgAddr = 0x80000000u;  // = -GMemSize
+// The AXI slave (and the C model's device memory) serve kServed bytes: the last kHole bytes
+// of the core's window answer DECERR, so stores there fail only at their write response
+// (a posted store's error must still be reported at its own PC, docs/tpc_rtl.md).
+static const uint32_t kHole = 512, kServed = kMemSize - kHole;
 static const int kSlmWords = 256, kVlmVecs = 512;
 static const uint64_t kMaxBundles = 3000;
 
@@ -42,13 +46,29 @@ static uint64_t cycles;
 static int verbose;
 
 // ------------------------------------------------------------------ AXI4 slave (RTL memory)
+// INCR bursts of 32-byte beats (len 0..7) that must not cross a 256-byte boundary; reads
+// and writes are independent (a read in flight may see a later write, like a real fabric).
 static std::vector<uint8_t> rtl_mem(kMemSize);
-struct Beat { uint32_t addr; uint64_t t; bool err; };
+struct Beat { uint32_t addr; uint64_t t; bool err; bool last; };
+struct Wbeat { std::vector<uint8_t> d; uint32_t strb; bool last; };
 static std::deque<Beat> rq, awq, bq;
-static std::deque<std::pair<std::vector<uint8_t>, uint32_t>> wq;
+static std::deque<Wbeat> wq;
+static std::deque<unsigned> awlenq;
 static int axi_bad;
-static uint64_t axi_reads, axi_writes;
-static bool in_mem(uint32_t a) { return a >= kMemBase && a - kMemBase + 32 <= kMemSize; }
+static uint64_t axi_reads, axi_writes, axi_rbeats, axi_wbeats;
+static bool in_mem(uint32_t a) { return a >= kMemBase && a - kMemBase + 32 <= kServed; }
+static bool burst_ok(uint32_t a, unsigned len, unsigned size, unsigned burst) {
+  return !(a & 31) && len <= 7 && size == 5 && burst == 1 && (a & 0xFF) + 32 * (len + 1) <= 256;
+}
+
+// TMU path counters: 0 slow, 1 fast ld, 2 fast ld unaligned, 3 fast st, 4 fast st unaligned,
+// 5 fast st crossing 256 bytes, 6 fast with disabled lanes, 7 block fills, 8 prefetch fills,
+// 9 posted stores answered with an error
+static const int kTmuCnt = 10;
+static uint64_t tmu_cnt[kTmuCnt];
+static const char *const tmu_cnt_name[kTmuCnt] = {"slow", "fast ld", "fast ld unaligned", "fast st", "fast st unaligned",
+                                                  "fast st crossing 256 B", "fast with disabled lanes", "block fills",
+                                                  "prefetches", "posted store errors"};
 
 static void tick() {
   top->clk_i = 0; top->eval();
@@ -56,7 +76,7 @@ static void tick() {
   top->m_axi_arready_i = rn(4) != 0;
   top->m_axi_awready_i = rn(4) != 0;
   top->m_axi_wready_i = rn(4) != 0;
-  top->m_axi_rvalid_i = !rq.empty() && rq.front().t <= cycles;
+  top->m_axi_rvalid_i = !rq.empty() && rq.front().t <= cycles && rn(5) != 0;
   if (top->m_axi_rvalid_i) {
     const Beat &b = rq.front();
     for (int k = 0; k < 8; k++) {
@@ -65,7 +85,7 @@ static void tick() {
       top->m_axi_rdata_i[k] = x;
     }
     top->m_axi_rresp_i = b.err ? 3 : 0;
-    top->m_axi_rlast_i = 1;
+    top->m_axi_rlast_i = b.last;
     top->m_axi_rid_i = 0;
   }
   top->m_axi_bvalid_i = !bq.empty() && bq.front().t <= cycles;
@@ -77,34 +97,61 @@ static void tick() {
   bool b = top->m_axi_bvalid_i && top->m_axi_bready_o;
   if (ar) {
     uint32_t a = top->m_axi_araddr_o;
-    if ((a & 31) || top->m_axi_arlen_o != 0 || top->m_axi_arsize_o != 5 || top->m_axi_arburst_o != 1) {
-      if (axi_bad++ < 4) printf("  AXI: bad AR addr %08x len %u size %u\n", a, top->m_axi_arlen_o, top->m_axi_arsize_o);
+    unsigned len = top->m_axi_arlen_o;
+    if (!burst_ok(a, len, top->m_axi_arsize_o, top->m_axi_arburst_o)) {
+      if (axi_bad++ < 4) printf("  AXI: bad AR addr %08x len %u size %u\n", a, len, top->m_axi_arsize_o);
+      len = 0;
     }
-    rq.push_back({a, cycles + 1 + rn(6), !in_mem(a)});
+    uint64_t t = cycles + 1 + rn(6);
+    for (unsigned i = 0; i <= len; i++) rq.push_back({a + 32 * i, t + i, !in_mem(a + 32 * i), i == len});
     axi_reads++;
+    axi_rbeats += len + 1;
   }
   if (r) rq.pop_front();
   if (aw) {
     uint32_t a = top->m_axi_awaddr_o;
-    if ((a & 31) || top->m_axi_awlen_o != 0 || top->m_axi_awsize_o != 5 || top->m_axi_awburst_o != 1) {
-      if (axi_bad++ < 4) printf("  AXI: bad AW addr %08x\n", a);
+    unsigned len = top->m_axi_awlen_o;
+    if (!burst_ok(a, len, top->m_axi_awsize_o, top->m_axi_awburst_o)) {
+      if (axi_bad++ < 4) printf("  AXI: bad AW addr %08x len %u\n", a, len);
+      len = 0;
     }
-    awq.push_back({a, 0, !in_mem(a)});
+    awq.push_back({a, 0, !in_mem(a), false});
+    awlenq.push_back(len);
   }
   if (wv) {
     std::vector<uint8_t> d(32);
     for (int k = 0; k < 8; k++) memcpy(&d[4 * k], &top->m_axi_wdata_o[k], 4);
-    if (!top->m_axi_wlast_o && axi_bad++ < 4) printf("  AXI: W without wlast\n");
-    wq.push_back({d, top->m_axi_wstrb_o});
+    wq.push_back({d, top->m_axi_wstrb_o, (bool)top->m_axi_wlast_o});
   }
+  if (b && bq.front().err && ROOT(u_tmu__DOT__bpend_q)) tmu_cnt[9]++;
   if (b) bq.pop_front();
-  while (!awq.empty() && !wq.empty()) {
+  if (ROOT(u_tmu__DOT__st_q) == 0 && ROOT(tmu_start)) {
+    uint32_t a = ROOT(u_tmu__DOT__addr), m = ROOT(u_tmu__DOT__fmask), ln = ROOT(u_tmu__DOT__lanes);
+    if (!ROOT(u_tmu__DOT__fast)) {
+      tmu_cnt[0]++;
+    } else {
+      int k = ROOT(tmu_store) ? 3 : 1;
+      tmu_cnt[k]++;
+      if (a & 31) tmu_cnt[k + 1]++;
+      if (k == 3 && (a & 255) > 224) tmu_cnt[5]++;
+      if (m != (ln == 32 ? 0xFFFFFFFFu : (1u << ln) - 1)) tmu_cnt[6]++;
+    }
+  }
+  if (ar && top->m_axi_arlen_o == 7) { tmu_cnt[7]++; if (!ROOT(u_tmu__DOT__fe_dem_q)) tmu_cnt[8]++; }
+  while (!awq.empty() && wq.size() > awlenq.front()) {
     Beat a = awq.front(); awq.pop_front();
-    auto d = wq.front(); wq.pop_front();
-    if (!a.err)
+    unsigned len = awlenq.front(); awlenq.pop_front();
+    bool err = false;
+    for (unsigned i = 0; i <= len; i++) {
+      Wbeat d = wq.front(); wq.pop_front();
+      uint32_t ba = a.addr + 32 * i;
+      if (d.last != (i == len) && axi_bad++ < 4) printf("  AXI: wlast %d on beat %u of %u\n", d.last, i, len + 1);
+      if (!in_mem(ba)) { err = true; continue; }
       for (int j = 0; j < 32; j++)
-        if ((d.second >> j) & 1) rtl_mem[a.addr - kMemBase + j] = d.first[j];
-    bq.push_back({a.addr, cycles + 1 + rn(4), a.err});
+        if ((d.strb >> j) & 1) rtl_mem[ba - kMemBase + j] = d.d[j];
+      axi_wbeats++;
+    }
+    bq.push_back({a.addr, cycles + 1 + rn(4), err, true});
     axi_writes++;
   }
   top->clk_i = 1; top->eval();
@@ -154,9 +201,22 @@ static uint64_t setf(uint64_t w, int lo, int width, uint64_t v) {
 
 static int slot_insns[4][128], nslot_insns[4];
 
+// TMU focus (programs after the random ones): ld.t / st.t / ixaddi dim 0 in half of the
+// load / store / scalar slots, descriptors with stride[0] = 1 and bases anywhere in a
+// 256-byte block (unaligned, crossing 32- and 256-byte boundaries), three bases shared by
+// the 8 tensors (loads of stored data), some tensors ending at the end of device memory:
+// the fast path, its fallbacks and the block buffer's invalidation, in lockstep.
+static int focus;
+static uint32_t fbase[3];
+
 static uint64_t rand_slot(int slot, int pc, int len) {
   for (int tries = 0; tries < 200; tries++) {
     const tpc_insn_info_t *in = &tpc_insn_info[slot_insns[slot][rn(nslot_insns[slot])]];
+    if (focus && rn(2)) {
+      if (slot == TPC_SLOT_LOAD) in = find_insn(slot, TPC_OP_L_LD_T);
+      else if (slot == TPC_SLOT_STORE) in = find_insn(slot, TPC_OP_ST_ST_T);
+      else if (slot == TPC_SLOT_SCALAR) in = find_insn(slot, TPC_OP_S_IXADDI);
+    }
     bool walk = slot == TPC_SLOT_VECTOR && rn(4) == 0;
     if (walk) in = find_insn(slot, TPC_OP_V_VCVT);  // walks the 121 type pairs in turn
     std::string name = in->name;
@@ -192,7 +252,7 @@ static uint64_t rand_slot(int slot, int pc, int len) {
       case TPC_OPK_VC: w = setf(w, TPC_F_RC_LO, 5, rn(32)); break;
       case TPC_OPK_VPC: w = setf(w, TPC_F_RC_LO, 5, rn(8)); break;
       case TPC_OPK_T: w = setf(w, TPC_F_RC_LO, 5, rn(8)); break;
-      case TPC_OPK_DIM: w = setf(w, TPC_F_RB_LO, 5, rn(5)); break;
+      case TPC_OPK_DIM: w = setf(w, TPC_F_RB_LO, 5, (focus && rn(4)) ? 0 : rn(5)); break;
       case TPC_OPK_LANE: w = setf(w, TPC_F_RB_LO, 5, rn((uint32_t)lanes)); break;
       case TPC_OPK_IMM: {
         uint32_t v;
@@ -202,6 +262,7 @@ static uint64_t rand_slot(int slot, int pc, int len) {
           if (rn(25) == 0) v = rnd();            // misaligned or out of range
         } else {
           v = rn(3) ? rn(64) - 32 : rnd();
+          if (focus && rn(2)) v = rn(2) ? 8 * rn(5) : rn(41) - 20;
         }
         w = setf(w, TPC_F_IMM_LO, 16, v & 0xFFFF);
         break;
@@ -265,6 +326,19 @@ static Prog gen_prog() {
       loop_start = -1;
     }
   }
+  if (focus && p.len >= 4) {  // random lane masks in vp1, vp2 (li s1/s2; vpfroms)
+    for (int k = 0; k < 2; k++) {
+      uint64_t li = 0, vf = 0;
+      li = setf(li, TPC_F_OP_LO, 8, TPC_OP_S_LI);
+      li = setf(li, TPC_F_RD_LO, 5, 1 + k);
+      li = setf(li, TPC_F_IMM32_LO, 32, rn(2) ? (rnd() | rnd()) : rnd());
+      vf = setf(vf, TPC_F_OP_LO, 8, TPC_OP_V_VPFROMS);
+      vf = setf(vf, TPC_F_RD_LO, 5, 1 + k);
+      vf = setf(vf, TPC_F_RA_LO, 5, 1 + k);
+      p.w[4 * k + 1] = li;
+      p.w[4 * (k + 1) + 2] = vf;
+    }
+  }
   if (rn(12)) { // usually end with halt (else run off the end: PC_RANGE)
     uint64_t w = 0;
     w = setf(w, TPC_F_OP_LO, 8, TPC_OP_S_HALT);
@@ -288,6 +362,13 @@ static void rand_desc(tpc_tensor_t *t) {
   if (rn(60) == 0) t->ndims = rn(2) ? 0 : 6 + rn(2);
   if (rn(60) == 0) t->size[rn(5)] = rn(2) ? 0 : (1u << 24) + rn(3);
   if (rn(60) == 0) t->base += 1;
+  if (focus) {
+    uint32_t esz = tpc_dtype_info[t->dtype].bytes;
+    t->stride[0] = rn(10) ? 1 : t->stride[0];
+    t->size[0] = 1 + rn(90);
+    t->base = fbase[rn(3)] + esz * rn(8);
+    if (rn(6) == 0) t->base = kMemBase + kMemSize - esz * (1 + rn(120));  // in the DECERR hole / beyond memory
+  }
   t->pad = rnd();
 }
 
@@ -387,6 +468,9 @@ static void count_bundle(const tpc_core_t *c, const std::vector<uint8_t> &mem) {
   }
 }
 
+// environment TPC_TRACE=N: print the core's control state every cycle of program N
+static const int trace_prog = getenv("TPC_TRACE") ? atoi(getenv("TPC_TRACE")) : -1;
+
 static bool run_prog(int idx, const Prog &p) {
   static std::vector<uint8_t> mem(kMemSize);  // model's device memory
   static tpc_launch_t L;
@@ -395,10 +479,11 @@ static bool run_prog(int idx, const Prog &p) {
   for (size_t i = 0; i < mem.size(); i += 4) { uint32_t x = rnd_word(); memcpy(&mem[i], &x, 4); }
   memcpy(&mem[kProgAddr - kMemBase], p.w.data(), 32 * (size_t)p.len);
   rtl_mem = mem;
-  tpc_devmem_t dm = {mem.data(), kMemBase, kMemSize};
+  tpc_devmem_t dm = {mem.data(), kMemBase, kServed};
   L.prog_addr = kProgAddr;
   L.prog_len = (uint32_t)p.len;
   L.ntensors = rn(8) ? 8 : rn(9);
+  for (int k = 0; k < 3; k++) fbase[k] = kMemBase + 0x1000 + 256 * rn(0x300) + 4 * rn(64);
   for (int t = 0; t < 8; t++) rand_desc(&L.tensor[t]);
   for (int k = 0; k < 16; k++) L.sarg[k] = rnd();
   uint32_t ntpc = 1 + rn(8), id = rn(ntpc);
@@ -421,22 +506,42 @@ static bool run_prog(int idx, const Prog &p) {
   top->start_i = 0;
   int bad = 0;
   uint64_t bundles = 0, guard = 0;
+  // posted: the model stopped with BUS at a st.t that the RTL retired (its write was posted
+  // into the DECERR hole); the RTL may retire a few more bundles (registers only) before the
+  // response arrives, then must stop with BUS at the store's PC
+  int posted = 0;
   bool done = top->done_o;
   while (!done && guard++ < 5000) {  // cycles without a retired bundle
     if (bundles >= kMaxBundles) break;
     tick();
-    if (top->retire_o) {
-      guard = 0;
-      count_bundle(&c, mem);
-      int st = tpc_core_step(&c);
-      bundles++;
-      if (st == TPC_ERROR) {
-        printf("  prog %d: model error %s at pc %u but RTL retired the bundle\n", idx, tpc_err_name((int)c.err), c.err_pc);
+    if (trace_prog == idx)
+      printf("    t%llu st %d pc %u hold %d commit %d tidle %d tmu %d ret %d slmwe %d vlmwe %d en3 %d\n",
+             (unsigned long long)cycles, ROOT(state_q), ROOT(pc_q), ROOT(hold), ROOT(commit), ROOT(tmu_idle),
+             ROOT(u_tmu__DOT__st_q), top->retire_o, ROOT(slm_we), ROOT(vlm_we), (ROOT(en) >> 3) & 1);
+    if (top->retire_o && posted) {
+      if (++posted > 8) {
+        printf("  prog %d: RTL ran %d bundles past a failed posted store\n", idx, posted - 1);
         bad++;
         break;
       }
-      bad += cmp_state(&c, "retire");
-      if (bad) break;
+    } else if (top->retire_o) {
+      guard = 0;
+      count_bundle(&c, mem);
+      uint64_t w3 = 0;
+      if (c.pc < c.L->prog_len) memcpy(&w3, &mem[c.L->prog_addr - kMemBase + 32 * c.pc + 24], 8);
+      int st = tpc_core_step(&c);
+      bundles++;
+      if (st == TPC_ERROR && c.err == TPC_ERR_BUS && (w3 & 0xFF) == TPC_OP_ST_ST_T &&
+          ROOT(pst_pc_q) == c.err_pc) {
+        posted = 1;
+      } else if (st == TPC_ERROR) {
+        printf("  prog %d: model error %s at pc %u but RTL retired the bundle\n", idx, tpc_err_name((int)c.err), c.err_pc);
+        bad++;
+        break;
+      } else {
+        bad += cmp_state(&c, "retire");
+        if (bad) break;
+      }
     }
     done = top->done_o;
   }
@@ -453,6 +558,12 @@ static bool run_prog(int idx, const Prog &p) {
       }
     } else if (rerr == 0) {
       if (c.state != TPC_DONE) { printf("  prog %d: RTL done, model state %u\n", idx, c.state); bad++; }
+    } else if (posted) {
+      if ((int)c.err != rerr || c.err_pc != top->err_pc_o) {
+        printf("  prog %d: RTL error %d at pc %u after a posted store, model %s at pc %u\n", idx, rerr,
+               top->err_pc_o, tpc_err_name((int)c.err), c.err_pc);
+        bad++;
+      }
     } else {
       count_bundle(&c, mem);
       int st = tpc_core_step(&c);
@@ -477,7 +588,7 @@ static bool run_prog(int idx, const Prog &p) {
   if (axi_bad) { bad++; axi_bad = 0; }
   if (!done) { // stop the RTL (timeout or hang): reset it and the AXI slave
     top->rst_ni = 0; tick(); top->rst_ni = 1;
-    rq.clear(); awq.clear(); wq.clear(); bq.clear();
+    rq.clear(); awq.clear(); wq.clear(); bq.clear(); awlenq.clear();
     tick();
   }
   if (verbose || bad)
@@ -533,7 +644,7 @@ static bool run_kernel(const char *name, tpc_launch_t &L, const std::vector<uint
     rtl_mem = init;
     memcpy(&rtl_mem[kProgAddr - kMemBase], w.data(), 32 * (size_t)nb);
     std::vector<uint8_t> mm = rtl_mem;
-    tpc_devmem_t dm = {mm.data(), kMemBase, kMemSize};
+    tpc_devmem_t dm = {mm.data(), kMemBase, kServed};
     uint64_t c0 = cycles;
     for (uint32_t t = 0; t < n; t++) {
       uint32_t epc = 0;
@@ -804,7 +915,28 @@ int main(int argc, char **argv) {
     if (run_prog(i, p)) passed++; else failed++;
   }
   coverage();
-  printf("random programs: %d passed, %d failed\n", passed, failed);
+  printf("random programs: %d passed, %d failed (%llu cycles)\n", passed, failed, (unsigned long long)cycles);
+  uint64_t c0 = cycles;
+  int fpass = 0, ffail = 0;
+  uint64_t r0 = axi_reads, rb0 = axi_rbeats, w0 = axi_writes, wb0 = axi_wbeats;
+  focus = 1;
+  for (int i = 0; i < nprogs / 6; i++) {
+    Prog p = gen_prog();
+    if (run_prog(i, p)) fpass++; else ffail++;
+  }
+  focus = 0;
+  printf("TMU paths (whole run so far):");
+  for (int k = 0; k < kTmuCnt; k++)
+    printf(" %s %llu%s", tmu_cnt_name[k], (unsigned long long)tmu_cnt[k], k < kTmuCnt - 1 ? "," : "\n");
+  for (int k = 0; k < kTmuCnt && nprogs / 6 > 0; k++)  // each path must have run
+    if (!tmu_cnt[k]) { printf("FAIL TMU path '%s' never exercised\n", tmu_cnt_name[k]); ffail++; }
+  printf("TMU-focus programs (fast path, unaligned/crossing/out-of-bounds vectors, lane predicates, block buffer): "
+         "%d passed, %d failed (%llu cycles); AXI reads %llu (%llu beats), writes %llu (%llu beats)\n", fpass, ffail,
+         (unsigned long long)(cycles - c0),
+         (unsigned long long)(axi_reads - r0), (unsigned long long)(axi_rbeats - rb0),
+         (unsigned long long)(axi_writes - w0), (unsigned long long)(axi_wbeats - wb0));
+  passed += fpass;
+  failed += ffail;
   run_kernels(nkern);
   run_more_kernels(nmore);
   passed += kpass;
