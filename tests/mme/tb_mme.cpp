@@ -77,6 +77,28 @@ void sample_outputs(Engine& e) {
   }
 }
 
+// TB_AXI_TRACE=1 in the environment prints every address handshake and every
+// error response of every engine (cycle, engine, channel, address, length, size).
+bool axi_trace() {
+  static const bool on = std::getenv("TB_AXI_TRACE") != nullptr;
+  return on;
+}
+
+void trace_axi(int i, const Engine& e) {
+  const tessera::AxiMemPort& p = e.port;
+  unsigned long long c = (unsigned long long)g->cycle;
+  if (p.arvalid && p.arready)
+    std::printf("[%llu] mme%d AR addr=%#llx len=%u size=%u burst=%u id=%u\n", c, i,
+                (unsigned long long)p.araddr, p.arlen, p.arsize, p.arburst, p.arid);
+  if (p.awvalid && p.awready)
+    std::printf("[%llu] mme%d AW addr=%#llx len=%u size=%u burst=%u id=%u\n", c, i,
+                (unsigned long long)p.awaddr, p.awlen, p.awsize, p.awburst, p.awid);
+  if (p.rvalid && p.rready && p.rresp)
+    std::printf("[%llu] mme%d R error resp=%u id=%u last=%u\n", c, i, p.rresp, p.rid, p.rlast);
+  if (p.bvalid && p.bready && p.bresp)
+    std::printf("[%llu] mme%d B error resp=%u id=%u\n", c, i, p.bresp, p.bid);
+}
+
 void cycle_once() {
   for (int i = 0; i < g->n; i++) {
     Engine& e = g->eng[i];
@@ -87,6 +109,7 @@ void cycle_once() {
   for (int i = 0; i < g->n; i++) {
     Engine& e = g->eng[i];
     sample_outputs(e);
+    if (axi_trace()) trace_axi(i, e);
     e.mem->tick(e.port);
     e.dut->clk_i = 1;
     e.dut->eval();
