@@ -252,9 +252,9 @@ module tessera_mme
     if (mt[1:0] != 2'b11 && (mt + 1'b1) < mtiles) begin
       next_tile = {mt + 1'b1, nt};
     end else if ((nt + 1'b1) < ntiles) begin
-      next_tile = {mt & ~TW'(3), nt + 1'b1};
+      next_tile = {mt & ~(TW'(3)), nt + 1'b1};
     end else begin
-      next_tile = {(mt & ~TW'(3)) + TW'(4), TW'(0)};
+      next_tile = {(mt & ~(TW'(3))) + TW'(4), TW'(0)};
     end
   endfunction
 
