@@ -440,7 +440,7 @@ module tessera_mme
   // the marker hands the tile to the array: queued in FTile when the tile has no init
   // fetch, else in FMark after the init bursts
   logic f_mark;
-  assign f_mark = (f_go && !need_i) || (f_ph_q == FMark && !fq_full);
+  assign f_mark = (f_go && !need_i) || (run_start && !need_i) || (f_ph_q == FMark && !fq_full);
 
   always_comb begin
     fq_in        = '0;
@@ -465,10 +465,11 @@ module tessera_mme
     end else if (f_mark) begin
       fq_push       = 1'b1;
       fq_in.marker  = 1'b1;
-      fq_in.a_slot  = f_mt_q[1:0];
-      // in FTile the B slot is the one claimed in this cycle
-      fq_in.b_slot  = (f_ph_q == FTile && need_b) ? tgt_b : fb_slot_q;
-      fq_in.i_slot  = fi_slot_q;
+      // tile 0 at the start of a job: slot 0 of everything; in FTile the B slot is the
+      // one claimed in this cycle
+      fq_in.a_slot  = run_start ? 2'd0 : f_mt_q[1:0];
+      fq_in.b_slot  = run_start ? 1'b0 : ((f_ph_q == FTile && need_b) ? tgt_b : fb_slot_q);
+      fq_in.i_slot  = run_start ? 1'b0 : fi_slot_q;
     end
   end
 
@@ -533,12 +534,17 @@ module tessera_mme
       pend_a_q <= 1'b0; pend_b_q <= 1'b0; pa_slot_q <= '0; pb_slot_q <= 1'b0;
       fa_base_q <= '0; fb_base_q <= '0; fi_base_q <= '0;
     end else if (run_start) begin
-      f_ph_q <= FTile;
+      // tile 0 claims slot 0 of A, B and init at once (all free at the start of a job)
+      // and enters its first phase; without an init fetch its marker is queued now
       f_t_q <= '0; f_mt_q <= '0; f_nt_q <= '0;
-      fa_valid_q <= '0; fb_valid_q <= 1'b0;
-      fb_slot_q <= 1'b1; fi_slot_q <= 1'b1;
-      luv_a_q <= '0; luv_b_q <= '0; luv_i_q <= '0;
-      pend_a_q <= 1'b0; pend_b_q <= 1'b0;
+      fa_valid_q <= 4'b0001; fa_id_q[0] <= '0; luv_a_q <= 4'b0001; lu_a_q[0] <= '0;
+      fb_valid_q <= 1'b1; fb_id_q <= '0; fb_slot_q <= 1'b0; luv_b_q <= 2'b01; lu_b_q[0] <= '0;
+      fi_slot_q <= !need_i; luv_i_q <= {1'b0, need_i}; lu_i_q[0] <= '0;
+      f_ph_q   <= need_i ? FI : FA;
+      pend_a_q <= need_i; pend_b_q <= 1'b1; pa_slot_q <= '0; pb_slot_q <= 1'b0;
+      tgt_q <= '0; fr_q <= '0; fbeat_q <= '0;
+      frow_addr_q <= (need_i ? nb_i : nb_a) & ~32'd31;
+      fcol0_q     <= (need_i ? nb_i : nb_a) & ~32'd31;
       fa_base_q <= nb_a; fb_base_q <= nb_b; fi_base_q <= nb_i;
     end else begin
       unique case (f_ph_q)
@@ -637,6 +643,10 @@ module tessera_mme
       if (r_kend && fq_head.dest == 2'd1) b_kr_q[fq_head.slot[0]] <= fq_head.kval;
       if (f_go && need_a) a_kr_q[tgt_a] <= '0;
       if (f_go && need_b) b_kr_q[tgt_b] <= '0;
+      if (run_start) begin
+        a_kr_q[0] <= '0;
+        b_kr_q[0] <= '0;
+      end
     end
   end
 
@@ -1039,8 +1049,9 @@ module tessera_mme
   logic [19:0]   d_m0, d_n0;
   // AW cursor: runs ahead of the W data (AW of row r+1 while row r's beats go out)
   logic          da_busy_q, da_part_q, da_split;
-  logic [19:0]   da_row_q;
-  logic [31:0]   da_addr_q;
+  logic [19:0]   da_row_q, da_rows, da_nv, da_m0, da_n0;
+  logic [31:0]   da_addr_q, da_tile_q; // AW row address; C address of the tile's row 0
+  logic [TW-1:0] da_mt_q, da_nt_q;
   logic [1:0]    da_beats, da_bb;
   logic [DNB-1:0] da_n_q, dw_n_q; // bursts of this tile: AWs issued, W bursts completed
 
@@ -1056,7 +1067,11 @@ module tessera_mme
     d_split = (d_beats == 2'd2) && (d_addr_q[7:5] == 3'b111);
     d_bb    = d_split ? 2'd1 : d_beats;
     d_wsel  = d_part_q | d_w_q[0];
-    da_beats = 2'((({15'd0, da_addr_q[4:0]} + (d_nv << lcb) + 20'd31) >> 5));
+    da_m0    = 20'(da_mt_q << LR);
+    da_n0    = 20'(da_nt_q << LC);
+    da_rows  = ((m_q - da_m0) > 20'(Rows)) ? 20'(Rows) : (m_q - da_m0);
+    da_nv    = ((n_q - da_n0) > 20'(Cols)) ? 20'(Cols) : (n_q - da_n0);
+    da_beats = 2'((({15'd0, da_addr_q[4:0]} + (da_nv << lcb) + 20'd31) >> 5));
     da_split = (da_beats == 2'd2) && (da_addr_q[7:5] == 3'b111);
     da_bb    = da_split ? 2'd1 : da_beats;
   end
@@ -1130,9 +1145,11 @@ module tessera_mme
     end
   end
 
+  // C address of a finishing tile, taken when its last k-step is in stage s1 (the AW
+  // cursor starts then: the AWs of its rows go out while the k-step is in the pipeline)
   logic [31:0] d_tile_addr;
-  assign d_tile_addr = c_addr_q + 32'(20'(s4_mt_q << LR)) * ldc_q +
-                       (32'(20'(s4_nt_q << LC)) << lcb);
+  assign d_tile_addr = c_addr_q + 32'(20'(s1_mt_q << LR)) * ldc_q +
+                       (32'(20'(s1_nt_q << LC)) << lcb);
 
   // W cursor (the drain is busy until the last row's data has gone out)
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -1144,7 +1161,7 @@ module tessera_mme
       d_mt_q       <= s4_mt_q;
       d_nt_q       <= s4_nt_q;
       d_row_q      <= '0;
-      d_addr_q     <= d_tile_addr;
+      d_addr_q     <= da_tile_q;
       d_w_q        <= '0;
       d_part_q     <= 1'b0;
       dw_n_q       <= '0;
@@ -1165,14 +1182,20 @@ module tessera_mme
     end
   end
 
-  // AW cursor: same rows and bursts as the W cursor, one AW per cycle
+  // AW cursor: same rows and bursts as the W cursor, one AW per cycle. It starts
+  // three cycles before the capture (the last k-step in s1; the drain and this cursor
+  // are idle then: the last k-step was only issued with the drain free).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       da_busy_q <= 1'b0; da_row_q <= '0; da_addr_q <= '0; da_part_q <= 1'b0; da_n_q <= '0;
-    end else if (capture) begin
+      da_tile_q <= '0; da_mt_q <= '0; da_nt_q <= '0;
+    end else if (s1_last_q) begin
       da_busy_q <= 1'b1;
       da_row_q  <= '0;
       da_addr_q <= d_tile_addr;
+      da_tile_q <= d_tile_addr;
+      da_mt_q   <= s1_mt_q;
+      da_nt_q   <= s1_nt_q;
       da_part_q <= 1'b0;
       da_n_q    <= '0;
     end else if (d_aw) begin
@@ -1183,7 +1206,7 @@ module tessera_mme
         da_part_q <= 1'b0;
         da_row_q  <= da_row_q + 20'd1;
         da_addr_q <= da_addr_q + ldc_q;
-        if (da_row_q + 20'd1 >= d_rows) da_busy_q <= 1'b0;
+        if (da_row_q + 20'd1 >= da_rows) da_busy_q <= 1'b0;
       end
     end
   end
