@@ -471,7 +471,7 @@ static inline void rdbuf(uint32_t on)
 }
 
 /* [base, base + size) non-empty, no wrap, inside one job buffer (range_ok of one row) */
-static inline int lin_ok(const job_t *j, uint32_t base, uint32_t size)
+__attribute__((always_inline)) static inline int lin_ok(const job_t *j, uint32_t base, uint32_t size)
 {
     uint32_t hi = base + size;
     if (size == 0u || hi < base)
@@ -793,15 +793,96 @@ static void take_jobs(void)
     }
 }
 
-/* The doorbell fast path: the common case of take_jobs in one function, without
- * its calls. It takes the job take_jobs would take next (two or more free slots:
- * the head of the first non-empty ring, in the lowest free slot) only if that job
- * would start at once (no dependencies, nothing waiting, its queues free, a
- * monitor free) and every packet of its buffers is of the few kinds checked here
- * (NOP, WAIT, FENCE, MSG_SHORT, LIN_DMA on a DMA engine's queue, STOP) and passes
- * the same checks as in pkt_check. Anything else, or any error: it returns 0
- * having changed nothing but the free slot's fields, and take_jobs handles the
- * job in full (validate, pkt_check, the error completion). */
+/* The doorbell fast path: the common case of take_jobs, written for the fewest
+ * instructions between the doorbell and the first CTRL.start (docs/hostlink.md,
+ * "Performance"). It takes the job take_jobs would take next (two or more free
+ * slots: the head of the first non-empty ring, in the lowest free slot) only if
+ * that job would start at once (no dependencies, nothing waiting, its queues
+ * free, a monitor free) and every packet of its buffers is of the few kinds
+ * checked here (NOP, WAIT, FENCE, MSG_SHORT, LIN_DMA on a DMA engine's queue,
+ * STOP) and passes the same checks as in pkt_check. Anything else, or any error:
+ * it returns 0 having changed nothing but the free slot's fields, and take_jobs
+ * handles the job in full (validate, pkt_check, the error completion).
+ * fast_check is a leaf (no callee-saved registers to spill): the descriptor's
+ * counts, buffers and command buffers as in validate, then the packets. */
+static uint32_t fast_eq_ok;    /* engine queues present (private copy of hif.eq_present) */
+static uint32_t fast_eq_dma;   /* DMA queues whose engine has the DMA registers: LIN_DMA checked here */
+
+/* The descriptor's counts, buffers and command buffers as in validate (fills
+ * the job's fields): 1 if the job is for the fast path, else 0. */
+__attribute__((always_inline)) static inline uint32_t fast_desc(const hif_job_t *__restrict dsc, job_t *__restrict j)
+{
+    uint32_t ctrl = dsc->ctrl;
+    uint32_t ncb = (ctrl >> HIF_JOB_NCB_BP) & 0xFu, nbuf = (ctrl >> HIF_JOB_NBUF_BP) & 0xFu;
+    if (UNLIKELY(dsc->seq == 0u || (ctrl & (HIF_JOB_RSVD_MASK | (0xFu << HIF_JOB_NDEP_BP))) ||
+                 ncb - 1u >= HIF_MAX_CBS || nbuf - 1u >= HIF_MAX_BUFS || dsc->rsvd0))
+        return 0u;
+    for (uint32_t b = 0; b < nbuf; b++) {
+        uint32_t base = dsc->buf[b].base, size = dsc->buf[b].size, off = base - TESSERA_HBM_BASE;
+        if (UNLIKELY(size == 0u || off >= TESSERA_HBM_SIZE || size > TESSERA_HBM_SIZE - off))
+            return 0u;
+        j->bb[b] = base;
+        j->be[b] = base + size;
+    }
+    j->nbuf = nbuf;
+    uint32_t avail = fast_eq_ok & ~eq_busy;   /* bits below HIF_NUM_EQ only */
+    for (uint32_t c = 0; c < ncb; c++) {
+        uint32_t eq = dsc->cb[c].eq, a = dsc->cb[c].addr, sz = dsc->cb[c].size, b = 0u;
+        if (UNLIKELY(eq >= HIF_NUM_EQ || !((avail >> eq) & 1u) || ((a | sz) & 7u) || sz - 1u >= CB_CHECK_MAX))
+            return 0u;
+        while (!(a >= j->bb[b] && a < j->be[b] && sz <= j->be[b] - a))
+            if (++b == nbuf)
+                return 0u;
+        avail &= ~(1u << eq);   /* one buffer per queue */
+        j->eq[c] = (uint8_t)eq;
+        j->cb_addr[c] = a;
+        j->cb_size[c] = sz;
+    }
+    j->ncb = (uint8_t)ncb;
+    j->eqmask = (fast_eq_ok & ~eq_busy) ^ avail;
+    return 1u;
+}
+
+/* The packets of every command buffer of j (the bridge's read buffer on, as in
+ * check_cbs): 0 if one is not for the fast path, else 1 + "a LIN_DMA". */
+__attribute__((always_inline)) static inline uint32_t fast_pkts(const job_t *__restrict j)
+{
+    uint32_t ok = 1u, c = 0u;
+    rdbuf(1u);
+    do {
+        const volatile uint32_t *p = (const volatile uint32_t *)(uintptr_t)j->cb_addr[c];
+        const volatile uint32_t *end = p + j->cb_size[c] / 4u;
+        uint32_t dma = (fast_eq_dma >> j->eq[c]) & 1u;
+        for (;; p += 2) {
+            if (UNLIKELY(p == end))
+                goto refuse;   /* no STOP */
+            uint32_t h = p[0], op = h & (0xFFu | CP_HDR_RSVD_MASK), arg = h >> 16;   /* reserved bits: no op */
+            if (op == CP_OP_STOP)
+                break;
+            if (op == CP_OP_LIN_DMA) {
+                /* SRC, DST, SIZE, CTRL = GO of the DMA: no MSG_CTRL written (no WREG here) */
+                if (!dma || end - p < 4)
+                    goto refuse;
+                uint32_t size = p[1], src = p[2], dst = p[3];
+                if (!lin_ok(j, dst, size) || !lin_ok(j, src, size))
+                    goto refuse;
+                ok = 2u;
+                p += 2;
+                continue;
+            }
+            if (op == CP_OP_NOP || op == CP_OP_WAIT || (op == CP_OP_FENCE && arg < CP_FENCES) ||
+                (op == CP_OP_MSG_SHORT && arg < FW_SOB_BASE))
+                continue;
+            goto refuse;
+        }
+    } while (++c < j->ncb);
+    rdbuf(0u);
+    return ok;
+refuse:
+    rdbuf(0u);
+    return 0u;
+}
+
 __attribute__((noinline)) static int take_fast(void)
 {
     uint32_t sf = slot_free, q, ci;
@@ -822,80 +903,23 @@ __attribute__((noinline)) static int take_fast(void)
     while (!((sf >> slot) & 1u))
         slot++;
     job_t *j = &jobs[slot];
-    uint32_t ctrl = dsc->ctrl;
-    uint32_t ncb = (ctrl >> HIF_JOB_NCB_BP) & 0xFu, nbuf = (ctrl >> HIF_JOB_NBUF_BP) & 0xFu;
-    if (UNLIKELY(dsc->seq == 0u || (ctrl & HIF_JOB_RSVD_MASK) || ((ctrl >> HIF_JOB_NDEP_BP) & 0xFu) ||
-                 ncb - 1u >= HIF_MAX_CBS || nbuf - 1u >= HIF_MAX_BUFS || dsc->rsvd0))
+    uint32_t r;
+    if (UNLIKELY(!fast_desc(dsc, j) || (r = fast_pkts(j)) == 0u))
         return 0;
-    for (uint32_t b = 0; b < nbuf; b++) {
-        uint32_t base = dsc->buf[b].base, size = dsc->buf[b].size, off = base - TESSERA_HBM_BASE;
-        if (UNLIKELY(size == 0u || off >= TESSERA_HBM_SIZE || size > TESSERA_HBM_SIZE - off))
-            return 0;
-        j->bb[b] = base;
-        j->be[b] = base + size;
-    }
-    j->nbuf = nbuf;
-    uint32_t mask = 0u, present = hif.eq_present & ~eq_busy;
-    for (uint32_t c = 0; c < ncb; c++) {
-        uint32_t eq = dsc->cb[c].eq, a = dsc->cb[c].addr, sz = dsc->cb[c].size, inside = 0u;
-        if (UNLIKELY(eq >= HIF_NUM_EQ || !(((present & ~mask) >> eq) & 1u) || ((a | sz) & 7u) || sz == 0u ||
-                     sz > CB_CHECK_MAX))
-            return 0;
-        mask |= 1u << eq;
-        for (uint32_t b = 0; b < nbuf && !inside; b++)
-            inside = a >= j->bb[b] && a < j->be[b] && sz <= j->be[b] - a;
-        if (UNLIKELY(!inside))
-            return 0;
-        j->eq[c] = (uint8_t)eq;
-        j->cb_addr[c] = a;
-        j->cb_size[c] = sz;
-    }
-    /* the packets (the bridge's read buffer on: check_cbs) */
-    uint32_t ok = 1u, mem = 0u;
-    rdbuf(1u);
-    for (uint32_t c = 0; c < ncb && ok; c++) {
-        const volatile uint32_t *w = (const volatile uint32_t *)(uintptr_t)j->cb_addr[c];
-        uint32_t n = j->cb_size[c], eq = j->eq[c];
-        uint32_t dma = ((hif.eq_dma >> eq) & 1u) && eng_kind[eq] == ENG_DMA;
-        for (uint32_t off = 0;; off += 8u) {
-            if (UNLIKELY(off >= n)) {
-                ok = 0u;
-                break;
-            }
-            const volatile uint32_t *p = &w[off / 4u];
-            uint32_t h = p[0], op = h & (0xFFu | CP_HDR_RSVD_MASK), arg = h >> 16;   /* reserved bits: no op */
-            if (op == CP_OP_STOP)
-                break;
-            if (op == CP_OP_NOP || op == CP_OP_WAIT || (op == CP_OP_FENCE && arg < CP_FENCES) ||
-                (op == CP_OP_MSG_SHORT && arg < FW_SOB_BASE))
-                continue;
-            if (op == CP_OP_LIN_DMA && dma && n - off >= 16u) {
-                /* SRC, DST, SIZE, CTRL = GO of the DMA: no MSG_CTRL written (no WREG here) */
-                uint32_t size = p[1], src = p[2], dst = p[3];
-                if (lin_ok(j, dst, size) && lin_ok(j, src, size)) {
-                    mem = 1u;
-                    off += 8u;
-                    continue;
-                }
-            }
-            ok = 0u;
-            break;
-        }
-    }
-    rdbuf(0u);
-    if (UNLIKELY(!ok))
-        return 0;
-    j->ncb = (uint8_t)ncb;
     j->ndep = 0u;
-    j->eqmask = mask;
-    j->mem = mem;
+    j->mem = r - 1u;
+    uint32_t ncb = j->ncb, comp = SOB_ADD_ADDR(SOB_DONE(slot));
     for (uint32_t c = 0; c < ncb; c++) {
         uint32_t k = j->eq[c];
         QM(k, CB_BASE) = j->cb_addr[c];
         QM(k, CB_SIZE) = j->cb_size[c];
-        QM(k, COMP_ADDR) = SOB_ADD_ADDR(SOB_DONE(slot));
+        QM(k, COMP_ADDR) = comp;
     }
-    start_queues(j);
+    for (uint32_t c = 0; c < ncb; c++) {   /* start_queues */
+        QM(j->eq[c], CTRL) = QMAN__CTRL__START_bm;
+        if (c == 0u)
+            hif.cnt.t_first_start = now32();
+    }
     take_commit(j, slot, q, ci, dsc, HIF_CAUSE_NONE, 0u, 1);
     return 1;
 }
@@ -1147,6 +1171,13 @@ void fw_cp_note_doorbell(void)
     hif.cnt.doorbells++;
 }
 
+void fw_cp_doorbell(void)
+{
+    hif.cnt.t_doorbell = now32();
+    take_fast();
+    hif.cnt.doorbells++;
+}
+
 void fw_cp_init(void)
 {
     hif.version = HIF_VERSION;
@@ -1198,6 +1229,10 @@ void fw_cp_init(void)
     trap_set_exception_handler(CAUSE_LOAD_ACCESS, 0);
     hif.eq_present = present;
     hif.eq_dma = dma;
+    fast_eq_ok = present;
+    for (uint32_t k = 0; k < HIF_NUM_EQ; k++)
+        if (((dma >> k) & 1u) && eng_kind[k] == ENG_DMA)
+            fast_eq_dma |= 1u << k;
     for (uint32_t k = 0; k < HIF_NUM_EQ; k++) {
         if (!((present >> k) & 1u))
             continue;
@@ -1234,7 +1269,7 @@ __attribute__((noinline)) static void poll_pass(uint32_t events);
 void fw_cp_poll(uint32_t events)
 {
     hif.cnt.polls++;
-    if (events & FW_EV_DOORBELL)
+    if ((events & (FW_EV_DOORBELL | FW_EV_DB_FAST)) == FW_EV_DOORBELL)
         take_fast();  /* first: a job that can start at once is started here */
     poll_pass(events);
 }

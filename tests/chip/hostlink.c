@@ -1594,9 +1594,21 @@ TF_TEST_F(hostlink, bench_doorbell, 3000000, TF_BENCH) {
      * first LIN_DMA register write): the simulator's probe */
     tsim_probe_t pr;
     memset(&pr, 0, sizeof pr);
+    /* HOSTLINK_DB_TRACE=1 (profiling only): the last job's retired instructions,
+     * "cycle-after-doorbell pc", on stdout */
+    int trace = i == N - 1u && getenv("HOSTLINK_DB_TRACE") != NULL;
+    uint64_t nret = tsim_retired_count(t->sim);
     while (!((pr.qman_eng_sel >> q) & 1u) && tsim_cycles(t->sim) - c_db < 20000u) {
       TF_CHECK_OK(t, tsim_step(t->sim, 1));
       tsim_probe(t->sim, &pr);
+      if (trace && tsim_retired_count(t->sim) != nret) {
+        uint32_t pcs[TSIM_RETIRE_RING], ins[TSIM_RETIRE_RING];
+        unsigned nr = tsim_retired(t->sim, pcs, ins, TSIM_RETIRE_RING);
+        uint64_t nnew = tsim_retired_count(t->sim) - nret;
+        for (unsigned r = nr - (unsigned)(nnew < nr ? nnew : nr); r < nr; r++)
+          printf("dbtrace %llu %08x\n", (unsigned long long)(tsim_cycles(t->sim) - c_db), pcs[r]);
+        nret = tsim_retired_count(t->sim);
+      }
     }
     if (!((pr.qman_eng_sel >> q) & 1u)) return tf_fail(t, "job %u: the engine was never written", seq);
     eng[i] = (uint32_t)(tsim_cycles(t->sim) - c_db);
