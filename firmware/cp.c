@@ -710,6 +710,7 @@ static void take_commit(job_t *j, uint32_t s, uint32_t q, uint32_t ci, const hif
     hif.cnt.jobs_taken++;
     if (cause != HIF_CAUSE_NONE) {
         j->ndep = 0;            /* not started: job_finish leaves the queues alone */
+        j->t_start = 0u;        /* (the slot's previous job's otherwise) */
         set_state(j, J_NEW);
         job_finish(j, HIF_ST_ERROR, cause, det);
         return;

@@ -712,6 +712,7 @@ static int fp_job(fp_t *f, const char *what, hl_job_t *j, uint32_t cause, uint32
   hl_completion_t c;
   int r = expect_job(t, d, seq, cause ? HL_FAILED : HL_COMPLETED, cause, cause ? detail : ~0u, 200000, &c);
   if (r != TF_PASS) return tf_fail(t, "%s: see above", what);
+  if (cause && c.t_start != 0u) return tf_fail(t, "%s: refused, but t_start = %u (never started: 0)", what, c.t_start);
   if (!cause) {
     /* (a scheduler pass that runs when the job arrives, e.g. the timer tick's,
      * takes it before the doorbell is seen: then the doorbell is noted after
