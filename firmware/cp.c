@@ -471,7 +471,7 @@ static inline void rdbuf(uint32_t on)
 }
 
 /* [base, base + size) non-empty, no wrap, inside one job buffer (range_ok of one row) */
-static inline int lin_ok(const job_t *j, uint32_t base, uint32_t size)
+__attribute__((always_inline)) static inline int lin_ok(const job_t *j, uint32_t base, uint32_t size)
 {
     uint32_t hi = base + size;
     if (size == 0u || hi < base)
@@ -710,6 +710,7 @@ static void take_commit(job_t *j, uint32_t s, uint32_t q, uint32_t ci, const hif
     hif.cnt.jobs_taken++;
     if (cause != HIF_CAUSE_NONE) {
         j->ndep = 0;            /* not started: job_finish leaves the queues alone */
+        j->t_start = 0u;        /* (the slot's previous job's otherwise) */
         set_state(j, J_NEW);
         job_finish(j, HIF_ST_ERROR, cause, det);
         return;
@@ -793,110 +794,454 @@ static void take_jobs(void)
     }
 }
 
-/* The doorbell fast path: the common case of take_jobs in one function, without
- * its calls. It takes the job take_jobs would take next (two or more free slots:
- * the head of the first non-empty ring, in the lowest free slot) only if that job
- * would start at once (no dependencies, nothing waiting, its queues free, a
- * monitor free) and every packet of its buffers is of the few kinds checked here
- * (NOP, WAIT, FENCE, MSG_SHORT, LIN_DMA on a DMA engine's queue, STOP) and passes
- * the same checks as in pkt_check. Anything else, or any error: it returns 0
- * having changed nothing but the free slot's fields, and take_jobs handles the
- * job in full (validate, pkt_check, the error completion). */
+/* The doorbell fast path: the common case of take_jobs, on the doorbell-to-start
+ * path (docs/hostlink.md, "Performance"). It takes the job take_jobs would take
+ * next (two or more free slots: the head of the first non-empty ring, in the
+ * lowest free slot) only if that job would start at once (no dependencies,
+ * nothing waiting, its queues free, a monitor free) and every packet of its
+ * buffers is of the few kinds checked here (NOP, WAIT, FENCE, MSG_SHORT, LIN_DMA
+ * on a DMA engine's queue, STOP) and passes the same checks as in validate and
+ * pkt_check. Anything else, or any error: it returns 0 having changed nothing but
+ * the free slot's fields, and take_jobs handles the job in full (validate,
+ * pkt_check, the error completion).
+ *
+ * fast_start is that check and the queue start in hand-scheduled assembly: the
+ * compiled C of the same checks took ~290 instructions to the start (register
+ * spills, induction variables), this ~150 for one buffer and one LIN_DMA + STOP
+ * command buffer. Every offset, address and constant comes from the C headers
+ * through "i" operands. Registers: a0 &hif, a6 the job slot, a7 the result,
+ * t2 &j->bb[nbuf], t5 ncb; the rest scratch. */
+static uint32_t fast_eq_ok;    /* engine queues present (private copy of hif.eq_present) */
+static uint32_t fast_eq_dma;   /* DMA queues whose engine has the DMA registers: LIN_DMA checked here */
+
+#define FAST_TAKEN 1u          /* fast_start result: started; slot [3:1], ring [5:4] */
+#define FAST_MEM   (1u << 6)   /* a LIN_DMA: the job touches memory */
+#define JOB_OFF(f) ((uint32_t)offsetof(job_t, f))
+#define DSC_OFF(f) ((uint32_t)offsetof(hif_job_t, f))
+#define DSC_CB_SIZE ((uint32_t)sizeof(((hif_job_t *)0)->cb[0]))
+_Static_assert(FW_JOBS == 8u && HIF_NUM_SQ == 4u, "fast_start result fields");
+_Static_assert((HIF_SQ_ENTRIES & (HIF_SQ_ENTRIES - 1u)) == 0u, "ring index mask");
+_Static_assert(CP_OP_NOP == 0 && HIF_NUM_EQ <= 32u, "fast_start opcodes and masks");
+_Static_assert(sizeof(((job_t *)0)->nbuf) == 4u && sizeof(((job_t *)0)->eq[0]) == 1u &&
+               sizeof(((job_t *)0)->ncb) == 1u && sizeof(((job_t *)0)->bb[0]) == 4u &&
+               sizeof(((job_t *)0)->cb_addr[0]) == 4u && sizeof(((job_t *)0)->eqmask) == 4u,
+               "fast_start job field widths");
+_Static_assert(SOB_ADD_ADDR(SOB_DONE(1)) - SOB_ADD_ADDR(SOB_DONE(0)) == 4u, "DONE objects are consecutive");
+
+__attribute__((noipa)) static uint32_t fast_start(void)
+{
+    register uint32_t r_res __asm__("a7");
+    __asm__ volatile(/* the constants of the assembly below, from the C headers */
+                     ".set fs_PI, %[PI]\n\t"
+                     ".set fs_CIPI, %[CIPI]\n\t"
+                     ".set fs_SQE, %[SQE]\n\t"
+                     ".set fs_NSQ, %[NSQ]\n\t"
+                     ".set fs_DSZ, %[DSZ]\n\t"
+                     ".set fs_SQ, %[SQ]\n\t"
+                     ".set fs_JSZ, %[JSZ]\n\t"
+                     ".set fs_DSEQ, %[DSEQ]\n\t"
+                     ".set fs_DRSVD, %[DRSVD]\n\t"
+                     ".set fs_DCTRL, %[DCTRL]\n\t"
+                     ".set fs_CRSVD, %[CRSVD]\n\t"
+                     ".set fs_NCBBP, %[NCBBP]\n\t"
+                     ".set fs_NBUFBP, %[NBUFBP]\n\t"
+                     ".set fs_MAXCB, %[MAXCB]\n\t"
+                     ".set fs_MAXBUF, %[MAXBUF]\n\t"
+                     ".set fs_JNBUF, %[JNBUF]\n\t"
+                     ".set fs_DBUF, %[DBUF]\n\t"
+                     ".set fs_JBB, %[JBB]\n\t"
+                     ".set fs_BEBB, %[BEBB]\n\t"
+                     ".set fs_HBMB, %[HBMB]\n\t"
+                     ".set fs_HBMS, %[HBMS]\n\t"
+                     ".set fs_DCB, %[DCB]\n\t"
+                     ".set fs_NEQ, %[NEQ]\n\t"
+                     ".set fs_CBMAX, %[CBMAX]\n\t"
+                     ".set fs_JEQ, %[JEQ]\n\t"
+                     :
+                     : [PI] "i"(HIF_OFF(sq_pi)),
+                     [CIPI] "i"(HIF_OFF(sq_ci) - HIF_OFF(sq_pi)),
+                     [SQE] "i"(HIF_SQ_ENTRIES),
+                     [NSQ] "i"(HIF_NUM_SQ),
+                     [DSZ] "i"(sizeof(hif_job_t)),
+                     [SQ] "i"(HIF_OFF(sq)),
+                     [JSZ] "i"(sizeof(job_t)),
+                     [DSEQ] "i"(DSC_OFF(seq)),
+                     [DRSVD] "i"(DSC_OFF(rsvd0)),
+                     [DCTRL] "i"(DSC_OFF(ctrl)),
+                     [CRSVD] "i"(HIF_JOB_RSVD_MASK | (0xFu << HIF_JOB_NDEP_BP)),
+                     [NCBBP] "i"(HIF_JOB_NCB_BP),
+                     [NBUFBP] "i"(HIF_JOB_NBUF_BP),
+                     [MAXCB] "i"(HIF_MAX_CBS),
+                     [MAXBUF] "i"(HIF_MAX_BUFS),
+                     [JNBUF] "i"(JOB_OFF(nbuf)),
+                     [DBUF] "i"(DSC_OFF(buf)),
+                     [JBB] "i"(JOB_OFF(bb)),
+                     [BEBB] "i"(JOB_OFF(be) - JOB_OFF(bb)),
+                     [HBMB] "i"(TESSERA_HBM_BASE),
+                     [HBMS] "i"(TESSERA_HBM_SIZE),
+                     [DCB] "i"(DSC_OFF(cb)),
+                     [NEQ] "i"(HIF_NUM_EQ),
+                     [CBMAX] "i"(CB_CHECK_MAX),
+                     [JEQ] "i"(JOB_OFF(eq)));
+    __asm__ volatile(/* the constants of the assembly below, from the C headers */
+                     ".set fs_JCBA, %[JCBA]\n\t"
+                     ".set fs_JCBS, %[JCBS]\n\t"
+                     ".set fs_CBSZ, %[CBSZ]\n\t"
+                     ".set fs_JNCB, %[JNCB]\n\t"
+                     ".set fs_JEQM, %[JEQM]\n\t"
+                     ".set fs_SYSBUS, %[SYSBUS]\n\t"
+                     ".set fs_RDBUF, %[RDBUF]\n\t"
+                     ".set fs_HMASK, %[HMASK]\n\t"
+                     ".set fs_OSTOP, %[OSTOP]\n\t"
+                     ".set fs_OLIN, %[OLIN]\n\t"
+                     ".set fs_OWAIT, %[OWAIT]\n\t"
+                     ".set fs_OFENCE, %[OFENCE]\n\t"
+                     ".set fs_OSHORT, %[OSHORT]\n\t"
+                     ".set fs_NFENCE, %[NFENCE]\n\t"
+                     ".set fs_FWSOB, %[FWSOB]\n\t"
+                     ".set fs_FMEM, %[FMEM]\n\t"
+                     ".set fs_NJOBS, %[NJOBS]\n\t"
+                     ".set fs_COMP0, %[COMP0]\n\t"
+                     ".set fs_QSTRIDE, %[QSTRIDE]\n\t"
+                     ".set fs_QBASE, %[QBASE]\n\t"
+                     ".set fs_QCBB, %[QCBB]\n\t"
+                     ".set fs_QCBS, %[QCBS]\n\t"
+                     ".set fs_QCOMP, %[QCOMP]\n\t"
+                     ".set fs_QCTRL, %[QCTRL]\n\t"
+                     ".set fs_QSTART, %[QSTART]\n\t"
+                     ".set fs_MTIME, %[MTIME]\n\t"
+                     :
+                     : [JCBA] "i"(JOB_OFF(cb_addr)),
+                     [JCBS] "i"(JOB_OFF(cb_size)),
+                     [CBSZ] "i"(DSC_CB_SIZE),
+                     [JNCB] "i"(JOB_OFF(ncb)),
+                     [JEQM] "i"(JOB_OFF(eqmask)),
+                     [SYSBUS] "i"(TESSERA_SYSCTRL_BASE + offsetof(sysctrl_t, SYSBUS_CTRL)),
+                     [RDBUF] "i"(SYSCTRL__SYSBUS_CTRL__RDBUF_bm),
+                     [HMASK] "i"(0xFFu | CP_HDR_RSVD_MASK),
+                     [OSTOP] "i"(CP_OP_STOP),
+                     [OLIN] "i"(CP_OP_LIN_DMA),
+                     [OWAIT] "i"(CP_OP_WAIT),
+                     [OFENCE] "i"(CP_OP_FENCE),
+                     [OSHORT] "i"(CP_OP_MSG_SHORT),
+                     [NFENCE] "i"(CP_FENCES),
+                     [FWSOB] "i"(FW_SOB_BASE),
+                     [FMEM] "i"(FAST_MEM),
+                     [NJOBS] "i"(FW_JOBS),
+                     [COMP0] "i"(SOB_ADD_ADDR(SOB_DONE(0))),
+                     [QSTRIDE] "i"(TESSERA_QMAN_STRIDE),
+                     [QBASE] "i"(TESSERA_QMAN_BASE),
+                     [QCBB] "i"(offsetof(qman_t, CB_BASE)),
+                     [QCBS] "i"(offsetof(qman_t, CB_SIZE)),
+                     [QCOMP] "i"(offsetof(qman_t, COMP_ADDR)),
+                     [QCTRL] "i"(offsetof(qman_t, CTRL)),
+                     [QSTART] "i"(QMAN__CTRL__START_bm),
+                     [MTIME] "i"(TESSERA_CLINT_BASE + offsetof(clint_t, MTIME_LO)));
+    __asm__ volatile(/* the constants of the assembly below, from the C headers */
+                     ".set fs_FTAKEN, %[FTAKEN]\n\t"
+                     ".set fs_TFSA, %[TFSA]\n\t"
+                     ".set fs_SLOTF, %[SLOTF]\n\t"
+                     ".set fs_NWAIT, %[NWAIT]\n\t"
+                     ".set fs_MONF, %[MONF]\n\t"
+                     ".set fs_EQOK, %[EQOK]\n\t"
+                     ".set fs_EQBUSY, %[EQBUSY]\n\t"
+                     ".set fs_EQDMA, %[EQDMA]\n\t"
+                     ".set fs_HIF, %[HIF]\n\t"
+                     ".set fs_JOBS, %[JOBS]\n\t"
+                     :
+                     : [FTAKEN] "i"(FAST_TAKEN), [TFSA] "i"(&hif.cnt.t_first_start), [SLOTF] "i"(&slot_free),
+                       [NWAIT] "i"(&n_wait), [MONF] "i"(&mon_free), [EQOK] "i"(&fast_eq_ok),
+                       [EQBUSY] "i"(&eq_busy), [EQDMA] "i"(&fast_eq_dma), [HIF] "i"(&hif), [JOBS] "i"(jobs));
+    __asm__ volatile(
+        /* the fast path's conditions: two free slots (sf a2), nothing waiting, a
+         * monitor free; a3 = free queues, a4 = DMA queues, a0 = &hif, a1 = jobs */
+        "lui   t0, %%hi(fs_SLOTF)\n\t"
+        "lw    a2, %%lo(fs_SLOTF)(t0)\n\t"
+        "addi  t1, a2, -1\n\t"
+        "and   t1, t1, a2\n\t"
+        "beqz  t1, 90f\n\t"
+        "lui   t0, %%hi(fs_NWAIT)\n\t"
+        "lw    t1, %%lo(fs_NWAIT)(t0)\n\t"
+        "bnez  t1, 90f\n\t"
+        "lui   t0, %%hi(fs_MONF)\n\t"
+        "lw    t1, %%lo(fs_MONF)(t0)\n\t"
+        "beqz  t1, 90f\n\t"
+        "lui   t0, %%hi(fs_EQOK)\n\t"
+        "lw    a3, %%lo(fs_EQOK)(t0)\n\t"
+        "lui   t0, %%hi(fs_EQBUSY)\n\t"
+        "lw    t1, %%lo(fs_EQBUSY)(t0)\n\t"
+        "not   t1, t1\n\t"
+        "and   a3, a3, t1\n\t"
+        "lui   t0, %%hi(fs_EQDMA)\n\t"
+        "lw    a4, %%lo(fs_EQDMA)(t0)\n\t"
+        "lui   a0, %%hi(fs_HIF)\n\t"
+        "addi  a0, a0, %%lo(fs_HIF)\n\t"
+        "lui   a1, %%hi(fs_JOBS)\n\t"
+        "addi  a1, a1, %%lo(fs_JOBS)\n\t"
+        /* ring: the first non-empty one (q t0, ci t2); an overrun one: take_jobs */
+        "li    t0, 0\n\t"
+        "addi  t1, a0, fs_PI\n\t"
+        "li    t6, fs_SQE\n\t"
+        "li    t5, fs_NSQ\n"
+        "1:\n\t"
+        "lw    t2, fs_CIPI(t1)\n\t"
+        "lw    t3, 0(t1)\n\t"
+        "sub   t3, t3, t2\n\t"
+        "bltu  t6, t3, 90f\n\t"
+        "bnez  t3, 2f\n\t"
+        "addi  t0, t0, 1\n\t"
+        "addi  t1, t1, 4\n\t"
+        "bne   t0, t5, 1b\n\t"
+        "j     90f\n"
+        "2:\n\t"                              /* a5 = &hif.sq[q][ci % SQE] */
+        "andi  t3, t2, fs_SQE - 1\n\t"
+        "mul   t4, t0, t6\n\t"
+        "add   t3, t3, t4\n\t"
+        "li    t4, fs_DSZ\n\t"
+        "mul   t3, t3, t4\n\t"
+        "add   a5, a0, t3\n\t"
+        "addi  a5, a5, fs_SQ\n\t"
+        "slli  a7, t0, 4\n\t"
+        /* slot: the lowest set bit of sf (two or more are set); a6 = &jobs[slot] */
+        "li    t1, 0\n"
+        "3:\n\t"
+        "andi  t3, a2, 1\n\t"
+        "bnez  t3, 4f\n\t"
+        "srli  a2, a2, 1\n\t"
+        "addi  t1, t1, 1\n\t"
+        "j     3b\n"
+        "4:\n\t"
+        "slli  t3, t1, 1\n\t"
+        "or    a7, a7, t3\n\t"
+        "li    t3, fs_JSZ\n\t"
+        "mul   t3, t1, t3\n\t"
+        "add   a6, a1, t3\n\t"
+        /* counts (validate): seq, reserved words and bits, no dependency, 1..4 cbs and buffers */
+        "lw    t3, fs_DSEQ(a5)\n\t"
+        "beqz  t3, 90f\n\t"
+        "lw    t3, fs_DRSVD(a5)\n\t"
+        "bnez  t3, 90f\n\t"
+        "lw    t3, fs_DCTRL(a5)\n\t"
+        "li    t4, fs_CRSVD\n\t"
+        "and   t4, t3, t4\n\t"
+        "bnez  t4, 90f\n\t"
+        "srli  t5, t3, fs_NCBBP\n\t"
+        "andi  t5, t5, 15\n\t"
+        "addi  t4, t5, -1\n\t"
+        "li    t6, fs_MAXCB\n\t"
+        "bgeu  t4, t6, 90f\n\t"
+        "srli  t3, t3, fs_NBUFBP\n\t"
+        "andi  t3, t3, 15\n\t"
+        "addi  t4, t3, -1\n\t"
+        "li    t6, fs_MAXBUF\n\t"
+        "bgeu  t4, t6, 90f\n\t"
+        /* buffers: non-empty, inside device memory -> j->bb[], j->be[]; t2 = &j->bb[nbuf] */
+        "sw    t3, fs_JNBUF(a6)\n\t"
+        "addi  t0, a5, fs_DBUF\n\t"
+        "addi  t1, a6, fs_JBB\n\t"
+        "slli  t2, t3, 2\n\t"
+        "add   t2, t1, t2\n\t"
+        "li    a1, fs_HBMB\n\t"
+        "li    a2, fs_HBMS\n"
+        "5:\n\t"
+        "lw    t4, 0(t0)\n\t"
+        "lw    t6, 4(t0)\n\t"
+        "sub   t3, t4, a1\n\t"
+        "beqz  t6, 90f\n\t"
+        "bgeu  t3, a2, 90f\n\t"
+        "sub   t3, a2, t3\n\t"
+        "bltu  t3, t6, 90f\n\t"
+        "add   t6, t4, t6\n\t"
+        "sw    t4, 0(t1)\n\t"
+        "sw    t6, fs_BEBB(t1)\n\t"
+        "addi  t0, t0, 8\n\t"
+        "addi  t1, t1, 4\n\t"
+        "bne   t1, t2, 5b\n\t"
+        /* command buffers: a free queue not used twice, aligned, 8..CB_CHECK_MAX
+         * bytes, inside one buffer -> j->eq[], cb_addr[], cb_size[]; a1 = eqmask */
+        "addi  t0, a5, fs_DCB\n\t"
+        "li    t1, 0\n\t"
+        "li    a1, 0\n"
+        "6:\n\t"
+        "lw    t3, 0(t0)\n\t"
+        "lw    t4, 4(t0)\n\t"
+        "lw    t6, 8(t0)\n\t"
+        "li    a2, fs_NEQ\n\t"
+        "bgeu  t3, a2, 90f\n\t"
+        "srl   a2, a3, t3\n\t"
+        "andi  a2, a2, 1\n\t"
+        "beqz  a2, 90f\n\t"
+        "or    a2, t4, t6\n\t"
+        "andi  a2, a2, 7\n\t"
+        "bnez  a2, 90f\n\t"
+        "addi  a2, t6, -1\n\t"
+        "li    a5, fs_CBMAX\n\t"
+        "bgeu  a2, a5, 90f\n\t"
+        "addi  a2, a6, fs_JBB\n"
+        "7:\n\t"
+        "lw    a5, 0(a2)\n\t"
+        "bltu  t4, a5, 8f\n\t"
+        "lw    a5, fs_BEBB(a2)\n\t"
+        "bgeu  t4, a5, 8f\n\t"
+        "sub   a5, a5, t4\n\t"
+        "bgeu  a5, t6, 9f\n"
+        "8:\n\t"
+        "addi  a2, a2, 4\n\t"
+        "bne   a2, t2, 7b\n\t"
+        "j     90f\n"
+        "9:\n\t"
+        "li    a5, 1\n\t"
+        "sll   a5, a5, t3\n\t"
+        "xor   a3, a3, a5\n\t"
+        "or    a1, a1, a5\n\t"
+        "add   a2, a6, t1\n\t"
+        "sb    t3, fs_JEQ(a2)\n\t"
+        "slli  a2, t1, 2\n\t"
+        "add   a2, a6, a2\n\t"
+        "sw    t4, fs_JCBA(a2)\n\t"
+        "sw    t6, fs_JCBS(a2)\n\t"
+        "addi  t0, t0, fs_CBSZ\n\t"
+        "addi  t1, t1, 1\n\t"
+        "bne   t1, t5, 6b\n\t"
+        "sb    t5, fs_JNCB(a6)\n\t"
+        "sw    a1, fs_JEQM(a6)\n\t"
+        /* packets (pkt_check), the bridge's read buffer on (check_cbs) */
+        "lui   a5, %%hi(fs_SYSBUS)\n\t"
+        "li    a2, fs_RDBUF\n\t"
+        "sw    a2, %%lo(fs_SYSBUS)(a5)\n\t"
+        "li    a0, fs_HMASK\n\t"
+        "li    t1, 0\n"
+        "10:\n\t"                             /* command buffer t1: t0 = p, t6 = end, a1 = LIN_DMA allowed on its queue */
+        "slli  a2, t1, 2\n\t"
+        "add   a2, a6, a2\n\t"
+        "lw    t0, fs_JCBA(a2)\n\t"
+        "lw    t6, fs_JCBS(a2)\n\t"
+        "add   t6, t0, t6\n\t"
+        "add   a2, a6, t1\n\t"
+        "lbu   a2, fs_JEQ(a2)\n\t"
+        "srl   a1, a4, a2\n\t"
+        "andi  a1, a1, 1\n\t"
+        "11:\n\t"
+        "beq   t0, t6, 80f\n\t"               /* no STOP */
+        "lw    t3, 0(t0)\n\t"
+        "and   a2, t3, a0\n\t"                /* reserved bits set: no opcode matches */
+        "li    a5, fs_OSTOP\n\t"
+        "beq   a2, a5, 16f\n\t"
+        "li    a5, fs_OLIN\n\t"
+        "beq   a2, a5, 13f\n\t"
+        "srli  t3, t3, 16\n\t"
+        "beqz  a2, 12f\n\t"                   /* NOP */
+        "li    a5, fs_OWAIT\n\t"
+        "beq   a2, a5, 12f\n\t"
+        "li    a5, fs_OFENCE\n\t"
+        "bne   a2, a5, 17f\n\t"
+        "sltiu a5, t3, fs_NFENCE\n\t"
+        "beqz  a5, 80f\n\t"
+        "12:\n\t"
+        "addi  t0, t0, 8\n\t"
+        "j     11b\n\t"
+        "17:\n\t"
+        "li    a5, fs_OSHORT\n\t"
+        "bne   a2, a5, 80f\n\t"
+        "sltiu a5, t3, fs_FWSOB\n\t"
+        "bnez  a5, 12b\n\t"
+        "j     80f\n\t"
+        "13:\n\t"                             /* LIN_DMA: a DMA queue, 16 bytes, destination then source inside one buffer */
+        "beqz  a1, 80f\n\t"
+        "addi  a5, t0, 16\n\t"
+        "bltu  t6, a5, 80f\n\t"               /* truncated */
+        "lw    t3, 4(t0)\n\t"                 /* size */
+        "lw    a2, 12(t0)\n\t"                /* dst */
+        "beqz  t3, 80f\n\t"
+        "add   a5, a2, t3\n\t"
+        "bltu  a5, a2, 80f\n\t"
+        "addi  a3, a6, fs_JBB\n\t"
+        "14:\n\t"
+        "lw    t4, 0(a3)\n\t"
+        "bltu  a2, t4, 15f\n\t"
+        "lw    t4, fs_BEBB(a3)\n\t"
+        "bgeu  t4, a5, 18f\n\t"
+        "15:\n\t"
+        "addi  a3, a3, 4\n\t"
+        "bne   a3, t2, 14b\n\t"
+        "j     80f\n\t"
+        "18:\n\t"
+        "lw    a2, 8(t0)\n\t"                 /* src */
+        "add   a5, a2, t3\n\t"
+        "bltu  a5, a2, 80f\n\t"
+        "addi  a3, a6, fs_JBB\n\t"
+        "19:\n\t"
+        "lw    t4, 0(a3)\n\t"
+        "bltu  a2, t4, 20f\n\t"
+        "lw    t4, fs_BEBB(a3)\n\t"
+        "bgeu  t4, a5, 21f\n\t"
+        "20:\n\t"
+        "addi  a3, a3, 4\n\t"
+        "bne   a3, t2, 19b\n\t"
+        "j     80f\n\t"
+        "21:\n\t"
+        "ori   a7, a7, fs_FMEM\n\t"
+        "addi  t0, t0, 16\n\t"
+        "j     11b\n\t"
+        "16:\n\t"                             /* STOP: next command buffer; then the read buffer off */
+        "addi  t1, t1, 1\n\t"
+        "bne   t1, t5, 10b\n\t"
+        "lui   a5, %%hi(fs_SYSBUS)\n\t"
+        "sw    zero, %%lo(fs_SYSBUS)(a5)\n\t"
+        /* each queue (program_queues, start_queues): CB_BASE, CB_SIZE, COMP_ADDR = the slot's DONE object, CTRL.start; mtime right after the first start (t_first_start) */
+        "slli  a3, a7, 1\n\t"
+        "andi  a3, a3, (fs_NJOBS - 1) * 4\n\t"
+        "li    a5, fs_COMP0\n\t"
+        "add   a3, a3, a5\n\t"
+        "li    t3, fs_QSTRIDE\n\t"
+        "li    t4, fs_QBASE\n\t"
+        "li    a1, fs_QSTART\n\t"
+        "li    t1, 0\n\t"
+        "22:\n\t"
+        "add   a2, a6, t1\n\t"
+        "lbu   a2, fs_JEQ(a2)\n\t"
+        "mul   a2, a2, t3\n\t"
+        "add   a2, a2, t4\n\t"
+        "slli  a5, t1, 2\n\t"
+        "add   a5, a6, a5\n\t"
+        "lw    a0, fs_JCBA(a5)\n\t"
+        "sw    a0, fs_QCBB(a2)\n\t"
+        "lw    a0, fs_JCBS(a5)\n\t"
+        "sw    a0, fs_QCBS(a2)\n\t"
+        "sw    a3, fs_QCOMP(a2)\n\t"
+        "sw    a1, fs_QCTRL(a2)\n\t"
+        "bnez  t1, 23f\n\t"
+        "lui   a5, %%hi(fs_MTIME)\n\t"
+        "lw    a5, %%lo(fs_MTIME)(a5)\n\t"
+        "lui   a0, %%hi(fs_TFSA)\n\t"
+        "sw    a5, %%lo(fs_TFSA)(a0)\n\t"
+        "23:\n\t"
+        "addi  t1, t1, 1\n\t"
+        "bne   t1, t5, 22b\n\t"
+        "ori   a7, a7, fs_FTAKEN\n\t"
+        "j     99f\n\t"
+        "80:\n\t"                             /* refused by the packet check: read buffer off */
+        "lui   a5, %%hi(fs_SYSBUS)\n\t"
+        "sw    zero, %%lo(fs_SYSBUS)(a5)\n"
+        "90:\n\t"
+        "li    a7, 0\n"
+        "99:\n"
+        : "=r"(r_res)
+        :
+        : "a0", "a1", "a2", "a3", "a4", "a5", "a6", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "memory");
+    return r_res;
+}
+
 __attribute__((noinline)) static int take_fast(void)
 {
-    uint32_t sf = slot_free, q, ci;
-    if (UNLIKELY((sf & (sf - 1u)) == 0u || n_wait != 0u || mon_free == 0u))
+    uint32_t r = fast_start();
+    if (UNLIKELY(!(r & FAST_TAKEN)))
         return 0;
-    for (q = 0;; q++) {
-        if (q == HIF_NUM_SQ)
-            return 0;
-        ci = hif.sq_ci[q];
-        uint32_t d = hif.sq_pi[q] - ci;
-        if (d > HIF_SQ_ENTRIES)
-            return 0;   /* an overrun ring: take_jobs */
-        if (d)
-            break;
-    }
-    const hif_job_t *dsc = &hif.sq[q][ci % HIF_SQ_ENTRIES];
-    uint32_t slot = 0u;   /* the lowest free slot (slot_alloc); no ctz instruction in RV32IM */
-    while (!((sf >> slot) & 1u))
-        slot++;
+    uint32_t slot = (r >> 1) & (FW_JOBS - 1u), q = (r >> 4) & (HIF_NUM_SQ - 1u), ci = hif.sq_ci[q];
     job_t *j = &jobs[slot];
-    uint32_t ctrl = dsc->ctrl;
-    uint32_t ncb = (ctrl >> HIF_JOB_NCB_BP) & 0xFu, nbuf = (ctrl >> HIF_JOB_NBUF_BP) & 0xFu;
-    if (UNLIKELY(dsc->seq == 0u || (ctrl & HIF_JOB_RSVD_MASK) || ((ctrl >> HIF_JOB_NDEP_BP) & 0xFu) ||
-                 ncb - 1u >= HIF_MAX_CBS || nbuf - 1u >= HIF_MAX_BUFS || dsc->rsvd0))
-        return 0;
-    for (uint32_t b = 0; b < nbuf; b++) {
-        uint32_t base = dsc->buf[b].base, size = dsc->buf[b].size, off = base - TESSERA_HBM_BASE;
-        if (UNLIKELY(size == 0u || off >= TESSERA_HBM_SIZE || size > TESSERA_HBM_SIZE - off))
-            return 0;
-        j->bb[b] = base;
-        j->be[b] = base + size;
-    }
-    j->nbuf = nbuf;
-    uint32_t mask = 0u, present = hif.eq_present & ~eq_busy;
-    for (uint32_t c = 0; c < ncb; c++) {
-        uint32_t eq = dsc->cb[c].eq, a = dsc->cb[c].addr, sz = dsc->cb[c].size, inside = 0u;
-        if (UNLIKELY(eq >= HIF_NUM_EQ || !(((present & ~mask) >> eq) & 1u) || ((a | sz) & 7u) || sz == 0u ||
-                     sz > CB_CHECK_MAX))
-            return 0;
-        mask |= 1u << eq;
-        for (uint32_t b = 0; b < nbuf && !inside; b++)
-            inside = a >= j->bb[b] && a < j->be[b] && sz <= j->be[b] - a;
-        if (UNLIKELY(!inside))
-            return 0;
-        j->eq[c] = (uint8_t)eq;
-        j->cb_addr[c] = a;
-        j->cb_size[c] = sz;
-    }
-    /* the packets (the bridge's read buffer on: check_cbs) */
-    uint32_t ok = 1u, mem = 0u;
-    rdbuf(1u);
-    for (uint32_t c = 0; c < ncb && ok; c++) {
-        const volatile uint32_t *w = (const volatile uint32_t *)(uintptr_t)j->cb_addr[c];
-        uint32_t n = j->cb_size[c], eq = j->eq[c];
-        uint32_t dma = ((hif.eq_dma >> eq) & 1u) && eng_kind[eq] == ENG_DMA;
-        for (uint32_t off = 0;; off += 8u) {
-            if (UNLIKELY(off >= n)) {
-                ok = 0u;
-                break;
-            }
-            const volatile uint32_t *p = &w[off / 4u];
-            uint32_t h = p[0], op = h & (0xFFu | CP_HDR_RSVD_MASK), arg = h >> 16;   /* reserved bits: no op */
-            if (op == CP_OP_STOP)
-                break;
-            if (op == CP_OP_NOP || op == CP_OP_WAIT || (op == CP_OP_FENCE && arg < CP_FENCES) ||
-                (op == CP_OP_MSG_SHORT && arg < FW_SOB_BASE))
-                continue;
-            if (op == CP_OP_LIN_DMA && dma && n - off >= 16u) {
-                /* SRC, DST, SIZE, CTRL = GO of the DMA: no MSG_CTRL written (no WREG here) */
-                uint32_t size = p[1], src = p[2], dst = p[3];
-                if (lin_ok(j, dst, size) && lin_ok(j, src, size)) {
-                    mem = 1u;
-                    off += 8u;
-                    continue;
-                }
-            }
-            ok = 0u;
-            break;
-        }
-    }
-    rdbuf(0u);
-    if (UNLIKELY(!ok))
-        return 0;
-    j->ncb = (uint8_t)ncb;
     j->ndep = 0u;
-    j->eqmask = mask;
-    j->mem = mem;
-    for (uint32_t c = 0; c < ncb; c++) {
-        uint32_t k = j->eq[c];
-        QM(k, CB_BASE) = j->cb_addr[c];
-        QM(k, CB_SIZE) = j->cb_size[c];
-        QM(k, COMP_ADDR) = SOB_ADD_ADDR(SOB_DONE(slot));
-    }
-    start_queues(j);
-    take_commit(j, slot, q, ci, dsc, HIF_CAUSE_NONE, 0u, 1);
+    j->mem = (r & FAST_MEM) ? 1u : 0u;
+    take_commit(j, slot, q, ci, &hif.sq[q][ci % HIF_SQ_ENTRIES], HIF_CAUSE_NONE, 0u, 1);
     return 1;
 }
 
@@ -1147,6 +1492,12 @@ void fw_cp_note_doorbell(void)
     hif.cnt.doorbells++;
 }
 
+void fw_cp_doorbell(void)
+{
+    hif.cnt.t_doorbell = now32();
+    take_fast();   /* (hif.cnt.doorbells: fw_cp_poll, FW_EV_DB_FAST) */
+}
+
 void fw_cp_init(void)
 {
     hif.version = HIF_VERSION;
@@ -1198,6 +1549,10 @@ void fw_cp_init(void)
     trap_set_exception_handler(CAUSE_LOAD_ACCESS, 0);
     hif.eq_present = present;
     hif.eq_dma = dma;
+    fast_eq_ok = present;
+    for (uint32_t k = 0; k < HIF_NUM_EQ; k++)
+        if (((dma >> k) & 1u) && eng_kind[k] == ENG_DMA)
+            fast_eq_dma |= 1u << k;
     for (uint32_t k = 0; k < HIF_NUM_EQ; k++) {
         if (!((present >> k) & 1u))
             continue;
@@ -1234,7 +1589,9 @@ __attribute__((noinline)) static void poll_pass(uint32_t events);
 void fw_cp_poll(uint32_t events)
 {
     hif.cnt.polls++;
-    if (events & FW_EV_DOORBELL)
+    if (events & FW_EV_DB_FAST)
+        hif.cnt.doorbells++;   /* fw_cp_doorbell took it */
+    else if (events & FW_EV_DOORBELL)
         take_fast();  /* first: a job that can start at once is started here */
     poll_pass(events);
 }

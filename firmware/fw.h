@@ -22,6 +22,7 @@
 #define FW_EV_DOORBELL  (1u << 1)
 #define FW_EV_UART      (1u << 2)
 #define FW_EV_ENGINE    (1u << 3)   /* job event (SWIRQ 1) or engine-queue error (INTC 11) */
+#define FW_EV_DB_FAST   (1u << 4)   /* with FW_EV_DOORBELL: fw_cp_doorbell has run the fast path */
 
 extern volatile uint32_t fw_events;
 extern volatile uint32_t fw_ticks;
@@ -41,6 +42,10 @@ void fw_cp_poll(uint32_t events);
  * interrupt; 'j' console report. Weak empty defaults in sched.c. */
 void fw_cp_init(void);
 void fw_cp_note_doorbell(void);
+/* right after wfi, with interrupts masked, when the doorbell woke the core
+ * (before its SWIRQ bit is cleared): time stamp and counter of
+ * fw_cp_note_doorbell, and a job that can start at once is started here */
+void fw_cp_doorbell(void);
 /* right after wfi, with interrupts masked: event bits for control-path
  * interrupts pending in INTC.PENDING that cp.c takes without a trap */
 uint32_t fw_cp_wake(uint32_t pending);

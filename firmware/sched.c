@@ -40,6 +40,10 @@ __attribute__((weak)) void fw_cp_poll(uint32_t events)
 
 __attribute__((weak)) void fw_cp_init(void) {}
 __attribute__((weak)) void fw_cp_note_doorbell(void) {}
+__attribute__((weak)) void fw_cp_doorbell(void)
+{
+    fw_cp_note_doorbell();
+}
 __attribute__((weak)) uint32_t fw_cp_wake(uint32_t pending)
 {
     (void)pending;
@@ -75,13 +79,16 @@ void fw_sched_run(void)
         if (ev == 0u) {
             wfi();
             /* fast path: a doorbell that woke us is taken here, without the
-             * trap entry and exit (about 200 cycles of the doorbell latency) */
+             * trap entry and exit (about 200 cycles of the doorbell latency);
+             * fw_cp_doorbell starts the job first and the SWIRQ bit is cleared
+             * after it: the pass that follows (fw_cp_poll) reads every ring
+             * after the clear, so no doorbell is lost */
             uint32_t pend = INTC_REG(PENDING);
             if (pend & (1u << INTC_SRC_SWIRQ(FW_DOORBELL_SWIRQ))) {
+                fw_cp_doorbell();
                 INTC_REG(SWIRQ_CLR) = FIELD_PREP(INTC__SWIRQ_CLR__BITS, 1u << FW_DOORBELL_SWIRQ);
                 fw_doorbells = fw_doorbells + 1u;
-                fw_cp_note_doorbell();
-                ev = FW_EV_DOORBELL;
+                ev = FW_EV_DOORBELL | FW_EV_DB_FAST;
             } else {
                 ev = fw_cp_wake(pend);
             }

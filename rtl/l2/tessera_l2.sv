@@ -354,6 +354,7 @@ module tessera_l2 #(
   // a read-ahead refill beat (pf_fill) takes the side port before everyone (R is never
   // back-pressured); the others are arbitrated round-robin in the remaining cycles
   logic                pf_fill, pf_fill_beat, pf_fill_last, pf_fill_err;
+  logic                pf_pair;  // pf_fill writes the whole line (its beat 0 was held)
   logic [BankBits-1:0] pf_fill_bank;
   logic [LsetBits-1:0] pf_fill_lset;
   logic [WayBits-1:0]  pf_fill_way;
@@ -396,7 +397,7 @@ module tessera_l2 #(
       sd_bank  = pf_fill_bank;
       sd_lset  = pf_fill_lset;
       sd_way   = pf_fill_way;
-      sd_wdata = {m_axi_rdata_i, m_axi_rdata_i};
+      sd_wdata = {m_axi_rdata_i, pf_pair ? hb_data_q : m_axi_rdata_i};
     end
   end
 
@@ -500,6 +501,7 @@ module tessera_l2 #(
       .side_valid_i       (bk_side_v[b]),
       .side_op_i          (sd_op),
       .side_beat_i        (pf_fill_beat),
+      .side_pair_i        (pf_pair),
       .side_last_i        (pf_fill_last),
       .side_err_i         (pf_fill_err),
       .side_lset_i        (sd_lset),
@@ -595,7 +597,31 @@ module tessera_l2 #(
   assign pf_wq_push = pres_valid && (pres_kind == tessera_l2_pkg::ResMissAlloc) && pres_vdirty;
   assign pf_r_valid = m_axi_rvalid_i && (32'(m_axi_rid_i) >= NumEng) && (32'(m_axi_rid_i) < NumRd);
   assign pf_r_idx   = PfW'(32'(m_axi_rid_i) - NumEng);
-  assign pf_fill    = pf_r_valid;
+  // Refill pairs: beat 0 of a read-ahead line is held in one register and written with
+  // its beat 1 by a single side operation (one bank cycle per refilled line instead of
+  // two). Beats of one MSHR arrive in order, so the next beat of the held MSHR is that
+  // line's beat 1. While the register is taken (R bursts of two MSHRs interleaved), other
+  // lines are written beat by beat as before. Nobody can read a held line meanwhile: it
+  // stays reserved until its last beat is written.
+  logic           hb_v_q, pf_hold;
+  logic [PfW-1:0] hb_idx_q;
+  logic [255:0]   hb_data_q;
+  assign pf_hold = pf_r_valid && !pf_fill_beat && !hb_v_q;
+  assign pf_pair = pf_r_valid && pf_fill_beat && hb_v_q && (hb_idx_q == pf_r_idx);
+  assign pf_fill = pf_r_valid && !pf_hold;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hb_v_q    <= 1'b0;
+      hb_idx_q  <= '0;
+      hb_data_q <= '0;
+    end else if (pf_hold) begin
+      hb_v_q    <= 1'b1;
+      hb_idx_q  <= pf_r_idx;
+      hb_data_q <= m_axi_rdata_i;
+    end else if (pf_pair) begin
+      hb_v_q    <= 1'b0;
+    end
+  end
   assign eng_write[PfReq] = 1'b0;
   assign eng_full[PfReq]  = 1'b0;
   assign eng_alloc[PfReq] = 1'b1;

@@ -53,6 +53,7 @@ module tessera_l2_bank #(
   input  logic                side_valid_i,
   input  tessera_l2_pkg::side_op_e side_op_i,
   input  logic                side_beat_i,   // SideFillBeat: which half, last beat, error
+  input  logic                side_pair_i,   // SideFillBeat: both halves at once (beat 0 held)
   input  logic                side_last_i,
   input  logic                side_err_i,
   input  logic [LsetBits-1:0] side_lset_i,
@@ -238,6 +239,7 @@ module tessera_l2_bank #(
   logic      lookup;
   logic [31:0] vaddr_d;
   logic      sbusy_d, swb_d, shit_d;
+  logic      alloc, alloc_vd;
 
   always_comb begin
     valid_d = valid_q;
@@ -264,6 +266,8 @@ module tessera_l2_bank #(
     shit_d  = 1'b0;
     stash_set = 1'b0;
     stash_use = 1'b0;
+    alloc     = 1'b0;
+    alloc_vd  = 1'b0;
 
     if (side_valid_i) begin
       mem_idx = {side_lset_i, side_way_i};
@@ -272,7 +276,8 @@ module tessera_l2_bank #(
       unique case (side_op_i)
         tessera_l2_pkg::SideFillBeat: begin
           mem_we = 1'b1;
-          mem_be = side_beat_i ? {32'hffff_ffff, 32'h0} : {32'h0, 32'hffff_ffff};
+          mem_be = side_pair_i ? '1 :
+                   side_beat_i ? {32'hffff_ffff, 32'h0} : {32'h0, 32'hffff_ffff};
           if (side_last_i) begin
             valid_d[side_lset_i][side_way_i] = !side_err_i;
             dirty_d[side_lset_i][side_way_i] = 1'b0;
@@ -337,13 +342,8 @@ module tessera_l2_bank #(
         mem_we  = 1'b1;
         dm_we   = 1'b1;  // new mask = beat 0's strobes (beat 1 adds its own as a hit)
         mem_idx = {req_lset_i, vic_way};
-        age_d[req_lset_i] = age_vic_n;
-        cls_d[req_lset_i][vic_way]   = req_cls_i;
-        tag_d[req_lset_i][vic_way]   = req_tag_i;
-        valid_d[req_lset_i][vic_way] = 1'b1;
-        dirty_d[req_lset_i][vic_way] = 1'b1;
-        pend_d[req_lset_i][vic_way]  = 1'b1;
-        owner_d[req_lset_i][vic_way] = req_eng_i;
+        alloc    = 1'b1;
+        alloc_vd = 1'b1;
       end else if (any_cand && req_write_i && req_full_i && !stash_v_q) begin
         // full-line write miss with a dirty victim: read the victim now (it goes to the
         // write queue through the requester's MSHR, which the write engine keeps free for
@@ -353,29 +353,31 @@ module tessera_l2_bank #(
         mem_re  = 1'b1;
         mem_idx = {req_lset_i, vic_way};
         stash_set = 1'b1;
-        age_d[req_lset_i] = age_vic_n;
-        cls_d[req_lset_i][vic_way]   = req_cls_i;
-        tag_d[req_lset_i][vic_way]   = req_tag_i;
-        valid_d[req_lset_i][vic_way] = 1'b1;
-        dirty_d[req_lset_i][vic_way] = 1'b1;
-        pend_d[req_lset_i][vic_way]  = 1'b1;
-        owner_d[req_lset_i][vic_way] = req_eng_i;
+        alloc    = 1'b1;
+        alloc_vd = 1'b1;
       end else if (any_cand) begin
         kind_d = tessera_l2_pkg::ResMissAlloc;
         // read the victim line now (the RAM is idle on a miss): a dirty victim's data is
         // on side_rdata_o with the result, no separate victim read is needed
         mem_re  = 1'b1;
         mem_idx = {req_lset_i, vic_way};
-        age_d[req_lset_i] = age_vic_n;
-        cls_d[req_lset_i][vic_way]   = req_cls_i;
-        tag_d[req_lset_i][vic_way]   = req_tag_i;
-        valid_d[req_lset_i][vic_way] = 1'b0;
-        dirty_d[req_lset_i][vic_way] = 1'b0;
-        pend_d[req_lset_i][vic_way]  = 1'b1;
-        owner_d[req_lset_i][vic_way] = req_eng_i;
+        alloc    = 1'b1;
+        alloc_vd = 1'b0;
       end else begin
         kind_d = tessera_l2_pkg::ResRetry;
       end
+    end
+    // an allocation reserves the victim way for the requester: the way becomes the youngest
+    // and takes the new tag; it is valid and dirty at once when the lookup writes the whole
+    // line itself (full-line writes), else invalid until its refill
+    if (alloc) begin
+      age_d[req_lset_i] = age_vic_n;
+      cls_d[req_lset_i][vic_way]   = req_cls_i;
+      tag_d[req_lset_i][vic_way]   = req_tag_i;
+      valid_d[req_lset_i][vic_way] = alloc_vd;
+      dirty_d[req_lset_i][vic_way] = alloc_vd;
+      pend_d[req_lset_i][vic_way]  = 1'b1;
+      owner_d[req_lset_i][vic_way] = req_eng_i;
     end
   end
 

@@ -314,9 +314,8 @@ module tessera_mme
   logic [31:0]   frow_addr_q, fstride; // aligned address of row fr_q
   logic [31:0]   fcol0_q;     // aligned address of row 0 (column-order fetch)
   logic          f_cm;        // this phase fetches column by column (k-contiguous rows)
-  logic          f_init_q;    // a fetch phase was entered: its first row address is
-                              // loaded in this cycle, so no AR is issued
   logic          f_done;      // all bursts of this phase issued
+  logic          f_last;      // the burst offered now is the last one of this phase
   logic          pend_a_q, pend_b_q;  // panels to fetch after the marker
   logic [1:0]    pa_slot_q;
   logic          pb_slot_q;
@@ -329,54 +328,63 @@ module tessera_mme
   logic [TW-1:0] f_mt_nx, f_nt_nx;
   assign {f_mt_nx, f_nt_nx} = next_tile(f_mt_q, f_nt_q, mtn, ntn);
 
+  // Start address (unaligned: first element of row 0) of the A panel, the B panel and
+  // the init tile of the tile being fetched. Registered when the sequencer moves to
+  // a tile, so a fetch phase can issue its first burst in the cycle after it is entered.
+  logic [31:0] fa_base_q, fb_base_q, fi_base_q;
+  logic [31:0] nb_a, nb_b, nb_i;
+  logic [TW-1:0] nb_mt, nb_nt;
+  logic [19:0] nb_m0, nb_n0;
+  always_comb begin
+    nb_mt = run_start ? '0 : f_mt_nx;
+    nb_nt = run_start ? '0 : f_nt_nx;
+    nb_m0 = 20'(nb_mt << LR);
+    nb_n0 = 20'(nb_nt << LC);
+    nb_a  = atr_q ? a_addr_q + (32'(nb_m0) << lab) : a_addr_q + 32'(nb_m0) * lda_q;
+    nb_b  = btr_q ? b_addr_q + 32'(nb_n0) * ldb_q : b_addr_q + (32'(nb_n0) << lbb);
+    nb_i  = bias_q ? bias_addr_q + (32'(nb_n0) << 2)
+                   : c_addr_q + 32'(nb_m0) * ldc_q + (32'(nb_n0) << lcb);
+  end
+
   // phase parameters
   logic [19:0] f_m0, f_n0, f_mv, f_nv;  // tile origin and valid extents
-  logic [31:0] f_seg_off;               // byte offset of the segment in each row
-  logic [23:0] f_seg_len;
-  logic [31:0] f_base;                  // address of row 0 (unaligned segment start)
+  logic [23:0] f_seg_len;               // bytes of the segment in each row
+  logic [4:0]  f_base;                  // byte offset of row 0's segment in its first beat
   always_comb begin
     f_m0 = 20'(f_mt_q << LR);
     f_n0 = 20'(f_nt_q << LC);
     f_mv = ((m_q - f_m0) > 20'(Rows)) ? 20'(Rows) : (m_q - f_m0);
     f_nv = ((n_q - f_n0) > 20'(Cols)) ? 20'(Cols) : (n_q - f_n0);
-    fdest = 2'd0; flay_l = 1'b0; fr_n = '0; fstride = '0; f_seg_off = '0; f_seg_len = '0;
+    fdest = 2'd0; flay_l = 1'b0; fr_n = '0; fstride = '0; f_seg_len = '0;
     f_base = '0;
     unique case (f_ph_q)
       FA: begin
-        fdest = 2'd0;
+        fdest = 2'd0; fstride = lda_q; f_base = fa_base_q[4:0];
         if (atr_q) begin  // stored K x M: row k holds lanes m0..
-          flay_l = 1'b1; fr_n = k_q; fstride = lda_q; f_base = a_addr_q;
-          f_seg_off = 32'(f_m0) << lab; f_seg_len = 24'(f_mv) << lab;
+          flay_l = 1'b1; fr_n = k_q; f_seg_len = 24'(f_mv) << lab;
         end else begin
-          flay_l = 1'b0; fr_n = f_mv; fstride = lda_q;
-          f_base = a_addr_q + 32'(f_m0) * lda_q;
-          f_seg_len = 24'(k_q) << lab;
+          flay_l = 1'b0; fr_n = f_mv; f_seg_len = 24'(k_q) << lab;
         end
       end
       FB: begin
-        fdest = 2'd1;
+        fdest = 2'd1; fstride = ldb_q; f_base = fb_base_q[4:0];
         if (btr_q) begin  // stored N x K: row n holds k
-          flay_l = 1'b0; fr_n = f_nv; fstride = ldb_q;
-          f_base = b_addr_q + 32'(f_n0) * ldb_q;
-          f_seg_len = 24'(k_q) << lbb;
+          flay_l = 1'b0; fr_n = f_nv; f_seg_len = 24'(k_q) << lbb;
         end else begin
-          flay_l = 1'b1; fr_n = k_q; fstride = ldb_q; f_base = b_addr_q;
-          f_seg_off = 32'(f_n0) << lbb; f_seg_len = 24'(f_nv) << lbb;
+          flay_l = 1'b1; fr_n = k_q; f_seg_len = 24'(f_nv) << lbb;
         end
       end
       FI: begin
-        fdest = 2'd2; flay_l = 1'b1;
+        fdest = 2'd2; flay_l = 1'b1; f_base = fi_base_q[4:0];
         if (bias_q) begin
-          fr_n = 20'd1; fstride = '0; f_base = bias_addr_q;
-          f_seg_off = 32'(f_n0) << 2; f_seg_len = 24'(f_nv) << 2;
+          fr_n = 20'd1; fstride = '0; f_seg_len = 24'(f_nv) << 2;
         end else begin
-          fr_n = f_mv; fstride = ldc_q; f_base = c_addr_q + 32'(f_m0) * ldc_q;
-          f_seg_off = 32'(f_n0) << lcb; f_seg_len = 24'(f_nv) << lcb;
+          fr_n = f_mv; fstride = ldc_q; f_seg_len = 24'(f_nv) << lcb;
         end
       end
       default: ;
     endcase
-    foff  = f_seg_off[4:0];
+    foff  = f_base;
     flast = 8'((24'(foff) + f_seg_len - 24'd1) >> 5);
     f_cm  = (f_ph_q == FA || f_ph_q == FB) && !flay_l;
     f_done = f_cm ? (fbeat_q > flast) : (fr_q >= fr_n);
@@ -385,32 +393,40 @@ module tessera_mme
   // burst length: up to 8 beats, stop at the row's last beat and at 256 B boundaries
   logic [31:0] f_ar_addr;
   logic [3:0]  f_blen, f_to_bound, f_to_end;
-  logic        f_issue;
+  logic        f_issue, f_row_end;
   always_comb begin
     f_ar_addr  = frow_addr_q + (32'(fbeat_q) << 5);
     f_to_bound = 4'd8 - 4'(f_ar_addr[7:5]);
     f_to_end   = ((flast - fbeat_q) >= 8'd7) ? 4'd8 : 4'(flast - fbeat_q + 8'd1);
     f_blen     = f_cm ? 4'd1 :
                  ((f_to_end < f_to_bound) ? f_to_end : f_to_bound);
+    f_row_end  = fbeat_q + 8'(f_blen) > flast;   // (row order) burst holds the row's last beat
+    f_last     = f_cm ? ((fr_q + 20'd1 >= fr_n) && (fbeat_q >= flast))
+                      : (f_row_end && (fr_q + 20'd1 >= fr_n));
   end
 
   // slot availability: a slot may be refilled when the array finished the last
   // tile that used it
-  logic need_a, need_b, tgt_b, tgt_i, free_a, free_b, free_i;
+  logic need_a, need_b, need_i, tgt_b, tgt_i, free_a, free_b, free_i, f_go;
   logic [1:0] tgt_a;
   always_comb begin
     tgt_a  = f_mt_q[1:0];
     need_a = !fa_valid_q[tgt_a] || (fa_id_q[tgt_a] != f_mt_q);
     need_b = !fb_valid_q || (fb_id_q != f_nt_q);
+    need_i = accc_q || bias_q;
     tgt_b  = !fb_slot_q;
     tgt_i  = !fi_slot_q;
     free_a = !luv_a_q[tgt_a] || (c_done_q > lu_a_q[tgt_a]);
     free_b = !luv_b_q[tgt_b] || (c_done_q > lu_b_q[tgt_b]);
     free_i = !luv_i_q[tgt_i] || (c_done_q > lu_i_q[tgt_i]);
+    // FTile: all slots of the tile are available (and the marker fits when it is
+    // queued in this cycle): claim them at once
+    f_go   = (f_ph_q == FTile) && !run_start && (!need_a || free_a) && (!need_b || free_b) &&
+             (need_i ? free_i : !fq_full);
   end
 
   assign m_axi_arvalid_o = (f_ph_q == FA || f_ph_q == FB || f_ph_q == FI) && !fq_full &&
-                           !f_init_q && !f_done;
+                           !f_done;
   assign m_axi_araddr_o  = f_ar_addr;
   assign m_axi_arlen_o   = 8'(f_blen) - 8'd1;
   assign m_axi_arid_o    = '0;
@@ -420,6 +436,11 @@ module tessera_mme
   assign m_axi_arprot_o  = 3'b000;
   assign m_axi_arqos_o   = {2'b00, rd_class_q};
   assign f_issue = m_axi_arvalid_o && m_axi_arready_i;
+
+  // the marker hands the tile to the array: queued in FTile when the tile has no init
+  // fetch, else in FMark after the init bursts
+  logic f_mark;
+  assign f_mark = (f_go && !need_i) || (run_start && !need_i) || (f_ph_q == FMark && !fq_full);
 
   always_comb begin
     fq_in        = '0;
@@ -438,29 +459,66 @@ module tessera_mme
         fq_in.kval = (20'(fbeat_q) + 20'd1) << (3'd5 - {1'b0, (fdest == 2'd0) ? lab : lbb});
       end else begin
         // one row per k: row fr_q complete with the burst holding its last beat
-        fq_in.kend = (fdest != 2'd2) && (fbeat_q + 8'(f_blen) > flast);
+        fq_in.kend = (fdest != 2'd2) && f_row_end;
         fq_in.kval = fr_q + 20'd1;
       end
-    end else if (f_ph_q == FMark && !fq_full) begin
+    end else if (f_mark) begin
       fq_push       = 1'b1;
       fq_in.marker  = 1'b1;
-      fq_in.a_slot  = f_mt_q[1:0];
-      fq_in.b_slot  = fb_slot_q;
-      fq_in.i_slot  = fi_slot_q;
+      // tile 0 at the start of a job: slot 0 of everything; in FTile the B slot is the
+      // one claimed in this cycle
+      fq_in.a_slot  = run_start ? 2'd0 : f_mt_q[1:0];
+      fq_in.b_slot  = run_start ? 1'b0 : ((f_ph_q == FTile && need_b) ? tgt_b : fb_slot_q);
+      fq_in.i_slot  = run_start ? 1'b0 : fi_slot_q;
     end
   end
 
+  // Enter a panel phase: its first row address comes from the registered tile base,
+  // so the first AR goes out in the next cycle.
+  logic          f_enter_a, f_enter_b, f_enter_i;
+  logic [1:0]    f_enter_slot;
+  logic [31:0]   f_enter_addr;
+  logic          f_tile_end;  // all fetch steps of this tile are queued
+  always_comb begin
+    f_enter_a = 1'b0; f_enter_b = 1'b0; f_enter_i = 1'b0;
+    f_tile_end = 1'b0;
+    unique case (f_ph_q)
+      FTile: begin
+        if (f_go) begin
+          if (need_i)      f_enter_i = 1'b1;
+          else if (need_a) f_enter_a = 1'b1;
+          else if (need_b) f_enter_b = 1'b1;
+          else             f_tile_end = 1'b1;
+        end
+      end
+      FMark: begin
+        if (!fq_full) begin
+          if (pend_a_q)      f_enter_a = 1'b1;
+          else if (pend_b_q) f_enter_b = 1'b1;
+          else               f_tile_end = 1'b1;
+        end
+      end
+      FA: begin
+        if (f_issue && f_last) begin
+          if (pend_b_q) f_enter_b = 1'b1;
+          else          f_tile_end = 1'b1;
+        end
+      end
+      FB:      if (f_issue && f_last) f_tile_end = 1'b1;
+      default: ;
+    endcase
+    f_enter_slot = f_enter_i ? {1'b0, tgt_i} :
+                   f_enter_a ? ((f_ph_q == FTile) ? tgt_a : pa_slot_q) :
+                   {1'b0, (f_ph_q == FTile) ? tgt_b : pb_slot_q};
+    f_enter_addr = (f_enter_i ? fi_base_q : (f_enter_a ? fa_base_q : fb_base_q)) & ~32'd31;
+  end
+
   logic [TW-1:0] f_t_nx;
-  logic          f_tile_end;  // last fetch step of this tile (marker or panel phase done)
   assign f_t_nx = f_t_q + 1'b1;
-  assign f_tile_end = ((f_ph_q == FA || f_ph_q == FB) && !f_init_q && f_done &&
-                       !(f_ph_q == FA && pend_b_q)) ||
-                      (f_ph_q == FMark && !fq_full && !pend_a_q && !pend_b_q);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       f_ph_q <= FIdle;
-      f_init_q <= 1'b0;
       f_t_q <= '0; f_mt_q <= '0; f_nt_q <= '0;
       fa_valid_q <= '0; fb_valid_q <= 1'b0;
       fb_slot_q <= 1'b1; fi_slot_q <= 1'b1;
@@ -474,59 +532,54 @@ module tessera_mme
       luv_a_q <= '0; luv_b_q <= '0; luv_i_q <= '0;
       tgt_q <= '0; fr_q <= '0; fbeat_q <= '0; frow_addr_q <= '0; fcol0_q <= '0;
       pend_a_q <= 1'b0; pend_b_q <= 1'b0; pa_slot_q <= '0; pb_slot_q <= 1'b0;
+      fa_base_q <= '0; fb_base_q <= '0; fi_base_q <= '0;
     end else if (run_start) begin
-      f_ph_q <= FTile;
-      f_init_q <= 1'b0;
+      // tile 0 claims slot 0 of A, B and init at once (all free at the start of a job)
+      // and enters its first phase; without an init fetch its marker is queued now
       f_t_q <= '0; f_mt_q <= '0; f_nt_q <= '0;
-      fa_valid_q <= '0; fb_valid_q <= 1'b0;
-      fb_slot_q <= 1'b1; fi_slot_q <= 1'b1;
-      luv_a_q <= '0; luv_b_q <= '0; luv_i_q <= '0;
-      pend_a_q <= 1'b0; pend_b_q <= 1'b0;
+      fa_valid_q <= 4'b0001; fa_id_q[0] <= '0; luv_a_q <= 4'b0001; lu_a_q[0] <= '0;
+      fb_valid_q <= 1'b1; fb_id_q <= '0; fb_slot_q <= 1'b0; luv_b_q <= 2'b01; lu_b_q[0] <= '0;
+      fi_slot_q <= !need_i; luv_i_q <= {1'b0, need_i}; lu_i_q[0] <= '0;
+      f_ph_q   <= need_i ? FI : FA;
+      pend_a_q <= need_i; pend_b_q <= 1'b1; pa_slot_q <= '0; pb_slot_q <= 1'b0;
+      tgt_q <= '0; fr_q <= '0; fbeat_q <= '0;
+      frow_addr_q <= (need_i ? nb_i : nb_a) & ~32'd31;
+      fcol0_q     <= (need_i ? nb_i : nb_a) & ~32'd31;
+      fa_base_q <= nb_a; fb_base_q <= nb_b; fi_base_q <= nb_i;
     end else begin
-      f_init_q <= 1'b0;
       unique case (f_ph_q)
         FIdle: ;
         FTile: begin
-          // choose the slots of this tile, in order A, B, init; wait for free slots
-          if (need_a) begin
-            if (free_a) begin
-              lu_a_q[tgt_a] <= f_t_q; luv_a_q[tgt_a] <= 1'b1;
-              fa_valid_q[tgt_a] <= 1'b1; fa_id_q[tgt_a] <= f_mt_q;
-              pend_a_q <= 1'b1; pa_slot_q <= tgt_a;
-            end
-          end else begin
+          // claim the slots of this tile (A panel, B panel, init), once all are available
+          if (f_go) begin
             lu_a_q[tgt_a] <= f_t_q;
+            if (need_a) begin
+              luv_a_q[tgt_a] <= 1'b1;
+              fa_valid_q[tgt_a] <= 1'b1; fa_id_q[tgt_a] <= f_mt_q;
+            end
             if (need_b) begin
-              if (free_b) begin
-                lu_b_q[tgt_b] <= f_t_q; luv_b_q[tgt_b] <= 1'b1;
-                fb_valid_q <= 1'b1; fb_id_q <= f_nt_q; fb_slot_q <= tgt_b;
-                pend_b_q <= 1'b1; pb_slot_q <= tgt_b;
-              end
+              lu_b_q[tgt_b] <= f_t_q; luv_b_q[tgt_b] <= 1'b1;
+              fb_valid_q <= 1'b1; fb_id_q <= f_nt_q; fb_slot_q <= tgt_b;
             end else begin
               lu_b_q[fb_slot_q] <= f_t_q;
-              if (accc_q || bias_q) begin
-                if (free_i) begin
-                  f_ph_q <= FI; f_init_q <= 1'b1;
-                  tgt_q <= {1'b0, tgt_i}; fr_q <= '0; fbeat_q <= '0;
-                  lu_i_q[tgt_i] <= f_t_q; luv_i_q[tgt_i] <= 1'b1; fi_slot_q <= tgt_i;
-                end
-              end else begin
-                f_ph_q <= FMark;
-              end
             end
+            if (need_i) begin
+              lu_i_q[tgt_i] <= f_t_q; luv_i_q[tgt_i] <= 1'b1; fi_slot_q <= tgt_i;
+              f_ph_q <= FI;
+            end else if (need_a) begin
+              f_ph_q <= FA;
+            end else if (need_b) begin
+              f_ph_q <= FB;
+            end
+            // panels still to fetch after this step (the first one is entered now)
+            pend_a_q <= need_a && need_i;
+            pend_b_q <= need_b && (need_i || need_a);
+            pa_slot_q <= tgt_a;
+            pb_slot_q <= tgt_b;
           end
         end
         FA, FB, FI: begin
-          if (f_init_q) begin
-            // row address loaded below
-          end else if (f_done) begin
-            if (f_ph_q == FI) begin
-              f_ph_q <= FMark;
-            end else if (f_ph_q == FA && pend_b_q) begin
-              f_ph_q <= FB; f_init_q <= 1'b1; pend_b_q <= 1'b0;
-              tgt_q <= {1'b0, pb_slot_q}; fr_q <= '0; fbeat_q <= '0;
-            end
-          end else if (f_issue) begin
+          if (f_issue) begin
             if (f_cm) begin
               if (fr_q + 20'd1 >= fr_n) begin
                 fr_q        <= '0;
@@ -536,28 +589,32 @@ module tessera_mme
                 fr_q        <= fr_q + 20'd1;
                 frow_addr_q <= frow_addr_q + fstride;
               end
-            end else if (fbeat_q + 8'(f_blen) > flast) begin
+            end else if (f_row_end) begin
               fr_q    <= fr_q + 20'd1;
               fbeat_q <= '0;
               frow_addr_q <= frow_addr_q + fstride;
             end else begin
               fbeat_q <= fbeat_q + 8'(f_blen);
             end
+            if (f_last && f_ph_q == FI) f_ph_q <= FMark;
           end
         end
-        FMark: begin
-          if (!fq_full) begin
-            if (pend_a_q) begin
-              f_ph_q <= FA; f_init_q <= 1'b1; pend_a_q <= 1'b0;
-              tgt_q <= pa_slot_q; fr_q <= '0; fbeat_q <= '0;
-            end else if (pend_b_q) begin
-              f_ph_q <= FB; f_init_q <= 1'b1; pend_b_q <= 1'b0;
-              tgt_q <= {1'b0, pb_slot_q}; fr_q <= '0; fbeat_q <= '0;
-            end
-          end
-        end
+        FMark: ;
         default: f_ph_q <= FIdle;
       endcase
+      // entering a panel phase (overrides the counter updates above)
+      if (f_enter_a || f_enter_b || f_enter_i) begin
+        f_ph_q      <= f_enter_i ? FI : (f_enter_a ? FA : FB);
+        tgt_q       <= f_enter_slot;
+        fr_q        <= '0;
+        fbeat_q     <= '0;
+        frow_addr_q <= f_enter_addr;
+        fcol0_q     <= f_enter_addr;
+        if (f_ph_q != FTile) begin
+          if (f_enter_a) pend_a_q <= 1'b0;
+          if (f_enter_b) pend_b_q <= 1'b0;
+        end
+      end
       // the tile's marker and panels are queued: go on with the next tile
       if (f_tile_end) begin
         if (f_t_nx == tiles) begin
@@ -567,12 +624,8 @@ module tessera_mme
           f_t_q  <= f_t_nx;
           f_mt_q <= f_mt_nx;
           f_nt_q <= f_nt_nx;
+          fa_base_q <= nb_a; fb_base_q <= nb_b; fi_base_q <= nb_i;
         end
-      end
-      // first cycle of a phase: load the (beat-aligned) address of its first row
-      if (f_init_q) begin
-        frow_addr_q <= (f_base + f_seg_off) & ~32'd31;
-        fcol0_q     <= (f_base + f_seg_off) & ~32'd31;
       end
     end
   end
@@ -588,8 +641,12 @@ module tessera_mme
     end else begin
       if (r_kend && fq_head.dest == 2'd0) a_kr_q[fq_head.slot] <= fq_head.kval;
       if (r_kend && fq_head.dest == 2'd1) b_kr_q[fq_head.slot[0]] <= fq_head.kval;
-      if (f_ph_q == FTile && !run_start && need_a && free_a) a_kr_q[tgt_a] <= '0;
-      if (f_ph_q == FTile && !run_start && !need_a && need_b && free_b) b_kr_q[tgt_b] <= '0;
+      if (f_go && need_a) a_kr_q[tgt_a] <= '0;
+      if (f_go && need_b) b_kr_q[tgt_b] <= '0;
+      if (run_start) begin
+        a_kr_q[0] <= '0;
+        b_kr_q[0] <= '0;
+      end
     end
   end
 
@@ -992,8 +1049,9 @@ module tessera_mme
   logic [19:0]   d_m0, d_n0;
   // AW cursor: runs ahead of the W data (AW of row r+1 while row r's beats go out)
   logic          da_busy_q, da_part_q, da_split;
-  logic [19:0]   da_row_q;
-  logic [31:0]   da_addr_q;
+  logic [19:0]   da_row_q, da_rows, da_nv, da_m0, da_n0;
+  logic [31:0]   da_addr_q, da_tile_q; // AW row address; C address of the tile's row 0
+  logic [TW-1:0] da_mt_q, da_nt_q;
   logic [1:0]    da_beats, da_bb;
   logic [DNB-1:0] da_n_q, dw_n_q; // bursts of this tile: AWs issued, W bursts completed
 
@@ -1009,7 +1067,11 @@ module tessera_mme
     d_split = (d_beats == 2'd2) && (d_addr_q[7:5] == 3'b111);
     d_bb    = d_split ? 2'd1 : d_beats;
     d_wsel  = d_part_q | d_w_q[0];
-    da_beats = 2'((({15'd0, da_addr_q[4:0]} + (d_nv << lcb) + 20'd31) >> 5));
+    da_m0    = 20'(da_mt_q << LR);
+    da_n0    = 20'(da_nt_q << LC);
+    da_rows  = ((m_q - da_m0) > 20'(Rows)) ? 20'(Rows) : (m_q - da_m0);
+    da_nv    = ((n_q - da_n0) > 20'(Cols)) ? 20'(Cols) : (n_q - da_n0);
+    da_beats = 2'((({15'd0, da_addr_q[4:0]} + (da_nv << lcb) + 20'd31) >> 5));
     da_split = (da_beats == 2'd2) && (da_addr_q[7:5] == 3'b111);
     da_bb    = da_split ? 2'd1 : da_beats;
   end
@@ -1083,9 +1145,11 @@ module tessera_mme
     end
   end
 
+  // C address of a finishing tile, taken when its last k-step is in stage s1 (the AW
+  // cursor starts then: the AWs of its rows go out while the k-step is in the pipeline)
   logic [31:0] d_tile_addr;
-  assign d_tile_addr = c_addr_q + 32'(20'(s4_mt_q << LR)) * ldc_q +
-                       (32'(20'(s4_nt_q << LC)) << lcb);
+  assign d_tile_addr = c_addr_q + 32'(20'(s1_mt_q << LR)) * ldc_q +
+                       (32'(20'(s1_nt_q << LC)) << lcb);
 
   // W cursor (the drain is busy until the last row's data has gone out)
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -1097,7 +1161,7 @@ module tessera_mme
       d_mt_q       <= s4_mt_q;
       d_nt_q       <= s4_nt_q;
       d_row_q      <= '0;
-      d_addr_q     <= d_tile_addr;
+      d_addr_q     <= da_tile_q;
       d_w_q        <= '0;
       d_part_q     <= 1'b0;
       dw_n_q       <= '0;
@@ -1118,14 +1182,20 @@ module tessera_mme
     end
   end
 
-  // AW cursor: same rows and bursts as the W cursor, one AW per cycle
+  // AW cursor: same rows and bursts as the W cursor, one AW per cycle. It starts
+  // three cycles before the capture (the last k-step in s1; the drain and this cursor
+  // are idle then: the last k-step was only issued with the drain free).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       da_busy_q <= 1'b0; da_row_q <= '0; da_addr_q <= '0; da_part_q <= 1'b0; da_n_q <= '0;
-    end else if (capture) begin
+      da_tile_q <= '0; da_mt_q <= '0; da_nt_q <= '0;
+    end else if (s1_last_q) begin
       da_busy_q <= 1'b1;
       da_row_q  <= '0;
       da_addr_q <= d_tile_addr;
+      da_tile_q <= d_tile_addr;
+      da_mt_q   <= s1_mt_q;
+      da_nt_q   <= s1_nt_q;
       da_part_q <= 1'b0;
       da_n_q    <= '0;
     end else if (d_aw) begin
@@ -1136,7 +1206,7 @@ module tessera_mme
         da_part_q <= 1'b0;
         da_row_q  <= da_row_q + 20'd1;
         da_addr_q <= da_addr_q + ldc_q;
-        if (da_row_q + 20'd1 >= d_rows) da_busy_q <= 1'b0;
+        if (da_row_q + 20'd1 >= da_rows) da_busy_q <= 1'b0;
       end
     end
   end

@@ -34,6 +34,9 @@
  *   watchdog         a job that waits forever on a fence is aborted at its
  *                    budget; a later job on the same queue completes
  *   priorities       jobs in all four rings: completion order follows priority
+ *   fast_path        the doorbell fast path at its edges: valid jobs started by it,
+ *                    each job one step past an edge refused exactly like the
+ *                    general check, no write in the workspace but the valid copies
  *   fuzz             1000 random command buffers (valid and with one defect each)
  *                    through hostlink and the firmware: exact refusal, no stray
  *                    or lost write in the whole arena (own line; hostlink_soak/fuzz: 100 000)
@@ -672,6 +675,218 @@ static void fill_rand(tf_ctx_t *t, uint8_t *p, size_t n) {
 /* DMA copy jobs: one buffer on dma0, then one job with a buffer on each DMA
  * queue; every destination byte checked, nothing written past it; a transfer
  * the DMA engine refuses ends the job with an engine error. */
+/* ------------------------------------------------------------------ fast path */
+/* The firmware's doorbell fast path (firmware.md, "Fast paths"; hand-scheduled
+ * assembly) against the general check, one job at a time with the firmware idle
+ * so that every doorbell goes through it: jobs at the edges of what it accepts
+ * must complete, started within the fast path's time; every job just past an edge
+ * must end with exactly the cause and detail of the general check, and nothing in
+ * the workspace (job buffers and guard regions) may change but the copies of the
+ * valid jobs (a host model of the whole workspace). */
+#define FP_WS    0x10000u   /* workspace: guard | buffer A (16 KiB) | guard | buffer C (4 KiB) | guard */
+#define FP_A     0x1000u
+#define FP_ASZ   0x4000u
+#define FP_C     0x8000u
+#define FP_CSZ   0x1000u
+#define FP_LAT   450u       /* doorbell -> first start: the general path takes longer than this */
+
+typedef struct {
+  tf_ctx_t *t;
+  hl_dev_t *d;
+  uint32_t ws;
+  uint8_t model[FP_WS];
+  int dma0, dma1, other;
+  unsigned fast;   /* valid jobs started by the fast path */
+} fp_t;
+
+/* Submit job j (its command buffers already in device memory) with the firmware
+ * idle; it must end with `cause` and `detail` (0: completed); then the whole
+ * workspace must equal the model. A completed job must have been started by the
+ * fast path (t_first_start - t_doorbell below FP_LAT). */
+static int fp_job(fp_t *f, const char *what, hl_job_t *j, uint32_t cause, uint32_t detail) {
+  tf_ctx_t *t = f->t;
+  hl_dev_t *d = f->d;
+  uint32_t seq;
+  HL_CHECK(t, d, hl_run(d, 3000 + tf_rand_below(t, 500)));
+  HL_CHECK(t, d, hl_submit(d, j, &seq));
+  hl_completion_t c;
+  int r = expect_job(t, d, seq, cause ? HL_FAILED : HL_COMPLETED, cause, cause ? detail : ~0u, 200000, &c);
+  if (r != TF_PASS) return tf_fail(t, "%s: see above", what);
+  if (cause && c.t_start != 0u) return tf_fail(t, "%s: refused, but t_start = %u (never started: 0)", what, c.t_start);
+  if (!cause) {
+    /* (a scheduler pass that runs when the job arrives, e.g. the timer tick's,
+     * takes it before the doorbell is seen: then the doorbell is noted after
+     * the start and there is no doorbell latency to check) */
+    hif_counters_t k;
+    HL_CHECK(t, d, hl_fw_counters(d, &k));
+    uint32_t lat = k.t_first_start - k.t_doorbell;
+    if (lat >= 0x80000000u) {
+      tf_log(t, "%s: taken by a scheduler pass before its doorbell", what);
+    } else if (lat >= FP_LAT) {
+      return tf_fail(t, "%s: started %u cycles after the doorbell (the fast path: < %u)", what, lat, FP_LAT);
+    } else {
+      f->fast++;
+    }
+  }
+  static uint8_t got[FP_WS];
+  HL_CHECK(t, d, hl_read(d, f->ws, got, FP_WS));
+  for (uint32_t i = 0; i < FP_WS; i++)
+    if (got[i] != f->model[i])
+      return tf_fail(t, "%s: workspace byte 0x%x = 0x%02x, expected 0x%02x", what, i, got[i], f->model[i]);
+  return TF_PASS;
+}
+
+/* Write the command buffer's words at workspace offset off (and into the model). */
+static int fp_cb(fp_t *f, uint32_t off, const uint32_t *w, uint32_t nw) {
+  HL_CHECK(f->t, f->d, hl_write(f->d, f->ws + off, w, 4u * nw));
+  memcpy(f->model + off, w, 4u * nw);
+  return TF_PASS;
+}
+
+/* A job of one command buffer of nw words at buffer A's start on queue eq, buffer A. */
+static void fp_job1(fp_t *f, hl_job_t *j, int eq, uint32_t nw) {
+  memset(j, 0, sizeof *j);
+  j->ncb = 1;
+  j->cb[0].eq = eq;
+  j->cb[0].addr = f->ws + FP_A;
+  j->cb[0].size = 4u * nw;
+  j->nbuf = 1;
+  j->buf[0].base = f->ws + FP_A;
+  j->buf[0].size = FP_ASZ;
+}
+
+#define FP_RUN(f, what, j, cause, det)                        \
+  do {                                                        \
+    int r_ = fp_job((f), (what), (j), (cause), (det));        \
+    if (r_ != TF_PASS) return r_;                             \
+  } while (0)
+#define FP_CB(f, off, ...)                                                       \
+  do {                                                                           \
+    const uint32_t w_[] = {__VA_ARGS__};                                         \
+    if (fp_cb((f), (off), w_, (uint32_t)(sizeof w_ / 4u)) != TF_PASS) return TF_FAIL; \
+  } while (0)
+#define PKT(cb, why, off) HIF_PKT_DETAIL((cb), (why), (off))
+#define LIN(src, dst, size) (uint32_t)CP_OP_LIN_DMA, (uint32_t)(size), (uint32_t)(src), (uint32_t)(dst)
+#define STOP (uint32_t)CP_OP_STOP, 0u
+
+TF_TEST(hostlink, fast_path, 4000000) {
+  static fp_t fs;
+  fp_t *f = &fs;
+  memset(f, 0, sizeof *f);
+  f->t = t;
+  DEV_OPEN(t, f->d, 1);
+  hl_dev_t *d = f->d;
+  NEED_QUEUE(t, d, "dma0", f->dma0);
+  NEED_QUEUE(t, d, "dma1", f->dma1);
+  NEED_QUEUE(t, d, "mme0", f->other);
+  HL_CHECK(t, d, hl_alloc(d, FP_WS, 4096, &f->ws));
+  for (uint32_t i = 0; i < FP_WS; i++) f->model[i] = (uint8_t)tf_rand32(t);
+  HL_CHECK(t, d, hl_write(d, f->ws, f->model, FP_WS));
+  const uint32_t A = f->ws + FP_A, AE = A + FP_ASZ, C = f->ws + FP_C;
+  /* random 32-byte aligned source and destination inside buffer A, clear of the command buffer */
+  uint32_t sz = 32u * (1u + tf_rand_below(t, 8));
+  uint32_t src = A + 0x400u + 32u * tf_rand_below(t, 64), dst = AE - sz;   /* dst ends at A's end */
+  hl_job_t j;
+  /* valid: LIN_DMA up to the last byte of the buffer */
+  FP_CB(f, FP_A, LIN(src, dst, sz), STOP);
+  fp_job1(f, &j, f->dma0, 6);
+  memmove(f->model + (dst - f->ws), f->model + (src - f->ws), sz);
+  FP_RUN(f, "copy to the end of the buffer", &j, 0, 0);
+  /* valid: every packet kind of the fast path (MSG_SHORT to the last user object) */
+  uint32_t dst2 = A + 0x2000u + 32u * tf_rand_below(t, 32);
+  FP_CB(f, FP_A, (uint32_t)CP_OP_NOP, 0u, (uint32_t)CP_OP_WAIT, 5u, (uint32_t)CP_OP_FENCE | (3u << 16), 0u,
+        (uint32_t)CP_OP_MSG_SHORT | ((uint32_t)(TESSERA_SYNC_OBJECTS - 17u) << 16), 1u, LIN(src, dst2, sz), STOP);
+  fp_job1(f, &j, f->dma0, 14);
+  memmove(f->model + (dst2 - f->ws), f->model + (src - f->ws), sz);
+  FP_RUN(f, "NOP, WAIT, FENCE 3, MSG_SHORT, LIN_DMA", &j, 0, 0);
+  /* valid: source in buffer A, destination in buffer C (two buffers) */
+  uint32_t dst3 = C + FP_CSZ - sz;
+  FP_CB(f, FP_A, LIN(src, dst3, sz), STOP);
+  fp_job1(f, &j, f->dma0, 6);
+  j.nbuf = 2;
+  j.buf[1].base = C;
+  j.buf[1].size = FP_CSZ;
+  memmove(f->model + (dst3 - f->ws), f->model + (src - f->ws), sz);
+  FP_RUN(f, "copy between two buffers", &j, 0, 0);
+  /* valid: two command buffers on the two DMA queues */
+  uint32_t dst4 = A + 0x3000u, dst5 = A + 0x3400u;
+  FP_CB(f, FP_A, LIN(src, dst4, sz), STOP);
+  FP_CB(f, FP_A + 0x100u, LIN(src, dst5, sz), STOP);
+  fp_job1(f, &j, f->dma0, 6);
+  j.ncb = 2;
+  j.cb[1].eq = f->dma1;
+  j.cb[1].addr = A + 0x100u;
+  j.cb[1].size = 24;
+  memmove(f->model + (dst4 - f->ws), f->model + (src - f->ws), sz);
+  memmove(f->model + (dst5 - f->ws), f->model + (src - f->ws), sz);
+  FP_RUN(f, "two queues", &j, 0, 0);
+  /* refused: each one step past an edge */
+  FP_CB(f, FP_A, LIN(src, dst + 32u, sz), STOP);
+  fp_job1(f, &j, f->dma0, 6);
+  FP_RUN(f, "destination 32 bytes past the buffer", &j, HIF_CAUSE_PACKET, PKT(0, HIF_PKT_DMA_RANGE, 0));
+  FP_CB(f, FP_A, LIN(A - 32u, dst, sz), STOP);
+  FP_RUN(f, "source 32 bytes before the buffer", &j, HIF_CAUSE_PACKET, PKT(0, HIF_PKT_DMA_RANGE, 0));
+  FP_CB(f, FP_A, LIN(src, dst, 0u), STOP);
+  FP_RUN(f, "size 0", &j, HIF_CAUSE_PACKET, PKT(0, HIF_PKT_DMA_RANGE, 0));
+  FP_CB(f, FP_A, LIN(src, 0xFFFFFFE0u, 64u), STOP);
+  FP_RUN(f, "destination wrapping past 2^32", &j, HIF_CAUSE_PACKET, PKT(0, HIF_PKT_DMA_RANGE, 0));
+  FP_CB(f, FP_A, LIN(A + 0x2000u - 32u, AE - 64u, 64u), STOP);
+  j.nbuf = 2;   /* A split in two adjacent buffers: the source straddles them */
+  j.buf[0].size = 0x2000u;
+  j.buf[1].base = A + 0x2000u;
+  j.buf[1].size = FP_ASZ - 0x2000u;
+  FP_RUN(f, "source across two buffers", &j, HIF_CAUSE_PACKET, PKT(0, HIF_PKT_DMA_RANGE, 0));
+  FP_CB(f, FP_A, (uint32_t)CP_OP_NOP, 0u, LIN(src, dst, sz));
+  fp_job1(f, &j, f->dma0, 4);   /* the LIN_DMA's last 8 bytes are past the buffer's end */
+  FP_RUN(f, "LIN_DMA truncated", &j, HIF_CAUSE_PACKET, PKT(0, CP_ERR_TRUNCATED, 8));
+  FP_CB(f, FP_A, LIN(src, dst, sz), STOP);
+  fp_job1(f, &j, f->other, 6);
+  FP_RUN(f, "LIN_DMA on the MME's queue", &j, HIF_CAUSE_PACKET, PKT(0, CP_ERR_NOT_DMA, 0));
+  FP_CB(f, FP_A, (uint32_t)CP_OP_NOP, 0u, (uint32_t)CP_OP_FENCE | (4u << 16), 0u, STOP);
+  fp_job1(f, &j, f->dma0, 6);
+  FP_RUN(f, "FENCE 4", &j, HIF_CAUSE_PACKET, PKT(0, CP_ERR_BAD_FENCE, 8));
+  FP_CB(f, FP_A, (uint32_t)CP_OP_MSG_SHORT | ((uint32_t)(TESSERA_SYNC_OBJECTS - 16u) << 16), 1u, STOP);
+  fp_job1(f, &j, f->dma0, 4);
+  FP_RUN(f, "MSG_SHORT to the firmware's first object", &j, HIF_CAUSE_PACKET, PKT(0, HIF_PKT_FW_OBJECT, 0));
+  FP_CB(f, FP_A, (uint32_t)CP_OP_NOP | (1u << (10 + tf_rand_below(t, 6))), 0u, STOP);
+  FP_RUN(f, "reserved header bit", &j, HIF_CAUSE_PACKET, PKT(0, CP_ERR_RESERVED, 0));
+  FP_CB(f, FP_A, (uint32_t)CP_OP_COUNT, 0u, STOP);
+  FP_RUN(f, "unknown opcode", &j, HIF_CAUSE_PACKET, PKT(0, CP_ERR_OPCODE, 0));
+  FP_CB(f, FP_A, (uint32_t)CP_OP_NOP, 0u, (uint32_t)CP_OP_WAIT, 1u);
+  FP_RUN(f, "no STOP", &j, HIF_CAUSE_PACKET, PKT(0, CP_ERR_NO_STOP, 16));
+  FP_CB(f, FP_A + 0x100u, (uint32_t)CP_OP_NOP | (1u << 12), 0u, STOP);
+  FP_CB(f, FP_A, STOP);
+  fp_job1(f, &j, f->dma0, 2);
+  j.ncb = 2;
+  j.cb[1].eq = f->dma1;
+  j.cb[1].addr = A + 0x100u;
+  j.cb[1].size = 16;
+  FP_RUN(f, "the second command buffer refused", &j, HIF_CAUSE_PACKET, PKT(1, CP_ERR_RESERVED, 0));
+  fp_job1(f, &j, f->dma0, 2);
+  j.cb[0].addr = AE - 8u;
+  j.cb[0].size = 16;
+  FP_RUN(f, "command buffer 8 bytes past the buffer", &j, HIF_CAUSE_CB_RANGE, 0);
+  fp_job1(f, &j, f->dma0, 2);
+  j.nbuf = 2;
+  j.buf[1].base = C;
+  j.buf[1].size = 0;
+  FP_RUN(f, "an empty second buffer", &j, HIF_CAUSE_BUF_RANGE, 1);
+  fp_job1(f, &j, f->dma0, 2);
+  j.ncb = 2;
+  j.cb[1] = j.cb[0];
+  FP_RUN(f, "one queue twice", &j, HIF_CAUSE_BAD_QUEUE, (1u << 8) | (uint32_t)f->dma0);
+  /* the fast path still takes a valid job after all that */
+  FP_CB(f, FP_A, LIN(src, dst, sz), STOP);
+  fp_job1(f, &j, f->dma1, 6);
+  memmove(f->model + (dst - f->ws), f->model + (src - f->ws), sz);
+  FP_RUN(f, "copy after the refusals", &j, 0, 0);
+  /* (five valid jobs in ~40 000 cycles: the 20 000-cycle timer tick can meet two) */
+  tf_log(t, "%u of 5 valid jobs started by the fast path", f->fast);
+  TF_CHECK(t, f->fast >= 3u);
+  hl_close(d);
+  return TF_PASS;
+}
+
 TF_TEST(hostlink, dma_job, 2000000) {
   hl_dev_t *d;
   DEV_OPEN(t, d, 1);
@@ -1594,9 +1809,21 @@ TF_TEST_F(hostlink, bench_doorbell, 3000000, TF_BENCH) {
      * first LIN_DMA register write): the simulator's probe */
     tsim_probe_t pr;
     memset(&pr, 0, sizeof pr);
+    /* HOSTLINK_DB_TRACE=1 (profiling only): the last job's retired instructions,
+     * "cycle-after-doorbell pc", on stdout */
+    int trace = i == N - 1u && getenv("HOSTLINK_DB_TRACE") != NULL;
+    uint64_t nret = tsim_retired_count(t->sim);
     while (!((pr.qman_eng_sel >> q) & 1u) && tsim_cycles(t->sim) - c_db < 20000u) {
       TF_CHECK_OK(t, tsim_step(t->sim, 1));
       tsim_probe(t->sim, &pr);
+      if (trace && tsim_retired_count(t->sim) != nret) {
+        uint32_t pcs[TSIM_RETIRE_RING], ins[TSIM_RETIRE_RING];
+        unsigned nr = tsim_retired(t->sim, pcs, ins, TSIM_RETIRE_RING);
+        uint64_t nnew = tsim_retired_count(t->sim) - nret;
+        for (unsigned r = nr - (unsigned)(nnew < nr ? nnew : nr); r < nr; r++)
+          printf("dbtrace %llu %08x\n", (unsigned long long)(tsim_cycles(t->sim) - c_db), pcs[r]);
+        nret = tsim_retired_count(t->sim);
+      }
     }
     if (!((pr.qman_eng_sel >> q) & 1u)) return tf_fail(t, "job %u: the engine was never written", seq);
     eng[i] = (uint32_t)(tsim_cycles(t->sim) - c_db);

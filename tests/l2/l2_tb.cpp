@@ -186,6 +186,22 @@ struct Bench {
   uint64_t ds_bytes = 0;  // bytes written downstream (strobes set)
   // APB state
   bool apb_busy = false;
+  // R interleaver (off unless r_ilv): the memory answers bursts in order; with r_ilv the
+  // bench takes its R beats into per-ID queues and presents them to the slice in a random
+  // order across IDs (per ID in order, legal AXI), as a fabric with several channels may.
+  // It mirrors the slice's refill-pair register (beat 0 of a read-ahead line held until its
+  // beat 1) to count the refills written as one pair and the beats 0 that found the
+  // register taken by another burst (written beat by beat).
+  struct RBeat {
+    uint32_t data[8];
+    uint8_t resp;
+    bool last;
+  };
+  bool r_ilv = false;
+  std::deque<RBeat> ilv_q[16];
+  int ilv_hold = -1;
+  unsigned ilv_par[16] = {};
+  uint64_t ilv_pairs = 0, ilv_singles = 0;
 
   Bench(unsigned latency, unsigned bpc) {
     top.reset(new Vtessera_l2);
@@ -425,6 +441,40 @@ struct Bench {
     }
   }
 
+  void drive_r_interleaved() {
+    // the memory's beat of this cycle is taken now (the slice's rready is always 1)
+    if (port.rvalid) {
+      RBeat q;
+      for (int i = 0; i < 8; ++i) q.data[i] = port.rdata[i];
+      q.resp = port.rresp;
+      q.last = port.rlast;
+      ilv_q[port.rid & 15].push_back(q);
+    }
+    int ids[16], n = 0;
+    for (int i = 0; i < 16; ++i)
+      if (!ilv_q[i].empty()) ids[n++] = i;
+    top->m_axi_rvalid_i = 0;
+    if (n == 0 || !chance(60)) return;
+    const int id = ids[rndn(unsigned(n))];
+    const RBeat q = ilv_q[id].front();
+    ilv_q[id].pop_front();
+    top->m_axi_rid_i = uint32_t(id);
+    for (int i = 0; i < 8; ++i) top->m_axi_rdata_i[i] = q.data[i];
+    top->m_axi_rresp_i = q.resp;
+    top->m_axi_rlast_i = q.last;
+    top->m_axi_rvalid_i = 1;
+    if (id >= 2 * kPorts) {  // a read-ahead MSHR's beat
+      if (ilv_par[id] == 0) {
+        if (ilv_hold < 0) ilv_hold = id;
+        else ++ilv_singles;
+      } else if (ilv_hold == id) {
+        ++ilv_pairs;
+        ilv_hold = -1;
+      }
+      ilv_par[id] ^= 1u;
+    }
+  }
+
   void step() {
     drive_masters();
     if (mem_frozen) {
@@ -436,11 +486,15 @@ struct Bench {
     top->m_axi_bid_i = port.bid;
     top->m_axi_bresp_i = port.bresp;
     top->m_axi_bvalid_i = port.bvalid;
-    top->m_axi_rid_i = port.rid;
-    for (int i = 0; i < 8; ++i) top->m_axi_rdata_i[i] = port.rdata[i];
-    top->m_axi_rresp_i = port.rresp;
-    top->m_axi_rlast_i = port.rlast;
-    top->m_axi_rvalid_i = port.rvalid;
+    if (r_ilv) {
+      drive_r_interleaved();
+    } else {
+      top->m_axi_rid_i = port.rid;
+      for (int i = 0; i < 8; ++i) top->m_axi_rdata_i[i] = port.rdata[i];
+      top->m_axi_rresp_i = port.rresp;
+      top->m_axi_rlast_i = port.rlast;
+      top->m_axi_rvalid_i = port.rvalid;
+    }
     top->msg_ready_i = chance(msg_ready_pct);
     top->clk_i = 0;
     top->eval();
@@ -463,6 +517,7 @@ struct Bench {
     port.arvalid = top->m_axi_arvalid_o;
     port.bready = top->m_axi_bready_o;
     port.rready = top->m_axi_rready_o;
+    CHECK(!r_ilv || port.rready, "the slice deasserted rready (the R interleaver relies on it)");
     // AXI rule checks on the downstream side: bursts never cross 256 bytes
     if (top->m_axi_arvalid_o) {
       const uint32_t a = top->m_axi_araddr_o, n = (top->m_axi_arlen_o + 1) * 32;
@@ -1092,12 +1147,18 @@ static void t_hang_detect() {
 // port 1 re-reads some of them without allocation. Checked against the reference on every
 // beat and by the memory image after a flush; the downstream side must have had several
 // read bursts in flight.
-static void t_outstanding(bool bp) {
-  const char* name = bp ? "several misses in flight, back-pressure on R/W/B"
-                        : "several misses in flight, dirty evictions, same-line conflicts";
+// mode 0: plain; 1: back-pressure on the upstream R/W/B channels; 2: the downstream R beats
+// interleaved across IDs (read-ahead refill pairs and their beat-by-beat fallback)
+static void t_outstanding(int mode) {
+  const bool bp = mode == 1;
+  const char* names[3] = {"several misses in flight, dirty evictions, same-line conflicts",
+                          "several misses in flight, back-pressure on R/W/B",
+                          "several misses in flight, downstream R bursts interleaved across IDs"};
+  const char* name = names[mode];
   begin(name);
   Bench b(40, 32);
   b.limit = 3000000;
+  b.r_ilv = mode == 2;
   const uint32_t half = L2_SIZE;
   b.add_region(kS, 2 * half);
   for (int p = 0; p < kPorts; ++p) {
@@ -1188,6 +1249,14 @@ static void t_outstanding(bool bp) {
   CHECK((b.rd(REG(STATUS)) & L2__STATUS__WB_ERR_bm) == 0, "write-back error");
   printf("  %" PRIu64 " cycles for %u KiB of cold reads, up to %u downstream reads in flight, "
          "%u write-backs\n", cyc, half / 1024, b.rd_out_max, wb);
+  if (b.r_ilv) {
+    printf("  read-ahead refills: %" PRIu64 " written as one pair, %" PRIu64
+           " beats 0 written alone (pair register taken by an interleaved burst)\n",
+           b.ilv_pairs, b.ilv_singles);
+    CHECK(b.ilv_pairs > 0 && b.ilv_singles > 0,
+          "interleaving did not exercise both refill paths (%" PRIu64 " pairs, %" PRIu64
+          " single beats)", b.ilv_pairs, b.ilv_singles);
+  }
   end(name);
 }
 
@@ -1199,6 +1268,7 @@ static void t_random(unsigned latency, unsigned bpc, bool backpressure, const ch
   const uint32_t s_size = L2_SIZE * 2, r_size = L2_SIZE;
   b.add_region(kS, s_size);
   b.add_region(kR, r_size);
+  b.r_ilv = backpressure;  // downstream R beats interleaved across IDs as well
   if (backpressure)
     for (int p = 0; p < kPorts; ++p) {
       b.m[p].rready_pct = 60;
@@ -1311,6 +1381,9 @@ static void t_random(unsigned latency, unsigned bpc, bool backpressure, const ch
          b.cycle, n_w, n_r, n_err, n_maint);
   printf("  hits %u misses %u evictions %u write-backs %u stall cycles %u\n", hits, miss, ev,
          wb, st);
+  if (b.r_ilv)
+    printf("  read-ahead refills (interleaved R): %" PRIu64 " written as one pair, %" PRIu64
+           " beats 0 written alone\n", b.ilv_pairs, b.ilv_singles);
   end(name);
 }
 
@@ -1474,14 +1547,15 @@ int main(int argc, char** argv) {
   t_hints();
   t_lru_order();
   t_hang_detect();
-  t_outstanding(false);
-  t_outstanding(true);
+  t_outstanding(0);
+  t_outstanding(1);
+  t_outstanding(2);
   // random runs: seeds seed .. seed+seeds-1 (each reproducible alone with --seed)
   for (unsigned k = 0; k < seeds; ++k) {
     const uint64_t sd = g_seed + k;
     char n1[128], n2[128];
     snprintf(n1, sizeof n1, "random traffic, 3 masters, maintenance during traffic (seed %" PRIu64 ")", sd);
-    snprintf(n2, sizeof n2, "random traffic, back-pressure, latency 7, 16 B/cycle (seed %" PRIu64 ")", sd);
+    snprintf(n2, sizeof n2, "random traffic, back-pressure, interleaved R, latency 7, 16 B/cycle (seed %" PRIu64 ")", sd);
     g_rng = sd * 0x9E3779B97F4A7C15ull + 1;
     t_random(40, 32, false, n1);
     g_rng = sd * 0x9E3779B97F4A7C15ull + 2;
