@@ -412,7 +412,9 @@ static void rand_desc(tpc_tensor_t *t) {
   if (focus) {
     uint32_t esz = tpc_dtype_info[t->dtype].bytes;
     t->stride[0] = rn(10) ? 1 : t->stride[0];
-    t->size[0] = 1 + rn(90);
+    // short rows (vectors partly out of bounds) or rows of >= 512 bytes: the fast-path
+    // load's block fills and prefetches run only inside a row (read footprint)
+    t->size[0] = rn(2) ? 1 + rn(90) : 512 + rn(300);
     t->base = fbase[rn(3)] + esz * rn(8);
     if (rn(6) == 0) t->base = kMemBase + kMemSize - esz * (1 + rn(120));  // in the DECERR hole / beyond memory
   }
