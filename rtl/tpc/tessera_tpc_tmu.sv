@@ -1,7 +1,8 @@
 // TPC tensor memory unit: executes one ld.t or st.t through an AXI4 master (256-bit beats,
 // INCR bursts that never cross a 256-byte boundary). Two paths (docs/tpc_rtl.md):
 // * fast path: dim-0 stride 1, every lane of the vector in bounds and inside device memory
-//   (the 32 bytes are contiguous). A load is served from a buffer of NumBlk aligned 256-byte
+//   (the 32 bytes are contiguous); for a load also its block(s) inside the row's dim-0
+//   extent (the unit reads no beat outside the rows loaded). A load is served from a buffer of NumBlk aligned 256-byte
 //   blocks (filled by 8-beat bursts; a hit on block X also prefetches X+1 in the background
 //   while the core runs on), the 32 bytes realigned by a byte shifter; a store writes the
 //   vector as one burst of one or two beats with byte strobes (two single-beat bursts when
@@ -164,15 +165,27 @@ module tessera_tpc_tmu #(
   // contiguous: dim-0 stride 1, lanes 0..lanes-1 in bounds (lane 0 in bounds and the last
   // lane below size[0]), the 256-byte blocks holding the 32 bytes inside device memory,
   // some lane enabled
-  logic        fast, fcross;
+  // A load takes the fast path only when its block(s) hold nothing but beats of the row
+  // it reads (dim-0 extent of the tensor, rounded out to 32-byte beats), and a prefetch
+  // only fills such a block: the unit never reads (nor makes the L2 allocate) a line the
+  // kernel does not address. A consumer that reads rows of a buffer while a producer on
+  // another DCORE is still writing the next rows (hostlink/pipeline_gemm_tpc) would
+  // otherwise find those lines, read before they were written, in its own L2 slice.
+  logic        fast, fcross, frow;
   logic [31:0] fmask, ben;
   logic [23:0] blk0, blk1;
   logic [31:0] fbytes;
+  logic signed [63:0] rlo, rhi;  // the row's beats: [rlo, rhi)
   always_comb begin
-    logic signed [63:0] clast, wlo, whi;
+    logic signed [63:0] clast, wlo, whi, rbase;
     clast = 64'(signed'(coord_i[0])) + 64'(lanes);
     wlo = addr64 & ~64'sd255;
     whi = ((addr64 + 64'sd31) & ~64'sd255) + 64'sd256;
+    rbase = addr64 - 64'(signed'(coord_i[0])) * $signed({61'd0, esz});
+    rlo = rbase & ~64'sd31;
+    rhi = (rbase + $signed({32'd0, desc_i[96 +: 32]}) * $signed({61'd0, esz}) + 64'sd31) &
+          ~64'sd31;
+    frow = (wlo >= rlo) && (whi <= rhi);
     unique case (lanes)
       6'd8:    fmask = mask_i & 32'h0000_00ff;
       6'd16:   fmask = mask_i & 32'h0000_ffff;
@@ -238,7 +251,9 @@ module tessera_tpc_tmu #(
         lru_found = 1'b1;
       end
     pf_ok = ({2'b0, pblk, 8'd0} >= {2'b0, MemBase}) &&
-            ({2'b0, pblk, 8'd0} + 34'd256 <= {1'b0, MemBase + MemSize});
+            ({2'b0, pblk, 8'd0} + 34'd256 <= {1'b0, MemBase + MemSize}) &&
+            ($signed({40'd0, pblk}) * 64'sd256 >= rlo) &&
+            ($signed({40'd0, pblk}) * 64'sd256 + 64'sd256 <= rhi);
   end
 
 
@@ -451,7 +466,7 @@ module tessera_tpc_tmu #(
               fsplit_q <= !sfirst && slast && (addr[7:5] == 3'd7);
               bytes_q <= fbytes;
               st_q <= TFaw;
-            end else if (fast) begin
+            end else if (fast && frow) begin
               st_q <= TFld;
             end else begin
               st_q <= store_i ? TChk : TLane;

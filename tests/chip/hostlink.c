@@ -1349,7 +1349,10 @@ static int gemm_setup(tf_ctx_t *t, hl_dev_t *d, gemm_t *m) {
   HL_CHECK(t, d, hl_write(d, m->A, m->a, m->asz));
   HL_CHECK(t, d, hl_write(d, m->B, m->b, m->bsz));
   HL_CHECK(t, d, hl_write(d, m->C, m->c0, m->csz));
-  HL_CHECK(t, d, hl_write(d, m->X, m->c0, m->csz));
+  /* X (a consumer's output) filled with another pattern than C: a result element
+   * never written and one computed from a stale C read differ */
+  for (size_t i = 0; i < m->csz; i++) m->got[i] = (uint8_t)(0x3Cu ^ i);
+  HL_CHECK(t, d, hl_write(d, m->X, m->got, m->csz));
   return TF_PASS;
 }
 
