@@ -52,7 +52,8 @@ $(MME_BUILD)/gl/tessera_mme_netlist.v: $(MME_RTL) | deps
 $(MME_GL): $(MME_BUILD)/gl/tessera_mme_netlist.v $(MME_TB_SRCS) $(MME_BUILD)/r4/libmmetest.a
 	nice verilator --cc --exe --build -j 2 -O1 --x-assign fast --x-initial fast -Wno-fatal -fno-const-bit-op-tree \
 	  -Wno-lint -Wno-style --top-module tessera_mme -Mdir $(MME_BUILD)/gl/obj -o Vtessera_mme \
-	  -CFLAGS "-O1 -DMME_ROWS=4 -DMME_COLS=4 -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/sim/src -I$(ROOT)/bsp/include" \
+	  -CFLAGS "-O0 -DMME_ROWS=4 -DMME_COLS=4 -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/sim/src -I$(ROOT)/bsp/include" \
+	  -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0" \
 	  -LDFLAGS -lm $< $(abspath $(MME_TB_SRCS)) $(MME_BUILD)/r4/libmmetest.a \
 	  > $(MME_BUILD)/gl/build.log 2>&1 || { tail -20 $(MME_BUILD)/gl/build.log; exit 1; }
 .PHONY: mme-gl-test
