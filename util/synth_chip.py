@@ -16,6 +16,9 @@ So the chip is synthesized the way big chips are: block by block.
    glue, the small blocks and the connectivity of everything.
 4. The totals multiply each block's cells by its number of instances in the
    chip's hierarchy.
+The glue run needs only the elaborated design, so it shares the pool of Yosys
+processes (SYNTH_JOBS, default 2) with the block runs; the runs start longest
+first (EXPECT_S, measured) so that the two processes finish close together.
 
 Every run fails on latches. Usage (from the repository root, as util/synth.sh
 calls it): synth_chip.py OUTDIR YOSYS CHPARAM "SOURCES"
@@ -26,13 +29,20 @@ import re
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 # Blocks synthesized separately: big, or repeated in the chip.
 # A block that contains other listed blocks sees them as black boxes too.
 BLOCKS = ["tessera_tpc_core", "tessera_tpc_fpu", "tessera_tpc_valu", "tessera_tpc_tmu",
           "tessera_l2", "tessera_l2_bank", "tessera_mme", "tessera_dma", "tessera_syncmgr",
           "tessera_axi_xbar", "tessera_core", "tessera_qman"]
+
+# Yosys seconds of each block in the chip's parameters (proto, measured on the shared
+# 2-core machine; docs/synthesis.md): only the order of the runs depends on them.
+EXPECT_S = {"tessera_l2_bank": 2500, "tessera_tpc_tmu": 1225, "tessera_tpc_core": 1067,
+            "tessera_dma": 793, "tessera_tpc_fpu": 610, "tessera_top": 600, "tessera_l2": 342,
+            "tessera_mme": 269, "tessera_syncmgr": 221, "tessera_axi_xbar": 213,
+            "tessera_tpc_valu": 169, "tessera_core": 82, "tessera_qman": 40}
 
 SYNTH = ("synth -noshare -top {top} -run begin:fine; opt -fast -full; techmap; "
          "opt -fast; abc; opt -fast; "
@@ -124,7 +134,7 @@ def main():
     if not ok:
         print(f"tessera_top: elaboration FAILED (see {out}/chip_elab.log)")
         return 1
-    print(f"  elaborated tessera_top in {dt:.0f} s")
+    print(f"  elaborated tessera_top in {dt:.0f} s", flush=True)
     names = [l.strip() for l in open(mods_txt) if l.startswith("  ")]
     split = [n for n in names if n.split("\\")[-1] in BLOCKS]
 
@@ -151,18 +161,49 @@ def main():
     # chip's parameters; the whole run takes over an hour on two cores)
     only = [f"tessera_{b}" for b in os.environ.get("SYNTH_ONLY", "").split(",") if b]
     todo = [n for n in split if not only or n.split(chr(92))[-1] in only]
-    runs, fail = {}, False
+
+    # 3. the chip with the blocks as black boxes (independent of the block runs)
+    top_stat = f"{out}/tessera_top.stat"
+
+    def glue():
+        sc = f"{out}/chip_top.ys"
+        with open(sc, "w") as f:
+            f.write(f"read_rtlil {elab}\n")
+            for name in split:
+                f.write(f"blackbox {name}\n")
+            f.write("hierarchy -top tessera_top\n"
+                    + SYNTH.format(top="tessera_top", stat=top_stat) + "\n")
+        if reuse and os.path.exists(top_stat):
+            return "tessera_top", "top", True, 0.0, top_stat
+        if os.path.exists(top_stat):
+            os.remove(top_stat)
+        ok, dt = run_yosys(yosys, sc, f"{out}/chip_top.log")
+        return "tessera_top", "top", ok and os.path.exists(top_stat), dt, top_stat
+
+    jobs = [(lambda n=n: one(n)) for n in todo] + ([] if only else [glue])
+    order = todo + ([] if only else ["tessera_top"])
+    jobs = [j for _, j in sorted(zip(order, jobs),
+                                 key=lambda p: -EXPECT_S.get(p[0].split(chr(92))[-1], 0))]
+    runs, fail, glue_dt = {}, False, 0.0
     with ThreadPoolExecutor(max_workers=int(os.environ.get("SYNTH_JOBS", "2"))) as ex:
-        for name, tag, ok, dt, stat in ex.map(one, todo):
+        futs = [ex.submit(j) for j in jobs]
+        for fut in as_completed(futs):
+            name, tag, ok, dt, stat = fut.result()
             short = name.split(chr(92))[-1]
             if not ok:
-                print(f"  {short:<20} FAILED ({dt:.0f} s, see {out}/chip_{tag}.log)")
+                what = "glue" if name == "tessera_top" else ""
+                print(f"  {short:<20} {what}FAILED ({dt:.0f} s, see {out}/chip_{tag}.log)",
+                      flush=True)
                 fail = True
+                continue
+            if name == "tessera_top":
+                glue_dt = dt
+                print(f"  {'glue + small blocks':<20} done ({dt:.0f} s)", flush=True)
                 continue
             runs[name] = parse_stat(stat)
             own = totals(runs[name], name, [n for n in split if n != name])
             print(f"  {short:<20} {own[0]:>9} cells {own[1]:>7} ffs {own[2]:>3} mems"
-                  f"  without nested blocks ({dt:.0f} s)")
+                  f"  without nested blocks ({dt:.0f} s)", flush=True)
     if fail:
         return 1
     if only:
@@ -177,21 +218,10 @@ def main():
             leaf[name] = totals(runs[name], name, [n for n in split if n != name], nested)
         return leaf[name]
 
-    # 3. the chip with the blocks as black boxes
-    stat = f"{out}/tessera_top.stat"
-    sc = f"{out}/chip_top.ys"
-    with open(sc, "w") as f:
-        f.write(f"read_rtlil {elab}\n")
-        for name in split:
-            f.write(f"blackbox {name}\n")
-        f.write("hierarchy -top tessera_top\n" + SYNTH.format(top="tessera_top", stat=stat) + "\n")
-    ok, dt = run_yosys(yosys, sc, f"{out}/chip_top.log")
-    if not ok:
-        print(f"  tessera_top glue FAILED ({dt:.0f} s, see {out}/chip_top.log)")
-        return 1
-    mods = parse_stat(stat)
-    glue = totals(mods, "tessera_top", split)
-    print(f"  {'glue + small blocks':<20} {glue[0]:>9} cells {glue[1]:>7} ffs {glue[2]:>3} mems  ({dt:.0f} s)")
+    mods = parse_stat(top_stat)
+    glue_t = totals(mods, "tessera_top", split)
+    print(f"  {'glue + small blocks':<20} {glue_t[0]:>9} cells {glue_t[1]:>7} ffs {glue_t[2]:>3} mems"
+          f"  ({glue_dt:.0f} s)")
     every = dict(mods)
     for r in runs.values():
         for k, v in r.items():

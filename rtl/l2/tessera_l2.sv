@@ -468,11 +468,11 @@ module tessera_l2 #(
       .Ways        (Ways),
       .SetsPerBank (SetsPerBank),
       .BankBits    (BankBits),
-      .BankIdx     (b),
       .EngW        (ReqW)
     ) u_bank (
       .clk_i              (clk_i),
       .rst_ni             (rst_ni),
+      .bank_idx_i         (BankBits'(b)),
       .cfg_class_weight_i (cfg_class_weight),
       .cfg_slices_log2_i  (cfg_slices_log2),
       .cfg_slice_id_i     (cfg_slice_id),

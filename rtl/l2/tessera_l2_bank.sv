@@ -1,5 +1,7 @@
 // One bank of an L2 slice: the tags, replacement state and line data of the sets
-// {lset, low} with low ^ lset[BankBits-1:0] == BankIdx (hashed banking, see tessera_l2). One operation per cycle: a side operation
+// {lset, low} with low ^ lset[BankBits-1:0] == bank_idx_i (hashed banking, see tessera_l2). The
+// bank index is a (constant) input rather than a parameter so that all banks of a slice are one
+// module parameterisation (synthesized once, docs/synthesis.md). One operation per cycle: a side operation
 // (refill, victim read, maintenance) if one is presented, else a lookup. Results are
 // registered (one cycle later). Tags and state are flops; the data array is one line-wide
 // synchronous RAM (one access per cycle). Beside it, a 64-bit-wide RAM with the same index
@@ -12,7 +14,6 @@ module tessera_l2_bank #(
   parameter int unsigned Ways        = 8,
   parameter int unsigned SetsPerBank = 32,
   parameter int unsigned BankBits    = 2,
-  parameter int unsigned BankIdx     = 0,
   parameter int unsigned EngW        = 3,
   // derived
   parameter int unsigned WayBits     = $clog2(Ways),
@@ -22,6 +23,7 @@ module tessera_l2_bank #(
   input  logic                clk_i,
   input  logic                rst_ni,
   // configuration
+  input  logic [BankBits-1:0] bank_idx_i,    // this bank's index in the slice (tied off)
   input  logic [3:0]          cfg_class_weight_i,
   input  logic [1:0]          cfg_slices_log2_i,
   input  logic [2:0]          cfg_slice_id_i,
@@ -72,7 +74,6 @@ module tessera_l2_bank #(
   output logic [31:0]         side_addr_o
 );
   localparam int unsigned Depth = SetsPerBank * Ways;
-  localparam logic [BankBits-1:0] BankId = BankIdx[BankBits-1:0];
 
   // ---------------------------------------------------------------- state
   logic [SetsPerBank-1:0][Ways-1:0]              valid_q, valid_d;
@@ -229,7 +230,7 @@ module tessera_l2_bank #(
   logic        m_inrange;
   always_comb begin
     m_addr = tessera_l2_pkg::expand_addr({tag_q[side_lset_i][side_way_i], side_lset_i,
-                          BankId ^ side_lset_i[BankBits-1:0], 6'b0},
+                          bank_idx_i ^ side_lset_i[BankBits-1:0], 6'b0},
                          cfg_slices_log2_i, cfg_slice_id_i);
     m_inrange = side_whole_i || ((m_addr >= side_lo_i) && (m_addr < side_hi_i));
   end
@@ -259,7 +260,7 @@ module tessera_l2_bank #(
     kind_d  = tessera_l2_pkg::ResRetry;
     lookup  = req_valid_i && !side_valid_i;
     vaddr_d = tessera_l2_pkg::expand_addr({tag_q[req_lset_i][vic_way], req_lset_i,
-                           BankId ^ req_lset_i[BankBits-1:0], 6'b0},
+                           bank_idx_i ^ req_lset_i[BankBits-1:0], 6'b0},
                           cfg_slices_log2_i, cfg_slice_id_i);
     sbusy_d = 1'b0;
     swb_d   = 1'b0;
