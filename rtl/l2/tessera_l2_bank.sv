@@ -241,15 +241,29 @@ module tessera_l2_bank #(
   logic [31:0] vaddr_d;
   logic      sbusy_d, swb_d, shit_d;
   logic      alloc, alloc_vd;
+  // At most one entry (set upd_lset, way upd_way) and the ages of that set change per cycle:
+  // which fields and to what is decided here, the write is decoded per set below. (A write
+  // at a variable index into these wide flop vectors is a barrel shifter in Yosys: about
+  // 100 k cells per bank.)
+  logic [LsetBits-1:0] upd_lset;
+  logic [WayBits-1:0]  upd_way;
+  logic upd_valid, upd_valid_v, upd_dirty, upd_dirty_v, upd_pend, upd_pend_v;
+  logic upd_cls, upd_alloc, upd_age;
+  logic [Ways-1:0][WayBits-1:0] upd_age_v;
 
   always_comb begin
-    valid_d = valid_q;
-    dirty_d = dirty_q;
-    pend_d  = pend_q;
-    owner_d = owner_q;
-    tag_d   = tag_q;
-    cls_d   = cls_q;
-    age_d   = age_q;
+    upd_lset    = side_valid_i ? side_lset_i : req_lset_i;
+    upd_way     = side_way_i;
+    upd_valid   = 1'b0;
+    upd_valid_v = 1'b0;
+    upd_dirty   = 1'b0;
+    upd_dirty_v = 1'b0;
+    upd_pend    = 1'b0;
+    upd_pend_v  = 1'b0;
+    upd_cls     = 1'b0;
+    upd_alloc   = 1'b0;
+    upd_age     = 1'b0;
+    upd_age_v   = age_hit_n;
     mem_we  = 1'b0;
     mem_re  = 1'b0;
     dm_we   = 1'b0;
@@ -280,19 +294,21 @@ module tessera_l2_bank #(
           mem_be = side_pair_i ? '1 :
                    side_beat_i ? {32'hffff_ffff, 32'h0} : {32'h0, 32'hffff_ffff};
           if (side_last_i) begin
-            valid_d[side_lset_i][side_way_i] = !side_err_i;
-            dirty_d[side_lset_i][side_way_i] = 1'b0;
-            pend_d[side_lset_i][side_way_i]  = 1'b0;
+            upd_valid   = 1'b1;
+            upd_valid_v = !side_err_i;
+            upd_dirty   = 1'b1;
+            upd_pend    = 1'b1;
           end
         end
         tessera_l2_pkg::SideFill: begin
           mem_we = 1'b1;
-          valid_d[side_lset_i][side_way_i] = 1'b1;
-          dirty_d[side_lset_i][side_way_i] = 1'b0;
+          upd_valid   = 1'b1;
+          upd_valid_v = 1'b1;
+          upd_dirty   = 1'b1;
         end
         tessera_l2_pkg::SideFillErr: begin
-          valid_d[side_lset_i][side_way_i] = 1'b0;
-          pend_d[side_lset_i][side_way_i]  = 1'b0;
+          upd_valid = 1'b1;
+          upd_pend  = 1'b1;
         end
         default: begin  // tessera_l2_pkg::SideMaint
           if (pend_q[side_lset_i][side_way_i]) begin
@@ -303,9 +319,9 @@ module tessera_l2_bank #(
               swb_d  = 1'b1;
               mem_re = 1'b1;
             end
-            if (side_mop_i != tessera_l2_pkg::MaintNone) dirty_d[side_lset_i][side_way_i] = 1'b0;
+            if (side_mop_i != tessera_l2_pkg::MaintNone) upd_dirty = 1'b1;
             if (side_mop_i == tessera_l2_pkg::MaintInval || side_mop_i == tessera_l2_pkg::MaintDiscard) begin
-              valid_d[side_lset_i][side_way_i] = 1'b0;
+              upd_valid = 1'b1;
             end
           end
         end
@@ -313,9 +329,10 @@ module tessera_l2_bank #(
     end else if (req_valid_i) begin
       if (any_hit) begin
         kind_d = tessera_l2_pkg::ResHit;
-        age_d[req_lset_i] = age_hit_n;
-        cls_d[req_lset_i][hit_way]  = req_cls_i;
-        pend_d[req_lset_i][hit_way] = 1'b0;
+        upd_way = hit_way;
+        upd_age = 1'b1;
+        upd_cls = 1'b1;
+        upd_pend = 1'b1;
         if (req_write_i) begin
           mem_we = 1'b1;
           dm_we  = 1'b1;
@@ -327,7 +344,8 @@ module tessera_l2_bank #(
           end
           // dirty line: add the strobed bytes; clean line: the mask becomes the strobes
           if (dirty_q[req_lset_i][hit_way]) dm_be = mem_be;
-          dirty_d[req_lset_i][hit_way] = 1'b1;
+          upd_dirty   = 1'b1;
+          upd_dirty_v = 1'b1;
         end else begin
           mem_re = 1'b1;
         end
@@ -372,13 +390,45 @@ module tessera_l2_bank #(
     // and takes the new tag; it is valid and dirty at once when the lookup writes the whole
     // line itself (full-line writes), else invalid until its refill
     if (alloc) begin
-      age_d[req_lset_i] = age_vic_n;
-      cls_d[req_lset_i][vic_way]   = req_cls_i;
-      tag_d[req_lset_i][vic_way]   = req_tag_i;
-      valid_d[req_lset_i][vic_way] = alloc_vd;
-      dirty_d[req_lset_i][vic_way] = alloc_vd;
-      pend_d[req_lset_i][vic_way]  = 1'b1;
-      owner_d[req_lset_i][vic_way] = req_eng_i;
+      upd_way     = vic_way;
+      upd_age     = 1'b1;
+      upd_age_v   = age_vic_n;
+      upd_cls     = 1'b1;
+      upd_alloc   = 1'b1;
+      upd_valid   = 1'b1;
+      upd_valid_v = alloc_vd;
+      upd_dirty   = 1'b1;
+      upd_dirty_v = alloc_vd;
+      upd_pend    = 1'b1;
+      upd_pend_v  = 1'b1;
+    end
+  end
+
+  // the decoded write (tag and owner change only on an allocation)
+  always_comb begin
+    valid_d = valid_q;
+    dirty_d = dirty_q;
+    pend_d  = pend_q;
+    owner_d = owner_q;
+    tag_d   = tag_q;
+    cls_d   = cls_q;
+    age_d   = age_q;
+    for (int s = 0; s < SetsPerBank; s++) begin
+      if (LsetBits'(s) == upd_lset) begin
+        if (upd_age) age_d[s] = upd_age_v;
+        for (int w = 0; w < Ways; w++) begin
+          if (WayBits'(w) == upd_way) begin
+            if (upd_valid) valid_d[s][w] = upd_valid_v;
+            if (upd_dirty) dirty_d[s][w] = upd_dirty_v;
+            if (upd_pend)  pend_d[s][w]  = upd_pend_v;
+            if (upd_cls)   cls_d[s][w]   = req_cls_i;
+            if (upd_alloc) begin
+              tag_d[s][w]   = req_tag_i;
+              owner_d[s][w] = req_eng_i;
+            end
+          end
+        end
+      end
     end
   end
 
