@@ -404,25 +404,38 @@ module tessera_l2_bank #(
     end
   end
 
-  // the decoded write (tag and owner change only on an allocation)
+  // the decoded write: the one-bit fields as whole-vector operations with the entry's one-hot
+  // mask; the wider fields per set and way, each loop only when its field changes (cheap in
+  // simulation too; tag and owner change only on an allocation)
+  logic [Depth-1:0] upd_hot;
   always_comb begin
-    valid_d = valid_q;
-    dirty_d = dirty_q;
-    pend_d  = pend_q;
+    upd_hot = Depth'(1) << {upd_lset, upd_way};
+    valid_d = upd_valid ? ((valid_q & ~upd_hot) | (upd_valid_v ? upd_hot : '0)) : valid_q;
+    dirty_d = upd_dirty ? ((dirty_q & ~upd_hot) | (upd_dirty_v ? upd_hot : '0)) : dirty_q;
+    pend_d  = upd_pend  ? ((pend_q  & ~upd_hot) | (upd_pend_v  ? upd_hot : '0)) : pend_q;
     owner_d = owner_q;
     tag_d   = tag_q;
     cls_d   = cls_q;
     age_d   = age_q;
-    for (int s = 0; s < SetsPerBank; s++) begin
-      if (LsetBits'(s) == upd_lset) begin
-        if (upd_age) age_d[s] = upd_age_v;
-        for (int w = 0; w < Ways; w++) begin
-          if (WayBits'(w) == upd_way) begin
-            if (upd_valid) valid_d[s][w] = upd_valid_v;
-            if (upd_dirty) dirty_d[s][w] = upd_dirty_v;
-            if (upd_pend)  pend_d[s][w]  = upd_pend_v;
-            if (upd_cls)   cls_d[s][w]   = req_cls_i;
-            if (upd_alloc) begin
+    if (upd_age) begin
+      for (int s = 0; s < SetsPerBank; s++) begin
+        if (LsetBits'(s) == upd_lset) age_d[s] = upd_age_v;
+      end
+    end
+    if (upd_cls) begin
+      for (int s = 0; s < SetsPerBank; s++) begin
+        if (LsetBits'(s) == upd_lset) begin
+          for (int w = 0; w < Ways; w++) begin
+            if (WayBits'(w) == upd_way) cls_d[s][w] = req_cls_i;
+          end
+        end
+      end
+    end
+    if (upd_alloc) begin
+      for (int s = 0; s < SetsPerBank; s++) begin
+        if (LsetBits'(s) == upd_lset) begin
+          for (int w = 0; w < Ways; w++) begin
+            if (WayBits'(w) == upd_way) begin
               tag_d[s][w]   = req_tag_i;
               owner_d[s][w] = req_eng_i;
             end
