@@ -53,9 +53,12 @@ def is_pow2(v):
 def check(c):
     name = c["config_name"]
     for k in ("axi_data_bits", "hbm_interleave_bytes", "hbm_channels", "isram_bytes",
-              "dsram_bytes", "bootrom_bytes", "l2_line_bytes", "l2_bytes_per_dcore"):
+              "dsram_bytes", "bootrom_bytes", "l2_line_bytes", "l2_bytes_per_dcore",
+              "l2_rd_bursts", "dma_buf_beats"):
         if not is_pow2(c[k]):
             sys.exit(f"gen_cfg: {name}.{k} = {c[k]} must be a power of two")
+    if c["l2_rd_bursts"] < 4 or c["dma_buf_beats"] < 16:
+        sys.exit(f"gen_cfg: {name}: l2_rd_bursts must be >= 4 and dma_buf_beats >= 16")
     if c["hbm_interleave_bytes"] % c["axi_data_bytes"]:
         sys.exit(f"gen_cfg: {name}: interleave granule must hold whole AXI beats")
 
@@ -126,7 +129,9 @@ SCALARS = [
     ("l2_bytes_per_dcore", "L2 capacity per slice"),
     ("l2_ways", "L2 associativity"),
     ("l2_line_bytes", "L2 line size"),
+    ("l2_rd_bursts", "read bursts buffered per L2 slice port / in flight per router master"),
     ("dma_engines", "DMA engines"),
+    ("dma_buf_beats", "DMA data buffer in 32-byte beats"),
     ("nic_ports", "NIC ports"),
     ("sync_objects", "Sync Manager objects"),
     ("sync_monitors", "Sync Manager monitors"),

@@ -9,7 +9,7 @@
 module tessera_dma #(
   parameter logic [31:0] MemBase   = tessera_cfg_pkg::HbmBase,
   parameter logic [31:0] MemSize   = tessera_cfg_pkg::HbmSize,
-  parameter int unsigned FifoBeats = 64,     // beat buffer (power of 2, >= 16)
+  parameter int unsigned FifoBeats = tessera_cfg_pkg::DmaBufBeats,  // beat buffer (power of 2, >= 16)
   parameter logic [3:0]  AxiId     = 4'h0
 ) (
   input  logic         clk_i,

@@ -14,6 +14,7 @@ module tessera_l2_cluster #(
   parameter int unsigned DataBits  = 256,
   parameter int unsigned IdBits    = 4,
   parameter int unsigned MIdBits   = 4,
+  parameter int unsigned ArDepth   = 8,   // read bursts per slice port and router ring (power of 2)
   parameter logic [31:0] MemBase   = 32'h8000_0000,
   parameter logic [31:0] MemSize   = 32'h4000_0000,
   localparam int unsigned NU       = NumSlices * NumPorts
@@ -135,6 +136,7 @@ module tessera_l2_cluster #(
       .DataBits (DataBits),
       .IdBits   (IdBits),
       .MIdBits  (MIdBits),
+      .ArDepth  (ArDepth),
       .MemBase  (MemBase),
       .MemSize  (MemSize)
     ) u_l2 (
@@ -330,7 +332,9 @@ module tessera_l2_cluster #(
         .AxW(AxW),
         .WW (WW),
         .RW (RW),
-        .BW (BW)
+        .BW (BW),
+        .Depth     (ArDepth),
+        .RingBursts(ArDepth)
       ) u_router (
         .clk_i        (clk_i),
         .rst_ni       (rst_ni),

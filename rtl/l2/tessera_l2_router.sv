@@ -4,12 +4,15 @@
 // addr[8 +: k] (low log2(N) bits; a burst never crosses 256 bytes, so it never spans two
 // slices). See docs/l2.md, "Shared mode" and "Shared-mode routing".
 //
-// Ordering without ID remapping. Every master has a ring of RobBursts slots per direction;
+// Ordering without ID remapping. Every master has a ring of RingBursts slots per direction;
 // a burst takes the tail slot when its AW/AR is accepted, and responses return to the
 // master from the head slot, so R and B reach the master in request order although the
-// bursts may be in flight at several slices. Each slice port answers its bursts in
-// acceptance order, so every slave side keeps FIFOs of {master, slot} in acceptance order
-// and delivers R/B of its FIFO head.
+// bursts may be in flight at several slices. Private mode lets all RingBursts slots be in
+// flight (the engines' read-ahead horizon through a cold slice); shared mode at most
+// RobBursts, so the RobBursts consecutive slots in flight use distinct R buffers (slot
+// modulo RobBursts). Each slice port answers its bursts in acceptance order, so every
+// slave side keeps FIFOs of {master, slot} in acceptance order and delivers R/B of its
+// FIFO head.
 // - Reads, shared mode: R beats are written into the slot's buffer (RobBeats beats per
 //   slot, room reserved at AR issue, so a slice's R channel is never stalled by ordering:
 //   no cross-slice deadlock) and returned to the master from the head slot. A longer burst
@@ -28,8 +31,9 @@ module tessera_l2_router #(
   parameter int unsigned WW        = 288, // W payload bits (data, strb)
   parameter int unsigned RW        = 262, // R payload bits (id, data, resp)
   parameter int unsigned BW        = 6,   // B payload bits (id, resp)
-  parameter int unsigned Depth     = 8,   // bursts in flight per slave port and direction
-  parameter int unsigned RobBursts = 4,   // bursts in flight per master and direction
+  parameter int unsigned Depth     = 16,  // bursts in flight per slave port and direction
+  parameter int unsigned RingBursts = 16, // bursts in flight per master and direction (private)
+  parameter int unsigned RobBursts = 4,   // bursts in flight per master and direction (shared)
   parameter int unsigned RobBeats  = 8    // R beats buffered per slot (shared mode)
 ) (
   input  logic clk_i,
@@ -78,13 +82,15 @@ module tessera_l2_router #(
 );
   localparam int unsigned TW  = $clog2(N);
   localparam int unsigned DW  = $clog2(Depth);
-  localparam int unsigned SW  = $clog2(RobBursts);
+  localparam int unsigned SW  = $clog2(RingBursts);
+  localparam int unsigned BSW = $clog2(RobBursts);   // R buffer slot: slot modulo RobBursts
   localparam int unsigned BtW = $clog2(RobBeats);
   localparam int unsigned QW  = TW + SW;  // slave FIFO entry: {master, slot}
 
   if (N < 2 || (1 << TW) != N || Depth < 2 || (1 << DW) != Depth || RobBursts < 2 ||
-      (1 << SW) != RobBursts || RobBeats < 2 || (1 << BtW) != RobBeats || RobBeats > 128) begin : g_bad_params
-    $error("tessera_l2_router: N, Depth, RobBursts and RobBeats must be powers of two >= 2");
+      (1 << BSW) != RobBursts || (1 << SW) != RingBursts || RingBursts < RobBursts ||
+      Depth < RingBursts || RobBeats < 2 || (1 << BtW) != RobBeats || RobBeats > 128) begin : g_bad_params
+    $error("tessera_l2_router: N, Depth, RingBursts, RobBursts and RobBeats must be powers of two >= 2, RobBursts <= RingBursts <= Depth");
   end
 
   // target slice of an address: bits [8 +: k] (k <= log2 N used; more bits select a
@@ -99,9 +105,9 @@ module tessera_l2_router #(
 
   // ---------------------------------------------------------------- per-master slot rings
   // reads
-  logic [N-1:0][RobBursts-1:0][TW-1:0] rd_tgt_q;    // slice of the slot's burst
-  logic [N-1:0][RobBursts-1:0]         rd_dir_q;    // direct (pass-through) burst
-  logic [N-1:0][RobBursts-1:0][BtW:0]  rd_wbeat_q;  // beats written into the slot
+  logic [N-1:0][RingBursts-1:0][TW-1:0] rd_tgt_q;    // slice of the slot's burst
+  logic [N-1:0][RingBursts-1:0]         rd_dir_q;    // direct (pass-through) burst
+  logic [N-1:0][RingBursts-1:0][BtW:0]  rd_wbeat_q;  // beats written into the slot
   logic [N-1:0][SW-1:0]                rd_tp_q, rd_hp_q;
   logic [N-1:0][SW:0]                  rd_cnt_q;
   logic [N-1:0][BtW-1:0]               rd_rbeat_q;  // next beat of the head slot to return
@@ -110,10 +116,10 @@ module tessera_l2_router #(
   localparam int unsigned RobEntries = N * RobBursts * RobBeats;
   logic [RW:0] rob_q [RobEntries];
   // writes
-  logic [N-1:0][RobBursts-1:0][TW-1:0] wr_tgt_q;
-  logic [N-1:0][RobBursts-1:0]         wr_dir_q;
-  logic [N-1:0][RobBursts-1:0]         wr_bv_q;     // B stored in the slot
-  logic [N-1:0][RobBursts-1:0][BW-1:0] wr_b_q;
+  logic [N-1:0][RingBursts-1:0][TW-1:0] wr_tgt_q;
+  logic [N-1:0][RingBursts-1:0]         wr_dir_q;
+  logic [N-1:0][RingBursts-1:0]         wr_bv_q;     // B stored in the slot
+  logic [N-1:0][RingBursts-1:0][BW-1:0] wr_b_q;
   logic [N-1:0][SW-1:0]                wr_tp_q, wr_wp_q, wr_hp_q;
   logic [N-1:0][SW:0]                  wr_cnt_q, wr_wcnt_q;  // slots used / W still to send
 
@@ -125,9 +131,9 @@ module tessera_l2_router #(
     assign aw_tgt[m]  = priv ? TW'(m) : (m_awaddr_i[m][8 +: TW] & kmask);
     assign ar_long[m] = m_ar_i[m][LenLsb +: 8] >= 8'(RobBeats);
     // a long burst in shared mode passes through: only with nothing else in flight
-    assign ar_ok[m]   = rd_cnt_q[m] != (SW+1)'(RobBursts) &&
+    assign ar_ok[m]   = rd_cnt_q[m] != (priv ? (SW+1)'(RingBursts) : (SW+1)'(RobBursts)) &&
                         (priv || !ar_long[m] || rd_cnt_q[m] == '0);
-    assign aw_ok[m]   = wr_cnt_q[m] != (SW+1)'(RobBursts);
+    assign aw_ok[m]   = wr_cnt_q[m] != (priv ? (SW+1)'(RingBursts) : (SW+1)'(RobBursts));
   end
 
   // ---------------------------------------------------------------- per-slave paths
@@ -299,7 +305,7 @@ module tessera_l2_router #(
     assign rbusy   = rd_cnt_q[m] != '0;
     assign rdir    = rd_dir_q[m][rh];
     assign rpass   = rbusy && rdir && r_nempty[rt] && r_hm[rt] == TW'(m) && r_hs[rt] == rh;
-    assign rob_out = rob_q[{TW'(m), rh, rd_rbeat_q[m]}];
+    assign rob_out = rob_q[{TW'(m), rh[BSW-1:0], rd_rbeat_q[m]}];
     assign m_rvalid_o[m] = rdir ? (rpass && s_rvalid_i[rt])
                                 : (rbusy && rd_wbeat_q[m][rh] > {1'b0, rd_rbeat_q[m]});
     assign m_r_o[m]      = rdir ? s_r_i[rt] : rob_out[RW-1:0];
@@ -342,7 +348,7 @@ module tessera_l2_router #(
       end else begin
         // reads: allocate at AR, fill from the slices, retire at the master's rlast
         // (per-slot updates with constant indices: plain flops in synthesis)
-        for (int unsigned i = 0; i < RobBursts; i++) begin
+        for (int unsigned i = 0; i < RingBursts; i++) begin
           if (ar_take[m] && rd_tp_q[m] == SW'(i)) begin
             rd_tgt_q[m][i] <= ar_tgt[m];
             rd_dir_q[m][i] <= priv || ar_long[m];
@@ -361,7 +367,7 @@ module tessera_l2_router #(
         end
         rd_cnt_q[m] <= rd_cnt_q[m] + (SW+1)'(ar_take[m]) - (SW+1)'(r_last_m[m]);
         // writes: allocate at AW, W pointer at wlast, retire at the master's B
-        for (int unsigned i = 0; i < RobBursts; i++) begin
+        for (int unsigned i = 0; i < RingBursts; i++) begin
           if (aw_take[m] && wr_tp_q[m] == SW'(i)) begin
             wr_tgt_q[m][i] <= aw_tgt[m];
             wr_dir_q[m][i] <= priv;
@@ -387,7 +393,7 @@ module tessera_l2_router #(
   always_ff @(posedge clk_i) begin
     for (int unsigned s = 0; s < N; s++) begin
       if (r_store[s])
-        rob_q[{r_hm[s], r_hs[s], rd_wbeat_q[r_hm[s]][r_hs[s]][BtW-1:0]}] <= {s_rlast_i[s], s_r_i[s]};
+        rob_q[{r_hm[s], r_hs[s][BSW-1:0], rd_wbeat_q[r_hm[s]][r_hs[s]][BtW-1:0]}] <= {s_rlast_i[s], s_r_i[s]};
     end
   end
 endmodule

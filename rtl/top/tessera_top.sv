@@ -593,6 +593,7 @@ module tessera_top #(
     .DataBits (Dw),
     .IdBits   (Iw),
     .MIdBits  (Iw),
+    .ArDepth  (tessera_cfg_pkg::L2RdBursts),
     .MemBase  (tessera_cfg_pkg::HbmBase),
     .MemSize  (tessera_cfg_pkg::HbmSize)
   ) u_l2 (

@@ -163,6 +163,8 @@ int tsim_l2_invalidate_all(tsim_t *s);  /* after the host wrote inputs, before a
 typedef struct {
   uint32_t qman_eng_sel;   /* bit k: the queue manager in QMAN slot k selects its engine's registers */
   int sm_object_update;    /* the Sync Manager applies a sync-object write in this cycle */
+  uint32_t dma_rd_outst[4]; /* DMA engine d: read beats requested, not yet received */
+  uint32_t dma_buf_beats[4];/* DMA engine d: beats held in its data buffer */
 } tsim_probe_t;
 void tsim_probe(tsim_t *s, tsim_probe_t *p);
 

@@ -797,6 +797,13 @@ void tsim_probe(tsim_t* s, tsim_probe_t* p) {
   }
   p->qman_eng_sel = mask;
   p->sm_object_update = r->tessera_top__DOT__u_syncmgr__DOT__sob_wr ? 1 : 0;
+  for (unsigned d = 0; d < 4; d++) p->dma_rd_outst[d] = p->dma_buf_beats[d] = 0;
+  p->dma_rd_outst[0]  = uint32_t(r->tessera_top__DOT__g_dma__BRA__0__KET____DOT__u_dma__DOT__r_outst_q);
+  p->dma_buf_beats[0] = uint32_t(r->tessera_top__DOT__g_dma__BRA__0__KET____DOT__u_dma__DOT__count_q);
+#if TESSERA_DMA_ENGINES > 1
+  p->dma_rd_outst[1]  = uint32_t(r->tessera_top__DOT__g_dma__BRA__1__KET____DOT__u_dma__DOT__r_outst_q);
+  p->dma_buf_beats[1] = uint32_t(r->tessera_top__DOT__g_dma__BRA__1__KET____DOT__u_dma__DOT__count_q);
+#endif
 }
 
 }  // extern "C"

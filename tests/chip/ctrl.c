@@ -1235,6 +1235,36 @@ TF_TEST_F(ctrl, bench_pipeline_k128, 40000000, TF_BENCH) { return bench_pipe(t, 
 TF_TEST_F(ctrl, bench_pipeline_tpc_k128, 40000000, TF_BENCH) { return bench_pipe(t, 128, 128, 128, 8, 1); }
 TF_TEST_F(ctrl, bench_pipeline_tpc_k512, 80000000, TF_BENCH) { return bench_pipe(t, 128, 128, 512, 8, 1); }
 
+/* Completion-flag poll that also traces DMA engine 0's read beats in flight and the beats
+ * waiting in its data buffer (simulation probes, sampled every cycle in which either is
+ * non-zero): the read-ahead depth the copy actually reaches. */
+typedef struct {
+  uint32_t want[2];
+  unsigned d;
+  uint64_t n, sum_outst, sum_buf, win_n, win_sum;
+  uint32_t max_outst;
+  unsigned nwin;
+  uint32_t win_at[64];   /* average read beats in flight per 1024 sampled cycles */
+} copy_trace_t;
+static int copy_trace_pred(tsim_t *s, void *ctx) {
+  copy_trace_t *c = ctx;
+  tsim_probe_t p;
+  tsim_probe(s, &p);
+  uint32_t o = p.dma_rd_outst[c->d];
+  if (o || p.dma_buf_beats[c->d]) {
+    c->n++;
+    c->sum_outst += o;
+    c->sum_buf += p.dma_buf_beats[c->d];
+    if (o > c->max_outst) c->max_outst = o;
+    c->win_sum += o;
+    if (++c->win_n == 1024u) {
+      if (c->nwin < 64u) c->win_at[c->nwin++] = (uint32_t)(c->win_sum / 1024u);
+      c->win_n = c->win_sum = 0;
+    }
+  }
+  return tsim_mem_read32(s, c->want[0]) == c->want[1];
+}
+
 /* DMA-queue copy throughput: one LIN_DMA of `bytes` per engine (all engines at once
  * when `all`), measured by the engine (PERF_BUSY) and from the doorbell to the
  * completion message; peak = one 32-byte beat per cycle read and written per engine. */
@@ -1270,11 +1300,27 @@ static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all) {
     for (unsigned i = 0; i < NC; i++) R32(TESSERA_L2_ADDR(d) + l2c_off[i], &c0[d][i]);
   uint64_t t0 = tsim_cycles(t->sim);
   for (unsigned d = 0; d < nd; d++) W32(QM(QSLOT_DMA(d), CTRL), QMAN__CTRL__START_bm);
+  static copy_trace_t tr;
+  memset(&tr, 0, sizeof tr);
   for (unsigned d = 0; d < nd; d++) {
     uint32_t want[2] = {flag + 4u * d, 1};
-    TF_CHECK_OK(t, tsim_run_until(t->sim, flag_pred, want, t->budget, 4));
+    if (d == 0) {
+      tr.want[0] = want[0];
+      tr.want[1] = want[1];
+      TF_CHECK_OK(t, tsim_run_until(t->sim, copy_trace_pred, &tr, t->budget, 1));
+    } else {
+      TF_CHECK_OK(t, tsim_run_until(t->sim, flag_pred, want, t->budget, 4));
+    }
   }
   uint64_t total = tsim_cycles(t->sim) - t0;
+  if (tr.n) {
+    printf("CTRLBENCH   DMA 0 read-ahead trace: %llu cycles with reads in flight or data buffered; read beats "
+           "in flight avg %.1f, max %u (buffer %u beats); beats buffered avg %.1f; per 1024 cycles:",
+           (unsigned long long)tr.n, (double)tr.sum_outst / tr.n, tr.max_outst, TESSERA_DMA_BUF_BEATS,
+           (double)tr.sum_buf / tr.n);
+    for (unsigned i = 0; i < tr.nwin; i++) printf(" %u", tr.win_at[i]);
+    printf("\n");
+  }
   for (unsigned d = 0; d < nd; d++) {
     uint32_t busy = 0, wstall = 0, c1[NC];
     R32(DMA_REG(d, PERF_BUSY), &busy);
