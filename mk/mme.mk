@@ -43,13 +43,18 @@ $(eval $(call MME_TB_RULE,4))
 # -fno-const-bit-op-tree: Verilator 5.006's bit-op-tree optimisation miscompiles parts of
 # the flat netlist (the C-address adder cone of the netlist gives 0x00001400
 # where Icarus and the netlist's own logic give 0x80001400); see docs/synthesis.md.
+# util/gl_split_var.py marks the netlist's internal vectors split_var: without it Verilator
+# evaluates the false combinational loops of the flat netlist (UNOPTFLAT) in an order that
+# leaves stale values (the init-tile widening gave -Inf); see docs/synthesis.md.
 MME_GL := $(MME_BUILD)/gl/obj/Vtessera_mme
 $(MME_BUILD)/gl/tessera_mme_netlist.v: $(MME_RTL) | deps
 	@mkdir -p $(dir $@)
 	nice $(YOSYS) -q -l $(patsubst $(ROOT)/%,%,$(MME_BUILD))/gl/synth.log -p "read_verilog -sv $(MME_RTL); \
 	  chparam -set Rows 4 -set Cols 4 -set KWords 8 tessera_mme; synth -flatten -noshare -top tessera_mme; \
 	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; write_verilog -noattr $(patsubst $(ROOT)/%,%,$@)" > /dev/null
-$(MME_GL): $(MME_BUILD)/gl/tessera_mme_netlist.v $(MME_TB_SRCS) $(MME_BUILD)/r4/libmmetest.a
+$(MME_BUILD)/gl/tessera_mme_split.v: $(MME_BUILD)/gl/tessera_mme_netlist.v util/gl_split_var.py
+	python3 util/gl_split_var.py $< $@
+$(MME_GL): $(MME_BUILD)/gl/tessera_mme_split.v $(MME_TB_SRCS) $(MME_BUILD)/r4/libmmetest.a
 	nice verilator --cc --exe --build -j 2 -O1 --x-assign fast --x-initial fast -Wno-fatal -fno-const-bit-op-tree \
 	  -Wno-lint -Wno-style --top-module tessera_mme -Mdir $(MME_BUILD)/gl/obj -o Vtessera_mme \
 	  -CFLAGS "-O0 -DMME_ROWS=4 -DMME_COLS=4 -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/sim/src -I$(ROOT)/bsp/include" \
