@@ -56,17 +56,28 @@ L2R_TB_DIR := $(BUILD)/l2_router_tb
 L2R_TB     := $(L2R_TB_DIR)/Vtessera_l2_router
 L2R_SRCS   := rtl/l2/tessera_l2_rr_arb.sv rtl/l2/tessera_l2_router.sv
 
+# Two builds: RobBursts = 4 (fewer R buffers than ring slots: slot modulo RobBursts) and
+# RobBursts = 16 = RingBursts (the chip's routers: shared mode as deep as private mode).
+L2R_TB16_DIR := $(BUILD)/l2_router_tb/rob16
+L2R_TB16     := $(L2R_TB16_DIR)/Vtessera_l2_router
+L2R_VFLAGS   := --cc --exe --build -O3 --x-assign fast --x-initial fast -Wno-fatal \
+	  -j 2 --top-module tessera_l2_router -GN=4 -GAxW=28 -GWW=32 -GRW=40 -GBW=8 -CFLAGS "-O2 -std=c++17"
+
 .PHONY: l2-router-tb l2-router-test
-l2-router-tb: $(L2R_TB)
+l2-router-tb: $(L2R_TB) $(L2R_TB16)
 $(L2R_TB): $(L2R_SRCS) tests/l2/router/router_tb.cpp mk/l2.mk
 	@mkdir -p $(L2R_TB_DIR)
-	nice verilator --cc --exe --build -O3 --x-assign fast --x-initial fast -Wno-fatal \
-	  -j 2 --top-module tessera_l2_router -GN=4 -GAxW=28 -GWW=32 -GRW=40 -GBW=8 \
-	  -Mdir $(L2R_TB_DIR) -CFLAGS "-O2 -std=c++17" \
+	nice verilator $(L2R_VFLAGS) -GRobBursts=4 -Mdir $(L2R_TB_DIR) \
 	  $(L2R_SRCS) $(abspath tests/l2/router/router_tb.cpp) -o Vtessera_l2_router >$(L2R_TB_DIR)/build.log 2>&1 \
 	  || { tail -30 $(L2R_TB_DIR)/build.log; exit 1; }
+$(L2R_TB16): $(L2R_SRCS) tests/l2/router/router_tb.cpp mk/l2.mk
+	@mkdir -p $(L2R_TB16_DIR)
+	nice verilator $(L2R_VFLAGS) -GRobBursts=16 -Mdir $(L2R_TB16_DIR) \
+	  $(L2R_SRCS) $(abspath tests/l2/router/router_tb.cpp) -o Vtessera_l2_router >$(L2R_TB16_DIR)/build.log 2>&1 \
+	  || { tail -30 $(L2R_TB16_DIR)/build.log; exit 1; }
 
 TEST_BUILD += l2-router-tb
 
-l2-router-test: $(L2R_TB)
+l2-router-test: $(L2R_TB) $(L2R_TB16)
 	$(L2R_TB) --seed 1 --seeds 3
+	$(L2R_TB16) --seed 1 --seeds 3

@@ -36,6 +36,8 @@ static void usage(FILE *f) {
           "  --seed N              global seed (default: time based; always printed)\n"
           "  --max-cycles N        cycle budget per test / for --elf (default: per test; 50M for --elf)\n"
           "  --trace FILE.fst      write an FST waveform (per test when several run)\n"
+          "  --timeline FILE.json  write engine activity (queues, engines, TPCs, HBM) as a\n"
+          "                        Chrome/Perfetto trace (ui.perfetto.dev; 1 ns = 1 cycle)\n"
           "  --serve PORT          serve a fresh chip to hostlink clients on 127.0.0.1:PORT\n"
           "                        (`hostlink --dev tcp:PORT ...`, docs/hostlink.md) until one\n"
           "                        sends shutdown; --max-cycles limits the simulated time (default 1G)\n"
@@ -81,6 +83,7 @@ static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
   so.hbm_row_bytes = o->hbm_row_bytes;
   so.hbm_row_miss = o->hbm_row_miss;
   so.trace_file = o->trace;
+  so.timeline_file = o->timeline;
   so.uart_echo = o->verbose;
   tsim_t *s = tsim_create(&so);
   if (!s) {
@@ -150,6 +153,7 @@ static int serve(int port, const tf_opts_t *o) {
   so.hbm_latency = o->hbm_latency;
   so.hbm_bw = o->hbm_bw;
   so.trace_file = o->trace;
+  so.timeline_file = o->timeline;
   so.uart_echo = o->verbose;
   so.quiet = !o->verbose;
   tsim_t *s = tsim_create(&so);
@@ -226,6 +230,9 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--trace")) {
       NEEDV();
       o.trace = v;
+    } else if (!strcmp(a, "--timeline")) {
+      NEEDV();
+      o.timeline = v;
     } else if (!strcmp(a, "--hbm-latency")) {
       NEEDV();
       if (!parse_u64(v, &n) || !n || n > 100000) goto bad;

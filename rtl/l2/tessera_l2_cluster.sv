@@ -334,7 +334,8 @@ module tessera_l2_cluster #(
         .RW (RW),
         .BW (BW),
         .Depth     (ArDepth),
-        .RingBursts(ArDepth)
+        .RingBursts(ArDepth),
+        .RobBursts (ArDepth)
       ) u_router (
         .clk_i        (clk_i),
         .rst_ni       (rst_ni),

@@ -41,6 +41,8 @@ typedef struct {
   unsigned hbm_row_bytes;   /* row size in bytes (0 = 2048) */
   unsigned hbm_row_miss;    /* extra read latency when a burst opens a new row */
   const char *trace_file;   /* FST waveform file, NULL = no waves */
+  const char *timeline_file;/* engine-activity timeline (trace-event JSON for ui.perfetto.dev),
+                               written by tsim_destroy; NULL = none (docs/sim.md "Timeline") */
   int uart_echo;            /* echo decoded UART TX bytes to stdout */
   unsigned uart_rx_gap;     /* idle bit times between bytes driven into uart_rx_i (default 2) */
   int quiet;                /* do not print diagnostics to stderr on timeouts/limits */
@@ -130,6 +132,13 @@ int tsim_run_until_uart(tsim_t *s, const char *text, uint64_t budget);
 /* ---- waves */
 int tsim_trace_open(tsim_t *s, const char *fst_path);
 void tsim_trace_close(tsim_t *s);
+
+/* ---- engine-activity timeline (docs/sim.md "Timeline"): recording starts now (one
+ * at a time: TSIM_EARG if one is open); close writes the trace-event JSON (TSIM_EIO if
+ * it cannot). tsim_destroy closes an open one (tsim_opts_t.timeline_file opens one at
+ * creation). */
+int tsim_timeline_open(tsim_t *s, const char *json_path);
+int tsim_timeline_close(tsim_t *s);
 
 /* ---- retirement trace ring (last TSIM_RETIRE_RING retired instructions) */
 #define TSIM_RETIRE_RING 16

@@ -15,6 +15,7 @@
 #include "Vtessera_top.h"
 #include "Vtessera_top___024root.h"
 #include "axi_mem_model.h"
+#include "tsim_timeline.h"
 #include "tessera_cfg.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -168,6 +169,15 @@ struct tsim {
   // ELF symbols of the last loaded program
   std::unordered_map<std::string, uint32_t> syms;
 
+  // engine-activity timeline (opts.timeline_file; docs/sim.md "Timeline")
+  std::unique_ptr<tessera::Timeline> tl;
+  std::string tl_path;
+  std::vector<uint8_t> tl_state;
+  std::vector<uint32_t> tl_cnt;
+  void timeline_setup();
+  void timeline_sample();
+  bool timeline_write();
+
   bool limit_hit() const { return opts.max_cycles && cyc >= opts.max_cycles; }
   void set_err(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
   void cycle();
@@ -267,8 +277,13 @@ void tsim::cycle() {
       p.arsize = uint8_t(getf(t->hbm_arsize_o, c, 3));
       p.arburst = uint8_t(getf(t->hbm_arburst_o, c, 2));
     }
+    if (tl) {  // beats moved on the channel in this cycle (before the model ticks)
+      tl_cnt[2 * c] = p.rvalid && p.rready;
+      tl_cnt[2 * c + 1] = p.wvalid && p.wready;
+    }
     ch[c]->tick(p);
   }
+  if (tl) timeline_sample();
 
   // UART decoder (sample in the middle of each bit). A start bit only counts
   // once the line has been idle (high): uart_tx_o is low during reset.
@@ -445,12 +460,14 @@ tsim_t* tsim_create(const tsim_opts_t* o) {
   if (s->opts.trace_file && s->opts.trace_file[0]) {
     if (tsim_trace_open(s.get(), s->opts.trace_file) != TSIM_OK) return nullptr;
   }
+  if (s->opts.timeline_file && s->opts.timeline_file[0]) tsim_timeline_open(s.get(), s->opts.timeline_file);
   tsim_reset(s.get());
   return s.release();
 }
 
 void tsim_destroy(tsim_t* s) {
   if (!s) return;
+  s->timeline_write();
   tsim_trace_close(s);
   s->top->final();
   delete s;
@@ -784,6 +801,88 @@ int tsim_l2_maint_all(tsim_t* s, unsigned op, uint64_t budget) {
 }
 int tsim_l2_flush_all(tsim_t* s) { return tsim_l2_maint_all(s, TSIM_L2_FLUSH, 0); }
 int tsim_l2_invalidate_all(tsim_t* s) { return tsim_l2_maint_all(s, TSIM_L2_INVALIDATE, 0); }
+
+// ---------------------------------------------------------------- timeline
+// Queue managers in tessera_top's queue list order (MME i, the TPC cluster, DMA d).
+#define TL_QSTATE(q) uint8_t(r->tessera_top__DOT__g_qman__BRA__##q##__KET____DOT__u_qman__DOT__state_q)
+namespace {
+constexpr unsigned kTlQueues = TESSERA_NUM_MME + 1u + TESSERA_DMA_ENGINES;
+constexpr unsigned kTlTpcs = TESSERA_DCORES * TESSERA_TPC_PER_DCORE;
+std::string tl_queue_name(unsigned q) {
+  if (q < TESSERA_NUM_MME) return "MME" + std::to_string(q);
+  if (q == TESSERA_NUM_MME) return "TPC cluster";
+  return "DMA" + std::to_string(q - TESSERA_NUM_MME - 1u);
+}
+}  // namespace
+
+void tsim::timeline_setup() {
+  tl.reset(new tessera::Timeline);
+  for (unsigned q = 0; q < kTlQueues; ++q)
+    tl->add_track("QMAN " + tl_queue_name(q), {"packets", "engine barrier", "fence wait", "WAIT packet"});
+  for (unsigned q = 0; q < kTlQueues; ++q) tl->add_track(tl_queue_name(q), {"busy"});
+  for (unsigned p = 0; p < kTlTpcs; ++p) tl->add_track("TPC" + std::to_string(p), {"running"});
+  for (unsigned c = 0; c < kCh; ++c) tl->add_counter("HBM ch" + std::to_string(c) + " beats %", {"read", "write"});
+  tl->add_counter("Sync Manager object writes %", {"writes"});
+  tl->set_window(256);
+  tl_state.assign(2 * kTlQueues + kTlTpcs, 0);
+  tl_cnt.assign(2 * kCh + 1, 0);
+}
+
+void tsim::timeline_sample() {
+  auto* r = top->rootp;
+  const uint8_t qs[] = {TL_QSTATE(0), TL_QSTATE(1), TL_QSTATE(2)
+#if TESSERA_NUM_MME + 1 + TESSERA_DMA_ENGINES > 3
+                        , TL_QSTATE(3)
+#endif
+#if TESSERA_NUM_MME + 1 + TESSERA_DMA_ENGINES > 4
+                        , TL_QSTATE(4)
+#endif
+  };
+  static_assert(sizeof qs == kTlQueues, "timeline: tsim::timeline_sample reads another number of queue managers");
+  const uint32_t idle = uint32_t(r->tessera_top__DOT__e_idle);
+  const uint32_t tbusy = uint32_t(r->tessera_top__DOT__u_tpc__DOT__c_busy);
+  for (unsigned q = 0; q < kTlQueues; ++q) {
+    // tessera_qman's states: 0 idle, 4 barrier check (waits while its engine is
+    // busy), 7 FENCE, 8 WAIT; the others fetch and execute packets
+    const uint8_t st = qs[q];
+    const bool busy = !((idle >> q) & 1u);
+    tl_state[q] = st == 0 ? 0 : st == 7 ? 3 : st == 8 ? 4 : (st == 4 && busy) ? 2 : 1;
+    tl_state[kTlQueues + q] = busy;
+  }
+  for (unsigned p = 0; p < kTlTpcs; ++p) tl_state[2 * kTlQueues + p] = (tbusy >> p) & 1u;
+  tl_cnt[2 * kCh] = r->tessera_top__DOT__u_syncmgr__DOT__sob_wr ? 1 : 0;
+  tl->sample(cyc, tl_state.data(), tl_cnt.data());
+}
+
+bool tsim::timeline_write() {
+  if (!tl) return true;
+  const char* path = tl_path.c_str();
+  const bool ok = tl->write(path, cyc, std::string("Tessera chip (") + TESSERA_CONFIG_NAME + ")");
+  if (!ok)
+    std::fprintf(stderr, "tsim: cannot write the timeline %s\n", path);
+  else if (!opts.quiet)
+    std::fprintf(stderr, "tsim: timeline %s: %llu events%s (ui.perfetto.dev or chrome://tracing; 1 ns = 1 cycle)\n",
+                 path, (unsigned long long)tl->events(), tl->truncated() ? ", truncated" : "");
+  tl.reset();
+  return ok;
+}
+
+int tsim_timeline_open(tsim_t* s, const char* path) {
+  if (!path || !path[0] || s->tl) {
+    s->set_err("timeline: %s", s->tl ? "one is already open" : "no file name");
+    return TSIM_EARG;
+  }
+  s->tl_path = path;
+  s->timeline_setup();
+  return TSIM_OK;
+}
+
+int tsim_timeline_close(tsim_t* s) {
+  if (!s->tl) return TSIM_OK;
+  if (s->timeline_write()) return TSIM_OK;
+  s->set_err("timeline: cannot write %s", s->tl_path.c_str());
+  return TSIM_EIO;
+}
 
 void tsim_probe(tsim_t* s, tsim_probe_t* p) {
   auto* r = s->top->rootp;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chip_l2.h"
 #include "cp_model.h"
@@ -520,6 +521,102 @@ TF_TEST(ctrl, dma_queue_copy, 1500000) {
   }
   CALL(gm_check_effects(t, sobs, TESSERA_DMA_ENGINES));
   return img_check(t, "DMA queue copies");
+}
+
+/* The engine-activity timeline (--timeline, docs/sim.md "Timeline"). With a timeline
+ * open, one LIN_DMA of a random size runs on a random DMA queue of the fresh chip; the
+ * JSON written by tsim_timeline_close must hold that engine's busy run inside the doorbell
+ * -> queue idle window and at least one cycle per 32-byte beat long, a run of its queue
+ * in the same window, and no busy run of any other engine (all idle). */
+typedef struct {
+  unsigned d;
+  uint32_t size;
+  uint64_t c0, c1;
+} tl_job_t;
+
+static int timeline_job(tf_ctx_t *t, tl_job_t *j) {
+  unsigned slot = QSLOT_DMA(j->d);
+  gm_init(&g_gm, t->sim);
+  CALL(q_init(t, slot, 1));
+  uint32_t src = HBM(0x100000u), dst = HBM(0x180000u);
+  uint8_t *buf = malloc(j->size), *got = malloc(j->size);
+  for (uint32_t i = 0; i < j->size; i++) buf[i] = (uint8_t)tf_rand32(t);
+  TF_CHECK_OK(t, tsim_mem_write(t->sim, src, buf, j->size));
+  uint32_t words[16];
+  cp_buf_t b;
+  cp_buf_init(&b, words, 16);
+  cp_lin_dma(&b, 0, src, dst, j->size);
+  cp_stop(&b, CP_HDR_EB);
+  j->c0 = tsim_cycles(t->sim);
+  int rc = q_submit(t, slot, CB_AREA(slot), &b, 0, 0);
+  if (rc == TF_PASS) rc = q_wait_idle(t, slot, 200000);
+  j->c1 = tsim_cycles(t->sim);
+  if (rc == TF_PASS && tsim_l2_flush_all(t->sim) != TSIM_OK) rc = tf_fail(t, "L2 flush: %s", tsim_last_error(t->sim));
+  if (rc == TF_PASS) {
+    tsim_mem_read(t->sim, dst, got, j->size);
+    if (memcmp(buf, got, j->size)) rc = tf_fail(t, "DMA%u: the copy of %u bytes differs", j->d, j->size);
+  }
+  free(buf);
+  free(got);
+  return rc;
+}
+
+TF_TEST(ctrl, timeline, 800000) {
+  char path[] = "/tmp/tessera_timeline_XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return tf_fail(t, "mkstemp failed");
+  close(fd);
+  tsim_timeline_close(t->sim);  /* (one opened by --timeline is written now) */
+  TF_CHECK_OK(t, tsim_timeline_open(t->sim, path));
+  tl_job_t j = {tf_rand_below(t, TESSERA_DMA_ENGINES), 32u * (64 + tf_rand_below(t, 1024)), 0, 0};
+  int rc = timeline_job(t, &j);
+  if (tsim_timeline_close(t->sim) != TSIM_OK && rc == TF_PASS) rc = tf_fail(t, "%s", tsim_last_error(t->sim));
+  FILE *f = fopen(path, "r");
+  if (!f) return tf_fail(t, "no timeline file %s", path);
+  char line[512], names[64][48] = {{0}}, want[48], wantq[48];
+  snprintf(want, sizeof want, "DMA%u", j.d);
+  snprintf(wantq, sizeof wantq, "QMAN DMA%u", j.d);
+  unsigned busy = 0, qruns = 0, other = 0, lines = 0;
+  unsigned long long bstart = 0, blen = 0;
+  int closed = 0;
+  while (rc == TF_PASS && fgets(line, sizeof line, f)) {
+    unsigned tid = 0;
+    char nm[48];
+    unsigned long long st = 0, len = 0;
+    lines++;
+    if (!strcmp(line, "]}\n")) closed = 1;
+    if (sscanf(line, "{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":\"%47[^\"]\"", &tid,
+               nm) == 2 && tid < 64) {
+      snprintf(names[tid], sizeof names[tid], "%s", nm);
+    } else if (sscanf(line, "{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"name\":\"%47[^\"]\",\"ts\":%*[0-9.],\"dur\":%*[0-9.],"
+                      "\"args\":{\"start cycle\":%llu,\"cycles\":%llu}", &tid, nm, &st, &len) == 4) {
+      const char *tr = tid < 64 ? names[tid] : "";
+      if (!strcmp(tr, want) && !strcmp(nm, "busy")) {
+        busy++;
+        bstart = st, blen = len;
+        if (st < j.c0 || st + len > j.c1)
+          rc = tf_fail(t, "%s busy at cycles %llu..%llu, outside the job's window %llu..%llu", want, st, st + len,
+                       (unsigned long long)j.c0, (unsigned long long)j.c1);
+      } else if (!strcmp(tr, wantq)) {
+        qruns++;
+        if (st < j.c0 || st + len > j.c1) rc = tf_fail(t, "%s %s outside the job's window", wantq, nm);
+      } else if (!strcmp(nm, "busy") || !strcmp(nm, "running") || !strncmp(tr, "QMAN", 4)) {
+        other++;
+        tf_log(t, "unexpected activity: track '%s' %s at cycle %llu for %llu", tr, nm, st, len);
+      }
+    }
+  }
+  fclose(f);
+  remove(path);
+  if (rc != TF_PASS) return rc;
+  if (!closed) return tf_fail(t, "timeline file not terminated (%u lines)", lines);
+  if (busy != 1) return tf_fail(t, "%u busy runs of %s, expected 1", busy, want);
+  if (blen < j.size / 32u) return tf_fail(t, "%s busy %llu cycles for %u beats", want, blen, j.size / 32u);
+  if (!qruns) return tf_fail(t, "no run of %s", wantq);
+  if (other) return tf_fail(t, "%u runs on other tracks while only %s worked", other, want);
+  tf_log(t, "timeline: %s busy %llu cycles from cycle %llu for %u bytes; %u runs of its queue", want, blen, bstart,
+         j.size, qruns);
+  return TF_PASS;
 }
 
 /* Tensor mode through a DMA queue (docs/dma.md "Tensor copy"): per engine, a WREG_BULK

@@ -231,6 +231,21 @@ typedef struct {
   double secs;
 } tf_result_t;
 
+/* Output file of one test: `opt` itself when one test runs, else
+ * "<stem>.<suite>.<name><ext>" (stem = opt without `ext`); "" when opt is NULL. */
+static void per_test_file(char *buf, size_t size, const char *opt, const char *ext, unsigned nsel,
+                          const tf_test_t *tt) {
+  buf[0] = 0;
+  if (!opt) return;
+  if (nsel == 1) {
+    snprintf(buf, size, "%s", opt);
+    return;
+  }
+  size_t l = strlen(opt), e = strlen(ext);
+  int stem = (l > e && !strcmp(opt + l - e, ext)) ? (int)(l - e) : (int)l;
+  snprintf(buf, size, "%.*s.%s.%s%s", stem, opt, tt->suite, tt->name, ext);
+}
+
 unsigned tf_run(const unsigned char *sel, const tf_opts_t *opts) {
   tf_result_t *res = calloc(g_ntests ? g_ntests : 1, sizeof *res);
   unsigned nres = 0, npass = 0, nfail = 0, nskip = 0, nsel = 0;
@@ -249,15 +264,9 @@ unsigned tf_run(const unsigned char *sel, const tf_opts_t *opts) {
     ctx.rng = ctx.seed;
     ctx.budget = opts->max_cycles ? opts->max_cycles : tt->budget;
 
-    char trace[1024] = "";
-    if (opts->trace) {
-      if (nsel == 1) snprintf(trace, sizeof trace, "%s", opts->trace);
-      else {
-        size_t l = strlen(opts->trace);
-        int stem = (l > 4 && !strcmp(opts->trace + l - 4, ".fst")) ? (int)(l - 4) : (int)l;
-        snprintf(trace, sizeof trace, "%.*s.%s.%s.fst", stem, opts->trace, tt->suite, tt->name);
-      }
-    }
+    char trace[1024], tl[1024];
+    per_test_file(trace, sizeof trace, opts->trace, ".fst", nsel, tt);
+    per_test_file(tl, sizeof tl, opts->timeline, ".json", nsel, tt);
     tsim_opts_t so;
     tsim_opts_default(&so);
     so.seed = ctx.seed;
@@ -269,6 +278,7 @@ unsigned tf_run(const unsigned char *sel, const tf_opts_t *opts) {
     so.hbm_row_bytes = opts->hbm_row_bytes;
     so.hbm_row_miss = opts->hbm_row_miss;
     so.trace_file = trace[0] ? trace : NULL;
+    so.timeline_file = tl[0] ? tl : NULL;
     so.uart_echo = opts->verbose;
     printf("[ RUN  ] %s/%s  seed 0x%016llx  budget %llu\n", tt->suite, tt->name,
            (unsigned long long)ctx.seed, (unsigned long long)ctx.budget);

@@ -53,6 +53,7 @@ typedef struct {
   uint64_t hbm_size;                              /* see tsim_opts_t */
   unsigned hbm_banks, hbm_row_bytes, hbm_row_miss;
   const char *trace;     /* FST file; with several tests, "<stem>.<suite>.<name>.fst" */
+  const char *timeline;  /* trace-event JSON; with several tests, "<stem>.<suite>.<name>.json" */
   int verbose;           /* echo UART, print more */
   int progress;          /* progress line on stderr */
 } tf_opts_t;
