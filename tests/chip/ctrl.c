@@ -1060,6 +1060,7 @@ typedef struct {
   gemm_t j;
   unsigned slices, e, d, sob, mon0;
   int tpc;               /* consumer: 0 = DMA transpose, 1 = TPC relu */
+  int shared;            /* L2 slices in shared mode (always with the TPC consumer) */
   uint32_t ct;           /* DMA: transposed C, N rows of M FP32, row stride M*4;
                             TPC: relu(C), same layout as C (row stride ldc) */
   uint32_t prog, prog_len; /* TPC: the relu kernel */
@@ -1091,6 +1092,8 @@ static void pipe_producer(const pipe_t *p, cp_buf_t *b) {
 static void pipe_consumer_dma(const pipe_t *p, cp_buf_t *b, int fenced) {
   uint32_t r = p->j.g.m / p->slices;
   uint32_t strides[6] = {r, 1, p->j.ldc, 0, 4u * p->j.g.m, 0};
+  /* C^T is not read again by this job: its stores do not allocate in the L2 */
+  cp_wreg32(b, 0, (uint32_t)offsetof(dma_t, CACHE), DMA__CACHE__RD_ALLOC_bm);
   for (unsigned i = 0; i < p->slices; i++) {
     uint32_t go[4] = {p->j.c + i * r * p->j.ldc, p->ct + 4u * i * r, 4u * p->j.g.n,
                       DMA__CTRL__GO_bm | (3u << DMA__CTRL__MODE_bp) | DMA__CTRL__ESIZE_bm};
@@ -1114,6 +1117,9 @@ static void pipe_consumer_tpc(const pipe_t *p, cp_buf_t *b, int fenced) {
   cp_wreg_bulk(b, 0, TPC_OFF(IDX_SIZE0), 5, idx);
   cp_wreg_bulk(b, 0, TPC_OFF(SARG), TPC_NSARGS, sarg);
   cp_wreg32(b, 0, TPC_OFF(MSG_CTRL), 0);
+  /* relu(C) is not read again by this job: its stores do not allocate in the L2, which
+   * keeps the slices for the GEMM's operands (docs/l2.md, "Allocation hints") */
+  cp_wreg32(b, 0, TPC_OFF(CACHE), TPC__CACHE__RD_ALLOC_bm);
   tpc_desc(d, p->j.c, n, r, pitch);
   cp_wreg_bulk(b, 0, TPC_OFF(DESC), 13, d);
   cp_wreg_bulk(b, 0, TPC_OFF(DESC) + 64u, 13, d);
@@ -1241,11 +1247,13 @@ static void pipe_clear_out(tf_ctx_t *t, const pipe_t *p) {
   free(z);
 }
 
-static int pipe_setup(tf_ctx_t *t, pipe_t *p, uint32_t m, uint32_t n, uint32_t k, unsigned slices, int tpc) {
+static int pipe_setup(tf_ctx_t *t, pipe_t *p, uint32_t m, uint32_t n, uint32_t k, unsigned slices, int tpc,
+                      int shared) {
   gm_init(&g_gm, t->sim);
   memset(p, 0, sizeof *p);
   p->slices = slices;
   p->tpc = tpc;
+  p->shared = tpc || shared;
   /* DMA consumer: the DMA engine of the MME's DCORE: they share an L2 slice, so the
    * consumer sees the producer's C without maintenance (docs/l2.md, "Coherence
    * contract"); TPC consumer: shared mode */
@@ -1268,6 +1276,7 @@ static int pipe_setup(tf_ctx_t *t, pipe_t *p, uint32_t m, uint32_t n, uint32_t k
     free(prog);
   } else {
     CALL(q_init(t, QSLOT_DMA(p->d), 1));
+    if (p->shared) CALL(chip_l2_all_shared(t));
   }
   gemm_prepare(t, &p->j, HBM(0x200000u), m, n, k);
   p->ct = HBM(0x600000u);
@@ -1279,7 +1288,7 @@ static int pipe_setup(tf_ctx_t *t, pipe_t *p, uint32_t m, uint32_t n, uint32_t k
 /* The pipeline's result equals the serial run's (golden) result. */
 static int pipe_test(tf_ctx_t *t, uint32_t m, uint32_t n, uint32_t k, unsigned slices, int tpc) {
   pipe_t p;
-  CALL(pipe_setup(t, &p, m, n, k, slices, tpc));
+  CALL(pipe_setup(t, &p, m, n, k, slices, tpc, 0));
   uint64_t cyc = 0;
   int rc = pipe_run(t, &p, 0, &cyc);
   if (rc == TF_PASS) rc = pipe_check(t, &p);
@@ -1299,9 +1308,9 @@ TF_TEST(ctrl, pipeline_gemm_tpc, 3000000) {
 
 /* Producer-only, consumer-only and pipelined runs of the same job; the target is
  * pipeline <= 1.15 x max(producer, consumer). Results checked after each run. */
-static int bench_pipe(tf_ctx_t *t, uint32_t m, uint32_t n, uint32_t k, unsigned slices, int tpc) {
+static int bench_pipe(tf_ctx_t *t, uint32_t m, uint32_t n, uint32_t k, unsigned slices, int tpc, int shared) {
   pipe_t p;
-  CALL(pipe_setup(t, &p, m, n, k, slices, tpc));
+  CALL(pipe_setup(t, &p, m, n, k, slices, tpc, shared));
   uint64_t cp = 0, cc = 0, cpl = 0;
   int rc = pipe_run(t, &p, 1, &cp);
   if (rc == TF_PASS) rc = gemm_check(t, &p.j, p.j.c, "producer-only GEMM");
@@ -1319,18 +1328,19 @@ static int bench_pipe(tf_ctx_t *t, uint32_t m, uint32_t n, uint32_t k, unsigned 
   if (rc == TF_PASS) rc = pipe_check(t, &p);
   if (rc == TF_PASS) {
     uint64_t mx = cp > cc ? cp : cc;
-    printf("CTRLBENCH pipeline GEMM %ux%ux%u -> %s, %u slices: producer-only %llu, consumer-only %llu, "
+    printf("CTRLBENCH pipeline GEMM %ux%ux%u -> %s, %u slices, L2 %s mode: producer-only %llu, consumer-only %llu, "
            "pipelined %llu cycles = %.3f x the longer (target <= 1.15), serial sum %llu\n",
-           m, n, k, tpc ? "TPC relu" : "DMA transpose", slices, (unsigned long long)cp, (unsigned long long)cc, (unsigned long long)cpl,
+           m, n, k, tpc ? "TPC relu" : "DMA transpose", slices, p.shared ? "shared" : "private", (unsigned long long)cp, (unsigned long long)cc, (unsigned long long)cpl,
            (double)cpl / (double)mx, (unsigned long long)(cp + cc));
   }
   free(p.j.cexp);
   return rc;
 }
-TF_TEST_F(ctrl, bench_pipeline_k32, 20000000, TF_BENCH) { return bench_pipe(t, 128, 128, 32, 8, 0); }
-TF_TEST_F(ctrl, bench_pipeline_k128, 40000000, TF_BENCH) { return bench_pipe(t, 128, 128, 128, 8, 0); }
-TF_TEST_F(ctrl, bench_pipeline_tpc_k128, 40000000, TF_BENCH) { return bench_pipe(t, 128, 128, 128, 8, 1); }
-TF_TEST_F(ctrl, bench_pipeline_tpc_k512, 80000000, TF_BENCH) { return bench_pipe(t, 128, 128, 512, 8, 1); }
+TF_TEST_F(ctrl, bench_pipeline_k32, 20000000, TF_BENCH) { return bench_pipe(t, 128, 128, 32, 8, 0, 0); }
+TF_TEST_F(ctrl, bench_pipeline_k128, 40000000, TF_BENCH) { return bench_pipe(t, 128, 128, 128, 8, 0, 0); }
+TF_TEST_F(ctrl, bench_pipeline_k128_shared, 40000000, TF_BENCH) { return bench_pipe(t, 128, 128, 128, 8, 0, 1); }
+TF_TEST_F(ctrl, bench_pipeline_tpc_k128, 40000000, TF_BENCH) { return bench_pipe(t, 128, 128, 128, 8, 1, 0); }
+TF_TEST_F(ctrl, bench_pipeline_tpc_k512, 80000000, TF_BENCH) { return bench_pipe(t, 128, 128, 512, 8, 1, 0); }
 
 /* Completion-flag poll that also traces DMA engine 0's read beats in flight and the beats
  * waiting in its data buffer (simulation probes, sampled every cycle in which either is
