@@ -14,7 +14,7 @@ module tessera_l2_cluster #(
   parameter int unsigned DataBits  = 256,
   parameter int unsigned IdBits    = 4,
   parameter int unsigned MIdBits   = 4,
-  parameter int unsigned ArDepth   = 8,   // read bursts per slice port and router ring (power of 2)
+  parameter int unsigned ArDepth   = 8,   // read bursts per slice port, router ring and R buffer (power of 2)
   parameter logic [31:0] MemBase   = 32'h8000_0000,
   parameter logic [31:0] MemSize   = 32'h4000_0000,
   localparam int unsigned NU       = NumSlices * NumPorts
