@@ -172,7 +172,7 @@ module tessera_dma #(
   logic [1:0]      tfull_q;
   logic            tfill_q, tout_q;      // tile being filled / written out
   logic [3:0]      ld_i_q, w_j_q;        // row being loaded / output beat
-  logic [7:0]      tb_avail_q;           // transposed beats ready for AW
+  logic [7:0]      tb_avail_q;           // transposed beats of loading/loaded tiles not yet given an AW
   logic            ld_pop;
   logic [255:0]    tr_beat;
   logic [15:0][255:0] tile_out;
@@ -243,15 +243,25 @@ module tessera_dma #(
 
   // W channel
   logic w_fire, w_last, e_wvalid;
-  assign e_wvalid       = (wq_n_q != 3'd0);
+  // transpose: the AWs of a tile go out while it loads; its W beats wait until it is full.
+  // After an AXI error the tile may never fill: the remaining beats of issued AWs then go
+  // out with no byte strobe, so the job drains without writing anything more.
+  logic tr_wnull;
+  assign tr_wnull       = trm && !tfull_q[tout_q];
+  assign e_wvalid       = (wq_n_q != 3'd0) && (!tr_wnull || stop_q);
   assign w_last         = (w_beat_q == wq_q[0] - 4'd1);
   assign m_axi_wvalid_o = ten_q ? t_wvalid : e_wvalid;
   assign m_axi_wlast_o  = ten_q ? t_wlast : w_last;
   assign m_axi_wdata_o  = ten_q ? t_wdata : fillm ? {8{fill_q}} : (trm ? tr_beat : fifo_mem[rd_ptr_q]);
-  assign m_axi_wstrb_o  = ten_q ? t_wstrb : 32'hFFFF_FFFF;
+  assign m_axi_wstrb_o  = ten_q ? t_wstrb : (tr_wnull ? 32'h0 : 32'hFFFF_FFFF);
   assign w_fire         = e_wvalid && m_axi_wready_i && !ten_q;
+  // a tile register may be refilled from the cycle its last transposed beat is written
+  // (the load lands at the clock edge after that beat has been read), so the W channel
+  // sees no bubble between tiles
+  logic tout_free;
+  assign tout_free      = trm && w_fire && (w_j_q == tr_e[3:0]);
   assign ld_pop         = trm && (state_q == SRun || state_q == SDrain) && (count_q != '0) &&
-                          !tfull_q[tfill_q];
+                          (!tfull_q[tfill_q] || (tout_free && tout_q == tfill_q));
   assign pop            = trm ? ld_pop : (w_fire && !fillm);
 
   logic go;
@@ -599,11 +609,11 @@ module tessera_dma #(
           w_j_q <= w_j_q + 4'd1;
         end
       end
-      tb_avail_q <= tb_avail_q + ((ld_pop && ld_i_q == tr_e[3:0]) ? 8'(tr_e) + 8'd1 : 8'd0)
+      tb_avail_q <= tb_avail_q + ((ld_pop && ld_i_q == 4'd0) ? 8'(tr_e) + 8'd1 : 8'd0)
                                - 8'(w_issue && trm);
       if (w_fire) begin
         w_beat_q  <= w_last ? 4'd0 : w_beat_q + 4'd1;
-        perf_wr_q <= perf_wr_q + 32'd32;
+        if (!tr_wnull) perf_wr_q <= perf_wr_q + 32'd32;
       end
       if (state_q == SRun || state_q == SDrain)
         resv_q <= resv_q + ((w_issue && !fillm) ? CntW'(w_n) : '0) - CntW'(pop);

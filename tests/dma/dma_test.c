@@ -201,11 +201,14 @@ static int t_errors(void) {
     CHECK(e != 0, "case %d: model accepts the descriptor", k);
     if (run(&d, &o)) { size_t l = strlen(fail_msg); snprintf(fail_msg + l, sizeof fail_msg - l, " [case %d]", k); return 1; }
   }
-  /* AXI errors: on a source beat, on a destination beat */
-  for (int k = 0; k < 6; k++) {
-    if (k == 3) env_random();
-    dma_desc_t d = rand_desc(k & 1 ? DMA_MODE_STRIDED : DMA_MODE_LINEAR);
-    if (k & 2) dtb_mem_set_err(d.dst + 32 * (rnd() % (d.size / 32)));
+  /* AXI errors: on a source beat, on a destination beat (linear, strided, transpose;
+   * a transpose's first destination row holds c1 * e bytes) */
+  for (int k = 0; k < 12; k++) {
+    if (k == 6) env_random();
+    static const int emode[3] = {DMA_MODE_LINEAR, DMA_MODE_STRIDED, DMA_MODE_TRANSPOSE};
+    dma_desc_t d = rand_desc(emode[k % 3]);
+    uint32_t drow = d.mode == DMA_MODE_TRANSPOSE ? d.c1 * d.ebytes : d.size;
+    if ((k / 3) & 1) dtb_mem_set_err(d.dst + 32 * (rnd() % (drow / 32)));
     else dtb_mem_set_err(d.src + 32 * (rnd() % (d.size / 32)));
     run_opts_t o = {chance(50), 1};
     if (run(&d, &o)) { size_t l = strlen(fail_msg); snprintf(fail_msg + l, sizeof fail_msg - l, " [axi case %d]", k); return 1; }
