@@ -72,6 +72,7 @@ typedef struct {
     uint32_t cb_addr[HIF_MAX_CBS], cb_size[HIF_MAX_CBS];
     uint32_t dep[HIF_MAX_DEPS];
     uint32_t nbuf, bb[HIF_MAX_BUFS], be[HIF_MAX_BUFS];   /* the job's buffers [bb, be) */
+    uint32_t hostb;                 /* bit b: buffer b is host memory (DMA engines only) */
     uint32_t mem;                   /* an engine of the job may touch memory through an L2 slice */
 } job_t;
 
@@ -351,14 +352,17 @@ typedef struct {
 #define SH_IDX(type, reg) (offsetof(type, reg) / 4u)
 #define SH(sh, type, reg) (((sh)->written >> SH_IDX(type, reg)) & 1u ? (sh)->r[SH_IDX(type, reg)] : 0u)
 
-/* [lo, hi) non-empty and inside one of the job's buffers */
-static int in_bufs(const job_t *j, uint32_t lo, uint32_t hi)
+/* [lo, hi) non-empty and inside one of the job's buffers; host-memory buffers count
+ * only when `host` (what a DMA engine's non-tensor transfer reaches through its host
+ * port; messages, the MME and tensor copies reach device memory only) */
+static int in_bufs_of(const job_t *j, uint32_t lo, uint32_t hi, int host)
 {
     for (uint32_t b = 0; b < j->nbuf; b++)
-        if (lo >= j->bb[b] && hi <= j->be[b] && hi > lo)
+        if (lo >= j->bb[b] && hi <= j->be[b] && hi > lo && (host || !((j->hostb >> b) & 1u)))
             return 1;
     return 0;
 }
+static int in_bufs(const job_t *j, uint32_t lo, uint32_t hi) { return in_bufs_of(j, lo, hi, 0); }
 
 static int msg_target_ok(const job_t *j, uint32_t a)
 {
@@ -376,8 +380,8 @@ static int msg_target_ok(const job_t *j, uint32_t a)
 
 /* Rows x planes of `size` bytes from base (row stride s1, plane stride s2) inside
  * one job buffer; 32-bit arithmetic with overflow checks (mulhu on RV32IM). */
-static int range_ok(const job_t *j, uint32_t base, uint32_t size, uint32_t c1, uint32_t s1, uint32_t c2,
-                    uint32_t s2)
+static int range_ok_of(const job_t *j, uint32_t base, uint32_t size, uint32_t c1, uint32_t s1, uint32_t c2,
+                       uint32_t s2, int host)
 {
     uint32_t a, b, hi;
     if (size == 0u || c1 == 0u || c2 == 0u)
@@ -386,7 +390,18 @@ static int range_ok(const job_t *j, uint32_t base, uint32_t size, uint32_t c1, u
         __builtin_add_overflow(a, b, &a) || __builtin_add_overflow(a, size, &a) ||
         __builtin_add_overflow(base, a, &hi))
         return 0;
-    return in_bufs(j, base, hi);
+    return in_bufs_of(j, base, hi, host);
+}
+static int range_ok(const job_t *j, uint32_t base, uint32_t size, uint32_t c1, uint32_t s1, uint32_t c2,
+                    uint32_t s2)
+{
+    return range_ok_of(j, base, size, c1, s1, c2, s2, 0);
+}
+/* a DMA engine's linear/strided/memset/transpose side: device or host buffers */
+static int dma_range_ok(const job_t *j, uint32_t base, uint32_t size, uint32_t c1, uint32_t s1, uint32_t c2,
+                        uint32_t s2)
+{
+    return range_ok_of(j, base, size, c1, s1, c2, s2, 1);
 }
 
 static int dma_go_ok(const job_t *j, const shadow_t *sh, uint32_t ctrl)
@@ -395,14 +410,14 @@ static int dma_go_ok(const job_t *j, const shadow_t *sh, uint32_t ctrl)
     uint32_t src = SH(sh, dma_t, SRC), dst = SH(sh, dma_t, DST), size = SH(sh, dma_t, SIZE);
     uint32_t c1 = SH(sh, dma_t, COUNT1), c2 = SH(sh, dma_t, COUNT2);
     if (mode == 0u)
-        return range_ok(j, dst, size, 1u, 0u, 1u, 0u) && range_ok(j, src, size, 1u, 0u, 1u, 0u);
+        return dma_range_ok(j, dst, size, 1u, 0u, 1u, 0u) && dma_range_ok(j, src, size, 1u, 0u, 1u, 0u);
     if (mode == 3u) {  /* transpose: COUNT1 rows of SIZE bytes -> SIZE/e rows of COUNT1 elements */
         uint32_t e = (ctrl & DMA__CTRL__ESIZE_bm) ? 4u : 2u;
-        return c1 <= 0xFFFFu && range_ok(j, dst, c1 * e, size / e, SH(sh, dma_t, DST_STRIDE1), 1u, 0u) &&
-               range_ok(j, src, size, c1, SH(sh, dma_t, SRC_STRIDE1), 1u, 0u);
+        return c1 <= 0xFFFFu && dma_range_ok(j, dst, c1 * e, size / e, SH(sh, dma_t, DST_STRIDE1), 1u, 0u) &&
+               dma_range_ok(j, src, size, c1, SH(sh, dma_t, SRC_STRIDE1), 1u, 0u);
     }
-    return range_ok(j, dst, size, c1, SH(sh, dma_t, DST_STRIDE1), c2, SH(sh, dma_t, DST_STRIDE2)) &&
-           (mode == 2u || range_ok(j, src, size, c1, SH(sh, dma_t, SRC_STRIDE1), c2, SH(sh, dma_t, SRC_STRIDE2)));
+    return dma_range_ok(j, dst, size, c1, SH(sh, dma_t, DST_STRIDE1), c2, SH(sh, dma_t, DST_STRIDE2)) &&
+           (mode == 2u || dma_range_ok(j, src, size, c1, SH(sh, dma_t, SRC_STRIDE1), c2, SH(sh, dma_t, SRC_STRIDE2)));
 }
 
 static uint32_t mme_eb(uint32_t t) { return t == 0u ? 4u : t <= 2u ? 2u : 1u; }
@@ -470,7 +485,8 @@ static inline void rdbuf(uint32_t on)
 #endif
 }
 
-/* [base, base + size) non-empty, no wrap, inside one job buffer (range_ok of one row) */
+/* [base, base + size) non-empty, no wrap, inside one job buffer, device or host memory
+ * (dma_range_ok of one row) */
 __attribute__((always_inline)) static inline int lin_ok(const job_t *j, uint32_t base, uint32_t size)
 {
     uint32_t hi = base + size;
@@ -631,11 +647,20 @@ __attribute__((noinline)) static uint32_t validate(const hif_job_t *__restrict d
         *det = ctrl;
         return HIF_CAUSE_BAD_DESC;
     }
-    /* buffers: [base, end) inside device memory (the end fits in 32 bits) */
+    /* buffers: [base, end) inside device memory or inside the host-memory window (the
+     * end fits in 32 bits) */
     const uint32_t *bb = j->bb, *be = j->be;
+    uint32_t hostb = 0u;
     for (uint32_t b = 0; b < nbuf; b++) {
         uint32_t base = d->buf[b].base, size = d->buf[b].size, off = base - TESSERA_HBM_BASE;
-        if (size == 0u || off >= TESSERA_HBM_SIZE || size > TESSERA_HBM_SIZE - off) {
+        uint32_t hoff = base - TESSERA_HOST_BASE;
+        if (hoff < TESSERA_HOST_SIZE) {
+            if (size == 0u || size > TESSERA_HOST_SIZE - hoff) {
+                *det = b;
+                return HIF_CAUSE_BUF_RANGE;
+            }
+            hostb |= 1u << b;
+        } else if (size == 0u || off >= TESSERA_HBM_SIZE || size > TESSERA_HBM_SIZE - off) {
             *det = b;
             return HIF_CAUSE_BUF_RANGE;
         }
@@ -643,6 +668,7 @@ __attribute__((noinline)) static uint32_t validate(const hif_job_t *__restrict d
         j->be[b] = base + size;
     }
     j->nbuf = nbuf;
+    j->hostb = hostb;
     uint32_t mask = 0u, present = hif.eq_present;
     for (uint32_t c = 0; c < ncb; c++) {
         uint32_t eq = d->cb[c].eq, a = d->cb[c].addr, sz = d->cb[c].size;
@@ -652,9 +678,9 @@ __attribute__((noinline)) static uint32_t validate(const hif_job_t *__restrict d
         }
         mask |= 1u << eq;
         uint32_t inside = 0u;
-        if (!((a | sz) & 7u) && sz != 0u)
+        if (!((a | sz) & 7u) && sz != 0u)   /* (the queue managers fetch from device memory) */
             for (uint32_t b = 0; b < nbuf && !inside; b++)
-                inside = a >= bb[b] && a < be[b] && sz <= be[b] - a;
+                inside = !((hostb >> b) & 1u) && a >= bb[b] && a < be[b] && sz <= be[b] - a;
         if (!inside) {
             *det = c;
             return HIF_CAUSE_CB_RANGE;
@@ -1240,6 +1266,7 @@ __attribute__((noinline)) static int take_fast(void)
     uint32_t slot = (r >> 1) & (FW_JOBS - 1u), q = (r >> 4) & (HIF_NUM_SQ - 1u), ci = hif.sq_ci[q];
     job_t *j = &jobs[slot];
     j->ndep = 0u;
+    j->hostb = 0u;   /* the fast path takes device-memory buffers only */
     j->mem = (r & FAST_MEM) ? 1u : 0u;
     take_commit(j, slot, q, ci, &hif.sq[q][ci % HIF_SQ_ENTRIES], HIF_CAUSE_NONE, 0u, 1);
     return 1;

@@ -47,10 +47,13 @@ static void usage(FILE *f) {
           "  --hbm-banks N         DRAM bank/row model: banks per channel (default 0 = off)\n"
           "  --hbm-row-bytes N     row size (default 2048)\n"
           "  --hbm-row-miss N      extra read latency when a burst opens a row (default 0)\n"
+          "  --host-latency N      host-memory read latency in cycles (host port; default %u)\n"
+          "  --host-bw N           host-link bytes per cycle (default %u)\n"
           "  -v                    echo the UART and print more\n"
           "  --help                this text\n"
           "config %s; exit status 0 only if everything selected passed.\n",
-          TESSERA_HBM_LATENCY_CYCLES, TESSERA_HBM_BYTES_PER_CYCLE, TSIM_CONFIG);
+          TESSERA_HBM_LATENCY_CYCLES, TESSERA_HBM_BYTES_PER_CYCLE, TESSERA_HOST_LATENCY_CYCLES,
+          TESSERA_HOST_BYTES_PER_CYCLE, TSIM_CONFIG);
 }
 
 static int parse_u64(const char *s, uint64_t *out) {
@@ -82,6 +85,8 @@ static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
   so.hbm_banks = o->hbm_banks;
   so.hbm_row_bytes = o->hbm_row_bytes;
   so.hbm_row_miss = o->hbm_row_miss;
+  so.host_latency = o->host_latency;
+  so.host_bw = o->host_bw;
   so.trace_file = o->trace;
   so.timeline_file = o->timeline;
   so.uart_echo = o->verbose;
@@ -152,6 +157,8 @@ static int serve(int port, const tf_opts_t *o) {
   so.max_cycles = o->max_cycles ? o->max_cycles : 1000000000ull;
   so.hbm_latency = o->hbm_latency;
   so.hbm_bw = o->hbm_bw;
+  so.host_latency = o->host_latency;
+  so.host_bw = o->host_bw;
   so.trace_file = o->trace;
   so.timeline_file = o->timeline;
   so.uart_echo = o->verbose;
@@ -241,6 +248,14 @@ int main(int argc, char **argv) {
       NEEDV();
       if (!parse_u64(v, &n) || !n || n > 4096) goto bad;
       o.hbm_bw = (unsigned)n;
+    } else if (!strcmp(a, "--host-latency")) {
+      NEEDV();
+      if (!parse_u64(v, &n) || !n || n > 100000) goto bad;
+      o.host_latency = (unsigned)n;
+    } else if (!strcmp(a, "--host-bw")) {
+      NEEDV();
+      if (!parse_u64(v, &n) || !n || n > 4096) goto bad;
+      o.host_bw = (unsigned)n;
     } else if (!strcmp(a, "--hbm-size")) {
       NEEDV();
       if (!parse_u64(v, &o.hbm_size) || o.hbm_size > TESSERA_HBM_SIZE) goto bad;

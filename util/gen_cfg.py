@@ -112,6 +112,8 @@ SCALARS = [
     ("hbm_interleave_bytes", "channel interleave granule in bytes"),
     ("hbm_latency_cycles", "default device-memory read latency"),
     ("hbm_bytes_per_cycle", "default per-channel bandwidth"),
+    ("host_latency_cycles", "default host-memory read latency (host AXI master)"),
+    ("host_bytes_per_cycle", "default host-link bandwidth"),
     ("bootrom_bytes", "boot ROM size"),
     ("isram_bytes", "instruction SRAM size"),
     ("dsram_bytes", "data SRAM size"),
@@ -212,7 +214,8 @@ def memory_map_md(configs, regions):
         out.append(f"| {r['name']} | 0x{r['base']:08X} | 0x{r['size']:X} | {inst} | "
                    f"{r['kind']} | {r['desc']} |")
     out += ["", "`kind`: `mem` = on-chip memory on the system bus, `csr` = APB register "
-            "block behind the system bus, `axi` = AXI4 memory fabric.", "",
+            "block behind the system bus, `axi` = AXI4 memory fabric, `host` = the host AXI "
+            "master (DMA engines only; host↔device copies).", "",
             "## Configurations", "", "| parameter | " +
             " | ".join(configs) + " | meaning |", "|---|" + "---|" * len(configs) + "---|"]
     for key, desc in SCALARS:

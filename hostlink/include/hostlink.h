@@ -96,8 +96,16 @@ int hl_fw_counters(hl_dev_t *dev, hif_counters_t *out);
 /* First-fit allocator over device memory [HBM_BASE + 1 MiB, end) (the first
  * MiB is the image staging area). align: power of two (0: 256). */
 int hl_alloc(hl_dev_t *dev, uint32_t size, uint32_t align, uint32_t *addr);
+/* Host memory for host<->device DMA (docs/dma.md "Host port"): first fit over the HOST
+ * window (TESSERA_HOST_BASE, 1 GiB), the addresses the DMA engines reach through the
+ * chip's host AXI master. On the in-process simulator the window is the host-memory
+ * model, read and written with hl_read / hl_write like device memory; other transports
+ * have no host memory behind it (a DMA there ends with an AXI error). hl_free frees
+ * either kind. A job lists a host range among its buffers like a device range; only the
+ * DMA engines' linear, strided, memset and transpose transfers may use it. */
+int hl_host_alloc(hl_dev_t *dev, uint32_t size, uint32_t align, uint32_t *addr);
 int hl_free(hl_dev_t *dev, uint32_t addr);
-uint64_t hl_mem_in_use(const hl_dev_t *dev);
+uint64_t hl_mem_in_use(const hl_dev_t *dev);   /* device and host blocks */
 
 /* ------------------------------------------------------------ command buffers */
 /* A growing command buffer: one builder function per packet kind of

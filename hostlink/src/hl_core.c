@@ -276,14 +276,18 @@ int hl_load(hl_dev_t *d, const char *path, uint32_t stage, int wait_fw, uint64_t
 }
 
 /* ------------------------------------------------------------ allocator */
-int hl_alloc(hl_dev_t *d, uint32_t size, uint32_t align, uint32_t *addr) {
+/* First fit in [lo, hi) over the sorted block list (device and host blocks share it). */
+static int alloc_in(hl_dev_t *d, uint64_t lo, uint64_t hi, uint32_t size, uint32_t align, uint32_t *addr,
+                    const char *what) {
   if (!align) align = 256;
-  if (!size || (align & (align - 1))) return hl_set_error(d, HL_EARG, "alloc: size %u align %u", size, align);
-  uint64_t cur = HEAP_BASE;
+  if (!size || (align & (align - 1)))
+    return hl_set_error(d, HL_EARG, "%s: size %u align %u", what, size, align);
+  uint64_t cur = lo;
   size_t pos = 0;
+  while (pos < d->nblk && (uint64_t)d->blk[pos].addr + d->blk[pos].size <= lo) pos++;
   for (;; pos++) {
     uint64_t a = (cur + align - 1) & ~(uint64_t)(align - 1);
-    uint64_t limit = pos < d->nblk ? d->blk[pos].addr : HEAP_END;
+    uint64_t limit = pos < d->nblk && d->blk[pos].addr < hi ? d->blk[pos].addr : hi;
     if (a + size <= limit) {
       if (d->nblk == d->capblk) {
         size_t nc = d->capblk ? 2 * d->capblk : 64;
@@ -299,10 +303,19 @@ int hl_alloc(hl_dev_t *d, uint32_t size, uint32_t align, uint32_t *addr) {
       *addr = (uint32_t)a;
       return HL_OK;
     }
-    if (pos >= d->nblk) break;
+    if (pos >= d->nblk || d->blk[pos].addr >= hi) break;
     cur = (uint64_t)d->blk[pos].addr + d->blk[pos].size;
   }
-  return hl_set_error(d, HL_ENOMEM, "alloc: no room for %u bytes (align %u)", size, align);
+  return hl_set_error(d, HL_ENOMEM, "%s: no room for %u bytes (align %u)", what, size, align);
+}
+
+int hl_alloc(hl_dev_t *d, uint32_t size, uint32_t align, uint32_t *addr) {
+  return alloc_in(d, HEAP_BASE, HEAP_END, size, align, addr, "alloc");
+}
+
+int hl_host_alloc(hl_dev_t *d, uint32_t size, uint32_t align, uint32_t *addr) {
+  return alloc_in(d, TESSERA_HOST_BASE, (uint64_t)TESSERA_HOST_BASE + TESSERA_HOST_SIZE, size, align, addr,
+                  "host alloc");
 }
 
 int hl_free(hl_dev_t *d, uint32_t addr) {

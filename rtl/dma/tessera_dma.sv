@@ -5,10 +5,15 @@
 // and issues a write burst once the buffer holds all of its data, so W beats
 // stream without bubbles. Completion: STATUS.done, optional completion message,
 // irq_o. Tensor mode (CTRL.tensor) is tessera_dma_tensor, which drives the AXI port
-// while it runs. See docs/dma.md.
+// while it runs. A side of a (non-tensor) job whose base lies in the host window moves
+// through the host port h_axi_* (host<->device copies). See docs/dma.md.
 module tessera_dma #(
   parameter logic [31:0] MemBase   = tessera_cfg_pkg::HbmBase,
   parameter logic [31:0] MemSize   = tessera_cfg_pkg::HbmSize,
+  // host memory window: a side of a linear/strided/memset/transpose job inside it moves
+  // through the host port (h_axi_*) instead of the memory port (0 size: no window)
+  parameter logic [31:0] HostBase  = tessera_cfg_pkg::HostBase,
+  parameter logic [31:0] HostSize  = tessera_cfg_pkg::HostSize,
   parameter int unsigned FifoBeats = tessera_cfg_pkg::DmaBufBeats,  // beat buffer (power of 2, >= 16)
   parameter logic [3:0]  AxiId     = 4'h0
 ) (
@@ -61,6 +66,36 @@ module tessera_dma #(
   input  logic         m_axi_rlast_i,
   input  logic         m_axi_rvalid_i,
   output logic         m_axi_rready_o,
+  // AXI4 master to host memory (same ID, sizes and bursts as the memory port)
+  output logic [3:0]   h_axi_awid_o,
+  output logic [31:0]  h_axi_awaddr_o,
+  output logic [7:0]   h_axi_awlen_o,
+  output logic [2:0]   h_axi_awsize_o,
+  output logic [1:0]   h_axi_awburst_o,
+  output logic         h_axi_awvalid_o,
+  input  logic         h_axi_awready_i,
+  output logic [255:0] h_axi_wdata_o,
+  output logic [31:0]  h_axi_wstrb_o,
+  output logic         h_axi_wlast_o,
+  output logic         h_axi_wvalid_o,
+  input  logic         h_axi_wready_i,
+  input  logic [3:0]   h_axi_bid_i,
+  input  logic [1:0]   h_axi_bresp_i,
+  input  logic         h_axi_bvalid_i,
+  output logic         h_axi_bready_o,
+  output logic [3:0]   h_axi_arid_o,
+  output logic [31:0]  h_axi_araddr_o,
+  output logic [7:0]   h_axi_arlen_o,
+  output logic [2:0]   h_axi_arsize_o,
+  output logic [1:0]   h_axi_arburst_o,
+  output logic         h_axi_arvalid_o,
+  input  logic         h_axi_arready_i,
+  input  logic [3:0]   h_axi_rid_i,
+  input  logic [255:0] h_axi_rdata_i,
+  input  logic [1:0]   h_axi_rresp_i,
+  input  logic         h_axi_rlast_i,
+  input  logic         h_axi_rvalid_i,
+  output logic         h_axi_rready_o,
   // completion message
   output logic         msg_valid_o,
   input  logic         msg_ready_i,
@@ -71,6 +106,11 @@ module tessera_dma #(
 );
   localparam int unsigned FifoW = $clog2(FifoBeats);
   localparam int unsigned CntW  = FifoW + 1;
+  // transpose: tile columns read together per row (one burst of up to TrK beats); a group of
+  // TrK tiles is E x TrK beats (E = 16 two-byte / 8 four-byte elements per beat), at most a
+  // quarter of the buffer so that reads run ahead of the group being loaded
+  localparam int unsigned TrK2  = (FifoBeats >= 128) ? 2 : 1;
+  localparam int unsigned TrK4  = (FifoBeats >= 128) ? 4 : (FifoBeats >= 64) ? 2 : 1;
 
   localparam logic [7:0] ErrAlign = 8'd1, ErrZero = 8'd2, ErrMode = 8'd3, ErrRange = 8'd4,
                          ErrAxi = 8'd5;
@@ -120,13 +160,32 @@ module tessera_dma #(
   assign trm   = (mode_q == ModeTr);
   assign tr_e  = esize_q ? 5'd7 : 5'd15;
 
+  // ------------------------------------------------------------------ port selection
+  // Each side of a job uses one port for the whole job: the host port when its base lies
+  // in the host window (the range check then keeps its whole footprint there).
+  logic src_h, dst_h;
+  assign src_h = !ten_q && !fillm && (src_q - HostBase < HostSize);
+  assign dst_h = !ten_q && (dst_q - HostBase < HostSize);
+  logic         ar_rdy, r_vld, aw_rdy, w_rdy, b_vld;
+  logic [255:0] r_dat;
+  logic [1:0]   r_rsp, b_rsp;
+  assign ar_rdy = src_h ? h_axi_arready_i : m_axi_arready_i;
+  assign r_vld  = src_h ? h_axi_rvalid_i : m_axi_rvalid_i;
+  assign r_dat  = src_h ? h_axi_rdata_i : m_axi_rdata_i;
+  assign r_rsp  = src_h ? h_axi_rresp_i : m_axi_rresp_i;
+  assign aw_rdy = dst_h ? h_axi_awready_i : m_axi_awready_i;
+  assign w_rdy  = dst_h ? h_axi_wready_i : m_axi_wready_i;
+  assign b_vld  = dst_h ? h_axi_bvalid_i : m_axi_bvalid_i;
+  assign b_rsp  = dst_h ? h_axi_bresp_i : m_axi_bresp_i;
+
   logic [7:0]  err_q;
   logic        done_q, reject_q;
   logic [31:0] perf_busy_q, perf_rd_q, perf_wr_q, perf_stall_q;
 
   // ------------------------------------------------------------------ checks (SCheck)
   logic [47:0] ext_s, ext_d;       // extent - size of the last row start from the base
-  logic [48:0] s_end, d_end, m_end;
+  logic [48:0] s_end, d_end, m_end, h_end;
+  logic        s_ok, d_ok;
   logic [7:0]  chk_err;
   logic [47:0] tr_cols;          // transpose: source columns = destination rows
   always_comb begin
@@ -141,6 +200,9 @@ module tessera_dma #(
               (esize_q ? 49'({c1_q, 2'b00}) : 49'({c1_q, 1'b0}));
     end
     m_end = 49'(MemBase) + 49'(MemSize);
+    h_end = 49'(HostBase) + 49'(HostSize);
+    s_ok  = src_h ? (s_end <= h_end) : (src_q >= MemBase && s_end <= m_end);
+    d_ok  = dst_h ? (d_end <= h_end) : (dst_q >= MemBase && d_end <= m_end);
     chk_err = 8'd0;
     if (1'b0) chk_err = ErrMode;   // every mode exists (code kept for compatibility)
     else if (size_q == 32'd0 || c1_q == 16'd0 || c2_q == 16'd0) chk_err = ErrZero;
@@ -148,7 +210,7 @@ module tessera_dma #(
              (!fillm && (src_q[4:0] != 5'd0 || ss1_q[4:0] != 5'd0 || ss2_q[4:0] != 5'd0)) ||
              (trm && ((c1_q & 16'(tr_e)) != 16'd0)))
       chk_err = ErrAlign;
-    else if (dst_q < MemBase || d_end > m_end || (!fillm && (src_q < MemBase || s_end > m_end)))
+    else if (!d_ok || (!fillm && !s_ok))
       chk_err = ErrRange;
   end
 
@@ -159,9 +221,9 @@ module tessera_dma #(
   logic [CntW:0]    r_outst_q;           // read beats requested, not yet received
   logic             push, pop;
 
-  assign push = m_axi_rvalid_i && (state_q == SRun || state_q == SDrain);
+  assign push = r_vld && !ten_q && (state_q == SRun || state_q == SDrain);
   always_ff @(posedge clk_i) begin
-    if (push) fifo_mem[wr_ptr_q] <= m_axi_rdata_i;
+    if (push) fifo_mem[wr_ptr_q] <= r_dat;
   end
 
   // ------------------------------------------------------------------ transpose tiles
@@ -172,6 +234,11 @@ module tessera_dma #(
   logic [1:0]      tfull_q;
   logic            tfill_q, tout_q;      // tile being filled / written out
   logic [3:0]      ld_i_q, w_j_q;        // row being loaded / output beat
+  logic [2:0]      ld_t_q;               // tile of the loader's group being loaded
+  logic [31:0]     ld_gc_q;              // byte offset of the loader's group in a source row
+  logic [2:0]      ld_k;                 // tiles in the loader's group
+  logic [CntW-1:0] ld_at;                // buffer position of the row being loaded
+  logic            ld_grp_end;           // the group's last row is loaded: free its beats
   logic [7:0]      tb_avail_q;           // transposed beats of loading/loaded tiles not yet given an AW
   logic            ld_pop;
   logic [255:0]    tr_beat;
@@ -223,10 +290,19 @@ module tessera_dma #(
 
   logic [3:0] r_n, w_n;
   logic [31:0] r_cur, w_cur;
-  assign r_cur = r_row_q + r_off_q;
+  // transpose reads: a group of r_k tile columns from byte r_off_q of the row; r_sub_q bytes
+  // of the current row's group already requested (a row's group splits at 256 bytes)
+  logic [2:0]  r_k;
+  logic [31:0] r_sub_q, r_gbytes;
+  logic [2:0]  tr_k;
+  assign tr_k     = esize_q ? 3'(TrK4) : 3'(TrK2);
+  assign r_k      = (((size_q - r_off_q) >> 5) > 32'(tr_k)) ? tr_k : 3'((size_q - r_off_q) >> 5);
+  assign r_gbytes = {24'h0, r_k, 5'h0};
+  assign ld_k     = (((size_q - ld_gc_q) >> 5) > 32'(tr_k)) ? tr_k : 3'((size_q - ld_gc_q) >> 5);
+  assign r_cur = r_row_q + r_off_q + (trm ? r_sub_q : 32'd0);
   assign w_cur = w_row_q + w_off_q;
-  // transpose: single-beat bursts
-  assign r_n   = trm ? 4'd1 : burst_beats(r_cur[7:5], size_q - r_off_q);
+  // transpose: single-beat writes
+  assign r_n   = burst_beats(r_cur[7:5], trm ? r_gbytes - r_sub_q : size_q - r_off_q);
   assign w_n   = trm ? 4'd1 : burst_beats(w_cur[7:5], size_q - w_off_q);
 
   logic [CntW:0] r_credit;
@@ -235,9 +311,9 @@ module tessera_dma #(
   // one can be issued in the cycle the previous one is accepted
   assign r_credit = (CntW+1)'(FifoBeats) - (CntW+1)'(count_q) - r_outst_q -
                     (arvalid_q ? (CntW+1)'(arlen_q) + (CntW+1)'(1) : '0);
-  assign r_issue  = (state_q == SRun) && !fillm && !r_done_q && (!arvalid_q || m_axi_arready_i) && !stop_q &&
+  assign r_issue  = (state_q == SRun) && !fillm && !r_done_q && (!arvalid_q || ar_rdy) && !stop_q &&
                     (r_credit >= (CntW+1)'(r_n));
-  assign w_issue  = (state_q == SRun) && !w_done_q && (!awvalid_q || m_axi_awready_i) && !stop_q &&
+  assign w_issue  = (state_q == SRun) && !w_done_q && (!awvalid_q || aw_rdy) && !stop_q &&
                     (wq_n_q != 3'd4) &&
                     (trm ? (tb_avail_q != 8'd0) : (fillm || ((count_q - resv_q) >= CntW'(w_n))));
 
@@ -250,19 +326,25 @@ module tessera_dma #(
   assign tr_wnull       = trm && !tfull_q[tout_q];
   assign e_wvalid       = (wq_n_q != 3'd0) && (!tr_wnull || stop_q);
   assign w_last         = (w_beat_q == wq_q[0] - 4'd1);
-  assign m_axi_wvalid_o = ten_q ? t_wvalid : e_wvalid;
+  assign m_axi_wvalid_o = ten_q ? t_wvalid : (e_wvalid && !dst_h);
   assign m_axi_wlast_o  = ten_q ? t_wlast : w_last;
   assign m_axi_wdata_o  = ten_q ? t_wdata : fillm ? {8{fill_q}} : (trm ? tr_beat : fifo_mem[rd_ptr_q]);
   assign m_axi_wstrb_o  = ten_q ? t_wstrb : (tr_wnull ? 32'h0 : 32'hFFFF_FFFF);
-  assign w_fire         = e_wvalid && m_axi_wready_i && !ten_q;
+  assign w_fire         = e_wvalid && w_rdy && !ten_q;
   // a tile register may be refilled from the cycle its last transposed beat is written
   // (the load lands at the clock edge after that beat has been read), so the W channel
   // sees no bubble between tiles
   logic tout_free;
   assign tout_free      = trm && w_fire && (w_j_q == tr_e[3:0]);
-  assign ld_pop         = trm && (state_q == SRun || state_q == SDrain) && (count_q != '0) &&
+  // a group's beats sit in the buffer row by row ([row][tile]); its tiles load one after
+  // the other, each row as soon as its beat has arrived; the group's beats are freed together
+  assign ld_at          = CntW'(ld_i_q) * CntW'(ld_k) + CntW'(ld_t_q);
+  assign ld_pop         = trm && (state_q == SRun || state_q == SDrain) && (count_q > ld_at) &&
                           (!tfull_q[tfill_q] || (tout_free && tout_q == tfill_q));
-  assign pop            = trm ? ld_pop : (w_fire && !fillm);
+  assign ld_grp_end     = ld_pop && (ld_i_q == tr_e[3:0]) && (ld_t_q == ld_k - 3'd1);
+  assign pop            = !trm && w_fire && !fillm;
+  logic [CntW-1:0] pop_n;   // beats freed this cycle
+  assign pop_n          = trm ? (ld_grp_end ? CntW'(ld_k) * (CntW'(tr_e) + CntW'(1)) : '0) : CntW'(pop);
 
   logic go;
   assign go = hwif_out.CTRL.go.value;
@@ -331,7 +413,7 @@ module tessera_dma #(
   assign m_axi_awcache_o = {wr_alloc_q, wr_alloc_q, 2'b11};
   assign m_axi_awprot_o  = 3'b000;
   assign m_axi_awqos_o   = {2'b00, wr_class_q};
-  assign m_axi_awvalid_o = ten_q ? t_awvalid : awvalid_q;
+  assign m_axi_awvalid_o = ten_q ? t_awvalid : (awvalid_q && !dst_h);
   assign m_axi_bready_o  = 1'b1;
   assign m_axi_arid_o    = AxiId;
   assign m_axi_araddr_o  = ten_q ? t_araddr : araddr_q;
@@ -341,11 +423,30 @@ module tessera_dma #(
   assign m_axi_arcache_o = {rd_alloc_q, rd_alloc_q, 2'b11};
   assign m_axi_arprot_o  = 3'b000;
   assign m_axi_arqos_o   = {2'b00, rd_class_q};
-  assign m_axi_arvalid_o = ten_q ? t_arvalid : arvalid_q;
+  assign m_axi_arvalid_o = ten_q ? t_arvalid : (arvalid_q && !src_h);
   assign m_axi_rready_o  = 1'b1;
 
+  assign h_axi_awid_o    = AxiId;
+  assign h_axi_awaddr_o  = awaddr_q;
+  assign h_axi_awlen_o   = awlen_q;
+  assign h_axi_awsize_o  = 3'd5;
+  assign h_axi_awburst_o = 2'b01;
+  assign h_axi_awvalid_o = awvalid_q && dst_h;
+  assign h_axi_wdata_o   = fillm ? {8{fill_q}} : (trm ? tr_beat : fifo_mem[rd_ptr_q]);
+  assign h_axi_wstrb_o   = tr_wnull ? 32'h0 : 32'hFFFF_FFFF;
+  assign h_axi_wlast_o   = w_last;
+  assign h_axi_wvalid_o  = e_wvalid && dst_h;
+  assign h_axi_bready_o  = 1'b1;
+  assign h_axi_arid_o    = AxiId;
+  assign h_axi_araddr_o  = araddr_q;
+  assign h_axi_arlen_o   = arlen_q;
+  assign h_axi_arsize_o  = 3'd5;
+  assign h_axi_arburst_o = 2'b01;
+  assign h_axi_arvalid_o = arvalid_q && src_h;
+  assign h_axi_rready_o  = 1'b1;
+
   logic axi_err;
-  assign axi_err = (m_axi_rvalid_i && m_axi_rresp_i != 2'b00) || (m_axi_bvalid_i && m_axi_bresp_i != 2'b00);
+  assign axi_err = (r_vld && r_rsp != 2'b00) || (b_vld && b_rsp != 2'b00);
 
   logic all_quiet;
   assign all_quiet = !arvalid_q && !awvalid_q && (r_outst_q == '0) && (wq_n_q == 3'd0) &&
@@ -381,6 +482,7 @@ module tessera_dma #(
       src_q <= '0; dst_q <= '0; size_q <= '0; ss1_q <= '0; ss2_q <= '0; ds1_q <= '0; ds2_q <= '0;
       fill_q <= '0; c1_q <= '0; c2_q <= '0; mode_q <= '0; esize_q <= 1'b0;
       tile_q <= '0; tfull_q <= '0; tfill_q <= 1'b0; tout_q <= 1'b0; ld_i_q <= '0; w_j_q <= '0;
+      ld_t_q <= '0; ld_gc_q <= '0; r_sub_q <= '0;
       tb_avail_q <= '0;
       err_q     <= '0;
       done_q    <= 1'b0;
@@ -451,6 +553,7 @@ module tessera_dma #(
             w_done_q <= 1'b0;
             wr_ptr_q <= '0; rd_ptr_q <= '0; count_q <= '0; resv_q <= '0;
             tfull_q <= '0; tfill_q <= 1'b0; tout_q <= 1'b0; ld_i_q <= '0; w_j_q <= '0;
+            ld_t_q <= '0; ld_gc_q <= '0; r_sub_q <= '0;
             tb_avail_q <= '0;
             stop_q  <= 1'b0;
             state_q <= SRun;
@@ -494,21 +597,26 @@ module tessera_dma #(
         araddr_q  <= r_cur;
         arlen_q   <= {4'h0, r_n - 4'd1};
         if (trm) begin
-          // tile order: r_i1 = row in tile, r_off = tile column (bytes), r_i2 = tile row;
+          // group order: r_i1 = row in tile, r_off = group's first tile column (bytes),
+          // r_sub = bytes of this row's group requested, r_i2 = tile row;
           // r_row = start of the current source row, r_plane = first row of the tile row
-          if (r_i1_q == 16'(tr_e)) begin
-            r_i1_q <= '0;
-            if (r_off_q + 32'd32 == size_q) begin
+          if (r_sub_q + {23'h0, r_n, 5'h0} != r_gbytes) begin
+            r_sub_q <= r_sub_q + {23'h0, r_n, 5'h0};     // the row's group continues past 256 B
+          end else if (r_i1_q == 16'(tr_e)) begin
+            r_sub_q <= '0;
+            r_i1_q  <= '0;
+            if (r_off_q + r_gbytes == size_q) begin
               r_off_q   <= '0;
               r_i2_q    <= r_i2_q + 16'd1;
               r_plane_q <= r_row_q + ss1_q;
               r_row_q   <= r_row_q + ss1_q;
               if (((32'(r_i2_q) + 32'd1) << (esize_q ? 3 : 4)) == 32'(c1_q)) r_done_q <= 1'b1;
             end else begin
-              r_off_q <= r_off_q + 32'd32;
+              r_off_q <= r_off_q + r_gbytes;
               r_row_q <= r_plane_q;
             end
           end else begin
+            r_sub_q <= '0;
             r_i1_q  <= r_i1_q + 16'd1;
             r_row_q <= r_row_q + ss1_q;
           end
@@ -527,18 +635,18 @@ module tessera_dma #(
         end else begin
           r_off_q <= r_off_q + {23'h0, r_n, 5'h0};
         end
-      end else if (arvalid_q && m_axi_arready_i) begin
+      end else if (arvalid_q && ar_rdy) begin
         arvalid_q <= 1'b0;
       end
-      r_outst_q <= r_outst_q + ((arvalid_q && m_axi_arready_i) ? (CntW+1)'(arlen_q) + (CntW+1)'(1) : '0)
-                             - (CntW+1)'(m_axi_rvalid_i && !ten_q);
+      r_outst_q <= r_outst_q + ((arvalid_q && ar_rdy) ? (CntW+1)'(arlen_q) + (CntW+1)'(1) : '0)
+                             - (CntW+1)'(r_vld && !ten_q);
       if (push) begin
         wr_ptr_q  <= wr_ptr_q + FifoW'(1);
         perf_rd_q <= perf_rd_q + 32'd32;
       end
-      if (pop) rd_ptr_q <= rd_ptr_q + FifoW'(1);
+      if (pop_n != '0) rd_ptr_q <= rd_ptr_q + FifoW'(pop_n);
       if (state_q == SRun || state_q == SDrain)
-        count_q <= count_q + CntW'(push) - CntW'(pop);
+        count_q <= count_q + CntW'(push) - pop_n;
 
       // ---- writer: AW
       if (w_issue) begin
@@ -581,7 +689,7 @@ module tessera_dma #(
         end else begin
           w_off_q <= w_off_q + {23'h0, w_n, 5'h0};
         end
-      end else if (awvalid_q && m_axi_awready_i) begin
+      end else if (awvalid_q && aw_rdy) begin
         awvalid_q <= 1'b0;
       end
       if (state_q == SRun && !w_done_q && !awvalid_q && !w_issue && !fillm && !stop_q) perf_stall_q <= perf_stall_q + 32'd1;
@@ -591,9 +699,15 @@ module tessera_dma #(
       wq_n_q <= wq_n_d;
       // ---- transpose tiles
       if (ld_pop) begin
-        tile_q[tfill_q][ld_i_q] <= fifo_mem[rd_ptr_q];
+        tile_q[tfill_q][ld_i_q] <= fifo_mem[rd_ptr_q + FifoW'(ld_at)];
         if (ld_i_q == tr_e[3:0]) begin
           ld_i_q           <= '0;
+          if (ld_grp_end) begin
+            ld_t_q  <= '0;
+            ld_gc_q <= (ld_gc_q + {24'h0, ld_k, 5'h0} == size_q) ? 32'd0 : ld_gc_q + {24'h0, ld_k, 5'h0};
+          end else begin
+            ld_t_q <= ld_t_q + 3'd1;
+          end
           tfull_q[tfill_q] <= 1'b1;
           tfill_q          <= ~tfill_q;
         end else begin
@@ -616,8 +730,8 @@ module tessera_dma #(
         if (!tr_wnull) perf_wr_q <= perf_wr_q + 32'd32;
       end
       if (state_q == SRun || state_q == SDrain)
-        resv_q <= resv_q + ((w_issue && !fillm) ? CntW'(w_n) : '0) - CntW'(pop);
-      b_outst_q <= b_outst_q + (CntW+1)'(awvalid_q && m_axi_awready_i) - (CntW+1)'(m_axi_bvalid_i && !ten_q);
+        resv_q <= resv_q + ((w_issue && !fillm && !trm) ? CntW'(w_n) : '0) - CntW'(pop);
+      b_outst_q <= b_outst_q + (CntW+1)'(awvalid_q && aw_rdy) - (CntW+1)'(b_vld && !ten_q);
     end
   end
 
@@ -637,5 +751,5 @@ module tessera_dma #(
   assign irq_o  = (hwif_out.IRQ_EN.done.value && done_q) || (hwif_out.IRQ_EN.err.value && err_q != 8'd0);
 
   logic unused;
-  assign unused = ^{m_axi_bid_i, m_axi_rid_i, m_axi_rlast_i, t_busy};
+  assign unused = ^{m_axi_bid_i, m_axi_rid_i, m_axi_rlast_i, t_busy, h_axi_bid_i, h_axi_rid_i, h_axi_rlast_i};
 endmodule

@@ -4,6 +4,7 @@ module tessera_top #(
   parameter              BootromHex = "",   // $readmemh image of the boot ROM
   parameter int unsigned Platform   = 0,    // SYSCTRL.CONFIG0.platform: 0 sim, 1 FPGA
   parameter int unsigned HbmIdBits  = tessera_cfg_pkg::AxiIdBits + 5,  // {master, read slot}: 64 slots up to 8 masters
+  parameter int unsigned HostIdBits = tessera_cfg_pkg::AxiIdBits + 2,  // {DMA engine, read slot}: 32 slots up to 2 engines
   // MME array shape: the configuration's; `make synth` overrides it (4x4) to check the
   // chip's structure quickly (SYNTH_FULL=1 synthesizes the real size)
   parameter int unsigned MmeRows    = tessera_cfg_pkg::MmeRows,
@@ -63,6 +64,37 @@ module tessera_top #(
   input  logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_rlast_i,
   input  logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_rvalid_i,
   output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_rready_o,
+  // host memory (AXI4 master): the DMA engines' host port, host<->device copies
+  // (HOST window of docs/memory_map.md; host-memory model in simulation)
+  output logic [HostIdBits-1:0] host_awid_o,
+  output logic [31:0]           host_awaddr_o,
+  output logic [7:0]            host_awlen_o,
+  output logic [2:0]            host_awsize_o,
+  output logic [1:0]            host_awburst_o,
+  output logic                  host_awvalid_o,
+  input  logic                  host_awready_i,
+  output logic [tessera_cfg_pkg::AxiDataBits-1:0]   host_wdata_o,
+  output logic [tessera_cfg_pkg::AxiDataBits/8-1:0] host_wstrb_o,
+  output logic                  host_wlast_o,
+  output logic                  host_wvalid_o,
+  input  logic                  host_wready_i,
+  input  logic [HostIdBits-1:0] host_bid_i,
+  input  logic [1:0]            host_bresp_i,
+  input  logic                  host_bvalid_i,
+  output logic                  host_bready_o,
+  output logic [HostIdBits-1:0] host_arid_o,
+  output logic [31:0]           host_araddr_o,
+  output logic [7:0]            host_arlen_o,
+  output logic [2:0]            host_arsize_o,
+  output logic [1:0]            host_arburst_o,
+  output logic                  host_arvalid_o,
+  input  logic                  host_arready_i,
+  input  logic [HostIdBits-1:0] host_rid_i,
+  input  logic [tessera_cfg_pkg::AxiDataBits-1:0]   host_rdata_i,
+  input  logic [1:0]            host_rresp_i,
+  input  logic                  host_rlast_i,
+  input  logic                  host_rvalid_i,
+  output logic                  host_rready_o,
   // core retirement trace
   output logic        trace_valid_o,
   output logic [31:0] trace_pc_o,
@@ -877,7 +909,17 @@ module tessera_top #(
 
   // ---------------------------------------------------------------- DMA engines
   // DMA engine d belongs to DCORE d: its memory port is port 2 of the DCORE's L2 slice
-  // (L2 section above).
+  // (L2 section above); its host port is master d of the host-port fabric (below).
+  logic [NumDma-1:0][Iw-1:0]   dh_awid, dh_bid, dh_arid, dh_rid;
+  logic [NumDma-1:0][31:0]     dh_awaddr, dh_araddr;
+  logic [NumDma-1:0][7:0]      dh_awlen, dh_arlen;
+  logic [NumDma-1:0][2:0]      dh_awsize, dh_arsize;
+  logic [NumDma-1:0][1:0]      dh_awburst, dh_arburst, dh_bresp, dh_rresp;
+  logic [NumDma-1:0]           dh_awvalid, dh_awready, dh_wlast, dh_wvalid, dh_wready;
+  logic [NumDma-1:0]           dh_bvalid, dh_bready, dh_arvalid, dh_arready;
+  logic [NumDma-1:0]           dh_rlast, dh_rvalid, dh_rready;
+  logic [NumDma-1:0][Dw-1:0]   dh_wdata, dh_rdata;
+  logic [NumDma-1:0][Dw/8-1:0] dh_wstrb;
   for (genvar d = 0; d < NumDma; d++) begin : g_dma
     localparam int unsigned Q = QDma + d;
     tessera_dma #(
@@ -931,6 +973,35 @@ module tessera_top #(
       .m_axi_rlast_i  (l2u_rlast[d*L2Ports+L2PDma]),
       .m_axi_rvalid_i (l2u_rvalid[d*L2Ports+L2PDma]),
       .m_axi_rready_o (l2u_rready[d*L2Ports+L2PDma]),
+      .h_axi_awid_o   (dh_awid[d]),
+      .h_axi_awaddr_o (dh_awaddr[d]),
+      .h_axi_awlen_o  (dh_awlen[d]),
+      .h_axi_awsize_o (dh_awsize[d]),
+      .h_axi_awburst_o(dh_awburst[d]),
+      .h_axi_awvalid_o(dh_awvalid[d]),
+      .h_axi_awready_i(dh_awready[d]),
+      .h_axi_wdata_o  (dh_wdata[d]),
+      .h_axi_wstrb_o  (dh_wstrb[d]),
+      .h_axi_wlast_o  (dh_wlast[d]),
+      .h_axi_wvalid_o (dh_wvalid[d]),
+      .h_axi_wready_i (dh_wready[d]),
+      .h_axi_bid_i    (dh_bid[d]),
+      .h_axi_bresp_i  (dh_bresp[d]),
+      .h_axi_bvalid_i (dh_bvalid[d]),
+      .h_axi_bready_o (dh_bready[d]),
+      .h_axi_arid_o   (dh_arid[d]),
+      .h_axi_araddr_o (dh_araddr[d]),
+      .h_axi_arlen_o  (dh_arlen[d]),
+      .h_axi_arsize_o (dh_arsize[d]),
+      .h_axi_arburst_o(dh_arburst[d]),
+      .h_axi_arvalid_o(dh_arvalid[d]),
+      .h_axi_arready_i(dh_arready[d]),
+      .h_axi_rid_i    (dh_rid[d]),
+      .h_axi_rdata_i  (dh_rdata[d]),
+      .h_axi_rresp_i  (dh_rresp[d]),
+      .h_axi_rlast_i  (dh_rlast[d]),
+      .h_axi_rvalid_i (dh_rvalid[d]),
+      .h_axi_rready_o (dh_rready[d]),
       .msg_valid_o    (msg_valid[MsgDma+d]),
       .msg_ready_i    (msg_ready[MsgDma+d]),
       .msg_addr_o     (msg_addr[MsgDma+d]),
@@ -939,6 +1010,101 @@ module tessera_top #(
       .irq_o          (dma_irq[d])
     );
   end
+
+  // ---------------------------------------------------------------- host port
+  // The DMA engines' host ports share the chip's host AXI master through a one-channel
+  // instance of the memory fabric: round-robin AR/AW, W in AW order, each engine's R and
+  // B in its own order, DECERR (never a hang) for a burst outside the host window.
+  // 128 read beats per engine may be in flight: a 200-cycle host round trip at the
+  // host link's rate needs ~100.
+  logic [3:0] h_awcache, h_arcache, h_awqos, h_arqos;
+  logic [2:0] h_awprot, h_arprot;
+  tessera_axi_xbar #(
+    .NumMst         (NumDma),
+    .NumSlv         (1),
+    .DataBits       (Dw),
+    .IdBits         (Iw),
+    .SlvIdBits      (HostIdBits),
+    .InterleaveBytes(256),
+    .MemBase        (tessera_cfg_pkg::HostBase),
+    .MemSize        (tessera_cfg_pkg::HostSize),
+    .ReorderBeats   (128)
+  ) u_host_xbar (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .s_axi_awid_i   (dh_awid),
+    .s_axi_awaddr_i (dh_awaddr),
+    .s_axi_awlen_i  (dh_awlen),
+    .s_axi_awsize_i (dh_awsize),
+    .s_axi_awburst_i(dh_awburst),
+    .s_axi_awcache_i('0),
+    .s_axi_awprot_i ('0),
+    .s_axi_awqos_i  ('0),
+    .s_axi_awvalid_i(dh_awvalid),
+    .s_axi_awready_o(dh_awready),
+    .s_axi_wdata_i  (dh_wdata),
+    .s_axi_wstrb_i  (dh_wstrb),
+    .s_axi_wlast_i  (dh_wlast),
+    .s_axi_wvalid_i (dh_wvalid),
+    .s_axi_wready_o (dh_wready),
+    .s_axi_bid_o    (dh_bid),
+    .s_axi_bresp_o  (dh_bresp),
+    .s_axi_bvalid_o (dh_bvalid),
+    .s_axi_bready_i (dh_bready),
+    .s_axi_arid_i   (dh_arid),
+    .s_axi_araddr_i (dh_araddr),
+    .s_axi_arlen_i  (dh_arlen),
+    .s_axi_arsize_i (dh_arsize),
+    .s_axi_arburst_i(dh_arburst),
+    .s_axi_arcache_i('0),
+    .s_axi_arprot_i ('0),
+    .s_axi_arqos_i  ('0),
+    .s_axi_arvalid_i(dh_arvalid),
+    .s_axi_arready_o(dh_arready),
+    .s_axi_rid_o    (dh_rid),
+    .s_axi_rdata_o  (dh_rdata),
+    .s_axi_rresp_o  (dh_rresp),
+    .s_axi_rlast_o  (dh_rlast),
+    .s_axi_rvalid_o (dh_rvalid),
+    .s_axi_rready_i (dh_rready),
+    .m_axi_awid_o   (host_awid_o),
+    .m_axi_awaddr_o (host_awaddr_o),
+    .m_axi_awlen_o  (host_awlen_o),
+    .m_axi_awsize_o (host_awsize_o),
+    .m_axi_awburst_o(host_awburst_o),
+    .m_axi_awcache_o(h_awcache),
+    .m_axi_awprot_o (h_awprot),
+    .m_axi_awqos_o  (h_awqos),
+    .m_axi_awvalid_o(host_awvalid_o),
+    .m_axi_awready_i(host_awready_i),
+    .m_axi_wdata_o  (host_wdata_o),
+    .m_axi_wstrb_o  (host_wstrb_o),
+    .m_axi_wlast_o  (host_wlast_o),
+    .m_axi_wvalid_o (host_wvalid_o),
+    .m_axi_wready_i (host_wready_i),
+    .m_axi_bid_i    (host_bid_i),
+    .m_axi_bresp_i  (host_bresp_i),
+    .m_axi_bvalid_i (host_bvalid_i),
+    .m_axi_bready_o (host_bready_o),
+    .m_axi_arid_o   (host_arid_o),
+    .m_axi_araddr_o (host_araddr_o),
+    .m_axi_arlen_o  (host_arlen_o),
+    .m_axi_arsize_o (host_arsize_o),
+    .m_axi_arburst_o(host_arburst_o),
+    .m_axi_arcache_o(h_arcache),
+    .m_axi_arprot_o (h_arprot),
+    .m_axi_arqos_o  (h_arqos),
+    .m_axi_arvalid_o(host_arvalid_o),
+    .m_axi_arready_i(host_arready_i),
+    .m_axi_rid_i    (host_rid_i),
+    .m_axi_rdata_i  (host_rdata_i),
+    .m_axi_rresp_i  (host_rresp_i),
+    .m_axi_rlast_i  (host_rlast_i),
+    .m_axi_rvalid_i (host_rvalid_i),
+    .m_axi_rready_o (host_rready_o)
+  );
+  logic unused_host;
+  assign unused_host = ^{h_awcache, h_arcache, h_awqos, h_arqos, h_awprot, h_arprot};
 
   // ---------------------------------------------------------------- queue managers
   logic [NumQ-1:0][Iw-1:0] qf_arid, qf_rid;

@@ -40,6 +40,8 @@ typedef struct {
   unsigned hbm_banks;       /* DRAM bank/row model: banks per channel (0 = off, the default) */
   unsigned hbm_row_bytes;   /* row size in bytes (0 = 2048) */
   unsigned hbm_row_miss;    /* extra read latency when a burst opens a new row */
+  unsigned host_latency;    /* host-memory model read latency (0 = TESSERA_HOST_LATENCY_CYCLES) */
+  unsigned host_bw;         /* host-link bytes/cycle (0 = TESSERA_HOST_BYTES_PER_CYCLE) */
   const char *trace_file;   /* FST waveform file, NULL = no waves */
   const char *timeline_file;/* engine-activity timeline (trace-event JSON for ui.perfetto.dev),
                                written by tsim_destroy; NULL = none (docs/sim.md "Timeline") */
@@ -154,6 +156,14 @@ void tsim_hbm_config(tsim_t *s, unsigned latency, unsigned bytes_per_cycle);
 void tsim_hbm_set_size(tsim_t *s, uint64_t bytes);
 /* Bank/row model of every channel (banks = 0: off). */
 void tsim_hbm_row_model(tsim_t *s, unsigned banks, unsigned row_bytes, unsigned row_miss_cycles);
+
+/* ---- host memory: the model behind the chip's host AXI master (the DMA engines' host
+ * port; HOST window of docs/memory_map.md). The back door (tsim_mem_read/write) reaches
+ * it at its HOST addresses, as the host's own RAM. */
+void tsim_host_mem_stats(const tsim_t *s, tsim_hbm_stats_t *out);
+void tsim_host_mem_config(tsim_t *s, unsigned latency, unsigned bytes_per_cycle);
+/* Populated size (bytes from TESSERA_HOST_BASE; beats above answer DECERR; 0 = full). */
+void tsim_host_mem_set_size(tsim_t *s, uint64_t bytes);
 
 /* ---- L2 slices (front door: their registers through the host port; simulated time passes).
  * The host port and the back door read device memory behind the L2 slices, which are not

@@ -34,6 +34,7 @@ namespace {
 
 constexpr unsigned kCh = TESSERA_HBM_CHANNELS;
 constexpr unsigned kIdW = TESSERA_AXI_ID_BITS + 5;  // HbmIdBits
+constexpr unsigned kHostIdW = TESSERA_AXI_ID_BITS + 2;  // HostIdBits
 constexpr unsigned kDataWords = TESSERA_AXI_DATA_BITS / 32;
 constexpr unsigned kUartDiv = TESSERA_UART_SIM_DIV;
 constexpr uint64_t kHostTimeout = 100000;
@@ -101,13 +102,14 @@ inline void setd(VlUnpacked<T, N>& v, unsigned idx, const uint32_t* in) {
 // Back-door regions.
 struct Region {
   uint32_t base, bytes;
-  int kind;  // 0 ROM, 1 ISRAM, 2 DSRAM, 3 HBM
+  int kind;  // 0 ROM, 1 ISRAM, 2 DSRAM, 3 HBM, 4 host memory (the host port's model)
 };
 const Region kRegions[] = {
     {TESSERA_BOOTROM_BASE, TESSERA_BOOTROM_BYTES, 0},
     {TESSERA_ISRAM_BASE, TESSERA_ISRAM_BYTES, 1},
     {TESSERA_DSRAM_BASE, TESSERA_DSRAM_BYTES, 2},
     {TESSERA_HBM_BASE, TESSERA_HBM_SIZE, 3},
+    {TESSERA_HOST_BASE, TESSERA_HOST_SIZE, 4},
 };
 
 const Region* find_region(uint32_t addr, size_t len) {
@@ -132,6 +134,10 @@ struct tsim {
   SparseMem hbm;
   std::vector<std::unique_ptr<AxiMemModel>> ch;
   AxiMemPort port[kCh];
+  // host memory behind the chip's host AXI master (the DMA engines' host port)
+  SparseMem hostmem;
+  std::unique_ptr<AxiMemModel> hch;
+  AxiMemPort hport;
 
   // UART: decoder of uart_tx_o
   int ud_state = 0;
@@ -215,6 +221,7 @@ uint32_t* tsim::sram_words(int kind, uint32_t* nwords) {
 
 void tsim::reset_models() {
   for (unsigned c = 0; c < kCh; ++c) ch[c]->reset(port[c]);
+  hch->reset(hport);
   ud_state = 0;
   ud_line_seen_high = false;
   drv_active = false;
@@ -244,6 +251,24 @@ void tsim::cycle() {
       setf(t->hbm_rresp_i, c, 2, p.rresp);
       setf(t->hbm_rlast_i, c, 1, p.rlast);
       setd(t->hbm_rdata_i, c, p.rdata);
+    }
+  }
+  {
+    const AxiMemPort& p = hport;
+    t->host_awready_i = p.awready;
+    t->host_wready_i = p.wready;
+    t->host_arready_i = p.arready;
+    t->host_bvalid_i = p.bvalid;
+    t->host_rvalid_i = p.rvalid;
+    if (p.bvalid) {
+      setf(t->host_bid_i, 0, kHostIdW, p.bid);
+      t->host_bresp_i = p.bresp;
+    }
+    if (p.rvalid) {
+      setf(t->host_rid_i, 0, kHostIdW, p.rid);
+      t->host_rresp_i = p.rresp;
+      t->host_rlast_i = p.rlast;
+      setd(t->host_rdata_i, 0, p.rdata);
     }
   }
   t->uart_rx_i = rx_level;
@@ -282,6 +307,34 @@ void tsim::cycle() {
       tl_cnt[2 * c + 1] = p.wvalid && p.wready;
     }
     ch[c]->tick(p);
+  }
+  {
+    AxiMemPort& p = hport;
+    p.awvalid = t->host_awvalid_o;
+    p.wvalid = t->host_wvalid_o;
+    p.arvalid = t->host_arvalid_o;
+    p.bready = t->host_bready_o;
+    p.rready = t->host_rready_o;
+    if (p.awvalid) {
+      p.awid = getf(t->host_awid_o, 0, kHostIdW);
+      p.awaddr = t->host_awaddr_o;
+      p.awlen = t->host_awlen_o;
+      p.awsize = t->host_awsize_o;
+      p.awburst = t->host_awburst_o;
+    }
+    if (p.wvalid) {
+      getd(t->host_wdata_o, 0, p.wdata);
+      p.wstrb = t->host_wstrb_o;
+      p.wlast = t->host_wlast_o;
+    }
+    if (p.arvalid) {
+      p.arid = getf(t->host_arid_o, 0, kHostIdW);
+      p.araddr = t->host_araddr_o;
+      p.arlen = t->host_arlen_o;
+      p.arsize = t->host_arsize_o;
+      p.arburst = t->host_arburst_o;
+    }
+    hch->tick(p);
   }
   if (tl) timeline_sample();
 
@@ -445,6 +498,17 @@ tsim_t* tsim_create(const tsim_opts_t* o) {
     cfg.row_miss_cycles = s->opts.hbm_row_miss;
     s->ch.emplace_back(new AxiMemModel(cfg, &s->hbm));
   }
+  {
+    AxiMemConfig cfg;
+    cfg.data_bytes = TESSERA_AXI_DATA_BYTES;
+    cfg.base = TESSERA_HOST_BASE;
+    cfg.size = TESSERA_HOST_SIZE;
+    cfg.read_latency = s->opts.host_latency ? s->opts.host_latency : TESSERA_HOST_LATENCY_CYCLES;
+    cfg.bytes_per_cycle = s->opts.host_bw ? s->opts.host_bw : TESSERA_HOST_BYTES_PER_CYCLE;
+    cfg.max_reads = 64;   // 128 beats per DMA engine in 8-beat bursts, two engines
+    cfg.max_writes = 32;
+    s->hch.reset(new AxiMemModel(cfg, &s->hostmem));
+  }
   // Deterministic start: on-chip RAMs cleared (the ROM keeps its $readmemh image).
   uint32_t n;
   uint32_t* w = s->sram_words(1, &n);
@@ -568,8 +632,8 @@ int tsim_mem_read(tsim_t* s, uint32_t addr, void* buf, size_t len) {
     s->set_err("back door: 0x%08x+%zu is not backed by memory", addr, len);
     return TSIM_EADDR;
   }
-  if (r->kind == 3) {
-    s->hbm.read(addr, buf, len);
+  if (r->kind >= 3) {
+    (r->kind == 3 ? s->hbm : s->hostmem).read(addr, buf, len);
     return TSIM_OK;
   }
   uint32_t n;
@@ -588,8 +652,8 @@ int tsim_mem_write(tsim_t* s, uint32_t addr, const void* buf, size_t len) {
     s->set_err("back door: 0x%08x+%zu is not backed by memory", addr, len);
     return TSIM_EADDR;
   }
-  if (r->kind == 3) {
-    s->hbm.write(addr, buf, len);
+  if (r->kind >= 3) {
+    (r->kind == 3 ? s->hbm : s->hostmem).write(addr, buf, len);
     return TSIM_OK;
   }
   uint32_t n;
@@ -737,10 +801,8 @@ uint64_t tsim_retired_count(const tsim_t* s) { return s->retired; }
 
 // ---- HBM
 unsigned tsim_hbm_channels(void) { return kCh; }
-void tsim_hbm_stats(const tsim_t* s, unsigned c, tsim_hbm_stats_t* o) {
-  std::memset(o, 0, sizeof *o);
-  if (c >= kCh) return;
-  const auto& k = s->ch[c]->counters();
+static void stats_of(const AxiMemModel& m, tsim_hbm_stats_t* o) {
+  const auto& k = m.counters();
   o->bytes_read = k.bytes_read;
   o->bytes_written = k.bytes_written;
   o->read_bursts = k.read_bursts;
@@ -749,6 +811,10 @@ void tsim_hbm_stats(const tsim_t* s, unsigned c, tsim_hbm_stats_t* o) {
   o->decerr = k.decerr;
   o->slverr = k.slverr;
   o->row_misses = k.row_misses;
+}
+void tsim_hbm_stats(const tsim_t* s, unsigned c, tsim_hbm_stats_t* o) {
+  std::memset(o, 0, sizeof *o);
+  if (c < kCh) stats_of(*s->ch[c], o);
 }
 void tsim_hbm_config(tsim_t* s, unsigned latency, unsigned bpc) {
   for (auto& m : s->ch) {
@@ -759,6 +825,15 @@ void tsim_hbm_config(tsim_t* s, unsigned latency, unsigned bpc) {
 void tsim_hbm_set_size(tsim_t* s, uint64_t bytes) {
   for (auto& m : s->ch) m->set_size(bytes ? bytes : TESSERA_HBM_SIZE);
 }
+void tsim_host_mem_stats(const tsim_t* s, tsim_hbm_stats_t* o) {
+  std::memset(o, 0, sizeof *o);
+  stats_of(*s->hch, o);
+}
+void tsim_host_mem_config(tsim_t* s, unsigned latency, unsigned bpc) {
+  if (latency) s->hch->set_read_latency(latency);
+  if (bpc) s->hch->set_bytes_per_cycle(bpc);
+}
+void tsim_host_mem_set_size(tsim_t* s, uint64_t bytes) { s->hch->set_size(bytes ? bytes : TESSERA_HOST_SIZE); }
 void tsim_hbm_row_model(tsim_t* s, unsigned banks, unsigned row_bytes, unsigned miss) {
   for (auto& m : s->ch) m->set_row_model(banks, row_bytes, miss);
 }

@@ -294,35 +294,59 @@ static int sob_write(tf_ctx_t *t, uint32_t addr, uint32_t v) {
 /* ------------------------------------------------------------------ DMA golden image */
 static uint8_t *g_img;        /* image of [g_img_base, g_img_base + g_img_len) */
 static uint32_t g_img_base, g_img_len;
-static uint8_t img_rd(uint32_t a) { return g_img[a - g_img_base]; }
-static void img_wr(uint32_t a, uint8_t v) { g_img[a - g_img_base] = v; }
+static uint8_t *g_himg;       /* host-memory image (himg_open), used outside g_img */
+static uint32_t g_himg_base, g_himg_len;
+static uint8_t *img_at(uint32_t a) {
+  return a - g_img_base < g_img_len ? &g_img[a - g_img_base] : &g_himg[a - g_himg_base];
+}
+static uint8_t img_rd(uint32_t a) { return *img_at(a); }
+static void img_wr(uint32_t a, uint8_t v) { *img_at(a) = v; }
 
-static int img_open(tf_ctx_t *t, uint32_t base, uint32_t len) {
-  g_img = malloc(len);
-  g_img_base = base;
-  g_img_len = len;
+/* Fill *img with random bytes and write them to the chip's memory at base. */
+static int image_new(tf_ctx_t *t, uint8_t **img, uint32_t base, uint32_t len) {
+  *img = malloc(len);
   for (uint32_t i = 0; i < len; i += 4) {
     uint32_t r = tf_rand32(t);
-    memcpy(g_img + i, &r, 4);
+    memcpy(*img + i, &r, 4);
   }
-  TF_CHECK_OK(t, tsim_mem_write(t->sim, base, g_img, len));
+  TF_CHECK_OK(t, tsim_mem_write(t->sim, base, *img, len));
+  return TF_PASS;
+}
+/* Compare the chip's memory at base with *img, then free it. */
+static int image_check(tf_ctx_t *t, uint8_t **img, uint32_t base, uint32_t len, const char *what) {
+  uint8_t *got = malloc(len);
+  tsim_mem_read(t->sim, base, got, len);
+  uint32_t bad = 0, first = 0;
+  for (uint32_t i = 0; i < len; i++)
+    if (got[i] != (*img)[i] && bad++ == 0) first = i;
+  free(got);
+  free(*img);
+  *img = NULL;
+  if (bad) return tf_fail(t, "%s: %u bytes differ from the DMA golden model (first at 0x%08x)", what, bad,
+                          base + first);
+  return TF_PASS;
+}
+static int img_open(tf_ctx_t *t, uint32_t base, uint32_t len) {
+  g_img_base = base;
+  g_img_len = len;
+  CALL(image_new(t, &g_img, base, len));
   TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));  /* written behind the L2 */
   return TF_PASS;
 }
 /* Compare the chip's memory with the image. */
 static int img_check(tf_ctx_t *t, const char *what) {
   TF_CHECK_OK(t, tsim_l2_flush_all(t->sim));  /* results may still be in the L2 (docs/l2.md) */
-  uint8_t *got = malloc(g_img_len);
-  tsim_mem_read(t->sim, g_img_base, got, g_img_len);
-  uint32_t bad = 0, first = 0;
-  for (uint32_t i = 0; i < g_img_len; i++)
-    if (got[i] != g_img[i] && bad++ == 0) first = i;
-  free(got);
-  free(g_img);
-  g_img = NULL;
-  if (bad) return tf_fail(t, "%s: %u bytes differ from the DMA golden model (first at 0x%08x)", what, bad,
-                          g_img_base + first);
-  return TF_PASS;
+  return image_check(t, &g_img, g_img_base, g_img_len, what);
+}
+/* A second image, of host memory (the simulator's host-memory model, HOST window). */
+static int himg_open(tf_ctx_t *t, uint32_t base, uint32_t len) {
+  g_himg_base = base;
+  g_himg_len = len;
+  return image_new(t, &g_himg, base, len);
+}
+/* Host memory is written through the host port, never through an L2 slice. */
+static int himg_check(tf_ctx_t *t, const char *what) {
+  return image_check(t, &g_himg, g_himg_base, g_himg_len, what);
 }
 static void img_copy(uint32_t src, uint32_t dst, uint32_t size) {
   dma_desc_t d;
@@ -403,6 +427,33 @@ static int gemm_check(tf_ctx_t *t, const gemm_t *j, uint32_t at, const char *wha
   if (bad)
     return tf_fail(t, "%s: %zu bytes differ from the MME golden model (first at row %zu byte %zu)", what, bad,
                    first / j->ldc, first % j->ldc);
+  return TF_PASS;
+}
+
+/* Every DMA queue finished like the model, its engine without error or rejected go, and
+ * the messages and objects (sobs[d] of DMA queue d) as the model has them. */
+static int dma_queues_done(tf_ctx_t *t, const uint32_t *sobs) {
+  for (unsigned d = 0; d < TESSERA_DMA_ENGINES; d++) {
+    CALL(q_wait_idle(t, QSLOT_DMA(d), 1000000));
+    CALL(q_check(t, QSLOT_DMA(d)));
+    uint32_t st = 0;
+    R32(DMA_REG(d, STATUS), &st);
+    TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__ERR), 0);
+    TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__BUSY_REJECT), 0);
+  }
+  return gm_check_effects(t, sobs, TESSERA_DMA_ENGINES);
+}
+
+/* Queue `slot` gets buffer b (written to its CB area) with a completion message that sets
+ * the word at `flag` to 1 (cleared now); the doorbell is left to the caller. */
+static int q_program_flag(tf_ctx_t *t, unsigned slot, const cp_buf_t *b, uint32_t flag) {
+  TF_CHECK_OK(t, tsim_mem_write(t->sim, CB_AREA(slot), b->w, 4u * b->n));
+  TF_CHECK_OK(t, tsim_mem_write32(t->sim, flag, 0));
+  W32(QM(slot, CB_BASE), CB_AREA(slot));
+  W32(QM(slot, CB_SIZE), 4u * b->n);
+  W32(QM(slot, COMP_ADDR), flag);
+  W32(QM(slot, COMP_DATA), 1);
+  W32(QM(slot, CFG), QMAN__CFG__DMA_bm | QMAN__CFG__COMP_EN_bm);
   return TF_PASS;
 }
 
@@ -511,16 +562,109 @@ TF_TEST(ctrl, dma_queue_copy, 1500000) {
     CALL(q_submit(t, slot, CB_AREA(slot), &b, SOB_ADD(sobs[d]), 1));
     TF_CHECK_EQ(t, gm_run(g, slot), CP_Q_DONE);
   }
-  for (unsigned d = 0; d < TESSERA_DMA_ENGINES; d++) {
-    CALL(q_wait_idle(t, QSLOT_DMA(d), 1000000));
-    CALL(q_check(t, QSLOT_DMA(d)));
-    uint32_t st = 0;
-    R32(DMA_REG(d, STATUS), &st);
-    TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__ERR), 0);
-    TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__BUSY_REJECT), 0);
-  }
-  CALL(gm_check_effects(t, sobs, TESSERA_DMA_ENGINES));
+  CALL(dma_queues_done(t, sobs));
   return img_check(t, "DMA queue copies");
+}
+
+/* Host<->device copies through the DMA engines' host port (docs/dma.md "Host port"):
+ * random data in host memory (the simulator's host-memory model, HOST window) and device
+ * memory. On each DMA queue, 1-3 rounds of a LIN_DMA host -> device, a LIN_DMA device ->
+ * host (engine barriers between them) and a strided copy host -> host programmed with
+ * WREG32 packets, random sizes and offsets. Device memory (after an L2 flush) and host
+ * memory must equal the golden model's images. Then, on DMA engine 0 through its
+ * registers: a source that starts in the host window and runs into device memory is
+ * refused (ErrRange, nothing moves); a read and a write beyond the host-memory model's
+ * populated size end with ErrAxi (DECERR), no hang, and nothing outside the destination
+ * written (both images are checked afterwards, the destinations lie outside them). */
+#define HOSTA(off) (TESSERA_HOST_BASE + (uint32_t)(off))
+static int dma_reg_job(tf_ctx_t *t, unsigned d, uint32_t src, uint32_t dst, uint32_t size, uint32_t *err) {
+  W32(DMA_REG(d, SRC), src);
+  W32(DMA_REG(d, DST), dst);
+  W32(DMA_REG(d, SIZE), size);
+  W32(DMA_REG(d, CTRL), DMA__CTRL__GO_bm);
+  CALL(dma_wait_idle(t, d, 200000));
+  uint32_t st = 0;
+  R32(DMA_REG(d, STATUS), &st);
+  *err = FIELD(st, DMA__STATUS__ERR);
+  return TF_PASS;
+}
+TF_TEST(ctrl, dma_host, 1500000) {
+  gm_t *g = &g_gm;
+  gm_init(g, t->sim);
+  CALL(img_open(t, HBM(0x100000u), 0x40000u));
+  CALL(himg_open(t, HOSTA(0x200000u), 0x40000u));
+  uint32_t sobs[TESSERA_DMA_ENGINES];
+  for (unsigned d = 0; d < TESSERA_DMA_ENGINES; d++) {
+    unsigned slot = QSLOT_DMA(d);
+    CALL(q_init(t, slot, 1));
+    uint32_t words[MAXW];
+    cp_buf_t b;
+    cp_buf_init(&b, words, MAXW);
+    uint32_t area = HBM(0x100000u) + d * 0x20000u, harea = HOSTA(0x200000u) + d * 0x20000u;
+    unsigned n = 1 + tf_rand_below(t, 3);
+    for (unsigned i = 0; i < n; i++) {
+      /* host -> device: host low half -> device high half */
+      uint32_t size = 32u * (1 + tf_rand_below(t, 96));
+      uint32_t src = harea + 0x4000u * i + 32u * tf_rand_below(t, 64);
+      uint32_t dst = area + 0x10000u + 0x4000u * i + 32u * tf_rand_below(t, 64);
+      cp_lin_dma(&b, i ? CP_HDR_EB : 0, src, dst, size);
+      img_copy(src, dst, size);
+      /* device -> host: device low half -> host high half */
+      size = 32u * (1 + tf_rand_below(t, 96));
+      src = area + 0x4000u * i + 32u * tf_rand_below(t, 64);
+      dst = harea + 0x10000u + 0x4000u * i + 32u * tf_rand_below(t, 64);
+      cp_lin_dma(&b, CP_HDR_EB, src, dst, size);
+      img_copy(src, dst, size);
+      /* strided host -> host: rows of the host low half into the host high half */
+      dma_desc_t s2;
+      memset(&s2, 0, sizeof s2);
+      s2.mode = DMA_MODE_STRIDED;
+      s2.size = 32u * (1 + tf_rand_below(t, 4));
+      s2.c1 = 1 + tf_rand_below(t, 6);
+      s2.c2 = 1 + tf_rand_below(t, 3);
+      s2.ss1 = s2.size + 32u * tf_rand_below(t, 3);
+      s2.ss2 = s2.c1 * s2.ss1 + 32u * tf_rand_below(t, 3);
+      s2.ds1 = s2.size + 32u * tf_rand_below(t, 3);
+      s2.ds2 = s2.c1 * s2.ds1 + 32u * tf_rand_below(t, 3);
+      s2.src = harea + 0x8000u + 0x2000u * i;
+      s2.dst = harea + 0x18000u + 0x2000u * i;
+      TF_CHECK_EQ(t, dma_model_check(&s2, TESSERA_HBM_BASE, TESSERA_HBM_SIZE, TESSERA_HOST_BASE,
+                                     TESSERA_HOST_SIZE), 0);
+      static const uint32_t roff[] = {offsetof(dma_t, SRC), offsetof(dma_t, DST), offsetof(dma_t, SIZE),
+                                      offsetof(dma_t, COUNT1), offsetof(dma_t, COUNT2),
+                                      offsetof(dma_t, SRC_STRIDE1), offsetof(dma_t, SRC_STRIDE2),
+                                      offsetof(dma_t, DST_STRIDE1), offsetof(dma_t, DST_STRIDE2)};
+      const uint32_t rval[] = {s2.src, s2.dst, s2.size, s2.c1, s2.c2, s2.ss1, s2.ss2, s2.ds1, s2.ds2};
+      for (unsigned r = 0; r < 9; r++) cp_wreg32(&b, r ? 0 : CP_HDR_EB, roff[r], rval[r]);
+      cp_wreg32(&b, 0, (uint32_t)offsetof(dma_t, CTRL),
+                DMA__CTRL__GO_bm | ((uint32_t)DMA_MODE_STRIDED << DMA__CTRL__MODE_bp));
+      dma_model_run(&s2, img_rd, img_wr);
+    }
+    sobs[d] = 220 + d;
+    cp_stop(&b, CP_HDR_EB);
+    CALL(q_submit(t, slot, CB_AREA(slot), &b, SOB_ADD(sobs[d]), 1));
+    TF_CHECK_EQ(t, gm_run(g, slot), CP_Q_DONE);
+  }
+  CALL(dma_queues_done(t, sobs));
+  tsim_hbm_stats_t hs;
+  tsim_host_mem_stats(t->sim, &hs);
+  tf_log(t, "host port: %llu bytes read, %llu written", (unsigned long long)hs.bytes_read,
+         (unsigned long long)hs.bytes_written);
+  TF_CHECK(t, hs.bytes_read > 0 && hs.bytes_written > 0);   /* the host port moved data */
+  /* bad input on DMA engine 0 (registers) */
+  uint32_t err = 0;
+  CALL(dma_reg_job(t, 0, TESSERA_HOST_BASE + TESSERA_HOST_SIZE - 32u, HBM(0x300000u), 64, &err));
+  TF_CHECK_EQ(t, err, DMA_ERR_RANGE);
+  tsim_host_mem_set_size(t->sim, 0x300000u);   /* host memory above HOSTA(0x300000) answers DECERR */
+  CALL(dma_reg_job(t, 0, HOSTA(0x300000u - 64u), HBM(0x300000u), 256, &err));
+  TF_CHECK_EQ(t, err, DMA_ERR_AXI);
+  CALL(dma_reg_job(t, 0, HBM(0x100000u), HOSTA(0x300000u - 64u), 256, &err));
+  TF_CHECK_EQ(t, err, DMA_ERR_AXI);
+  tsim_host_mem_set_size(t->sim, 0);
+  CALL(dma_reg_job(t, 0, HOSTA(0x300000u), HBM(0x300000u), 256, &err));   /* the engine goes on */
+  TF_CHECK_EQ(t, err, 0);
+  CALL(himg_check(t, "host-port copies (host memory)"));
+  return img_check(t, "host-port copies (device memory)");
 }
 
 /* The engine-activity timeline (--timeline, docs/sim.md "Timeline"). With a timeline
@@ -688,15 +832,7 @@ TF_TEST(ctrl, dma_tensor_queue, 1500000) {
     CALL(q_submit(t, slot, CB_AREA(slot), &b, SOB_ADD(sobs[d]), 1));
     TF_CHECK_EQ(t, gm_run(g, slot), CP_Q_DONE);
   }
-  for (unsigned d = 0; d < TESSERA_DMA_ENGINES; d++) {
-    CALL(q_wait_idle(t, QSLOT_DMA(d), 1000000));
-    CALL(q_check(t, QSLOT_DMA(d)));
-    uint32_t st = 0;
-    R32(DMA_REG(d, STATUS), &st);
-    TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__ERR), 0);
-    TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__BUSY_REJECT), 0);
-  }
-  CALL(gm_check_effects(t, sobs, TESSERA_DMA_ENGINES));
+  CALL(dma_queues_done(t, sobs));
   return img_check(t, "DMA queue tensor copies");
 }
 
@@ -1387,13 +1523,7 @@ static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all) {
     cp_buf_init(&b, w, 16);
     cp_lin_dma(&b, 0, HBM(0x1000000u) + d * 2 * bytes, HBM(0x1000000u) + (2 * d + 1) * bytes, bytes);
     cp_stop(&b, CP_HDR_EB);
-    TF_CHECK_OK(t, tsim_mem_write(t->sim, CB_AREA(slot), b.w, 4u * b.n));
-    TF_CHECK_OK(t, tsim_mem_write32(t->sim, flag + 4u * d, 0));
-    W32(QM(slot, CB_BASE), CB_AREA(slot));
-    W32(QM(slot, CB_SIZE), 4u * b.n);
-    W32(QM(slot, COMP_ADDR), flag + 4u * d);
-    W32(QM(slot, COMP_DATA), 1);
-    W32(QM(slot, CFG), QMAN__CFG__DMA_bm | QMAN__CFG__COMP_EN_bm);
+    CALL(q_program_flag(t, slot, &b, flag + 4u * d));
   }
   CALL(img_open(t, HBM(0x1000000u), 2 * nd * bytes));
   for (unsigned d = 0; d < nd; d++)
@@ -1452,6 +1582,112 @@ static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all) {
 }
 TF_TEST_F(ctrl, bench_dma_copy_256k, 2000000, TF_BENCH) { return bench_copy(t, 256u * 1024u, 0); }
 TF_TEST_F(ctrl, bench_dma_copy_256k_all, 2000000, TF_BENCH) { return bench_copy(t, 256u * 1024u, 1); }
+
+/* Transpose throughput at chip level: one mode-3 transpose of a rows x row_bytes matrix
+ * (elements of e bytes) from a DMA queue through the DMA's cold L2 slice (source read
+ * allocating, the transposed rows written without allocation), checked against the golden
+ * model. Utilization = beats written / engine busy cycles (1 beat per cycle = the port's
+ * peak). */
+static int bench_transpose(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, uint32_t e) {
+  gm_init(&g_gm, t->sim);
+  unsigned slot = QSLOT_DMA(0);
+  CALL(q_init(t, slot, 1));
+  uint32_t bytes = rows * row_bytes, src = HBM(0x1000000u), dst = HBM(0x1000000u) + bytes;
+  CALL(img_open(t, src, 2 * bytes));
+  dma_desc_t d;
+  memset(&d, 0, sizeof d);
+  d.mode = DMA_MODE_TRANSPOSE;
+  d.src = src;
+  d.dst = dst;
+  d.size = row_bytes;
+  d.c1 = rows;
+  d.c2 = 1;
+  d.ss1 = row_bytes;
+  d.ds1 = rows * e;
+  d.ebytes = e;
+  TF_CHECK_EQ(t, dma_model_check(&d, TESSERA_HBM_BASE, TESSERA_HBM_SIZE, TESSERA_HOST_BASE, TESSERA_HOST_SIZE), 0);
+  dma_model_run(&d, img_rd, img_wr);
+  uint32_t w[64];
+  cp_buf_t b;
+  cp_buf_init(&b, w, 64);
+  uint32_t strides[6] = {rows, 1, d.ss1, 0, d.ds1, 0};
+  uint32_t go[4] = {src, dst, row_bytes,
+                    DMA__CTRL__GO_bm | (3u << DMA__CTRL__MODE_bp) | (e == 4 ? DMA__CTRL__ESIZE_bm : 0u)};
+  cp_wreg32(&b, 0, (uint32_t)offsetof(dma_t, CACHE), DMA__CACHE__RD_ALLOC_bm);
+  cp_wreg_bulk(&b, 0, (uint32_t)offsetof(dma_t, COUNT1), 6, strides);
+  cp_wreg_bulk(&b, 0, (uint32_t)offsetof(dma_t, SRC), 4, go);
+  cp_stop(&b, CP_HDR_EB);
+  uint32_t flag = HBM(0x7F000u);
+  CALL(q_program_flag(t, slot, &b, flag));
+  uint64_t t0 = tsim_cycles(t->sim);
+  W32(QM(slot, CTRL), QMAN__CTRL__START_bm);
+  uint32_t want[2] = {flag, 1};
+  TF_CHECK_OK(t, tsim_run_until(t->sim, flag_pred, want, t->budget, 4));
+  uint64_t total = tsim_cycles(t->sim) - t0;
+  uint32_t busy = 0, st = 0;
+  R32(DMA_REG(0, PERF_BUSY), &busy);
+  R32(DMA_REG(0, STATUS), &st);
+  TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__ERR), 0);
+  double beats = bytes / 32.0;
+  printf("CTRLBENCH dma transpose %u x %u B (%u-byte elements, %u KiB): engine busy %u cycles (%.1f%% of 1 beat/cycle), "
+         "doorbell to completion %llu cycles (%.1f%%)\n", rows, row_bytes, e, bytes / 1024u, busy, 100.0 * beats / busy,
+         (unsigned long long)total, 100.0 * beats / total);
+  return img_check(t, "DMA bench transpose");
+}
+TF_TEST_F(ctrl, bench_dma_transpose_e4, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 4); }
+TF_TEST_F(ctrl, bench_dma_transpose_e2, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 2); }
+
+/* Host<->device copy throughput (docs/dma.md "Host port"): 256 KiB from host memory to
+ * device memory (h2d) or back (d2h) on DMA queue 0, or both directions at once on both
+ * DMA engines (each engine one direction: the host link carries R and W together). The
+ * host-memory model's defaults: 200-cycle read latency, 16 bytes/cycle shared by reads
+ * and writes. Utilization = bytes / cycles / host-link bytes per cycle. */
+static int bench_host(tf_ctx_t *t, uint32_t bytes, int dir) {   /* dir 0 h2d, 1 d2h, 2 both */
+  gm_init(&g_gm, t->sim);
+  unsigned nd = dir == 2 ? 2u : 1u;
+  if (nd > TESSERA_DMA_ENGINES) return tf_skip(t, "one DMA engine");
+  uint32_t flag = HBM(0x7F000u);
+  CALL(img_open(t, HBM(0x1000000u), 2 * bytes));
+  CALL(himg_open(t, HOSTA(0x1000000u), 2 * bytes));
+  for (unsigned d = 0; d < nd; d++) {
+    unsigned slot = QSLOT_DMA(d), up = dir == 2 ? d : (unsigned)dir;   /* up: device -> host */
+    CALL(q_init(t, slot, 1));
+    uint32_t w[16];
+    cp_buf_t b;
+    cp_buf_init(&b, w, 16);
+    uint32_t src = up ? HBM(0x1000000u) : HOSTA(0x1000000u), dst = up ? HOSTA(0x1000000u + bytes)
+                                                                      : HBM(0x1000000u + bytes);
+    cp_lin_dma(&b, 0, src, dst, bytes);
+    cp_stop(&b, CP_HDR_EB);
+    img_copy(src, dst, bytes);
+    CALL(q_program_flag(t, slot, &b, flag + 4u * d));
+  }
+  TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));
+  uint64_t t0 = tsim_cycles(t->sim);
+  for (unsigned d = 0; d < nd; d++) W32(QM(QSLOT_DMA(d), CTRL), QMAN__CTRL__START_bm);
+  for (unsigned d = 0; d < nd; d++) {
+    uint32_t want[2] = {flag + 4u * d, 1};
+    TF_CHECK_OK(t, tsim_run_until(t->sim, flag_pred, want, t->budget, 4));
+  }
+  uint64_t total = tsim_cycles(t->sim) - t0;
+  static const char *const dname[] = {"host->device", "device->host", "both directions (2 engines)"};
+  for (unsigned d = 0; d < nd; d++) {
+    uint32_t busy = 0;
+    R32(DMA_REG(d, PERF_BUSY), &busy);
+    printf("CTRLBENCH dma host %s %u KiB: DMA %u busy %u cycles = %.2f B/cycle (%.1f%% of the %u B/cycle host "
+           "link)\n", dname[dir], bytes / 1024u, d, busy, (double)bytes / busy,
+           100.0 * bytes / busy / TESSERA_HOST_BYTES_PER_CYCLE, TESSERA_HOST_BYTES_PER_CYCLE);
+  }
+  printf("CTRLBENCH dma host %s %u KiB: doorbell to last completion %llu cycles, %.2f B/cycle over the host link "
+         "(%.1f%% of %u B/cycle; host read latency %u)\n", dname[dir], bytes / 1024u, (unsigned long long)total,
+         (double)nd * bytes / total, 100.0 * nd * bytes / total / TESSERA_HOST_BYTES_PER_CYCLE,
+         TESSERA_HOST_BYTES_PER_CYCLE, TESSERA_HOST_LATENCY_CYCLES);
+  CALL(himg_check(t, "host bench (host memory)"));
+  return img_check(t, "host bench (device memory)");
+}
+TF_TEST_F(ctrl, bench_dma_host_h2d, 2000000, TF_BENCH) { return bench_host(t, 256u * 1024u, 0); }
+TF_TEST_F(ctrl, bench_dma_host_d2h, 2000000, TF_BENCH) { return bench_host(t, 256u * 1024u, 1); }
+TF_TEST_F(ctrl, bench_dma_host_both, 2000000, TF_BENCH) { return bench_host(t, 256u * 1024u, 2); }
 
 /* Sync-Manager object update -> waiting engine start (target <= 10 cycles). A DMA
  * queue waits at `FENCE 0, 1` before a LIN_DMA; a monitor on an object adds 1 to that

@@ -667,6 +667,13 @@ static void job_ws(hl_job_t *j, uint32_t ws, uint32_t size) {
   j->buf[0].base = ws;
   j->buf[0].size = size;
 }
+/* job_ws plus a host-memory buffer (DMA transfers only) */
+static void job_ws_host(hl_job_t *j, uint32_t ws, uint32_t size, uint32_t hb, uint32_t hsize) {
+  job_ws(j, ws, size);
+  j->nbuf = 2;
+  j->buf[1].base = hb;
+  j->buf[1].size = hsize;
+}
 
 static void fill_rand(tf_ctx_t *t, uint8_t *p, size_t n) {
   for (size_t i = 0; i < n; i++) p[i] = (uint8_t)tf_rand32(t);
@@ -946,6 +953,97 @@ TF_TEST(hostlink, dma_job, 2000000) {
   hif_counters_t k;
   HL_CHECK(t, d, hl_fw_counters(d, &k));
   TF_CHECK_EQ(t, k.jobs_ok, 2);
+  hl_cb_free(&cb);
+  hl_close(d);
+  return TF_PASS;
+}
+
+/* Host<->device DMA through the firmware (docs/dma.md "Host port", docs/hostlink.md):
+ * host memory from hl_host_alloc (the simulator's host-memory model) is one of the
+ * job's buffers. A job on a DMA queue copies host -> device and, after an engine
+ * barrier, device -> host; both copies are compared with the source. Refused: a LIN_DMA
+ * from host memory the job did not list (packet check, DMA range), a command buffer in a
+ * host buffer (the queue managers fetch from device memory), a host buffer that runs
+ * past the host window. A job after them still completes. */
+TF_TEST(hostlink, dma_host_job, 2000000) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  int q0, q1;
+  NEED_QUEUE(t, d, "dma0", q0);
+  NEED_QUEUE(t, d, "dma1", q1);
+  int q = tf_rand_below(t, 2) ? q1 : q0;
+  uint32_t ws, wsz = 1u << 20, off = 0, hb, hsz = 1u << 18;
+  HL_CHECK(t, d, hl_alloc(d, wsz, 4096, &ws));
+  HL_CHECK(t, d, hl_host_alloc(d, hsz, 4096, &hb));
+  TF_CHECK(t, hb >= TESSERA_HOST_BASE && hb - TESSERA_HOST_BASE < TESSERA_HOST_SIZE);
+  static uint8_t src[65536], got[65536 + 64], zero[65536 + 64];
+  uint32_t n = 32u * (1u + tf_rand_below(t, 2048)), h_in = 32u * tf_rand_below(t, 256);
+  uint32_t h_out = 0x20000u + 32u * tf_rand_below(t, 256), d_off = 0x40000u + 32u * tf_rand_below(t, 256);
+  fill_rand(t, src, n);
+  HL_CHECK(t, d, hl_write(d, hb + h_in, src, n));
+  HL_CHECK(t, d, hl_write(d, hb + h_out, zero, n + 64u));
+  HL_CHECK(t, d, hl_write(d, ws + d_off, zero, n + 64u));
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  hl_job_t j;
+  job_ws_host(&j, ws, wsz, hb, hsz);
+  hl_cb_lin_dma(&cb, 0, hb + h_in, ws + d_off, n);
+  hl_cb_lin_dma(&cb, HL_EB, ws + d_off, hb + h_out, n);
+  hl_cb_stop(&cb, HL_EB);
+  PUT_CB(t, d, &j, 0, q, &cb, ws, &off);
+  uint32_t s1;
+  HL_CHECK(t, d, hl_submit(d, &j, &s1));
+  hl_completion_t c;
+  if (expect_job(t, d, s1, HL_COMPLETED, 0, 0, 400000, &c) != TF_PASS) return TF_FAIL;
+  HL_CHECK(t, d, hl_read(d, hb + h_out, got, n + 64u));
+  TF_CHECK(t, !memcmp(got, src, n));
+  TF_CHECK(t, !memcmp(got + n, zero, 64));
+  HL_CHECK(t, d, hl_read(d, ws + d_off, got, n + 64u));   /* (written back by the completion) */
+  TF_CHECK(t, !memcmp(got, src, n));
+  TF_CHECK(t, !memcmp(got + n, zero, 64));
+  tf_log(t, "job %u: %u bytes host -> device -> host, %u cycles from start to completion", s1, n,
+         c.t_end - c.t_start);
+  /* host memory the job does not list */
+  uint32_t s;
+  job_ws(&j, ws, wsz);
+  hl_cb_clear(&cb);
+  hl_cb_lin_dma(&cb, 0, hb + h_in, ws + d_off, n);
+  hl_cb_stop(&cb, HL_EB);
+  PUT_CB(t, d, &j, 0, q, &cb, ws, &off);
+  HL_CHECK(t, d, hl_submit(d, &j, &s));
+  EXPECT_JOB(t, d, s, HL_FAILED, HIF_CAUSE_PACKET, PKT(0, HIF_PKT_DMA_RANGE, 0), 400000);
+  /* a command buffer inside a host buffer */
+  job_ws_host(&j, ws, wsz, hb, hsz);
+  j.ncb = 1;
+  j.cb[0].eq = q;
+  j.cb[0].addr = hb + 0x30000u;
+  j.cb[0].size = hl_cb_bytes(&cb);
+  HL_CHECK(t, d, hl_write(d, hb + 0x30000u, hl_cb_words(&cb), hl_cb_bytes(&cb)));
+  HL_CHECK(t, d, hl_submit(d, &j, &s));
+  EXPECT_JOB(t, d, s, HL_FAILED, HIF_CAUSE_CB_RANGE, 0, 400000);
+  /* a host buffer past the end of the host window */
+  job_ws(&j, ws, wsz);
+  j.nbuf = 2;
+  j.buf[1].base = TESSERA_HOST_BASE + TESSERA_HOST_SIZE - 4096u;
+  j.buf[1].size = 8192u;
+  hl_cb_clear(&cb);
+  hl_cb_stop(&cb, 0);
+  PUT_CB(t, d, &j, 0, q, &cb, ws, &off);
+  HL_CHECK(t, d, hl_submit(d, &j, &s));
+  EXPECT_JOB(t, d, s, HL_FAILED, HIF_CAUSE_BUF_RANGE, 1, 400000);
+  /* the queue still works: device -> host again */
+  HL_CHECK(t, d, hl_write(d, hb + h_out, zero, n + 64u));
+  job_ws_host(&j, ws, wsz, hb, hsz);
+  hl_cb_clear(&cb);
+  hl_cb_lin_dma(&cb, 0, ws + d_off, hb + h_out, n);
+  hl_cb_stop(&cb, HL_EB);
+  PUT_CB(t, d, &j, 0, q, &cb, ws, &off);
+  HL_CHECK(t, d, hl_submit(d, &j, &s));
+  EXPECT_JOB(t, d, s, HL_COMPLETED, 0, 0, 400000);
+  HL_CHECK(t, d, hl_read(d, hb + h_out, got, n + 64u));
+  TF_CHECK(t, !memcmp(got, src, n));
+  TF_CHECK(t, !memcmp(got + n, zero, 64));
+  HL_CHECK(t, d, hl_free(d, hb));
   hl_cb_free(&cb);
   hl_close(d);
   return TF_PASS;

@@ -129,7 +129,8 @@ module tb_ctrl_top (
   assign e_pslverr   = m_pslverr[1];
   assign e_prdata    = m_prdata;
 
-  tessera_dma u_dma (
+  // no host window here: the host port stays idle (its inputs tied off)
+  tessera_dma #(.HostSize(32'h0)) u_dma (
     .clk_i, .rst_ni,
     .apb_psel_i(s_psel), .apb_penable_i(s_penable), .apb_pwrite_i(s_pwrite), .apb_pprot_i(s_pprot),
     .apb_paddr_i(s_paddr), .apb_pwdata_i(s_pwdata), .apb_pstrb_i(s_pstrb), .apb_pready_o(s_pready),
@@ -145,6 +146,13 @@ module tb_ctrl_top (
     .m_axi_arvalid_o(d_arvalid_o), .m_axi_arready_i(d_arready_i), .m_axi_rid_i(4'h0),
     .m_axi_rdata_i(d_rdata_i), .m_axi_rresp_i(d_rresp_i), .m_axi_rlast_i(d_rlast_i),
     .m_axi_rvalid_i(d_rvalid_i), .m_axi_rready_o(),
+    .h_axi_awid_o(), .h_axi_awaddr_o(), .h_axi_awlen_o(), .h_axi_awsize_o(), .h_axi_awburst_o(),
+    .h_axi_awvalid_o(), .h_axi_awready_i(1'b0), .h_axi_wdata_o(), .h_axi_wstrb_o(), .h_axi_wlast_o(),
+    .h_axi_wvalid_o(), .h_axi_wready_i(1'b0), .h_axi_bid_i(4'h0), .h_axi_bresp_i(2'b00),
+    .h_axi_bvalid_i(1'b0), .h_axi_bready_o(), .h_axi_arid_o(), .h_axi_araddr_o(), .h_axi_arlen_o(),
+    .h_axi_arsize_o(), .h_axi_arburst_o(), .h_axi_arvalid_o(), .h_axi_arready_i(1'b0),
+    .h_axi_rid_i(4'h0), .h_axi_rdata_i('0), .h_axi_rresp_i(2'b00), .h_axi_rlast_i(1'b0),
+    .h_axi_rvalid_i(1'b0), .h_axi_rready_o(),
     .msg_valid_o(dm_valid_o), .msg_ready_i(dm_ready_i), .msg_addr_o(dm_addr_o), .msg_data_o(dm_data_o),
     .idle_o(dma_idle), .irq_o(d_irq_o)
   );

@@ -16,7 +16,15 @@ static void shape(const dma_desc_t *d, uint32_t *c1, uint32_t *c2, uint32_t s[4]
   }
 }
 
-unsigned dma_model_check(const dma_desc_t *d, uint32_t mem_base, uint32_t mem_size) {
+/* [base, end) inside device memory, or inside the host window when base is there */
+static int side_ok(uint32_t base, uint64_t end, uint32_t mem_base, uint32_t mem_size, uint32_t host_base,
+                   uint32_t host_size) {
+  if (base - host_base < host_size) return end <= (uint64_t)host_base + host_size;
+  return base >= mem_base && end <= (uint64_t)mem_base + mem_size;
+}
+
+unsigned dma_model_check(const dma_desc_t *d, uint32_t mem_base, uint32_t mem_size, uint32_t host_base,
+                         uint32_t host_size) {
   uint32_t c1, c2, s[4];
   shape(d, &c1, &c2, s);
   int fill = d->mode == DMA_MODE_FILL;
@@ -30,8 +38,9 @@ unsigned dma_model_check(const dma_desc_t *d, uint32_t mem_base, uint32_t mem_si
   if (d->mode == DMA_MODE_TRANSPOSE)
     dend = (uint64_t)d->dst + (uint64_t)(d->size / d->ebytes - 1) * s[2] + (uint64_t)c1 * d->ebytes;
   uint64_t send = (uint64_t)d->src + (uint64_t)(c2 - 1) * s[1] + (uint64_t)(c1 - 1) * s[0] + d->size;
-  if (d->dst < mem_base || dend > mend) return DMA_ERR_RANGE;
-  if (!fill && (d->src < mem_base || send > mend)) return DMA_ERR_RANGE;
+  (void)mend;
+  if (!side_ok(d->dst, dend, mem_base, mem_size, host_base, host_size)) return DMA_ERR_RANGE;
+  if (!fill && !side_ok(d->src, send, mem_base, mem_size, host_base, host_size)) return DMA_ERR_RANGE;
   return DMA_ERR_NONE;
 }
 

@@ -16,8 +16,11 @@ typedef struct {
 } dma_desc_t;
 typedef uint8_t (*dma_rd8_fn)(uint32_t addr);
 typedef void (*dma_wr8_fn)(uint32_t addr, uint8_t v);
-/* Error code the engine reports at go (0: the transfer runs). */
-unsigned dma_model_check(const dma_desc_t *d, uint32_t mem_base, uint32_t mem_size);
+/* Error code the engine reports at go (0: the transfer runs). Each side's footprint must
+ * lie inside device memory [mem_base, +mem_size) or, when its base is there, inside the
+ * host window [host_base, +host_size) (host_size 0: no window). */
+unsigned dma_model_check(const dma_desc_t *d, uint32_t mem_base, uint32_t mem_size, uint32_t host_base,
+                         uint32_t host_size);
 /* Apply a (checked, non-overlapping) transfer: reads every source byte first
  * through rd, then writes the destination through wr. */
 void dma_model_run(const dma_desc_t *d, dma_rd8_fn rd, dma_wr8_fn wr);

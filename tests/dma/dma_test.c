@@ -37,7 +37,7 @@ static uint32_t last_busy;
 typedef struct { int msg_en; int expect_axi_err; } run_opts_t;
 
 static int run(const dma_desc_t *d, const run_opts_t *o) {
-  unsigned exp_err = dma_model_check(d, TESSERA_HBM_BASE, TESSERA_HBM_SIZE);
+  unsigned exp_err = dma_model_check(d, TESSERA_HBM_BASE, TESSERA_HBM_SIZE, TESSERA_HOST_BASE, TESSERA_HOST_SIZE);
   n_exp = 0;
   if (exp_err == 0 && !o->expect_axi_err) dma_model_run(d, dtb_mem_read8, exp_wr);
   uint32_t maddr = 0x30400100u + (rnd() % 16) * 4, mdata = rnd();
@@ -92,6 +92,8 @@ static int run(const dma_desc_t *d, const run_opts_t *o) {
 }
 
 static uint32_t hbm(uint32_t off) { return TESSERA_HBM_BASE + off; }
+static uint32_t host(uint32_t off) { return TESSERA_HOST_BASE + off; }
+static int host_sides = 1;   /* rand_desc may put either side in the host window */
 
 static dma_desc_t rand_desc(int mode) {
   dma_desc_t d;
@@ -122,16 +124,21 @@ static dma_desc_t rand_desc(int mode) {
   /* source in [0, 8 MiB), destination in [8 MiB, 16 MiB): never overlapping */
   d.src = hbm(32 * (rnd() % (1u << 17)));
   d.dst = hbm((8u << 20) + 32 * (rnd() % (1u << 16)));
+  /* host<->device, host->host and device->host copies through the host port */
+  if (host_sides && chance(25)) d.src = host(32 * (rnd() % (1u << 17)));
+  if (host_sides && chance(25)) d.dst = host((8u << 20) + 32 * (rnd() % (1u << 16)));
   return d;
 }
 
 static void env_random(void) {
   dtb_set_env(50 + rnd() % 51, 50 + rnd() % 51, 50 + rnd() % 51, rnd() % 30, 30 + rnd() % 71, rnd());
   dtb_set_latency(3 + rnd() % 80);
+  dtb_set_host_latency(3 + rnd() % 400);
 }
 static void fresh(void) {
   dtb_set_env(100, 100, 100, 0, 100, 1);
   dtb_set_latency(TESSERA_HBM_LATENCY_CYCLES);
+  dtb_set_host_latency(TESSERA_HOST_LATENCY_CYCLES);
   dtb_reset();
   dtb_mem_clear();
 }
@@ -181,7 +188,7 @@ static int t_transpose(void) {
 
 static int t_errors(void) {
   fresh();
-  for (int k = 0; k < 11; k++) {
+  for (int k = 0; k < 14; k++) {
     dma_desc_t d = rand_desc(DMA_MODE_STRIDED);
     switch (k) {
       case 0: d = rand_desc(DMA_MODE_TRANSPOSE); d.c1 += 1 + rnd() % 3; break;
@@ -194,10 +201,15 @@ static int t_errors(void) {
       case 7: d.ds1 += 1; break;
       case 8: d.src = 0x10000000u; break;
       case 9: d.dst = TESSERA_HBM_BASE + TESSERA_HBM_SIZE - 32; break;
+      /* a side that starts in the host window and runs into device memory, or the
+       * reverse (device memory ends at 2^32) */
+      case 11: d.mode = DMA_MODE_LINEAR; d.src = TESSERA_HOST_BASE + TESSERA_HOST_SIZE - 32; d.size = 64; break;
+      case 12: d.mode = DMA_MODE_LINEAR; d.dst = TESSERA_HOST_BASE + TESSERA_HOST_SIZE - 96; d.size = 128; break;
+      case 13: d.mode = DMA_MODE_LINEAR; d.src = TESSERA_HOST_BASE - 32; d.size = 64; break;
       default: d.mode = DMA_MODE_LINEAR; d.src = TESSERA_HBM_BASE - 64; d.size = 128; break;
     }
     run_opts_t o = {1, 0};
-    unsigned e = dma_model_check(&d, TESSERA_HBM_BASE, TESSERA_HBM_SIZE);
+    unsigned e = dma_model_check(&d, TESSERA_HBM_BASE, TESSERA_HBM_SIZE, TESSERA_HOST_BASE, TESSERA_HOST_SIZE);
     CHECK(e != 0, "case %d: model accepts the descriptor", k);
     if (run(&d, &o)) { size_t l = strlen(fail_msg); snprintf(fail_msg + l, sizeof fail_msg - l, " [case %d]", k); return 1; }
   }
@@ -478,6 +490,7 @@ static int bench_one(int mode, double *frac) {
   return 0;
 }
 static int t_bench(void) {
+  host_sides = 0;
   if (bench_one(DMA_MODE_LINEAR, &frac_lin)) return 1;
   if (bench_one(DMA_MODE_STRIDED, &frac_str)) return 1;
   if (bench_one(DMA_MODE_FILL, &frac_fill)) return 1;
@@ -523,6 +536,21 @@ static int t_bench(void) {
          TESSERA_HBM_LATENCY_CYCLES, 100 * frac_lin, 100 * frac_str, 100 * frac_fill);
   printf("  transpose 128 rows x 256 B: 2-byte elements %.1f%%, 4-byte elements %.1f%%\n", 100 * frac_tr2,
          100 * frac_tr4);
+  /* host<->device linear copies, 64 KiB, host port read latency as configured (the host
+   * port of this testbench has no bandwidth limit: the engine's bound) */
+  double fh[2];
+  for (int k = 0; k < 2; k++) {
+    fresh();
+    dma_desc_t d = rand_desc(DMA_MODE_LINEAR);
+    d.size = 65536;
+    if (k == 0) d.src = host(0); else d.dst = host(8u << 20);
+    run_opts_t o = {0, 0};
+    if (run(&d, &o)) return 1;
+    fh[k] = (double)d.size / 32.0 / last_busy;
+  }
+  printf("  host->device 64 KiB %.1f%%, device->host 64 KiB %.1f%% (host read latency %u)\n", 100 * fh[0],
+         100 * fh[1], TESSERA_HOST_LATENCY_CYCLES);
+  host_sides = 1;
   return 0;
 }
 

@@ -17,6 +17,7 @@ void     dtb_mem_write8(uint32_t addr, uint8_t v);
 uint8_t  dtb_mem_read8(uint32_t addr);            /* unwritten bytes read a hash of the address */
 void     dtb_mem_set_err(uint32_t addr);          /* the 32-byte beat holding addr answers SLVERR */
 void     dtb_set_latency(unsigned cycles);
+void     dtb_set_host_latency(unsigned cycles);   /* host port read latency */
 void     dtb_set_env(unsigned ar_pct, unsigned aw_pct, unsigned w_pct, unsigned r_gap_pct,
                      unsigned msg_pct, uint32_t seed);
 /* written beats since the last clear (32-byte aligned addresses, in order) */

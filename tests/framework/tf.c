@@ -277,6 +277,8 @@ unsigned tf_run(const unsigned char *sel, const tf_opts_t *opts) {
     so.hbm_banks = opts->hbm_banks;
     so.hbm_row_bytes = opts->hbm_row_bytes;
     so.hbm_row_miss = opts->hbm_row_miss;
+    so.host_latency = opts->host_latency;
+    so.host_bw = opts->host_bw;
     so.trace_file = trace[0] ? trace : NULL;
     so.timeline_file = tl[0] ? tl : NULL;
     so.uart_echo = opts->verbose;

@@ -52,6 +52,7 @@ typedef struct {
   unsigned hbm_latency, hbm_bw;
   uint64_t hbm_size;                              /* see tsim_opts_t */
   unsigned hbm_banks, hbm_row_bytes, hbm_row_miss;
+  unsigned host_latency, host_bw;   /* host-memory model (0: configuration defaults) */
   const char *trace;     /* FST file; with several tests, "<stem>.<suite>.<name>.fst" */
   const char *timeline;  /* trace-event JSON; with several tests, "<stem>.<suite>.<name>.json" */
   int verbose;           /* echo UART, print more */

@@ -35,7 +35,7 @@
 #define HIF_CQ_ENTRIES     32u  /* completion ring entries */
 #define HIF_MAX_CBS        4u   /* command buffers per job */
 #define HIF_MAX_DEPS       4u   /* dependencies per job */
-#define HIF_MAX_BUFS       4u   /* buffers (device-memory ranges) per job */
+#define HIF_MAX_BUFS       4u   /* buffers (device- or host-memory ranges) per job */
 #define HIF_NUM_EQ         16u  /* engine queue ids = QMAN slots 0..15 */
 
 /* Job descriptor (one submission-ring entry, 128 bytes). */
@@ -45,7 +45,7 @@ typedef struct {
   uint32_t budget;     /* watchdog budget in cycles from the start (0 = HIF_DEFAULT_BUDGET) */
   uint32_t rsvd0;      /* 0 */
   uint32_t dep[HIF_MAX_DEPS];                        /* sequence numbers waited for */
-  struct { uint32_t base, size; } buf[HIF_MAX_BUFS]; /* the job's device-memory buffers */
+  struct { uint32_t base, size; } buf[HIF_MAX_BUFS]; /* the job's buffers: device memory, or host memory (HOST window: DMA engines only, no command buffers) */
   struct { uint32_t eq, addr, size, rsvd; } cb[HIF_MAX_CBS];  /* command buffers */
 } hif_job_t;
 

@@ -18,6 +18,8 @@ package tessera_cfg_pkg;
   localparam int unsigned HbmInterleaveBytes = 256;  // channel interleave granule in bytes
   localparam int unsigned HbmLatencyCycles = 40;  // default device-memory read latency
   localparam int unsigned HbmBytesPerCycle = 32;  // default per-channel bandwidth
+  localparam int unsigned HostLatencyCycles = 200;  // default host-memory read latency (host AXI master)
+  localparam int unsigned HostBytesPerCycle = 16;  // default host-link bandwidth
   localparam int unsigned BootromBytes = 16384;  // boot ROM size
   localparam int unsigned IsramBytes = 65536;  // instruction SRAM size
   localparam int unsigned DsramBytes = 65536;  // data SRAM size
@@ -88,6 +90,8 @@ package tessera_cfg_pkg;
   localparam logic [31:0] NicSize = 32'h00010000;
   localparam logic [31:0] NicStride = 32'h00004000;
   localparam int unsigned NicCount = 4;
+  localparam logic [31:0] HostBase = 32'h40000000;
+  localparam logic [31:0] HostSize = 32'h40000000;
   localparam logic [31:0] HbmBase = 32'h80000000;
   localparam logic [31:0] HbmSize = 32'h40000000;
 

@@ -18,6 +18,8 @@
 #define TESSERA_HBM_INTERLEAVE_BYTES     256u  /* channel interleave granule in bytes */
 #define TESSERA_HBM_LATENCY_CYCLES       40u  /* default device-memory read latency */
 #define TESSERA_HBM_BYTES_PER_CYCLE      32u  /* default per-channel bandwidth */
+#define TESSERA_HOST_LATENCY_CYCLES      200u  /* default host-memory read latency (host AXI master) */
+#define TESSERA_HOST_BYTES_PER_CYCLE     16u  /* default host-link bandwidth */
 #define TESSERA_BOOTROM_BYTES            16384u  /* boot ROM size */
 #define TESSERA_ISRAM_BYTES              32768u  /* instruction SRAM size */
 #define TESSERA_DSRAM_BYTES              32768u  /* data SRAM size */
@@ -95,6 +97,8 @@
 #define TESSERA_NIC_STRIDE 0x00004000u
 #define TESSERA_NIC_COUNT 4u
 #define TESSERA_NIC_ADDR(i) (TESSERA_NIC_BASE + (uint32_t)(i) * TESSERA_NIC_STRIDE)
+#define TESSERA_HOST_BASE 0x40000000u
+#define TESSERA_HOST_SIZE 0x40000000u
 #define TESSERA_HBM_BASE 0x80000000u
 #define TESSERA_HBM_SIZE 0x40000000u
 
