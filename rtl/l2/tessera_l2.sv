@@ -183,6 +183,9 @@ module tessera_l2 #(
   assign cfg_slices_log2_o = cfg_slices_log2;
 
   // ---------------------------------------------------------------- engines
+  // posted non-allocating writes: MSHR e pushed a beat into the write queue / its B came back
+  logic [NumEng-1:0]              ms_byp_push, ms_b_done;
+  logic [1:0]                     wq_done_resp;
   logic [NumReq-1:0]              eng_req, eng_gnt, eng_alloc, eng_write, eng_full;
   logic [NumEng-1:0]              eng_stall;
   logic [NumReq-1:0][31:0]        eng_addr;
@@ -301,10 +304,15 @@ module tessera_l2 #(
       .done_i            (mdone[2*p+1]),
       .done_replay_i     (mdone_replay[2*p+1]),
       .done_resp_i       (mdone_resp[2*p+1]),
+      .byp_push_i        (ms_byp_push[2*p+1]),
+      .byp_ack_i         (ms_b_done[2*p+1]),
+      .byp_ack_resp_i    (wq_done_resp),
       .cur_addr_o        (eng_cur[2*p+1]),
       .stall_o           (eng_stall[2*p+1])
     );
     assign eng_write[2*p+1] = 1'b1;
+    logic unused_rd_byp;   // read engines never post writes
+    assign unused_rd_byp = ^{ms_byp_push[2*p], ms_b_done[2*p]};
   end
 
   // ---------------------------------------------------------------- address decode
@@ -675,11 +683,10 @@ module tessera_l2 #(
   logic [NumEng-1:0][31:0]  ms_wq_addr;
   logic [NumEng-1:0][511:0] ms_wq_data;
   logic [NumEng-1:0][63:0]  ms_wq_strb;
-  logic [NumEng-1:0]        ms_vict_pend, ms_bw_pend, ms_hazard, ms_b_done;
+  logic [NumEng-1:0]        ms_vict_pend, ms_bw_pend, ms_hazard;
   logic [NumEng-1:0][25:0]  ms_vict_line, ms_bw_line;
   logic [NumEng-1:0]        ms_ar_req, ms_ar_line, ms_ar_gnt, ms_r_valid;
   logic [NumEng-1:0][31:0]  ms_ar_addr;
-  logic [1:0]               wq_done_resp;
 
   for (genvar e = 0; e < NumEng; e++) begin : g_mshr
     tessera_l2_mshr #(
@@ -728,8 +735,6 @@ module tessera_l2 #(
       .wq_strb_o      (ms_wq_strb[e]),
       .wq_notify_o    (ms_wq_notify[e]),
       .wq_gnt_i       (ms_wq_gnt[e]),
-      .b_done_i       (ms_b_done[e]),
-      .b_resp_i       (wq_done_resp),
       .vict_pend_o    (ms_vict_pend[e]),
       .vict_line_o    (ms_vict_line[e]),
       .bw_pend_o      (ms_bw_pend[e]),
@@ -836,7 +841,8 @@ module tessera_l2 #(
 
   always_comb begin
     for (int e = 0; e < NumEng; e++) begin
-      ms_b_done[e] = wq_done && wq_done_notify && (wq_done_src == SrcW'(e));
+      ms_b_done[e]   = wq_done && wq_done_notify && (wq_done_src == SrcW'(e));
+      ms_byp_push[e] = ms_wq_req[e] && ms_wq_gnt[e] && ms_wq_notify[e];
     end
   end
   assign mt_b_done = wq_done && wq_done_notify && (wq_done_src == SrcW'(MaintSrc));

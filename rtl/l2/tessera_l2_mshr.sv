@@ -1,7 +1,9 @@
 // Miss handler of one L2 requester (a port's read or write engine). Handles one miss at a
 // time (the engine waits for it): optional dirty-victim write-back (the victim's data was
 // read by the bank in the lookup and comes with the result), refill of the
-// line (allocating miss) or a single-beat downstream read/write (non-allocating miss).
+// line (allocating miss) or a single-beat downstream read/write (non-allocating miss). A
+// non-allocating write is posted: the MSHR completes once the beat is in the write queue;
+// its B response goes to the write engine (which holds the burst's B until then).
 // Downstream reads use ARID = MSHR index; a read waits while any write to the same line is
 // not yet acknowledged (hazard_i), so it never overtakes a write-back.
 // A full-line write that allocated its line at once over a dirty victim (the bank reports a
@@ -53,10 +55,8 @@ module tessera_l2_mshr #(
   output logic                wq_line_o,       // 1: 2-beat line, 0: one beat
   output logic [511:0]        wq_data_o,
   output logic [63:0]         wq_strb_o,
-  output logic                wq_notify_o,     // report the B response back
+  output logic                wq_notify_o,     // report the B response back (to the engine)
   input  logic                wq_gnt_i,
-  input  logic                b_done_i,
-  input  logic [1:0]          b_resp_i,
   // writes not yet in the write queue (hazard sources): dirty victim / non-allocating write
   output logic                vict_pend_o,
   output logic [25:0]         vict_line_o,
@@ -74,7 +74,7 @@ module tessera_l2_mshr #(
   input  logic                r_last_i
 );
   typedef enum logic [3:0] {
-    StIdle, StVPush, StAr, StRWait, StFill, StBPush, StBWait, StDone
+    StIdle, StVPush, StAr, StRWait, StFill, StBPush, StDone
   } state_e;
 
   state_e              st_q, st_d;
@@ -135,7 +135,6 @@ module tessera_l2_mshr #(
         rbeat_q <= ~rbeat_q;
         if (r_resp_i > resp_q) resp_q <= r_resp_i;
       end
-      if (st_q == StBWait && b_done_i) resp_q <= b_resp_i;
     end
   end
 
@@ -155,8 +154,7 @@ module tessera_l2_mshr #(
       StAr:    if (ar_gnt_i)   st_d = StRWait;
       StRWait: if (r_valid_i && r_last_i) st_d = alloc_q ? StFill : StDone;
       StFill:  if (side_gnt_i) st_d = StDone;
-      StBPush: if (wq_gnt_i)   st_d = StBWait;
-      StBWait: if (b_done_i)   st_d = StDone;
+      StBPush: if (wq_gnt_i)   st_d = StDone;
       StDone:  st_d = StIdle;
       default: st_d = StIdle;
     endcase

@@ -5,6 +5,10 @@
 // written downstream). B is sent when every beat is done, with the worst response seen.
 // A hitting burst streams one beat per cycle, and the first beat of the buffered next burst
 // is issued in the cycle the last beat of the current one hits (no bubble between bursts).
+// Non-allocating misses are posted: the MSHR completes a beat once it is in the slice's write
+// queue, and the engine goes on; the downstream B responses of those beats come back in
+// order (byp_ack_i). A burst's B is held until every such beat pushed up to its last beat
+// has been acknowledged, and carries the worst of their responses.
 // A lookup that may start the MSHR is only issued while the MSHR is free (mshr_free_i): a
 // full-line write allocated over a dirty victim leaves the victim's write-back to the MSHR
 // while the engine goes on with beat 1 (an owner hit, which never needs the MSHR).
@@ -56,6 +60,11 @@ module tessera_l2_wr_eng #(
   input  logic              done_i,
   input  logic              done_replay_i,
   input  logic [1:0]        done_resp_i,
+  // posted non-allocating writes: a beat of this engine entered the write queue / the
+  // downstream B of the oldest one arrived
+  input  logic              byp_push_i,
+  input  logic              byp_ack_i,
+  input  logic [1:0]        byp_ack_resp_i,
   // address of the beat in flight / waiting (what the MSHR works on)
   output logic [31:0]       cur_addr_o,
   // status
@@ -125,12 +134,28 @@ module tessera_l2_wr_eng #(
   assign cur_wdata1_o = w_data_q[w_nx];
 
   logic              load, b_push, b_pop;
-  // B queue (2 entries)
+  // B queue (2 entries); an entry is sent once the posted beats up to its burst's last one
+  // (need) are acknowledged
   logic [1:0][IdBits-1:0] bq_id_q;
   logic [1:0][1:0]        bq_resp_q;
+  logic [1:0][7:0]        bq_need_q;
   logic                   bq_rd_q, bq_wr_q;
   logic [1:0]             bq_cnt_q;
   logic [1:0]             final_resp;
+  // posted beats pushed / acknowledged (free-running; at most the write queue's depth apart),
+  // worst response of acknowledgements not yet given to a queued B
+  logic [7:0]             byp_pushed_q, byp_acked_q, ack_k;
+  logic [1:0]             acc_resp_q, acc_resp_d;
+  logic                   own0, own1, head_ready, bq_rd_n;
+  assign bq_rd_n = !bq_rd_q;   // the second entry
+  assign ack_k = byp_acked_q + 8'd1;   // number of the acknowledgement arriving now
+  // entry i owns acknowledgement k when k <= its need (in order: the first such entry)
+  assign own0  = byp_ack_i && (bq_cnt_q != 2'd0) && !(8'(bq_need_q[bq_rd_q] - ack_k) >= 8'd128);
+  assign own1  = byp_ack_i && !own0 && (bq_cnt_q == 2'd2) && !(8'(bq_need_q[bq_rd_n] - ack_k) >= 8'd128);
+  assign acc_resp_d = (byp_ack_i && !own0 && !own1 && byp_ack_resp_i > acc_resp_q) ? byp_ack_resp_i : acc_resp_q;
+  assign head_ready = (bq_cnt_q != 2'd0) && !(8'(byp_acked_q - bq_need_q[bq_rd_q]) >= 8'd128);
+  logic [1:0] push_resp;
+  assign push_resp = (acc_resp_d > final_resp) ? acc_resp_d : final_resp;
 
   assign s_axi_awready_o = !ab_valid_q;
   assign load   = ab_valid_q && (!active_q || (complete && left_q == 9'd1));
@@ -158,6 +183,10 @@ module tessera_l2_wr_eng #(
       ab_cls_q      <= '0;
       bq_id_q       <= '0;
       bq_resp_q     <= '0;
+      bq_need_q     <= '0;
+      byp_pushed_q  <= '0;
+      byp_acked_q   <= '0;
+      acc_resp_q    <= 2'b00;
       bq_rd_q       <= 1'b0;
       bq_wr_q       <= 1'b0;
       bq_cnt_q      <= '0;
@@ -201,10 +230,17 @@ module tessera_l2_wr_eng #(
         slice_ok_q <= ab_slice_ok_q;
         resp_q     <= 2'b00;
       end
+      if (byp_push_i) byp_pushed_q <= byp_pushed_q + 8'd1;
+      if (byp_ack_i)  byp_acked_q  <= ack_k;
+      if (own0 && byp_ack_resp_i > bq_resp_q[bq_rd_q])  bq_resp_q[bq_rd_q]  <= byp_ack_resp_i;
+      if (own1 && byp_ack_resp_i > bq_resp_q[bq_rd_n]) bq_resp_q[bq_rd_n] <= byp_ack_resp_i;
+      acc_resp_q <= acc_resp_d;
       if (b_push) begin
         bq_id_q[bq_wr_q]   <= id_q;
-        bq_resp_q[bq_wr_q] <= final_resp;
+        bq_resp_q[bq_wr_q] <= push_resp;
+        bq_need_q[bq_wr_q] <= byp_pushed_q;
         bq_wr_q            <= ~bq_wr_q;
+        acc_resp_q         <= 2'b00;
       end
       if (b_pop) bq_rd_q <= ~bq_rd_q;
       bq_cnt_q <= bq_cnt_q + 2'(b_push) - 2'(b_pop);
@@ -218,7 +254,7 @@ module tessera_l2_wr_eng #(
     end
   end
 
-  assign s_axi_bvalid_o = (bq_cnt_q != 2'd0);
+  assign s_axi_bvalid_o = head_ready;
   assign s_axi_bid_o    = bq_id_q[bq_rd_q];
   assign s_axi_bresp_o  = bq_resp_q[bq_rd_q];
 

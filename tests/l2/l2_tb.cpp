@@ -1456,14 +1456,15 @@ static void bench() {
     const uint32_t n = L2_SIZE * 4;
     // (v 4: the copy again with a 64 B/cycle memory, so that reads and write-backs each
     // have the port's 32 B/cycle as in the chip, where the HBM channels are 4 x 32 B/cycle)
-    for (int v = 0; v < 5; ++v) {
+    // (v 5: writes that do not allocate: each beat passes through to memory, posted)
+    for (int v = 0; v < 6; ++v) {
       Bench b(40, v == 4 ? 64 : 32);
       b.limit = 20000000;
       b.m[2].max_out = 8;
       b.add_region(kS, n);
       b.add_region(kR, n);
-      const uint8_t cache = v == 3 ? 0x0 : 0xf;
-      const bool rd = v != 1, wr = v == 1 || v == 2 || v == 4;
+      const uint8_t cache = (v == 3 || v == 5) ? 0x0 : 0xf;
+      const bool rd = v != 1 && v != 5, wr = v == 1 || v == 2 || v == 4 || v == 5;
       const uint64_t t0 = b.cycle;
       for (uint32_t o = 0; o < n; o += 256) {
         if (rd) b.read(2, kR + o, 8, cache);
@@ -1472,9 +1473,9 @@ static void bench() {
       }
       b.drain(4000000);
       const double cyc = double(b.cycle - t0 - 20);
-      const char* what[5] = {"read (allocate)", "write full lines (allocate)",
+      const char* what[6] = {"read (allocate)", "write full lines (allocate)",
                              "copy: read + write (allocate)", "read (no allocate)",
-                             "copy, memory 64 B/cycle"};
+                             "copy, memory 64 B/cycle", "write (no allocate)"};
       printf("    %-32s: %8.0f cycles, %.1f B/cycle per direction = %.0f%% of 32\n", what[v], cyc,
              n / cyc, 100.0 * n / cyc / 32.0);
       printf("      downstream: %.1f read beats in flight on average, no read in flight %.0f%% "
