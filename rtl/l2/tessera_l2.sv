@@ -183,8 +183,8 @@ module tessera_l2 #(
   assign cfg_slices_log2_o = cfg_slices_log2;
 
   // ---------------------------------------------------------------- engines
-  // posted non-allocating writes: MSHR e pushed a beat into the write queue / its B came back
-  logic [NumEng-1:0]              ms_byp_push, ms_b_done;
+  // posted non-allocating writes: the B response of MSHR e's oldest one came back
+  logic [NumEng-1:0]              ms_b_done;
   logic [1:0]                     wq_done_resp;
   logic [NumReq-1:0]              eng_req, eng_gnt, eng_alloc, eng_write, eng_full;
   logic [NumEng-1:0]              eng_stall;
@@ -304,7 +304,6 @@ module tessera_l2 #(
       .done_i            (mdone[2*p+1]),
       .done_replay_i     (mdone_replay[2*p+1]),
       .done_resp_i       (mdone_resp[2*p+1]),
-      .byp_push_i        (ms_byp_push[2*p+1]),
       .byp_ack_i         (ms_b_done[2*p+1]),
       .byp_ack_resp_i    (wq_done_resp),
       .cur_addr_o        (eng_cur[2*p+1]),
@@ -312,7 +311,7 @@ module tessera_l2 #(
     );
     assign eng_write[2*p+1] = 1'b1;
     logic unused_rd_byp;   // read engines never post writes
-    assign unused_rd_byp = ^{ms_byp_push[2*p], ms_b_done[2*p]};
+    assign unused_rd_byp = ms_b_done[2*p];
   end
 
   // ---------------------------------------------------------------- address decode
@@ -841,8 +840,7 @@ module tessera_l2 #(
 
   always_comb begin
     for (int e = 0; e < NumEng; e++) begin
-      ms_b_done[e]   = wq_done && wq_done_notify && (wq_done_src == SrcW'(e));
-      ms_byp_push[e] = ms_wq_req[e] && ms_wq_gnt[e] && ms_wq_notify[e];
+      ms_b_done[e] = wq_done && wq_done_notify && (wq_done_src == SrcW'(e));
     end
   end
   assign mt_b_done = wq_done && wq_done_notify && (wq_done_src == SrcW'(MaintSrc));

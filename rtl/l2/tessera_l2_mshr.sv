@@ -2,8 +2,9 @@
 // time (the engine waits for it): optional dirty-victim write-back (the victim's data was
 // read by the bank in the lookup and comes with the result), refill of the
 // line (allocating miss) or a single-beat downstream read/write (non-allocating miss). A
-// non-allocating write is posted: the MSHR completes once the beat is in the write queue;
-// its B response goes to the write engine (which holds the burst's B until then).
+// non-allocating write is posted: the write engine counts the beat done at the lookup
+// result, the MSHR puts it in the write queue and is free again (no completion); its B
+// response goes to the write engine (which holds the burst's B until then).
 // Downstream reads use ARID = MSHR index; a read waits while any write to the same line is
 // not yet acknowledged (hazard_i), so it never overtakes a write-back.
 // A full-line write that allocated its line at once over a dirty victim (the bank reports a
@@ -154,13 +155,14 @@ module tessera_l2_mshr #(
       StAr:    if (ar_gnt_i)   st_d = StRWait;
       StRWait: if (r_valid_i && r_last_i) st_d = alloc_q ? StFill : StDone;
       StFill:  if (side_gnt_i) st_d = StDone;
-      StBPush: if (wq_gnt_i)   st_d = StDone;
+      StBPush: if (wq_gnt_i)   st_d = StIdle;
       StDone:  st_d = StIdle;
       default: st_d = StIdle;
     endcase
   end
 
-  assign free_o = (st_q == StIdle) || ((st_q == StVPush) && vonly_q && wq_gnt_i);
+  assign free_o = (st_q == StIdle) || ((st_q == StVPush) && vonly_q && wq_gnt_i) ||
+                  ((st_q == StBPush) && wq_gnt_i);
 
   // refill error: the way is released, the engine gets the error instead of a replay
   assign done_o        = (st_q == StDone);

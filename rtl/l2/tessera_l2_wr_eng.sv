@@ -1,19 +1,23 @@
 // Write engine of one L2 upstream port: works on one AXI write burst at a time (the next AW
-// waits in a one-entry buffer, B responses in a two-entry queue); each W beat
+// waits in a one-entry buffer, B responses in a BqDepth-entry queue); each W beat
 // (with its strobes) is looked up and written into the cache (hit), or handed to the MSHR
 // (allocating miss: refill, then the beat is replayed; non-allocating miss: the beat is
 // written downstream). B is sent when every beat is done, with the worst response seen.
 // A hitting burst streams one beat per cycle, and the first beat of the buffered next burst
 // is issued in the cycle the last beat of the current one hits (no bubble between bursts).
-// Non-allocating misses are posted: the MSHR completes a beat once it is in the slice's write
-// queue, and the engine goes on; the downstream B responses of those beats come back in
+// Non-allocating misses are posted: the MSHR takes the beat at the lookup result and puts it
+// in the slice's write queue, and the engine goes on with the next beat as soon as the MSHR
+// is free again (about every second cycle); the downstream B responses of those beats come back in
 // order (byp_ack_i). A burst's B is held until every such beat pushed up to its last beat
 // has been acknowledged, and carries the worst of their responses.
 // A lookup that may start the MSHR is only issued while the MSHR is free (mshr_free_i): a
 // full-line write allocated over a dirty victim leaves the victim's write-back to the MSHR
 // while the engine goes on with beat 1 (an owner hit, which never needs the MSHR).
 module tessera_l2_wr_eng #(
-  parameter int unsigned IdBits = 4
+  parameter int unsigned IdBits  = 4,
+  // B responses queued (power of two): single-beat bursts of posted writes each hold one
+  // until their beat's downstream B is back, so this bounds them in flight
+  parameter int unsigned BqDepth = 8
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -60,9 +64,7 @@ module tessera_l2_wr_eng #(
   input  logic              done_i,
   input  logic              done_replay_i,
   input  logic [1:0]        done_resp_i,
-  // posted non-allocating writes: a beat of this engine entered the write queue / the
-  // downstream B of the oldest one arrived
-  input  logic              byp_push_i,
+  // posted non-allocating writes: the downstream B of the oldest one arrived
   input  logic              byp_ack_i,
   input  logic [1:0]        byp_ack_resp_i,
   // address of the beat in flight / waiting (what the MSHR works on)
@@ -90,22 +92,23 @@ module tessera_l2_wr_eng #(
   logic [8:0]        ab_left_q;
   logic [1:0]        ab_cls_q;
 
-  logic hit, miss, slice_err, complete, more, have_data, chain;
+  logic hit, byp, miss, slice_err, complete, more, have_data, chain;
   logic [1:0] beat_resp;
   assign hit       = inflight_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResHit);
-  assign miss      = inflight_q && res_valid_i &&
-                     (res_kind_i == tessera_l2_pkg::ResMissAlloc || res_kind_i == tessera_l2_pkg::ResMissBypass);
+  // a non-allocating miss: the MSHR takes the beat (start) and posts it; the beat is done
+  assign byp       = inflight_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResMissBypass);
+  assign miss      = inflight_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResMissAlloc);
   // the last beat of a burst is only started when its B response has room
   logic b_room;
   assign slice_err = active_q && !slice_ok_q && !inflight_q && !wait_q && (w_cnt_q != 3'd0) &&
                      (left_q != 9'd1 || b_room);
-  assign complete  = hit || (done_i && !done_replay_i) || slice_err;
+  assign complete  = hit || byp || (done_i && !done_replay_i) || slice_err;
   // the last beat of the burst hits and the next burst (2+ beats, in this slice) is buffered:
   // look up its first beat now (its last beat cannot be this one, so no B-room check)
   assign chain     = hit && (left_q == 9'd1) && ab_valid_q && ab_slice_ok_q && (ab_left_q >= 9'd2);
   assign more      = hit ? (left_q > 9'd1 || chain) : 1'b1;
   assign have_data = hit ? (w_cnt_q >= 3'd2) : (w_cnt_q != 3'd0);
-  assign beat_resp = hit ? 2'b00 : slice_err ? 2'b11 : done_resp_i;
+  assign beat_resp = (hit || byp) ? 2'b00 : slice_err ? 2'b11 : done_resp_i;
 
   logic last_next;
   logic want;
@@ -134,32 +137,43 @@ module tessera_l2_wr_eng #(
   assign cur_wdata1_o = w_data_q[w_nx];
 
   logic              load, b_push, b_pop;
-  // B queue (2 entries); an entry is sent once the posted beats up to its burst's last one
-  // (need) are acknowledged
-  logic [1:0][IdBits-1:0] bq_id_q;
-  logic [1:0][1:0]        bq_resp_q;
-  logic [1:0][7:0]        bq_need_q;
-  logic                   bq_rd_q, bq_wr_q;
-  logic [1:0]             bq_cnt_q;
-  logic [1:0]             final_resp;
-  // posted beats pushed / acknowledged (free-running; at most the write queue's depth apart),
+  // B queue (BqDepth entries); an entry is sent once the posted beats up to its burst's last
+  // one (need) are acknowledged
+  localparam int unsigned BqW = (BqDepth > 1) ? $clog2(BqDepth) : 1;
+  logic [BqDepth-1:0][IdBits-1:0] bq_id_q;
+  logic [BqDepth-1:0][1:0]        bq_resp_q;
+  logic [BqDepth-1:0][7:0]        bq_need_q;
+  logic [BqW-1:0]                 bq_rd_q, bq_wr_q;
+  logic [BqW:0]                   bq_cnt_q;
+  logic [1:0]                     final_resp;
+  // posted beats (counted at the lookup result; the MSHR queues them in that order) and
+  // acknowledged (free-running; at most the write queue's depth + 1 apart),
   // worst response of acknowledgements not yet given to a queued B
   logic [7:0]             byp_pushed_q, byp_acked_q, ack_k;
   logic [1:0]             acc_resp_q, acc_resp_d;
-  logic                   own0, own1, head_ready, bq_rd_n;
-  assign bq_rd_n = !bq_rd_q;   // the second entry
+  logic [BqDepth-1:0]     own;      // the queued B (slot) that acknowledgement ack_k belongs to
+  logic                   owned, head_ready;
   assign ack_k = byp_acked_q + 8'd1;   // number of the acknowledgement arriving now
-  // entry i owns acknowledgement k when k <= its need (in order: the first such entry)
-  assign own0  = byp_ack_i && (bq_cnt_q != 2'd0) && !(8'(bq_need_q[bq_rd_q] - ack_k) >= 8'd128);
-  assign own1  = byp_ack_i && !own0 && (bq_cnt_q == 2'd2) && !(8'(bq_need_q[bq_rd_n] - ack_k) >= 8'd128);
-  assign acc_resp_d = (byp_ack_i && !own0 && !own1 && byp_ack_resp_i > acc_resp_q) ? byp_ack_resp_i : acc_resp_q;
-  assign head_ready = (bq_cnt_q != 2'd0) && !(8'(byp_acked_q - bq_need_q[bq_rd_q]) >= 8'd128);
+  // acknowledgement k belongs to the first queued B (from the head) with k <= its need
+  always_comb begin
+    own   = '0;
+    owned = 1'b0;
+    for (int unsigned i = 0; i < BqDepth; i++) begin
+      if (byp_ack_i && !owned && (BqW+1)'(i) < bq_cnt_q &&
+          !(8'(bq_need_q[BqW'(bq_rd_q + BqW'(i))] - ack_k) >= 8'd128)) begin
+        own[BqW'(bq_rd_q + BqW'(i))] = 1'b1;
+        owned                         = 1'b1;
+      end
+    end
+  end
+  assign acc_resp_d = (byp_ack_i && !owned && byp_ack_resp_i > acc_resp_q) ? byp_ack_resp_i : acc_resp_q;
+  assign head_ready = (bq_cnt_q != '0) && !(8'(byp_acked_q - bq_need_q[bq_rd_q]) >= 8'd128);
   logic [1:0] push_resp;
   assign push_resp = (acc_resp_d > final_resp) ? acc_resp_d : final_resp;
 
   assign s_axi_awready_o = !ab_valid_q;
   assign load   = ab_valid_q && (!active_q || (complete && left_q == 9'd1));
-  assign b_room = (bq_cnt_q != 2'd2);
+  assign b_room = (bq_cnt_q != (BqW+1)'(BqDepth));
   assign b_push = complete && (left_q == 9'd1);
   assign b_pop  = s_axi_bvalid_o && s_axi_bready_i;
   assign final_resp = (beat_resp > resp_q) ? beat_resp : resp_q;
@@ -187,8 +201,8 @@ module tessera_l2_wr_eng #(
       byp_pushed_q  <= '0;
       byp_acked_q   <= '0;
       acc_resp_q    <= 2'b00;
-      bq_rd_q       <= 1'b0;
-      bq_wr_q       <= 1'b0;
+      bq_rd_q       <= '0;
+      bq_wr_q       <= '0;
       bq_cnt_q      <= '0;
       id_q       <= '0;
       addr_q     <= '0;
@@ -230,20 +244,20 @@ module tessera_l2_wr_eng #(
         slice_ok_q <= ab_slice_ok_q;
         resp_q     <= 2'b00;
       end
-      if (byp_push_i) byp_pushed_q <= byp_pushed_q + 8'd1;
+      if (byp)        byp_pushed_q <= byp_pushed_q + 8'd1;
       if (byp_ack_i)  byp_acked_q  <= ack_k;
-      if (own0 && byp_ack_resp_i > bq_resp_q[bq_rd_q])  bq_resp_q[bq_rd_q]  <= byp_ack_resp_i;
-      if (own1 && byp_ack_resp_i > bq_resp_q[bq_rd_n]) bq_resp_q[bq_rd_n] <= byp_ack_resp_i;
+      for (int unsigned i = 0; i < BqDepth; i++)
+        if (own[i] && byp_ack_resp_i > bq_resp_q[i]) bq_resp_q[i] <= byp_ack_resp_i;
       acc_resp_q <= acc_resp_d;
       if (b_push) begin
         bq_id_q[bq_wr_q]   <= id_q;
         bq_resp_q[bq_wr_q] <= push_resp;
-        bq_need_q[bq_wr_q] <= byp_pushed_q;
-        bq_wr_q            <= ~bq_wr_q;
+        bq_need_q[bq_wr_q] <= byp_pushed_q + 8'(byp);   // (this beat, if posted now)
+        bq_wr_q            <= bq_wr_q + BqW'(1);
         acc_resp_q         <= 2'b00;
       end
-      if (b_pop) bq_rd_q <= ~bq_rd_q;
-      bq_cnt_q <= bq_cnt_q + 2'(b_push) - 2'(b_pop);
+      if (b_pop) bq_rd_q <= bq_rd_q + BqW'(1);
+      bq_cnt_q <= bq_cnt_q + (BqW+1)'(b_push) - (BqW+1)'(b_pop);
       if (w_push) begin
         w_data_q[w_wr_q] <= s_axi_wdata_i;
         w_strb_q[w_wr_q] <= s_axi_wstrb_i;

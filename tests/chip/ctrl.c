@@ -1225,17 +1225,22 @@ static void pipe_producer(const pipe_t *p, cp_buf_t *b) {
   cp_stop(b, CP_HDR_EB);
 }
 
+/* DMA consumer: the strides once; per slice the slice's SRC, DST, SIZE (the DMA latches
+ * its registers at go, so they may be written while the previous transpose runs), then
+ * the fence, then only CTRL = go behind an engine barrier: after the producer's signal
+ * one register write starts the transpose. */
 static void pipe_consumer_dma(const pipe_t *p, cp_buf_t *b, int fenced) {
   uint32_t r = p->j.g.m / p->slices;
   uint32_t strides[6] = {r, 1, p->j.ldc, 0, 4u * p->j.g.m, 0};
   /* C^T is not read again by this job: its stores do not allocate in the L2 */
   cp_wreg32(b, 0, (uint32_t)offsetof(dma_t, CACHE), DMA__CACHE__RD_ALLOC_bm);
+  cp_wreg_bulk(b, 0, (uint32_t)offsetof(dma_t, COUNT1), 6, strides);
   for (unsigned i = 0; i < p->slices; i++) {
-    uint32_t go[4] = {p->j.c + i * r * p->j.ldc, p->ct + 4u * i * r, 4u * p->j.g.n,
-                      DMA__CTRL__GO_bm | (3u << DMA__CTRL__MODE_bp) | DMA__CTRL__ESIZE_bm};
+    uint32_t at[3] = {p->j.c + i * r * p->j.ldc, p->ct + 4u * i * r, 4u * p->j.g.n};
+    cp_wreg_bulk(b, 0, (uint32_t)offsetof(dma_t, SRC), 3, at);
     if (fenced) cp_fence(b, 0, 0, 1);
-    cp_wreg_bulk(b, CP_HDR_EB, (uint32_t)offsetof(dma_t, COUNT1), 6, strides);
-    cp_wreg_bulk(b, 0, (uint32_t)offsetof(dma_t, SRC), 4, go);
+    cp_wreg32(b, CP_HDR_EB, (uint32_t)offsetof(dma_t, CTRL),
+              DMA__CTRL__GO_bm | (3u << DMA__CTRL__MODE_bp) | DMA__CTRL__ESIZE_bm);
   }
   cp_stop(b, CP_HDR_EB);
 }
