@@ -1642,6 +1642,56 @@ static int bench_transpose(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, uint3
 TF_TEST_F(ctrl, bench_dma_transpose_e4, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 4); }
 TF_TEST_F(ctrl, bench_dma_transpose_e2, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 2); }
 
+/* Tensor-copy throughput at chip level (docs/dma.md "Tensor copy"): one tensor copy from
+ * a DMA queue through the cold L2 slice, checked against the golden model: `contig` a
+ * 2-D FP32 tensor [256][256] copied whole (dim 0 contiguous: the burst path), else the
+ * same tensor transposed by strides (the element path, one element per cycle at best).
+ * Utilization = bytes / 32 / engine busy cycles. */
+static int bench_tensor(tf_ctx_t *t, int contig) {
+  gm_init(&g_gm, t->sim);
+  unsigned slot = QSLOT_DMA(0);
+  CALL(q_init(t, slot, 1));
+  const uint32_t n = contig ? 256 : 128, bytes = n * n * 4u;
+  uint32_t src = HBM(0x1000000u), dst = HBM(0x1000000u) + bytes;
+  CALL(img_open(t, src, 2 * bytes));
+  uint32_t sw[16], dw[16], sz[2] = {n, n};
+  int32_t sst[2] = {1, (int32_t)n}, dst_st[2] = {1, (int32_t)n}, off[5] = {0, 0, 0, 0, 0};
+  if (!contig) { sst[0] = (int32_t)n; sst[1] = 1; }   /* dst[r][c] = src[c][r] */
+  tdesc_put(t, sw, src, 0 /* FP32 */, 2, sz, sst);
+  tdesc_put(t, dw, dst, 0, 2, sz, dst_st);
+  uint32_t sdesc = HBM(0xF0000u), ddesc = sdesc + 64u;
+  TF_CHECK_OK(t, tsim_mem_write(t->sim, sdesc, sw, 64));
+  TF_CHECK_OK(t, tsim_mem_write(t->sim, ddesc, dw, 64));
+  TF_CHECK_EQ(t, dma_tensor_check(sw, dw, sdesc, ddesc, TESSERA_HBM_BASE, TESSERA_HBM_SIZE), 0);
+  dma_tensor_run(sw, dw, off, img_rd, img_wr);
+  TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));   /* descriptors written behind the L2 */
+  uint32_t w[32];
+  cp_buf_t b;
+  cp_buf_init(&b, w, 32);
+  uint32_t regs[7] = {sdesc, ddesc, 0, 0, 0, 0, 0};
+  cp_wreg32(&b, 0, (uint32_t)offsetof(dma_t, CACHE), DMA__CACHE__RD_ALLOC_bm | (contig ? DMA__CACHE__WR_ALLOC_bm : 0u));
+  cp_wreg_bulk(&b, 0, (uint32_t)offsetof(dma_t, TSRC), 7, regs);
+  cp_wreg32(&b, 0, (uint32_t)offsetof(dma_t, CTRL), DMA__CTRL__GO_bm | DMA__CTRL__TENSOR_bm);
+  cp_stop(&b, CP_HDR_EB);
+  uint32_t flag = HBM(0x7F000u);
+  CALL(q_program_flag(t, slot, &b, flag));
+  uint64_t t0 = tsim_cycles(t->sim);
+  W32(QM(slot, CTRL), QMAN__CTRL__START_bm);
+  uint32_t want[2] = {flag, 1};
+  TF_CHECK_OK(t, tsim_run_until(t->sim, flag_pred, want, t->budget, 4));
+  uint64_t total = tsim_cycles(t->sim) - t0;
+  uint32_t busy = 0, st = 0;
+  R32(DMA_REG(0, PERF_BUSY), &busy);
+  R32(DMA_REG(0, STATUS), &st);
+  TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__ERR), 0);
+  printf("CTRLBENCH dma tensor copy FP32 [%u][%u]%s (%u KiB): engine busy %u cycles (%.1f%% of 1 beat/cycle), "
+         "doorbell to completion %llu cycles\n", n, n, contig ? ", contiguous" : " transposed by strides",
+         bytes / 1024u, busy, 100.0 * bytes / 32.0 / busy, (unsigned long long)total);
+  return img_check(t, "DMA bench tensor copy");
+}
+TF_TEST_F(ctrl, bench_dma_tensor_contig, 4000000, TF_BENCH) { return bench_tensor(t, 1); }
+TF_TEST_F(ctrl, bench_dma_tensor_transpose, 8000000, TF_BENCH) { return bench_tensor(t, 0); }
+
 /* Host<->device copy throughput (docs/dma.md "Host port"): 256 KiB from host memory to
  * device memory (h2d) or back (d2h) on DMA queue 0, or both directions at once on both
  * DMA engines (each engine one direction: the host link carries R and W together). The
