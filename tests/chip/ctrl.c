@@ -1642,6 +1642,56 @@ static int bench_transpose(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, uint3
 TF_TEST_F(ctrl, bench_dma_transpose_e4, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 4); }
 TF_TEST_F(ctrl, bench_dma_transpose_e2, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 2); }
 
+/* The transpose's read pattern without its writes: a strided copy that reads a 256 x 1 KiB
+ * matrix in column blocks of `blk` bytes (row stride 1 KiB, one plane per block) and writes
+ * them as contiguous rows (full lines, allocating). Bounds what a transpose through the
+ * slice could reach if its writes were full lines (docs/dma.md "Transposes in the chip"). */
+static int bench_colblocks(tf_ctx_t *t, uint32_t blk) {
+  gm_init(&g_gm, t->sim);
+  unsigned slot = QSLOT_DMA(0);
+  CALL(q_init(t, slot, 1));
+  const uint32_t rows = 256, rb = 1024, bytes = rows * rb;
+  uint32_t src = HBM(0x1000000u), dst = HBM(0x1000000u) + bytes;
+  CALL(img_open(t, src, 2 * bytes));
+  dma_desc_t d;
+  memset(&d, 0, sizeof d);
+  d.mode = DMA_MODE_STRIDED;
+  d.src = src;
+  d.dst = dst;
+  d.size = blk;
+  d.c1 = rows;
+  d.c2 = rb / blk;
+  d.ss1 = rb;
+  d.ss2 = blk;
+  d.ds1 = blk;
+  d.ds2 = rows * blk;
+  TF_CHECK_EQ(t, dma_model_check(&d, TESSERA_HBM_BASE, TESSERA_HBM_SIZE, TESSERA_HOST_BASE, TESSERA_HOST_SIZE), 0);
+  dma_model_run(&d, img_rd, img_wr);
+  uint32_t w[32];
+  cp_buf_t b;
+  cp_buf_init(&b, w, 32);
+  uint32_t strides[6] = {d.c1, d.c2, d.ss1, d.ss2, d.ds1, d.ds2};
+  uint32_t go[4] = {src, dst, blk, DMA__CTRL__GO_bm | ((uint32_t)DMA_MODE_STRIDED << DMA__CTRL__MODE_bp)};
+  cp_wreg32(&b, 0, (uint32_t)offsetof(dma_t, CACHE), DMA__CACHE__RD_ALLOC_bm | DMA__CACHE__WR_ALLOC_bm);
+  cp_wreg_bulk(&b, 0, (uint32_t)offsetof(dma_t, COUNT1), 6, strides);
+  cp_wreg_bulk(&b, 0, (uint32_t)offsetof(dma_t, SRC), 4, go);
+  cp_stop(&b, CP_HDR_EB);
+  uint32_t flag = HBM(0x7F000u);
+  CALL(q_program_flag(t, slot, &b, flag));
+  W32(QM(slot, CTRL), QMAN__CTRL__START_bm);
+  uint32_t want[2] = {flag, 1};
+  TF_CHECK_OK(t, tsim_run_until(t->sim, flag_pred, want, t->budget, 4));
+  uint32_t busy = 0, st = 0;
+  R32(DMA_REG(0, PERF_BUSY), &busy);
+  R32(DMA_REG(0, STATUS), &st);
+  TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__ERR), 0);
+  printf("CTRLBENCH dma strided copy of 256 x 1 KiB in %u-byte column blocks (a transpose's reads, full-line "
+         "writes): engine busy %u cycles (%.1f%% of 1 beat/cycle)\n", blk, busy, 100.0 * bytes / 32.0 / busy);
+  return img_check(t, "DMA bench column blocks");
+}
+TF_TEST_F(ctrl, bench_dma_colblocks_64, 4000000, TF_BENCH) { return bench_colblocks(t, 64); }
+TF_TEST_F(ctrl, bench_dma_colblocks_128, 4000000, TF_BENCH) { return bench_colblocks(t, 128); }
+
 /* Tensor-copy throughput at chip level (docs/dma.md "Tensor copy"): one tensor copy from
  * a DMA queue through the cold L2 slice, checked against the golden model: `contig` a
  * 2-D FP32 tensor [256][256] copied whole (dim 0 contiguous: the burst path), else the
