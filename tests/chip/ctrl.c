@@ -1588,22 +1588,45 @@ static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all) {
 TF_TEST_F(ctrl, bench_dma_copy_256k, 2000000, TF_BENCH) { return bench_copy(t, 256u * 1024u, 0); }
 TF_TEST_F(ctrl, bench_dma_copy_256k_all, 2000000, TF_BENCH) { return bench_copy(t, 256u * 1024u, 1); }
 
+/* DMA queue 0 ready, an image of [src, src + 2 * bytes) with random data (source, then
+ * destination) and *d cleared with src and dst set. */
+static int dma0_bench_setup(tf_ctx_t *t, uint32_t bytes, dma_desc_t *d) {
+  gm_init(&g_gm, t->sim);
+  CALL(q_init(t, QSLOT_DMA(0), 1));
+  memset(d, 0, sizeof *d);
+  d->src = HBM(0x1000000u);
+  d->dst = d->src + bytes;
+  return img_open(t, d->src, 2 * bytes);
+}
+/* Run buffer b alone on DMA queue 0 (completion flag at HBM 0x7F000) and return the
+ * engine's busy cycles and the doorbell -> completion cycles; the engine must end
+ * without error. */
+static int dma0_bench_run(tf_ctx_t *t, const cp_buf_t *b, uint32_t *busy, uint64_t *total) {
+  unsigned slot = QSLOT_DMA(0);
+  uint32_t flag = HBM(0x7F000u), st = 0;
+  CALL(q_program_flag(t, slot, b, flag));
+  uint64_t t0 = tsim_cycles(t->sim);
+  W32(QM(slot, CTRL), QMAN__CTRL__START_bm);
+  uint32_t want[2] = {flag, 1};
+  TF_CHECK_OK(t, tsim_run_until(t->sim, flag_pred, want, t->budget, 4));
+  *total = tsim_cycles(t->sim) - t0;
+  R32(DMA_REG(0, PERF_BUSY), busy);
+  R32(DMA_REG(0, STATUS), &st);
+  TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__ERR), 0);
+  return TF_PASS;
+}
+
 /* Transpose throughput at chip level: one mode-3 transpose of a rows x row_bytes matrix
  * (elements of e bytes) from a DMA queue through the DMA's cold L2 slice (source read
  * allocating, the transposed rows written without allocation), checked against the golden
  * model. Utilization = beats written / engine busy cycles (1 beat per cycle = the port's
  * peak). */
 static int bench_transpose(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, uint32_t e) {
-  gm_init(&g_gm, t->sim);
-  unsigned slot = QSLOT_DMA(0);
-  CALL(q_init(t, slot, 1));
-  uint32_t bytes = rows * row_bytes, src = HBM(0x1000000u), dst = HBM(0x1000000u) + bytes;
-  CALL(img_open(t, src, 2 * bytes));
+  uint32_t bytes = rows * row_bytes;
   dma_desc_t d;
-  memset(&d, 0, sizeof d);
+  CALL(dma0_bench_setup(t, bytes, &d));
+  uint32_t src = d.src, dst = d.dst;
   d.mode = DMA_MODE_TRANSPOSE;
-  d.src = src;
-  d.dst = dst;
   d.size = row_bytes;
   d.c1 = rows;
   d.c2 = 1;
@@ -1622,17 +1645,9 @@ static int bench_transpose(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, uint3
   cp_wreg_bulk(&b, 0, (uint32_t)offsetof(dma_t, COUNT1), 6, strides);
   cp_wreg_bulk(&b, 0, (uint32_t)offsetof(dma_t, SRC), 4, go);
   cp_stop(&b, CP_HDR_EB);
-  uint32_t flag = HBM(0x7F000u);
-  CALL(q_program_flag(t, slot, &b, flag));
-  uint64_t t0 = tsim_cycles(t->sim);
-  W32(QM(slot, CTRL), QMAN__CTRL__START_bm);
-  uint32_t want[2] = {flag, 1};
-  TF_CHECK_OK(t, tsim_run_until(t->sim, flag_pred, want, t->budget, 4));
-  uint64_t total = tsim_cycles(t->sim) - t0;
-  uint32_t busy = 0, st = 0;
-  R32(DMA_REG(0, PERF_BUSY), &busy);
-  R32(DMA_REG(0, STATUS), &st);
-  TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__ERR), 0);
+  uint32_t busy = 0;
+  uint64_t total = 0;
+  CALL(dma0_bench_run(t, &b, &busy, &total));
   double beats = bytes / 32.0;
   printf("CTRLBENCH dma transpose %u x %u B (%u-byte elements, %u KiB): engine busy %u cycles (%.1f%% of 1 beat/cycle), "
          "doorbell to completion %llu cycles (%.1f%%)\n", rows, row_bytes, e, bytes / 1024u, busy, 100.0 * beats / busy,
@@ -1647,17 +1662,11 @@ TF_TEST_F(ctrl, bench_dma_transpose_e2, 4000000, TF_BENCH) { return bench_transp
  * them as contiguous rows (full lines, allocating). Bounds what a transpose through the
  * slice could reach if its writes were full lines (docs/dma.md "Transposes in the chip"). */
 static int bench_colblocks(tf_ctx_t *t, uint32_t blk) {
-  gm_init(&g_gm, t->sim);
-  unsigned slot = QSLOT_DMA(0);
-  CALL(q_init(t, slot, 1));
   const uint32_t rows = 256, rb = 1024, bytes = rows * rb;
-  uint32_t src = HBM(0x1000000u), dst = HBM(0x1000000u) + bytes;
-  CALL(img_open(t, src, 2 * bytes));
   dma_desc_t d;
-  memset(&d, 0, sizeof d);
+  CALL(dma0_bench_setup(t, bytes, &d));
+  uint32_t src = d.src, dst = d.dst;
   d.mode = DMA_MODE_STRIDED;
-  d.src = src;
-  d.dst = dst;
   d.size = blk;
   d.c1 = rows;
   d.c2 = rb / blk;
@@ -1676,15 +1685,9 @@ static int bench_colblocks(tf_ctx_t *t, uint32_t blk) {
   cp_wreg_bulk(&b, 0, (uint32_t)offsetof(dma_t, COUNT1), 6, strides);
   cp_wreg_bulk(&b, 0, (uint32_t)offsetof(dma_t, SRC), 4, go);
   cp_stop(&b, CP_HDR_EB);
-  uint32_t flag = HBM(0x7F000u);
-  CALL(q_program_flag(t, slot, &b, flag));
-  W32(QM(slot, CTRL), QMAN__CTRL__START_bm);
-  uint32_t want[2] = {flag, 1};
-  TF_CHECK_OK(t, tsim_run_until(t->sim, flag_pred, want, t->budget, 4));
-  uint32_t busy = 0, st = 0;
-  R32(DMA_REG(0, PERF_BUSY), &busy);
-  R32(DMA_REG(0, STATUS), &st);
-  TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__ERR), 0);
+  uint32_t busy = 0;
+  uint64_t total = 0;
+  CALL(dma0_bench_run(t, &b, &busy, &total));
   printf("CTRLBENCH dma strided copy of 256 x 1 KiB in %u-byte column blocks (a transpose's reads, full-line "
          "writes): engine busy %u cycles (%.1f%% of 1 beat/cycle)\n", blk, busy, 100.0 * bytes / 32.0 / busy);
   return img_check(t, "DMA bench column blocks");
@@ -1723,17 +1726,9 @@ static int bench_tensor(tf_ctx_t *t, int contig) {
   cp_wreg_bulk(&b, 0, (uint32_t)offsetof(dma_t, TSRC), 7, regs);
   cp_wreg32(&b, 0, (uint32_t)offsetof(dma_t, CTRL), DMA__CTRL__GO_bm | DMA__CTRL__TENSOR_bm);
   cp_stop(&b, CP_HDR_EB);
-  uint32_t flag = HBM(0x7F000u);
-  CALL(q_program_flag(t, slot, &b, flag));
-  uint64_t t0 = tsim_cycles(t->sim);
-  W32(QM(slot, CTRL), QMAN__CTRL__START_bm);
-  uint32_t want[2] = {flag, 1};
-  TF_CHECK_OK(t, tsim_run_until(t->sim, flag_pred, want, t->budget, 4));
-  uint64_t total = tsim_cycles(t->sim) - t0;
-  uint32_t busy = 0, st = 0;
-  R32(DMA_REG(0, PERF_BUSY), &busy);
-  R32(DMA_REG(0, STATUS), &st);
-  TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__ERR), 0);
+  uint32_t busy = 0;
+  uint64_t total = 0;
+  CALL(dma0_bench_run(t, &b, &busy, &total));
   printf("CTRLBENCH dma tensor copy FP32 [%u][%u]%s (%u KiB): engine busy %u cycles (%.1f%% of 1 beat/cycle), "
          "doorbell to completion %llu cycles\n", n, n, contig ? ", contiguous" : " transposed by strides",
          bytes / 1024u, busy, 100.0 * bytes / 32.0 / busy, (unsigned long long)total);
