@@ -328,8 +328,13 @@ module tessera_dma #(
   assign w_last         = (w_beat_q == wq_q[0] - 4'd1);
   assign m_axi_wvalid_o = ten_q ? t_wvalid : (e_wvalid && !dst_h);
   assign m_axi_wlast_o  = ten_q ? t_wlast : w_last;
-  assign m_axi_wdata_o  = ten_q ? t_wdata : fillm ? {8{fill_q}} : (trm ? tr_beat : fifo_mem[rd_ptr_q]);
-  assign m_axi_wstrb_o  = ten_q ? t_wstrb : (tr_wnull ? 32'h0 : 32'hFFFF_FFFF);
+  // W beat of a non-tensor job (on the memory or the host port)
+  logic [255:0] e_wdata;
+  logic [31:0]  e_wstrb;
+  assign e_wdata        = fillm ? {8{fill_q}} : (trm ? tr_beat : fifo_mem[rd_ptr_q]);
+  assign e_wstrb        = tr_wnull ? 32'h0 : 32'hFFFF_FFFF;
+  assign m_axi_wdata_o  = ten_q ? t_wdata : e_wdata;
+  assign m_axi_wstrb_o  = ten_q ? t_wstrb : e_wstrb;
   assign w_fire         = e_wvalid && w_rdy && !ten_q;
   // a tile register may be refilled from the cycle its last transposed beat is written
   // (the load lands at the clock edge after that beat has been read), so the W channel
@@ -432,8 +437,8 @@ module tessera_dma #(
   assign h_axi_awsize_o  = 3'd5;
   assign h_axi_awburst_o = 2'b01;
   assign h_axi_awvalid_o = awvalid_q && dst_h;
-  assign h_axi_wdata_o   = fillm ? {8{fill_q}} : (trm ? tr_beat : fifo_mem[rd_ptr_q]);
-  assign h_axi_wstrb_o   = tr_wnull ? 32'h0 : 32'hFFFF_FFFF;
+  assign h_axi_wdata_o   = e_wdata;
+  assign h_axi_wstrb_o   = e_wstrb;
   assign h_axi_wlast_o   = w_last;
   assign h_axi_wvalid_o  = e_wvalid && dst_h;
   assign h_axi_bready_o  = 1'b1;

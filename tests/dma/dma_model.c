@@ -33,12 +33,10 @@ unsigned dma_model_check(const dma_desc_t *d, uint32_t mem_base, uint32_t mem_si
   if ((d->size | d->dst | s[2] | s[3]) & 31u) return DMA_ERR_ALIGN;
   if (!fill && ((d->src | s[0] | s[1]) & 31u)) return DMA_ERR_ALIGN;
   if (d->mode == DMA_MODE_TRANSPOSE && (c1 % (32u / d->ebytes))) return DMA_ERR_ALIGN;
-  uint64_t mend = (uint64_t)mem_base + mem_size;
   uint64_t dend = (uint64_t)d->dst + (uint64_t)(c2 - 1) * s[3] + (uint64_t)(c1 - 1) * s[2] + d->size;
   if (d->mode == DMA_MODE_TRANSPOSE)
     dend = (uint64_t)d->dst + (uint64_t)(d->size / d->ebytes - 1) * s[2] + (uint64_t)c1 * d->ebytes;
   uint64_t send = (uint64_t)d->src + (uint64_t)(c2 - 1) * s[1] + (uint64_t)(c1 - 1) * s[0] + d->size;
-  (void)mend;
   if (!side_ok(d->dst, dend, mem_base, mem_size, host_base, host_size)) return DMA_ERR_RANGE;
   if (!fill && !side_ok(d->src, send, mem_base, mem_size, host_base, host_size)) return DMA_ERR_RANGE;
   return DMA_ERR_NONE;
