@@ -49,6 +49,8 @@ static void usage(FILE *f) {
           "  --hbm-row-miss N      extra read latency when a burst opens a row (default 0)\n"
           "  --host-latency N      host-memory read latency in cycles (host port; default %u)\n"
           "  --host-bw N           host-link bytes per cycle (default %u)\n"
+          "  --l2-set-hash         L2 slices start with the set-index hash on (CTRL.set_hash,\n"
+          "                        docs/l2.md \"Banks\"; tests that switch it keep their own)\n"
           "  -v                    echo the UART and print more\n"
           "  --help                this text\n"
           "config %s; exit status 0 only if everything selected passed.\n",
@@ -87,6 +89,7 @@ static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
   so.hbm_row_miss = o->hbm_row_miss;
   so.host_latency = o->host_latency;
   so.host_bw = o->host_bw;
+  so.l2_set_hash = o->l2_set_hash;
   so.trace_file = o->trace;
   so.timeline_file = o->timeline;
   so.uart_echo = o->verbose;
@@ -159,6 +162,7 @@ static int serve(int port, const tf_opts_t *o) {
   so.hbm_bw = o->hbm_bw;
   so.host_latency = o->host_latency;
   so.host_bw = o->host_bw;
+  so.l2_set_hash = o->l2_set_hash;
   so.trace_file = o->trace;
   so.timeline_file = o->timeline;
   so.uart_echo = o->verbose;
@@ -256,6 +260,8 @@ int main(int argc, char **argv) {
       NEEDV();
       if (!parse_u64(v, &n) || !n || n > 4096) goto bad;
       o.host_bw = (unsigned)n;
+    } else if (!strcmp(a, "--l2-set-hash")) {
+      o.l2_set_hash = 1;
     } else if (!strcmp(a, "--hbm-size")) {
       NEEDV();
       if (!parse_u64(v, &o.hbm_size) || o.hbm_size > TESSERA_HBM_SIZE) goto bad;

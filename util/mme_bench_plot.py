@@ -28,8 +28,9 @@ def case_name(shape, engines, split=""):
     return name + (f", {engines} MMEs{(' ' + split) if split else ''}" if engines > 1 else "")
 
 
-# chip lines: type, MxNxK, engines, split (rows/cols, several engines), L2 state (cold/warm)
-CHIP_RE = re.compile(r"MMEBENCH (\w+) (\d+x\d+x\d+) engines (\d+)(?: (rows|cols))?(?: L2 (warm|cold))?: "
+# chip lines: type, MxNxK, engines, split (rows/cols, several engines), L2 state (cold/warm),
+# set-index hash on (CTRL.set_hash)
+CHIP_RE = re.compile(r"MMEBENCH (\w+) (\d+x\d+x\d+) engines (\d+)(?: (rows|cols))?(?: L2 (warm|cold))?( set-hash)?: "
                      r"(\d+) cycles, ideal (\d+), utilization ([\d.]+)%")
 BLOCK_RE = re.compile(r"^\| (\w+) \| (\d+x\d+x\d+) \| (\d+) \| \d+ \| \d+ \| ([\d.]+)%")
 
@@ -41,8 +42,9 @@ def parse_chip(path):
         for line in f:
             m = CHIP_RE.search(line)
             if m:
-                out.append((m.group(1), m.group(5) or "", case_name(m.group(2), int(m.group(3)), m.group(4) or ""),
-                            int(m.group(6)), int(m.group(7)), float(m.group(8))))
+                l2 = (m.group(5) or "") + (", hashed sets" if m.group(6) else "")
+                out.append((m.group(1), l2, case_name(m.group(2), int(m.group(3)), m.group(4) or ""),
+                            int(m.group(7)), int(m.group(8)), float(m.group(9))))
     return out
 
 
@@ -62,10 +64,10 @@ def esc(s):
 
 
 def svg(series, cases, title):
-    W, H = 1100, 470
+    W, H = 1300, 470
     left, right, top, bottom = 60, 20, 50, 120
     pw, ph = W - left - right, H - top - bottom
-    colors = ["#1f5fa8", "#7fb0e6", "#b9d4f1", "#c0561b", "#f2a470", "#f8d3b5"]
+    colors = ["#1f5fa8", "#4f8fd0", "#7fb0e6", "#b9d4f1", "#c0561b", "#e07a3a", "#f2a470", "#f8d3b5"]
     o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
          f'font-family="Helvetica, Arial, sans-serif" font-size="12">',
          f'<rect width="{W}" height="{H}" fill="white"/>',
@@ -104,7 +106,7 @@ def svg(series, cases, title):
     for si, (label, _) in enumerate(series):
         o.append(f'<rect x="{lx}" y="{ly}" width="14" height="14" fill="{colors[si % len(colors)]}"/>')
         o.append(f'<text x="{lx + 20}" y="{ly + 12}">{esc(label)}</text>')
-        lx += 170
+        lx += 155
     o.append("</svg>")
     return "\n".join(o) + "\n"
 

@@ -174,10 +174,12 @@ module tessera_l2 #(
 
   logic [3:0] cfg_class_weight;
   logic       cfg_no_alloc;
+  logic       cfg_set_hash;
   logic [1:0] cfg_slices_log2;
   logic [2:0] cfg_slice_id;
   assign cfg_class_weight = hwif_out.CTRL.class_weight.value;
   assign cfg_no_alloc     = hwif_out.CTRL.no_alloc.value;
+  assign cfg_set_hash     = hwif_out.CTRL.set_hash.value;
   assign cfg_slices_log2  = hwif_out.SHARED.slices_log2.value;
   assign cfg_slice_id     = hwif_out.SHARED.slice_id.value;
   assign cfg_slices_log2_o = cfg_slices_log2;
@@ -315,9 +317,19 @@ module tessera_l2 #(
   end
 
   // ---------------------------------------------------------------- address decode
-  // compacted address: {tag, set, beat, byte}; set = {lset, low}; the bank is
-  // low ^ lset[BankBits-1:0] (hashed so that 256-byte bursts from different ports start
-  // in different banks)
+  // compacted address: {tag, set, beat, byte}; set = {lset, low}. With CTRL.set_hash the
+  // stored set index is {lset ^ set_hash(tag), low}: the tag bits are folded into the upper
+  // set bits, so that power-of-two strides (tensor rows 4 or 8 KiB apart) spread over all
+  // sets instead of thrashing a few. The bank is low ^ (stored lset)[BankBits-1:0] (so that
+  // 256-byte bursts from different ports start in different banks, and hashed strided lines
+  // spread over the banks). The banks undo the hash when they rebuild a line's address
+  // (write-backs, maintenance ranges).
+  function automatic logic [LsetBits-1:0] set_hash(input logic [TagBits-1:0] t, input logic en);  /* verilator lint_off UNUSEDSIGNAL */
+    logic [7:0] f;  // (its bits from LsetBits up stay 0)
+    f = tessera_l2_pkg::set_fold(26'(t), TagBits, LsetBits, en);  /* verilator lint_on UNUSEDSIGNAL */
+    set_hash = f[LsetBits-1:0];
+  endfunction
+
   logic [NumReq-1:0][31:0]          eng_caddr;
   logic [NumEng-1:0][31:0]          cur_caddr;
   logic [NumReq-1:0][BankBits-1:0]  eng_bank;
@@ -328,14 +340,15 @@ module tessera_l2 #(
   always_comb begin
     for (int e = 0; e < NumReq; e++) begin
       eng_caddr[e] = tessera_l2_pkg::compact_addr(eng_addr[e], cfg_slices_log2);
-      eng_bank[e]  = eng_caddr[e][6 +: BankBits] ^ eng_caddr[e][6 + BankBits +: BankBits];
-      eng_lset[e]  = eng_caddr[e][6 + BankBits +: LsetBits];
       eng_tag[e]   = eng_caddr[e][6 + SetBits +: TagBits];
+      eng_lset[e]  = eng_caddr[e][6 + BankBits +: LsetBits] ^ set_hash(eng_tag[e], cfg_set_hash);
+      eng_bank[e]  = eng_caddr[e][6 +: BankBits] ^ eng_lset[e][BankBits-1:0];
     end
     for (int e = 0; e < NumEng; e++) begin
       cur_caddr[e] = tessera_l2_pkg::compact_addr(eng_cur[e], cfg_slices_log2);
-      cur_bank[e]  = cur_caddr[e][6 +: BankBits] ^ cur_caddr[e][6 + BankBits +: BankBits];
-      cur_lset[e]  = cur_caddr[e][6 + BankBits +: LsetBits];
+      cur_lset[e]  = cur_caddr[e][6 + BankBits +: LsetBits] ^
+                     set_hash(cur_caddr[e][6 + SetBits +: TagBits], cfg_set_hash);
+      cur_bank[e]  = cur_caddr[e][6 +: BankBits] ^ cur_lset[e][BankBits-1:0];
     end
   end
 
@@ -481,6 +494,7 @@ module tessera_l2 #(
       .rst_ni             (rst_ni),
       .bank_idx_i         (BankBits'(b)),
       .cfg_class_weight_i (cfg_class_weight),
+      .cfg_set_hash_i     (cfg_set_hash),
       .cfg_slices_log2_i  (cfg_slices_log2),
       .cfg_slice_id_i     (cfg_slice_id),
       .req_valid_i        (bk_req_v[b]),

@@ -25,6 +25,7 @@ module tessera_l2_bank #(
   // configuration
   input  logic [BankBits-1:0] bank_idx_i,    // this bank's index in the slice (tied off)
   input  logic [3:0]          cfg_class_weight_i,
+  input  logic                cfg_set_hash_i,  // the set index is hashed with the tag
   input  logic [1:0]          cfg_slices_log2_i,
   input  logic [2:0]          cfg_slice_id_i,
   // lookup request (accepted when req_valid_i && !side_valid_i)
@@ -74,6 +75,14 @@ module tessera_l2_bank #(
   output logic [31:0]         side_addr_o
 );
   localparam int unsigned Depth = SetsPerBank * Ways;
+
+  // with cfg_set_hash_i the set index is hashed with the tag (tessera_l2, "address decode"):
+  // a line's address is {tag, lset ^ set_hash(tag), low, 6'b0}, low = bank ^ lset[BankBits-1:0]
+  function automatic logic [LsetBits-1:0] set_hash(input logic [TagBits-1:0] t, input logic en);  /* verilator lint_off UNUSEDSIGNAL */
+    logic [7:0] f;  // (its bits from LsetBits up stay 0)
+    f = tessera_l2_pkg::set_fold(26'(t), TagBits, LsetBits, en);  /* verilator lint_on UNUSEDSIGNAL */
+    set_hash = f[LsetBits-1:0];
+  endfunction
 
   // ---------------------------------------------------------------- state
   logic [SetsPerBank-1:0][Ways-1:0]              valid_q, valid_d;
@@ -229,7 +238,8 @@ module tessera_l2_bank #(
   logic [31:0] m_addr;
   logic        m_inrange;
   always_comb begin
-    m_addr = tessera_l2_pkg::expand_addr({tag_q[side_lset_i][side_way_i], side_lset_i,
+    m_addr = tessera_l2_pkg::expand_addr({tag_q[side_lset_i][side_way_i],
+                          side_lset_i ^ set_hash(tag_q[side_lset_i][side_way_i], cfg_set_hash_i),
                           bank_idx_i ^ side_lset_i[BankBits-1:0], 6'b0},
                          cfg_slices_log2_i, cfg_slice_id_i);
     m_inrange = side_whole_i || ((m_addr >= side_lo_i) && (m_addr < side_hi_i));
@@ -273,7 +283,8 @@ module tessera_l2_bank #(
     mem_be  = req_beat_i ? {req_wstrb_i, 32'h0} : {32'h0, req_wstrb_i};
     kind_d  = tessera_l2_pkg::ResRetry;
     lookup  = req_valid_i && !side_valid_i;
-    vaddr_d = tessera_l2_pkg::expand_addr({tag_q[req_lset_i][vic_way], req_lset_i,
+    vaddr_d = tessera_l2_pkg::expand_addr({tag_q[req_lset_i][vic_way],
+                           req_lset_i ^ set_hash(tag_q[req_lset_i][vic_way], cfg_set_hash_i),
                            bank_idx_i ^ req_lset_i[BankBits-1:0], 6'b0},
                           cfg_slices_log2_i, cfg_slice_id_i);
     sbusy_d = 1'b0;

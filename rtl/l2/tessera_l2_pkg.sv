@@ -51,6 +51,18 @@ package tessera_l2_pkg;
     expand_addr = a;
   endfunction
 
+  // Set-index hash (CTRL.set_hash, see tessera_l2 "address decode"): tag bit i (of
+  // tag_bits) is XORed into bit i mod lset_bits of the result; zero when en is clear. The
+  // caller takes the low lset_bits bits (lset_bits <= 8).
+  function automatic logic [7:0] set_fold(input logic [25:0] tag, input int unsigned tag_bits,
+                                          input int unsigned lset_bits, input logic en);
+    logic [7:0] h;
+    h = '0;
+    for (int unsigned i = 0; i < 26; i++)
+      if (i < tag_bits) h[i % lset_bits] = h[i % lset_bits] ^ tag[i];
+    set_fold = en ? h : 8'd0;
+  endfunction
+
   // a = address bits [10:8]
   function automatic logic in_slice(input logic [2:0] a, input logic [1:0] k, input logic [2:0] id);
     logic ok;

@@ -42,6 +42,7 @@ typedef struct {
   unsigned hbm_row_miss;    /* extra read latency when a burst opens a new row */
   unsigned host_latency;    /* host-memory model read latency (0 = TESSERA_HOST_LATENCY_CYCLES) */
   unsigned host_bw;         /* host-link bytes/cycle (0 = TESSERA_HOST_BYTES_PER_CYCLE) */
+  int l2_set_hash;          /* after every reset, set CTRL.set_hash in each L2 slice (host port) */
   const char *trace_file;   /* FST waveform file, NULL = no waves */
   const char *timeline_file;/* engine-activity timeline (trace-event JSON for ui.perfetto.dev),
                                written by tsim_destroy; NULL = none (docs/sim.md "Timeline") */

@@ -25,6 +25,8 @@ extern "C" {
 #include "regs/sysctrl_regs.h"
 }
 
+#define L2_REG(d, r) (TESSERA_L2_ADDR(d) + uint32_t(offsetof(l2_t, r)))
+
 using tessera::AxiMemConfig;
 using tessera::AxiMemModel;
 using tessera::AxiMemPort;
@@ -550,6 +552,14 @@ void tsim_reset(tsim_t* s) {
   s->rst_active = false;
   for (int i = 0; i < 2; ++i) s->cycle();
   s->retired = 0;
+  if (s->opts.l2_set_hash) {
+    // the slices hold no valid line after reset, so the mapping may change now
+    for (unsigned d = 0; d < TESSERA_NUM_L2; ++d) {
+      uint32_t c = 0;
+      if (tsim_host_read32(s, L2_REG(d, CTRL), &c) == TSIM_OK)
+        tsim_host_write32(s, L2_REG(d, CTRL), c | L2__CTRL__SET_HASH_bm);
+    }
+  }
 }
 
 const char* tsim_last_error(const tsim_t* s) { return s->err.c_str(); }
@@ -839,7 +849,6 @@ void tsim_hbm_row_model(tsim_t* s, unsigned banks, unsigned row_bytes, unsigned 
 }
 
 // ---- L2 maintenance through the slices' registers (docs/l2.md, "Maintenance")
-#define L2_REG(d, r) (TESSERA_L2_ADDR(d) + uint32_t(offsetof(l2_t, r)))
 int tsim_l2_maint_all(tsim_t* s, unsigned op, uint64_t budget) {
   if (op < TSIM_L2_FLUSH || op > TSIM_L2_DISCARD) return TSIM_EARG;
   if (!budget) budget = 1000000;

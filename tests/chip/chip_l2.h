@@ -8,4 +8,8 @@
  * address, docs/l2.md "Shared mode"); TF_PASS or a failure. */
 int chip_l2_all_shared(tf_ctx_t *t);
 
+/* Every slice invalidated, then its set-index hash (CTRL.set_hash, docs/l2.md "Banks")
+ * switched on or off; the other CTRL fields keep their values. */
+int chip_l2_set_hash(tf_ctx_t *t, int on);
+
 #endif

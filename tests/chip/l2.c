@@ -138,6 +138,37 @@ TF_TEST(l2, mmes_through_slices, 6000000) {
   return rc;
 }
 
+/* Set-index hash (CTRL.set_hash): an FP8 GEMM whose B rows are 4 KiB apart (16 x 4096 x 64:
+ * every B line of a column panel falls into two sets with the plain index) runs bit-exact
+ * with the hash on, and the slice fetches every line about once (the plain index re-fetches
+ * each B line for each panel: about 4x the misses, docs/l2.md "Banks"). */
+TF_TEST(l2, set_hash_gemm, 8000000) {
+  cjob_t j;
+  memset(&j, 0, sizeof j);
+  j.g.m = 16;
+  j.g.n = 4096;
+  j.g.k = 64;
+  j.g.ta = j.g.tb = NF_E4M3;
+  j.g.tc = NF_FP32;
+  cjob_prepare(t, &j, TESSERA_HBM_BASE + 0x1000000u);
+  int rc = chip_l2_set_hash(t, 1);
+  if (rc == TF_PASS) rc = cnt_clear(t, 0);
+  uint64_t cyc = 0;
+  if (rc == TF_PASS) rc = cjob_run(t, &j, 1u, 0, &cyc);
+  uint32_t miss = 0;
+  if (rc == TF_PASS) rc = rd(t, L2_REG(0, MISSES), &miss);
+  /* lines of A, B and C; each missed once, plus the flush's own lookups (none: maintenance
+   * does not count) and a margin for lines evicted before their last beat was read */
+  uint32_t lines = (j.g.m * j.g.k + j.g.k * j.g.n + j.g.m * j.ldc) / TESSERA_L2_LINE_BYTES;
+  if (rc == TF_PASS) {
+    tf_log(t, "hashed set index: %llu cycles, %u misses for %u lines", (unsigned long long)cyc, miss, lines);
+    if (miss > lines + lines / 16) rc = tf_fail(t, "hashed set index: %u misses for %u lines of A, B, C", miss, lines);
+  }
+  if (rc == TF_PASS) rc = chip_l2_set_hash(t, 0);
+  cjob_free(&j);
+  return rc;
+}
+
 /* The coherence contract in action: operands rewritten behind the L2 are not seen
  * by a job started without an invalidate (it computes the old C from cached lines);
  * after an INVALIDATE the job sees the new operands. */
@@ -483,3 +514,15 @@ int chip_l2_all_shared(tf_ctx_t *t) {
                                      (k << L2__SHARED__SLICES_LOG2_bp) | (d << L2__SHARED__SLICE_ID_bp)));
   return TF_PASS;
 }
+
+int chip_l2_set_hash(tf_ctx_t *t, int on) {
+  TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));
+  for (unsigned d = 0; d < TESSERA_NUM_L2; d++) {
+    uint32_t c = 0;
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, L2_REG(d, CTRL), &c));
+    c = on ? (c | L2__CTRL__SET_HASH_bm) : (c & ~(uint32_t)L2__CTRL__SET_HASH_bm);
+    TF_CHECK_OK(t, tsim_host_write32(t->sim, L2_REG(d, CTRL), c));
+  }
+  return TF_PASS;
+}
+

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "chip_gemm.h"
+#include "chip_l2.h"
 
 static uint32_t round32(uint32_t x) { return (x + 31u) & ~31u; }
 
@@ -268,6 +269,7 @@ TF_TEST(mme, refuse_zero_dim_then_recover, 3000000) {
  * engines split the rows (`_all`) or the columns (`_cols`). Results are still
  * checked bit-exactly. `make bench` (line mme_chip); the MMEBENCH lines feed
  * util/mme_bench_plot.py. */
+#define BENCH_HASH 0x100u /* the slices' set-index hash on (CTRL.set_hash, docs/l2.md "Banks") */
 static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t m, uint32_t n, uint32_t k, unsigned mask,
                       unsigned flags) {
   cjob_t j;
@@ -279,8 +281,10 @@ static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t m, uint32_t n, uint32_t k
   j.g.tc = NF_FP32;
   cjob_prepare(t, &j, TESSERA_HBM_BASE + 0x100000u);
   uint64_t cyc = 0;
-  int warm = (flags & CJOB_WARM) != 0;
-  int rc = warm ? cjob_run(t, &j, mask, (flags & CJOB_SPLIT_N) | CJOB_NO_CHECK, NULL) : TF_PASS;
+  int warm = (flags & CJOB_WARM) != 0, hash = (flags & BENCH_HASH) != 0;
+  int rc = hash ? chip_l2_set_hash(t, 1) : TF_PASS;
+  flags &= ~BENCH_HASH;
+  if (rc == TF_PASS && warm) rc = cjob_run(t, &j, mask, (flags & CJOB_SPLIT_N) | CJOB_NO_CHECK, NULL);
   if (rc == TF_PASS) rc = cjob_run(t, &j, mask, flags, &cyc);
   unsigned ne = (unsigned)__builtin_popcount(mask);
   double ideal = (double)m * n * k / ((double)TESSERA_MME_ROWS * TESSERA_MME_COLS * ne);
@@ -288,11 +292,13 @@ static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t m, uint32_t n, uint32_t k
   if (rc == TF_PASS) {
     TF_CHECK_OK(t, tsim_host_read32(t->sim, MME_REG(0, PERF_STALL_IN), &sin));
     TF_CHECK_OK(t, tsim_host_read32(t->sim, MME_REG(0, PERF_STALL_OUT), &sout));
-    printf("MMEBENCH %s %ux%ux%u engines %u%s L2 %s: %llu cycles, ideal %.0f, utilization %.1f%%"
+    printf("MMEBENCH %s %ux%ux%u engines %u%s L2 %s%s: %llu cycles, ideal %.0f, utilization %.1f%%"
            " (MME0 stall in %u, stall out %u)\n",
            nf_name(ty), m, n, k, ne, (ne > 1) ? ((flags & CJOB_SPLIT_N) ? " cols" : " rows") : "",
-           warm ? "warm" : "cold", (unsigned long long)cyc, ideal, 100.0 * ideal / (double)cyc, sin, sout);
+           warm ? "warm" : "cold", hash ? " set-hash" : "", (unsigned long long)cyc, ideal,
+           100.0 * ideal / (double)cyc, sin, sout);
   }
+  if (hash && rc == TF_PASS) rc = chip_l2_set_hash(t, 0);
   cjob_free(&j);
   return rc;
 }
@@ -314,3 +320,12 @@ BENCH(bf16_llm, NF_BF16, 16, 4096, 1024, 1u, 0u)
 BENCH(bf16_llm_cols, NF_BF16, 16, 4096, 1024, ALL_MME, CJOB_SPLIT_N)
 BENCH(e4m3_llm, NF_E4M3, 16, 4096, 1024, 1u, 0u)
 BENCH(e4m3_llm_cols, NF_E4M3, 16, 4096, 1024, ALL_MME, CJOB_SPLIT_N)
+/* the same with the slices' set-index hash on */
+BENCH(bf16_16x_hash, NF_BF16, 16 * R, 16 * R, 16 * R, 1u, BENCH_HASH)
+BENCH(bf16_16x_all_hash, NF_BF16, 16 * R, 16 * R, 16 * R, ALL_MME, BENCH_HASH)
+BENCH(e4m3_16x_hash, NF_E4M3, 16 * R, 16 * R, 16 * R, 1u, BENCH_HASH)
+BENCH(e4m3_16x_all_hash, NF_E4M3, 16 * R, 16 * R, 16 * R, ALL_MME, BENCH_HASH)
+BENCH(bf16_llm_hash, NF_BF16, 16, 4096, 1024, 1u, BENCH_HASH)
+BENCH(bf16_llm_cols_hash, NF_BF16, 16, 4096, 1024, ALL_MME, CJOB_SPLIT_N | BENCH_HASH)
+BENCH(e4m3_llm_hash, NF_E4M3, 16, 4096, 1024, 1u, BENCH_HASH)
+BENCH(e4m3_llm_cols_hash, NF_E4M3, 16, 4096, 1024, ALL_MME, CJOB_SPLIT_N | BENCH_HASH)

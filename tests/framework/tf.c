@@ -279,6 +279,7 @@ unsigned tf_run(const unsigned char *sel, const tf_opts_t *opts) {
     so.hbm_row_miss = opts->hbm_row_miss;
     so.host_latency = opts->host_latency;
     so.host_bw = opts->host_bw;
+    so.l2_set_hash = opts->l2_set_hash;
     so.trace_file = trace[0] ? trace : NULL;
     so.timeline_file = tl[0] ? tl : NULL;
     so.uart_echo = opts->verbose;

@@ -53,6 +53,7 @@ typedef struct {
   uint64_t hbm_size;                              /* see tsim_opts_t */
   unsigned hbm_banks, hbm_row_bytes, hbm_row_miss;
   unsigned host_latency, host_bw;   /* host-memory model (0: configuration defaults) */
+  int l2_set_hash;                  /* every L2 slice starts with CTRL.set_hash = 1 */
   const char *trace;     /* FST file; with several tests, "<stem>.<suite>.<name>.fst" */
   const char *timeline;  /* trace-event JSON; with several tests, "<stem>.<suite>.<name>.json" */
   int verbose;           /* echo UART, print more */

@@ -98,6 +98,11 @@ static void get_beat(const T& s, unsigned slot, uint8_t* d) {
 // ---------------------------------------------------------------- test bookkeeping
 static int g_pass = 0, g_fail = 0;
 static bool g_verbose = false;
+static bool g_hash = false;   // CTRL.set_hash in every bench (second pass of the tests)
+// CTRL value: class weight w, and set_hash as the current pass has it
+static uint32_t ctrl_bits(uint32_t w) {
+  return (w << L2__CTRL__CLASS_WEIGHT_bp) | (g_hash ? uint32_t(L2__CTRL__SET_HASH_bm) : 0u);
+}
 static bool g_trace = false;  // --trace: print every downstream AR
 static uint32_t g_watch = 0;  // --watch ADDR: trace every event on this 64-byte line
 static int g_errors_this_test = 0;
@@ -218,6 +223,7 @@ struct Bench {
     top->clk_i = 0;
     top->rst_ni = 1;
     top->eval();
+    if (g_hash) wr(REG(CTRL), ctrl_bits(8));
   }
 
   Region* region_of(uint32_t a) {
@@ -768,10 +774,23 @@ static const uint32_t kS = kMemBase + 0x100000;  // shared read/write region
 static const uint32_t kR = kMemBase + 0x400000;  // read-only region
 static const uint32_t kBad = 0x40000000;         // unmapped (DECERR from memory)
 
-// set index of the slice for an address (private mode): lines interleave over sets
+// Set index of the slice (private mode, docs/l2.md "Banks"): set bits [6 +: SetBits] =
+// {lset, low}; with CTRL.set_hash the slice stores lset ^ set_hash(tag) (the tag bits
+// folded into the upper set bits). same_set_addr(base, k): the k-th line (k = 0: base
+// itself) that maps to base's set; all of them lie in [base, base + same_set_span(k + 1)).
+static const uint32_t kSets = L2_SIZE / (kLine * kWays);
+static uint32_t set_bits() { uint32_t b = 0; while ((1u << b) < kSets) ++b; return b; }
+static uint32_t set_hash(uint32_t a) {
+  const uint32_t sb = set_bits(), lsb = sb - 2, tb = 26 - sb, tag = a >> (6 + sb);
+  uint32_t h = 0;
+  for (uint32_t i = 0; i < tb; ++i) h ^= ((tag >> i) & 1u) << (i % lsb);
+  return h;
+}
+static uint32_t same_set_span(int n) { return uint32_t(n) * kSets * kLine; }
 static uint32_t same_set_addr(uint32_t base, int k) {
-  const uint32_t sets = L2_SIZE / (kLine * kWays);
-  return base + uint32_t(k) * sets * kLine;
+  const uint32_t a = base + same_set_span(k);
+  if (!g_hash) return a;
+  return a ^ ((set_hash(a) ^ set_hash(base)) << 8);  // lset = address bits [8 +: SetBits-2]
 }
 
 static void t_basic() {
@@ -840,7 +859,7 @@ static void t_dirty_eviction() {
   Bench b(40, 32);
   b.limit = 400000;
   const int n = kWays * 3;
-  const uint32_t span = same_set_addr(0, n);
+  const uint32_t span = same_set_span(n);
   b.add_region(kS, span);
   for (int round = 0; round < 3; ++round) {
     for (int k = 0; k < n; ++k) {
@@ -871,7 +890,7 @@ static void t_dirty_bytes() {
   Bench b(40, 32);
   b.limit = 400000;
   const int n = kWays + 1;
-  b.add_region(kS, same_set_addr(0, n));
+  b.add_region(kS, same_set_span(n));
   // strobes: random non-empty patterns (beat 1 of line 1 stays clean)
   const uint32_t s0 = uint32_t(rnd()) | 1u, s1 = uint32_t(rnd()) & 0x0ff0f00fu, s2 = uint32_t(rnd()) | 0x80000000u;
   const uint32_t l0 = kS, l1 = kS + 64, l2 = kS + 128;  // three different sets
@@ -1074,7 +1093,7 @@ static void t_hints() {
   begin("allocation hints and classes");
   Bench b(40, 32);
   b.limit = 400000;
-  const uint32_t rsize = same_set_addr(0, 3 * kWays + 1);
+  const uint32_t rsize = same_set_span(3 * kWays + 1);
   b.add_region(kR, rsize);
   // non-allocating reads never hit
   for (int k = 0; k < 2; ++k) {
@@ -1085,25 +1104,25 @@ static void t_hints() {
         b.rd(REG(HITS)), b.rd(REG(BYPASS)));
   // class protection: one set, a class-3 line then 3*ways class-0 lines; the class-3 line
   // stays (strict class priority with the default weight)
-  b.wr(REG(CTRL), (1 << 8) | 8);
+  b.wr(REG(CTRL), L2__CTRL__CNT_CLR_bm | ctrl_bits(8));
   auto r = b.read(0, same_set_addr(kR, 0) , 2, 0xf, 3);
   b.wait_txn(r);
   for (int k = 1; k < 1 + 3 * kWays; ++k) {
     auto s = b.read(1, same_set_addr(kR, k), 2, 0xf, 0);
     b.wait_txn(s);
   }
-  b.wr(REG(CTRL), (1 << 8) | 8);
+  b.wr(REG(CTRL), L2__CTRL__CNT_CLR_bm | ctrl_bits(8));
   r = b.read(0, same_set_addr(kR, 0), 2, 0xf, 3);
   b.wait_txn(r);
   CHECK(b.rd(REG(MISSES)) == 0, "class-3 line was evicted by class-0 traffic (misses %u)",
         b.rd(REG(MISSES)));
   // with weight 0 (plain LRU) it is evicted
-  b.wr(REG(CTRL), (1 << 8) | 0);
+  b.wr(REG(CTRL), L2__CTRL__CNT_CLR_bm | ctrl_bits(0));
   for (int k = 1; k < 1 + 3 * kWays; ++k) {
     auto s = b.read(1, same_set_addr(kR, k), 2, 0xf, 0);
     b.wait_txn(s);
   }
-  b.wr(REG(CTRL), (1 << 8) | 0);
+  b.wr(REG(CTRL), L2__CTRL__CNT_CLR_bm | ctrl_bits(0));
   r = b.read(0, same_set_addr(kR, 0), 2, 0xf, 3);
   b.wait_txn(r);
   CHECK(b.rd(REG(MISSES)) == 1, "LRU: expected the old line to be evicted (misses %u)",
@@ -1115,12 +1134,12 @@ static void t_lru_order() {
   begin("replacement order: a hit makes a line youngest (LRU, one class)");
   Bench b(40, 32);
   b.limit = 400000;
-  b.add_region(kR, same_set_addr(0, kWays + 2));
+  b.add_region(kR, same_set_span(kWays + 2));
   // fill one set with ways lines (same class), touch line 0 again, then allocate one more
   for (int k = 0; k < kWays; ++k) b.wait_txn(b.read(0, same_set_addr(kR, k), 2, 0xf, 1));
   b.wait_txn(b.read(0, same_set_addr(kR, 0), 2, 0xf, 1));            // hit: line 0 youngest
   b.wait_txn(b.read(0, same_set_addr(kR, kWays), 2, 0xf, 1));        // evicts line 1
-  b.wr(REG(CTRL), L2__CTRL__CNT_CLR_bm | (8u << L2__CTRL__CLASS_WEIGHT_bp));
+  b.wr(REG(CTRL), L2__CTRL__CNT_CLR_bm | ctrl_bits(8));
   b.wait_txn(b.read(0, same_set_addr(kR, 0), 2, 0xf, 1));
   CHECK(b.rd(REG(MISSES)) == 0, "recently used line 0 was evicted (misses %u)", b.rd(REG(MISSES)));
   b.wait_txn(b.read(0, same_set_addr(kR, 1), 2, 0xf, 1));
@@ -1387,6 +1406,30 @@ static void t_random(unsigned latency, unsigned bpc, bool backpressure, const ch
   end(name);
 }
 
+// Lines a power of two apart (64 rows 4 KiB apart, read twice): with the plain set index
+// they fall into two sets of kWays ways and the second pass misses again; with the hashed
+// index (CTRL.set_hash) they spread over the sets and the second pass hits. Also checks that
+// the lines written back under either mapping land at their own addresses.
+static void t_strided(bool hash) {
+  begin(hash ? "strided lines, hashed set index: all stay cached" : "strided lines, plain set index: they conflict");
+  Bench b(40, 32);
+  b.limit = 2000000;
+  const uint32_t rows = 64, stride = 4096;
+  b.add_region(kS, rows * stride);
+  for (uint32_t r = 0; r < rows; ++r) b.wait_txn(b.write(r % kPorts, kS + r * stride, 2, uint8_t(r + 1)));
+  b.drain();
+  b.wr(REG(CTRL), L2__CTRL__CNT_CLR_bm | ctrl_bits(8));
+  for (uint32_t r = 0; r < rows; ++r) b.wait_txn(b.read(r % kPorts, kS + r * stride, 2));
+  b.drain();
+  const uint32_t miss = b.rd(REG(MISSES));
+  if (hash) CHECK(miss == 0, "hashed index: %u of %u lines missed on the second pass", miss, rows);
+  else CHECK(miss >= rows / 2, "plain index: only %u lines missed (rows 4 KiB apart should conflict)", miss);
+  CHECK(b.maint(1, true, 0, 0) == 0, "flush refused");
+  b.check_image("after flush");
+  printf("  second pass: %u of %u lines missed\n", miss, rows);
+  end(hash ? "strided lines, hashed set index: all stay cached" : "strided lines, plain set index: they conflict");
+}
+
 // ---------------------------------------------------------------- benchmarks
 static void bench() {
   printf("L2 slice benchmarks (size %u B, %d ways, %d ports, 4 banks, 32 B/beat)\n", L2_SIZE,
@@ -1482,8 +1525,35 @@ static void bench() {
              "of cycles, up to %u read bursts in flight, %" PRIu64 " W beats\n",
              double(b.rd_occ_sum) / double(b.cycle), 100.0 * double(b.rd_idle_cycles) / double(b.cycle),
              b.rd_out_max, b.wr_beats);
+      printf("      slice: hits %u misses %u evictions %u write-backs %u stall cycles %u\n",
+             b.rd(REG(HITS)), b.rd(REG(MISSES)), b.rd(REG(EVICTIONS)), b.rd(REG(WRITEBACKS)),
+             b.rd(REG(STALLS)));
     }
   }
+  // 5. strided one-beat reads (the B panel of an MME GEMM with a 4 KiB row stride): for
+  // each 32-byte column group, 64 rows 4 KiB apart, 16 reads in flight on port 0; plain
+  // and hashed set index.
+  for (int hv = 0; hv < 2; ++hv) {
+    g_hash = hv == 1;
+    Bench b(40, 32);
+    b.limit = 20000000;
+    b.m[0].max_out = 16;
+    const uint32_t rows = 64, groups = 16, stride = 4096;
+    b.add_region(kR, rows * stride);
+    const uint64_t t0 = b.cycle;
+    for (uint32_t g = 0; g < groups; ++g)
+      for (uint32_t r = 0; r < rows; ++r) {
+        b.read(0, kR + r * stride + g * 32, 1, 0xf);
+        while (b.m[0].rq.size() > 8) b.step();
+      }
+    b.drain(4000000);
+    const uint32_t hits = b.rd(REG(HITS)), miss = b.rd(REG(MISSES));
+    printf("  strided one-beat reads (%u rows %u B apart, %u column groups), %s set index: %" PRIu64
+           " cycles for %u beats, hits %u, misses %u, up to %u downstream reads in flight\n",
+           rows, stride, groups, g_hash ? "hashed" : "plain", b.cycle - t0, rows * groups, hits,
+           miss, b.rd_out_max);
+  }
+  g_hash = false;
   // 4. hints: reuse set (16 KiB for proto, quarter of the cache) re-read by port 0 while
   // port 1 streams 4x the cache size once, interleaved. Streaming hint variants.
   {
@@ -1537,30 +1607,40 @@ int main(int argc, char** argv) {
     printf("%d passed, %d failed\n", 1, 0);
     return 0;
   }
-  t_basic();
-  t_two_masters_same_line();
-  t_dirty_eviction();
-  t_dirty_bytes();
-  t_discard();
-  t_errors();
-  t_message();
-  t_shared_mode();
-  t_hints();
-  t_lru_order();
-  t_hang_detect();
-  t_outstanding(0);
-  t_outstanding(1);
-  t_outstanding(2);
-  // random runs: seeds seed .. seed+seeds-1 (each reproducible alone with --seed)
-  for (unsigned k = 0; k < seeds; ++k) {
-    const uint64_t sd = g_seed + k;
-    char n1[128], n2[128];
-    snprintf(n1, sizeof n1, "random traffic, 3 masters, maintenance during traffic (seed %" PRIu64 ")", sd);
-    snprintf(n2, sizeof n2, "random traffic, back-pressure, interleaved R, latency 7, 16 B/cycle (seed %" PRIu64 ")", sd);
-    g_rng = sd * 0x9E3779B97F4A7C15ull + 1;
-    t_random(40, 32, false, n1);
-    g_rng = sd * 0x9E3779B97F4A7C15ull + 2;
-    t_random(7, 16, true, n2);
+  // two passes: plain set index, then CTRL.set_hash (the tests that depend on the mapping
+  // find their same-set lines through same_set_addr)
+  for (int pass = 0; pass < 2; ++pass) {
+    g_hash = pass == 1;
+    if (g_hash) printf("-- second pass: CTRL.set_hash = 1 (hashed set index)\n");
+    t_basic();
+    t_two_masters_same_line();
+    t_dirty_eviction();
+    t_dirty_bytes();
+    t_discard();
+    if (!g_hash) {
+      t_errors();
+      t_message();
+      t_hang_detect();
+      t_outstanding(1);
+      t_outstanding(2);
+    }
+    t_shared_mode();
+    t_hints();
+    t_lru_order();
+    t_outstanding(0);
+    t_strided(g_hash);
+    // random runs: seeds seed .. seed+seeds-1 (each reproducible alone with --seed)
+    for (unsigned k = 0; k < seeds; ++k) {
+      const uint64_t sd = g_seed + k;
+      char n1[160], n2[160];
+      const char* h = g_hash ? ", set hash" : "";
+      snprintf(n1, sizeof n1, "random traffic, 3 masters, maintenance during traffic%s (seed %" PRIu64 ")", h, sd);
+      snprintf(n2, sizeof n2, "random traffic, back-pressure, interleaved R, latency 7, 16 B/cycle%s (seed %" PRIu64 ")", h, sd);
+      g_rng = sd * 0x9E3779B97F4A7C15ull + 1 + (g_hash ? 16 : 0);
+      t_random(40, 32, false, n1);
+      g_rng = sd * 0x9E3779B97F4A7C15ull + 2 + (g_hash ? 16 : 0);
+      t_random(7, 16, true, n2);
+    }
   }
   printf("%d passed, %d failed\n", g_pass, g_fail);
   return g_fail ? 1 : 0;

@@ -38,6 +38,10 @@ extern "C" {
 #define L2__CTRL__CNT_CLR_bp 8
 #define L2__CTRL__CNT_CLR_bw 1
 #define L2__CTRL__CNT_CLR_reset 0x0
+#define L2__CTRL__SET_HASH_bm 0x1000
+#define L2__CTRL__SET_HASH_bp 12
+#define L2__CTRL__SET_HASH_bw 1
+#define L2__CTRL__SET_HASH_reset 0x0
 
 // reg - l2::SHARED
 #define L2__SHARED__SLICES_LOG2_bm 0x3

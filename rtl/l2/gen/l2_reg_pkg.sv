@@ -171,9 +171,14 @@ package l2_reg_pkg;
     } l2__CTRL__cnt_clr__out_t;
 
     typedef struct packed {
+        logic value;
+    } l2__CTRL__set_hash__out_t;
+
+    typedef struct packed {
         l2__CTRL__class_weight__out_t class_weight;
         l2__CTRL__no_alloc__out_t no_alloc;
         l2__CTRL__cnt_clr__out_t cnt_clr;
+        l2__CTRL__set_hash__out_t set_hash;
     } l2__CTRL__out_t;
 
     typedef struct packed {

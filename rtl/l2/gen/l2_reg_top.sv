@@ -217,6 +217,10 @@ module l2_reg_top (
                 logic next;
                 logic load_next;
             } cnt_clr;
+            struct packed {
+                logic next;
+                logic load_next;
+            } set_hash;
         } CTRL;
         struct packed {
             struct packed {
@@ -306,6 +310,9 @@ module l2_reg_top (
             struct packed {
                 logic value;
             } cnt_clr;
+            struct packed {
+                logic value;
+            } set_hash;
         } CTRL;
         struct packed {
             struct packed {
@@ -442,6 +449,29 @@ module l2_reg_top (
         end
     end
     assign hwif_out.CTRL.cnt_clr.value = field_storage.CTRL.cnt_clr.value;
+    // Field: l2.CTRL.set_hash
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CTRL.set_hash.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CTRL.set_hash.value & ~decoded_wr_biten[12:12]) | (decoded_wr_data[12:12] & decoded_wr_biten[12:12]);
+            load_next_c = '1;
+        end
+        field_combo.CTRL.set_hash.next = next_c;
+        field_combo.CTRL.set_hash.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CTRL.set_hash.value <= 1'h0;
+        end else begin
+            if(field_combo.CTRL.set_hash.load_next) begin
+                field_storage.CTRL.set_hash.value <= field_combo.CTRL.set_hash.next;
+            end
+        end
+    end
+    assign hwif_out.CTRL.set_hash.value = field_storage.CTRL.set_hash.value;
     // Field: l2.SHARED.slices_log2
     always_comb begin
         automatic logic [1:0] next_c;
@@ -803,6 +833,7 @@ module l2_reg_top (
         if(rd_mux_addr == 16'h4) begin
             readback_data_var[3:0] = field_storage.CTRL.class_weight.value;
             readback_data_var[4] = field_storage.CTRL.no_alloc.value;
+            readback_data_var[12] = field_storage.CTRL.set_hash.value;
         end
         if(rd_mux_addr == 16'h8) begin
             readback_data_var[1:0] = field_storage.SHARED.slices_log2.value;
