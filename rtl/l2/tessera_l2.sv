@@ -488,7 +488,8 @@ module tessera_l2 #(
       .Ways        (Ways),
       .SetsPerBank (SetsPerBank),
       .BankBits    (BankBits),
-      .EngW        (ReqW)
+      .EngW        (ReqW),
+      .PfEng       (PfReq)
     ) u_bank (
       .clk_i              (clk_i),
       .rst_ni             (rst_ni),

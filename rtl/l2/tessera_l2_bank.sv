@@ -15,6 +15,7 @@ module tessera_l2_bank #(
   parameter int unsigned SetsPerBank = 32,
   parameter int unsigned BankBits    = 2,
   parameter int unsigned EngW        = 3,
+  parameter int unsigned PfEng       = 6,   // requester index of the slice's read-ahead unit
   // derived
   parameter int unsigned WayBits     = $clog2(Ways),
   parameter int unsigned LsetBits    = $clog2(SetsPerBank),
@@ -88,6 +89,7 @@ module tessera_l2_bank #(
   logic [SetsPerBank-1:0][Ways-1:0]              valid_q, valid_d;
   logic [SetsPerBank-1:0][Ways-1:0]              dirty_q, dirty_d;
   logic [SetsPerBank-1:0][Ways-1:0]              pend_q, pend_d;   // reserved for an MSHR
+  logic [SetsPerBank-1:0][Ways-1:0]              unrd_q, unrd_d;   // read ahead, no engine hit yet
   logic [SetsPerBank-1:0][Ways-1:0][EngW-1:0]    owner_q, owner_d;
   logic [SetsPerBank-1:0][Ways-1:0][TagBits-1:0] tag_q, tag_d;
   logic [SetsPerBank-1:0][Ways-1:0][1:0]         cls_q, cls_d;
@@ -98,6 +100,7 @@ module tessera_l2_bank #(
       valid_q <= '0;
       dirty_q <= '0;
       pend_q  <= '0;
+      unrd_q  <= '0;
       owner_q <= '0;
       tag_q   <= '0;
       cls_q   <= '0;
@@ -110,6 +113,7 @@ module tessera_l2_bank #(
       valid_q <= valid_d;
       dirty_q <= dirty_d;
       pend_q  <= pend_d;
+      unrd_q  <= unrd_d;
       owner_q <= owner_d;
       tag_q   <= tag_d;
       cls_q   <= cls_d;
@@ -175,13 +179,15 @@ module tessera_l2_bank #(
   end
 
   // ---------------------------------------------------------------- lookup
-  logic [Ways-1:0] m_tag, m_hit, m_own, m_busy, cand, inv;
+  logic [Ways-1:0] m_tag, m_hit, m_own, m_busy, cand, inv, keep, free_w;
   logic            any_hit, any_busy, any_inv, any_cand;
   logic [WayBits-1:0] hit_way, inv_way, lru_way, vic_way;
   logic [6:0]      best_score, score;
   logic            found;
   logic [1:0]      icls;
 
+  logic pf_req;
+  assign pf_req = (32'(req_eng_i) == PfEng);
   always_comb begin
     for (int w = 0; w < Ways; w++) begin
       m_tag[w]  = (tag_q[req_lset_i][w] == req_tag_i);
@@ -189,12 +195,17 @@ module tessera_l2_bank #(
       m_own[w]  = m_tag[w] && valid_q[req_lset_i][w] && pend_q[req_lset_i][w] &&
                   (owner_q[req_lset_i][w] == req_eng_i);
       m_busy[w] = m_tag[w] && pend_q[req_lset_i][w] && !m_own[w];
-      cand[w]   = !pend_q[req_lset_i][w];
-      inv[w]    = cand[w] && !valid_q[req_lset_i][w];
+      // keep: a line the read-ahead filled and no engine has read yet. The read-ahead never
+      // evicts one; an engine only when every other unreserved way is a keep line (with more
+      // bursts ahead than a set has ways, strided lines would push each other out)
+      keep[w]   = valid_q[req_lset_i][w] && unrd_q[req_lset_i][w];
+      free_w[w] = !pend_q[req_lset_i][w];
+      inv[w]    = free_w[w] && !valid_q[req_lset_i][w];
     end
     any_hit  = |(m_hit | m_own);
     any_busy = |m_busy;
     any_inv  = |inv;
+    cand     = (pf_req || |(free_w & ~keep)) ? (free_w & ~keep) : free_w;
     any_cand = |cand;
     hit_way  = '0;
     inv_way  = '0;
@@ -257,7 +268,7 @@ module tessera_l2_bank #(
   // 100 k cells per bank.)
   logic [LsetBits-1:0] upd_lset;
   logic [WayBits-1:0]  upd_way;
-  logic upd_valid, upd_valid_v, upd_dirty, upd_dirty_v, upd_pend, upd_pend_v;
+  logic upd_valid, upd_valid_v, upd_dirty, upd_dirty_v, upd_pend, upd_pend_v, upd_unrd, upd_unrd_v;
   logic upd_cls, upd_alloc, upd_age;
   logic [Ways-1:0][WayBits-1:0] upd_age_v;
 
@@ -270,6 +281,8 @@ module tessera_l2_bank #(
     upd_dirty_v = 1'b0;
     upd_pend    = 1'b0;
     upd_pend_v  = 1'b0;
+    upd_unrd    = 1'b0;
+    upd_unrd_v  = 1'b0;
     upd_cls     = 1'b0;
     upd_alloc   = 1'b0;
     upd_age     = 1'b0;
@@ -341,6 +354,7 @@ module tessera_l2_bank #(
       if (any_hit) begin
         kind_d = tessera_l2_pkg::ResHit;
         upd_way = hit_way;
+        upd_unrd = !pf_req;
         upd_age = 1'b1;
         upd_cls = 1'b1;
         upd_pend = 1'b1;
@@ -412,6 +426,8 @@ module tessera_l2_bank #(
       upd_dirty_v = alloc_vd;
       upd_pend    = 1'b1;
       upd_pend_v  = 1'b1;
+      upd_unrd    = 1'b1;
+      upd_unrd_v  = pf_req;
     end
   end
 
@@ -424,6 +440,8 @@ module tessera_l2_bank #(
     valid_d = upd_valid ? ((valid_q & ~upd_hot) | (upd_valid_v ? upd_hot : '0)) : valid_q;
     dirty_d = upd_dirty ? ((dirty_q & ~upd_hot) | (upd_dirty_v ? upd_hot : '0)) : dirty_q;
     pend_d  = upd_pend  ? ((pend_q  & ~upd_hot) | (upd_pend_v  ? upd_hot : '0)) : pend_q;
+    // set when the read-ahead allocates a line, cleared when an engine hits it
+    unrd_d  = upd_unrd  ? ((unrd_q  & ~upd_hot) | (upd_unrd_v  ? upd_hot : '0)) : unrd_q;
     owner_d = owner_q;
     tag_d   = tag_q;
     cls_d   = cls_q;

@@ -320,6 +320,9 @@ BENCH(bf16_llm, NF_BF16, 16, 4096, 1024, 1u, 0u)
 BENCH(bf16_llm_cols, NF_BF16, 16, 4096, 1024, ALL_MME, CJOB_SPLIT_N)
 BENCH(e4m3_llm, NF_E4M3, 16, 4096, 1024, 1u, 0u)
 BENCH(e4m3_llm_cols, NF_E4M3, 16, 4096, 1024, ALL_MME, CJOB_SPLIT_N)
+/* a short LLM-like shape (B rows 4 KiB apart, 64 of them) */
+BENCH(e4m3_llm_k64, NF_E4M3, 16, 4096, 64, 1u, 0u)
+BENCH(e4m3_llm_k64_hash, NF_E4M3, 16, 4096, 64, 1u, BENCH_HASH)
 /* the same with the slices' set-index hash on */
 BENCH(bf16_16x_hash, NF_BF16, 16 * R, 16 * R, 16 * R, 1u, BENCH_HASH)
 BENCH(bf16_16x_all_hash, NF_BF16, 16 * R, 16 * R, 16 * R, ALL_MME, BENCH_HASH)

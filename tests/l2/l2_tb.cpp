@@ -1430,6 +1430,29 @@ static void t_strided(bool hash) {
   end(hash ? "strided lines, hashed set index: all stay cached" : "strided lines, plain set index: they conflict");
 }
 
+// The read-ahead never evicts a line it filled that no engine has read yet: one port reads
+// 64 rows a set span apart (all in one set of kWays ways with the plain index), one beat
+// each, 16 reads in flight (more bursts ahead than the set has ways). Every line must come from
+// memory once (before this rule the read-ahead pushed its own lines out and the engine
+// fetched them again: 1.4x the lines).
+static void t_readahead_keeps_unread() {
+  begin("read-ahead keeps the lines no engine has read yet");
+  Bench b(40, 32);
+  b.limit = 2000000;
+  b.m[0].max_out = 16;
+  const uint32_t rows = 64;
+  b.add_region(kR, same_set_span(rows));
+  for (uint32_t r = 0; r < rows; ++r) {
+    b.read(0, same_set_addr(kR, int(r)), 1, 0xf);
+    while (b.m[0].rq.size() > 8) b.step();
+  }
+  b.drain();
+  CHECK(b.rd_beats == 2u * rows, "%" PRIu64 " read beats from memory for %u lines (expected %u: one refill per line)",
+        b.rd_beats, rows, 2u * rows);
+  printf("  %" PRIu64 " read beats from memory for %u lines\n", b.rd_beats, rows);
+  end("read-ahead keeps the lines no engine has read yet");
+}
+
 // ---------------------------------------------------------------- benchmarks
 static void bench() {
   printf("L2 slice benchmarks (size %u B, %d ways, %d ports, 4 banks, 32 B/beat)\n", L2_SIZE,
@@ -1629,6 +1652,7 @@ int main(int argc, char** argv) {
     t_lru_order();
     t_outstanding(0);
     t_strided(g_hash);
+    t_readahead_keeps_unread();
     // random runs: seeds seed .. seed+seeds-1 (each reproducible alone with --seed)
     for (unsigned k = 0; k < seeds; ++k) {
       const uint64_t sd = g_seed + k;
