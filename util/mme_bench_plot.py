@@ -102,11 +102,10 @@ def svg(series, cases, title):
         o.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#c00" '
                  f'stroke-dasharray="5,4"/>')
         o.append(f'<text x="{left + 4}" y="{y(v) - 3:.1f}" fill="#c00" font-size="10">{label}</text>')
-    lx, ly = left, H - 40
-    for si, (label, _) in enumerate(series):
+    for si, (label, _) in enumerate(series):  # legend: rows of four
+        lx, ly = left + (si % 4) * 300, H - 58 + (si // 4) * 22
         o.append(f'<rect x="{lx}" y="{ly}" width="14" height="14" fill="{colors[si % len(colors)]}"/>')
         o.append(f'<text x="{lx + 20}" y="{ly + 12}">{esc(label)}</text>')
-        lx += 155
     o.append("</svg>")
     return "\n".join(o) + "\n"
 
