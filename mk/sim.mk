@@ -99,5 +99,6 @@ verilate: deps $(CFG_PKG) $(CFG_INC)/tessera_cfg.h sim-sw $(SIM_CHIP_TB)
 	@mkdir -p $(SIM_BUILD)
 	@echo "$(abspath $(SW_ALL))" | tr ' ' '\n' | grep -v '^$$' > $(SIM_BUILD)/sw_all.txt.new || true
 	@cmp -s $(SIM_BUILD)/sw_all.txt.new $(SIM_BUILD)/sw_all.txt || mv $(SIM_BUILD)/sw_all.txt.new $(SIM_BUILD)/sw_all.txt
-	@cmp -s $(SIM_CHIP_TB) $(ROOT)/chip_tb || cp $(SIM_CHIP_TB) $(ROOT)/chip_tb
+	@# copy then rename: a ./chip_tb that is still running keeps its old file
+	@cmp -s $(SIM_CHIP_TB) $(ROOT)/chip_tb || { cp $(SIM_CHIP_TB) $(ROOT)/chip_tb.new && mv -f $(ROOT)/chip_tb.new $(ROOT)/chip_tb; }
 	@echo "verilate: ./chip_tb ready ($(CONFIG))"
