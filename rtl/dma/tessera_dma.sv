@@ -107,10 +107,16 @@ module tessera_dma #(
   localparam int unsigned FifoW = $clog2(FifoBeats);
   localparam int unsigned CntW  = FifoW + 1;
   // transpose: tile columns read together per row (one burst of up to TrK beats); a group of
-  // TrK tiles is E x TrK beats (E = 16 two-byte / 8 four-byte elements per beat), at most a
-  // quarter of the buffer so that reads run ahead of the group being loaded
-  localparam int unsigned TrK2  = (FifoBeats >= 128) ? 2 : 1;
-  localparam int unsigned TrK4  = (FifoBeats >= 128) ? 4 : (FifoBeats >= 64) ? 2 : 1;
+  // TrK tiles is R x TrK beats (R = rows per tile: E = 16 two-byte / 8 four-byte elements
+  // per beat, 2E for paired tiles), at most a quarter of the buffer so that reads run
+  // ahead of the group being loaded; at most 8 (one 256-byte burst per row); powers of two
+  localparam int unsigned TrKq2  = FifoBeats / 64;    // B / (4R), R = 16
+  localparam int unsigned TrKq4  = FifoBeats / 32;    // R = 8
+  localparam int unsigned TrKq2P = FifoBeats / 128;   // R = 32
+  localparam int unsigned TrK2  = (TrKq2 > 8) ? 8 : (TrKq2 < 1) ? 1 : TrKq2;     // two-byte, E-row tiles
+  localparam int unsigned TrK4  = (TrKq4 > 8) ? 8 : (TrKq4 < 1) ? 1 : TrKq4;     // four-byte, E-row tiles
+  localparam int unsigned TrK2P = (TrKq2P > 8) ? 8 : (TrKq2P < 1) ? 1 : TrKq2P;  // two-byte, paired (2E rows)
+  localparam int unsigned TrK4P = TrK2;                                          // four-byte, paired (16 rows)
 
   localparam logic [7:0] ErrAlign = 8'd1, ErrZero = 8'd2, ErrMode = 8'd3, ErrRange = 8'd4,
                          ErrAxi = 8'd5;
@@ -154,11 +160,16 @@ module tessera_dma #(
   logic [15:0] c1_q, c2_q;
   logic [1:0]  mode_q;
   logic        esize_q;          // transpose: 0 two-byte, 1 four-byte elements
+  logic        pair_q;           // transpose: tiles of 2E rows, one full 64-byte line per destination row
   logic        fillm, trm;
   logic [4:0]  tr_e;             // transpose: elements per beat minus 1 (15 or 7)
+  logic [4:0]  tr_r;             // transpose: rows per tile minus 1 (= W beats per tile minus 1)
+  logic [2:0]  tr_lg;            // transpose: log2 of the rows per tile
   assign fillm = (mode_q == ModeFill);
   assign trm   = (mode_q == ModeTr);
   assign tr_e  = esize_q ? 5'd7 : 5'd15;
+  assign tr_r  = pair_q ? {tr_e[3:0], 1'b1} : tr_e;
+  assign tr_lg = (esize_q ? 3'd3 : 3'd4) + 3'(pair_q);
 
   // ------------------------------------------------------------------ port selection
   // Each side of a job uses one port for the whole job: the host port when its base lies
@@ -227,33 +238,44 @@ module tessera_dma #(
   end
 
   // ------------------------------------------------------------------ transpose tiles
-  // Tile (tr, tc) = source rows tr*E .. tr*E+E-1, bytes tc*32 .. tc*32+31 (E = 32/e
-  // elements per beat). Two tile registers: one is filled from the beat buffer while
-  // the other is written out transposed (beat j = element j of every tile row).
-  logic [1:0][15:0][255:0] tile_q;
+  // Tile (tr, tc) = source rows tr*R .. tr*R+R-1, bytes tc*32 .. tc*32+31 (E = 32/e
+  // elements per beat; R = E rows, or 2E for paired tiles). Two tile registers: one is
+  // filled from the beat buffer while the other is written out transposed (beat j =
+  // element j of every tile row; paired: beats 2j and 2j+1 = element j of rows 0..E-1 and
+  // E..2E-1, one 64-byte destination line).
+  logic [1:0][31:0][255:0] tile_q;
   logic [1:0]      tfull_q;
   logic            tfill_q, tout_q;      // tile being filled / written out
-  logic [3:0]      ld_i_q, w_j_q;        // row being loaded / output beat
-  logic [2:0]      ld_t_q;               // tile of the loader's group being loaded
+  logic [4:0]      ld_i_q, w_j_q;        // row being loaded / output beat
+  logic [3:0]      ld_t_q;               // tile of the loader's group being loaded
   logic [31:0]     ld_gc_q;              // byte offset of the loader's group in a source row
-  logic [2:0]      ld_k;                 // tiles in the loader's group
+  logic [3:0]      ld_k;                 // tiles in the loader's group
   logic [CntW-1:0] ld_at;                // buffer position of the row being loaded
   logic            ld_grp_end;           // the group's last row is loaded: free its beats
   logic [7:0]      tb_avail_q;           // transposed beats of loading/loaded tiles not yet given an AW
   logic            ld_pop;
   logic [255:0]    tr_beat;
-  logic [15:0][255:0] tile_out;
+  logic [31:0][255:0] tile_out;
+  logic [15:0][255:0] tile_half;         // the E rows of the output beat
+  logic               tr_h;              // paired: second half of the destination line
+  logic [3:0]         tr_j;              // element (destination row in the tile)
   assign tile_out = tile_q[tout_q];
+  assign tr_h     = pair_q && w_j_q[0];
+  assign tr_j     = pair_q ? w_j_q[4:1] : w_j_q[3:0];
+  always_comb begin
+    for (int unsigned i = 0; i < 16; i++)
+      tile_half[i] = tr_h ? (esize_q ? tile_out[i + 8] : tile_out[i + 16]) : tile_out[i];
+  end
   // constant part-selects, one compare per output beat index (synthesizes to muxes)
   always_comb begin
     tr_beat = '0;
     for (int unsigned j = 0; j < 16; j++) begin
-      if (w_j_q == 4'(j)) begin
+      if (tr_j == 4'(j)) begin
         for (int unsigned i = 0; i < 16; i++) begin
           if (esize_q) begin
-            if (i < 8 && j < 8) tr_beat[32*i +: 32] = tile_out[i][32*j +: 32];
+            if (i < 8 && j < 8) tr_beat[32*i +: 32] = tile_half[i][32*j +: 32];
           end else begin
-            tr_beat[16*i +: 16] = tile_out[i][16*j +: 16];
+            tr_beat[16*i +: 16] = tile_half[i][16*j +: 16];
           end
         end
       end
@@ -292,18 +314,18 @@ module tessera_dma #(
   logic [31:0] r_cur, w_cur;
   // transpose reads: a group of r_k tile columns from byte r_off_q of the row; r_sub_q bytes
   // of the current row's group already requested (a row's group splits at 256 bytes)
-  logic [2:0]  r_k;
+  logic [3:0]  r_k;
   logic [31:0] r_sub_q, r_gbytes;
-  logic [2:0]  tr_k;
-  assign tr_k     = esize_q ? 3'(TrK4) : 3'(TrK2);
-  assign r_k      = (((size_q - r_off_q) >> 5) > 32'(tr_k)) ? tr_k : 3'((size_q - r_off_q) >> 5);
-  assign r_gbytes = {24'h0, r_k, 5'h0};
-  assign ld_k     = (((size_q - ld_gc_q) >> 5) > 32'(tr_k)) ? tr_k : 3'((size_q - ld_gc_q) >> 5);
+  logic [3:0]  tr_k;
+  assign tr_k     = pair_q ? (esize_q ? 4'(TrK4P) : 4'(TrK2P)) : (esize_q ? 4'(TrK4) : 4'(TrK2));
+  assign r_k      = (((size_q - r_off_q) >> 5) > 32'(tr_k)) ? tr_k : 4'((size_q - r_off_q) >> 5);
+  assign r_gbytes = {23'h0, r_k, 5'h0};
+  assign ld_k     = (((size_q - ld_gc_q) >> 5) > 32'(tr_k)) ? tr_k : 4'((size_q - ld_gc_q) >> 5);
   assign r_cur = r_row_q + r_off_q + (trm ? r_sub_q : 32'd0);
   assign w_cur = w_row_q + w_off_q;
-  // transpose: single-beat writes
+  // transpose: one-beat writes, or a 64-byte line per destination row (paired tiles)
   assign r_n   = burst_beats(r_cur[7:5], trm ? r_gbytes - r_sub_q : size_q - r_off_q);
-  assign w_n   = trm ? 4'd1 : burst_beats(w_cur[7:5], size_q - w_off_q);
+  assign w_n   = trm ? (pair_q ? 4'd2 : 4'd1) : burst_beats(w_cur[7:5], size_q - w_off_q);
 
   logic [CntW:0] r_credit;
   logic          r_issue, w_issue;
@@ -340,16 +362,20 @@ module tessera_dma #(
   // (the load lands at the clock edge after that beat has been read), so the W channel
   // sees no bubble between tiles
   logic tout_free;
-  assign tout_free      = trm && w_fire && (w_j_q == tr_e[3:0]);
+  assign tout_free      = trm && w_fire && (w_j_q == tr_r);
   // a group's beats sit in the buffer row by row ([row][tile]); its tiles load one after
   // the other, each row as soon as its beat has arrived; the group's beats are freed together
   assign ld_at          = CntW'(ld_i_q) * CntW'(ld_k) + CntW'(ld_t_q);
   assign ld_pop         = trm && (state_q == SRun || state_q == SDrain) && (count_q > ld_at) &&
                           (!tfull_q[tfill_q] || (tout_free && tout_q == tfill_q));
-  assign ld_grp_end     = ld_pop && (ld_i_q == tr_e[3:0]) && (ld_t_q == ld_k - 3'd1);
+  assign ld_grp_end     = ld_pop && (ld_i_q == tr_r) && (ld_t_q == ld_k - 4'd1);
+  // tile data (no reset: a tile row is only read after it was loaded)
+  always_ff @(posedge clk_i) begin
+    if (ld_pop) tile_q[tfill_q][ld_i_q] <= fifo_mem[rd_ptr_q + FifoW'(ld_at)];
+  end
   assign pop            = !trm && w_fire && !fillm;
   logic [CntW-1:0] pop_n;   // beats freed this cycle
-  assign pop_n          = trm ? (ld_grp_end ? CntW'(ld_k) * (CntW'(tr_e) + CntW'(1)) : '0) : CntW'(pop);
+  assign pop_n          = trm ? (ld_grp_end ? CntW'(ld_k) * (CntW'(tr_r) + CntW'(1)) : '0) : CntW'(pop);
 
   logic go;
   assign go = hwif_out.CTRL.go.value;
@@ -485,8 +511,8 @@ module tessera_dma #(
       state_q   <= SIdle;
       ten_q     <= 1'b0;
       src_q <= '0; dst_q <= '0; size_q <= '0; ss1_q <= '0; ss2_q <= '0; ds1_q <= '0; ds2_q <= '0;
-      fill_q <= '0; c1_q <= '0; c2_q <= '0; mode_q <= '0; esize_q <= 1'b0;
-      tile_q <= '0; tfull_q <= '0; tfill_q <= 1'b0; tout_q <= 1'b0; ld_i_q <= '0; w_j_q <= '0;
+      fill_q <= '0; c1_q <= '0; c2_q <= '0; mode_q <= '0; esize_q <= 1'b0; pair_q <= 1'b0;
+      tfull_q <= '0; tfill_q <= 1'b0; tout_q <= 1'b0; ld_i_q <= '0; w_j_q <= '0;
       ld_t_q <= '0; ld_gc_q <= '0; r_sub_q <= '0;
       tb_avail_q <= '0;
       err_q     <= '0;
@@ -554,6 +580,13 @@ module tessera_dma #(
           end else begin
             r_row_q <= src_q; r_plane_q <= src_q; r_off_q <= '0; r_i1_q <= '0; r_i2_q <= '0;
             r_done_q <= fillm;
+            // paired tiles when every destination row piece of a pair is one aligned line
+            // that the L2 allocates whole (non-allocating writes pass through the slice
+            // beat by beat, where two beats of one line serialize: one-beat tiles are faster)
+            // (four-byte elements only: two-byte pairs need 32-row groups, whose one-beat
+            // read bursts leave too few beats in flight with a 128-beat buffer)
+            pair_q   <= esize_q && wr_alloc_q && dst_q[5:0] == 6'd0 && ds1_q[5:0] == 6'd0 &&
+                        (c1_q & {10'h0, tr_e, 1'b1}) == 16'd0;
             w_row_q <= dst_q; w_plane_q <= dst_q; w_off_q <= '0; w_i1_q <= '0; w_i2_q <= '0;
             w_done_q <= 1'b0;
             wr_ptr_q <= '0; rd_ptr_q <= '0; count_q <= '0; resv_q <= '0;
@@ -607,7 +640,7 @@ module tessera_dma #(
           // r_row = start of the current source row, r_plane = first row of the tile row
           if (r_sub_q + {23'h0, r_n, 5'h0} != r_gbytes) begin
             r_sub_q <= r_sub_q + {23'h0, r_n, 5'h0};     // the row's group continues past 256 B
-          end else if (r_i1_q == 16'(tr_e)) begin
+          end else if (r_i1_q == 16'(tr_r)) begin
             r_sub_q <= '0;
             r_i1_q  <= '0;
             if (r_off_q + r_gbytes == size_q) begin
@@ -615,7 +648,7 @@ module tessera_dma #(
               r_i2_q    <= r_i2_q + 16'd1;
               r_plane_q <= r_row_q + ss1_q;
               r_row_q   <= r_row_q + ss1_q;
-              if (((32'(r_i2_q) + 32'd1) << (esize_q ? 3 : 4)) == 32'(c1_q)) r_done_q <= 1'b1;
+              if (((32'(r_i2_q) + 32'd1) << tr_lg) == 32'(c1_q)) r_done_q <= 1'b1;
             end else begin
               r_off_q <= r_off_q + r_gbytes;
               r_row_q <= r_plane_q;
@@ -660,16 +693,16 @@ module tessera_dma #(
         awlen_q   <= {4'h0, w_n - 4'd1};
         if (trm) begin
           // tile order: w_i1 = beat j in the tile (destination row tc*E + j),
-          // w_off = tile row * 32 (bytes), w_i2 = tile column;
+          // w_off = tile row * 32 (bytes; paired 64), w_i2 = tile column;
           // w_row = start of the current destination row, w_plane = first row of the tile column
           if (w_i1_q == 16'(tr_e)) begin
             w_i1_q <= '0;
             if (((32'(w_i2_q) + 32'd1) << 5) == size_q) begin
               w_i2_q    <= '0;
-              w_off_q   <= w_off_q + 32'd32;
+              w_off_q   <= w_off_q + (pair_q ? 32'd64 : 32'd32);
               w_plane_q <= dst_q;
               w_row_q   <= dst_q;
-              if ((w_off_q >> 5) + 32'd1 == (32'(c1_q) >> (esize_q ? 3 : 4))) w_done_q <= 1'b1;
+              if ((w_off_q >> 5) + (pair_q ? 32'd2 : 32'd1) == (32'(c1_q) >> (esize_q ? 3 : 4))) w_done_q <= 1'b1;
             end else begin
               w_i2_q    <= w_i2_q + 16'd1;
               w_plane_q <= w_row_q + ds1_q;
@@ -704,31 +737,30 @@ module tessera_dma #(
       wq_n_q <= wq_n_d;
       // ---- transpose tiles
       if (ld_pop) begin
-        tile_q[tfill_q][ld_i_q] <= fifo_mem[rd_ptr_q + FifoW'(ld_at)];
-        if (ld_i_q == tr_e[3:0]) begin
+        if (ld_i_q == tr_r) begin
           ld_i_q           <= '0;
           if (ld_grp_end) begin
             ld_t_q  <= '0;
-            ld_gc_q <= (ld_gc_q + {24'h0, ld_k, 5'h0} == size_q) ? 32'd0 : ld_gc_q + {24'h0, ld_k, 5'h0};
+            ld_gc_q <= (ld_gc_q + {23'h0, ld_k, 5'h0} == size_q) ? 32'd0 : ld_gc_q + {23'h0, ld_k, 5'h0};
           end else begin
-            ld_t_q <= ld_t_q + 3'd1;
+            ld_t_q <= ld_t_q + 4'd1;
           end
           tfull_q[tfill_q] <= 1'b1;
           tfill_q          <= ~tfill_q;
         end else begin
-          ld_i_q <= ld_i_q + 4'd1;
+          ld_i_q <= ld_i_q + 5'd1;
         end
       end
       if (trm && w_fire) begin
-        if (w_j_q == tr_e[3:0]) begin
+        if (w_j_q == tr_r) begin
           w_j_q           <= '0;
           tfull_q[tout_q] <= 1'b0;
           tout_q          <= ~tout_q;
         end else begin
-          w_j_q <= w_j_q + 4'd1;
+          w_j_q <= w_j_q + 5'd1;
         end
       end
-      tb_avail_q <= tb_avail_q + ((ld_pop && ld_i_q == 4'd0) ? 8'(tr_e) + 8'd1 : 8'd0)
+      tb_avail_q <= tb_avail_q + ((ld_pop && ld_i_q == 5'd0) ? 8'(tr_e) + 8'd1 : 8'd0)
                                - 8'(w_issue && trm);
       if (w_fire) begin
         w_beat_q  <= w_last ? 4'd0 : w_beat_q + 4'd1;

@@ -1618,10 +1618,10 @@ static int dma0_bench_run(tf_ctx_t *t, const cp_buf_t *b, uint32_t *busy, uint64
 
 /* Transpose throughput at chip level: one mode-3 transpose of a rows x row_bytes matrix
  * (elements of e bytes) from a DMA queue through the DMA's cold L2 slice (source read
- * allocating, the transposed rows written without allocation), checked against the golden
- * model. Utilization = beats written / engine busy cycles (1 beat per cycle = the port's
+ * allocating, the transposed rows written with or without allocation: paired tiles with
+ * full-line writes, or one-beat tiles, docs/dma.md), checked against the golden model. Utilization = beats written / engine busy cycles (1 beat per cycle = the port's
  * peak). */
-static int bench_transpose(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, uint32_t e) {
+static int bench_transpose(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, uint32_t e, int wr_alloc) {
   uint32_t bytes = rows * row_bytes;
   dma_desc_t d;
   CALL(dma0_bench_setup(t, bytes, &d));
@@ -1641,7 +1641,7 @@ static int bench_transpose(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, uint3
   uint32_t strides[6] = {rows, 1, d.ss1, 0, d.ds1, 0};
   uint32_t go[4] = {src, dst, row_bytes,
                     DMA__CTRL__GO_bm | (3u << DMA__CTRL__MODE_bp) | (e == 4 ? DMA__CTRL__ESIZE_bm : 0u)};
-  cp_wreg32(&b, 0, (uint32_t)offsetof(dma_t, CACHE), DMA__CACHE__RD_ALLOC_bm);
+  cp_wreg32(&b, 0, (uint32_t)offsetof(dma_t, CACHE), DMA__CACHE__RD_ALLOC_bm | (wr_alloc ? DMA__CACHE__WR_ALLOC_bm : 0u));
   cp_wreg_bulk(&b, 0, (uint32_t)offsetof(dma_t, COUNT1), 6, strides);
   cp_wreg_bulk(&b, 0, (uint32_t)offsetof(dma_t, SRC), 4, go);
   cp_stop(&b, CP_HDR_EB);
@@ -1649,13 +1649,15 @@ static int bench_transpose(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, uint3
   uint64_t total = 0;
   CALL(dma0_bench_run(t, &b, &busy, &total));
   double beats = bytes / 32.0;
-  printf("CTRLBENCH dma transpose %u x %u B (%u-byte elements, %u KiB): engine busy %u cycles (%.1f%% of 1 beat/cycle), "
-         "doorbell to completion %llu cycles (%.1f%%)\n", rows, row_bytes, e, bytes / 1024u, busy, 100.0 * beats / busy,
+  printf("CTRLBENCH dma transpose %u x %u B (%u-byte elements, %u KiB, writes %sallocating): engine busy %u cycles (%.1f%% of 1 beat/cycle), "
+         "doorbell to completion %llu cycles (%.1f%%)\n", rows, row_bytes, e, bytes / 1024u, wr_alloc ? "" : "not ", busy, 100.0 * beats / busy,
          (unsigned long long)total, 100.0 * beats / total);
   return img_check(t, "DMA bench transpose");
 }
-TF_TEST_F(ctrl, bench_dma_transpose_e4, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 4); }
-TF_TEST_F(ctrl, bench_dma_transpose_e2, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 2); }
+TF_TEST_F(ctrl, bench_dma_transpose_e4, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 4, 1); }
+TF_TEST_F(ctrl, bench_dma_transpose_e2, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 2, 1); }
+TF_TEST_F(ctrl, bench_dma_transpose_e4_nalloc, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 4, 0); }
+TF_TEST_F(ctrl, bench_dma_transpose_e2_nalloc, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 2, 0); }
 
 /* The transpose's read pattern without its writes: a strided copy that reads a 256 x 1 KiB
  * matrix in column blocks of `blk` bytes (row stride 1 KiB, one plane per block) and writes
@@ -1694,6 +1696,7 @@ static int bench_colblocks(tf_ctx_t *t, uint32_t blk) {
 }
 TF_TEST_F(ctrl, bench_dma_colblocks_64, 4000000, TF_BENCH) { return bench_colblocks(t, 64); }
 TF_TEST_F(ctrl, bench_dma_colblocks_128, 4000000, TF_BENCH) { return bench_colblocks(t, 128); }
+TF_TEST_F(ctrl, bench_dma_colblocks_256, 4000000, TF_BENCH) { return bench_colblocks(t, 256); }
 
 /* Tensor-copy throughput at chip level (docs/dma.md "Tensor copy"): one tensor copy from
  * a DMA queue through the cold L2 slice, checked against the golden model: `contig` a

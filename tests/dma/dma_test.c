@@ -34,6 +34,8 @@ static void exp_wr(uint32_t a, uint8_t v) { if (n_exp < MAXB) { exp_addr[n_exp] 
 static uint32_t wlog[1 << 17];
 
 static uint32_t last_busy;
+static unsigned n_tr_paired;   /* transposes run with paired tiles (coverage check) */
+static int bench_wr_alloc;     /* --bench: every transfer with CACHE.wr_alloc (deterministic) */
 typedef struct { int msg_en; int expect_axi_err; } run_opts_t;
 
 static int run(const dma_desc_t *d, const run_opts_t *o) {
@@ -54,6 +56,9 @@ static int run(const dma_desc_t *d, const run_opts_t *o) {
   dtb_apb_write(OFF(MSG_ADDR), maddr);
   dtb_apb_write(OFF(MSG_DATA), mdata);
   dtb_apb_write(OFF(MSG_CTRL), o->msg_en ? 1u : 0u);
+  /* L2 hints (only the write-allocate bit changes what the engine does: paired transposes) */
+  int wr_alloc = bench_wr_alloc ? 1 : chance(70);
+  dtb_apb_write(OFF(CACHE), DMA__CACHE__RD_ALLOC_bm | (wr_alloc ? DMA__CACHE__WR_ALLOC_bm : 0u));
   dtb_writes_clear();
   dtb_apb_write(OFF(CTRL), DMA__CTRL__GO_bm | (d->mode << DMA__CTRL__MODE_bp) |
                                (d->ebytes == 4 ? DMA__CTRL__ESIZE_bm : 0));
@@ -88,6 +93,15 @@ static int run(const dma_desc_t *d, const run_opts_t *o) {
   if (got) CHECK(a == maddr && dd == mdata, "completion message (0x%x, 0x%x)", a, dd);
   CHECK(!dtb_msg_pop(&a, &dd), "more than one completion message");
   CHECK(!dtb_burst_crossed_256() && dtb_max_burst_beats() <= 8, "AXI burst crosses 256 B or > 8 beats");
+  /* transposes: a 64-byte-aligned destination (base and row stride) with COUNT1 a
+   * multiple of 2E gets one full line per destination row and tile pair (2-beat bursts,
+   * docs/dma.md), anything else one-beat bursts */
+  if (d->mode == DMA_MODE_TRANSPOSE && err == 0) {
+    uint32_t amin, amax, wb = dma_transpose_paired(d, wr_alloc) ? 2u : 1u;
+    dtb_aw_beats(&amin, &amax);
+    CHECK(amin == wb && amax == wb, "transpose write bursts of %u..%u beats, expected %u", amin, amax, wb);
+    n_tr_paired += wb == 2u;
+  }
   return 0;
 }
 
@@ -107,10 +121,11 @@ static dma_desc_t rand_desc(int mode) {
     d.ss1 = rnd(); d.ds1 = rnd();
   } else if (mode == DMA_MODE_TRANSPOSE) {
     uint32_t E = 32 / d.ebytes;
-    d.c1 = E * (1 + rnd() % 4);                  /* rows */
-    d.size = 32 * (1 + rnd() % 4);               /* row bytes: cols = size / e */
+    d.c1 = E * (1 + rnd() % (chance(30) ? 8 : 4));       /* rows */
+    d.size = 32 * (1 + rnd() % (chance(30) ? 20 : 4));   /* row bytes: cols = size / e */
     d.ss1 = d.size + 32 * (rnd() % 4);
-    d.ds1 = d.c1 * d.ebytes + 32 * (rnd() % 4);
+    /* half of the destinations 64-byte aligned rows (paired tiles when COUNT1 allows) */
+    d.ds1 = d.c1 * d.ebytes + (chance(50) ? 64 * (rnd() % 3) : 32 * (rnd() % 4));
     d.c2 = 1 + rnd() % 3; d.ss2 = rnd(); d.ds2 = rnd();   /* ignored */
   } else {
     d.size = 32 * (1 + rnd() % 12);
@@ -127,6 +142,7 @@ static dma_desc_t rand_desc(int mode) {
   /* host<->device, host->host and device->host copies through the host port */
   if (host_sides && chance(25)) d.src = host(32 * (rnd() % (1u << 17)));
   if (host_sides && chance(25)) d.dst = host((8u << 20) + 32 * (rnd() % (1u << 16)));
+  if (mode == DMA_MODE_TRANSPOSE && chance(50)) d.dst &= ~63u;
   return d;
 }
 
@@ -177,12 +193,21 @@ static int t_fill(void) {
 
 static int t_transpose(void) {
   fresh();
+  n_tr_paired = 0;
   for (int i = 0; i < 40; i++) {
     if (i % 8 == 0) env_random();
     dma_desc_t d = rand_desc(DMA_MODE_TRANSPOSE);
+    if (chance(40)) {   /* eligible for paired tiles (used when the writes allocate) */
+      d.ebytes = 4;
+      d.c1 = 16 * (1 + rnd() % 4);
+      d.ds1 = d.c1 * 4 + 64 * (rnd() % 3);
+      d.dst &= ~63u;
+    }
     run_opts_t o = {chance(60), 0};
     if (run(&d, &o)) { size_t l = strlen(fail_msg); snprintf(fail_msg + l, sizeof fail_msg - l, " [e=%u rows %u size %u]", d.ebytes, d.c1, d.size); return 1; }
   }
+  CHECK(n_tr_paired > 0 && n_tr_paired < 40, "%u of 40 transposes ran with paired tiles (want some of each kind)",
+        n_tr_paired);
   return 0;
 }
 
@@ -478,6 +503,7 @@ static double frac_lin, frac_str, frac_fill, frac_tr2, frac_tr4;
 static uint32_t bench_e;
 static int bench_one(int mode, double *frac) {
   fresh();
+  bench_wr_alloc = 1;
   dma_desc_t d = rand_desc(mode);
   if (bench_e) d.ebytes = bench_e;
   if (mode == DMA_MODE_LINEAR) d.size = 65536;

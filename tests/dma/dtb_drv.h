@@ -23,6 +23,8 @@ void     dtb_set_env(unsigned ar_pct, unsigned aw_pct, unsigned w_pct, unsigned 
 /* written beats since the last clear (32-byte aligned addresses, in order) */
 unsigned dtb_writes(uint32_t *addrs, unsigned max);
 void     dtb_writes_clear(void);
+/* shortest and longest write burst (beats) since the last clear (~0 / 0: none) */
+void     dtb_aw_beats(uint32_t *min_beats, uint32_t *max_beats);
 /* addresses of the bytes written with their strobe set since the last clear, in order */
 unsigned dtb_wbytes(uint32_t *addrs, unsigned max);
 int      dtb_msg_pop(uint32_t *addr, uint32_t *data);

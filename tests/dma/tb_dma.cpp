@@ -45,6 +45,7 @@ std::vector<uint32_t> blog;   // addresses of the bytes written (strobe set)
 std::deque<std::pair<uint32_t, uint32_t>> msgs;
 uint32_t max_beats;
 bool crossed;
+uint32_t aw_min_beats = ~0u, aw_max_beats;   // write bursts since dtb_writes_clear
 
 uint32_t xr() { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
 bool chance(unsigned pct) { return pct >= 100 || (xr() % 100) < pct; }
@@ -125,6 +126,8 @@ void sample(Port &p, unsigned lat, T arvalid, T arready, uint32_t araddr, T arle
   }
   if (awvalid && awready) {
     note_burst(p, awaddr, awlen + 1u);
+    if (awlen + 1u < aw_min_beats) aw_min_beats = awlen + 1u;
+    if (awlen + 1u > aw_max_beats) aw_max_beats = awlen + 1u;
     p.awq.push_back({awaddr, awlen + 1u});
   }
 }
@@ -219,7 +222,11 @@ extern "C" unsigned dtb_writes(uint32_t *addrs, unsigned max) {
   for (uint32_t a : wlog) { if (n < max) addrs[n] = a; n++; }
   return n;
 }
-extern "C" void dtb_writes_clear(void) { wlog.clear(); blog.clear(); }
+extern "C" void dtb_writes_clear(void) { wlog.clear(); blog.clear(); aw_min_beats = ~0u; aw_max_beats = 0; }
+extern "C" void dtb_aw_beats(uint32_t *min_beats, uint32_t *max_beats_out) {
+  *min_beats = aw_min_beats;
+  *max_beats_out = aw_max_beats;
+}
 extern "C" unsigned dtb_wbytes(uint32_t *addrs, unsigned max) {
   unsigned n = 0;
   for (uint32_t a : blog) { if (n < max) addrs[n] = a; n++; }
