@@ -18,24 +18,28 @@ FABRIC_TB_DEPS := $(FABRIC_SRCS) tests/fabric/fabric_slave.cpp tests/fabric/fabr
 FABRIC_TB_CPP  := $(ROOT)/tests/fabric/fabric_slave.cpp $(ROOT)/sim/src/axi_mem_model.cpp
 FABRIC_XBAR44  := $(FABRIC_BUILD)/xbar44/Vtessera_axi_xbar
 FABRIC_XBAR32  := $(FABRIC_BUILD)/xbar32/Vtessera_axi_xbar
+FABRIC_XBAR44H := $(FABRIC_BUILD)/xbar44h/Vtessera_axi_xbar
 FABRIC_OBI     := $(FABRIC_BUILD)/obi/Vtessera_obi2axi
-FABRIC_TBS     := $(FABRIC_XBAR44) $(FABRIC_XBAR32) $(FABRIC_OBI)
+FABRIC_TBS     := $(FABRIC_XBAR44) $(FABRIC_XBAR32) $(FABRIC_XBAR44H) $(FABRIC_OBI)
 
-# Crossbar testbench with NM masters x NS channels: $(call fabric_xbar_tb,NM,NS)
+# Crossbar testbench with NM masters x NS channels, channel hash H (0/1): $(call fabric_xbar_tb,NM,NS,H)
 define fabric_xbar_tb
 	@mkdir -p $(dir $@)
-	nice verilator $(FABRIC_VFLAGS) --top-module tessera_axi_xbar -GNumMst=$(1) -GNumSlv=$(2) \
-	  -CFLAGS "-DFAB_NMST=$(1) -DFAB_NSLV=$(2)" --Mdir $(dir $@) -o $(notdir $@) \
+	nice verilator $(FABRIC_VFLAGS) --top-module tessera_axi_xbar -GNumMst=$(1) -GNumSlv=$(2) -GChannelHash=1\'b$(3) \
+	  -CFLAGS "-DFAB_NMST=$(1) -DFAB_NSLV=$(2) -DFAB_HASH=$(3)" --Mdir $(dir $@) -o $(notdir $@) \
 	  $(FABRIC_SRCS) $(ROOT)/tests/fabric/fabric_tb.cpp $(FABRIC_TB_CPP) >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 endef
 
 # 4 masters x 4 channels (the proto channel count) ...
 $(FABRIC_XBAR44): $(FABRIC_TB_DEPS) tests/fabric/fabric_tb.cpp
-	$(call fabric_xbar_tb,4,4)
+	$(call fabric_xbar_tb,4,4,0)
 # ... and 3 masters x 2 channels (odd master count, the tiny channel count)
 $(FABRIC_XBAR32): $(FABRIC_TB_DEPS) tests/fabric/fabric_tb.cpp
-	$(call fabric_xbar_tb,3,2)
+	$(call fabric_xbar_tb,3,2,0)
+# ... and 4 x 4 with the channel hash of the chip (routing phases: stress, hbm, errors)
+$(FABRIC_XBAR44H): $(FABRIC_TB_DEPS) tests/fabric/fabric_tb.cpp
+	$(call fabric_xbar_tb,4,4,1)
 # OBI->AXI bridge testbench
 $(FABRIC_OBI): $(FABRIC_TB_DEPS) tests/fabric/obi_tb.cpp
 	@mkdir -p $(dir $@)

@@ -59,6 +59,8 @@ def check(c):
             sys.exit(f"gen_cfg: {name}.{k} = {c[k]} must be a power of two")
     if c["l2_rd_bursts"] < 4 or c["dma_buf_beats"] < 16:
         sys.exit(f"gen_cfg: {name}: l2_rd_bursts must be >= 4 and dma_buf_beats >= 16")
+    if c["hbm_channel_hash"] not in (0, 1):
+        sys.exit(f"gen_cfg: {name}: hbm_channel_hash must be 0 or 1")
     if c["hbm_interleave_bytes"] % c["axi_data_bytes"]:
         sys.exit(f"gen_cfg: {name}: interleave granule must hold whole AXI beats")
 
@@ -110,6 +112,7 @@ SCALARS = [
     ("axi_id_bits", "AXI ID width driven by each master"),
     ("hbm_channels", "number of device-memory channels"),
     ("hbm_interleave_bytes", "channel interleave granule in bytes"),
+    ("hbm_channel_hash", "1: channel = XOR of the granule-index bit groups (0: granule index mod channels)"),
     ("hbm_latency_cycles", "default device-memory read latency"),
     ("hbm_bytes_per_cycle", "default per-channel bandwidth"),
     ("host_latency_cycles", "default host-memory read latency (host AXI master)"),

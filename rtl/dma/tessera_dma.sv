@@ -583,9 +583,7 @@ module tessera_dma #(
             // paired tiles when every destination row piece of a pair is one aligned line
             // that the L2 allocates whole (non-allocating writes pass through the slice
             // beat by beat, where two beats of one line serialize: one-beat tiles are faster)
-            // (four-byte elements only: two-byte pairs need 32-row groups, whose one-beat
-            // read bursts leave too few beats in flight with a 128-beat buffer)
-            pair_q   <= esize_q && wr_alloc_q && dst_q[5:0] == 6'd0 && ds1_q[5:0] == 6'd0 &&
+            pair_q   <= wr_alloc_q && dst_q[5:0] == 6'd0 && ds1_q[5:0] == 6'd0 &&
                         (c1_q & {10'h0, tr_e, 1'b1}) == 16'd0;
             w_row_q <= dst_q; w_plane_q <= dst_q; w_off_q <= '0; w_i1_q <= '0; w_i2_q <= '0;
             w_done_q <= 1'b0;

@@ -1,8 +1,10 @@
 // Tessera AXI4 memory fabric: NumMst masters (engines) to NumSlv interleaved
 // device-memory channels. See docs/fabric.md for the full description.
 //
-//  * Routing: a burst goes to channel (addr >> log2(InterleaveBytes)) % NumSlv,
-//    address unchanged. Bursts outside [MemBase, MemBase+MemSize) go to an
+//  * Routing: a burst goes to channel g % NumSlv of its granule g = addr >>
+//    log2(InterleaveBytes), or with ChannelHash to the XOR of all log2(NumSlv)-bit
+//    groups of g (strides of a power of two granules then spread over the
+//    channels), address unchanged. Bursts outside [MemBase, MemBase+MemSize) go to an
 //    internal error slave (DECERR); bursts inside the window that cross an
 //    InterleaveBytes boundary also go there (SLVERR). Never a hang.
 //  * AW and AR: per channel round-robin arbitration, one output register per
@@ -27,6 +29,7 @@ module tessera_axi_xbar #(
   parameter int unsigned IdBits          = 4,
   parameter int unsigned SlvIdBits       = IdBits + 4,
   parameter int unsigned InterleaveBytes = 256,
+  parameter bit          ChannelHash     = 1'b0,  // channel = XOR-fold of the granule index
   parameter logic [31:0] MemBase         = 32'h8000_0000,
   parameter logic [31:0] MemSize         = 32'h4000_0000,
   // read bursts in flight per master (power of two): default as many as the
@@ -146,6 +149,19 @@ module tessera_axi_xbar #(
   localparam int unsigned AxId    = 56;
   localparam int unsigned AxBits  = AxId + SlvIdBits;
 
+  // Channel of an address: granule index mod NumSlv, or its XOR-fold (ChannelHash)
+  localparam int unsigned ChBits = (NumSlv > 1) ? $clog2(NumSlv) : 1;
+  function automatic logic [31:0] chan_of(input logic [31:0] addr);
+    logic [31:0] g, c;
+    g = addr >> IlShift;
+    c = g;
+    if (ChannelHash) begin
+      c = '0;
+      for (int unsigned k = 0; k < 32; k = k + ChBits) c = c ^ (g >> k);
+    end
+    chan_of = c & (NumSlv - 32'd1);
+  endfunction
+
   // Target port of a burst: a channel, or ErrPort.
   function automatic logic [PortIdxBits-1:0] route(input logic [31:0] addr,
                                                    input logic [7:0]  len,
@@ -157,7 +173,7 @@ module tessera_axi_xbar #(
     if (!in_win || (off_end > InterleaveBytes)) begin
       route = PortIdxBits'(ErrPort);
     end else begin
-      route = PortIdxBits'((addr >> IlShift) & (NumSlv - 32'd1));
+      route = PortIdxBits'(chan_of(addr));
     end
   endfunction
 

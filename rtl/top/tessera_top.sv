@@ -1376,6 +1376,7 @@ module tessera_top #(
     .IdBits         (Iw),
     .SlvIdBits      (HbmIdBits),
     .InterleaveBytes(tessera_cfg_pkg::HbmInterleaveBytes),
+    .ChannelHash    (tessera_cfg_pkg::HbmChannelHash != 0),
     .MemBase        (tessera_cfg_pkg::HbmBase),
     .MemSize        (tessera_cfg_pkg::HbmSize)
   ) u_axi_xbar (

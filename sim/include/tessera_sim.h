@@ -151,6 +151,9 @@ uint64_t tsim_retired_count(const tsim_t *s);
 
 /* ---- HBM model */
 unsigned tsim_hbm_channels(void);
+/* HBM channel that serves a device-memory address (interleave granule and channel hash of
+ * the configuration, docs/fabric.md "Routing"). */
+unsigned tsim_hbm_channel(uint32_t addr);
 void tsim_hbm_stats(const tsim_t *s, unsigned ch, tsim_hbm_stats_t *out);
 void tsim_hbm_config(tsim_t *s, unsigned latency, unsigned bytes_per_cycle);
 /* Populated size (bytes from TESSERA_HBM_BASE; beats above answer DECERR; 0 = full). */

@@ -155,12 +155,22 @@ uint64_t AxiMemModel::beat_addr(const Burst& b, unsigned i) const {
   return (b.addr & ~(bytes - 1)) + uint64_t(i) * bytes;
 }
 
+unsigned axi_mem_channel(uint64_t addr, unsigned il_shift, unsigned num_channels, bool hash) {
+  uint32_t g = uint32_t(addr >> il_shift);
+  if (!hash) return g % num_channels;
+  unsigned bits = 0;
+  while ((1u << bits) < num_channels) ++bits;
+  if (bits == 0) return 0;
+  uint32_t c = 0;
+  for (unsigned k = 0; k < 32; k += bits) c ^= g >> k;
+  return c & (num_channels - 1);
+}
+
 uint8_t AxiMemModel::check_addr(uint64_t addr, unsigned size) const {
   uint64_t bytes = 1ull << size;
   uint64_t aligned = addr & ~(bytes - 1);
   if (aligned < cfg_.base || aligned + bytes > cfg_.base + cfg_.size) return kAxiDecErr;
-  if (cfg_.interleave_bytes &&
-      ((aligned >> il_shift_) % cfg_.num_channels) != cfg_.channel)
+  if (cfg_.interleave_bytes && axi_mem_channel(aligned, il_shift_, cfg_.num_channels, cfg_.channel_hash) != cfg_.channel)
     return kAxiDecErr;
   return kAxiOkay;
 }

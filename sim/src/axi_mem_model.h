@@ -116,6 +116,9 @@ struct AxiMemConfig {
   unsigned channel = 0;
   unsigned num_channels = 1;
   unsigned interleave_bytes = 0;
+  // with channel_hash the channel is the XOR of all log2(num_channels)-bit groups of the
+  // granule index (the fabric's ChannelHash, docs/fabric.md) instead of index % channels
+  bool channel_hash = false;
   // Optional DRAM bank/row effect (off when banks == 0): the channel has `banks` banks
   // with one open row each; row r = addr / row_bytes lives in bank r % banks. A read burst
   // whose row is not the open row of its bank waits `row_miss_cycles` more before its
@@ -138,6 +141,10 @@ struct AxiMemCounters {
 };
 
 // ---------------------------------------------------------------- the model
+// Channel of a byte address: granule (addr >> il_shift) mod num_channels, or with hash the
+// XOR of all log2(num_channels)-bit groups of the granule index (num_channels a power of two).
+unsigned axi_mem_channel(uint64_t addr, unsigned il_shift, unsigned num_channels, bool hash);
+
 class AxiMemModel {
  public:
   // mem == nullptr: the model owns a private SparseMem.

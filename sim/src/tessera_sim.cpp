@@ -494,6 +494,7 @@ tsim_t* tsim_create(const tsim_opts_t* o) {
     cfg.channel = c;
     cfg.num_channels = kCh;
     cfg.interleave_bytes = TESSERA_HBM_INTERLEAVE_BYTES;
+    cfg.channel_hash = TESSERA_HBM_CHANNEL_HASH != 0;
     if (s->opts.hbm_size) cfg.size = s->opts.hbm_size;
     cfg.banks = s->opts.hbm_banks;
     if (s->opts.hbm_row_bytes) cfg.row_bytes = s->opts.hbm_row_bytes;
@@ -811,6 +812,11 @@ uint64_t tsim_retired_count(const tsim_t* s) { return s->retired; }
 
 // ---- HBM
 unsigned tsim_hbm_channels(void) { return kCh; }
+unsigned tsim_hbm_channel(uint32_t addr) {
+  unsigned sh = 0;
+  while ((1u << sh) < TESSERA_HBM_INTERLEAVE_BYTES) ++sh;
+  return tessera::axi_mem_channel(addr, sh, kCh, TESSERA_HBM_CHANNEL_HASH != 0);
+}
 static void stats_of(const AxiMemModel& m, tsim_hbm_stats_t* o) {
   const auto& k = m.counters();
   o->bytes_read = k.bytes_read;

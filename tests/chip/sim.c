@@ -59,8 +59,10 @@ TF_TEST_F(sim, hbm_backdoor_frontdoor, 2000000, TF_SMOKE) {
   for (unsigned i = 0; i < 48; ++i) {
     uint32_t a = rand_addr(t, TESSERA_HBM_BASE, TESSERA_HBM_SIZE);
     if (i < 2 * TESSERA_HBM_CHANNELS) /* make sure every channel is hit */
-      a = TESSERA_HBM_BASE + (tf_rand_below(t, 4096) * TESSERA_HBM_CHANNELS + i % TESSERA_HBM_CHANNELS) *
-                                 TESSERA_HBM_INTERLEAVE_BYTES + tf_rand_below(t, TESSERA_HBM_INTERLEAVE_BYTES / 4) * 4;
+      do {
+        a = TESSERA_HBM_BASE + tf_rand_below(t, 1u << 16) * TESSERA_HBM_INTERLEAVE_BYTES +
+            tf_rand_below(t, TESSERA_HBM_INTERLEAVE_BYTES / 4) * 4;
+      } while (tsim_hbm_channel(a) != i % TESSERA_HBM_CHANNELS);
     uint32_t v = tf_rand32(t), got = 0;
     TF_CHECK_OK(t, tsim_mem_write32(t->sim, a, v));
     TF_CHECK_OK(t, tsim_host_read32(t->sim, a, &got));

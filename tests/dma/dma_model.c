@@ -180,6 +180,5 @@ void dma_tensor_run(const uint32_t sw[16], const uint32_t dw[16], const int32_t 
 
 int dma_transpose_paired(const dma_desc_t *d, int wr_alloc) {
   uint32_t e2 = 2u * (32u / d->ebytes);
-  return d->mode == DMA_MODE_TRANSPOSE && d->ebytes == 4 && wr_alloc && d->dst % 64u == 0 && d->ds1 % 64u == 0 &&
-         d->c1 % e2 == 0;
+  return d->mode == DMA_MODE_TRANSPOSE && wr_alloc && d->dst % 64u == 0 && d->ds1 % 64u == 0 && d->c1 % e2 == 0;
 }

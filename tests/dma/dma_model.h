@@ -28,8 +28,8 @@ void dma_model_run(const dma_desc_t *d, dma_rd8_fn rd, dma_wr8_fn wr);
 int dma_model_in_dst(const dma_desc_t *d, uint32_t addr);
 /* Does the engine write this (checked) transpose with paired tiles: 2E source rows per
  * tile, one 64-byte line per destination row (2-beat bursts)? Performance rule, not
- * semantics: four-byte elements, writes allocating in the L2 (CACHE.wr_alloc), DST and
- * DST_STRIDE1 multiples of 64 and COUNT1 a multiple of 2E = 16. */
+ * semantics: writes allocating in the L2 (CACHE.wr_alloc), DST and DST_STRIDE1 multiples
+ * of 64 and COUNT1 a multiple of 2E. */
 int dma_transpose_paired(const dma_desc_t *d, int wr_alloc);
 
 /* Tensor mode (docs/dma.md "Tensor copy"): sw / dw are the 16 words of the source and

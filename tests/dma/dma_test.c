@@ -198,9 +198,8 @@ static int t_transpose(void) {
     if (i % 8 == 0) env_random();
     dma_desc_t d = rand_desc(DMA_MODE_TRANSPOSE);
     if (chance(40)) {   /* eligible for paired tiles (used when the writes allocate) */
-      d.ebytes = 4;
-      d.c1 = 16 * (1 + rnd() % 4);
-      d.ds1 = d.c1 * 4 + 64 * (rnd() % 3);
+      d.c1 = 2 * (32 / d.ebytes) * (1 + rnd() % 4);
+      d.ds1 = d.c1 * d.ebytes + 64 * (rnd() % 3);
       d.dst &= ~63u;
     }
     run_opts_t o = {chance(60), 0};

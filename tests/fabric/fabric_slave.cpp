@@ -8,7 +8,7 @@ namespace fab {
 void StressSlave::check(const char* ch, uint32_t id, uint64_t addr, unsigned len, unsigned size) {
   unsigned shift = 0;
   while ((1u << shift) < cfg_.interleave) ++shift;
-  if (((addr >> shift) % cfg_.num_channels) != cfg_.channel)
+  if (tessera::axi_mem_channel(addr, shift, cfg_.num_channels, cfg_.hash) != cfg_.channel)
     (*err_)("channel %u: %s addr 0x%08llx misrouted", cfg_.channel, ch, (unsigned long long)addr);
   uint64_t off = addr & (cfg_.interleave - 1);
   if (off + (uint64_t(len) << size) > cfg_.interleave)

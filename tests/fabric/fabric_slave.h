@@ -21,6 +21,7 @@ namespace fab {
 
 struct SlaveCfg {
   unsigned channel = 0, num_channels = 1, interleave = 256, data_bytes = 32;
+  bool hash = false;              // channel = XOR-fold of the granule index (ChannelHash)
   unsigned id_master_shift = 4;   // slave ID = {master, id}: master index at this bit
   unsigned num_masters = 1;
   double p_awready = 0.7, p_wready = 0.7, p_arready = 0.7, p_rbeat = 0.8, p_b = 0.7;

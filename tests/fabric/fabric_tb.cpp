@@ -45,6 +45,9 @@ using namespace fab;
 
 static constexpr unsigned NM = FAB_NMST, NS = FAB_NSLV;
 static constexpr unsigned DB = 32, DW = 256, WORDS = DW / 32;   // bus bytes / bits / words
+#ifndef FAB_HASH
+#define FAB_HASH 0   // crossbar built with ChannelHash = 1 (channel = XOR-fold of the granule index)
+#endif
 static constexpr unsigned IDB = 4, SIDB = IDB + 4, IL = 256;
 // channel-side ID = {master index, tag} (docs/fabric.md): the crossbar's default
 // ReorderSlots is 64 or what SlvIdBits leaves after the master index
@@ -232,7 +235,7 @@ void Bench::gen(Master& m) {
     }
   }
   t->t_gen = cyc_;
-  t->port = t->resp == OKAY ? unsigned((t->addr / IL) % NS) : NS;
+  t->port = t->resp == OKAY ? tessera::axi_mem_channel(t->addr, 8, NS, FAB_HASH != 0) : NS;
   (t->write ? m.wl : m.rl).push_back(t);
   m.active.push_back(t);
   ++m.generated;
@@ -542,6 +545,7 @@ void Bench::reset() {
       mc.channel = c;
       mc.num_channels = NS;
       mc.interleave_bytes = IL;
+      mc.channel_hash = FAB_HASH != 0;
       hm_[c].reset(new tessera::AxiMemModel(mc, &mem_));
       hm_[c]->reset(port_[c]);
       ss_[c].reset();
@@ -550,6 +554,7 @@ void Bench::reset() {
       sc.channel = c;
       sc.num_channels = NS;
       sc.interleave = IL;
+      sc.hash = FAB_HASH != 0;
       sc.id_master_shift = TAGB;
       sc.num_masters = NM;
       ss_[c].reset(new StressSlave(sc, &mem_, seed_ * 131 + c * 7 + 3, &err_));

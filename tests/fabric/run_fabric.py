@@ -30,6 +30,10 @@ def main():
     runs = [
         ("xbar 4x4", [os.path.join(a.build, "xbar44", "Vtessera_axi_xbar"), "--seed", str(seed), "--txns", str(a.txns)]),
         ("xbar 3x2", [os.path.join(a.build, "xbar32", "Vtessera_axi_xbar"), "--seed", str(seed), "--txns", str(a.txns)]),
+        ("xbar 4x4, channel hash", [os.path.join(a.build, "xbar44h", "Vtessera_axi_xbar"), "--seed", str(seed),
+                                    "--txns", str(a.txns), "--phase", "stress"]),
+        ("xbar 4x4, channel hash, HBM model", [os.path.join(a.build, "xbar44h", "Vtessera_axi_xbar"), "--seed",
+                                                  str(seed), "--txns", str(a.txns), "--phase", "hbm"]),
         ("obi2axi", [os.path.join(a.build, "obi", "Vtessera_obi2axi"), "--seed", str(seed), "--ops", str(a.ops)]),
     ]
     tp = tf = 0

@@ -16,6 +16,7 @@
 #define TESSERA_AXI_ID_BITS              4u  /* AXI ID width driven by each master */
 #define TESSERA_HBM_CHANNELS             4u  /* number of device-memory channels */
 #define TESSERA_HBM_INTERLEAVE_BYTES     256u  /* channel interleave granule in bytes */
+#define TESSERA_HBM_CHANNEL_HASH         0u  /* 1: channel = XOR of the granule-index bit groups (0: granule index mod channels) */
 #define TESSERA_HBM_LATENCY_CYCLES       40u  /* default device-memory read latency */
 #define TESSERA_HBM_BYTES_PER_CYCLE      32u  /* default per-channel bandwidth */
 #define TESSERA_HOST_LATENCY_CYCLES      200u  /* default host-memory read latency (host AXI master) */
