@@ -1605,13 +1605,30 @@ static int dma0_bench_run(tf_ctx_t *t, const cp_buf_t *b, uint32_t *busy, uint64
   unsigned slot = QSLOT_DMA(0);
   uint32_t flag = HBM(0x7F000u), st = 0;
   CALL(q_program_flag(t, slot, b, flag));
+  /* where the cycles go (printed below): read beats in flight, the write side waiting
+   * for read data (PERF_STALL) and slice 0's counters over the run */
+  enum { NC = 5 };
+  static const uint32_t l2c_off[NC] = {offsetof(l2_t, HITS), offsetof(l2_t, MISSES), offsetof(l2_t, EVICTIONS),
+                                       offsetof(l2_t, WRITEBACKS), offsetof(l2_t, STALLS)};
+  uint32_t c0[NC], c1[NC], wstall = 0;
+  for (unsigned i = 0; i < NC; i++) R32(TESSERA_L2_ADDR(0) + l2c_off[i], &c0[i]);
   uint64_t t0 = tsim_cycles(t->sim);
   W32(QM(slot, CTRL), QMAN__CTRL__START_bm);
-  uint32_t want[2] = {flag, 1};
-  TF_CHECK_OK(t, tsim_run_until(t->sim, flag_pred, want, t->budget, 4));
+  static copy_trace_t tr;
+  memset(&tr, 0, sizeof tr);
+  tr.want[0] = flag;
+  tr.want[1] = 1;
+  TF_CHECK_OK(t, tsim_run_until(t->sim, copy_trace_pred, &tr, t->budget, 1));
   *total = tsim_cycles(t->sim) - t0;
   R32(DMA_REG(0, PERF_BUSY), busy);
+  R32(DMA_REG(0, PERF_STALL), &wstall);
   R32(DMA_REG(0, STATUS), &st);
+  for (unsigned i = 0; i < NC; i++) R32(TESSERA_L2_ADDR(0) + l2c_off[i], &c1[i]);
+  printf("CTRLBENCH   DMA 0: read beats in flight avg %.1f, max %u; write side waited for read data %u cycles "
+         "(%.1f%% of busy); slice 0: hits %u, misses %u, evictions %u, write-backs %u, cycles with an engine "
+         "stalled %u\n", tr.n ? (double)tr.sum_outst / tr.n : 0.0, tr.max_outst, wstall,
+         *busy ? 100.0 * wstall / *busy : 0.0, c1[0] - c0[0], c1[1] - c0[1], c1[2] - c0[2], c1[3] - c0[3],
+         c1[4] - c0[4]);
   TF_CHECK_EQ(t, FIELD(st, DMA__STATUS__ERR), 0);
   return TF_PASS;
 }
