@@ -110,13 +110,16 @@ module tessera_dma #(
   // TrK tiles is R x TrK beats (R = rows per tile: E = 16 two-byte / 8 four-byte elements
   // per beat, 2E for paired tiles), at most a quarter of the buffer so that reads run
   // ahead of the group being loaded; at most 8 (one 256-byte burst per row); powers of two
-  localparam int unsigned TrKq2  = FifoBeats / 64;    // B / (4R), R = 16
-  localparam int unsigned TrKq4  = FifoBeats / 32;    // R = 8
-  localparam int unsigned TrKq2P = FifoBeats / 128;   // R = 32
+  // (one-beat tiles: an eighth of the buffer; their writes pass through the L2 one beat at
+  // a time, so longer read groups only crowd the slice's read path, docs/dma.md)
+  localparam int unsigned TrKq2  = FifoBeats / 128;   // B / (8R), R = 16
+  localparam int unsigned TrKq4  = FifoBeats / 64;    // R = 8
+  localparam int unsigned TrKq2P = FifoBeats / 128;   // B / (4R), R = 32
+  localparam int unsigned TrKq4P = FifoBeats / 64;    // B / (4R), R = 16
   localparam int unsigned TrK2  = (TrKq2 > 8) ? 8 : (TrKq2 < 1) ? 1 : TrKq2;     // two-byte, E-row tiles
   localparam int unsigned TrK4  = (TrKq4 > 8) ? 8 : (TrKq4 < 1) ? 1 : TrKq4;     // four-byte, E-row tiles
   localparam int unsigned TrK2P = (TrKq2P > 8) ? 8 : (TrKq2P < 1) ? 1 : TrKq2P;  // two-byte, paired (2E rows)
-  localparam int unsigned TrK4P = TrK2;                                          // four-byte, paired (16 rows)
+  localparam int unsigned TrK4P = (TrKq4P > 8) ? 8 : (TrKq4P < 1) ? 1 : TrKq4P;  // four-byte, paired (16 rows)
 
   localparam logic [7:0] ErrAlign = 8'd1, ErrZero = 8'd2, ErrMode = 8'd3, ErrRange = 8'd4,
                          ErrAxi = 8'd5;

@@ -40,7 +40,7 @@ package tessera_cfg_pkg;
   localparam int unsigned L2LineBytes = 64;  // L2 line size
   localparam int unsigned L2RdBursts = 16;  // read bursts buffered per L2 slice port / in flight per router master
   localparam int unsigned DmaEngines = 1;  // DMA engines
-  localparam int unsigned DmaBufBeats = 128;  // DMA data buffer in 32-byte beats
+  localparam int unsigned DmaBufBeats = 256;  // DMA data buffer in 32-byte beats
   localparam int unsigned NicPorts = 1;  // NIC ports
   localparam int unsigned SyncObjects = 256;  // Sync Manager objects
   localparam int unsigned SyncMonitors = 64;  // Sync Manager monitors

@@ -40,7 +40,7 @@
 #define TESSERA_L2_LINE_BYTES            64u  /* L2 line size */
 #define TESSERA_L2_RD_BURSTS             16u  /* read bursts buffered per L2 slice port / in flight per router master */
 #define TESSERA_DMA_ENGINES              1u  /* DMA engines */
-#define TESSERA_DMA_BUF_BEATS            128u  /* DMA data buffer in 32-byte beats */
+#define TESSERA_DMA_BUF_BEATS            256u  /* DMA data buffer in 32-byte beats */
 #define TESSERA_NIC_PORTS                1u  /* NIC ports */
 #define TESSERA_SYNC_OBJECTS             256u  /* Sync Manager objects */
 #define TESSERA_SYNC_MONITORS            64u  /* Sync Manager monitors */
