@@ -37,7 +37,7 @@ $(FABRIC_XBAR44): $(FABRIC_TB_DEPS) tests/fabric/fabric_tb.cpp
 # ... and 3 masters x 2 channels (odd master count, the tiny channel count)
 $(FABRIC_XBAR32): $(FABRIC_TB_DEPS) tests/fabric/fabric_tb.cpp
 	$(call fabric_xbar_tb,3,2,0)
-# ... and 4 x 4 with the channel hash of the chip (routing phases: stress, hbm, errors)
+# ... and 4 x 4 with the channel hash (ChannelHash = 1; run_fabric.py runs its stress and hbm phases)
 $(FABRIC_XBAR44H): $(FABRIC_TB_DEPS) tests/fabric/fabric_tb.cpp
 	$(call fabric_xbar_tb,4,4,1)
 # OBI->AXI bridge testbench
