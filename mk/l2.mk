@@ -17,6 +17,8 @@ L2_TB_SRC := $(wildcard tests/l2/*.cpp tests/l2/*.h) sim/src/axi_mem_model.cpp s
 L2_SIZE   := $(shell sed -n 's/.*L2BytesPerDcore = \([0-9]*\).*/\1/p' $(CFG_PKG))
 # read bursts buffered per port (the read-ahead horizon), as the chip's slices have them
 L2_RD_BURSTS := $(shell sed -n 's/.*L2RdBursts = \([0-9]*\).*/\1/p' $(CFG_PKG))
+# downstream ID bits (the chip's AXI ID width: it sets the number of read-ahead MSHRs)
+L2_MID_BITS := $(shell sed -n 's/.*AxiIdBits = \([0-9]*\).*/\1/p' $(CFG_PKG))
 
 .PHONY: l2-lint l2-tb l2-test l2-bench l2-synth
 l2-lint:
@@ -26,8 +28,8 @@ l2-tb: $(L2_TB)
 $(L2_TB): $(L2_ALL) $(L2_TB_SRC) mk/l2.mk
 	@mkdir -p $(L2_TB_DIR)
 	nice verilator --cc --exe --build -O3 --x-assign fast --x-initial fast -Wno-fatal \
-	  -j 2 --top-module tessera_l2 -GSizeBytes=$(L2_SIZE) -GArDepth=$(L2_RD_BURSTS) \
-	  -Mdir $(L2_TB_DIR) -CFLAGS "-O2 -std=c++17 -DL2_SIZE=$(L2_SIZE)" \
+	  -j 2 --top-module tessera_l2 -GSizeBytes=$(L2_SIZE) -GArDepth=$(L2_RD_BURSTS) -GMIdBits=$(L2_MID_BITS) \
+	  -Mdir $(L2_TB_DIR) -CFLAGS "-O2 -std=c++17 -DL2_SIZE=$(L2_SIZE) -DL2_MID_BITS=$(L2_MID_BITS)" \
 	  $(L2_ALL) $(abspath tests/l2/l2_tb.cpp) $(abspath sim/src/axi_mem_model.cpp) -o Vtessera_l2 >$(L2_TB_DIR)/build.log 2>&1 \
 	  || { tail -30 $(L2_TB_DIR)/build.log; exit 1; }
 

@@ -16,7 +16,9 @@ module tessera_l2 #(
   parameter int unsigned MIdBits   = 4,
   parameter int unsigned NumBanks  = 4,
   parameter int unsigned WqDepth   = 8,
-  parameter int unsigned NumPf     = 10,  // read-ahead MSHRs (several line runs in flight)
+  // read-ahead MSHRs (several line runs in flight): every downstream read ID that the
+  // engines' demand MSHRs (IDs 0 .. 2*NumPorts-1) leave free
+  parameter int unsigned NumPf     = (1 << MIdBits) - 2 * NumPorts,
   parameter int unsigned ArDepth   = 8,   // read bursts buffered per port (read-ahead horizon)
   parameter logic [31:0] MemBase   = 32'h8000_0000,  // maintenance ranges must lie inside
   parameter logic [31:0] MemSize   = 32'h4000_0000

@@ -29,6 +29,10 @@
 #include <array>
 #define REG(n) uint32_t(offsetof(l2_t, n))
 
+#ifndef L2_MID_BITS  /* downstream ID bits of the slice (the chip's axi_id_bits, from mk/l2.mk) */
+#define L2_MID_BITS 4
+#endif
+static const int kMIds = 1 << L2_MID_BITS;  /* downstream read IDs: 2 per port + read-ahead MSHRs */
 #ifndef L2_SIZE
 #define L2_SIZE 65536
 #endif
@@ -203,9 +207,9 @@ struct Bench {
     bool last;
   };
   bool r_ilv = false;
-  std::deque<RBeat> ilv_q[16];
+  std::deque<RBeat> ilv_q[1 << L2_MID_BITS];
   int ilv_hold = -1;
-  unsigned ilv_par[16] = {};
+  unsigned ilv_par[1 << L2_MID_BITS] = {};
   uint64_t ilv_pairs = 0, ilv_singles = 0;
 
   Bench(unsigned latency, unsigned bpc) {
@@ -454,10 +458,10 @@ struct Bench {
       for (int i = 0; i < 8; ++i) q.data[i] = port.rdata[i];
       q.resp = port.rresp;
       q.last = port.rlast;
-      ilv_q[port.rid & 15].push_back(q);
+      ilv_q[port.rid & unsigned(kMIds - 1)].push_back(q);
     }
-    int ids[16], n = 0;
-    for (int i = 0; i < 16; ++i)
+    int ids[1 << L2_MID_BITS], n = 0;
+    for (int i = 0; i < kMIds; ++i)
       if (!ilv_q[i].empty()) ids[n++] = i;
     top->m_axi_rvalid_i = 0;
     if (n == 0 || !chance(60)) return;

@@ -13,7 +13,7 @@ package tessera_cfg_pkg;
   localparam int unsigned AxiAddrBits = 32;  // AXI address width
   localparam int unsigned AxiDataBits = 256;  // AXI data width of the memory fabric
   localparam int unsigned AxiDataBytes = 32;  // AXI data width in bytes
-  localparam int unsigned AxiIdBits = 4;  // AXI ID width driven by each master
+  localparam int unsigned AxiIdBits = 5;  // AXI ID width driven by each master
   localparam int unsigned HbmChannels = 2;  // number of device-memory channels
   localparam int unsigned HbmInterleaveBytes = 256;  // channel interleave granule in bytes
   localparam int unsigned HbmChannelHash = 0;  // 1: channel = XOR of the granule-index bit groups (0: granule index mod channels)
@@ -38,7 +38,7 @@ package tessera_cfg_pkg;
   localparam int unsigned L2BytesPerDcore = 16384;  // L2 capacity per slice
   localparam int unsigned L2Ways = 8;  // L2 associativity
   localparam int unsigned L2LineBytes = 64;  // L2 line size
-  localparam int unsigned L2RdBursts = 16;  // read bursts buffered per L2 slice port / in flight per router master
+  localparam int unsigned L2RdBursts = 32;  // read bursts buffered per L2 slice port / in flight per router master
   localparam int unsigned DmaEngines = 1;  // DMA engines
   localparam int unsigned DmaBufBeats = 256;  // DMA data buffer in 32-byte beats
   localparam int unsigned NicPorts = 1;  // NIC ports

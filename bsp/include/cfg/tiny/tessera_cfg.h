@@ -13,7 +13,7 @@
 #define TESSERA_AXI_ADDR_BITS            32u  /* AXI address width */
 #define TESSERA_AXI_DATA_BITS            256u  /* AXI data width of the memory fabric */
 #define TESSERA_AXI_DATA_BYTES           32u  /* AXI data width in bytes */
-#define TESSERA_AXI_ID_BITS              4u  /* AXI ID width driven by each master */
+#define TESSERA_AXI_ID_BITS              5u  /* AXI ID width driven by each master */
 #define TESSERA_HBM_CHANNELS             2u  /* number of device-memory channels */
 #define TESSERA_HBM_INTERLEAVE_BYTES     256u  /* channel interleave granule in bytes */
 #define TESSERA_HBM_CHANNEL_HASH         0u  /* 1: channel = XOR of the granule-index bit groups (0: granule index mod channels) */
@@ -38,7 +38,7 @@
 #define TESSERA_L2_BYTES_PER_DCORE       16384u  /* L2 capacity per slice */
 #define TESSERA_L2_WAYS                  8u  /* L2 associativity */
 #define TESSERA_L2_LINE_BYTES            64u  /* L2 line size */
-#define TESSERA_L2_RD_BURSTS             16u  /* read bursts buffered per L2 slice port / in flight per router master */
+#define TESSERA_L2_RD_BURSTS             32u  /* read bursts buffered per L2 slice port / in flight per router master */
 #define TESSERA_DMA_ENGINES              1u  /* DMA engines */
 #define TESSERA_DMA_BUF_BEATS            256u  /* DMA data buffer in 32-byte beats */
 #define TESSERA_NIC_PORTS                1u  /* NIC ports */
