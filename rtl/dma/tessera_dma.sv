@@ -15,6 +15,7 @@ module tessera_dma #(
   parameter logic [31:0] HostBase  = tessera_cfg_pkg::HostBase,
   parameter logic [31:0] HostSize  = tessera_cfg_pkg::HostSize,
   parameter int unsigned FifoBeats = tessera_cfg_pkg::DmaBufBeats,  // beat buffer (power of 2, >= 16)
+  parameter int unsigned IdBits    = 4,      // AXI ID width of the ports (the chip's axi_id_bits)
   parameter logic [3:0]  AxiId     = 4'h0
 ) (
   input  logic         clk_i,
@@ -31,7 +32,7 @@ module tessera_dma #(
   output logic [31:0]  apb_prdata_o,
   output logic         apb_pslverr_o,
   // AXI4 master
-  output logic [3:0]   m_axi_awid_o,
+  output logic [IdBits-1:0]   m_axi_awid_o,
   output logic [31:0]  m_axi_awaddr_o,
   output logic [7:0]   m_axi_awlen_o,
   output logic [2:0]   m_axi_awsize_o,
@@ -46,11 +47,11 @@ module tessera_dma #(
   output logic         m_axi_wlast_o,
   output logic         m_axi_wvalid_o,
   input  logic         m_axi_wready_i,
-  input  logic [3:0]   m_axi_bid_i,
+  input  logic [IdBits-1:0]   m_axi_bid_i,
   input  logic [1:0]   m_axi_bresp_i,
   input  logic         m_axi_bvalid_i,
   output logic         m_axi_bready_o,
-  output logic [3:0]   m_axi_arid_o,
+  output logic [IdBits-1:0]   m_axi_arid_o,
   output logic [31:0]  m_axi_araddr_o,
   output logic [7:0]   m_axi_arlen_o,
   output logic [2:0]   m_axi_arsize_o,
@@ -60,14 +61,14 @@ module tessera_dma #(
   output logic [3:0]   m_axi_arqos_o,
   output logic         m_axi_arvalid_o,
   input  logic         m_axi_arready_i,
-  input  logic [3:0]   m_axi_rid_i,
+  input  logic [IdBits-1:0]   m_axi_rid_i,
   input  logic [255:0] m_axi_rdata_i,
   input  logic [1:0]   m_axi_rresp_i,
   input  logic         m_axi_rlast_i,
   input  logic         m_axi_rvalid_i,
   output logic         m_axi_rready_o,
   // AXI4 master to host memory (same ID, sizes and bursts as the memory port)
-  output logic [3:0]   h_axi_awid_o,
+  output logic [IdBits-1:0]   h_axi_awid_o,
   output logic [31:0]  h_axi_awaddr_o,
   output logic [7:0]   h_axi_awlen_o,
   output logic [2:0]   h_axi_awsize_o,
@@ -79,18 +80,18 @@ module tessera_dma #(
   output logic         h_axi_wlast_o,
   output logic         h_axi_wvalid_o,
   input  logic         h_axi_wready_i,
-  input  logic [3:0]   h_axi_bid_i,
+  input  logic [IdBits-1:0]   h_axi_bid_i,
   input  logic [1:0]   h_axi_bresp_i,
   input  logic         h_axi_bvalid_i,
   output logic         h_axi_bready_o,
-  output logic [3:0]   h_axi_arid_o,
+  output logic [IdBits-1:0]   h_axi_arid_o,
   output logic [31:0]  h_axi_araddr_o,
   output logic [7:0]   h_axi_arlen_o,
   output logic [2:0]   h_axi_arsize_o,
   output logic [1:0]   h_axi_arburst_o,
   output logic         h_axi_arvalid_o,
   input  logic         h_axi_arready_i,
-  input  logic [3:0]   h_axi_rid_i,
+  input  logic [IdBits-1:0]   h_axi_rid_i,
   input  logic [255:0] h_axi_rdata_i,
   input  logic [1:0]   h_axi_rresp_i,
   input  logic         h_axi_rlast_i,
@@ -439,7 +440,7 @@ module tessera_dma #(
     end
   end
 
-  assign m_axi_awid_o    = AxiId;
+  assign m_axi_awid_o    = IdBits'(AxiId);
   assign m_axi_awaddr_o  = ten_q ? t_awaddr : awaddr_q;
   assign m_axi_awlen_o   = ten_q ? t_awlen : awlen_q;
   assign m_axi_awsize_o  = 3'd5;
@@ -449,7 +450,7 @@ module tessera_dma #(
   assign m_axi_awqos_o   = {2'b00, wr_class_q};
   assign m_axi_awvalid_o = ten_q ? t_awvalid : (awvalid_q && !dst_h);
   assign m_axi_bready_o  = 1'b1;
-  assign m_axi_arid_o    = AxiId;
+  assign m_axi_arid_o    = IdBits'(AxiId);
   assign m_axi_araddr_o  = ten_q ? t_araddr : araddr_q;
   assign m_axi_arlen_o   = ten_q ? t_arlen : arlen_q;
   assign m_axi_arsize_o  = 3'd5;
@@ -460,7 +461,7 @@ module tessera_dma #(
   assign m_axi_arvalid_o = ten_q ? t_arvalid : (arvalid_q && !src_h);
   assign m_axi_rready_o  = 1'b1;
 
-  assign h_axi_awid_o    = AxiId;
+  assign h_axi_awid_o    = IdBits'(AxiId);
   assign h_axi_awaddr_o  = awaddr_q;
   assign h_axi_awlen_o   = awlen_q;
   assign h_axi_awsize_o  = 3'd5;
@@ -471,7 +472,7 @@ module tessera_dma #(
   assign h_axi_wlast_o   = w_last;
   assign h_axi_wvalid_o  = e_wvalid && dst_h;
   assign h_axi_bready_o  = 1'b1;
-  assign h_axi_arid_o    = AxiId;
+  assign h_axi_arid_o    = IdBits'(AxiId);
   assign h_axi_araddr_o  = araddr_q;
   assign h_axi_arlen_o   = arlen_q;
   assign h_axi_arsize_o  = 3'd5;

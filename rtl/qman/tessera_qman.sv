@@ -15,6 +15,7 @@ module tessera_qman #(
   parameter logic [31:0] MemBase   = tessera_cfg_pkg::HbmBase,
   parameter logic [31:0] MemSize   = tessera_cfg_pkg::HbmSize,
   parameter int unsigned FifoBeats = 16,     // prefetch buffer, 32-byte beats (power of 2, >= 8)
+  parameter int unsigned IdBits    = 4,      // AXI ID width of the ports (the chip's axi_id_bits)
   parameter logic [3:0]  AxiId     = 4'h0
 ) (
   input  logic         clk_i,
@@ -31,7 +32,7 @@ module tessera_qman #(
   output logic [31:0]  apb_prdata_o,
   output logic         apb_pslverr_o,
   // AXI4 read master (command-buffer fetch)
-  output logic [3:0]   m_axi_arid_o,
+  output logic [IdBits-1:0]   m_axi_arid_o,
   output logic [31:0]  m_axi_araddr_o,
   output logic [7:0]   m_axi_arlen_o,
   output logic [2:0]   m_axi_arsize_o,
@@ -41,7 +42,7 @@ module tessera_qman #(
   output logic [3:0]   m_axi_arqos_o,
   output logic         m_axi_arvalid_o,
   input  logic         m_axi_arready_i,
-  input  logic [3:0]   m_axi_rid_i,
+  input  logic [IdBits-1:0]   m_axi_rid_i,
   input  logic [255:0] m_axi_rdata_i,
   input  logic [1:0]   m_axi_rresp_i,
   input  logic         m_axi_rlast_i,
@@ -175,7 +176,7 @@ module tessera_qman #(
                  (32'(credits) >= b_want);
   end
 
-  assign m_axi_arid_o    = AxiId;
+  assign m_axi_arid_o    = IdBits'(AxiId);
   assign m_axi_araddr_o  = araddr_q;
   assign m_axi_arlen_o   = arlen_q;
   assign m_axi_arsize_o  = 3'd5;

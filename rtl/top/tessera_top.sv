@@ -923,6 +923,7 @@ module tessera_top #(
   for (genvar d = 0; d < NumDma; d++) begin : g_dma
     localparam int unsigned Q = QDma + d;
     tessera_dma #(
+      .IdBits (Iw),
       .MemBase(tessera_cfg_pkg::HbmBase),
       .MemSize(tessera_cfg_pkg::HbmSize)
     ) u_dma (
@@ -1118,6 +1119,7 @@ module tessera_top #(
 
   for (genvar q = 0; q < NumQ; q++) begin : g_qman
     tessera_qman #(
+      .IdBits (Iw),
       .NumSobs(tessera_cfg_pkg::SyncObjects),
       .MemBase(tessera_cfg_pkg::HbmBase),
       .MemSize(tessera_cfg_pkg::HbmSize),
