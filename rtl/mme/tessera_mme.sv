@@ -268,9 +268,13 @@ module tessera_mme
   // does not wait for the panels: each A/B slot has a k watermark (k-steps whose
   // operands have landed), raised as bursts land, and the array issues k-step k
   // only when k is below both watermarks. Panels with k-contiguous rows (A normal,
-  // B transposed) are fetched column by column (one beat of every row, then the
-  // next beat), so their watermark rises every Rows (Cols) beats; panels with one
-  // row per k (A transposed, B normal) raise it at every row.
+  // B transposed) of the first four tiles are fetched column by column (one beat of
+  // every row, then the next beat), so their watermark rises every Rows (Cols) beats
+  // and the job's first tiles start early; later such panels are fetched ahead of
+  // their tiles, row by row in bursts of up to 8 beats (whole 64-byte lines, so the
+  // L2 refills a 256-byte run with one read-ahead MSHR instead of one line each), and
+  // their watermark rises once, with the panel's last burst. Panels with one row per
+  // k (A transposed, B normal) raise it at every row.
   typedef enum logic [2:0] {FIdle, FTile, FA, FB, FI, FMark} fphase_e;
   fphase_e f_ph_q;
 
@@ -386,7 +390,7 @@ module tessera_mme
     endcase
     foff  = f_base;
     flast = 8'((24'(foff) + f_seg_len - 24'd1) >> 5);
-    f_cm  = (f_ph_q == FA || f_ph_q == FB) && !flay_l;
+    f_cm  = (f_ph_q == FA || f_ph_q == FB) && !flay_l && (f_t_q < TW'(4));
     f_done = f_cm ? (fbeat_q > flast) : (fr_q >= fr_n);
   end
 
@@ -457,6 +461,10 @@ module tessera_mme
         // last row of a column: k-steps of beats 0..fbeat_q are complete
         fq_in.kend = (fr_q == fr_n - 20'd1);
         fq_in.kval = (20'(fbeat_q) + 20'd1) << (3'd5 - {1'b0, (fdest == 2'd0) ? lab : lbb});
+      end else if (!flay_l && fdest != 2'd2) begin
+        // k-contiguous rows in row order: every k-step is present with the last burst
+        fq_in.kend = f_last;
+        fq_in.kval = (20'(flast) + 20'd1) << (3'd5 - {1'b0, (fdest == 2'd0) ? lab : lbb});
       end else begin
         // one row per k: row fr_q complete with the burst holding its last beat
         fq_in.kend = (fdest != 2'd2) && f_row_end;
