@@ -136,6 +136,10 @@ def main():
         return 1
     print(f"  elaborated tessera_top in {dt:.0f} s", flush=True)
     names = [l.strip() for l in open(mods_txt) if l.startswith("  ")]
+    # the elaborated top: Yosys may keep it as a parameterised derivative
+    # ("$paramod$<hash>\tessera_top") after the chparam overrides
+    top_name = next((n for n in names if n == "tessera_top" or n.endswith("\\tessera_top")),
+                    "tessera_top")
     split = [n for n in names if n.split("\\")[-1] in BLOCKS]
 
     # 2. each block parameterisation on its own, two at a time
@@ -171,7 +175,8 @@ def main():
             f.write(f"read_rtlil {elab}\n")
             for name in split:
                 f.write(f"blackbox {name}\n")
-            f.write("hierarchy -top tessera_top\n"
+            f.write(f"hierarchy -top {top_name}\n"
+                    + ("" if top_name == "tessera_top" else "rename -top tessera_top\n")
                     + SYNTH.format(top="tessera_top", stat=top_stat) + "\n")
         if reuse and os.path.exists(top_stat):
             return "tessera_top", "top", True, 0.0, top_stat
