@@ -43,6 +43,7 @@ static void usage(FILE *f) {
           "                        sends shutdown; --max-cycles limits the simulated time (default 1G)\n"
           "  --hbm-latency N       HBM read latency in cycles (default %u)\n"
           "  --hbm-bw N            HBM bytes per cycle per channel (default %u)\n"
+          "  --hbm-max-reads N     read bursts in flight per HBM channel (default %u)\n"
           "  --hbm-size N          populated HBM bytes (default all 1 GiB; above: DECERR)\n"
           "  --hbm-banks N         DRAM bank/row model: banks per channel (default 0 = off)\n"
           "  --hbm-row-bytes N     row size (default 2048)\n"
@@ -54,7 +55,8 @@ static void usage(FILE *f) {
           "  -v                    echo the UART and print more\n"
           "  --help                this text\n"
           "config %s; exit status 0 only if everything selected passed.\n",
-          TESSERA_HBM_LATENCY_CYCLES, TESSERA_HBM_BYTES_PER_CYCLE, TESSERA_HOST_LATENCY_CYCLES,
+          TESSERA_HBM_LATENCY_CYCLES, TESSERA_HBM_BYTES_PER_CYCLE, TESSERA_HBM_MAX_READS,
+          TESSERA_HOST_LATENCY_CYCLES,
           TESSERA_HOST_BYTES_PER_CYCLE, TSIM_CONFIG);
 }
 
@@ -83,6 +85,7 @@ static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
   so.max_cycles = budget + 100000;
   so.hbm_latency = o->hbm_latency;
   so.hbm_bw = o->hbm_bw;
+  so.hbm_max_reads = o->hbm_max_reads;
   so.hbm_size = o->hbm_size;
   so.hbm_banks = o->hbm_banks;
   so.hbm_row_bytes = o->hbm_row_bytes;
@@ -160,6 +163,7 @@ static int serve(int port, const tf_opts_t *o) {
   so.max_cycles = o->max_cycles ? o->max_cycles : 1000000000ull;
   so.hbm_latency = o->hbm_latency;
   so.hbm_bw = o->hbm_bw;
+  so.hbm_max_reads = o->hbm_max_reads;
   so.host_latency = o->host_latency;
   so.host_bw = o->host_bw;
   so.l2_set_hash = o->l2_set_hash;
@@ -252,6 +256,10 @@ int main(int argc, char **argv) {
       NEEDV();
       if (!parse_u64(v, &n) || !n || n > 4096) goto bad;
       o.hbm_bw = (unsigned)n;
+    } else if (!strcmp(a, "--hbm-max-reads")) {
+      NEEDV();
+      if (!parse_u64(v, &n) || !n || n > 1024) goto bad;
+      o.hbm_max_reads = (unsigned)n;
     } else if (!strcmp(a, "--host-latency")) {
       NEEDV();
       if (!parse_u64(v, &n) || !n || n > 100000) goto bad;

@@ -115,6 +115,7 @@ SCALARS = [
     ("hbm_channel_hash", "1: channel = XOR of the granule-index bit groups (0: granule index mod channels)"),
     ("hbm_latency_cycles", "default device-memory read latency"),
     ("hbm_bytes_per_cycle", "default per-channel bandwidth"),
+    ("hbm_max_reads", "default read bursts in flight per device-memory channel"),
     ("host_latency_cycles", "default host-memory read latency (host AXI master)"),
     ("host_bytes_per_cycle", "default host-link bandwidth"),
     ("bootrom_bytes", "boot ROM size"),

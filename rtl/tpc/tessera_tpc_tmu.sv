@@ -111,9 +111,11 @@ module tessera_tpc_tmu #(
   logic [2:0]                     fe_cnt_q;
   logic                           fe_poison_q, fe_dem_q, fe_bad_q, fe_rerr_q;
   logic                           fdone;      // a fast access done without a TDone cycle
-  // posted store: its write response is still due (no write or fill until it arrives);
-  // wrerr_q: it was an error (sticky until flush_i; the core stops at the next bundle)
+  // posted store: its write response is still due (no write until it arrives, no fill of
+  // the block it wrote: bp_tag_q); wrerr_q: it was an error (sticky until flush_i; the
+  // core stops at the next bundle)
   logic                           bpend_q, wrerr_q;
+  logic [23:0]                    bp_tag_q;
 
   // ---------------------------------------------------------------- descriptor fields
   logic [31:0] base, pad;
@@ -317,20 +319,24 @@ module tessera_tpc_tmu #(
   assign aw_tag = m_axi_awaddr_o[31:8];
 
   // fill engine start (demand miss or prefetch), from state TFld
+  // A fill may start while a posted store's response is due, unless it reads the block
+  // that store wrote (AXI orders nothing between the read and write channels, so only a
+  // read of that block could overtake the write); a fill of another block reads nothing
+  // the store changed.
   logic        fe_start, fe_start_dem;
   logic [23:0] fe_start_tag;
   always_comb begin
     fe_start = 1'b0;
     fe_start_dem = 1'b0;
     fe_start_tag = blk0;
-    if (st_q == TFld && fe_q == FeIdle && !fe_bad_q && !bpend_q) begin
+    if (st_q == TFld && fe_q == FeIdle && !fe_bad_q) begin
       if (!h0 || !h1) begin
-        fe_start = 1'b1;
-        fe_start_dem = 1'b1;
         fe_start_tag = h0 ? blk1 : blk0;
+        fe_start = !(bpend_q && bp_tag_q == fe_start_tag);
+        fe_start_dem = 1'b1;
       end else if (!hpf && pf_ok) begin
-        fe_start = 1'b1;
         fe_start_tag = pblk;
+        fe_start = !(bpend_q && bp_tag_q == pblk);
       end
     end
   end
@@ -659,9 +665,11 @@ module tessera_tpc_tmu #(
     if (!rst_ni) begin
       bpend_q <= 1'b0;
       wrerr_q <= 1'b0;
+      bp_tag_q <= '0;
     end else begin
       if (faw_fin && !fsplit_q) begin
         bpend_q <= 1'b1;
+        bp_tag_q <= m_axi_awaddr_o[31:8];  // a one-burst store stays inside one block
       end else if (bpend_q && m_axi_bvalid_i) begin
         bpend_q <= 1'b0;
         if (m_axi_bresp_i != 2'b00 || m_axi_bid_i != 4'd0) wrerr_q <= 1'b1;

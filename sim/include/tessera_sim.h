@@ -36,6 +36,7 @@ typedef struct {
   uint64_t max_cycles;      /* global limit for this instance (0 = none); runs stop there */
   unsigned hbm_latency;     /* HBM read latency in cycles (0 = TESSERA_HBM_LATENCY_CYCLES) */
   unsigned hbm_bw;          /* HBM bytes/cycle per channel (0 = TESSERA_HBM_BYTES_PER_CYCLE) */
+  unsigned hbm_max_reads;   /* read bursts in flight per HBM channel (0 = TESSERA_HBM_MAX_READS) */
   uint64_t hbm_size;        /* populated HBM bytes from its base (0 = TESSERA_HBM_SIZE); above: DECERR */
   unsigned hbm_banks;       /* DRAM bank/row model: banks per channel (0 = off, the default) */
   unsigned hbm_row_bytes;   /* row size in bytes (0 = 2048) */

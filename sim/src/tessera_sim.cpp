@@ -489,7 +489,7 @@ tsim_t* tsim_create(const tsim_opts_t* o) {
     cfg.size = TESSERA_HBM_SIZE;
     cfg.read_latency = s->opts.hbm_latency ? s->opts.hbm_latency : TESSERA_HBM_LATENCY_CYCLES;
     cfg.bytes_per_cycle = s->opts.hbm_bw ? s->opts.hbm_bw : TESSERA_HBM_BYTES_PER_CYCLE;
-    cfg.max_reads = 16;
+    cfg.max_reads = s->opts.hbm_max_reads ? s->opts.hbm_max_reads : TESSERA_HBM_MAX_READS;
     cfg.max_writes = 16;
     cfg.channel = c;
     cfg.num_channels = kCh;

@@ -273,6 +273,7 @@ unsigned tf_run(const unsigned char *sel, const tf_opts_t *opts) {
     so.max_cycles = ctx.budget + ctx.budget / 4 + 200000; /* hard stop above the budget */
     so.hbm_latency = opts->hbm_latency;
     so.hbm_bw = opts->hbm_bw;
+    so.hbm_max_reads = opts->hbm_max_reads;
     so.hbm_size = opts->hbm_size;
     so.hbm_banks = opts->hbm_banks;
     so.hbm_row_bytes = opts->hbm_row_bytes;

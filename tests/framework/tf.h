@@ -49,7 +49,7 @@ typedef struct tf_test {
 typedef struct {
   uint64_t seed;
   uint64_t max_cycles;   /* 0 = use each test's own budget */
-  unsigned hbm_latency, hbm_bw;
+  unsigned hbm_latency, hbm_bw, hbm_max_reads;
   uint64_t hbm_size;                              /* see tsim_opts_t */
   unsigned hbm_banks, hbm_row_bytes, hbm_row_miss;
   unsigned host_latency, host_bw;   /* host-memory model (0: configuration defaults) */
