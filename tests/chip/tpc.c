@@ -116,6 +116,7 @@ static int tpc_done_pred(tsim_t *s, void *ctx) {
 
 typedef struct {
   uint32_t status, err_pc, err_mask, bundles, busy, tpc_busy;
+  uint32_t stall_ld, stall_st, stall_arb;  /* PERF_STALL_* (summed over the TPCs) */
   uint64_t cycles;  /* commit write to STATUS.done seen (polled every 8 cycles) */
 } tpc_res_t;
 
@@ -154,6 +155,9 @@ static int chip_launch(tf_ctx_t *t, const tpc_launch_t *L, uint32_t ntpc, uint32
   R32(TPC_REG(PERF_BUNDLES), &r->bundles);
   R32(TPC_REG(PERF_BUSY), &r->busy);
   R32(TPC_REG(PERF_TPC_BUSY), &r->tpc_busy);
+  R32(TPC_REG(PERF_STALL_LD), &r->stall_ld);
+  R32(TPC_REG(PERF_STALL_ST), &r->stall_st);
+  R32(TPC_REG(PERF_STALL_ARB), &r->stall_arb);
   R32(SCRATCH(2), &msg);
   R32(INTC_PENDING, &pend);
   if (msg != tag) return tf_fail(t, "completion message: scratch = 0x%08x, want 0x%08x", msg, tag);
@@ -509,6 +513,8 @@ static int bench_one(tf_ctx_t *t, const char *kern, uint32_t W, uint32_t H, uint
     printf("TPCBENCH %s %s [%u x %u] %u KiB/tensor, TPCs %u: %llu cycles (PERF_BUSY %u), roofline %.0f, %.1f%% of roofline, %.2f B/cycle\n",
            kern, bf16 ? "BF16" : "FP32", H, W, bytes >> 10, ntpc, (unsigned long long)*cycles, res->busy, roof,
            100.0 * roof / (double)*cycles, 3.0 * bytes / (double)*cycles);
+    printf("TPCBENCH   TPC cycles %u, bundles %u; stalled on loads %u, on stores %u, on the arbiter %u\n",
+           res->tpc_busy, res->bundles, res->stall_ld, res->stall_st, res->stall_arb);
   }
   free(va); free(vb); free(got); free(in);
   return rc;
