@@ -1,6 +1,8 @@
 // Tessera TPC core: executes 256-bit VLIW bundles (load, scalar, vector, store slots)
 // from an instruction memory filled through imem_* (by the cluster or a testbench).
-// One bundle at a time in two cycles (DECODE, EXEC; the next bundle is read during EXEC):
+// One bundle at a time: one EXEC cycle when it has no tensor, float-unit or local-memory
+// load (the next bundle is read from the instruction memory at its commit, and runs EXEC
+// in the next cycle), DECODE first for an lds/ldv (the local memories read synchronously):
 // every slot reads the register state before the bundle, errors are detected before
 // anything is written (a faulting bundle changes no register or memory), then all enabled
 // slots commit. A posted st.t's late error response is reported at the store's PC.
@@ -105,6 +107,8 @@ module tessera_tpc_core #(
   state_e state_q, state_d;
   logic [31:0] pc_nx;  // next PC of a committing bundle (its fetch overlaps EXEC)
   logic        hold;   // EXEC waits for a posted store's write response (see control)
+  logic        commit; // the bundle commits this cycle
+  logic        ld_now, st_now, fp_now, wcont;  // see control
 
   // ---------------------------------------------------------------- architectural state
   logic [31:0]       sreg_q  [32];
@@ -131,7 +135,7 @@ module tessera_tpc_core #(
   always_ff @(posedge clk_i) begin
     if (imem_we_i) imem[imem_waddr_i] <= imem_wdata_i;
     if (state_q == StFetch) ibuf_q <= imem[pc_q[IAW-1:0]];
-    else if (state_q == StExec && state_d == StDecode && !hold) ibuf_q <= imem[pc_nx[IAW-1:0]];
+    else if (commit && state_d == StExec) ibuf_q <= imem[pc_nx[IAW-1:0]];
   end
 
   // ---------------------------------------------------------------- slot fields
@@ -255,6 +259,8 @@ module tessera_tpc_core #(
   // ---------------------------------------------------------------- tensor memory unit
   logic         tld_done_q, tst_done_q, tbus_q;
   logic [31:0]  ld_bytes_q, st_bytes_q;
+  logic [31:0]  ret_ldb_q, ret_stb_q;  // byte counts of the bundle retire_o reports
+  logic         lm_done_q, need_lm;    // the load slot's local-memory read (DECODE) is done
   logic [255:0] ld_vec_q;
   logic         need_ld, need_st, tmu_start, tmu_store, tmu_done, tmu_err;
   logic         tmu_idle, tmu_wr_err, end_hold, lm_hold;
@@ -278,9 +284,9 @@ module tessera_tpc_core #(
     wk[0] = WkNone; wi[0] = rd[0]; wv[0] = '0; serr[0] = 4'd0;
     unique case (id[0])
       tessera_tpc_isa_pkg::I_LD_T: begin
-        wk[0] = WkV; wv[0] = ld_vec_q;
+        wk[0] = WkV; wv[0] = ld_now ? tmu_vres : ld_vec_q;
         if (ldesc_bad) serr[0] = ErrBadDesc;
-        else if (tbus_q) serr[0] = ErrBus;
+        else if (tbus_q || (ld_now && tmu_err)) serr[0] = ErrBus;
       end
       tessera_tpc_isa_pkg::I_LDV: begin
         wk[0] = WkV; wv[0] = vlm_rd_q;
@@ -425,7 +431,7 @@ module tessera_tpc_core #(
   assign fpu_vec = on_fpu(id[2], w[2][15:12]);
   always_comb for (int k = 0; k < 8; k++) rng_flat[32*k +: 32] = rng_q[k];
   tessera_tpc_fpu u_fpu (
-    .clk_i, .rst_ni, .start_i((state_q == StExec) && !tmu_wr_err && !need_ld && need_fp),
+    .clk_i, .rst_ni, .start_i((state_q == StExec) && !tmu_wr_err && !need_lm && !need_ld && need_fp),
     .id_i(id[2]), .dt_i(w[2][15:12]), .fn_i(w[2][47:40]),
     .va_i(vreg_q[ra[2]]), .vb_i(vsb), .vc_i(vreg_q[rc[2]]), .vd_i(vreg_q[rd[2]]),
     .mask_i(vmask), .rng_i(rng_flat),
@@ -530,23 +536,39 @@ module tessera_tpc_core #(
   // (the TMU's write channels wait for the response), and once tmu_wr_err is set the next
   // bundle does not execute: the TPC stops with BUS at the posted store's PC (pst_pc_q).
   assign end_hold = (state_q != StIdle) && (state_q != StInit) && (state_d == StIdle) && !tmu_idle;
-  assign lm_hold  = (state_q == StExec) && (berr == 4'd0) && !need_ld && !need_fp && !need_st &&
+  assign lm_hold  = (state_q == StExec) && !need_lm && (berr == 4'd0) && !need_ld && !need_fp && !need_st &&
                     en[3] && (slm_we || vlm_we) && !tmu_idle;
   assign hold     = end_hold || lm_hold;
-  logic commit;
-  assign commit = (state_q == StExec) && (berr == 4'd0) && !need_ld && !need_fp && !need_st &&
-                  !hold && !tmu_wr_err;
-  assign need_fp = (ok == 4'hf) && en[2] && fpu_vec && !fp_done_q;
+  // A bundle also commits in the cycle its last tensor access or float op ends (ld_now,
+  // st_now, fp_now: that unit's result is used directly) when it just continues with the
+  // next bundle (no halt, vrseed or PC_RANGE fetch) and does not write a local memory
+  // behind a posted store (lm_hold); any other case returns to EXEC first.
+  assign ld_now  = (state_q == StTld) && tmu_done;
+  assign st_now  = (state_q == StTst) && tmu_done && !tmu_err;
+  assign fp_now  = (state_q == StFpu) && fpu_done;
+  assign wcont   = !(halt && en[1]) && !(rseed && en[2]) && (pc_nx < prog_len_i) &&
+                   !(en[3] && (slm_we || vlm_we) && !tmu_idle);
+  assign commit = (((state_q == StExec) && !hold) || ((ld_now || st_now || fp_now) && wcont)) &&
+                  !need_lm && (berr == 4'd0) && !need_ld && !need_fp && !need_st && !tmu_wr_err;
+  assign need_fp = (ok == 4'hf) && en[2] && fpu_vec && !fp_done_q && !fp_now;
+  // lds / ldv: the local memories are read in DECODE (from the committed scalar registers),
+  // so a bundle reached straight from the previous one's EXEC goes through DECODE first
+  assign need_lm = en[0] && !lm_done_q && ((id[0] == tessera_tpc_isa_pkg::I_LDV) ||
+                                           (id[0] == tessera_tpc_isa_pkg::I_LDS));
 
   // ld.t runs before the bundle's error check (its BUS error has the highest priority and a
   // load has no side effect); st.t runs after it (every other slot is error free)
-  assign need_ld = (ok == 4'hf) && en[0] && (id[0] == tessera_tpc_isa_pkg::I_LD_T) && !ldesc_bad &&
-                   !tld_done_q;
-  assign need_st = en[3] && (id[3] == tessera_tpc_isa_pkg::I_ST_T) && !sdesc_bad && !tst_done_q;
-  assign tmu_start = (state_q == StExec) && !tmu_wr_err &&
+  // need_ld0: the load is not done yet (it selects the TMU's operands, held in StTld)
+  logic need_ld0;
+  assign need_ld0 = (ok == 4'hf) && en[0] && (id[0] == tessera_tpc_isa_pkg::I_LD_T) && !ldesc_bad &&
+                    !tld_done_q;
+  assign need_ld  = need_ld0 && !ld_now;
+  assign need_st = en[3] && (id[3] == tessera_tpc_isa_pkg::I_ST_T) && !sdesc_bad && !tst_done_q &&
+                   !st_now;
+  assign tmu_start = (state_q == StExec) && !tmu_wr_err && !need_lm &&
                      (need_ld || (!need_fp && berr == 4'd0 && need_st));
-  assign tmu_store = !need_ld;
-  assign tmu_mask  = need_ld ? (vpreg_q[w[0][38:36]] ^ {32{w[0][39]}})
+  assign tmu_store = !need_ld0;
+  assign tmu_mask  = need_ld0 ? (vpreg_q[w[0][38:36]] ^ {32{w[0][39]}})
                              : (vpreg_q[w[3][38:36]] ^ {32{w[3][39]}});
 
   tessera_tpc_tmu #(.MemBase(MemBase), .MemSize(MemSize)) u_tmu (
@@ -578,13 +600,14 @@ module tessera_tpc_core #(
       StDecode: state_d = StExec;
       StExec:   begin
         if (tmu_wr_err) state_d = StIdle;  // a posted store failed: stop at its PC
+        else if (need_lm) state_d = StDecode;
         else if (need_ld) state_d = StTld;
         else if (need_fp) state_d = StFpu;
         else if (berr != 4'd0) state_d = StIdle;
         else if (need_st) state_d = StTst;
         else if (rseed && en[2]) state_d = StRseed;
         else if (halt && en[1]) state_d = StIdle;
-        else state_d = (pc_nx < prog_len_i) ? StDecode : StFetch;  // fetched here, or PC_RANGE
+        else state_d = (pc_nx < prog_len_i) ? StExec : StFetch;  // fetched here, or PC_RANGE
       end
       StTld:    if (tmu_done) state_d = StExec;
       StFpu:    if (fpu_done) state_d = StExec;
@@ -610,6 +633,9 @@ module tessera_tpc_core #(
       tbus_q   <= 1'b0;
       ld_bytes_q <= '0;
       st_bytes_q <= '0;
+      ret_ldb_q <= '0;
+      ret_stb_q <= '0;
+      lm_done_q <= 1'b0;
       retire_o <= 1'b0;
       seed_src_q <= '0;
       ld_vec_q <= '0;
@@ -678,15 +704,15 @@ module tessera_tpc_core #(
           end
         end
         StFpu: if (fpu_done) fp_done_q <= 1'b1;
-        StDecode: begin  // (retire_o and the byte counts of the previous bundle end here)
+        StDecode: lm_done_q <= 1'b1;  // (slm_rd_q / vlm_rd_q are read in this cycle)
+        StFetch: begin  // (a bundle's flags are also cleared at its commit)
           tld_done_q <= 1'b0;
           tst_done_q <= 1'b0;
           fp_done_q <= 1'b0;
           tbus_q <= 1'b0;
           ld_bytes_q <= '0;
           st_bytes_q <= '0;
-        end
-        StFetch: begin
+          lm_done_q <= 1'b0;
           if (pc_q >= prog_len_i) begin
             err_q    <= ErrPcRange;
             err_pc_q <= pc_q;
@@ -696,40 +722,15 @@ module tessera_tpc_core #(
         StExec: begin
           if (tmu_wr_err) begin
             // stop without executing this bundle (error and PC set below)
-          end else if (need_ld || need_fp || (berr == 4'd0 && need_st)) begin
-            // tensor access first (StTld / StTst), then this state again
+          end else if (need_lm || need_ld || need_fp || (berr == 4'd0 && need_st)) begin
+            // local-memory read (StDecode), tensor access (StTld / StTst) or float unit
+            // (StFpu) first, then this state again
           end else if (berr != 4'd0) begin
             err_q    <= berr;
             err_pc_q <= pc_q;
             done_o   <= 1'b1;
-          end else begin
-            retire_o <= !(en[2] && rseed);
-            for (int s = 0; s < 4; s++) begin
-              if (wact[s]) begin
-                unique case (wk[s])
-                  WkS:  sreg_q[wi[s]] <= wv[s][31:0];
-                  WkP:  preg_q[wi[s][2:0]] <= wv[s][0];
-                  WkVp: vpreg_q[wi[s][2:0]] <= wv[s][31:0];
-                  WkV:  vreg_q[wi[s]] <= wv[s];
-                  WkI:  ireg_q[wi[s][2:0]] <= wv[s][159:0];
-                  default: ;
-                endcase
-              end
-            end
-            if (en[2] && rand_we)
-              for (int k = 0; k < 8; k++)
-                if (rand_mask[k]) rng_q[k] <= wv[2][32*k +: 32];
-            if (en[2] && fpu_vec)
-              for (int k = 0; k < 8; k++)
-                if (fpu_rng_we[k]) rng_q[k] <= fpu_rng[32*k +: 32];
-            if (en[2] && rseed) begin
-              seed_src_q <= vreg_q[ra[2]];
-              cnt_q <= '0;
-            end
-            pc_q <= pc_nx;
-            halt_q <= halt && en[1];
-            if (halt && en[1] && !(en[2] && rseed)) done_o <= 1'b1;
           end
+          // else: the bundle commits (below)
         end
         StRseed: begin
           rng_q[cnt_q[2:0]] <= mix_out;
@@ -741,6 +742,45 @@ module tessera_tpc_core #(
         end
         default: ;
       endcase
+      // the bundle commits: in EXEC, or in the cycle its tensor access / float op ends
+      // (the flags set above for that state are cleared again here)
+      if (commit) begin
+        retire_o <= !(en[2] && rseed);
+        ret_ldb_q <= ld_now ? tmu_bytes : ld_bytes_q;
+        ret_stb_q <= st_now ? tmu_bytes : st_bytes_q;
+        tld_done_q <= 1'b0;
+        tst_done_q <= 1'b0;
+        fp_done_q <= 1'b0;
+        tbus_q <= 1'b0;
+        ld_bytes_q <= '0;
+        st_bytes_q <= '0;
+        lm_done_q <= 1'b0;
+        for (int s = 0; s < 4; s++) begin
+          if (wact[s]) begin
+            unique case (wk[s])
+              WkS:  sreg_q[wi[s]] <= wv[s][31:0];
+              WkP:  preg_q[wi[s][2:0]] <= wv[s][0];
+              WkVp: vpreg_q[wi[s][2:0]] <= wv[s][31:0];
+              WkV:  vreg_q[wi[s]] <= wv[s];
+              WkI:  ireg_q[wi[s][2:0]] <= wv[s][159:0];
+              default: ;
+            endcase
+          end
+        end
+        if (en[2] && rand_we)
+          for (int k = 0; k < 8; k++)
+            if (rand_mask[k]) rng_q[k] <= wv[2][32*k +: 32];
+        if (en[2] && fpu_vec)
+          for (int k = 0; k < 8; k++)
+            if (fpu_rng_we[k]) rng_q[k] <= fpu_rng[32*k +: 32];
+        if (en[2] && rseed) begin
+          seed_src_q <= vreg_q[ra[2]];
+          cnt_q <= '0;
+        end
+        pc_q <= pc_nx;
+        halt_q <= halt && en[1];
+        if (halt && en[1] && !(en[2] && rseed)) done_o <= 1'b1;
+      end
       // every way to stop (error, halt, PC_RANGE) reports a posted store's failure first:
       // it is the earliest fault in program order
       if (state_q != StIdle && state_q != StInit && state_d == StIdle && tmu_wr_err) begin
@@ -765,6 +805,6 @@ module tessera_tpc_core #(
   assign err_o    = err_q;
   assign err_pc_o = err_pc_q;
   assign pc_o     = pc_q;
-  assign ld_bytes_o = ld_bytes_q;
-  assign st_bytes_o = st_bytes_q;
+  assign ld_bytes_o = ret_ldb_q;
+  assign st_bytes_o = ret_stb_q;
 endmodule

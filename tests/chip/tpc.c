@@ -556,6 +556,15 @@ TF_TEST_F(tpc, bench_add_nalloc, 400000000, TF_BENCH) {
   return TF_PASS;
 }
 
+/* One TPC, 64 KiB FP32 add, stores not allocating: the per-TPC rate alone (a quick probe
+ * for the core and tensor-unit timing; the sweep above takes minutes). */
+TF_TEST_F(tpc, bench_add_nalloc_1tpc, 50000000, TF_BENCH) {
+  uint64_t c = 0;
+  tpc_res_t r;
+  W32(TPC_REG(CACHE), TPC__CACHE__RD_ALLOC_bm);
+  return bench_one(t, "add", 1024u, 16u, 1, &c, &r);
+}
+
 /* Launch gap through the TPC queue manager: one command buffer configures a launch of
  * a one-bundle kernel (`halt`) on every TPC and commits it K times, each commit with
  * the engine-idle barrier (keep_prog after the first). The period is the difference

@@ -70,6 +70,16 @@ static uint64_t tmu_cnt[kTmuCnt];
 static const char *const tmu_cnt_name[kTmuCnt] = {"slow", "fast ld", "fast ld unaligned", "fast st", "fast st unaligned",
                                                   "fast st crossing 256 B", "fast with disabled lanes", "block fills",
                                                   "prefetches", "posted store errors"};
+// Core commit paths (docs/tpc_rtl.md "Bundle timing"): a bundle commits in EXEC, or in the
+// cycle its ld.t / st.t / float op ends; a unit ending without that commit (halt, PC_RANGE
+// fetch, vrseed, local-memory store behind a posted store, more units) returns to EXEC;
+// lds/ldv go through DECODE. State numbers: tessera_tpc_core's state_e.
+static const int kCoreCnt = 6;
+static uint64_t core_cnt[kCoreCnt];
+static const char *const core_cnt_name[kCoreCnt] = {"commit in EXEC", "commit at ld.t end", "commit at st.t end",
+                                                    "commit at float end", "unit end back to EXEC",
+                                                    "local-memory load via DECODE"};
+enum { kStDecode = 3, kStExec = 4, kStTld = 6, kStTst = 7, kStFpu = 8 };
 
 // Read footprint (docs/tpc_rtl.md, "coherence"): the TMU may read only 32-byte beats that
 // hold an in-bounds element of a row a load of the launch addresses (whole dim-0 extent
@@ -170,6 +180,14 @@ static void tick() {
     wq.push_back({d, top->m_axi_wstrb_o, (bool)top->m_axi_wlast_o});
   }
   if (b && bq.front().err && ROOT(u_tmu__DOT__bpend_q)) tmu_cnt[9]++;
+  {
+    int st = ROOT(state_q);
+    bool unit_end = (st == kStTld && ROOT(tmu_done)) || (st == kStTst && ROOT(tmu_done) && !ROOT(tmu_err)) ||
+                    (st == kStFpu && ROOT(fpu_done));
+    if (ROOT(commit)) core_cnt[st == kStExec ? 0 : st == kStTld ? 1 : st == kStTst ? 2 : 3]++;
+    else if (unit_end) core_cnt[4]++;
+    if (st == kStExec && ROOT(need_lm)) core_cnt[5]++;
+  }
   if (b) bq.pop_front();
   if (ROOT(u_tmu__DOT__st_q) == 0 && ROOT(tmu_start) && !ROOT(tmu_store)) note_load();
   if (ROOT(u_tmu__DOT__st_q) == 0 && ROOT(tmu_start)) {
@@ -989,6 +1007,11 @@ int main(int argc, char **argv) {
     printf(" %s %llu%s", tmu_cnt_name[k], (unsigned long long)tmu_cnt[k], k < kTmuCnt - 1 ? "," : "\n");
   for (int k = 0; k < kTmuCnt && nprogs / 6 > 0; k++)  // each path must have run
     if (!tmu_cnt[k]) { printf("FAIL TMU path '%s' never exercised\n", tmu_cnt_name[k]); ffail++; }
+  printf("core commit paths (whole run so far):");
+  for (int k = 0; k < kCoreCnt; k++)
+    printf(" %s %llu%s", core_cnt_name[k], (unsigned long long)core_cnt[k], k < kCoreCnt - 1 ? "," : "\n");
+  for (int k = 0; k < kCoreCnt && nprogs / 6 > 0; k++)
+    if (!core_cnt[k]) { printf("FAIL core commit path '%s' never exercised\n", core_cnt_name[k]); ffail++; }
   printf("TMU-focus programs (%d; fast path, unaligned/crossing/out-of-bounds vectors, lane predicates, block buffer): "
          "%d passed, %d failed (%llu cycles); AXI reads %llu (%llu beats), writes %llu (%llu beats)\n", nfocus, fpass, ffail,
          (unsigned long long)(cycles - c0),
