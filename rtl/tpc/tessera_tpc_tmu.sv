@@ -42,6 +42,7 @@ module tessera_tpc_tmu #(
   output logic             rd_wait_o,   // waiting for read data (stall-by-cause counter)
   output logic             idle_o,      // no posted store response outstanding
   output logic             wr_err_o,    // a posted store got an error response
+  output logic             wr_err_old_o, // ... while a younger posted store was in flight too
   // AXI4 master
   output logic [3:0]       m_axi_awid_o,
   output logic [31:0]      m_axi_awaddr_o,
@@ -114,8 +115,13 @@ module tessera_tpc_tmu #(
   // posted store: its write response is still due (no write until it arrives, no fill of
   // the block it wrote: bp_tag_q); wrerr_q: it was an error (sticky until flush_i; the
   // core stops at the next bundle)
-  logic                           bpend_q, wrerr_q;
+  // Up to two posted stores may be in flight (bcnt_q), the second only into the block of
+  // the first (bp_tag_q): memory regions are 256-byte aligned, so when the older one fails
+  // the younger one fails too and nothing is written past a faulting store.
+  logic [1:0]                     bcnt_q;
+  logic                           bpend, wrerr_q, wrerr_old_q;
   logic [23:0]                    bp_tag_q;
+  assign bpend = (bcnt_q != 2'd0);
 
   // ---------------------------------------------------------------- descriptor fields
   logic [31:0] base, pad;
@@ -318,6 +324,15 @@ module tessera_tpc_tmu #(
   assign faw_fin = (st_q == TFaw) && (aw_done_q || aw_hs) && (w_done_q || (w_hs && m_axi_wlast_o));
   assign aw_tag = m_axi_awaddr_o[31:8];
 
+  // write issue: with no posted store in flight, or (a one-burst fast store) with one in
+  // flight into the same block; wblk: an older store failed before this write went out
+  logic w_ok, wblk, b_inc, b_dec;
+  assign w_ok  = (bcnt_q == 2'd0) ||
+                 (st_q == TFaw && !fsplit_q && bcnt_q == 2'd1 && aw_tag == bp_tag_q);
+  assign wblk  = wrerr_q && !aw_done_q && !w_done_q;
+  assign b_inc = faw_fin && !fsplit_q;
+  assign b_dec = bpend && m_axi_bvalid_i;
+
   // fill engine start (demand miss or prefetch), from state TFld
   // A fill may start while a posted store's response is due, unless it reads the block
   // that store wrote (AXI orders nothing between the read and write channels, so only a
@@ -332,11 +347,11 @@ module tessera_tpc_tmu #(
     if (st_q == TFld && fe_q == FeIdle && !fe_bad_q) begin
       if (!h0 || !h1) begin
         fe_start_tag = h0 ? blk1 : blk0;
-        fe_start = !(bpend_q && bp_tag_q == fe_start_tag);
+        fe_start = !(bpend && bp_tag_q == fe_start_tag);
         fe_start_dem = 1'b1;
       end else if (!hpf && pf_ok) begin
         fe_start_tag = pblk;
-        fe_start = !(bpend_q && bp_tag_q == pblk);
+        fe_start = !(bpend && bp_tag_q == pblk);
       end
     end
   end
@@ -492,7 +507,7 @@ module tessera_tpc_tmu #(
           end
         end
         TFaw: begin
-          if (wrerr_q) begin  // the posted store before this one failed: write nothing
+          if (wblk) begin  // a posted store before this one failed: write nothing
             err_q <= 1'b1;
             st_q <= TDone;
           end
@@ -502,7 +517,9 @@ module tessera_tpc_tmu #(
             else wcur_q <= 1'b1;
           end
           if (faw_fin) st_q <= fsplit_q ? TFb : TIdle;  // one burst: posted (fdone)
-          // (wrerr_q and faw_fin exclude each other: the write channels wait for !wrerr_q)
+          // (wblk and faw_fin exclude each other: the write channels wait for !wblk; a store
+          // whose AW or W went out before an older store's error completes, into the same
+          // block, where it fails too)
         end
         TFb: begin
           if (m_axi_bvalid_i) begin
@@ -555,7 +572,7 @@ module tessera_tpc_tmu #(
               res_q <= put_lane(res_q, esz, k_q[4:0], elem);
               bytes_q <= bytes_q + 32'(esz);
               k_q <= k_q + 6'd1;
-            end else if (fe_q == FeIdle && !bpend_q) begin  // after a prefetch / posted store
+            end else if (fe_q == FeIdle && !bpend) begin  // after a prefetch / posted stores
               st_q <= TAr;
             end
           end else begin
@@ -608,7 +625,7 @@ module tessera_tpc_tmu #(
           end
         end
         TDone: begin  // (after a posted store's response: the core may end the launch now)
-          if (!bpend_q) begin
+          if (!bpend) begin
             k_q <= '0;
             st_q <= TIdle;
           end
@@ -623,7 +640,7 @@ module tessera_tpc_tmu #(
   assign fdone     = ((st_q == TFld) && !fe_bad_q && h0 && h1) || (faw_fin && !fsplit_q) ||
                      ((st_q == TFb) && m_axi_bvalid_i && m_axi_bresp_i == 2'b00 &&
                       m_axi_bid_i == 4'd0 && wcur_q == flast_q);
-  assign done_o    = (st_q == TDone && !bpend_q) || fdone;
+  assign done_o    = (st_q == TDone && !bpend) || fdone;
   assign bus_err_o = err_q;
   assign vres_o    = (st_q == TFld) ? fres : res_q;
   assign bytes_o   = (st_q == TFld) ? fbytes : bytes_q;
@@ -652,29 +669,34 @@ module tessera_tpc_tmu #(
   assign m_axi_awcache_o = 4'b0000;
   assign m_axi_awprot_o  = 3'b000;
   assign m_axi_awqos_o   = 4'd0;
-  assign m_axi_awvalid_o = (st_q == TAw || st_q == TFaw) && !aw_done_q && !bpend_q && !wrerr_q;
+  assign m_axi_awvalid_o = (st_q == TAw || st_q == TFaw) && !aw_done_q && w_ok && !wblk;
   assign m_axi_wdata_o   = ffast ? fdata_q[wcur_q] : wdata_q;
   assign m_axi_wstrb_o   = ffast ? fstrb_q[wcur_q] : wstrb_q;
   assign m_axi_wlast_o   = ffast ? (fsplit_q || wcur_q == flast_q) : 1'b1;
-  assign m_axi_wvalid_o  = (st_q == TAw || st_q == TFaw) && !w_done_q && !bpend_q && !wrerr_q;
-  assign m_axi_bready_o  = (st_q == TB) || (st_q == TFb) || bpend_q;
-  assign idle_o          = !bpend_q;
+  assign m_axi_wvalid_o  = (st_q == TAw || st_q == TFaw) && !w_done_q && w_ok && !wblk;
+  assign m_axi_bready_o  = (st_q == TB) || (st_q == TFb) || bpend;
+  assign idle_o          = !bpend;
   assign wr_err_o        = wrerr_q;
+  assign wr_err_old_o    = wrerr_old_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      bpend_q <= 1'b0;
+      bcnt_q <= '0;
       wrerr_q <= 1'b0;
+      wrerr_old_q <= 1'b0;
       bp_tag_q <= '0;
     end else begin
-      if (faw_fin && !fsplit_q) begin
-        bpend_q <= 1'b1;
-        bp_tag_q <= m_axi_awaddr_o[31:8];  // a one-burst store stays inside one block
-      end else if (bpend_q && m_axi_bvalid_i) begin
-        bpend_q <= 1'b0;
-        if (m_axi_bresp_i != 2'b00 || m_axi_bid_i != 4'd0) wrerr_q <= 1'b1;
+      bcnt_q <= bcnt_q + 2'(b_inc) - 2'(b_dec);
+      if (b_inc) bp_tag_q <= m_axi_awaddr_o[31:8];  // a one-burst store stays inside one block
+      if (b_dec && (m_axi_bresp_i != 2'b00 || m_axi_bid_i != 4'd0)) begin
+        wrerr_q <= 1'b1;
+        // the response is the older store's when a younger one is (or just went) out too
+        if (!wrerr_q) wrerr_old_q <= (bcnt_q == 2'd2) || b_inc;
       end
-      if (flush_i) wrerr_q <= 1'b0;
+      if (flush_i) begin
+        wrerr_q <= 1'b0;
+        wrerr_old_q <= 1'b0;
+      end
     end
   end
 endmodule

@@ -53,6 +53,7 @@ static std::vector<uint8_t> rtl_mem(kMemSize);
 struct Beat { uint32_t addr; uint64_t t; bool err; bool last; };
 struct Wbeat { std::vector<uint8_t> d; uint32_t strb; bool last; };
 static std::deque<Beat> rq, awq, bq;
+static int focus;  // 1 while the TMU-focus programs run (see run_all)
 static std::deque<Wbeat> wq;
 static std::deque<unsigned> awlenq;
 static int axi_bad;
@@ -64,12 +65,14 @@ static bool burst_ok(uint32_t a, unsigned len, unsigned size, unsigned burst) {
 
 // TMU path counters: 0 slow, 1 fast ld, 2 fast ld unaligned, 3 fast st, 4 fast st unaligned,
 // 5 fast st crossing 256 bytes, 6 fast with disabled lanes, 7 block fills, 8 prefetch fills,
-// 9 posted stores answered with an error
-static const int kTmuCnt = 10;
+// 9 posted stores answered with an error, 10 a second posted store issued while one is in
+// flight, 11 a posted store answered with an error while a younger one is in flight
+static const int kTmuCnt = 12;
 static uint64_t tmu_cnt[kTmuCnt];
 static const char *const tmu_cnt_name[kTmuCnt] = {"slow", "fast ld", "fast ld unaligned", "fast st", "fast st unaligned",
                                                   "fast st crossing 256 B", "fast with disabled lanes", "block fills",
-                                                  "prefetches", "posted store errors"};
+                                                  "prefetches", "posted store errors",
+                                                  "two posted stores", "posted store errors under a younger one"};
 // Core commit paths (docs/tpc_rtl.md "Bundle timing"): a bundle commits in EXEC, or in the
 // cycle its ld.t / st.t / float op ends; a unit ending without that commit (halt, PC_RANGE
 // fetch, vrseed, local-memory store behind a posted store, more units) returns to EXEC;
@@ -179,7 +182,9 @@ static void tick() {
     for (int k = 0; k < 8; k++) memcpy(&d[4 * k], &top->m_axi_wdata_o[k], 4);
     wq.push_back({d, top->m_axi_wstrb_o, (bool)top->m_axi_wlast_o});
   }
-  if (b && bq.front().err && ROOT(u_tmu__DOT__bpend_q)) tmu_cnt[9]++;
+  if (b && bq.front().err && ROOT(u_tmu__DOT__bcnt_q)) tmu_cnt[9]++;
+  if (b && bq.front().err && ROOT(u_tmu__DOT__bcnt_q) == 2) tmu_cnt[11]++;
+  if (aw && ROOT(u_tmu__DOT__bcnt_q) == 1) tmu_cnt[10]++;
   {
     int st = ROOT(state_q);
     bool unit_end = (st == kStTld && ROOT(tmu_done)) || (st == kStTst && ROOT(tmu_done) && !ROOT(tmu_err)) ||
@@ -216,7 +221,10 @@ static void tick() {
         if ((d.strb >> j) & 1) rtl_mem[ba - kMemBase + j] = d.d[j];
       axi_wbeats++;
     }
-    bq.push_back({a.addr, cycles + 1 + rn(4), err, true});
+    // write responses after 1-4 cycles; in the TMU-focus programs every error response
+    // and a third of the others after 8-31, so that two posted stores are in flight and
+    // an error meets a younger store
+    bq.push_back({a.addr, cycles + 1 + (focus && (err || rn(3) == 0) ? 7 + rn(24) : rn(4)), err, true});
     axi_writes++;
   }
   top->clk_i = 1; top->eval();
@@ -271,7 +279,6 @@ static int slot_insns[4][128], nslot_insns[4];
 // 256-byte block (unaligned, crossing 32- and 256-byte boundaries), three bases shared by
 // the 8 tensors (loads of stored data), some tensors ending at the end of device memory:
 // the fast path, its fallbacks and the block buffer's invalidation, in lockstep.
-static int focus;
 static uint32_t fbase[3];
 
 static uint64_t rand_slot(int slot, int pc, int len) {
@@ -403,6 +410,20 @@ static Prog gen_prog() {
       p.w[4 * k + 1] = li;
       p.w[4 * (k + 1) + 2] = vf;
     }
+  }
+  if (focus && p.len >= 6 && rn(2)) {
+    // the same st.t in two bundles in a row: the second store goes out while the first's
+    // write response is due (same block), and into the DECERR hole the first one's error
+    // meets the younger store (the TPC must stop at the first store's PC)
+    int k = 2 + (int)rn((uint32_t)p.len - 4);
+    uint64_t st = 0;
+    for (int tries = 0; tries < 32; tries++) {
+      st = rand_slot(TPC_SLOT_STORE, k, p.len);
+      if (((st >> TPC_F_OP_LO) & 0xffu) == (uint64_t)TPC_OP_ST_ST_T) break;
+    }
+    if (rn(2)) st = setf(st, TPC_F_RC_LO, 5, 7);  // tensor 7: often in the DECERR hole
+    p.w[4 * k + 3] = st;
+    p.w[4 * (k + 1) + 3] = st;
   }
   if (rn(12)) { // usually end with halt (else run off the end: PC_RANGE)
     uint64_t w = 0;
@@ -552,6 +573,11 @@ static bool run_prog(int idx, const Prog &p) {
   L.ntensors = rn(8) ? 8 : rn(9);
   for (int k = 0; k < 3; k++) fbase[k] = kMemBase + 0x1000 + 256 * rn(0x300) + 4 * rn(64);
   for (int t = 0; t < 8; t++) rand_desc(&L.tensor[t]);
+  if (focus && rn(2)) {  // tensor 7 (the repeated st.t above, half the time) in the DECERR hole
+    tpc_tensor_t *h = &L.tensor[7];
+    h->stride[0] = 1;
+    h->base = kMemBase + kServed + 32u * rn(kHole / 32 - 1);
+  }
   for (int k = 0; k < 16; k++) L.sarg[k] = rnd();
   uint32_t ntpc = 1 + rn(8), id = rn(ntpc);
   for (int d = 0; d < 5; d++) L.idx_size[d] = rn(3) ? 1 : 1 + rn(50);
