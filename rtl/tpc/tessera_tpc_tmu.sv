@@ -24,7 +24,8 @@
 module tessera_tpc_tmu #(
   parameter logic [31:0] MemBase = 32'h8000_0000,  // 256-byte aligned
   parameter logic [32:0] MemSize = 33'h0_4000_0000,  // multiple of 256 bytes
-  parameter int unsigned NumBlk  = 4               // 256-byte blocks in the load buffer
+  parameter int unsigned NumBlk  = 4,              // 256-byte blocks in the load buffer
+  parameter int unsigned NumFill = 2               // block fills in flight (power of 2)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -86,9 +87,7 @@ module tessera_tpc_tmu #(
     TIdle, TChk, TLane, TAr, TR, TAw, TB, TDone,  // slow path
     TFld, TFaw, TFb                               // fast path
   } tstate_e;
-  typedef enum logic [1:0] {FeIdle, FeAr, FeR} festate_e;
   tstate_e  st_q;
-  festate_e fe_q;
 
   logic [5:0]   k_q;
   logic         store_q, err_q, cache_v_q, aw_done_q, w_done_q;
@@ -107,10 +106,23 @@ module tessera_tpc_tmu #(
   logic [NumBlk-1:0][23:0]        btag_q;
   logic [NumBlk-1:0][7:0][255:0]  bdata_q;
   logic [NumBlk-1:0][EW-1:0]      age_q;      // LRU rank, 0 = most recently used
-  logic [23:0]                    fe_tag_q;
-  logic [EW-1:0]                  fe_ent_q;
-  logic [2:0]                     fe_cnt_q;
-  logic                           fe_poison_q, fe_dem_q, fe_bad_q, fe_rerr_q;
+  // fill queue: NumFill block fills in flight, in order (one AXI ID: the R beats return
+  // in AR order). Slot fields: valid, AR sent, block tag, buffer entry, poisoned (a write
+  // or flush hit the block while in flight), demand fill (not a prefetch), error seen.
+  localparam int unsigned FW = (NumFill > 1) ? $clog2(NumFill) : 1;
+  logic [NumFill-1:0]             fq_v_q, fq_ar_q, fq_poison_q, fq_dem_q, fq_rerr_q;
+  logic [NumFill-1:0][23:0]       fq_tag_q;
+  logic [NumFill-1:0][EW-1:0]     fq_ent_q;
+  logic [FW-1:0]                  fq_wp_q, fq_ap_q, fq_rp_q;   // next slot: allocate, AR, R
+  logic [2:0]                     fe_cnt_q;   // beat of the R head slot
+  logic                           fe_bad_q;
+  logic                           fe_busy, fe_free, fe_arv, fe_rv;
+  logic [23:0]                    fe_artag;
+  assign fe_busy  = |fq_v_q;
+  assign fe_free  = !fq_v_q[fq_wp_q];
+  assign fe_arv   = fq_v_q[fq_ap_q] && !fq_ar_q[fq_ap_q];
+  assign fe_rv    = fq_v_q[fq_rp_q] && fq_ar_q[fq_rp_q];
+  assign fe_artag = fq_tag_q[fq_ap_q];
   logic                           fdone;      // a fast access done without a TDone cycle
   // posted store: its write response is still due (no write until it arrives, no fill of
   // the block it wrote: bp_tag_q); wrerr_q: it was an error (sticky until flush_i; the
@@ -219,7 +231,8 @@ module tessera_tpc_tmu #(
   end
 
   // ---------------------------------------------------------------- block buffer lookup
-  logic [NumBlk-1:0] hit0v, hit1v, deadv;
+  logic [NumBlk-1:0] hit0v, hit1v, deadv, busyv;
+  logic              vict_ok, infl0, infl1, inflp;
   logic [EW-1:0]     e0, e1, vict;
   logic              h0, h1, hpf;
   logic [23:0]       pblk, mblk;
@@ -232,6 +245,17 @@ module tessera_tpc_tmu #(
     e0 = '0;
     e1 = '0;
     hpf = 1'b0;
+    busyv = '0;
+    infl0 = 1'b0;
+    infl1 = 1'b0;
+    inflp = 1'b0;
+    for (int f = 0; f < NumFill; f++)
+      if (fq_v_q[f]) begin
+        busyv[fq_ent_q[f]] = 1'b1;
+        if (fq_tag_q[f] == blk0) infl0 = 1'b1;
+        if (fq_tag_q[f] == blk1) infl1 = 1'b1;
+        if (fq_tag_q[f] == pblk) inflp = 1'b1;
+      end
     for (int e = 0; e < NumBlk; e++) begin
       hit0v[e] = bv_q[e] && (btag_q[e] == blk0);
       hit1v[e] = bv_q[e] && (btag_q[e] == blk1);
@@ -243,21 +267,22 @@ module tessera_tpc_tmu #(
     h0 = |hit0v;
     h1 = !fcross || (|hit1v);
     // victim: an invalid entry, else the dead block, else the least recently used; never an
-    // entry the current vector needs
+    // entry the current vector needs or one a fill in flight writes (vict_ok: one is left)
     vict = '0;
     found = 1'b0;
     for (int e = 0; e < NumBlk; e++)
-      if (!found && !hit0v[e] && !hit1v[e] && !bv_q[e]) begin vict = EW'(e); found = 1'b1; end
+      if (!found && !hit0v[e] && !hit1v[e] && !busyv[e] && !bv_q[e]) begin vict = EW'(e); found = 1'b1; end
     for (int e = 0; e < NumBlk; e++)
-      if (!found && !hit0v[e] && !hit1v[e] && deadv[e]) begin vict = EW'(e); found = 1'b1; end
+      if (!found && !hit0v[e] && !hit1v[e] && !busyv[e] && deadv[e]) begin vict = EW'(e); found = 1'b1; end
     lru_found = 1'b0;
     maxa = '0;
     for (int e = 0; e < NumBlk; e++)
-      if (!found && !hit0v[e] && !hit1v[e] && (!lru_found || age_q[e] > maxa)) begin
+      if (!found && !hit0v[e] && !hit1v[e] && !busyv[e] && (!lru_found || age_q[e] > maxa)) begin
         vict = EW'(e);
         maxa = age_q[e];
         lru_found = 1'b1;
       end
+    vict_ok = found || lru_found;
     pf_ok = ({2'b0, pblk, 8'd0} >= {2'b0, MemBase}) &&
             ({2'b0, pblk, 8'd0} + 34'd256 <= {1'b0, MemBase + MemSize}) &&
             ($signed({40'd0, pblk}) * 64'sd256 >= rlo) &&
@@ -344,12 +369,17 @@ module tessera_tpc_tmu #(
     fe_start = 1'b0;
     fe_start_dem = 1'b0;
     fe_start_tag = blk0;
-    if (st_q == TFld && fe_q == FeIdle && !fe_bad_q) begin
-      if (!h0 || !h1) begin
-        fe_start_tag = h0 ? blk1 : blk0;
-        fe_start = !(bpend && bp_tag_q == fe_start_tag);
+    // (a block already being filled is not filled again: the access waits for it)
+    if (st_q == TFld && fe_free && vict_ok && !fe_bad_q) begin
+      if (!h0 && !infl0) begin
+        fe_start_tag = blk0;
+        fe_start = !(bpend && bp_tag_q == blk0);
         fe_start_dem = 1'b1;
-      end else if (!hpf && pf_ok) begin
+      end else if (!h1 && !infl1) begin
+        fe_start_tag = blk1;
+        fe_start = !(bpend && bp_tag_q == blk1);
+        fe_start_dem = 1'b1;
+      end else if (h0 && h1 && !hpf && !inflp && pf_ok) begin
         fe_start_tag = pblk;
         fe_start = !(bpend && bp_tag_q == pblk);
       end
@@ -358,7 +388,7 @@ module tessera_tpc_tmu #(
 
   // ---------------------------------------------------------------- fill engine
   logic fe_last, fe_rbad;
-  assign fe_last = (fe_q == FeR) && m_axi_rvalid_i && (m_axi_rlast_i || fe_cnt_q == 3'd7);
+  assign fe_last = fe_rv && m_axi_rvalid_i && (m_axi_rlast_i || fe_cnt_q == 3'd7);
   assign fe_rbad = m_axi_rresp_i != 2'b00 || m_axi_rid_i != 4'd0 ||
                    m_axi_rlast_i != (fe_cnt_q == 3'd7);
 
@@ -383,51 +413,57 @@ module tessera_tpc_tmu #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      fe_q <= FeIdle;
-      fe_tag_q <= '0;
-      fe_ent_q <= '0;
+      fq_v_q <= '0;
+      fq_ar_q <= '0;
+      fq_poison_q <= '0;
+      fq_dem_q <= '0;
+      fq_rerr_q <= '0;
+      fq_tag_q <= '0;
+      fq_ent_q <= '0;
+      fq_wp_q <= '0;
+      fq_ap_q <= '0;
+      fq_rp_q <= '0;
       fe_cnt_q <= '0;
-      fe_poison_q <= 1'b0;
-      fe_dem_q <= 1'b0;
       fe_bad_q <= 1'b0;
-      fe_rerr_q <= 1'b0;
       bv_q <= '0;
       btag_q <= '0;
       bdata_q <= '0;
       for (int e = 0; e < NumBlk; e++) age_q[e] <= EW'(e);
     end else begin
+      // a write or a flush poisons the fills in flight for the block it hits
+      for (int f = 0; f < NumFill; f++)
+        if (fq_v_q[f] && ((aw_hs && aw_tag == fq_tag_q[f]) || flush_i)) fq_poison_q[f] <= 1'b1;
       if (fe_start) begin
-        fe_q <= FeAr;
-        fe_tag_q <= fe_start_tag;
-        fe_ent_q <= vict;
-        fe_cnt_q <= '0;
-        fe_poison_q <= 1'b0;
-        fe_dem_q <= fe_start_dem;
+        fq_v_q[fq_wp_q] <= 1'b1;
+        fq_ar_q[fq_wp_q] <= 1'b0;
+        fq_tag_q[fq_wp_q] <= fe_start_tag;
+        fq_ent_q[fq_wp_q] <= vict;
+        fq_poison_q[fq_wp_q] <= 1'b0;
+        fq_dem_q[fq_wp_q] <= fe_start_dem;
+        fq_rerr_q[fq_wp_q] <= 1'b0;
+        fq_wp_q <= fq_wp_q + FW'(1);
         bv_q[vict] <= 1'b0;
         btag_q[vict] <= fe_start_tag;
-        fe_rerr_q <= 1'b0;
       end
       age_q <= age_d;
       if (done_o) fe_bad_q <= 1'b0;
-      unique case (fe_q)
-        FeAr: if (m_axi_arready_i) fe_q <= FeR;
-        FeR: begin
-          if (m_axi_rvalid_i) begin
-            bdata_q[fe_ent_q][fe_cnt_q] <= m_axi_rdata_i;
-            fe_cnt_q <= fe_cnt_q + 3'd1;
-            if (fe_rbad) fe_rerr_q <= 1'b1;
-            if (fe_last) begin
-              fe_q <= FeIdle;
-              bv_q[fe_ent_q] <= !(fe_poison_q || fe_rerr_q || fe_rbad || flush_i ||
-                                  (aw_hs && aw_tag == fe_tag_q));
-              if (fe_dem_q && (fe_rerr_q || fe_rbad)) fe_bad_q <= 1'b1;
-            end
-          end
+      if (fe_arv && m_axi_arready_i) begin
+        fq_ar_q[fq_ap_q] <= 1'b1;
+        fq_ap_q <= fq_ap_q + FW'(1);
+      end
+      if (fe_rv && m_axi_rvalid_i) begin
+        bdata_q[fq_ent_q[fq_rp_q]][fe_cnt_q] <= m_axi_rdata_i;
+        fe_cnt_q <= fe_cnt_q + 3'd1;
+        if (fe_rbad) fq_rerr_q[fq_rp_q] <= 1'b1;
+        if (fe_last) begin
+          fq_v_q[fq_rp_q] <= 1'b0;
+          fq_rp_q <= fq_rp_q + FW'(1);
+          fe_cnt_q <= '0;
+          bv_q[fq_ent_q[fq_rp_q]] <= !(fq_poison_q[fq_rp_q] || fq_rerr_q[fq_rp_q] || fe_rbad ||
+                                       flush_i || (aw_hs && aw_tag == fq_tag_q[fq_rp_q]));
+          if (fq_dem_q[fq_rp_q] && (fq_rerr_q[fq_rp_q] || fe_rbad)) fe_bad_q <= 1'b1;
         end
-        default: ;
-      endcase
-      if (fe_q != FeIdle && aw_hs && aw_tag == fe_tag_q) fe_poison_q <= 1'b1;
-      if (flush_i) fe_poison_q <= 1'b1;
+      end
       // a write invalidates the block it hits
       for (int e = 0; e < NumBlk; e++)
         if (aw_hs && btag_q[e] == aw_tag) bv_q[e] <= 1'b0;
@@ -572,7 +608,7 @@ module tessera_tpc_tmu #(
               res_q <= put_lane(res_q, esz, k_q[4:0], elem);
               bytes_q <= bytes_q + 32'(esz);
               k_q <= k_q + 6'd1;
-            end else if (fe_q == FeIdle && !bpend) begin  // after a prefetch / posted stores
+            end else if (!fe_busy && !bpend) begin  // after the fills / posted stores
               st_q <= TAr;
             end
           end else begin
@@ -649,15 +685,15 @@ module tessera_tpc_tmu #(
   // read channel: the fill engine (8-beat block bursts) or the slow path (single beats);
   // never both at once (the slow path reads only while the engine is idle)
   assign m_axi_arid_o    = 4'd0;
-  assign m_axi_araddr_o  = (fe_q == FeAr) ? {fe_tag_q, 8'd0} : {beat, 5'd0};
-  assign m_axi_arlen_o   = (fe_q == FeAr) ? 8'd7 : 8'd0;
+  assign m_axi_araddr_o  = fe_arv ? {fe_artag, 8'd0} : {beat, 5'd0};
+  assign m_axi_arlen_o   = fe_arv ? 8'd7 : 8'd0;
   assign m_axi_arsize_o  = 3'd5;
   assign m_axi_arburst_o = 2'b01;
   assign m_axi_arcache_o = 4'b0000;
   assign m_axi_arprot_o  = 3'b000;
   assign m_axi_arqos_o   = 4'd0;
-  assign m_axi_arvalid_o = (fe_q == FeAr) || (st_q == TAr);
-  assign m_axi_rready_o  = (fe_q == FeR) || (st_q == TR);
+  assign m_axi_arvalid_o = fe_arv || (st_q == TAr);
+  assign m_axi_rready_o  = fe_rv || (st_q == TR);
   // write channel: fast store (one or two beats) or the slow path's merged beat
   logic ffast;
   assign ffast = (st_q == TFaw) || (st_q == TFb);
