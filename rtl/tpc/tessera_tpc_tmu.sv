@@ -16,8 +16,10 @@
 // failed block fill sends the load to the slow path, which finds out); a store checks every
 // lane's address before it writes anything. Every write invalidates the buffered block it
 // hits (and a fill in flight for it); flush_i (launch) drops the whole buffer.
+// Block fills run in the background, up to NumFill in flight on ID 0 (data in AR order).
 // A fast store is posted (done_o when its one burst is handed over); its write response
-// arrives later. Until then no other write starts (nor a block fill); an error response
+// arrives later. Until then only a second posted store into the same 256-byte block may
+// start (no other write, no fill of that block, no slow-path read); an error response
 // sets wr_err_o, which stays set until flush_i, and a store waiting behind it ends with
 // bus_err_o without writing anything. The core reports such an error at the posted
 // store's PC (docs/tpc_rtl.md, "Precise store errors").
