@@ -215,7 +215,7 @@ module tessera_tpc_cluster #(
   end
 
   // ---------------------------------------------------------------- cores
-  logic [NumTpc-1:0]        c_start, c_busy, c_done, c_retire, c_stall_ld;
+  logic [NumTpc-1:0]        c_start, c_busy, c_done, c_retire, c_stall_ld, c_stall_st;
   logic [NumTpc-1:0][3:0]   c_err;
   logic [NumTpc-1:0][31:0]  c_err_pc, c_ldb, c_stb;
   logic [NumTpc-1:0][4:0][31:0] c_off, c_len;
@@ -305,6 +305,7 @@ module tessera_tpc_cluster #(
       .ld_bytes_o     (c_ldb[p]),
       .st_bytes_o     (c_stb[p]),
       .stall_mem_o    (c_stall_ld[p]),
+      .stall_st_o     (c_stall_st[p]),
       .m_axi_awid_o   (awid_unused),
       .m_axi_awaddr_o (s_awaddr[D][S]),
       .m_axi_awlen_o  (s_awlen[D][S]),
@@ -669,18 +670,12 @@ module tessera_tpc_cluster #(
   // ---------------------------------------------------------------- performance counters
   logic [31:0] pf_busy_q, pf_load_q, pf_tbusy_q, pf_bund_q, pf_sld_q, pf_sst_q, pf_sarb_q;
   logic [31:0] pf_bld_q, pf_bst_q;
-  logic [NumTpc-1:0] wr_out_q, st_stall, arb_wait;
+  logic [NumTpc-1:0] arb_wait;
   logic [31:0] sum_tbusy, sum_ret, sum_sld, sum_sst, sum_sarb, sum_bld, sum_bst;
 
   for (genvar p = 0; p < NumTpc; p++) begin : g_perf
     localparam int unsigned D = p / TpcPerDcore;
     localparam int unsigned S = p % TpcPerDcore;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) wr_out_q[p] <= 1'b0;
-      else if (s_awvalid[D][S] && s_awready[D][S]) wr_out_q[p] <= 1'b1;
-      else if (s_bvalid[D][S] && s_bready[D][S])   wr_out_q[p] <= 1'b0;
-    end
-    assign st_stall[p] = s_awvalid[D][S] || s_wvalid[D][S] || wr_out_q[p];
     assign arb_wait[p] = (s_arvalid[D][S] && !s_arready[D][S]) ||
                          (s_awvalid[D][S] && !s_awready[D][S]);
   end
@@ -692,7 +687,7 @@ module tessera_tpc_cluster #(
       sum_tbusy = sum_tbusy + 32'(c_busy[p]);
       sum_ret   = sum_ret + 32'(c_retire[p]);
       sum_sld   = sum_sld + 32'(c_stall_ld[p]);
-      sum_sst   = sum_sst + 32'(st_stall[p]);
+      sum_sst   = sum_sst + 32'(c_stall_st[p]);
       sum_sarb  = sum_sarb + 32'(arb_wait[p]);
       sum_bld   = sum_bld + (c_retire[p] ? c_ldb[p] : 32'd0);
       sum_bst   = sum_bst + (c_retire[p] ? c_stb[p] : 32'd0);

@@ -42,6 +42,7 @@ module tessera_tpc_core #(
   output logic [31:0]                  ld_bytes_o,    // tensor bytes of the retiring bundle
   output logic [31:0]                  st_bytes_o,
   output logic                         stall_mem_o,   // waiting for tensor read data
+  output logic                         stall_st_o,    // waiting for a tensor store to be accepted
   // AXI4 master (tensor loads and stores)
   output logic [3:0]                   m_axi_awid_o,
   output logic [31:0]                  m_axi_awaddr_o,
@@ -808,6 +809,7 @@ module tessera_tpc_core #(
   end
 
   assign busy_o   = (state_q != StIdle);
+  assign stall_st_o = (state_q == StTst) && !tmu_done;
   assign err_o    = err_q;
   assign err_pc_o = err_pc_q;
   assign pc_o     = pc_q;
