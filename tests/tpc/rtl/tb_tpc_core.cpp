@@ -1024,7 +1024,7 @@ int main(int argc, char **argv) {
   uint64_t r0 = axi_reads, rb0 = axi_rbeats, w0 = axi_writes, wb0 = axi_wbeats;
   focus = 1;
   slow_rd = 1;
-  // nprogs / 6 focus programs, then more (up to 4x) until every TMU path has run: the
+  // nprogs / 6 focus programs, then more (up to 8x) until every TMU path has run: the
   // rarer paths (a posted store answered with an error, a prefetch fill) depend on the seed
   auto tmu_all = [&]() {
     for (int k = 0; k < kTmuCnt; k++)
@@ -1032,7 +1032,7 @@ int main(int argc, char **argv) {
     return true;
   };
   int nfocus = 0;
-  for (int i = 0; i < 4 * (nprogs / 6); i++) {
+  for (int i = 0; i < 8 * (nprogs / 6); i++) {
     if (i >= nprogs / 6 && tmu_all()) break;
     nfocus++;
     Prog p = gen_prog();
