@@ -130,13 +130,11 @@ module tessera_tpc_tmu #(
   // the block it wrote: bp_tag_q); wrerr_q: it was an error (sticky until flush_i; the
   // core stops at the next bundle)
   // Up to two posted stores may be in flight (bcnt_q), the second only into the block of
-  // the first or a higher one (bp_tag_q: the younger's block, bp_old_q: the older's). The
-  // memory refuses a write in the window only above its populated end, a 256-byte multiple
-  // (docs/tpc_rtl.md "Precise store errors"), so when the older one fails the younger one
-  // fails too and nothing is written past a faulting store.
+  // the first (bp_tag_q): memory regions are 256-byte aligned, so when the older one fails
+  // the younger one fails too and nothing is written past a faulting store.
   logic [1:0]                     bcnt_q;
   logic                           bpend, wrerr_q, wrerr_old_q;
-  logic [23:0]                    bp_tag_q, bp_old_q;
+  logic [23:0]                    bp_tag_q;
   assign bpend = (bcnt_q != 2'd0);
 
   // ---------------------------------------------------------------- descriptor fields
@@ -354,16 +352,10 @@ module tessera_tpc_tmu #(
   assign aw_tag = m_axi_awaddr_o[31:8];
 
   // write issue: with no posted store in flight, or (a one-burst fast store) with one in
-  // flight into the same or a lower block; wblk: an older store failed before this write
-  // went out. bp_hit(X): a posted store in flight wrote block X (no fill of X until its
-  // response: AXI orders nothing between a read and a write on the other channel).
+  // flight into the same block; wblk: an older store failed before this write went out
   logic w_ok, wblk, b_inc, b_dec;
   assign w_ok  = (bcnt_q == 2'd0) ||
-                 (st_q == TFaw && !fsplit_q && bcnt_q == 2'd1 && aw_tag >= bp_tag_q);
-  function automatic logic bp_hit(input logic [23:0] x, input logic [1:0] n,
-                                  input logic [23:0] t_young, input logic [23:0] t_old);
-    bp_hit = (n != 2'd0 && t_young == x) || (n == 2'd2 && t_old == x);
-  endfunction
+                 (st_q == TFaw && !fsplit_q && bcnt_q == 2'd1 && aw_tag == bp_tag_q);
   assign wblk  = wrerr_q && !aw_done_q && !w_done_q;
   assign b_inc = faw_fin && !fsplit_q;
   assign b_dec = bpend && m_axi_bvalid_i;
@@ -383,15 +375,15 @@ module tessera_tpc_tmu #(
     if (st_q == TFld && fe_free && vict_ok && !fe_bad_q) begin
       if (!h0 && !infl0) begin
         fe_start_tag = blk0;
-        fe_start = !bp_hit(blk0, bcnt_q, bp_tag_q, bp_old_q);
+        fe_start = !(bpend && bp_tag_q == blk0);
         fe_start_dem = 1'b1;
       end else if (!h1 && !infl1) begin
         fe_start_tag = blk1;
-        fe_start = !bp_hit(blk1, bcnt_q, bp_tag_q, bp_old_q);
+        fe_start = !(bpend && bp_tag_q == blk1);
         fe_start_dem = 1'b1;
       end else if (h0 && h1 && !hpf && !inflp && pf_ok) begin
         fe_start_tag = pblk;
-        fe_start = !bp_hit(pblk, bcnt_q, bp_tag_q, bp_old_q);
+        fe_start = !(bpend && bp_tag_q == pblk);
       end
     end
   end
@@ -731,13 +723,9 @@ module tessera_tpc_tmu #(
       wrerr_q <= 1'b0;
       wrerr_old_q <= 1'b0;
       bp_tag_q <= '0;
-      bp_old_q <= '0;
     end else begin
       bcnt_q <= bcnt_q + 2'(b_inc) - 2'(b_dec);
-      if (b_inc) begin
-        bp_tag_q <= m_axi_awaddr_o[31:8];  // a one-burst store stays inside one block
-        bp_old_q <= bp_tag_q;
-      end
+      if (b_inc) bp_tag_q <= m_axi_awaddr_o[31:8];  // a one-burst store stays inside one block
       if (b_dec && (m_axi_bresp_i != 2'b00 || m_axi_bid_i != 4'd0)) begin
         wrerr_q <= 1'b1;
         // the response is the older store's when a younger one is (or just went) out too
