@@ -712,14 +712,7 @@ module tessera_tpc_core #(
         end
         StFpu: if (fpu_done) fp_done_q <= 1'b1;
         StDecode: lm_done_q <= 1'b1;  // (slm_rd_q / vlm_rd_q are read in this cycle)
-        StFetch: begin  // (a bundle's flags are also cleared at its commit)
-          tld_done_q <= 1'b0;
-          tst_done_q <= 1'b0;
-          fp_done_q <= 1'b0;
-          tbus_q <= 1'b0;
-          ld_bytes_q <= '0;
-          st_bytes_q <= '0;
-          lm_done_q <= 1'b0;
+        StFetch: begin
           if (pc_q >= prog_len_i) begin
             err_q    <= ErrPcRange;
             err_pc_q <= pc_q;
@@ -749,12 +742,9 @@ module tessera_tpc_core #(
         end
         default: ;
       endcase
-      // the bundle commits: in EXEC, or in the cycle its tensor access / float op ends
-      // (the flags set above for that state are cleared again here)
-      if (commit) begin
-        retire_o <= !(en[2] && rseed);
-        ret_ldb_q <= ld_now ? tmu_bytes : ld_bytes_q;
-        ret_stb_q <= st_now ? tmu_bytes : st_bytes_q;
+      // a bundle's progress flags start clear: at its fetch, and for the next bundle at
+      // this one's commit (overriding the flags a unit state set above in that cycle)
+      if (state_q == StFetch || commit) begin
         tld_done_q <= 1'b0;
         tst_done_q <= 1'b0;
         fp_done_q <= 1'b0;
@@ -762,6 +752,12 @@ module tessera_tpc_core #(
         ld_bytes_q <= '0;
         st_bytes_q <= '0;
         lm_done_q <= 1'b0;
+      end
+      // the bundle commits: in EXEC, or in the cycle its tensor access / float op ends
+      if (commit) begin
+        retire_o <= !(en[2] && rseed);
+        ret_ldb_q <= ld_now ? tmu_bytes : ld_bytes_q;
+        ret_stb_q <= st_now ? tmu_bytes : st_bytes_q;
         for (int s = 0; s < 4; s++) begin
           if (wact[s]) begin
             unique case (wk[s])
