@@ -3,7 +3,8 @@
 // use slice d; shared mode: every slice serves 1/2^k of the addresses, slice SHARED
 // registers select it at configuration time). See docs/l2.md, "Integration".
 //
-// Upstream port u = d * NumPorts + p is port p of DCORE d (0 MME, 1 TPCs, 2 DMA).
+// Upstream port u = d * NumPorts + p is port p of DCORE d (chip: 0 MME, 1 TPCs, 2 DMA,
+// 3 the MME's B-panel read port).
 // Downstream port d is slice d's memory master (one fabric master per slice).
 module tessera_l2_cluster #(
   parameter int unsigned NumSlices = 2,

@@ -59,6 +59,7 @@ module tessera_l2_pf #(
 );
   // ---------------------------------------------------------------- hint FIFOs (per port)
   localparam int unsigned HW = (HintDepth > 1) ? $clog2(HintDepth) : 1;
+  localparam int unsigned PW = (NumPorts > 1) ? $clog2(NumPorts) : 1;  // port index
   logic [NumPorts-1:0][HintDepth-1:0][25:0] h_line_q;
   logic [NumPorts-1:0][HintDepth-1:0][2:0]  h_n_q;
   logic [NumPorts-1:0][HintDepth-1:0][1:0]  h_cls_q;
@@ -115,23 +116,23 @@ module tessera_l2_pf #(
   logic [BankBits-1:0] infl_bank_q;
   logic [LsetBits-1:0] infl_lset_q;
   logic [PfW-1:0]  open_q;
-  logic [$clog2(NumPorts+1)-1:0] rr_q;
+  logic [PW-1:0] rr_q;
 
   // pick the next hint round-robin from rr_q
   logic                          take;
-  logic [$clog2(NumPorts+1)-1:0] pick;
+  logic [PW-1:0] pick;
   logic                          pick_v;
-  logic [$clog2(NumPorts+1):0] q;
+  logic [PW:0] q;
   always_comb begin
     pick_v = 1'b0;
     pick   = '0;
     q      = '0;
     for (int k = 0; k < NumPorts; k++) begin
-      q = {1'b0, rr_q} + ($clog2(NumPorts+1)+1)'(k);
-      if (32'(q) >= NumPorts) q = q - ($clog2(NumPorts+1)+1)'(NumPorts);
-      if (!pick_v && h_ne[q[$clog2(NumPorts+1)-1:0]]) begin
+      q = {1'b0, rr_q} + (PW+1)'(k);
+      if (32'(q) >= NumPorts) q = q - (PW+1)'(NumPorts);
+      if (!pick_v && h_ne[q[PW-1:0]]) begin
         pick_v = 1'b1;
-        pick   = q[$clog2(NumPorts+1)-1:0];
+        pick   = q[PW-1:0];
       end
     end
   end

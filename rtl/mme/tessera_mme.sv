@@ -69,6 +69,24 @@ module tessera_mme
   input  logic                   m_axi_rlast_i,
   input  logic                   m_axi_rvalid_i,
   output logic                   m_axi_rready_o,
+  // Port B: a second read-only AXI master that fetches the B panels (A panels, the
+  // init tile and the C writes use port m_axi_*), so A and B cross in parallel.
+  output logic [AxiIdBits-1:0]   mb_axi_arid_o,
+  output logic [AxiAddrBits-1:0] mb_axi_araddr_o,
+  output logic [7:0]             mb_axi_arlen_o,
+  output logic [2:0]             mb_axi_arsize_o,
+  output logic [1:0]             mb_axi_arburst_o,
+  output logic [3:0]             mb_axi_arcache_o,
+  output logic [2:0]             mb_axi_arprot_o,
+  output logic [3:0]             mb_axi_arqos_o,
+  output logic                   mb_axi_arvalid_o,
+  input  logic                   mb_axi_arready_i,
+  input  logic [AxiIdBits-1:0]   mb_axi_rid_i,
+  input  logic [AxiDataBits-1:0] mb_axi_rdata_i,
+  input  logic [1:0]             mb_axi_rresp_i,
+  input  logic                   mb_axi_rlast_i,
+  input  logic                   mb_axi_rvalid_i,
+  output logic                   mb_axi_rready_o,
   // completion message to the Sync Manager
   output logic                   msg_valid_o,
   input  logic                   msg_ready_i,
@@ -275,7 +293,7 @@ module tessera_mme
   // L2 refills a 256-byte run with one read-ahead MSHR instead of one line each), and
   // their watermark rises once, with the panel's last burst. Panels with one row per
   // k (A transposed, B normal) raise it at every row.
-  typedef enum logic [2:0] {FIdle, FTile, FA, FB, FI, FMark} fphase_e;
+  typedef enum logic [2:0] {FIdle, FTile, FA, FI, FMark} fphase_e;
   fphase_e f_ph_q;
 
   typedef struct packed {
@@ -303,6 +321,40 @@ module tessera_mme
   assign fq_empty = (fq_wp_q == fq_rp_q);
   assign fq_head  = fq_mem[fq_rp_q[FAW-1:0]];
 
+  // Port B's job FIFO: the sequencer claims a B slot for a tile and queues the panel
+  // here; port B fetches the panels in order (see "port B" below). One job per B slot
+  // at most is pending (a slot is claimed again only after its tiles finished, which
+  // needed the whole panel), so two entries suffice.
+  typedef struct packed {
+    logic        slot;
+    logic [31:0] base;   // unaligned address of the panel's first element
+    logic [19:0] nv;     // valid columns of the tile
+    logic        first;  // one of the job's first four tiles (column-order fetch)
+  } bjob_t;
+  localparam int unsigned BJD = 2;
+  bjob_t         bj_in, bj_head;
+  logic [$bits(bj_in)-1:0] bj_mem [BJD];
+  logic [1:0]    bj_wp_q, bj_rp_q;
+  logic          bj_full, bj_empty, bj_push, bj_pop;
+  assign bj_full  = (bj_wp_q - bj_rp_q) == 2'(BJD);
+  assign bj_empty = (bj_wp_q == bj_rp_q);
+  assign bj_head  = bj_mem[bj_rp_q[0]];
+
+  // Tile-info FIFO: the slots of each tile, pushed by the sequencer with the tile's
+  // marker and popped by the array when it starts the tile. The marker itself also goes
+  // into port A's metadata FIFO behind the tile's init bursts; when it reaches the head
+  // it is dropped at once and counts the tile as "init landed" (mk_q). The R channel
+  // therefore never waits for the array: port A's data behind a marker (A panels and
+  // init tiles of later tiles, into slots that are already free) keeps flowing while the
+  // array waits for port B.
+  logic [3:0]     ti_mem [TID];
+  logic [2:0]     ti_wp_q, ti_rp_q;
+  logic           ti_full, ti_empty, ti_push, ti_pop;
+  logic [3:0]     ti_head, ti_in;
+  assign ti_full  = (ti_wp_q - ti_rp_q) == 3'(TID);
+  assign ti_empty = (ti_wp_q == ti_rp_q);
+  assign ti_head  = ti_mem[ti_rp_q[1:0]];
+
   logic [TW-1:0] f_t_q, f_mt_q, f_nt_q;
   logic          fb_valid_q, fb_slot_q, fi_slot_q;
   logic [3:0]    fa_valid_q;  // A slot s holds panel fa_id_q[s] (slot = m-tile index mod 4)
@@ -320,9 +372,8 @@ module tessera_mme
   logic          f_cm;        // this phase fetches column by column (k-contiguous rows)
   logic          f_done;      // all bursts of this phase issued
   logic          f_last;      // the burst offered now is the last one of this phase
-  logic          pend_a_q, pend_b_q;  // panels to fetch after the marker
+  logic          pend_a_q;    // A panel to fetch after the marker
   logic [1:0]    pa_slot_q;
-  logic          pb_slot_q;
   logic [19:0]   a_kr_q [4];  // k watermark of each A slot
   logic [19:0]   b_kr_q [2];  // k watermark of each B slot
   logic [4:0]    foff;
@@ -370,14 +421,6 @@ module tessera_mme
           flay_l = 1'b0; fr_n = f_mv; f_seg_len = 24'(k_q) << lab;
         end
       end
-      FB: begin
-        fdest = 2'd1; fstride = ldb_q; f_base = fb_base_q[4:0];
-        if (btr_q) begin  // stored N x K: row n holds k
-          flay_l = 1'b0; fr_n = f_nv; f_seg_len = 24'(k_q) << lbb;
-        end else begin
-          flay_l = 1'b1; fr_n = k_q; f_seg_len = 24'(f_nv) << lbb;
-        end
-      end
       FI: begin
         fdest = 2'd2; flay_l = 1'b1; f_base = fi_base_q[4:0];
         if (bias_q) begin
@@ -390,7 +433,7 @@ module tessera_mme
     endcase
     foff  = f_base;
     flast = 8'((24'(foff) + f_seg_len - 24'd1) >> 5);
-    f_cm  = (f_ph_q == FA || f_ph_q == FB) && !flay_l && (f_t_q < TW'(4));
+    f_cm  = (f_ph_q == FA) && !flay_l && (f_t_q < TW'(4));
     f_done = f_cm ? (fbeat_q > flast) : (fr_q >= fr_n);
   end
 
@@ -411,7 +454,7 @@ module tessera_mme
 
   // slot availability: a slot may be refilled when the array finished the last
   // tile that used it
-  logic need_a, need_b, need_i, tgt_b, tgt_i, free_a, free_b, free_i, f_go;
+  logic need_a, need_b, need_i, tgt_b, tgt_i, free_a, free_b, free_i, f_go, b_early;
   logic [1:0] tgt_a;
   always_comb begin
     tgt_a  = f_mt_q[1:0];
@@ -425,12 +468,16 @@ module tessera_mme
     free_i = !luv_i_q[tgt_i] || (c_done_q > lu_i_q[tgt_i]);
     // FTile: all slots of the tile are available (and the marker fits when it is
     // queued in this cycle): claim them at once
-    f_go   = (f_ph_q == FTile) && !run_start && (!need_a || free_a) && (!need_b || free_b) &&
-             (need_i ? free_i : !fq_full);
+    f_go   = (f_ph_q == FTile) && !run_start && (!need_a || free_a) &&
+             (!need_b || (free_b && !bj_full)) && (need_i ? free_i : (!fq_full && !ti_full));
+    // The B slot may be claimed alone, before the tile's other slots are free: its panel
+    // then crosses port B while the tile still waits for an A slot (at an m-group
+    // change the new A panel's slot frees only when the last tile of the old row of
+    // tiles ends, 3 tiles before this one starts).
+    b_early = (f_ph_q == FTile) && !run_start && !f_go && need_b && free_b && !bj_full;
   end
 
-  assign m_axi_arvalid_o = (f_ph_q == FA || f_ph_q == FB || f_ph_q == FI) && !fq_full &&
-                           !f_done;
+  assign m_axi_arvalid_o = (f_ph_q == FA || f_ph_q == FI) && !fq_full && !f_done;
   assign m_axi_araddr_o  = f_ar_addr;
   assign m_axi_arlen_o   = 8'(f_blen) - 8'd1;
   assign m_axi_arid_o    = '0;
@@ -444,7 +491,8 @@ module tessera_mme
   // the marker hands the tile to the array: queued in FTile when the tile has no init
   // fetch, else in FMark after the init bursts
   logic f_mark;
-  assign f_mark = (f_go && !need_i) || (run_start && !need_i) || (f_ph_q == FMark && !fq_full);
+  assign f_mark = (f_go && !need_i) || (run_start && !need_i) ||
+                  (f_ph_q == FMark && !fq_full && !ti_full);
 
   always_comb begin
     fq_in        = '0;
@@ -480,45 +528,49 @@ module tessera_mme
       fq_in.i_slot  = run_start ? 1'b0 : fi_slot_q;
     end
   end
+  assign ti_push = f_mark;
+  assign ti_in   = {fq_in.a_slot, fq_in.b_slot, fq_in.i_slot};
+  always_ff @(posedge clk_i) begin
+    if (ti_push) ti_mem[ti_wp_q[1:0]] <= ti_in;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ti_wp_q <= '0;
+      ti_rp_q <= '0;
+    end else begin
+      if (ti_push) ti_wp_q <= ti_wp_q + 1'b1;
+      if (ti_pop)  ti_rp_q <= ti_rp_q + 1'b1;
+    end
+  end
 
   // Enter a panel phase: its first row address comes from the registered tile base,
   // so the first AR goes out in the next cycle.
-  logic          f_enter_a, f_enter_b, f_enter_i;
+  logic          f_enter_a, f_enter_i;
   logic [1:0]    f_enter_slot;
   logic [31:0]   f_enter_addr;
   logic          f_tile_end;  // all fetch steps of this tile are queued
   always_comb begin
-    f_enter_a = 1'b0; f_enter_b = 1'b0; f_enter_i = 1'b0;
+    f_enter_a = 1'b0; f_enter_i = 1'b0;
     f_tile_end = 1'b0;
     unique case (f_ph_q)
       FTile: begin
         if (f_go) begin
           if (need_i)      f_enter_i = 1'b1;
           else if (need_a) f_enter_a = 1'b1;
-          else if (need_b) f_enter_b = 1'b1;
           else             f_tile_end = 1'b1;
         end
       end
       FMark: begin
-        if (!fq_full) begin
-          if (pend_a_q)      f_enter_a = 1'b1;
-          else if (pend_b_q) f_enter_b = 1'b1;
-          else               f_tile_end = 1'b1;
-        end
-      end
-      FA: begin
-        if (f_issue && f_last) begin
-          if (pend_b_q) f_enter_b = 1'b1;
+        if (!fq_full && !ti_full) begin
+          if (pend_a_q) f_enter_a = 1'b1;
           else          f_tile_end = 1'b1;
         end
       end
-      FB:      if (f_issue && f_last) f_tile_end = 1'b1;
+      FA:      if (f_issue && f_last) f_tile_end = 1'b1;
       default: ;
     endcase
-    f_enter_slot = f_enter_i ? {1'b0, tgt_i} :
-                   f_enter_a ? ((f_ph_q == FTile) ? tgt_a : pa_slot_q) :
-                   {1'b0, (f_ph_q == FTile) ? tgt_b : pb_slot_q};
-    f_enter_addr = (f_enter_i ? fi_base_q : (f_enter_a ? fa_base_q : fb_base_q)) & ~32'd31;
+    f_enter_slot = f_enter_i ? {1'b0, tgt_i} : ((f_ph_q == FTile) ? tgt_a : pa_slot_q);
+    f_enter_addr = (f_enter_i ? fi_base_q : fa_base_q) & ~32'd31;
   end
 
   logic [TW-1:0] f_t_nx;
@@ -539,7 +591,7 @@ module tessera_mme
       lu_i_q[0] <= '0; lu_i_q[1] <= '0;
       luv_a_q <= '0; luv_b_q <= '0; luv_i_q <= '0;
       tgt_q <= '0; fr_q <= '0; fbeat_q <= '0; frow_addr_q <= '0; fcol0_q <= '0;
-      pend_a_q <= 1'b0; pend_b_q <= 1'b0; pa_slot_q <= '0; pb_slot_q <= 1'b0;
+      pend_a_q <= 1'b0; pa_slot_q <= '0;
       fa_base_q <= '0; fb_base_q <= '0; fi_base_q <= '0;
     end else if (run_start) begin
       // tile 0 claims slot 0 of A, B and init at once (all free at the start of a job)
@@ -549,7 +601,7 @@ module tessera_mme
       fb_valid_q <= 1'b1; fb_id_q <= '0; fb_slot_q <= 1'b0; luv_b_q <= 2'b01; lu_b_q[0] <= '0;
       fi_slot_q <= !need_i; luv_i_q <= {1'b0, need_i}; lu_i_q[0] <= '0;
       f_ph_q   <= need_i ? FI : FA;
-      pend_a_q <= need_i; pend_b_q <= 1'b1; pa_slot_q <= '0; pb_slot_q <= 1'b0;
+      pend_a_q <= need_i; pa_slot_q <= '0;
       tgt_q <= '0; fr_q <= '0; fbeat_q <= '0;
       frow_addr_q <= (need_i ? nb_i : nb_a) & ~32'd31;
       fcol0_q     <= (need_i ? nb_i : nb_a) & ~32'd31;
@@ -558,6 +610,10 @@ module tessera_mme
       unique case (f_ph_q)
         FIdle: ;
         FTile: begin
+          if (b_early) begin
+            lu_b_q[tgt_b] <= f_t_q; luv_b_q[tgt_b] <= 1'b1;
+            fb_valid_q <= 1'b1; fb_id_q <= f_nt_q; fb_slot_q <= tgt_b;
+          end
           // claim the slots of this tile (A panel, B panel, init), once all are available
           if (f_go) begin
             lu_a_q[tgt_a] <= f_t_q;
@@ -576,17 +632,13 @@ module tessera_mme
               f_ph_q <= FI;
             end else if (need_a) begin
               f_ph_q <= FA;
-            end else if (need_b) begin
-              f_ph_q <= FB;
             end
-            // panels still to fetch after this step (the first one is entered now)
+            // the A panel is still to fetch after the init tile (B: port B's job FIFO)
             pend_a_q <= need_a && need_i;
-            pend_b_q <= need_b && (need_i || need_a);
             pa_slot_q <= tgt_a;
-            pb_slot_q <= tgt_b;
           end
         end
-        FA, FB, FI: begin
+        FA, FI: begin
           if (f_issue) begin
             if (f_cm) begin
               if (fr_q + 20'd1 >= fr_n) begin
@@ -611,17 +663,14 @@ module tessera_mme
         default: f_ph_q <= FIdle;
       endcase
       // entering a panel phase (overrides the counter updates above)
-      if (f_enter_a || f_enter_b || f_enter_i) begin
-        f_ph_q      <= f_enter_i ? FI : (f_enter_a ? FA : FB);
+      if (f_enter_a || f_enter_i) begin
+        f_ph_q      <= f_enter_i ? FI : FA;
         tgt_q       <= f_enter_slot;
         fr_q        <= '0;
         fbeat_q     <= '0;
         frow_addr_q <= f_enter_addr;
         fcol0_q     <= f_enter_addr;
-        if (f_ph_q != FTile) begin
-          if (f_enter_a) pend_a_q <= 1'b0;
-          if (f_enter_b) pend_b_q <= 1'b0;
-        end
+        if (f_ph_q != FTile && f_enter_a) pend_a_q <= 1'b0;
       end
       // the tile's marker and panels are queued: go on with the next tile
       if (f_tile_end) begin
@@ -634,26 +683,6 @@ module tessera_mme
           f_nt_q <= f_nt_nx;
           fa_base_q <= nb_a; fb_base_q <= nb_b; fi_base_q <= nb_i;
         end
-      end
-    end
-  end
-
-  // k watermarks: reset when a slot is chosen for a new panel (no burst of the
-  // slot's previous panel is outstanding then: the tiles using it have finished,
-  // which needed all of their k-steps), raised when a burst marked kend lands.
-  logic r_kend;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      for (int unsigned i = 0; i < 4; i++) a_kr_q[i] <= '0;
-      b_kr_q[0] <= '0; b_kr_q[1] <= '0;
-    end else begin
-      if (r_kend && fq_head.dest == 2'd0) a_kr_q[fq_head.slot] <= fq_head.kval;
-      if (r_kend && fq_head.dest == 2'd1) b_kr_q[fq_head.slot[0]] <= fq_head.kval;
-      if (f_go && need_a) a_kr_q[tgt_a] <= '0;
-      if (f_go && need_b) b_kr_q[tgt_b] <= '0;
-      if (run_start) begin
-        a_kr_q[0] <= '0;
-        b_kr_q[0] <= '0;
       end
     end
   end
@@ -672,24 +701,190 @@ module tessera_mme
     end
   end
 
-  // ================================================================ tile-info FIFO
-  logic [3:0]     ti_mem [TID];
-  logic [2:0]     ti_wp_q, ti_rp_q;
-  logic           ti_full, ti_empty, ti_push, ti_pop;
-  logic [3:0]     ti_head;
-  assign ti_full  = (ti_wp_q - ti_rp_q) == 3'(TID);
-  assign ti_empty = (ti_wp_q == ti_rp_q);
-  assign ti_head  = ti_mem[ti_rp_q[1:0]];
-  always_ff @(posedge clk_i) begin
-    if (ti_push) ti_mem[ti_wp_q[1:0]] <= {fq_head.a_slot, fq_head.b_slot, fq_head.i_slot};
+  // ================================================================ port B: B panel fetch
+  // A job (queued by the sequencer when a tile claims a B slot) is fetched with the
+  // rules of the A side: k-contiguous rows (B transposed) of the first four tiles in
+  // column order, later ones row by row in bursts of up to 8 beats; one-row-per-k
+  // panels (B normal) row by row. Port B has its own metadata FIFO and R scatter.
+  logic [19:0] nv0;   // valid columns of tile 0
+  assign nv0 = (n_q > 20'(Cols)) ? 20'(Cols) : n_q;
+  assign bj_push = run_start || (f_go && need_b) || b_early;
+  always_comb begin
+    bj_in       = '0;
+    bj_in.slot  = run_start ? 1'b0 : tgt_b;
+    bj_in.base  = run_start ? nb_b : fb_base_q;
+    bj_in.nv    = run_start ? nv0 : f_nv;
+    bj_in.first = run_start || (f_t_q < TW'(4));
   end
+  always_ff @(posedge clk_i) begin
+    if (bj_push) bj_mem[bj_wp_q[0]] <= bj_in;
+  end
+
+  logic          pb_act_q, pb_slot_q, pb_first_q;
+  logic [4:0]    pb_off_q;
+  logic [19:0]   pb_nv_q, pb_r_q, pb_rn;
+  logic [7:0]    pb_beat_q, pb_lastb;
+  logic [31:0]   pb_row_addr_q, pb_col0_q, pb_ar_addr;
+  logic [23:0]   pb_seg;
+  logic [3:0]    pb_blen, pb_to_bound, pb_to_end;
+  logic          pb_cm, pb_row_end, pb_last, pb_issue;
+  fmeta_t        fqb_in, fqb_head;
+  logic [$bits(fqb_in)-1:0] fqb_mem [FD];
+  logic [FAW:0]  fqb_wp_q, fqb_rp_q;
+  logic          fqb_full, fqb_empty, fqb_pop;
+  assign fqb_full  = (fqb_wp_q - fqb_rp_q) == (FAW+1)'(FD);
+  assign fqb_empty = (fqb_wp_q == fqb_rp_q);
+  assign fqb_head  = fqb_mem[fqb_rp_q[FAW-1:0]];
+
+  always_comb begin
+    // B transposed (stored N x K): a row per column n, k-contiguous; else a row per k
+    pb_rn       = btr_q ? pb_nv_q : k_q;
+    pb_seg      = btr_q ? (24'(k_q) << lbb) : (24'(pb_nv_q) << lbb);
+    pb_lastb    = 8'((24'(pb_off_q) + pb_seg - 24'd1) >> 5);
+    pb_cm       = btr_q && pb_first_q;
+    pb_ar_addr  = pb_row_addr_q + (32'(pb_beat_q) << 5);
+    pb_to_bound = 4'd8 - 4'(pb_ar_addr[7:5]);
+    pb_to_end   = ((pb_lastb - pb_beat_q) >= 8'd7) ? 4'd8 : 4'(pb_lastb - pb_beat_q + 8'd1);
+    pb_blen     = pb_cm ? 4'd1 : ((pb_to_end < pb_to_bound) ? pb_to_end : pb_to_bound);
+    pb_row_end  = pb_beat_q + 8'(pb_blen) > pb_lastb;
+    pb_last     = pb_cm ? ((pb_r_q + 20'd1 >= pb_rn) && (pb_beat_q >= pb_lastb))
+                        : (pb_row_end && (pb_r_q + 20'd1 >= pb_rn));
+  end
+
+  assign mb_axi_arvalid_o = pb_act_q && !fqb_full;
+  assign mb_axi_araddr_o  = pb_ar_addr;
+  assign mb_axi_arlen_o   = 8'(pb_blen) - 8'd1;
+  assign mb_axi_arid_o    = '0;
+  assign mb_axi_arsize_o  = 3'd5;
+  assign mb_axi_arburst_o = 2'b01;
+  assign mb_axi_arcache_o = {rd_alloc_q, rd_alloc_q, 2'b11};
+  assign mb_axi_arprot_o  = 3'b000;
+  assign mb_axi_arqos_o   = {2'b00, rd_class_q};
+  assign pb_issue = mb_axi_arvalid_o && mb_axi_arready_i;
+  // the next job starts when the port is idle or with the current job's last burst
+  assign bj_pop   = !bj_empty && (!pb_act_q || (pb_issue && pb_last));
+
+  always_comb begin
+    fqb_in        = '0;
+    fqb_in.dest   = 2'd1;
+    fqb_in.slot   = {1'b0, pb_slot_q};
+    fqb_in.lay_l  = !btr_q;
+    fqb_in.row    = pb_r_q;
+    fqb_in.beat0  = pb_beat_q;
+    fqb_in.off    = pb_off_q;
+    if (pb_cm) begin
+      // last row of a column: k-steps of beats 0..pb_beat_q are complete
+      fqb_in.kend = (pb_r_q == pb_rn - 20'd1);
+      fqb_in.kval = (20'(pb_beat_q) + 20'd1) << (3'd5 - {1'b0, lbb});
+    end else if (btr_q) begin
+      // k-contiguous rows in row order: every k-step is present with the last burst
+      fqb_in.kend = pb_last;
+      fqb_in.kval = (20'(pb_lastb) + 20'd1) << (3'd5 - {1'b0, lbb});
+    end else begin
+      // one row per k: row pb_r_q complete with the burst holding its last beat
+      fqb_in.kend = pb_row_end;
+      fqb_in.kval = pb_r_q + 20'd1;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (pb_issue) fqb_mem[fqb_wp_q[FAW-1:0]] <= fqb_in;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ti_wp_q <= '0;
-      ti_rp_q <= '0;
+      bj_wp_q <= '0; bj_rp_q <= '0;
+      fqb_wp_q <= '0; fqb_rp_q <= '0;
+      pb_act_q <= 1'b0; pb_slot_q <= 1'b0; pb_first_q <= 1'b0; pb_off_q <= '0;
+      pb_nv_q <= '0; pb_r_q <= '0; pb_beat_q <= '0; pb_row_addr_q <= '0; pb_col0_q <= '0;
     end else begin
-      if (ti_push) ti_wp_q <= ti_wp_q + 1'b1;
-      if (ti_pop)  ti_rp_q <= ti_rp_q + 1'b1;
+      if (bj_push) bj_wp_q <= bj_wp_q + 1'b1;
+      if (bj_pop)  bj_rp_q <= bj_rp_q + 1'b1;
+      if (pb_issue) fqb_wp_q <= fqb_wp_q + 1'b1;
+      if (fqb_pop)  fqb_rp_q <= fqb_rp_q + 1'b1;
+      if (pb_issue) begin
+        if (pb_cm) begin
+          if (pb_r_q + 20'd1 >= pb_rn) begin
+            pb_r_q        <= '0;
+            pb_beat_q     <= pb_beat_q + 8'd1;
+            pb_row_addr_q <= pb_col0_q;
+          end else begin
+            pb_r_q        <= pb_r_q + 20'd1;
+            pb_row_addr_q <= pb_row_addr_q + ldb_q;
+          end
+        end else if (pb_row_end) begin
+          pb_r_q        <= pb_r_q + 20'd1;
+          pb_beat_q     <= '0;
+          pb_row_addr_q <= pb_row_addr_q + ldb_q;
+        end else begin
+          pb_beat_q <= pb_beat_q + 8'(pb_blen);
+        end
+        if (pb_last) pb_act_q <= 1'b0;
+      end
+      if (bj_pop) begin
+        pb_act_q      <= 1'b1;
+        pb_slot_q     <= bj_head.slot;
+        pb_first_q    <= bj_head.first;
+        pb_off_q      <= bj_head.base[4:0];
+        pb_nv_q       <= bj_head.nv;
+        pb_r_q        <= '0;
+        pb_beat_q     <= '0;
+        pb_row_addr_q <= bj_head.base & ~32'd31;
+        pb_col0_q     <= bj_head.base & ~32'd31;
+      end
+    end
+  end
+
+  // port B R channel
+  logic [7:0]     rb_cnt_q, rb_j;
+  logic           rb_beat, rb_kend;
+  logic [KAW-1:0] rb_waddr;
+  logic [4:0]     rb_bpos;
+  logic [31:0]    rb_bmask;
+  assign mb_axi_rready_o = !fqb_empty;
+  assign rb_beat = mb_axi_rvalid_i && mb_axi_rready_o;
+  assign fqb_pop = rb_beat && mb_axi_rlast_i;
+  assign rb_kend = fqb_pop && fqb_head.kend;
+  assign rb_j    = fqb_head.beat0 + rb_cnt_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rb_cnt_q <= '0;
+    end else if (rb_beat) begin
+      rb_cnt_q <= mb_axi_rlast_i ? 8'd0 : rb_cnt_q + 8'd1;
+    end
+  end
+  always_comb begin
+    if (fqb_head.lay_l) begin
+      rb_waddr = KAW'(fqb_head.row >> (3'd5 - 3'(lbb)));
+      rb_bpos  = 5'(fqb_head.row << lbb);
+    end else begin
+      rb_waddr = KAW'(rb_j);
+      rb_bpos  = '0;
+    end
+    unique case (lbb)
+      2'd0:    rb_bmask = 32'h1 << rb_bpos;
+      2'd1:    rb_bmask = 32'h3 << rb_bpos;
+      default: rb_bmask = 32'hF << rb_bpos;
+    endcase
+  end
+
+  // k watermarks: reset when a slot is chosen for a new panel (no burst of the
+  // slot's previous panel is outstanding then: the tiles using it have finished,
+  // which needed all of their k-steps), raised when a burst marked kend lands.
+  logic r_kend;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned i = 0; i < 4; i++) a_kr_q[i] <= '0;
+      b_kr_q[0] <= '0; b_kr_q[1] <= '0;
+    end else begin
+      if (r_kend && fq_head.dest == 2'd0) a_kr_q[fq_head.slot] <= fq_head.kval;
+      if (rb_kend) b_kr_q[fqb_head.slot[0]] <= fqb_head.kval;
+      if (f_go && need_a) a_kr_q[tgt_a] <= '0;
+      if ((f_go && need_b) || b_early) b_kr_q[tgt_b] <= '0;
+      if (run_start) begin
+        a_kr_q[0] <= '0;
+        b_kr_q[0] <= '0;
+      end
     end
   end
 
@@ -698,10 +893,21 @@ module tessera_mme
   logic       r_beat, axi_err_q;
   logic [7:0] r_j;
   logic [1:0] r_lb;
+  logic       mk_pop;
+  logic [TW-1:0] mk_q;   // tiles whose marker reached the head (init data landed)
   assign m_axi_rready_o = !fq_empty && !fq_head.marker;
   assign r_beat  = m_axi_rvalid_i && m_axi_rready_o;
-  assign ti_push = !fq_empty && fq_head.marker && !ti_full;
-  assign fq_pop  = ti_push || (r_beat && m_axi_rlast_i);
+  assign mk_pop  = !fq_empty && fq_head.marker;
+  assign fq_pop  = mk_pop || (r_beat && m_axi_rlast_i);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mk_q <= '0;
+    end else if (run_start) begin
+      mk_q <= '0;
+    end else if (mk_pop) begin
+      mk_q <= mk_q + 1'b1;
+    end
+  end
   assign r_kend  = r_beat && m_axi_rlast_i && fq_head.kend;
   assign r_j     = fq_head.beat0 + r_cnt_q;
   always_comb begin
@@ -775,23 +981,30 @@ module tessera_mme
     end
   end
 
+  for (genvar l = 0; l < Cols; l++) begin : g_sc_i
+    logic [7:0]  q;
+    always_comb begin
+      q  = 8'(fq_head.off) + (8'(l) << r_lb);
+      wi_elem[l] = 32'(m_axi_rdata_i >> {q[4:0], 3'b000});
+      wi_en[l]   = r_beat && fq_head.dest == 2'd2 && (8'(q[7:5]) == r_j);
+    end
+  end
+
   for (genvar l = 0; l < Cols; l++) begin : g_sc_b
     logic [7:0]  q;
     logic [31:0] e;
     always_comb begin
-      q  = 8'(fq_head.off) + (8'(l) << r_lb);
-      e  = 32'(m_axi_rdata_i >> {q[4:0], 3'b000});
+      q  = 8'(fqb_head.off) + (8'(l) << lbb);
+      e  = 32'(mb_axi_rdata_i >> {q[4:0], 3'b000});
       wb_be[l]   = '0;
-      wb_data[l] = m_axi_rdata_i;
-      wi_elem[l] = e;
-      wi_en[l]   = r_beat && fq_head.dest == 2'd2 && (8'(q[7:5]) == r_j);
-      if (r_beat && fq_head.dest == 2'd1) begin
-        if (fq_head.lay_l) begin
-          if (8'(q[7:5]) == r_j) begin
-            wb_be[l]   = r_bmask;
-            wb_data[l] = rep(e, r_lb);
+      wb_data[l] = mb_axi_rdata_i;
+      if (rb_beat) begin
+        if (fqb_head.lay_l) begin
+          if (8'(q[7:5]) == rb_j) begin
+            wb_be[l]   = rb_bmask;
+            wb_data[l] = rep(e, lbb);
           end
-        end else if (fq_head.row == 20'(l)) begin
+        end else if (fqb_head.row == 20'(l)) begin
           wb_be[l] = '1;
         end
       end
@@ -821,8 +1034,8 @@ module tessera_mme
   tessera_mme_opbuf #(.Lanes(Cols), .Words(KWords), .Slots(2)) u_bbuf (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .wslot_i(fq_head.slot[0]),
-    .waddr_i(r_waddr),
+    .wslot_i(fqb_head.slot[0]),
+    .waddr_i(rb_waddr),
     .wbe_i  (wb_be),
     .wdata_i(wb_data),
     .re_i   (rd_en),
@@ -903,8 +1116,10 @@ module tessera_mme
   assign c_issue    = c_can && (state_q == SRun);
   assign more_tiles = (c_t_q + 1'b1) < tiles;
   // start a tile: when idle, or back to back with the last k-step of the previous one
+  // (the tile's init data must have landed: its marker passed port A's FIFO head)
   assign ti_pop     = !ti_empty && (state_q == SRun) &&
-                      ((!c_active_q && c_t_q < tiles) || (c_issue && c_last && more_tiles));
+                      ((!c_active_q && c_t_q < tiles && c_t_q < mk_q) ||
+                       (c_issue && c_last && more_tiles && (c_t_q + 1'b1) < mk_q));
 
   assign rd_en    = c_issue;
   assign rd_aslot = c_aslot_q;
@@ -1252,7 +1467,7 @@ module tessera_mme
         if (c_done_q == tiles && !drain_busy_q && !s4_last_q) state_d = SFlush;
       end
       SFlush: begin
-        if (d_wr_out_q == '0 && fq_empty) begin
+        if (d_wr_out_q == '0 && fq_empty && fqb_empty) begin
           if (msgen_q) begin
             state_d = SMsg;
           end else begin
@@ -1287,14 +1502,15 @@ module tessera_mme
         pc_mac_q  <= '0;
       end else begin
         if (state_q == SCheck) err_q <= chk_err;
-        if ((r_beat && m_axi_rresp_i != 2'b00) || (b_beat && m_axi_bresp_i != 2'b00)) begin
+        if ((r_beat && m_axi_rresp_i != 2'b00) || (rb_beat && mb_axi_rresp_i != 2'b00) ||
+            (b_beat && m_axi_bresp_i != 2'b00)) begin
           axi_err_q <= 1'b1;
         end
         if (state_q == SFlush && state_d != SFlush && axi_err_q) err_q <= tessera_mme_pkg::ErrAxi;
         if (state_q != SIdle) pc_busy_q <= pc_busy_q + 32'd1;
         if (state_q == SRun && c_t_q < tiles && (!c_active_q || !c_kok)) pc_sin_q <= pc_sin_q + 32'd1;
         if (state_q == SRun && c_active_q && c_kok && !c_can) pc_sout_q <= pc_sout_q + 32'd1;
-        if (r_beat) pc_rd_q <= pc_rd_q + 32'd32;
+        if (r_beat || rb_beat) pc_rd_q <= pc_rd_q + (r_beat && rb_beat ? 32'd64 : 32'd32);
         if (d_row_done) pc_wr_q <= pc_wr_q + (32'(d_nv) << lcb);
         if (c_issue) pc_mac_q <= pc_mac_q + 32'd1;
       end
@@ -1325,7 +1541,12 @@ module tessera_mme
 
   // single AXI ID per direction: responses are in order, IDs are not needed
   logic unused_ids;
-  assign unused_ids = ^{m_axi_bid_i, m_axi_rid_i};
+  assign unused_ids = ^{m_axi_bid_i, m_axi_rid_i, mb_axi_rid_i};
+  // port B's metadata uses fmeta_t without the marker fields; the marker's slot fields
+  // go to the tile-info FIFO when it is queued, not through the metadata FIFO
+  logic unused_fqb;
+  assign unused_fqb = ^{fqb_head.marker, fqb_head.dest, fqb_head.a_slot, fqb_head.b_slot,
+                        fqb_head.i_slot, fq_head.a_slot, fq_head.b_slot, fq_head.i_slot};
 
   assign irq_o = hw_out.STATUS.done.value || hw_out.STATUS.busy_reject.value;
   // low from the cycle a commit is latched until the job (and its message) has ended

@@ -592,13 +592,15 @@ module tessera_top #(
   // ================================================================ L2 slices (issue 6)
   // -------- begin L2 section: one tessera_l2 per DCORE (docs/l2.md "Integration").
   // Upstream port u = d * L2Ports + p of the cluster is port p of DCORE d:
-  //   p = 0 the DCORE's MME, p = 1 its TPCs, p = 2 its DMA engine (engine d).
+  //   p = 0 the DCORE's MME (A panels, init tiles, C writes), p = 1 its TPCs,
+  //   p = 2 its DMA engine (engine d), p = 3 the MME's B-panel read port (no writes).
   // The TPC cluster's DCORE-d master drives port 1 (TPC cluster section below). Slice d's
   // memory master is fabric master AxL2 + d.
-  localparam int unsigned L2Ports = 3;
+  localparam int unsigned L2Ports = 4;
   localparam int unsigned L2PMme  = 0;
   localparam int unsigned L2PTpc  = 1;
   localparam int unsigned L2PDma  = 2;
+  localparam int unsigned L2PMmeB = 3;
   localparam int unsigned NumL2U  = NumL2 * L2Ports;
   if (tessera_cfg_pkg::MmePerDcore != 1 || NumMme != NumL2 || NumDma != NumL2) begin : g_bad_l2_ports
     $error("tessera_top: one MME and one DMA engine per DCORE assumed by the L2 ports");
@@ -728,7 +730,8 @@ module tessera_top #(
     assign mme_clk_en = !rst_ni || !e_idle[i] || e_psel[i] || msg_valid[i]
                         || l2u_awvalid[i*L2Ports+L2PMme] || l2u_wvalid[i*L2Ports+L2PMme]
                         || l2u_arvalid[i*L2Ports+L2PMme] || l2u_bvalid[i*L2Ports+L2PMme]
-                        || l2u_rvalid[i*L2Ports+L2PMme];
+                        || l2u_rvalid[i*L2Ports+L2PMme]
+                        || l2u_arvalid[i*L2Ports+L2PMmeB] || l2u_rvalid[i*L2Ports+L2PMmeB];
     tessera_clk_gate #(.Enable(EngClkGate)) u_mme_cg (
       .clk_i    (clk_i),
       .en_i     (mme_clk_en),
@@ -791,6 +794,22 @@ module tessera_top #(
       .m_axi_rlast_i  (l2u_rlast[i*L2Ports+L2PMme]),
       .m_axi_rvalid_i (l2u_rvalid[i*L2Ports+L2PMme]),
       .m_axi_rready_o (l2u_rready[i*L2Ports+L2PMme]),
+      .mb_axi_arid_o   (l2u_arid[i*L2Ports+L2PMmeB]),
+      .mb_axi_araddr_o (l2u_araddr[i*L2Ports+L2PMmeB]),
+      .mb_axi_arlen_o  (l2u_arlen[i*L2Ports+L2PMmeB]),
+      .mb_axi_arsize_o (l2u_arsize[i*L2Ports+L2PMmeB]),
+      .mb_axi_arburst_o(l2u_arburst[i*L2Ports+L2PMmeB]),
+      .mb_axi_arcache_o(l2u_arcache[i*L2Ports+L2PMmeB]),
+      .mb_axi_arprot_o (l2u_arprot[i*L2Ports+L2PMmeB]),
+      .mb_axi_arqos_o  (l2u_arqos[i*L2Ports+L2PMmeB]),
+      .mb_axi_arvalid_o(l2u_arvalid[i*L2Ports+L2PMmeB]),
+      .mb_axi_arready_i(l2u_arready[i*L2Ports+L2PMmeB]),
+      .mb_axi_rid_i    (l2u_rid[i*L2Ports+L2PMmeB]),
+      .mb_axi_rdata_i  (l2u_rdata[i*L2Ports+L2PMmeB]),
+      .mb_axi_rresp_i  (l2u_rresp[i*L2Ports+L2PMmeB]),
+      .mb_axi_rlast_i  (l2u_rlast[i*L2Ports+L2PMmeB]),
+      .mb_axi_rvalid_i (l2u_rvalid[i*L2Ports+L2PMmeB]),
+      .mb_axi_rready_o (l2u_rready[i*L2Ports+L2PMmeB]),
       .msg_valid_o    (msg_valid[i]),
       .msg_ready_i    (msg_ready[i]),
       .msg_addr_o     (msg_addr[i]),
@@ -798,6 +817,21 @@ module tessera_top #(
       .idle_o         (e_idle[i]),
       .irq_o          (mme_irq[i])
     );
+    // the B port only reads
+    assign l2u_awid[i*L2Ports+L2PMmeB]    = '0;
+    assign l2u_awaddr[i*L2Ports+L2PMmeB]  = '0;
+    assign l2u_awlen[i*L2Ports+L2PMmeB]   = '0;
+    assign l2u_awsize[i*L2Ports+L2PMmeB]  = 3'd5;
+    assign l2u_awburst[i*L2Ports+L2PMmeB] = 2'b01;
+    assign l2u_awcache[i*L2Ports+L2PMmeB] = '0;
+    assign l2u_awprot[i*L2Ports+L2PMmeB]  = '0;
+    assign l2u_awqos[i*L2Ports+L2PMmeB]   = '0;
+    assign l2u_awvalid[i*L2Ports+L2PMmeB] = 1'b0;
+    assign l2u_wdata[i*L2Ports+L2PMmeB]   = '0;
+    assign l2u_wstrb[i*L2Ports+L2PMmeB]   = '0;
+    assign l2u_wlast[i*L2Ports+L2PMmeB]   = 1'b0;
+    assign l2u_wvalid[i*L2Ports+L2PMmeB]  = 1'b0;
+    assign l2u_bready[i*L2Ports+L2PMmeB]  = 1'b1;
   end
 
   // ================================================================ control path (issue 5)

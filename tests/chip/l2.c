@@ -109,7 +109,7 @@ TF_TEST(l2, mmes_through_slices, 6000000) {
     TF_CHECK_OK(t, tsim_l2_flush_all(t->sim));
   }
   for (unsigned e = 0; e < TESSERA_NUM_MME && rc == TF_PASS; e++) {
-    uint32_t st = 0, msg = 0, hits = 0, miss = 0, p0 = 0, p1 = 0, p2 = 0, brd = 0;
+    uint32_t st = 0, msg = 0, hits = 0, miss = 0, p0 = 0, p1 = 0, p2 = 0, p3 = 0, brd = 0;
     TF_CHECK_OK(t, tsim_host_read32(t->sim, MME_REG(e, STATUS), &st));
     TF_CHECK_OK(t, tsim_host_read32(t->sim, SCRATCH(e), &msg));
     if (FIELD(st, MME__STATUS__ERR) || msg != 0xC0DEu + e)
@@ -126,12 +126,19 @@ TF_TEST(l2, mmes_through_slices, 6000000) {
     if (rc != TF_PASS) break;
     if ((rc = rd(t, L2_REG(e, HITS), &hits)) || (rc = rd(t, L2_REG(e, MISSES), &miss)) ||
         (rc = rd(t, L2_REG(e, PORT0_BYTES), &p0)) || (rc = rd(t, L2_REG(e, PORT1_BYTES), &p1)) ||
-        (rc = rd(t, L2_REG(e, PORT2_BYTES), &p2)) || (rc = rd(t, MME_REG(e, PERF_BYTES_RD), &brd)))
+        (rc = rd(t, L2_REG(e, PORT2_BYTES), &p2)) || (rc = rd(t, L2_REG(e, PORT3_BYTES), &p3)) ||
+        (rc = rd(t, MME_REG(e, PERF_BYTES_RD), &brd)))
       break;
-    tf_log(t, "slice %u: hits %u, misses %u, port 0 %u bytes (MME read %u)", e, hits, miss, p0, brd);
+    tf_log(t, "slice %u: hits %u, misses %u, port 0 %u + port 3 %u bytes (MME read %u)", e, hits,
+           miss, p0, p3, brd);
     uint32_t cbytes = j[e].g.m * j[e].ldc;
+    /* the MME reads B on port 3 (its B port) and everything else on port 0 */
+    uint32_t bbytes = j[e].g.k * j[e].g.n * (uint32_t)nf_bytes(j[e].g.tb);
     if (hits == 0 || miss == 0) rc = tf_fail(t, "slice %u: hits %u misses %u", e, hits, miss);
-    else if (p0 != brd + cbytes) rc = tf_fail(t, "slice %u: port 0 bytes %u != MME reads %u + C %u", e, p0, brd, cbytes);
+    else if (p0 + p3 != brd + cbytes)
+      rc = tf_fail(t, "slice %u: port 0 + port 3 bytes %u + %u != MME reads %u + C %u", e, p0, p3, brd, cbytes);
+    else if (p3 < bbytes)
+      rc = tf_fail(t, "slice %u: port 3 (MME B port) %u bytes, B is at least %u", e, p3, bbytes);
     else if (p1 || p2) rc = tf_fail(t, "slice %u: traffic on ports without an engine (%u, %u)", e, p1, p2);
   }
   for (unsigned e = 0; e < TESSERA_NUM_MME; e++) cjob_free(&j[e]);
@@ -386,10 +393,12 @@ TF_TEST(l2, shared_mode, 6000000) {
   cjob_prepare(t, &j, TESSERA_HBM_BASE + 0x1400000u);
   int rc = cjob_run(t, &j, 1u, 0, NULL);
   for (unsigned d = 0; d < TESSERA_NUM_L2 && rc == TF_PASS; d++) {
-    uint32_t p0 = 0;
+    uint32_t p0 = 0, p3 = 0;
     rc = rd(t, L2_REG(d, PORT0_BYTES), &p0);
-    tf_log(t, "shared mode, MME 0 only: slice %u port 0 %u bytes", d, p0);
-    if (rc == TF_PASS && p0 == 0) rc = tf_fail(t, "slice %u saw no traffic of MME 0 in shared mode", d);
+    if (rc == TF_PASS) rc = rd(t, L2_REG(d, PORT3_BYTES), &p3);
+    tf_log(t, "shared mode, MME 0 only: slice %u port 0 %u bytes, port 3 (B) %u bytes", d, p0, p3);
+    if (rc == TF_PASS && (p0 == 0 || p3 == 0))
+      rc = tf_fail(t, "slice %u saw no traffic of MME 0's port %s in shared mode", d, p0 ? "3" : "0");
   }
   if (rc == TF_PASS) rc = cjob_run(t, &j, (1u << TESSERA_NUM_MME) - 1u, 0, NULL);
   cjob_free(&j);
@@ -404,9 +413,10 @@ TF_TEST(l2, shared_mode, 6000000) {
   job_init(&j, 2 * R);
   cjob_prepare(t, &j, TESSERA_HBM_BASE + 0x1800000u);
   rc = cjob_run(t, &j, 1u, 0, NULL);
-  uint32_t p0 = 0;
+  uint32_t p0 = 0, p3 = 0;
   if (rc == TF_PASS) rc = rd(t, L2_REG(1, PORT0_BYTES), &p0);
-  if (rc == TF_PASS && p0 != 0) rc = tf_fail(t, "private mode: slice 1 saw %u bytes of MME 0", p0);
+  if (rc == TF_PASS) rc = rd(t, L2_REG(1, PORT3_BYTES), &p3);
+  if (rc == TF_PASS && (p0 || p3)) rc = tf_fail(t, "private mode: slice 1 saw %u + %u bytes of MME 0", p0, p3);
   cjob_free(&j);
   return rc;
 }

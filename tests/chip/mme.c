@@ -289,14 +289,24 @@ static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t m, uint32_t n, uint32_t k
   unsigned ne = (unsigned)__builtin_popcount(mask);
   double ideal = (double)m * n * k / ((double)TESSERA_MME_ROWS * TESSERA_MME_COLS * ne);
   uint32_t sin = 0, sout = 0;  /* engine 0's stall counters (array waiting for operands / drain) */
+  uint32_t busy = 0;           /* the longest PERF_BUSY of the engines: commit -> last write landed */
   if (rc == TF_PASS) {
     TF_CHECK_OK(t, tsim_host_read32(t->sim, MME_REG(0, PERF_STALL_IN), &sin));
     TF_CHECK_OK(t, tsim_host_read32(t->sim, MME_REG(0, PERF_STALL_OUT), &sout));
+    for (unsigned e = 0; e < TESSERA_NUM_MME; e++) {
+      uint32_t b = 0;
+      if (!((mask >> e) & 1u)) continue;
+      TF_CHECK_OK(t, tsim_host_read32(t->sim, MME_REG(e, PERF_BUSY), &b));
+      if (b > busy) busy = b;
+    }
+    if (busy == 0 || busy > cyc) return tf_fail(t, "PERF_BUSY %u outside (0, %llu]", busy, (unsigned long long)cyc);
+    /* `busy` is the issue's measure (commit to the last write landed, per engine); `cycles`
+     * adds the host port's commit write and completion polling (16-cycle steps) */
     printf("MMEBENCH %s %ux%ux%u engines %u%s L2 %s%s: %llu cycles, ideal %.0f, utilization %.1f%%"
-           " (MME0 stall in %u, stall out %u)\n",
+           " (MME0 stall in %u, stall out %u); engine busy %u, utilization %.1f%%\n",
            nf_name(ty), m, n, k, ne, (ne > 1) ? ((flags & CJOB_SPLIT_N) ? " cols" : " rows") : "",
            warm ? "warm" : "cold", hash ? " set-hash" : "", (unsigned long long)cyc, ideal,
-           100.0 * ideal / (double)cyc, sin, sout);
+           100.0 * ideal / (double)cyc, sin, sout, busy, 100.0 * ideal / (double)busy);
   }
   if (hash && rc == TF_PASS) rc = chip_l2_set_hash(t, 0);
   cjob_free(&j);

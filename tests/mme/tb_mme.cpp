@@ -1,6 +1,7 @@
 // Thin Verilator driver for the tessera_mme block testbench: clocks one or two
-// engines, connects each AXI master to a tessera::AxiMemModel (sim/src) over one
-// shared SparseMem, performs APB accesses and records completion messages.
+// engines, connects each engine's two AXI masters (port m_axi: A, init, C; port
+// mb_axi: B reads) to their own tessera::AxiMemModel (sim/src) over one shared
+// SparseMem, performs APB accesses and records completion messages.
 // All test logic lives in C (mme_test.c).
 #include <cstdio>
 #include <cstdlib>
@@ -15,8 +16,8 @@ namespace {
 
 struct Engine {
   std::unique_ptr<Vtessera_mme> dut;
-  std::unique_ptr<tessera::AxiMemModel> mem;
-  tessera::AxiMemPort port;
+  std::unique_ptr<tessera::AxiMemModel> mem, mem_b;
+  tessera::AxiMemPort port, port_b;  // port_b: the B read port (never writes)
   unsigned msgs = 0;
   uint32_t msg_addr = 0, msg_data = 0;
 };
@@ -46,6 +47,13 @@ void drive_inputs(Engine& e) {
   d->m_axi_rresp_i = p.rresp;
   d->m_axi_rlast_i = p.rlast;
   d->m_axi_rvalid_i = p.rvalid;
+  const tessera::AxiMemPort& q = e.port_b;
+  d->mb_axi_arready_i = q.arready;
+  d->mb_axi_rid_i = q.rid;
+  for (int i = 0; i < 8; i++) d->mb_axi_rdata_i[i] = q.rdata[i];
+  d->mb_axi_rresp_i = q.rresp;
+  d->mb_axi_rlast_i = q.rlast;
+  d->mb_axi_rvalid_i = q.rvalid;
   d->msg_ready_i = 1;
 }
 
@@ -70,6 +78,17 @@ void sample_outputs(Engine& e) {
   p.arvalid = d->m_axi_arvalid_o;
   p.bready = d->m_axi_bready_o;
   p.rready = d->m_axi_rready_o;
+  tessera::AxiMemPort& q = e.port_b;
+  q.awvalid = 0;
+  q.wvalid = 0;
+  q.bready = 1;
+  q.arid = d->mb_axi_arid_o;
+  q.araddr = d->mb_axi_araddr_o;
+  q.arlen = d->mb_axi_arlen_o;
+  q.arsize = d->mb_axi_arsize_o;
+  q.arburst = d->mb_axi_arburst_o;
+  q.arvalid = d->mb_axi_arvalid_o;
+  q.rready = d->mb_axi_rready_o;
   if (d->msg_valid_o) {  // msg_ready_i is always 1
     e.msgs++;
     e.msg_addr = d->msg_addr_o;
@@ -86,10 +105,16 @@ bool axi_trace() {
 
 void trace_axi(int i, const Engine& e) {
   const tessera::AxiMemPort& p = e.port;
+  const tessera::AxiMemPort& q = e.port_b;
   unsigned long long c = (unsigned long long)g->cycle;
   if (p.arvalid && p.arready)
     std::printf("[%llu] mme%d AR addr=%#llx len=%u size=%u burst=%u id=%u\n", c, i,
                 (unsigned long long)p.araddr, p.arlen, p.arsize, p.arburst, p.arid);
+  if (q.arvalid && q.arready)
+    std::printf("[%llu] mme%d AR(B) addr=%#llx len=%u size=%u burst=%u id=%u\n", c, i,
+                (unsigned long long)q.araddr, q.arlen, q.arsize, q.arburst, q.arid);
+  if (q.rvalid && q.rready && q.rresp)
+    std::printf("[%llu] mme%d R(B) error resp=%u id=%u last=%u\n", c, i, q.rresp, q.rid, q.rlast);
   if (p.awvalid && p.awready)
     std::printf("[%llu] mme%d AW addr=%#llx len=%u size=%u burst=%u id=%u\n", c, i,
                 (unsigned long long)p.awaddr, p.awlen, p.awsize, p.awburst, p.awid);
@@ -111,6 +136,7 @@ void cycle_once() {
     sample_outputs(e);
     if (axi_trace()) trace_axi(i, e);
     e.mem->tick(e.port);
+    e.mem_b->tick(e.port_b);
     e.dut->clk_i = 1;
     e.dut->eval();
   }
@@ -135,6 +161,8 @@ void tb_open(int n_mme, unsigned latency, unsigned bytes_per_cycle) {
     cfg.bytes_per_cycle = bytes_per_cycle;
     e.mem.reset(new tessera::AxiMemModel(cfg, &g->mem));
     e.mem->reset(e.port);
+    e.mem_b.reset(new tessera::AxiMemModel(cfg, &g->mem));
+    e.mem_b->reset(e.port_b);
     Vtessera_mme* d = e.dut.get();
     d->rst_ni = 0;
     d->clk_i = 0;
@@ -225,7 +253,9 @@ unsigned tb_msg_count(int mme) { return g->eng[mme].msgs; }
 uint32_t tb_msg_addr(int mme) { return g->eng[mme].msg_addr; }
 uint32_t tb_msg_data(int mme) { return g->eng[mme].msg_data; }
 uint64_t tb_mem_errors(int mme) {
-  return g->eng[mme].mem->counters().decerr + g->eng[mme].mem->counters().slverr;
+  const Engine& e = g->eng[mme];
+  return e.mem->counters().decerr + e.mem->counters().slverr + e.mem_b->counters().decerr +
+         e.mem_b->counters().slverr;
 }
 
 }  // extern "C"

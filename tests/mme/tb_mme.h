@@ -12,8 +12,9 @@ extern "C" {
 
 #define TB_MAX_MME 2
 
-/* Create n_mme engines (1 or 2) sharing one device memory; each engine has its own
- * AXI port served by an AxiMemModel with the given read latency and bandwidth. */
+/* Create n_mme engines (1 or 2) sharing one device memory; each of an engine's two AXI
+ * masters (A/init/C and B reads) is served by its own AxiMemModel with the given read
+ * latency and bandwidth. */
 void tb_open(int n_mme, unsigned latency, unsigned bytes_per_cycle);
 void tb_close(void);
 int tb_rows(void);
