@@ -5,7 +5,8 @@
 #   make mme-synth       Yosys synthesis of tessera_mme at a small shape (4x4)
 MME_PKG  := rtl/mme/tessera_mme_pkg.sv
 MME_SRCS := rtl/mme/tessera_mme_fpdec.sv rtl/mme/tessera_mme_fpround.sv \
-            rtl/mme/tessera_mme_pe.sv rtl/mme/tessera_mme_opbuf.sv rtl/mme/tessera_mme.sv
+            rtl/mme/tessera_mme_pe.sv rtl/mme/tessera_mme_opbuf.sv rtl/mme/tessera_mme_fcur.sv \
+            rtl/mme/tessera_mme.sv
 RTL_PKGS += $(MME_PKG)
 RTL_SRCS += $(MME_SRCS)
 LINT_TOPS += tessera_mme

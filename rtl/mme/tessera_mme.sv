@@ -364,11 +364,10 @@ module tessera_mme
   logic [3:0]    luv_a_q;
   logic [1:0]    luv_b_q, luv_i_q;
   logic [1:0]    tgt_q;       // slot being filled
-  logic [19:0]   fr_q, fr_n;  // row counter, rows in this phase
-  logic [7:0]    fbeat_q;     // next beat of the row
+  logic [19:0]   f_row, fr_n; // row of the burst offered now, rows in this phase
+  logic [7:0]    f_beat;      // first beat of the burst offered now
   logic [7:0]    flast;       // last beat of the row
-  logic [31:0]   frow_addr_q, fstride; // aligned address of row fr_q
-  logic [31:0]   fcol0_q;     // aligned address of row 0 (column-order fetch)
+  logic [31:0]   fstride;     // bytes between rows
   logic          f_cm;        // this phase fetches column by column (k-contiguous rows)
   logic          f_done;      // all bursts of this phase issued
   logic          f_last;      // the burst offered now is the last one of this phase
@@ -434,23 +433,12 @@ module tessera_mme
     foff  = f_base;
     flast = 8'((24'(foff) + f_seg_len - 24'd1) >> 5);
     f_cm  = (f_ph_q == FA) && !flay_l && (f_t_q < TW'(4));
-    f_done = f_cm ? (fbeat_q > flast) : (fr_q >= fr_n);
   end
 
-  // burst length: up to 8 beats, stop at the row's last beat and at 256 B boundaries
+  // the burst offered now (fetch cursor u_fcur_a below)
   logic [31:0] f_ar_addr;
-  logic [3:0]  f_blen, f_to_bound, f_to_end;
+  logic [3:0]  f_blen;
   logic        f_issue, f_row_end;
-  always_comb begin
-    f_ar_addr  = frow_addr_q + (32'(fbeat_q) << 5);
-    f_to_bound = 4'd8 - 4'(f_ar_addr[7:5]);
-    f_to_end   = ((flast - fbeat_q) >= 8'd7) ? 4'd8 : 4'(flast - fbeat_q + 8'd1);
-    f_blen     = f_cm ? 4'd1 :
-                 ((f_to_end < f_to_bound) ? f_to_end : f_to_bound);
-    f_row_end  = fbeat_q + 8'(f_blen) > flast;   // (row order) burst holds the row's last beat
-    f_last     = f_cm ? ((fr_q + 20'd1 >= fr_n) && (fbeat_q >= flast))
-                      : (f_row_end && (fr_q + 20'd1 >= fr_n));
-  end
 
   // slot availability: a slot may be refilled when the array finished the last
   // tile that used it
@@ -502,21 +490,21 @@ module tessera_mme
       fq_in.dest   = fdest;
       fq_in.slot   = tgt_q;
       fq_in.lay_l  = flay_l;
-      fq_in.row    = fr_q;
-      fq_in.beat0  = fbeat_q;
+      fq_in.row    = f_row;
+      fq_in.beat0  = f_beat;
       fq_in.off    = foff;
       if (f_cm) begin
-        // last row of a column: k-steps of beats 0..fbeat_q are complete
-        fq_in.kend = (fr_q == fr_n - 20'd1);
-        fq_in.kval = (20'(fbeat_q) + 20'd1) << (3'd5 - {1'b0, (fdest == 2'd0) ? lab : lbb});
+        // last row of a column: k-steps of beats 0..f_beat are complete
+        fq_in.kend = (f_row == fr_n - 20'd1);
+        fq_in.kval = (20'(f_beat) + 20'd1) << (3'd5 - {1'b0, (fdest == 2'd0) ? lab : lbb});
       end else if (!flay_l && fdest != 2'd2) begin
         // k-contiguous rows in row order: every k-step is present with the last burst
         fq_in.kend = f_last;
         fq_in.kval = (20'(flast) + 20'd1) << (3'd5 - {1'b0, (fdest == 2'd0) ? lab : lbb});
       end else begin
-        // one row per k: row fr_q complete with the burst holding its last beat
+        // one row per k: row f_row complete with the burst holding its last beat
         fq_in.kend = (fdest != 2'd2) && f_row_end;
-        fq_in.kval = fr_q + 20'd1;
+        fq_in.kval = f_row + 20'd1;
       end
     end else if (f_mark) begin
       fq_push       = 1'b1;
@@ -576,6 +564,27 @@ module tessera_mme
   logic [TW-1:0] f_t_nx;
   assign f_t_nx = f_t_q + 1'b1;
 
+  // port A's fetch cursor: loaded at the job start (tile 0's init tile or A panel) and
+  // when a phase is entered
+  tessera_mme_fcur u_fcur_a (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .load_i   (run_start || f_enter_a || f_enter_i),
+    .addr_i   (run_start ? ((need_i ? nb_i : nb_a) & ~32'd31) : f_enter_addr),
+    .issue_i  (f_issue),
+    .cm_i     (f_cm),
+    .rows_i   (fr_n),
+    .lastb_i  (flast),
+    .stride_i (fstride),
+    .ar_addr_o(f_ar_addr),
+    .blen_o   (f_blen),
+    .row_end_o(f_row_end),
+    .last_o   (f_last),
+    .done_o   (f_done),
+    .row_o    (f_row),
+    .beat_o   (f_beat)
+  );
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       f_ph_q <= FIdle;
@@ -590,7 +599,7 @@ module tessera_mme
       lu_b_q[0] <= '0; lu_b_q[1] <= '0;
       lu_i_q[0] <= '0; lu_i_q[1] <= '0;
       luv_a_q <= '0; luv_b_q <= '0; luv_i_q <= '0;
-      tgt_q <= '0; fr_q <= '0; fbeat_q <= '0; frow_addr_q <= '0; fcol0_q <= '0;
+      tgt_q <= '0;
       pend_a_q <= 1'b0; pa_slot_q <= '0;
       fa_base_q <= '0; fb_base_q <= '0; fi_base_q <= '0;
     end else if (run_start) begin
@@ -602,9 +611,7 @@ module tessera_mme
       fi_slot_q <= !need_i; luv_i_q <= {1'b0, need_i}; lu_i_q[0] <= '0;
       f_ph_q   <= need_i ? FI : FA;
       pend_a_q <= need_i; pa_slot_q <= '0;
-      tgt_q <= '0; fr_q <= '0; fbeat_q <= '0;
-      frow_addr_q <= (need_i ? nb_i : nb_a) & ~32'd31;
-      fcol0_q     <= (need_i ? nb_i : nb_a) & ~32'd31;
+      tgt_q <= '0;
       fa_base_q <= nb_a; fb_base_q <= nb_b; fi_base_q <= nb_i;
     end else begin
       unique case (f_ph_q)
@@ -638,38 +645,14 @@ module tessera_mme
             pa_slot_q <= tgt_a;
           end
         end
-        FA, FI: begin
-          if (f_issue) begin
-            if (f_cm) begin
-              if (fr_q + 20'd1 >= fr_n) begin
-                fr_q        <= '0;
-                fbeat_q     <= fbeat_q + 8'd1;
-                frow_addr_q <= fcol0_q;
-              end else begin
-                fr_q        <= fr_q + 20'd1;
-                frow_addr_q <= frow_addr_q + fstride;
-              end
-            end else if (f_row_end) begin
-              fr_q    <= fr_q + 20'd1;
-              fbeat_q <= '0;
-              frow_addr_q <= frow_addr_q + fstride;
-            end else begin
-              fbeat_q <= fbeat_q + 8'(f_blen);
-            end
-            if (f_last && f_ph_q == FI) f_ph_q <= FMark;
-          end
-        end
+        FA, FI: if (f_issue && f_last && f_ph_q == FI) f_ph_q <= FMark;
         FMark: ;
         default: f_ph_q <= FIdle;
       endcase
-      // entering a panel phase (overrides the counter updates above)
+      // entering a panel phase (the cursor starts at its row 0)
       if (f_enter_a || f_enter_i) begin
         f_ph_q      <= f_enter_i ? FI : FA;
         tgt_q       <= f_enter_slot;
-        fr_q        <= '0;
-        fbeat_q     <= '0;
-        frow_addr_q <= f_enter_addr;
-        fcol0_q     <= f_enter_addr;
         if (f_ph_q != FTile && f_enter_a) pend_a_q <= 1'b0;
       end
       // the tile's marker and panels are queued: go on with the next tile
@@ -722,12 +705,12 @@ module tessera_mme
 
   logic          pb_act_q, pb_slot_q, pb_first_q;
   logic [4:0]    pb_off_q;
-  logic [19:0]   pb_nv_q, pb_r_q, pb_rn;
-  logic [7:0]    pb_beat_q, pb_lastb;
-  logic [31:0]   pb_row_addr_q, pb_col0_q, pb_ar_addr;
+  logic [19:0]   pb_nv_q, pb_row, pb_rn;
+  logic [7:0]    pb_beat, pb_lastb;
+  logic [31:0]   pb_ar_addr;
   logic [23:0]   pb_seg;
-  logic [3:0]    pb_blen, pb_to_bound, pb_to_end;
-  logic          pb_cm, pb_row_end, pb_last, pb_issue;
+  logic [3:0]    pb_blen;
+  logic          pb_cm, pb_row_end, pb_last, pb_done, pb_issue;
   fmeta_t        fqb_in, fqb_head;
   logic [$bits(fqb_in)-1:0] fqb_mem [FD];
   logic [FAW:0]  fqb_wp_q, fqb_rp_q;
@@ -742,16 +725,28 @@ module tessera_mme
     pb_seg      = btr_q ? (24'(k_q) << lbb) : (24'(pb_nv_q) << lbb);
     pb_lastb    = 8'((24'(pb_off_q) + pb_seg - 24'd1) >> 5);
     pb_cm       = btr_q && pb_first_q;
-    pb_ar_addr  = pb_row_addr_q + (32'(pb_beat_q) << 5);
-    pb_to_bound = 4'd8 - 4'(pb_ar_addr[7:5]);
-    pb_to_end   = ((pb_lastb - pb_beat_q) >= 8'd7) ? 4'd8 : 4'(pb_lastb - pb_beat_q + 8'd1);
-    pb_blen     = pb_cm ? 4'd1 : ((pb_to_end < pb_to_bound) ? pb_to_end : pb_to_bound);
-    pb_row_end  = pb_beat_q + 8'(pb_blen) > pb_lastb;
-    pb_last     = pb_cm ? ((pb_r_q + 20'd1 >= pb_rn) && (pb_beat_q >= pb_lastb))
-                        : (pb_row_end && (pb_r_q + 20'd1 >= pb_rn));
   end
 
-  assign mb_axi_arvalid_o = pb_act_q && !fqb_full;
+  tessera_mme_fcur u_fcur_b (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .load_i   (bj_pop),
+    .addr_i   (bj_head.base & ~32'd31),
+    .issue_i  (pb_issue),
+    .cm_i     (pb_cm),
+    .rows_i   (pb_rn),
+    .lastb_i  (pb_lastb),
+    .stride_i (ldb_q),
+    .ar_addr_o(pb_ar_addr),
+    .blen_o   (pb_blen),
+    .row_end_o(pb_row_end),
+    .last_o   (pb_last),
+    .done_o   (pb_done),
+    .row_o    (pb_row),
+    .beat_o   (pb_beat)
+  );
+
+  assign mb_axi_arvalid_o = pb_act_q && !pb_done && !fqb_full;
   assign mb_axi_araddr_o  = pb_ar_addr;
   assign mb_axi_arlen_o   = 8'(pb_blen) - 8'd1;
   assign mb_axi_arid_o    = '0;
@@ -769,21 +764,21 @@ module tessera_mme
     fqb_in.dest   = 2'd1;
     fqb_in.slot   = {1'b0, pb_slot_q};
     fqb_in.lay_l  = !btr_q;
-    fqb_in.row    = pb_r_q;
-    fqb_in.beat0  = pb_beat_q;
+    fqb_in.row    = pb_row;
+    fqb_in.beat0  = pb_beat;
     fqb_in.off    = pb_off_q;
     if (pb_cm) begin
-      // last row of a column: k-steps of beats 0..pb_beat_q are complete
-      fqb_in.kend = (pb_r_q == pb_rn - 20'd1);
-      fqb_in.kval = (20'(pb_beat_q) + 20'd1) << (3'd5 - {1'b0, lbb});
+      // last row of a column: k-steps of beats 0..pb_beat are complete
+      fqb_in.kend = (pb_row == pb_rn - 20'd1);
+      fqb_in.kval = (20'(pb_beat) + 20'd1) << (3'd5 - {1'b0, lbb});
     end else if (btr_q) begin
       // k-contiguous rows in row order: every k-step is present with the last burst
       fqb_in.kend = pb_last;
       fqb_in.kval = (20'(pb_lastb) + 20'd1) << (3'd5 - {1'b0, lbb});
     end else begin
-      // one row per k: row pb_r_q complete with the burst holding its last beat
+      // one row per k: row pb_row complete with the burst holding its last beat
       fqb_in.kend = pb_row_end;
-      fqb_in.kval = pb_r_q + 20'd1;
+      fqb_in.kval = pb_row + 20'd1;
     end
   end
 
@@ -796,41 +791,19 @@ module tessera_mme
       bj_wp_q <= '0; bj_rp_q <= '0;
       fqb_wp_q <= '0; fqb_rp_q <= '0;
       pb_act_q <= 1'b0; pb_slot_q <= 1'b0; pb_first_q <= 1'b0; pb_off_q <= '0;
-      pb_nv_q <= '0; pb_r_q <= '0; pb_beat_q <= '0; pb_row_addr_q <= '0; pb_col0_q <= '0;
+      pb_nv_q <= '0;
     end else begin
       if (bj_push) bj_wp_q <= bj_wp_q + 1'b1;
       if (bj_pop)  bj_rp_q <= bj_rp_q + 1'b1;
       if (pb_issue) fqb_wp_q <= fqb_wp_q + 1'b1;
       if (fqb_pop)  fqb_rp_q <= fqb_rp_q + 1'b1;
-      if (pb_issue) begin
-        if (pb_cm) begin
-          if (pb_r_q + 20'd1 >= pb_rn) begin
-            pb_r_q        <= '0;
-            pb_beat_q     <= pb_beat_q + 8'd1;
-            pb_row_addr_q <= pb_col0_q;
-          end else begin
-            pb_r_q        <= pb_r_q + 20'd1;
-            pb_row_addr_q <= pb_row_addr_q + ldb_q;
-          end
-        end else if (pb_row_end) begin
-          pb_r_q        <= pb_r_q + 20'd1;
-          pb_beat_q     <= '0;
-          pb_row_addr_q <= pb_row_addr_q + ldb_q;
-        end else begin
-          pb_beat_q <= pb_beat_q + 8'(pb_blen);
-        end
-        if (pb_last) pb_act_q <= 1'b0;
-      end
+      if (pb_issue && pb_last) pb_act_q <= 1'b0;
       if (bj_pop) begin
         pb_act_q      <= 1'b1;
         pb_slot_q     <= bj_head.slot;
         pb_first_q    <= bj_head.first;
         pb_off_q      <= bj_head.base[4:0];
         pb_nv_q       <= bj_head.nv;
-        pb_r_q        <= '0;
-        pb_beat_q     <= '0;
-        pb_row_addr_q <= bj_head.base & ~32'd31;
-        pb_col0_q     <= bj_head.base & ~32'd31;
       end
     end
   end
