@@ -21,7 +21,10 @@
 #include "verilated_fst_c.h"
 
 extern "C" {
+#include "regs/dma_regs.h"
 #include "regs/l2_regs.h"
+#include "regs/mme_regs.h"
+#include "regs/qman_regs.h"
 #include "regs/sysctrl_regs.h"
 }
 
@@ -607,9 +610,52 @@ int tsim_run_until(tsim_t* s, tsim_pred_fn pred, void* ctx, uint64_t budget, uns
   }
 }
 
-void tsim_diag(tsim_t* s, FILE* f, const char* cause) {
+// Engines and queues that are busy or stopped with an error, read through the host port
+// (which still works after a run_until timeout; after the cycle limit it does not, and
+// the lines say so). Each read advances the model by a few cycles.
+static void diag_engines(tsim_t* s, FILE* f) {
+  const std::string saved_err = s->err;  // host reads may overwrite it
+  bool any = false;
+  uint32_t v = 0, pc = 0;
+  for (unsigned q = 0; q < TESSERA_QMAN_COUNT; ++q) {
+    int rc = tsim_host_read32(s, TESSERA_QMAN_ADDR(q) + offsetof(qman_t, STATUS), &v);
+    if (rc == TSIM_EBUS) continue;  // no queue in this slot
+    if (rc != TSIM_OK) {
+      std::fprintf(f, "engines: status not readable (%s)\n", s->err.c_str());
+      s->err = saved_err;
+      return;
+    }
+    if (!(v & QMAN__STATUS__BUSY_bm) && !(v & QMAN__STATUS__ERR_bm)) continue;
+    if (tsim_host_read32(s, TESSERA_QMAN_ADDR(q) + offsetof(qman_t, PC), &pc) != TSIM_OK) pc = 0;
+    std::fprintf(f, "queue %u: %s, packet at 0x%08x, opcode 0x%02x, err %u\n", q,
+                 (v & QMAN__STATUS__BUSY_bm) ? "BUSY" : "stopped",
+                 pc, (unsigned)((v & QMAN__STATUS__OPCODE_bm) >> QMAN__STATUS__OPCODE_bp),
+                 (unsigned)((v & QMAN__STATUS__ERR_bm) >> QMAN__STATUS__ERR_bp));
+    any = true;
+  }
+  for (unsigned e = 0; e < TESSERA_NUM_MME; ++e) {
+    if (tsim_host_read32(s, TESSERA_MME_ADDR(e) + offsetof(mme_t, STATUS), &v) != TSIM_OK) continue;
+    if (!(v & MME__STATUS__BUSY_bm) && !(v & MME__STATUS__ERR_bm)) continue;
+    std::fprintf(f, "mme %u: %s, err %u\n", e, (v & MME__STATUS__BUSY_bm) ? "BUSY" : "idle",
+                 (unsigned)((v & MME__STATUS__ERR_bm) >> MME__STATUS__ERR_bp));
+    any = true;
+  }
+  for (unsigned d = 0; d < TESSERA_DMA_ENGINES; ++d) {
+    if (tsim_host_read32(s, TESSERA_DMA_ADDR(d) + offsetof(dma_t, STATUS), &v) != TSIM_OK) continue;
+    if (!(v & DMA__STATUS__BUSY_bm) && !(v & DMA__STATUS__ERR_bm)) continue;
+    std::fprintf(f, "dma %u: %s, err %u\n", d, (v & DMA__STATUS__BUSY_bm) ? "BUSY" : "idle",
+                 (unsigned)((v & DMA__STATUS__ERR_bm) >> DMA__STATUS__ERR_bp));
+    any = true;
+  }
+  if (!any) std::fprintf(f, "engines: no queue or engine busy or in error\n");
+  s->err = saved_err;
+}
+
+void tsim_diag(tsim_t* s, FILE* f, const char* cause_in) {
+  const std::string cause_copy = cause_in ? cause_in : "(none)";  // may point into s->err
+  const char* cause = cause_copy.c_str();
   std::fprintf(f, "=== tessera sim diagnostic ===\n");
-  std::fprintf(f, "cause : %s\n", cause ? cause : "(none)");
+  std::fprintf(f, "cause : %s\n", cause);
   std::fprintf(f, "cycle : %llu   seed: %llu   retired: %llu\n", (unsigned long long)s->cyc,
                (unsigned long long)s->opts.seed, (unsigned long long)s->retired);
   uint32_t pcs[TSIM_RETIRE_RING], insns[TSIM_RETIRE_RING];
@@ -627,6 +673,7 @@ void tsim_diag(tsim_t* s, FILE* f, const char* cause) {
                  (unsigned long long)k.bytes_read, (unsigned long long)k.bytes_written,
                  (unsigned long long)k.decerr);
   }
+  diag_engines(s, f);
   char tail[401];
   tsim_uart_tail(s, tail, sizeof tail);
   std::fprintf(f, "uart (last %zu of %zu bytes):\n%s\n", std::strlen(tail), s->uart_log.size(), tail);
