@@ -25,6 +25,7 @@ extern "C" {
 #include "regs/l2_regs.h"
 #include "regs/mme_regs.h"
 #include "regs/qman_regs.h"
+#include "regs/tpc_regs.h"
 #include "regs/sysctrl_regs.h"
 }
 
@@ -645,6 +646,21 @@ static void diag_engines(tsim_t* s, FILE* f) {
     if (!(v & DMA__STATUS__BUSY_bm) && !(v & DMA__STATUS__ERR_bm)) continue;
     std::fprintf(f, "dma %u: %s, err %u\n", d, (v & DMA__STATUS__BUSY_bm) ? "BUSY" : "idle",
                  (unsigned)((v & DMA__STATUS__ERR_bm) >> DMA__STATUS__ERR_bp));
+    any = true;
+  }
+  if (tsim_host_read32(s, TESSERA_TPC_ADDR(0) + offsetof(tpc_t, STATUS), &v) == TSIM_OK &&
+      ((v & TPC__STATUS__BUSY_bm) || (v & TPC__STATUS__ERR_bm))) {
+    uint32_t epc = 0, emask = 0;
+    if (v & TPC__STATUS__ERR_bm) {
+      if (tsim_host_read32(s, TESSERA_TPC_ADDR(0) + offsetof(tpc_t, ERR_PC), &epc) != TSIM_OK) epc = 0;
+      if (tsim_host_read32(s, TESSERA_TPC_ADDR(0) + offsetof(tpc_t, ERR_MASK), &emask) != TSIM_OK) emask = 0;
+    }
+    if (v & TPC__STATUS__ERR_bm)
+      std::fprintf(f, "tpc cluster: %s, err %u, at bundle %u, failing TPCs 0x%02x\n",
+                   (v & TPC__STATUS__BUSY_bm) ? "BUSY" : "idle",
+                   (unsigned)((v & TPC__STATUS__ERR_bm) >> TPC__STATUS__ERR_bp), epc, emask);
+    else
+      std::fprintf(f, "tpc cluster: BUSY, err 0\n");
     any = true;
   }
   if (!any) std::fprintf(f, "engines: no queue or engine busy or in error\n");
