@@ -3,8 +3,9 @@
 // Rows x Cols array of fused multiply-accumulate PEs, output stationary: each PE
 // owns one element of a Rows x Cols output tile and accumulates it over k = 0..K-1
 // in ascending order. Per k-step a column of the A panel is broadcast along the rows
-// and a row of the B panel along the columns. A and B panels are fetched over AXI4
-// into double-buffered operand buffers (the fetch of the next tile overlaps the
+// and a row of the B panel along the columns. A and B panels are fetched over two AXI4
+// read ports (A panels and init tiles on m_axi, B panels on mb_axi; C is written on
+// m_axi) into double-buffered operand buffers (the fetch of the next tile overlaps the
 // compute of the current one; an A panel is reused across all tiles of its row
 // block); the finished tile is captured into a drain bank and written to C while
 // the next tile computes. See docs/mme.md (architecture, programming) and
