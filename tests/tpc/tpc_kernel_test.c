@@ -349,7 +349,21 @@ static void test_rowk(const char *name, rk_t kind, int shapes, double bound, dou
     default: for (i = 0; i < n; i++) ref[i] = tg_gelu(fx[i]); break;
     }
     for (i = 0; i < n; i++) {
-      double e = fabs((double)f32of(vo[i]) - ref[i]) / (fabs(ref[i]) + floor);
+      double d = fabs((double)f32of(vo[i]) - ref[i]), e;
+      if (kind == RK_LAYERNORM || kind == RK_ADDLN) {
+        /* x - mean in FP32: the row mean is an FP32 value, a few ulps (2^-24 |mean|
+         * each) from the exact one; near-constant rows (var ~ eps) amplify that by
+         * gamma / sqrt(var + eps). This conditioning term (4 ulps of the mean) is
+         * allowed on top of the relative bound (docs/tpc.md, kernel table). */
+        int row = i / W, j, c = i % W;
+        double m = 0, v = 0;
+        for (j = 0; j < W; j++) m += fx[row * W + j];
+        m /= W;
+        for (j = 0; j < W; j++) { double t = fx[row * W + j] - m; v += t * t; }
+        v /= W;
+        d -= 4.0 * ldexp(1.0, -24) * fabs(m) * fg[c] / sqrt(v + eps);
+      }
+      e = d != d ? d : (d > 0 ? d / (fabs(ref[i]) + floor) : 0.0);
       if (!(e <= worst)) worst = e; /* NaN -> worst = NaN -> fails */
     }
     if (!(worst <= worst_rel[kind])) worst_rel[kind] = worst;
