@@ -268,12 +268,16 @@ module tessera_mme
   function automatic logic [2*TW-1:0] next_tile(input logic [TW-1:0] mt, input logic [TW-1:0] nt,
                                                 input logic [TW-1:0] mtiles,
                                                 input logic [TW-1:0] ntiles);
+    // groups of four m-tiles; even groups walk n upwards, odd groups downwards, so a
+    // group starts with the B panel its predecessor ended with (still in its slot)
     if (mt[1:0] != 2'b11 && (mt + 1'b1) < mtiles) begin
       next_tile = {mt + 1'b1, nt};
-    end else if ((nt + 1'b1) < ntiles) begin
+    end else if (!mt[2] && (nt + 1'b1) < ntiles) begin
       next_tile = {mt & ~(TW'(3)), nt + 1'b1};
+    end else if (mt[2] && nt != '0) begin
+      next_tile = {mt & ~(TW'(3)), nt - 1'b1};
     end else begin
-      next_tile = {(mt & ~(TW'(3))) + TW'(4), TW'(0)};
+      next_tile = {(mt & ~(TW'(3))) + TW'(4), nt};
     end
   endfunction
 
