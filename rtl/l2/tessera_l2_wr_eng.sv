@@ -91,6 +91,15 @@ module tessera_l2_wr_eng #(
   logic [31:0]       ab_addr_q;
   logic [8:0]        ab_left_q;
   logic [1:0]        ab_cls_q;
+  // second AW entry: an AW is accepted while one burst is active and one waits, so the
+  // master's W data for the burst after next can already come (a master that sends W
+  // only after its AW was accepted otherwise leaves a gap between short bursts)
+  logic              ab2_valid_q, ab2_slice_ok_q, ab2_alloc_q;
+  logic [IdBits-1:0] ab2_id_q;
+  logic [31:0]       ab2_addr_q;
+  logic [8:0]        ab2_left_q;
+  logic [1:0]        ab2_cls_q;
+  logic              ab_take;
 
   logic hit, byp, miss, slice_err, complete, more, have_data, chain;
   logic [1:0] beat_resp;
@@ -171,7 +180,8 @@ module tessera_l2_wr_eng #(
   logic [1:0] push_resp;
   assign push_resp = (acc_resp_d > final_resp) ? acc_resp_d : final_resp;
 
-  assign s_axi_awready_o = !ab_valid_q;
+  assign s_axi_awready_o = !ab2_valid_q;
+  assign ab_take = s_axi_awvalid_i && s_axi_awready_o;
   assign load   = ab_valid_q && (!active_q || (complete && left_q == 9'd1));
   assign b_room = (bq_cnt_q != (BqW+1)'(BqDepth));
   assign b_push = complete && (left_q == 9'd1);
@@ -195,6 +205,13 @@ module tessera_l2_wr_eng #(
       ab_addr_q     <= '0;
       ab_left_q     <= '0;
       ab_cls_q      <= '0;
+      ab2_valid_q    <= 1'b0;
+      ab2_slice_ok_q <= 1'b0;
+      ab2_alloc_q    <= 1'b0;
+      ab2_id_q       <= '0;
+      ab2_addr_q     <= '0;
+      ab2_left_q     <= '0;
+      ab2_cls_q      <= '0;
       bq_id_q       <= '0;
       bq_resp_q     <= '0;
       bq_need_q     <= '0;
@@ -215,7 +232,8 @@ module tessera_l2_wr_eng #(
       w_wr_q     <= '0;
       w_cnt_q    <= '0;
     end else begin
-      if (s_axi_awvalid_i && s_axi_awready_o) begin
+      // AW entries: the head (ab_*) and the second (ab2_*); load takes the head
+      if (ab_take && (load ? !ab2_valid_q : !ab_valid_q)) begin
         ab_valid_q    <= 1'b1;
         ab_id_q       <= s_axi_awid_i;
         ab_addr_q     <= {s_axi_awaddr_i[31:5], 5'b0};
@@ -223,6 +241,27 @@ module tessera_l2_wr_eng #(
         ab_alloc_q    <= s_axi_awcache_i[2] && !cfg_no_alloc_i;
         ab_cls_q      <= s_axi_awqos_i[1:0];
         ab_slice_ok_q <= tessera_l2_pkg::in_slice(s_axi_awaddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i);
+      end else if (load && ab2_valid_q) begin
+        ab_valid_q    <= 1'b1;
+        ab_id_q       <= ab2_id_q;
+        ab_addr_q     <= ab2_addr_q;
+        ab_left_q     <= ab2_left_q;
+        ab_alloc_q    <= ab2_alloc_q;
+        ab_cls_q      <= ab2_cls_q;
+        ab_slice_ok_q <= ab2_slice_ok_q;
+      end else if (load) begin
+        ab_valid_q    <= 1'b0;
+      end
+      if (ab_take && (load ? ab2_valid_q : ab_valid_q)) begin
+        ab2_valid_q    <= 1'b1;
+        ab2_id_q       <= s_axi_awid_i;
+        ab2_addr_q     <= {s_axi_awaddr_i[31:5], 5'b0};
+        ab2_left_q     <= {1'b0, s_axi_awlen_i} + 9'd1;
+        ab2_alloc_q    <= s_axi_awcache_i[2] && !cfg_no_alloc_i;
+        ab2_cls_q      <= s_axi_awqos_i[1:0];
+        ab2_slice_ok_q <= tessera_l2_pkg::in_slice(s_axi_awaddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i);
+      end else if (load) begin
+        ab2_valid_q    <= 1'b0;
       end
       inflight_q <= req_valid_o && req_gnt_i;
       if (miss)   wait_q <= 1'b1;
@@ -234,7 +273,6 @@ module tessera_l2_wr_eng #(
         if (left_q == 9'd1) active_q <= 1'b0;
       end
       if (load) begin
-        ab_valid_q <= 1'b0;
         active_q   <= 1'b1;
         id_q       <= ab_id_q;
         addr_q     <= ab_addr_q;
