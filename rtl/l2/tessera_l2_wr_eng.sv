@@ -85,21 +85,24 @@ module tessera_l2_wr_eng #(
   logic [2:0]        w_cnt_q;
   logic              w_push, w_pop;
 
-  // AW buffer
-  logic              ab_valid_q, ab_slice_ok_q, ab_alloc_q;
-  logic [IdBits-1:0] ab_id_q;
-  logic [31:0]       ab_addr_q;
-  logic [8:0]        ab_left_q;
-  logic [1:0]        ab_cls_q;
-  // second AW entry: an AW is accepted while one burst is active and one waits, so the
-  // master's W data for the burst after next can already come (a master that sends W
-  // only after its AW was accepted otherwise leaves a gap between short bursts)
-  logic              ab2_valid_q, ab2_slice_ok_q, ab2_alloc_q;
-  logic [IdBits-1:0] ab2_id_q;
-  logic [31:0]       ab2_addr_q;
-  logic [8:0]        ab2_left_q;
-  logic [1:0]        ab2_cls_q;
-  logic              ab_take;
+  // AW buffer: the head (ab_q, the next burst) and a second entry (ab2_q), both besides
+  // the active burst. A master that sends W only after its AW was accepted can then
+  // deliver the next burst's beats while the current one is looked up (with the head
+  // alone, 2-beat bursts of such a master did not chain, docs/l2.md "Engines")
+  typedef struct packed {
+    logic              slice_ok;
+    logic              alloc;
+    logic [IdBits-1:0] id;
+    logic [31:0]       addr;
+    logic [8:0]        left;
+    logic [1:0]        cls;
+  } aw_ent_t;
+  aw_ent_t           ab_q, ab2_q, aw_in;
+  logic              ab_valid_q, ab2_valid_q, ab_take;
+  // (fields in declaration order: slice_ok, alloc, id, addr, left, cls)
+  assign aw_in = {tessera_l2_pkg::in_slice(s_axi_awaddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i),
+                  s_axi_awcache_i[2] && !cfg_no_alloc_i, s_axi_awid_i, {s_axi_awaddr_i[31:5], 5'b0},
+                  {1'b0, s_axi_awlen_i} + 9'd1, s_axi_awqos_i[1:0]};
 
   logic hit, byp, miss, slice_err, complete, more, have_data, chain;
   logic [1:0] beat_resp;
@@ -114,7 +117,7 @@ module tessera_l2_wr_eng #(
   assign complete  = hit || byp || (done_i && !done_replay_i) || slice_err;
   // the last beat of the burst hits and the next burst (2+ beats, in this slice) is buffered:
   // look up its first beat now (its last beat cannot be this one, so no B-room check)
-  assign chain     = hit && (left_q == 9'd1) && ab_valid_q && ab_slice_ok_q && (ab_left_q >= 9'd2);
+  assign chain     = hit && (left_q == 9'd1) && ab_valid_q && ab_q.slice_ok && (ab_q.left >= 9'd2);
   assign more      = hit ? (left_q > 9'd1 || chain) : 1'b1;
   assign have_data = hit ? (w_cnt_q >= 3'd2) : (w_cnt_q != 3'd0);
   assign beat_resp = (hit || byp) ? 2'b00 : slice_err ? 2'b11 : done_resp_i;
@@ -125,7 +128,7 @@ module tessera_l2_wr_eng #(
   assign want        = active_q && (chain || slice_ok_q) && !wait_q && (!inflight_q || hit) && more &&
                        have_data && (!last_next || b_room);
   assign req_valid_o = want && mshr_free_i;
-  assign req_addr_o  = chain ? ab_addr_q : hit ? addr_q + 32'd32 : addr_q;
+  assign req_addr_o  = chain ? ab_q.addr : hit ? addr_q + 32'd32 : addr_q;
   logic [1:0] w_nx, w_i0, w_i1;
   assign w_nx        = w_rd_q + 2'd1;
   assign w_i0        = hit ? w_nx : w_rd_q;   // the beat looked up now
@@ -137,8 +140,8 @@ module tessera_l2_wr_eng #(
   // the line reserved for this engine until beat 1 is written)
   assign req_full_o  = !req_addr_o[5] && (chain ? 1'b1 : hit ? (left_q >= 9'd3) : (left_q >= 9'd2)) &&
                        (w_cnt_q >= (hit ? 3'd3 : 3'd2)) && (&w_strb_q[w_i0]) && (&w_strb_q[w_i1]);
-  assign req_alloc_o = chain ? ab_alloc_q : alloc_q;
-  assign req_cls_o   = chain ? ab_cls_q : cls_q;
+  assign req_alloc_o = chain ? ab_q.alloc : alloc_q;
+  assign req_cls_o   = chain ? ab_q.cls : cls_q;
   assign cur_wdata_o = w_data_q[w_rd_q];
   assign cur_wstrb_o = w_strb_q[w_rd_q];
   assign cur_full_o  = !addr_q[5] && (left_q >= 9'd2) && (w_cnt_q >= 3'd2) &&
@@ -199,19 +202,9 @@ module tessera_l2_wr_eng #(
       slice_ok_q <= 1'b0;
       alloc_q    <= 1'b0;
       ab_valid_q    <= 1'b0;
-      ab_slice_ok_q <= 1'b0;
-      ab_alloc_q    <= 1'b0;
-      ab_id_q       <= '0;
-      ab_addr_q     <= '0;
-      ab_left_q     <= '0;
-      ab_cls_q      <= '0;
-      ab2_valid_q    <= 1'b0;
-      ab2_slice_ok_q <= 1'b0;
-      ab2_alloc_q    <= 1'b0;
-      ab2_id_q       <= '0;
-      ab2_addr_q     <= '0;
-      ab2_left_q     <= '0;
-      ab2_cls_q      <= '0;
+      ab2_valid_q   <= 1'b0;
+      ab_q          <= '0;
+      ab2_q         <= '0;
       bq_id_q       <= '0;
       bq_resp_q     <= '0;
       bq_need_q     <= '0;
@@ -232,36 +225,19 @@ module tessera_l2_wr_eng #(
       w_wr_q     <= '0;
       w_cnt_q    <= '0;
     end else begin
-      // AW entries: the head (ab_*) and the second (ab2_*); load takes the head
+      // AW entries: load takes the head; a new AW goes to the first free entry
       if (ab_take && (load ? !ab2_valid_q : !ab_valid_q)) begin
-        ab_valid_q    <= 1'b1;
-        ab_id_q       <= s_axi_awid_i;
-        ab_addr_q     <= {s_axi_awaddr_i[31:5], 5'b0};
-        ab_left_q     <= {1'b0, s_axi_awlen_i} + 9'd1;
-        ab_alloc_q    <= s_axi_awcache_i[2] && !cfg_no_alloc_i;
-        ab_cls_q      <= s_axi_awqos_i[1:0];
-        ab_slice_ok_q <= tessera_l2_pkg::in_slice(s_axi_awaddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i);
-      end else if (load && ab2_valid_q) begin
-        ab_valid_q    <= 1'b1;
-        ab_id_q       <= ab2_id_q;
-        ab_addr_q     <= ab2_addr_q;
-        ab_left_q     <= ab2_left_q;
-        ab_alloc_q    <= ab2_alloc_q;
-        ab_cls_q      <= ab2_cls_q;
-        ab_slice_ok_q <= ab2_slice_ok_q;
+        ab_valid_q <= 1'b1;
+        ab_q       <= aw_in;
       end else if (load) begin
-        ab_valid_q    <= 1'b0;
+        ab_valid_q <= ab2_valid_q;
+        ab_q       <= ab2_q;
       end
       if (ab_take && (load ? ab2_valid_q : ab_valid_q)) begin
-        ab2_valid_q    <= 1'b1;
-        ab2_id_q       <= s_axi_awid_i;
-        ab2_addr_q     <= {s_axi_awaddr_i[31:5], 5'b0};
-        ab2_left_q     <= {1'b0, s_axi_awlen_i} + 9'd1;
-        ab2_alloc_q    <= s_axi_awcache_i[2] && !cfg_no_alloc_i;
-        ab2_cls_q      <= s_axi_awqos_i[1:0];
-        ab2_slice_ok_q <= tessera_l2_pkg::in_slice(s_axi_awaddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i);
+        ab2_valid_q <= 1'b1;
+        ab2_q       <= aw_in;
       end else if (load) begin
-        ab2_valid_q    <= 1'b0;
+        ab2_valid_q <= 1'b0;
       end
       inflight_q <= req_valid_o && req_gnt_i;
       if (miss)   wait_q <= 1'b1;
@@ -274,12 +250,12 @@ module tessera_l2_wr_eng #(
       end
       if (load) begin
         active_q   <= 1'b1;
-        id_q       <= ab_id_q;
-        addr_q     <= ab_addr_q;
-        left_q     <= ab_left_q;
-        alloc_q    <= ab_alloc_q;
-        cls_q      <= ab_cls_q;
-        slice_ok_q <= ab_slice_ok_q;
+        id_q       <= ab_q.id;
+        addr_q     <= ab_q.addr;
+        left_q     <= ab_q.left;
+        alloc_q    <= ab_q.alloc;
+        cls_q      <= ab_q.cls;
+        slice_ok_q <= ab_q.slice_ok;
         resp_q     <= 2'b00;
       end
       if (byp)        byp_pushed_q <= byp_pushed_q + 8'd1;
