@@ -1,10 +1,11 @@
 // Write engine of one L2 upstream port: works on one AXI write burst at a time (the next AW
-// waits in a one-entry buffer, B responses in a BqDepth-entry queue); each W beat
+// AWs wait in a two-entry buffer, B responses in a BqDepth-entry queue); each W beat
 // (with its strobes) is looked up and written into the cache (hit), or handed to the MSHR
 // (allocating miss: refill, then the beat is replayed; non-allocating miss: the beat is
 // written downstream). B is sent when every beat is done, with the worst response seen.
 // A hitting burst streams one beat per cycle, and the first beat of the buffered next burst
-// is issued in the cycle the last beat of the current one hits (no bubble between bursts).
+// is issued in the cycle the last beat of the current one hits (no bubble between bursts;
+// a one-beat next burst only with room for its B besides the current one's).
 // Non-allocating misses are posted: the MSHR takes the beat at the lookup result and puts it
 // in the slice's write queue, and the engine goes on with the next beat as soon as the MSHR
 // is free again (about every second cycle); the downstream B responses of those beats come back in
@@ -115,16 +116,19 @@ module tessera_l2_wr_eng #(
   assign slice_err = active_q && !slice_ok_q && !inflight_q && !wait_q && (w_cnt_q != 3'd0) &&
                      (left_q != 9'd1 || b_room);
   assign complete  = hit || byp || (done_i && !done_replay_i) || slice_err;
-  // the last beat of the burst hits and the next burst (2+ beats, in this slice) is buffered:
-  // look up its first beat now (its last beat cannot be this one, so no B-room check)
-  assign chain     = hit && (left_q == 9'd1) && ab_valid_q && ab_q.slice_ok && (ab_q.left >= 9'd2);
+  // the last beat of the burst hits and the next burst (in this slice) is buffered: look up
+  // its first beat now. A one-beat next burst is its own last beat: its B needs a queue
+  // entry besides the one this burst's B takes in this cycle.
+  logic b_room2;
+  assign chain     = hit && (left_q == 9'd1) && ab_valid_q && ab_q.slice_ok &&
+                     ((ab_q.left >= 9'd2) || b_room2);
   assign more      = hit ? (left_q > 9'd1 || chain) : 1'b1;
   assign have_data = hit ? (w_cnt_q >= 3'd2) : (w_cnt_q != 3'd0);
   assign beat_resp = (hit || byp) ? 2'b00 : slice_err ? 2'b11 : done_resp_i;
 
   logic last_next;
   logic want;
-  assign last_next   = chain ? 1'b0 : hit ? (left_q == 9'd2) : (left_q == 9'd1);
+  assign last_next   = chain ? (ab_q.left == 9'd1) : hit ? (left_q == 9'd2) : (left_q == 9'd1);
   assign want        = active_q && (chain || slice_ok_q) && !wait_q && (!inflight_q || hit) && more &&
                        have_data && (!last_next || b_room);
   assign req_valid_o = want && mshr_free_i;
@@ -138,7 +142,7 @@ module tessera_l2_wr_eng #(
   // the lookup writes beat 0 of a line whose beat 1 follows in the same burst, both with all
   // strobes: a miss may then allocate without a refill (the bank writes beat 0 and keeps
   // the line reserved for this engine until beat 1 is written)
-  assign req_full_o  = !req_addr_o[5] && (chain ? 1'b1 : hit ? (left_q >= 9'd3) : (left_q >= 9'd2)) &&
+  assign req_full_o  = !req_addr_o[5] && (chain ? (ab_q.left >= 9'd2) : hit ? (left_q >= 9'd3) : (left_q >= 9'd2)) &&
                        (w_cnt_q >= (hit ? 3'd3 : 3'd2)) && (&w_strb_q[w_i0]) && (&w_strb_q[w_i1]);
   assign req_alloc_o = chain ? ab_q.alloc : alloc_q;
   assign req_cls_o   = chain ? ab_q.cls : cls_q;
@@ -187,6 +191,7 @@ module tessera_l2_wr_eng #(
   assign ab_take = s_axi_awvalid_i && s_axi_awready_o;
   assign load   = ab_valid_q && (!active_q || (complete && left_q == 9'd1));
   assign b_room = (bq_cnt_q != (BqW+1)'(BqDepth));
+  assign b_room2 = ({1'b0, bq_cnt_q} + (BqW+2)'(2)) <= (BqW+2)'(BqDepth);
   assign b_push = complete && (left_q == 9'd1);
   assign b_pop  = s_axi_bvalid_o && s_axi_bready_i;
   assign final_resp = (beat_resp > resp_q) ? beat_resp : resp_q;

@@ -270,6 +270,10 @@ TF_TEST(mme, refuse_zero_dim_then_recover, 3000000) {
  * checked bit-exactly. `make bench` (line mme_chip); the MMEBENCH lines feed
  * util/mme_bench_plot.py. */
 #define BENCH_HASH 0x100u /* the slices' set-index hash on (CTRL.set_hash, docs/l2.md "Banks") */
+/* C in the input type, as in the block-level table (docs/mme.md §6), instead of FP32: a
+ * 16-column tile row is then one beat (half a line) instead of two; the MMEBENCH line says
+ * " C <type>" before the colon (util/mme_bench_plot.py plots only the FP32-C lines) */
+#define BENCH_CIN  0x200u
 static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t m, uint32_t n, uint32_t k, unsigned mask,
                       unsigned flags) {
   cjob_t j;
@@ -278,12 +282,12 @@ static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t m, uint32_t n, uint32_t k
   j.g.n = n;
   j.g.k = k;
   j.g.ta = j.g.tb = ty;
-  j.g.tc = NF_FP32;
+  j.g.tc = (flags & BENCH_CIN) ? ty : NF_FP32;
   cjob_prepare(t, &j, TESSERA_HBM_BASE + 0x100000u);
   uint64_t cyc = 0;
   int warm = (flags & CJOB_WARM) != 0, hash = (flags & BENCH_HASH) != 0;
   int rc = hash ? chip_l2_set_hash(t, 1) : TF_PASS;
-  flags &= ~BENCH_HASH;
+  flags &= ~(BENCH_HASH | BENCH_CIN);
   if (rc == TF_PASS && warm) rc = cjob_run(t, &j, mask, (flags & CJOB_SPLIT_N) | CJOB_NO_CHECK, NULL);
   if (rc == TF_PASS) rc = cjob_run(t, &j, mask, flags, &cyc);
   unsigned ne = (unsigned)__builtin_popcount(mask);
@@ -302,10 +306,11 @@ static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t m, uint32_t n, uint32_t k
     if (busy == 0 || busy > cyc) return tf_fail(t, "PERF_BUSY %u outside (0, %llu]", busy, (unsigned long long)cyc);
     /* `busy` is the issue's measure (commit to the last write landed, per engine); `cycles`
      * adds the host port's commit write and completion polling (16-cycle steps) */
-    printf("MMEBENCH %s %ux%ux%u engines %u%s L2 %s%s: %llu cycles, ideal %.0f, utilization %.1f%%"
+    printf("MMEBENCH %s %ux%ux%u engines %u%s L2 %s%s%s%s: %llu cycles, ideal %.0f, utilization %.1f%%"
            " (MME0 stall in %u, stall out %u); engine busy %u, utilization %.1f%%\n",
            nf_name(ty), m, n, k, ne, (ne > 1) ? ((flags & CJOB_SPLIT_N) ? " cols" : " rows") : "",
-           warm ? "warm" : "cold", hash ? " set-hash" : "", (unsigned long long)cyc, ideal,
+           warm ? "warm" : "cold", hash ? " set-hash" : "", (j.g.tc != NF_FP32) ? " C " : "",
+           (j.g.tc != NF_FP32) ? nf_name(j.g.tc) : "", (unsigned long long)cyc, ideal,
            100.0 * ideal / (double)cyc, sin, sout, busy, 100.0 * ideal / (double)busy);
   }
   if (hash && rc == TF_PASS) rc = chip_l2_set_hash(t, 0);
@@ -326,6 +331,10 @@ BENCH_SQ(bf16, NF_BF16, 4, 4x)
 BENCH_SQ(bf16, NF_BF16, 16, 16x)
 BENCH_SQ(e4m3, NF_E4M3, 4, 4x)
 BENCH_SQ(e4m3, NF_E4M3, 16, 16x)
+BENCH(bf16_4x_warm_cin, NF_BF16, 4 * R, 4 * R, 4 * R, 1u, CJOB_WARM | BENCH_CIN)
+BENCH(e4m3_4x_warm_cin, NF_E4M3, 4 * R, 4 * R, 4 * R, 1u, CJOB_WARM | BENCH_CIN)
+BENCH(bf16_4x_cin, NF_BF16, 4 * R, 4 * R, 4 * R, 1u, BENCH_CIN)
+BENCH(bf16_16x_cin, NF_BF16, 16 * R, 16 * R, 16 * R, 1u, BENCH_CIN)
 BENCH(bf16_llm, NF_BF16, 16, 4096, 1024, 1u, 0u)
 BENCH(bf16_llm_cols, NF_BF16, 16, 4096, 1024, ALL_MME, CJOB_SPLIT_N)
 BENCH(e4m3_llm, NF_E4M3, 16, 4096, 1024, 1u, 0u)
