@@ -28,7 +28,7 @@ $(MME_BUILD)/r$(1)/libmmetest.a: $(MME_C_SRCS) $(MME_C_HDRS)
 	  -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/bsp/include -c $(abspath $(MME_C_SRCS)) \
 	  && ar rcs $$@ *.o
 $(MME_BUILD)/r$(1)/Vtessera_mme: $(MME_RTL) $(MME_TB_SRCS) $(MME_BUILD)/r$(1)/libmmetest.a
-	@mkdir -p $(MME_BUILD)/r$(1)
+	@mkdir -p $(MME_BUILD)/r$(1) && rm -f $$@
 	nice verilator $(MME_VFLAGS) --top-module tessera_mme -GRows=$(1) -GCols=$(1) \
 	  -Mdir $(MME_BUILD)/r$(1) -o Vtessera_mme $(VLT_WAIVERS) $(MME_RTL) $(abspath $(MME_TB_SRCS)) \
 	  $(MME_BUILD)/r$(1)/libmmetest.a -LDFLAGS -lm \

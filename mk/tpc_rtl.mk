@@ -25,7 +25,7 @@ $(TPC_RTL_BUILD)/tpc_golden.o: tests/tpc/golden/tpc_golden.c $(TPC_GOLDEN_HDRS) 
 	$(TPC_HOST_CC) $(TPC_HOST_CFLAGS) -Itests/tpc -Itools/tpcasm -c -o $@ $<
 
 $(TPC_RTL_TB): $(TPC_RTL) tests/tpc/rtl/tb_tpc_core.cpp $(TPC_TOOLS_DIR)/libtpcmodel.a $(TPC_RTL_BUILD)/tpc_golden.o mk/tpc_rtl.mk
-	@mkdir -p $(TPC_RTL_BUILD)/tb
+	@mkdir -p $(TPC_RTL_BUILD)/tb && rm -f $@
 	nice verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast \
 	  --public-flat-rw -Wno-fatal --top-module tessera_tpc_core "-GMemSize=33'h40000" -Mdir $(TPC_RTL_BUILD)/tb \
 	  -o Vtessera_tpc_core -CFLAGS "-O1 -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm" \
@@ -57,7 +57,7 @@ TEST_BUILD += $(TPC_RTL_TB)
 
 # unit testbench of the float unit (special functions, FP32 FMA) against the C model
 $(TPC_FPU_TB): $(TPC_FPU_RTL) tests/tpc/rtl/tb_tpc_fpu.cpp $(TPC_TOOLS_DIR)/libtpcmodel.a mk/tpc_rtl.mk
-	@mkdir -p $(TPC_RTL_BUILD)/fputb
+	@mkdir -p $(TPC_RTL_BUILD)/fputb && rm -f $@
 	nice verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast -Wno-fatal \
 	  --top-module tessera_tpc_fpu -Mdir $(TPC_RTL_BUILD)/fputb -o Vtessera_tpc_fpu \
 	  -CFLAGS "-O1 -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm" -LDFLAGS "$(TPC_TOOLS_DIR)/libtpcmodel.a -lm" \

@@ -28,7 +28,7 @@ $(TPCC_BUILD)/tpcc.vlt:
 
 $(TPCC_TB): $(TPCC_RTL) $(TPCC_SRCS) $(TPCC_HDRS) $(TPC_TOOLS_DIR)/libtpcmodel.a $(TPC_RTL_BUILD)/tpc_golden.o \
             $(TPCC_BUILD)/tpcc.vlt $(TPCC_BUILD)/tpcc_test.o mk/tpc_rtl_cluster.mk
-	@mkdir -p $(TPCC_BUILD)
+	@mkdir -p $(TPCC_BUILD) && rm -f $@
 	nice verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast -Wno-fatal \
 	  --top-module tessera_tpc_cluster "-GMemSize=33'h1000000" -GTpcPerDcore=$(TPCC_PER_DCORE) -Mdir $(TPCC_BUILD) -o Vtessera_tpc_cluster \
 	  -CFLAGS "-O1 -DTPCC_PER_DCORE=$(TPCC_PER_DCORE) -I$(ROOT)/tests/tpc -I$(ROOT)/tests/tpc/rtl -I$(ROOT)/tools/tpcasm -I$(ROOT)/sim/src -I$(ROOT)/bsp/include -I$(CFG_INC)" \

@@ -4,10 +4,10 @@
 // owns one element of a Rows x Cols output tile and accumulates it over k = 0..K-1
 // in ascending order. Per k-step a column of the A panel is broadcast along the rows
 // and a row of the B panel along the columns. A and B panels are fetched over two AXI4
-// read ports (A panels and init tiles on m_axi, B panels on mb_axi; C is written on
-// m_axi) into double-buffered operand buffers (the fetch of the next tile overlaps the
-// compute of the current one; an A panel is reused across all tiles of its row
-// block); the finished tile is captured into a drain bank and written to C while
+// ports (A panels and init tiles on m_axi, B panels on mb_axi; C's even tile rows are
+// written on m_axi, its odd rows on mb_axi) into double-buffered operand buffers
+// (the fetch of the next tile overlaps the compute of the current one; an A panel is
+// reused across all tiles of its row block); the finished tile is captured into a drain bank and written to C while
 // the next tile computes. See docs/mme.md (architecture, programming) and
 // docs/numerics.md (arithmetic).
 module tessera_mme
@@ -70,8 +70,28 @@ module tessera_mme
   input  logic                   m_axi_rlast_i,
   input  logic                   m_axi_rvalid_i,
   output logic                   m_axi_rready_o,
-  // Port B: a second read-only AXI master that fetches the B panels (A panels, the
-  // init tile and the C writes use port m_axi_*), so A and B cross in parallel.
+  // Port B: a second AXI master. It reads the B panels (A panels and the init tile are
+  // read on port m_axi_*), so A and B cross in parallel, and writes the odd rows of
+  // each C tile (port A the even rows), so a tile drains in half the time.
+  output logic [AxiIdBits-1:0]   mb_axi_awid_o,
+  output logic [AxiAddrBits-1:0] mb_axi_awaddr_o,
+  output logic [7:0]             mb_axi_awlen_o,
+  output logic [2:0]             mb_axi_awsize_o,
+  output logic [1:0]             mb_axi_awburst_o,
+  output logic [3:0]             mb_axi_awcache_o,
+  output logic [2:0]             mb_axi_awprot_o,
+  output logic [3:0]             mb_axi_awqos_o,
+  output logic                   mb_axi_awvalid_o,
+  input  logic                   mb_axi_awready_i,
+  output logic [AxiDataBits-1:0] mb_axi_wdata_o,
+  output logic [AxiDataBits/8-1:0] mb_axi_wstrb_o,
+  output logic                   mb_axi_wlast_o,
+  output logic                   mb_axi_wvalid_o,
+  input  logic                   mb_axi_wready_i,
+  input  logic [AxiIdBits-1:0]   mb_axi_bid_i,
+  input  logic [1:0]             mb_axi_bresp_i,
+  input  logic                   mb_axi_bvalid_i,
+  output logic                   mb_axi_bready_o,
   output logic [AxiIdBits-1:0]   mb_axi_arid_o,
   output logic [AxiAddrBits-1:0] mb_axi_araddr_o,
   output logic [7:0]             mb_axi_arlen_o,
@@ -1060,7 +1080,7 @@ module tessera_mme
   logic [19:0]   c_k_q;
   logic [TW-1:0] c_t_q, c_mt_q, c_nt_q;   // tile being issued
   logic          c_last, c_can, c_kok, c_issue, drain_ok, more_tiles;
-  logic          drain_busy_q;
+  logic          drain_busy;      // a drain lane is writing the previous tile
 
   // pipeline: s1 (buffer read) -> s2 (decoded operands) -> PE P -> PE A -> capture
   logic          s1_v_q, s1_first_q, s1_last_q, s1_islot_q;
@@ -1088,7 +1108,7 @@ module tessera_mme
   logic [TW-1:0] c_mt_nx, c_nt_nx;
   assign {c_mt_nx, c_nt_nx} = next_tile(c_mt_q, c_nt_q, mtn, ntn);
   assign c_last     = (c_k_q == k_q - 20'd1);
-  assign drain_ok   = !drain_busy_q && !s1_last_q && !s2_last_q && !s3_last_q && !s4_last_q;
+  assign drain_ok   = !drain_busy && !s1_last_q && !s2_last_q && !s3_last_q && !s4_last_q;
   assign c_kok      = (c_k_q < a_kr_q[c_aslot_q]) && (c_k_q < b_kr_q[c_bslot_q]);
   assign c_can      = c_active_q && c_kok && (!c_last || drain_ok);
   assign c_issue    = c_can && (state_q == SRun);
@@ -1234,106 +1254,35 @@ module tessera_mme
   end
 
   // ================================================================ drain
+  // A finished tile is captured into the drain bank and written to C by two lanes at
+  // once while the next tile computes: lane 0 writes the tile's even rows on port A
+  // (m_axi), lane 1 its odd rows on port B's write channel (mb_axi). Each lane has its
+  // own rounding datapath, AW cursor (it runs ahead of the W data: the AW of row r+2
+  // goes out while row r's beats do) and W cursor, so a tile leaves in half the row
+  // times of one port (FP32 C: 16 beats per port instead of 32 on one).
+  localparam int unsigned NL = 2;      // drain lanes, one per AXI port
   logic [Rows-1:0][Cols-1:0][31:0] dbank_q;
-  logic [TW-1:0] d_mt_q, d_nt_q;
-  logic [19:0]   d_row_q, d_rows, d_nv;
-  logic [31:0]   d_addr_q;      // byte address of C row d_row_q, lane 0
-  logic [1:0]    d_w_q, d_beats, d_bb;
-  logic          d_part_q;      // second burst of a row split at a 256 B boundary
-  logic          d_split, d_burst_done, d_wsel;
-  logic [4:0]    d_off;
-  logic [511:0]  d_win;
-  logic [63:0]   d_strb;
-  logic [Cols-1:0][31:0] d_val;
-  logic [7:0]    d_wr_out_q;    // write bursts awaiting B
-  logic          d_row_done, d_aw, d_w;
-  logic [19:0]   d_m0, d_n0;
-  // AW cursor: runs ahead of the W data (AW of row r+1 while row r's beats go out)
-  logic          da_busy_q, da_part_q, da_split;
-  logic [19:0]   da_row_q, da_rows, da_nv, da_m0, da_n0;
-  logic [31:0]   da_addr_q, da_tile_q; // AW row address; C address of the tile's row 0
-  logic [TW-1:0] da_mt_q, da_nt_q;
-  logic [1:0]    da_beats, da_bb;
-  logic [DNB-1:0] da_n_q, dw_n_q; // bursts of this tile: AWs issued, W bursts completed
+  logic [TW-1:0] d_mt_q, d_nt_q;       // tile in the drain bank (W cursors)
+  logic [TW-1:0] da_mt_q, da_nt_q;     // tile whose AWs go out (AW cursors)
+  logic [31:0]   da_tile_q;            // C address of that tile's row 0
+  logic [19:0]   d_rows, d_nv, d_m0, d_n0, da_rows, da_nv, da_m0, da_n0;
+  logic [31:0]   d_ldc2;               // two C rows
+  logic [63:0]   d_emask;              // byte strobes of one output element (1, 2 or 4 bytes)
+  logic          capture;
 
   always_comb begin
-    d_m0   = 20'(d_mt_q << LR);
-    d_n0   = 20'(d_nt_q << LC);
-    d_rows = ((m_q - d_m0) > 20'(Rows)) ? 20'(Rows) : (m_q - d_m0);
-    d_nv   = ((n_q - d_n0) > 20'(Cols)) ? 20'(Cols) : (n_q - d_n0);
-    d_off  = d_addr_q[4:0];
-    d_beats = 2'((({15'd0, d_off} + (d_nv << lcb) + 20'd31) >> 5));
-    // a two-beat row starting in the last beat of a 256 B granule would cross
-    // it (AXI contract, docs/architecture.md): write it as two one-beat bursts
-    d_split = (d_beats == 2'd2) && (d_addr_q[7:5] == 3'b111);
-    d_bb    = d_split ? 2'd1 : d_beats;
-    d_wsel  = d_part_q | d_w_q[0];
-    da_m0    = 20'(da_mt_q << LR);
-    da_n0    = 20'(da_nt_q << LC);
-    da_rows  = ((m_q - da_m0) > 20'(Rows)) ? 20'(Rows) : (m_q - da_m0);
-    da_nv    = ((n_q - da_n0) > 20'(Cols)) ? 20'(Cols) : (n_q - da_n0);
-    da_beats = 2'((({15'd0, da_addr_q[4:0]} + (da_nv << lcb) + 20'd31) >> 5));
-    da_split = (da_beats == 2'd2) && (da_addr_q[7:5] == 3'b111);
-    da_bb    = da_split ? 2'd1 : da_beats;
+    d_m0    = 20'(d_mt_q << LR);
+    d_n0    = 20'(d_nt_q << LC);
+    d_rows  = ((m_q - d_m0) > 20'(Rows)) ? 20'(Rows) : (m_q - d_m0);
+    d_nv    = ((n_q - d_n0) > 20'(Cols)) ? 20'(Cols) : (n_q - d_n0);
+    da_m0   = 20'(da_mt_q << LR);
+    da_n0   = 20'(da_nt_q << LC);
+    da_rows = ((m_q - da_m0) > 20'(Rows)) ? 20'(Rows) : (m_q - da_m0);
+    da_nv   = ((n_q - da_n0) > 20'(Cols)) ? 20'(Cols) : (n_q - da_n0);
+    d_ldc2  = ldc_q << 1;
+    d_emask = (lcb == 2'd0) ? 64'h1 : ((lcb == 2'd1) ? 64'h3 : 64'hF);
   end
 
-  for (genvar j = 0; j < Cols; j++) begin : g_out
-    tessera_mme_pkg::fpdec_t d;
-    tessera_mme_fpdec u_dec (
-      .fmt_i (tessera_mme_pkg::FmtFp32),
-      .bits_i(dbank_q[LR'(d_row_q)][j]),
-      .dec_o (d)
-    );
-    tessera_mme_fpround #(.MW(24)) u_rnd (
-      .fmt_i   (tc_q),
-      .sat_i   (sat_q),
-      .nan_i   (d.nan),
-      .inf_i   (d.inf),
-      .sign_i  (d.sign),
-      .mant_i  (d.zero ? 24'd0 : d.mant),
-      .exp_i   (14'(signed'(d.exp)) + 14'(signed'(so_q))),
-      .sticky_i(1'b0),
-      .bits_o  (d_val[j])
-    );
-  end
-
-  // byte strobes of one output element (1, 2 or 4 bytes)
-  logic [63:0] d_emask;
-  assign d_emask = (lcb == 2'd0) ? 64'h1 : ((lcb == 2'd1) ? 64'h3 : 64'hF);
-
-  // (no case statement inside the loop: Yosys left d_win undriven with one, and then
-  // removed the whole datapath as unused; docs/synthesis.md)
-  always_comb begin
-    d_win  = '0;
-    d_strb = '0;
-    for (int unsigned j = 0; j < Cols; j++) begin
-      if (20'(j) < d_nv) begin
-        d_win  = d_win | (512'(d_val[j]) << {(7'(d_off) + (7'(j) << lcb)), 3'b000});
-        d_strb = d_strb | (d_emask << (7'(d_off) + (7'(j) << lcb)));
-      end
-    end
-  end
-
-  assign m_axi_awvalid_o = da_busy_q;
-  assign m_axi_awaddr_o  = {da_addr_q[31:5], 5'd0} + {26'd0, da_part_q, 5'd0};
-  assign m_axi_awlen_o   = 8'(da_bb) - 8'd1;
-  assign m_axi_awid_o    = '0;
-  assign m_axi_awsize_o  = 3'd5;
-  assign m_axi_awburst_o = 2'b01;
-  assign m_axi_awcache_o = {wr_alloc_q, wr_alloc_q, 2'b11};
-  assign m_axi_awprot_o  = 3'b000;
-  assign m_axi_awqos_o   = {2'b00, wr_class_q};
-  assign m_axi_wvalid_o  = drain_busy_q && (dw_n_q < da_n_q) && (d_w_q < d_bb);
-  assign m_axi_wdata_o   = d_wsel ? d_win[511:256] : d_win[255:0];
-  assign m_axi_wstrb_o   = d_wsel ? d_strb[63:32] : d_strb[31:0];
-  assign m_axi_wlast_o   = (d_w_q == d_bb - 2'd1);
-  assign m_axi_bready_o  = 1'b1;
-  assign d_aw       = m_axi_awvalid_o && m_axi_awready_i;
-  assign d_w        = m_axi_wvalid_o && m_axi_wready_i;
-  assign d_burst_done = d_w && (d_w_q == d_bb - 2'd1);
-  assign d_row_done   = d_burst_done && (!d_split || d_part_q);
-
-  logic capture;
   assign capture = s4_last_q;
 
   always_ff @(posedge clk_i) begin
@@ -1347,80 +1296,217 @@ module tessera_mme
   end
 
   // C address of a finishing tile, taken when its last k-step is in stage s1 (the AW
-  // cursor starts then: the AWs of its rows go out while the k-step is in the pipeline)
+  // cursors start then: the AWs of its rows go out while the k-step is in the pipeline)
   logic [31:0] d_tile_addr;
   assign d_tile_addr = c_addr_q + 32'(20'(s1_mt_q << LR)) * ldc_q +
                        (32'(20'(s1_nt_q << LC)) << lcb);
 
-  // W cursor (the drain is busy until the last row's data has gone out)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      drain_busy_q <= 1'b0; d_mt_q <= '0; d_nt_q <= '0; d_row_q <= '0; d_addr_q <= '0;
-      d_w_q <= '0; d_part_q <= 1'b0; dw_n_q <= '0;
-    end else if (capture) begin
-      drain_busy_q <= 1'b1;
-      d_mt_q       <= s4_mt_q;
-      d_nt_q       <= s4_nt_q;
-      d_row_q      <= '0;
-      d_addr_q     <= da_tile_q;
-      d_w_q        <= '0;
-      d_part_q     <= 1'b0;
-      dw_n_q       <= '0;
-    end else if (drain_busy_q) begin
-      if (d_burst_done) dw_n_q <= dw_n_q + 1'b1;
-      if (d_burst_done && !d_row_done) begin  // first half of a split row
-        d_w_q       <= '0;
-        d_part_q    <= 1'b1;
-      end else if (d_row_done) begin
-        d_w_q       <= '0;
-        d_part_q    <= 1'b0;
-        d_row_q     <= d_row_q + 20'd1;
-        d_addr_q    <= d_addr_q + ldc_q;
-        if (d_row_q + 20'd1 >= d_rows) drain_busy_q <= 1'b0;
-      end else if (d_w) begin
-        d_w_q <= d_w_q + 2'd1;
-      end
-    end
-  end
-
-  // AW cursor: same rows and bursts as the W cursor, one AW per cycle. It starts
-  // three cycles before the capture (the last k-step in s1; the drain and this cursor
-  // are idle then: the last k-step was only issued with the drain free).
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      da_busy_q <= 1'b0; da_row_q <= '0; da_addr_q <= '0; da_part_q <= 1'b0; da_n_q <= '0;
-      da_tile_q <= '0; da_mt_q <= '0; da_nt_q <= '0;
-    end else if (s1_last_q) begin
-      da_busy_q <= 1'b1;
-      da_row_q  <= '0;
-      da_addr_q <= d_tile_addr;
-      da_tile_q <= d_tile_addr;
-      da_mt_q   <= s1_mt_q;
-      da_nt_q   <= s1_nt_q;
-      da_part_q <= 1'b0;
-      da_n_q    <= '0;
-    end else if (d_aw) begin
-      da_n_q <= da_n_q + 1'b1;
-      if (da_split && !da_part_q) begin
-        da_part_q <= 1'b1;
-      end else begin
-        da_part_q <= 1'b0;
-        da_row_q  <= da_row_q + 20'd1;
-        da_addr_q <= da_addr_q + ldc_q;
-        if (da_row_q + 20'd1 >= da_rows) da_busy_q <= 1'b0;
-      end
-    end
-  end
-
-  logic b_beat;
-  assign b_beat = m_axi_bvalid_i && m_axi_bready_o;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      d_wr_out_q <= '0;
+      d_mt_q <= '0; d_nt_q <= '0; da_mt_q <= '0; da_nt_q <= '0; da_tile_q <= '0;
     end else begin
-      d_wr_out_q <= d_wr_out_q + 8'(d_aw) - 8'(b_beat);
+      if (s1_last_q) begin
+        da_mt_q   <= s1_mt_q;
+        da_nt_q   <= s1_nt_q;
+        da_tile_q <= d_tile_addr;
+      end
+      if (capture) begin
+        d_mt_q <= s4_mt_q;
+        d_nt_q <= s4_nt_q;
+      end
     end
   end
+
+  // lane signals, [0] = port A, [1] = port B
+  logic [NL-1:0]         l_awvalid, l_awready, l_wvalid, l_wready, l_wlast, l_bvalid;
+  logic [NL-1:0]         l_busy, l_row_done;
+  logic [NL-1:0][31:0]   l_awaddr, l_wstrb;
+  logic [NL-1:0][7:0]    l_awlen, l_wr_out;
+  logic [NL-1:0][255:0]  l_wdata;
+  // rounded output row of each lane, flat (Yosys could not size a packed 2-D array
+  // declared inside the generate block where an instance port drives it)
+  logic [NL*Cols*32-1:0] l_val;
+
+  for (genvar p = 0; p < NL; p++) begin : g_lane
+    // W cursor (busy until its last row's data has gone out)
+    logic           busy_q, part_q;    // part_q: second burst of a row split at 256 B
+    logic [19:0]    row_q;             // tile row p, p+2, ...
+    logic [31:0]    addr_q;            // its byte address
+    logic [1:0]     w_q;               // beat in the burst
+    // AW cursor: same rows and bursts, one AW per cycle
+    logic           abusy_q, apart_q;
+    logic [19:0]    arow_q;
+    logic [31:0]    aaddr_q;
+    logic [DNB-1:0] an_q, wn_q;        // bursts of this tile: AWs issued, W bursts done
+    logic [7:0]     out_q;             // write bursts awaiting B
+    logic [1:0]     beats, bb, abeats, abb;
+    logic           split, asplit, wsel, aw, w, burst_done, row_done;
+    logic [4:0]     off;
+    logic [511:0]   win;
+    logic [63:0]    strb;
+
+    always_comb begin
+      off    = addr_q[4:0];
+      beats  = 2'((({15'd0, off} + (d_nv << lcb) + 20'd31) >> 5));
+      // a two-beat row starting in the last beat of a 256 B granule would cross it
+      // (AXI contract, docs/architecture.md): write it as two one-beat bursts
+      split  = (beats == 2'd2) && (addr_q[7:5] == 3'b111);
+      bb     = split ? 2'd1 : beats;
+      wsel   = part_q | w_q[0];
+      abeats = 2'((({15'd0, aaddr_q[4:0]} + (da_nv << lcb) + 20'd31) >> 5));
+      asplit = (abeats == 2'd2) && (aaddr_q[7:5] == 3'b111);
+      abb    = asplit ? 2'd1 : abeats;
+    end
+
+    for (genvar j = 0; j < Cols; j++) begin : g_out
+      tessera_mme_pkg::fpdec_t d;
+      tessera_mme_fpdec u_dec (
+        .fmt_i (tessera_mme_pkg::FmtFp32),
+        .bits_i(dbank_q[LR'(row_q)][j]),
+        .dec_o (d)
+      );
+      tessera_mme_fpround #(.MW(24)) u_rnd (
+        .fmt_i   (tc_q),
+        .sat_i   (sat_q),
+        .nan_i   (d.nan),
+        .inf_i   (d.inf),
+        .sign_i  (d.sign),
+        .mant_i  (d.zero ? 24'd0 : d.mant),
+        .exp_i   (14'(signed'(d.exp)) + 14'(signed'(so_q))),
+        .sticky_i(1'b0),
+        .bits_o  (l_val[(p*Cols+j)*32 +: 32])
+      );
+    end
+
+    // (no case statement inside the loop: Yosys left the window undriven with one, and
+    // then removed the whole datapath as unused; docs/synthesis.md)
+    always_comb begin
+      win  = '0;
+      strb = '0;
+      for (int unsigned j = 0; j < Cols; j++) begin
+        if (20'(j) < d_nv) begin
+          win  = win | (512'(l_val[(p*Cols+j)*32 +: 32]) << {(7'(off) + (7'(j) << lcb)), 3'b000});
+          strb = strb | (d_emask << (7'(off) + (7'(j) << lcb)));
+        end
+      end
+    end
+
+    assign l_awvalid[p]  = abusy_q && (arow_q < da_rows);
+    assign l_awaddr[p]   = {aaddr_q[31:5], 5'd0} + {26'd0, apart_q, 5'd0};
+    assign l_awlen[p]    = 8'(abb) - 8'd1;
+    assign l_wvalid[p]   = busy_q && (row_q < d_rows) && (wn_q < an_q) && (w_q < bb);
+    assign l_wdata[p]    = wsel ? win[511:256] : win[255:0];
+    assign l_wstrb[p]    = wsel ? strb[63:32] : strb[31:0];
+    assign l_wlast[p]    = (w_q == bb - 2'd1);
+    assign l_busy[p]     = busy_q;
+    assign l_row_done[p] = row_done;
+    assign l_wr_out[p]   = out_q;
+    assign aw         = l_awvalid[p] && l_awready[p];
+    assign w          = l_wvalid[p] && l_wready[p];
+    assign burst_done = w && (w_q == bb - 2'd1);
+    assign row_done   = burst_done && (!split || part_q);
+
+    // Both cursors start on every tile; lane 1 of a one-row tile ends at once. The W
+    // cursor starts at the capture, the AW cursor three cycles earlier (the last k-step
+    // in s1; both are idle then: the last k-step was only issued with the drain free).
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        busy_q <= 1'b0; part_q <= 1'b0; row_q <= '0; addr_q <= '0; w_q <= '0; wn_q <= '0;
+      end else if (capture) begin
+        busy_q <= 1'b1;
+        part_q <= 1'b0;
+        row_q  <= 20'(p);
+        addr_q <= (p == 0) ? da_tile_q : da_tile_q + ldc_q;
+        w_q    <= '0;
+        wn_q   <= '0;
+      end else if (busy_q) begin
+        if (row_q >= d_rows) busy_q <= 1'b0;
+        if (burst_done) wn_q <= wn_q + 1'b1;
+        if (burst_done && !row_done) begin   // first half of a split row
+          w_q    <= '0;
+          part_q <= 1'b1;
+        end else if (row_done) begin
+          w_q    <= '0;
+          part_q <= 1'b0;
+          row_q  <= row_q + 20'd2;
+          addr_q <= addr_q + d_ldc2;
+          if (row_q + 20'd2 >= d_rows) busy_q <= 1'b0;
+        end else if (w) begin
+          w_q <= w_q + 2'd1;
+        end
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        abusy_q <= 1'b0; apart_q <= 1'b0; arow_q <= '0; aaddr_q <= '0; an_q <= '0;
+      end else if (s1_last_q) begin
+        abusy_q <= 1'b1;
+        apart_q <= 1'b0;
+        arow_q  <= 20'(p);
+        aaddr_q <= (p == 0) ? d_tile_addr : d_tile_addr + ldc_q;
+        an_q    <= '0;
+      end else if (abusy_q) begin
+        if (arow_q >= da_rows) begin
+          abusy_q <= 1'b0;
+        end else if (aw) begin
+          an_q <= an_q + 1'b1;
+          if (asplit && !apart_q) begin
+            apart_q <= 1'b1;
+          end else begin
+            apart_q <= 1'b0;
+            arow_q  <= arow_q + 20'd2;
+            aaddr_q <= aaddr_q + d_ldc2;
+            if (arow_q + 20'd2 >= da_rows) abusy_q <= 1'b0;
+          end
+        end
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        out_q <= '0;
+      end else begin
+        out_q <= out_q + 8'(aw) - 8'(l_bvalid[p]);   // bready is always 1
+      end
+    end
+  end
+
+  assign drain_busy = |l_busy;
+
+  // port A carries lane 0, port B's write channel lane 1
+  assign l_awready = {mb_axi_awready_i, m_axi_awready_i};
+  assign l_wready  = {mb_axi_wready_i, m_axi_wready_i};
+  assign l_bvalid  = {mb_axi_bvalid_i, m_axi_bvalid_i};
+
+  assign m_axi_awvalid_o  = l_awvalid[0];
+  assign m_axi_awaddr_o   = l_awaddr[0];
+  assign m_axi_awlen_o    = l_awlen[0];
+  assign m_axi_wvalid_o   = l_wvalid[0];
+  assign m_axi_wdata_o    = l_wdata[0];
+  assign m_axi_wstrb_o    = l_wstrb[0];
+  assign m_axi_wlast_o    = l_wlast[0];
+  assign mb_axi_awvalid_o = l_awvalid[1];
+  assign mb_axi_awaddr_o  = l_awaddr[1];
+  assign mb_axi_awlen_o   = l_awlen[1];
+  assign mb_axi_wvalid_o  = l_wvalid[1];
+  assign mb_axi_wdata_o   = l_wdata[1];
+  assign mb_axi_wstrb_o   = l_wstrb[1];
+  assign mb_axi_wlast_o   = l_wlast[1];
+  assign m_axi_awid_o     = '0;
+  assign m_axi_awsize_o   = 3'd5;
+  assign m_axi_awburst_o  = 2'b01;
+  assign m_axi_awcache_o  = {wr_alloc_q, wr_alloc_q, 2'b11};
+  assign m_axi_awprot_o   = 3'b000;
+  assign m_axi_awqos_o    = {2'b00, wr_class_q};
+  assign m_axi_bready_o   = 1'b1;
+  assign mb_axi_awid_o    = '0;
+  assign mb_axi_awsize_o  = 3'd5;
+  assign mb_axi_awburst_o = 2'b01;
+  assign mb_axi_awcache_o = {wr_alloc_q, wr_alloc_q, 2'b11};
+  assign mb_axi_awprot_o  = 3'b000;
+  assign mb_axi_awqos_o   = {2'b00, wr_class_q};
+  assign mb_axi_bready_o  = 1'b1;
 
   // ================================================================ job state
   logic [7:0]  err_q;
@@ -1442,10 +1528,10 @@ module tessera_mme
         end
       end
       SRun: begin
-        if (c_done_q == tiles && !drain_busy_q && !s4_last_q) state_d = SFlush;
+        if (c_done_q == tiles && !drain_busy && !s4_last_q) state_d = SFlush;
       end
       SFlush: begin
-        if (d_wr_out_q == '0 && fq_empty && fqb_empty) begin
+        if (l_wr_out == '0 && fq_empty && fqb_empty) begin
           if (msgen_q) begin
             state_d = SMsg;
           end else begin
@@ -1481,7 +1567,8 @@ module tessera_mme
       end else begin
         if (state_q == SCheck) err_q <= chk_err;
         if ((r_beat && m_axi_rresp_i != 2'b00) || (rb_beat && mb_axi_rresp_i != 2'b00) ||
-            (b_beat && m_axi_bresp_i != 2'b00)) begin
+            (m_axi_bvalid_i && m_axi_bresp_i != 2'b00) ||
+            (mb_axi_bvalid_i && mb_axi_bresp_i != 2'b00)) begin
           axi_err_q <= 1'b1;
         end
         if (state_q == SFlush && state_d != SFlush && axi_err_q) err_q <= tessera_mme_pkg::ErrAxi;
@@ -1489,7 +1576,8 @@ module tessera_mme
         if (state_q == SRun && c_t_q < tiles && (!c_active_q || !c_kok)) pc_sin_q <= pc_sin_q + 32'd1;
         if (state_q == SRun && c_active_q && c_kok && !c_can) pc_sout_q <= pc_sout_q + 32'd1;
         if (r_beat || rb_beat) pc_rd_q <= pc_rd_q + (r_beat && rb_beat ? 32'd64 : 32'd32);
-        if (d_row_done) pc_wr_q <= pc_wr_q + (32'(d_nv) << lcb);
+        if (|l_row_done) pc_wr_q <= pc_wr_q + ((l_row_done[0] && l_row_done[1]) ?
+                                                (32'(d_nv) << (lcb + 2'd1)) : (32'(d_nv) << lcb));
         if (c_issue) pc_mac_q <= pc_mac_q + 32'd1;
       end
     end
@@ -1519,7 +1607,7 @@ module tessera_mme
 
   // single AXI ID per direction: responses are in order, IDs are not needed
   logic unused_ids;
-  assign unused_ids = ^{m_axi_bid_i, m_axi_rid_i, mb_axi_rid_i};
+  assign unused_ids = ^{m_axi_bid_i, m_axi_rid_i, mb_axi_bid_i, mb_axi_rid_i};
   // port B's metadata uses fmeta_t without the marker fields; the marker's slot fields
   // go to the tile-info FIFO when it is queued, not through the metadata FIFO
   logic unused_fqb;

@@ -593,7 +593,7 @@ module tessera_top #(
   // -------- begin L2 section: one tessera_l2 per DCORE (docs/l2.md "Integration").
   // Upstream port u = d * L2Ports + p of the cluster is port p of DCORE d:
   //   p = 0 the DCORE's MME (A panels, init tiles, C writes), p = 1 its TPCs,
-  //   p = 2 its DMA engine (engine d), p = 3 the MME's B-panel read port (no writes).
+  //   p = 2 its DMA engine (engine d), p = 3 the MME's port B (B panels, odd C rows).
   // The TPC cluster's DCORE-d master drives port 1 (TPC cluster section below). Slice d's
   // memory master is fabric master AxL2 + d.
   localparam int unsigned L2Ports = 4;
@@ -731,7 +731,9 @@ module tessera_top #(
                         || l2u_awvalid[i*L2Ports+L2PMme] || l2u_wvalid[i*L2Ports+L2PMme]
                         || l2u_arvalid[i*L2Ports+L2PMme] || l2u_bvalid[i*L2Ports+L2PMme]
                         || l2u_rvalid[i*L2Ports+L2PMme]
-                        || l2u_arvalid[i*L2Ports+L2PMmeB] || l2u_rvalid[i*L2Ports+L2PMmeB];
+                        || l2u_awvalid[i*L2Ports+L2PMmeB] || l2u_wvalid[i*L2Ports+L2PMmeB]
+                        || l2u_arvalid[i*L2Ports+L2PMmeB] || l2u_bvalid[i*L2Ports+L2PMmeB]
+                        || l2u_rvalid[i*L2Ports+L2PMmeB];
     tessera_clk_gate #(.Enable(EngClkGate)) u_mme_cg (
       .clk_i    (clk_i),
       .en_i     (mme_clk_en),
@@ -794,6 +796,25 @@ module tessera_top #(
       .m_axi_rlast_i  (l2u_rlast[i*L2Ports+L2PMme]),
       .m_axi_rvalid_i (l2u_rvalid[i*L2Ports+L2PMme]),
       .m_axi_rready_o (l2u_rready[i*L2Ports+L2PMme]),
+      .mb_axi_awid_o   (l2u_awid[i*L2Ports+L2PMmeB]),
+      .mb_axi_awaddr_o (l2u_awaddr[i*L2Ports+L2PMmeB]),
+      .mb_axi_awlen_o  (l2u_awlen[i*L2Ports+L2PMmeB]),
+      .mb_axi_awsize_o (l2u_awsize[i*L2Ports+L2PMmeB]),
+      .mb_axi_awburst_o(l2u_awburst[i*L2Ports+L2PMmeB]),
+      .mb_axi_awcache_o(l2u_awcache[i*L2Ports+L2PMmeB]),
+      .mb_axi_awprot_o (l2u_awprot[i*L2Ports+L2PMmeB]),
+      .mb_axi_awqos_o  (l2u_awqos[i*L2Ports+L2PMmeB]),
+      .mb_axi_awvalid_o(l2u_awvalid[i*L2Ports+L2PMmeB]),
+      .mb_axi_awready_i(l2u_awready[i*L2Ports+L2PMmeB]),
+      .mb_axi_wdata_o  (l2u_wdata[i*L2Ports+L2PMmeB]),
+      .mb_axi_wstrb_o  (l2u_wstrb[i*L2Ports+L2PMmeB]),
+      .mb_axi_wlast_o  (l2u_wlast[i*L2Ports+L2PMmeB]),
+      .mb_axi_wvalid_o (l2u_wvalid[i*L2Ports+L2PMmeB]),
+      .mb_axi_wready_i (l2u_wready[i*L2Ports+L2PMmeB]),
+      .mb_axi_bid_i    (l2u_bid[i*L2Ports+L2PMmeB]),
+      .mb_axi_bresp_i  (l2u_bresp[i*L2Ports+L2PMmeB]),
+      .mb_axi_bvalid_i (l2u_bvalid[i*L2Ports+L2PMmeB]),
+      .mb_axi_bready_o (l2u_bready[i*L2Ports+L2PMmeB]),
       .mb_axi_arid_o   (l2u_arid[i*L2Ports+L2PMmeB]),
       .mb_axi_araddr_o (l2u_araddr[i*L2Ports+L2PMmeB]),
       .mb_axi_arlen_o  (l2u_arlen[i*L2Ports+L2PMmeB]),
@@ -817,21 +838,6 @@ module tessera_top #(
       .idle_o         (e_idle[i]),
       .irq_o          (mme_irq[i])
     );
-    // the B port only reads
-    assign l2u_awid[i*L2Ports+L2PMmeB]    = '0;
-    assign l2u_awaddr[i*L2Ports+L2PMmeB]  = '0;
-    assign l2u_awlen[i*L2Ports+L2PMmeB]   = '0;
-    assign l2u_awsize[i*L2Ports+L2PMmeB]  = 3'd5;
-    assign l2u_awburst[i*L2Ports+L2PMmeB] = 2'b01;
-    assign l2u_awcache[i*L2Ports+L2PMmeB] = '0;
-    assign l2u_awprot[i*L2Ports+L2PMmeB]  = '0;
-    assign l2u_awqos[i*L2Ports+L2PMmeB]   = '0;
-    assign l2u_awvalid[i*L2Ports+L2PMmeB] = 1'b0;
-    assign l2u_wdata[i*L2Ports+L2PMmeB]   = '0;
-    assign l2u_wstrb[i*L2Ports+L2PMmeB]   = '0;
-    assign l2u_wlast[i*L2Ports+L2PMmeB]   = 1'b0;
-    assign l2u_wvalid[i*L2Ports+L2PMmeB]  = 1'b0;
-    assign l2u_bready[i*L2Ports+L2PMmeB]  = 1'b1;
   end
 
   // ================================================================ control path (issue 5)

@@ -1201,6 +1201,7 @@ typedef struct {
                             TPC: relu(C), same layout as C (row stride ldc) */
   uint32_t prog, prog_len; /* TPC: the relu kernel */
   uint32_t flag;         /* HBM word the queues' completion messages write */
+  int bench;             /* print the MME's counters of the last slice after each run */
 } pipe_t;
 
 #define TPC_OFF(r) ((uint32_t)offsetof(tpc_t, r))
@@ -1331,6 +1332,15 @@ static int pipe_run(tf_ctx_t *t, pipe_t *p, int mode, uint64_t *cycles) {
     TF_CHECK_OK(t, tsim_run_until(t->sim, flag_pred, want, t->budget, 4));
   }
   *cycles = tsim_cycles(t->sim) - t0;
+  if (mode != 2 && p->bench) {
+    /* the MME's counters of the last slice (they restart at each job) */
+    uint32_t busy = 0, sin = 0, sout = 0;
+    R32(MME_REG(p->e, PERF_BUSY), &busy);
+    R32(MME_REG(p->e, PERF_STALL_IN), &sin);
+    R32(MME_REG(p->e, PERF_STALL_OUT), &sout);
+    printf("CTRLBENCH   %s run, MME%u last slice: busy %u, stall in %u, stall out %u\n",
+           mode == 1 ? "producer-only" : "pipelined", p->e, busy, sin, sout);
+  }
   unsigned slots[2] = {qm, qd};
   for (unsigned k = 0; k < 2; k++) {
     if ((k == 0 && mode == 2) || (k == 1 && mode == 1)) continue;
@@ -1452,6 +1462,7 @@ TF_TEST(ctrl, pipeline_gemm_tpc, 3000000) {
 static int bench_pipe(tf_ctx_t *t, uint32_t m, uint32_t n, uint32_t k, unsigned slices, int tpc, int shared) {
   pipe_t p;
   CALL(pipe_setup(t, &p, m, n, k, slices, tpc, shared));
+  p.bench = 1;
   uint64_t cp = 0, cc = 0, cpl = 0;
   int rc = pipe_run(t, &p, 1, &cp);
   if (rc == TF_PASS) rc = gemm_check(t, &p.j, p.j.c, "producer-only GEMM");

@@ -479,6 +479,63 @@ static void test_bad_input(void) {
   run_check(&j, "good job after refusals");
 }
 
+/* AXI error responses (memory populated below the engine's window): the job ends with
+ * ErrAxi and irq, whichever port saw the error; C rows below the populated end are
+ * written correctly, nothing is written above it; the next job is fine. */
+static void axi_err_job(const char *name, int where) {
+  job_t j = mkjob(2, (uint32_t)C, 5, NF_BF16, NF_BF16, NF_FP32);
+  images_t im;
+  int e = 0, ok = 1;
+  j.ldc = 64 * ((4u * (uint32_t)C + 63) / 64);
+  j.lda = j.ldb = 64;
+  j.a = alloc(2 * 64);
+  j.b = alloc(5 * 64);
+  j.c = alloc(2 * j.ldc);
+  uint64_t lim = (alloc(4096) + 4096 - HBM_BASE) & ~4095ull; /* populated end, above all three */
+  if (where == 0) j.c = HBM_BASE + lim - j.ldc;  /* C row 1 (port B's write) above the end */
+  if (where == 1) j.a = HBM_BASE + lim;           /* A (port A's reads) above the end */
+  if (where == 2) j.b = HBM_BASE + lim;           /* B (port B's reads) above the end */
+  prepare(&j, &im);
+  tb_set_mem_size(lim);
+  set_job_regs(e, &j);
+  tb_reg_wr(e, REG(CTRL), 1);
+  if (tb_wait_irq(e, job_limit(&j))) {
+    printf("  %s: TIMEOUT (status 0x%08x)\n", name, status(e));
+    ok = 0;
+  } else if (err_of(status(e)) != 7 || (status(e) & MME__STATUS__BUSY_bm)) {
+    printf("  %s: status 0x%08x, expected error 7 (AXI)\n", name, status(e));
+    ok = 0;
+  }
+  uint8_t *got = malloc(im.csz);
+  tb_mem_rd(j.c, got, im.csz);
+  if (where == 0) {
+    if (memcmp(got, im.cexp, j.ldc)) {
+      printf("  %s: C row 0 (below the end) wrong: %02x%02x%02x%02x expected %02x%02x%02x%02x (was %02x%02x%02x%02x)\n", name,
+             got[3], got[2], got[1], got[0], im.cexp[3], im.cexp[2], im.cexp[1], im.cexp[0], im.cin[3], im.cin[2], im.cin[1], im.cin[0]);
+      ok = 0;
+    }
+    if (memcmp(got + j.ldc, im.cin + j.ldc, j.ldc)) {
+      printf("  %s: C row 1 (above the end) was written\n", name);
+      ok = 0;
+    }
+  }
+  free(got);
+  free_images(&im);
+  tb_set_mem_size(0x40000000ull);
+  clear_irq(e);
+  char buf[160];
+  snprintf(buf, sizeof buf, "AXI error reported: %s", name);
+  result(ok, buf);
+}
+
+static void test_axi_errors(void) {
+  axi_err_job("C write error on port B (odd row)", 0);
+  axi_err_job("A read error on port A", 1);
+  axi_err_job("B read error on port B", 2);
+  job_t j = mkjob(2 * (uint32_t)R + 1, (uint32_t)C + 3, 9, NF_BF16, NF_BF16, NF_FP32);
+  run_check(&j, "good job after AXI errors");
+}
+
 /* a commit while busy is refused (busy_reject) and does not disturb the running job */
 static void test_busy(void) {
   job_t j = mkjob(2 * R, 2 * C, 64, NF_BF16, NF_BF16, NF_FP32);
@@ -644,6 +701,7 @@ int main(int argc, char **argv) {
     test_scale_bias_acc();
     test_msg();
     test_bad_input();
+    test_axi_errors();
     test_busy();
     test_random(quick ? 10 : 30);
     tb_close();

@@ -1,6 +1,7 @@
 // Thin Verilator driver for the tessera_mme block testbench: clocks one or two
-// engines, connects each engine's two AXI masters (port m_axi: A, init, C; port
-// mb_axi: B reads) to their own tessera::AxiMemModel (sim/src) over one shared
+// engines, connects each engine's two AXI masters (port m_axi: A, init, C's even
+// tile rows; port mb_axi: B, C's odd tile rows) to their own tessera::AxiMemModel
+// (sim/src) over one shared
 // SparseMem, performs APB accesses and records completion messages.
 // All test logic lives in C (mme_test.c).
 #include <cstdio>
@@ -17,7 +18,7 @@ namespace {
 struct Engine {
   std::unique_ptr<Vtessera_mme> dut;
   std::unique_ptr<tessera::AxiMemModel> mem, mem_b;
-  tessera::AxiMemPort port, port_b;  // port_b: the B read port (never writes)
+  tessera::AxiMemPort port, port_b;  // port_b: B reads, odd C rows
   unsigned msgs = 0;
   uint32_t msg_addr = 0, msg_data = 0;
 };
@@ -48,6 +49,11 @@ void drive_inputs(Engine& e) {
   d->m_axi_rlast_i = p.rlast;
   d->m_axi_rvalid_i = p.rvalid;
   const tessera::AxiMemPort& q = e.port_b;
+  d->mb_axi_awready_i = q.awready;
+  d->mb_axi_wready_i = q.wready;
+  d->mb_axi_bid_i = q.bid;
+  d->mb_axi_bresp_i = q.bresp;
+  d->mb_axi_bvalid_i = q.bvalid;
   d->mb_axi_arready_i = q.arready;
   d->mb_axi_rid_i = q.rid;
   for (int i = 0; i < 8; i++) d->mb_axi_rdata_i[i] = q.rdata[i];
@@ -79,9 +85,17 @@ void sample_outputs(Engine& e) {
   p.bready = d->m_axi_bready_o;
   p.rready = d->m_axi_rready_o;
   tessera::AxiMemPort& q = e.port_b;
-  q.awvalid = 0;
-  q.wvalid = 0;
-  q.bready = 1;
+  q.awid = d->mb_axi_awid_o;
+  q.awaddr = d->mb_axi_awaddr_o;
+  q.awlen = d->mb_axi_awlen_o;
+  q.awsize = d->mb_axi_awsize_o;
+  q.awburst = d->mb_axi_awburst_o;
+  q.awvalid = d->mb_axi_awvalid_o;
+  for (int i = 0; i < 8; i++) q.wdata[i] = d->mb_axi_wdata_o[i];
+  q.wstrb = d->mb_axi_wstrb_o;
+  q.wlast = d->mb_axi_wlast_o;
+  q.wvalid = d->mb_axi_wvalid_o;
+  q.bready = d->mb_axi_bready_o;
   q.arid = d->mb_axi_arid_o;
   q.araddr = d->mb_axi_araddr_o;
   q.arlen = d->mb_axi_arlen_o;
@@ -118,6 +132,11 @@ void trace_axi(int i, const Engine& e) {
   if (p.awvalid && p.awready)
     std::printf("[%llu] mme%d AW addr=%#llx len=%u size=%u burst=%u id=%u\n", c, i,
                 (unsigned long long)p.awaddr, p.awlen, p.awsize, p.awburst, p.awid);
+  if (q.awvalid && q.awready)
+    std::printf("[%llu] mme%d AW(B) addr=%#llx len=%u size=%u burst=%u id=%u\n", c, i,
+                (unsigned long long)q.awaddr, q.awlen, q.awsize, q.awburst, q.awid);
+  if (q.bvalid && q.bready && q.bresp)
+    std::printf("[%llu] mme%d B(B) error resp=%u id=%u\n", c, i, q.bresp, q.bid);
   if (p.rvalid && p.rready && p.rresp)
     std::printf("[%llu] mme%d R error resp=%u id=%u last=%u\n", c, i, p.rresp, p.rid, p.rlast);
   if (p.bvalid && p.bready && p.bresp)
@@ -256,6 +275,13 @@ uint64_t tb_mem_errors(int mme) {
   const Engine& e = g->eng[mme];
   return e.mem->counters().decerr + e.mem->counters().slverr + e.mem_b->counters().decerr +
          e.mem_b->counters().slverr;
+}
+
+void tb_set_mem_size(uint64_t bytes) {
+  for (int i = 0; i < g->n; i++) {
+    g->eng[i].mem->set_size(bytes);
+    g->eng[i].mem_b->set_size(bytes);
+  }
 }
 
 }  // extern "C"
