@@ -15,7 +15,7 @@ module tessera_l2 #(
   parameter int unsigned IdBits    = 4,
   parameter int unsigned MIdBits   = 4,
   parameter int unsigned NumBanks  = 4,
-  parameter int unsigned WqDepth   = 8,
+  parameter int unsigned WqDepth   = 16,
   // read-ahead MSHRs (several line runs in flight): every downstream read ID that the
   // engines' demand MSHRs (IDs 0 .. 2*NumPorts-1) leave free
   parameter int unsigned NumPf     = (1 << MIdBits) - 2 * NumPorts,
