@@ -865,12 +865,15 @@ module tessera_l2 #(
   // ---------------------------------------------------------------- hazards
   // A downstream read of line L waits while a write of L is queued, unacknowledged, or
   // held by a victim / maintenance / non-allocating write not yet queued. A non-allocating
-  // write waits only behind queued/held write-backs (victims, maintenance).
+  // write waits only behind write-backs of L not yet queued (victims, maintenance): what is
+  // queued leaves before it (one AWID, in order).
   always_comb begin
     for (int e = 0; e < NumEng; e++) begin
       ms_hazard[e] = mt_wb_pend && (mt_wb_line == ms_bw_line[e]);
+      // (a posted write, ms_bw_pend, does not wait for the write queue's entries of its
+      // line: they are older and all writes leave in order on AWID 0; a refill does)
       for (int i = 0; i < WqDepth; i++) begin
-        if (wq_ent_valid[i] && wq_ent_line[i] == ms_bw_line[e]) ms_hazard[e] = 1'b1;
+        if (wq_ent_valid[i] && wq_ent_line[i] == ms_bw_line[e] && !ms_bw_pend[e]) ms_hazard[e] = 1'b1;
       end
       for (int f = 0; f < NumEng; f++) begin
         if (f != e) begin

@@ -10,7 +10,10 @@
 // A full-line write that allocated its line at once over a dirty victim (the bank reports a
 // hit) only uses the MSHR as a victim buffer: start_vonly_i queues the victim's write-back
 // and returns to idle without a completion; the engine goes on meanwhile. free_o tells the
-// write engine when it may issue a lookup that can start the MSHR again.
+// write engine when it may issue a lookup that can start the MSHR again, and that a start in
+// this cycle is taken: a start is also taken in the cycle a posted write or a victim-only
+// write-back goes into the write queue, so posted non-allocating writes can follow each
+// other every cycle.
 module tessera_l2_mshr #(
   parameter int unsigned WayBits  = 3,
   parameter int unsigned LsetBits = 5,
@@ -111,7 +114,7 @@ module tessera_l2_mshr #(
       resp_q  <= 2'b00;
     end else begin
       st_q <= st_d;
-      if (start_i && st_q == StIdle) begin
+      if (start_i && free_o) begin
         alloc_q <= start_alloc_i;
         full_q  <= start_alloc_i && start_write_i && start_full_i;
         vonly_q <= start_vonly_i;
@@ -126,7 +129,7 @@ module tessera_l2_mshr #(
         resp_q  <= 2'b00;
         rbeat_q <= 1'b0;
       end
-      if (start_i && st_q == StIdle) begin
+      if (start_i && free_o) begin
         buf_q   <= start_vdata_i;
         vmask_q <= start_vmask_i;
       end
@@ -139,23 +142,26 @@ module tessera_l2_mshr #(
     end
   end
 
+  // state a start leads to (from idle, or chained onto a write-queue push that completes)
+  state_e st_start;
+  always_comb begin
+    if (start_vonly_i)       st_start = StVPush;
+    else if (!start_alloc_i) st_start = start_write_i ? StBPush : StAr;
+    else if (start_vdirty_i) st_start = StVPush;
+    else if (start_write_i && start_full_i) st_start = StFill;
+    else                     st_start = StAr;
+  end
+
   always_comb begin
     st_d = st_q;
     unique case (st_q)
-      StIdle: begin
-        if (start_i) begin
-          if (start_vonly_i)       st_d = StVPush;
-          else if (!start_alloc_i) st_d = start_write_i ? StBPush : StAr;
-          else if (start_vdirty_i) st_d = StVPush;
-          else if (start_write_i && start_full_i) st_d = StFill;
-          else                     st_d = StAr;
-        end
-      end
-      StVPush: if (wq_gnt_i)   st_d = vonly_q ? StIdle : full_q ? StFill : StAr;
+      StIdle:  if (start_i) st_d = st_start;
+      StVPush: if (wq_gnt_i) st_d = !vonly_q ? (full_q ? StFill : StAr) :
+                                   start_i ? st_start : StIdle;
       StAr:    if (ar_gnt_i)   st_d = StRWait;
       StRWait: if (r_valid_i && r_last_i) st_d = alloc_q ? StFill : StDone;
       StFill:  if (side_gnt_i) st_d = StDone;
-      StBPush: if (wq_gnt_i)   st_d = StIdle;
+      StBPush: if (wq_gnt_i) st_d = start_i ? st_start : StIdle;
       StDone:  st_d = StIdle;
       default: st_d = StIdle;
     endcase

@@ -7,8 +7,9 @@
 // is issued in the cycle the last beat of the current one hits (no bubble between bursts;
 // a one-beat next burst only with room for its B besides the current one's).
 // Non-allocating misses are posted: the MSHR takes the beat at the lookup result and puts it
-// in the slice's write queue, and the engine goes on with the next beat as soon as the MSHR
-// is free again (about every second cycle); the downstream B responses of those beats come back in
+// in the slice's write queue; the next beat, if it does not allocate either, is looked up in
+// the same cycle (the MSHR takes it in the cycle it pushes the previous one, else the beat is
+// looked up again), so posted beats can leave one per cycle; the downstream B responses of those beats come back in
 // order (byp_ack_i). A burst's B is held until every such beat pushed up to its last beat
 // has been acknowledged, and carries the worst of their responses.
 // A lookup that may start the MSHR is only issued while the MSHR is free (mshr_free_i): a
@@ -105,45 +106,53 @@ module tessera_l2_wr_eng #(
                   s_axi_awcache_i[2] && !cfg_no_alloc_i, s_axi_awid_i, {s_axi_awaddr_i[31:5], 5'b0},
                   {1'b0, s_axi_awlen_i} + 9'd1, s_axi_awqos_i[1:0]};
 
-  logic hit, byp, miss, slice_err, complete, more, have_data, chain;
+  logic hit, byp, byp_take, adv, nb_nalloc, miss, slice_err, complete, more, have_data, chain;
   logic [1:0] beat_resp;
   assign hit       = inflight_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResHit);
-  // a non-allocating miss: the MSHR takes the beat (start) and posts it; the beat is done
+  // a non-allocating miss: the MSHR takes the beat (start) and posts it; the beat is done.
+  // The MSHR takes it when free (idle, or pushing its previous posted beat into the write
+  // queue this cycle); otherwise the beat stays and is looked up again.
   assign byp       = inflight_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResMissBypass);
+  assign byp_take  = byp && mshr_free_i;
   assign miss      = inflight_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResMissAlloc);
   // the last beat of a burst is only started when its B response has room
   logic b_room;
   assign slice_err = active_q && !slice_ok_q && !inflight_q && !wait_q && (w_cnt_q != 3'd0) &&
                      (left_q != 9'd1 || b_room);
-  assign complete  = hit || byp || (done_i && !done_replay_i) || slice_err;
+  assign complete  = hit || byp_take || (done_i && !done_replay_i) || slice_err;
+  // the beat after this one does not allocate (it can only hit or be posted): after a posted
+  // beat it is looked up at once, like after a hit (the MSHR may take it in the next cycle)
+  assign nb_nalloc = (left_q == 9'd1) ? (ab_valid_q && !ab_q.alloc) : !alloc_q;
+  // the beat at the FIFO head is done now and the next lookup may go out in this cycle
+  assign adv       = hit || (byp_take && nb_nalloc);
   // the last beat of the burst hits and the next burst (in this slice) is buffered: look up
   // its first beat now. A one-beat next burst is its own last beat: its B needs a queue
   // entry besides the one this burst's B takes in this cycle.
   logic b_room2;
-  assign chain     = hit && (left_q == 9'd1) && ab_valid_q && ab_q.slice_ok &&
+  assign chain     = adv && (left_q == 9'd1) && ab_valid_q && ab_q.slice_ok &&
                      ((ab_q.left >= 9'd2) || b_room2);
-  assign more      = hit ? (left_q > 9'd1 || chain) : 1'b1;
-  assign have_data = hit ? (w_cnt_q >= 3'd2) : (w_cnt_q != 3'd0);
-  assign beat_resp = (hit || byp) ? 2'b00 : slice_err ? 2'b11 : done_resp_i;
+  assign more      = adv ? (left_q > 9'd1 || chain) : 1'b1;
+  assign have_data = adv ? (w_cnt_q >= 3'd2) : (w_cnt_q != 3'd0);
+  assign beat_resp = (hit || byp_take) ? 2'b00 : slice_err ? 2'b11 : done_resp_i;
 
   logic last_next;
   logic want;
-  assign last_next   = chain ? (ab_q.left == 9'd1) : hit ? (left_q == 9'd2) : (left_q == 9'd1);
-  assign want        = active_q && (chain || slice_ok_q) && !wait_q && (!inflight_q || hit) && more &&
+  assign last_next   = chain ? (ab_q.left == 9'd1) : adv ? (left_q == 9'd2) : (left_q == 9'd1);
+  assign want        = active_q && (chain || slice_ok_q) && !wait_q && (!inflight_q || adv) && more &&
                        have_data && (!last_next || b_room);
   assign req_valid_o = want && mshr_free_i;
-  assign req_addr_o  = chain ? ab_q.addr : hit ? addr_q + 32'd32 : addr_q;
+  assign req_addr_o  = chain ? ab_q.addr : adv ? addr_q + 32'd32 : addr_q;
   logic [1:0] w_nx, w_i0, w_i1;
   assign w_nx        = w_rd_q + 2'd1;
-  assign w_i0        = hit ? w_nx : w_rd_q;   // the beat looked up now
+  assign w_i0        = adv ? w_nx : w_rd_q;   // the beat looked up now
   assign w_i1        = w_i0 + 2'd1;           // the beat after it
   assign req_wdata_o = w_data_q[w_i0];
   assign req_wstrb_o = w_strb_q[w_i0];
   // the lookup writes beat 0 of a line whose beat 1 follows in the same burst, both with all
   // strobes: a miss may then allocate without a refill (the bank writes beat 0 and keeps
   // the line reserved for this engine until beat 1 is written)
-  assign req_full_o  = !req_addr_o[5] && (chain ? (ab_q.left >= 9'd2) : hit ? (left_q >= 9'd3) : (left_q >= 9'd2)) &&
-                       (w_cnt_q >= (hit ? 3'd3 : 3'd2)) && (&w_strb_q[w_i0]) && (&w_strb_q[w_i1]);
+  assign req_full_o  = !req_addr_o[5] && (chain ? (ab_q.left >= 9'd2) : adv ? (left_q >= 9'd3) : (left_q >= 9'd2)) &&
+                       (w_cnt_q >= (adv ? 3'd3 : 3'd2)) && (&w_strb_q[w_i0]) && (&w_strb_q[w_i1]);
   assign req_alloc_o = chain ? ab_q.alloc : alloc_q;
   assign req_cls_o   = chain ? ab_q.cls : cls_q;
   assign cur_wdata_o = w_data_q[w_rd_q];
@@ -263,7 +272,7 @@ module tessera_l2_wr_eng #(
         slice_ok_q <= ab_q.slice_ok;
         resp_q     <= 2'b00;
       end
-      if (byp)        byp_pushed_q <= byp_pushed_q + 8'd1;
+      if (byp_take)   byp_pushed_q <= byp_pushed_q + 8'd1;
       if (byp_ack_i)  byp_acked_q  <= ack_k;
       for (int unsigned i = 0; i < BqDepth; i++)
         if (own[i] && byp_ack_resp_i > bq_resp_q[i]) bq_resp_q[i] <= byp_ack_resp_i;
@@ -271,7 +280,7 @@ module tessera_l2_wr_eng #(
       if (b_push) begin
         bq_id_q[bq_wr_q]   <= id_q;
         bq_resp_q[bq_wr_q] <= push_resp;
-        bq_need_q[bq_wr_q] <= byp_pushed_q + 8'(byp);   // (this beat, if posted now)
+        bq_need_q[bq_wr_q] <= byp_pushed_q + 8'(byp_take);   // (this beat, if posted now)
         bq_wr_q            <= bq_wr_q + BqW'(1);
         acc_resp_q         <= 2'b00;
       end
