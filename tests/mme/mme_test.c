@@ -497,6 +497,7 @@ static void axi_err_job(const char *name, int where) {
   if (where == 2) j.b = HBM_BASE + lim;           /* B (port B's reads) above the end */
   prepare(&j, &im);
   tb_set_mem_size(lim);
+  uint64_t err0 = tb_mem_errors_port(e, 0), err1 = tb_mem_errors_port(e, 1);
   set_job_regs(e, &j);
   tb_reg_wr(e, REG(CTRL), 1);
   if (tb_wait_irq(e, job_limit(&j))) {
@@ -504,6 +505,14 @@ static void axi_err_job(const char *name, int where) {
     ok = 0;
   } else if (err_of(status(e)) != 7 || (status(e) & MME__STATUS__BUSY_bm)) {
     printf("  %s: status 0x%08x, expected error 7 (AXI)\n", name, status(e));
+    ok = 0;
+  }
+  /* the error came from the port the case names, and only from it */
+  int bad_port = (where == 1) ? 0 : 1;
+  uint64_t d0 = tb_mem_errors_port(e, 0) - err0, d1 = tb_mem_errors_port(e, 1) - err1;
+  if ((bad_port == 0 && (d0 == 0 || d1 != 0)) || (bad_port == 1 && (d1 == 0 || d0 != 0))) {
+    printf("  %s: error responses on port A %llu, port B %llu\n", name, (unsigned long long)d0,
+           (unsigned long long)d1);
     ok = 0;
   }
   uint8_t *got = malloc(im.csz);

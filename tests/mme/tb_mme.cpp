@@ -277,6 +277,12 @@ uint64_t tb_mem_errors(int mme) {
          e.mem_b->counters().slverr;
 }
 
+uint64_t tb_mem_errors_port(int mme, int port) {
+  const Engine& e = g->eng[mme];
+  const tessera::AxiMemModel& m = port ? *e.mem_b : *e.mem;
+  return m.counters().decerr + m.counters().slverr;
+}
+
 void tb_set_mem_size(uint64_t bytes) {
   for (int i = 0; i < g->n; i++) {
     g->eng[i].mem->set_size(bytes);

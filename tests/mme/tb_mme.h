@@ -41,6 +41,8 @@ uint32_t tb_msg_addr(int mme);
 uint32_t tb_msg_data(int mme);
 /* Responses with an error the memory model produced (DECERR/SLVERR bursts). */
 uint64_t tb_mem_errors(int mme);
+/* error responses (DECERR + SLVERR bursts) of one port: 0 = m_axi (A), 1 = mb_axi (B) */
+uint64_t tb_mem_errors_port(int mme, int port);
 /* populated memory from HBM_BASE on every port of every engine (beats above: DECERR) */
 void tb_set_mem_size(uint64_t bytes);
 
