@@ -1,5 +1,5 @@
-// Write engine of one L2 upstream port: works on one AXI write burst at a time (the next AW
-// AWs wait in a two-entry buffer, B responses in a BqDepth-entry queue); each W beat
+// Write engine of one L2 upstream port: works on one AXI write burst at a time (the next
+// AWs wait in a buffer of 1 + AbDepth entries, B responses in a BqDepth-entry queue); each W beat
 // (with its strobes) is looked up and written into the cache (hit), or handed to the MSHR
 // (allocating miss: refill, then the beat is replayed; non-allocating miss: the beat is
 // written downstream). B is sent when every beat is done, with the worst response seen.
@@ -19,7 +19,9 @@ module tessera_l2_wr_eng #(
   parameter int unsigned IdBits  = 4,
   // B responses queued (power of two): single-beat bursts of posted writes each hold one
   // until their beat's downstream B is back, so this bounds them in flight
-  parameter int unsigned BqDepth = 8
+  parameter int unsigned BqDepth = 8,
+  // AW entries buffered behind the next burst (power of two)
+  parameter int unsigned AbDepth = 4
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -87,10 +89,13 @@ module tessera_l2_wr_eng #(
   logic [2:0]        w_cnt_q;
   logic              w_push, w_pop;
 
-  // AW buffer: the head (ab_q, the next burst) and a second entry (ab2_q), both besides
-  // the active burst. A master that sends W only after its AW was accepted can then
-  // deliver the next burst's beats while the current one is looked up (with the head
-  // alone, 2-beat bursts of such a master did not chain, docs/l2.md "Engines")
+  // AW buffer: the head (ab_q, the next burst) and AbDepth entries behind it (abf), all
+  // besides the active burst. The chip's L2 router passes a burst's W beats only after its
+  // AW was accepted, so accepted AWs must run several bursts ahead of the lookups for the
+  // W FIFO to hold the next beat when a one-beat burst chains to the next (with one entry
+  // behind the head, the DMA's one-beat transposed writes reached the slice at about one
+  // beat per two cycles, docs/l2.md "Engines"); a master that sends W only after its AW
+  // was accepted needs the same
   typedef struct packed {
     logic              slice_ok;
     logic              alloc;
@@ -99,8 +104,12 @@ module tessera_l2_wr_eng #(
     logic [8:0]        left;
     logic [1:0]        cls;
   } aw_ent_t;
-  aw_ent_t           ab_q, ab2_q, aw_in;
-  logic              ab_valid_q, ab2_valid_q, ab_take;
+  localparam int unsigned AbW = (AbDepth > 1) ? $clog2(AbDepth) : 1;
+  aw_ent_t                  ab_q, aw_in;
+  aw_ent_t [AbDepth-1:0]    abf_q;
+  logic [AbW-1:0]           abf_rd_q, abf_wr_q;
+  logic [AbW:0]             abf_cnt_q;
+  logic                     ab_valid_q, ab_take, abf_empty, ab_to_head, abf_push, abf_pop;
   // (fields in declaration order: slice_ok, alloc, id, addr, left, cls)
   assign aw_in = {tessera_l2_pkg::in_slice(s_axi_awaddr_i[10:8], cfg_slices_log2_i, cfg_slice_id_i),
                   s_axi_awcache_i[2] && !cfg_no_alloc_i, s_axi_awid_i, {s_axi_awaddr_i[31:5], 5'b0},
@@ -196,9 +205,15 @@ module tessera_l2_wr_eng #(
   logic [1:0] push_resp;
   assign push_resp = (acc_resp_d > final_resp) ? acc_resp_d : final_resp;
 
-  assign s_axi_awready_o = !ab2_valid_q;
+  assign s_axi_awready_o = (abf_cnt_q != (AbW+1)'(AbDepth));
   assign ab_take = s_axi_awvalid_i && s_axi_awready_o;
+  assign abf_empty = (abf_cnt_q == '0);
+  // a new AW goes straight to the head when the head is (or becomes) empty and nothing
+  // waits behind it; the head is refilled from the buffer when the active burst takes it
   assign load   = ab_valid_q && (!active_q || (complete && left_q == 9'd1));
+  assign ab_to_head = ab_take && abf_empty && (load || !ab_valid_q);
+  assign abf_push   = ab_take && !ab_to_head;
+  assign abf_pop    = load && !abf_empty;
   assign b_room = (bq_cnt_q != (BqW+1)'(BqDepth));
   assign b_room2 = ({1'b0, bq_cnt_q} + (BqW+2)'(2)) <= (BqW+2)'(BqDepth);
   assign b_push = complete && (left_q == 9'd1);
@@ -216,9 +231,11 @@ module tessera_l2_wr_eng #(
       slice_ok_q <= 1'b0;
       alloc_q    <= 1'b0;
       ab_valid_q    <= 1'b0;
-      ab2_valid_q   <= 1'b0;
       ab_q          <= '0;
-      ab2_q         <= '0;
+      abf_q         <= '0;
+      abf_rd_q      <= '0;
+      abf_wr_q      <= '0;
+      abf_cnt_q     <= '0;
       bq_id_q       <= '0;
       bq_resp_q     <= '0;
       bq_need_q     <= '0;
@@ -239,20 +256,22 @@ module tessera_l2_wr_eng #(
       w_wr_q     <= '0;
       w_cnt_q    <= '0;
     end else begin
-      // AW entries: load takes the head; a new AW goes to the first free entry
-      if (ab_take && (load ? !ab2_valid_q : !ab_valid_q)) begin
+      // AW entries: load takes the head; the head is refilled from the buffer, or by a new
+      // AW when the buffer is empty; otherwise a new AW joins the buffer
+      if (abf_pop) begin
+        ab_q <= abf_q[abf_rd_q];
+      end else if (ab_to_head) begin
         ab_valid_q <= 1'b1;
         ab_q       <= aw_in;
       end else if (load) begin
-        ab_valid_q <= ab2_valid_q;
-        ab_q       <= ab2_q;
+        ab_valid_q <= 1'b0;
       end
-      if (ab_take && (load ? ab2_valid_q : ab_valid_q)) begin
-        ab2_valid_q <= 1'b1;
-        ab2_q       <= aw_in;
-      end else if (load) begin
-        ab2_valid_q <= 1'b0;
+      if (abf_push) begin
+        abf_q[abf_wr_q] <= aw_in;
+        abf_wr_q        <= abf_wr_q + AbW'(1);
       end
+      if (abf_pop) abf_rd_q <= abf_rd_q + AbW'(1);
+      abf_cnt_q <= abf_cnt_q + (AbW+1)'(abf_push) - (AbW+1)'(abf_pop);
       inflight_q <= req_valid_o && req_gnt_i;
       if (miss)   wait_q <= 1'b1;
       if (done_i) wait_q <= 1'b0;
