@@ -197,6 +197,26 @@ module tessera_dma #(
   logic        done_q, reject_q;
   logic [31:0] perf_busy_q, perf_rd_q, perf_wr_q, perf_stall_q;
 
+  // transpose parameters fixed at SCheck: paired tiles when every destination row piece of
+  // a pair is one aligned line that the L2 allocates whole (non-allocating writes pass
+  // through the slice beat by beat, where two beats of one line serialize: one-beat tiles
+  // are faster); the group order's Q (see "transpose group order")
+  logic        pair_d;
+  logic [1:0]  tq_m1_d;
+  logic [31:0] tsizeg_d, tg_d;
+  logic [15:0] tnb_d, tbs_d;
+  always_comb begin
+    pair_d   = wr_alloc_q && dst_q[5:0] == 6'd0 && ds1_q[5:0] == 6'd0 &&
+               (c1_q & {10'h0, tr_e, 1'b1}) == 16'd0;
+    tg_d     = 32'(pair_d ? (esize_q ? TrK4P : TrK2P) : (esize_q ? TrK4 : TrK2)) << 5;
+    tsizeg_d = (size_q + tg_d - 32'd1) & ~(tg_d - 32'd1);
+    tnb_d    = c1_q >> ((esize_q ? 3 : 4) + (pair_d ? 1 : 0));
+    tbs_d    = pair_d ? 16'd4 : 16'd8;
+    if ((tnb_d & ((tbs_d << 2) - 16'd1)) == 16'd0 && tsizeg_d >= 32'd1024)      tq_m1_d = 2'd3;
+    else if ((tnb_d & ((tbs_d << 1) - 16'd1)) == 16'd0 && tsizeg_d >= 32'd512)  tq_m1_d = 2'd1;
+    else                                                                          tq_m1_d = 2'd0;
+  end
+
   // ------------------------------------------------------------------ checks (SCheck)
   logic [47:0] ext_s, ext_d;       // extent - size of the last row start from the base
   logic [48:0] s_end, d_end, m_end, h_end;
@@ -252,7 +272,6 @@ module tessera_dma #(
   logic            tfill_q, tout_q;      // tile being filled / written out
   logic [4:0]      ld_i_q, w_j_q;        // row being loaded / output beat
   logic [3:0]      ld_t_q;               // tile of the loader's group being loaded
-  logic [31:0]     ld_gc_q;              // byte offset of the loader's group in a source row
   logic [3:0]      ld_k;                 // tiles in the loader's group
   logic [CntW-1:0] ld_at;                // buffer position of the row being loaded
   logic            ld_grp_end;           // the group's last row is loaded: free its beats
@@ -298,6 +317,63 @@ module tessera_dma #(
   logic [15:0] w_i1_q, w_i2_q;
   logic        w_done_q, awvalid_q;
   logic [31:0] awaddr_q;
+
+  // ------------------------------------------------------------------ transpose group order
+  // A transpose reads a group of K tile columns of one band (the R source rows of a tile
+  // row) and writes it as K tiles; the bands' transposed pieces land in destination
+  // columns band*W bytes (W = 32, or 64 for paired tiles). With the plain order (band by
+  // band) every write of 256/W consecutive bands falls into one 256-byte column of the
+  // destination, i.e. on one HBM channel (interleave TESSERA_HBM_INTERLEAVE_BYTES), and a
+  // group's reads into one 256-byte column of the source. The engine therefore walks Q
+  // bands 256/W apart together (Q = 4, 2 or 1: the largest whose band blocks divide the
+  // matrix and whose rotations fit in a row), one group of each in turn, band k of the
+  // set starting its row at byte k*256 (wrapping around the row): Q consecutive groups
+  // then read Q different 256-byte source columns and write Q different destination
+  // columns. The reader, the tile loader and the writer each step through the same order.
+  typedef struct packed {
+    logic [15:0] base;   // first band of the set
+    logic [1:0]  k;      // band of the set: base + k*256/W
+    logic [31:0] soff;   // byte offset in the row of band 0's group (the step)
+    logic [31:0] off;    // byte offset in the row of this group
+    logic        done;   // past the last group
+  } tseq_t;
+  logic [1:0]  tq_m1_q;         // Q - 1 (0, 1 or 3)
+  logic [2:0]  t_lbs;           // log2 of the band distance 256/W
+  logic [31:0] tsizeg_q;        // row bytes rounded up to whole groups
+  logic [15:0] tnb_q;           // bands
+  logic [31:0] t_gfull;         // bytes of a whole group
+  tseq_t       rs_q, ls_q, ws_q, rs_n, ls_n, ws_n;
+  logic [3:0]  w_t_q;           // writer: tile of the group
+  logic [3:0]  w_k;             // writer: tiles in the group
+
+  function automatic tseq_t tseq_next(input tseq_t c, input logic [1:0] qm1,
+                                      input logic [31:0] sizeg, input logic [31:0] gfull,
+                                      input logic [2:0] lbs, input logic [15:0] nb);
+    tseq_t n;
+    logic [15:0] bmask;
+    n      = c;
+    n.done = 1'b0;
+    bmask  = (16'd1 << lbs) - 16'd1;
+    if (c.k != qm1) begin
+      n.k   = c.k + 2'd1;
+      n.off = (c.off + 32'd256 >= sizeg) ? c.off + 32'd256 - sizeg : c.off + 32'd256;
+    end else begin
+      n.k = '0;
+      if (c.soff + gfull >= sizeg) begin
+        n.soff = '0;
+        n.base = ((qm1 != 2'd0) && ((c.base & bmask) == bmask)) ?
+                 c.base + (16'(qm1) << lbs) + 16'd1 : c.base + 16'd1;
+        n.done = (n.base >= nb);
+      end else begin
+        n.soff = c.soff + gfull;
+      end
+      n.off = n.soff;
+    end
+    return n;
+  endfunction
+  function automatic logic [15:0] tseq_band(input tseq_t c, input logic [2:0] lbs);
+    return c.base + (16'(c.k) << lbs);
+  endfunction
   logic [7:0]  awlen_q;
   // write-burst queue (lengths of bursts whose AW was issued and W not finished)
   logic [3:0][3:0] wq_q;
@@ -324,7 +400,13 @@ module tessera_dma #(
   assign tr_k     = pair_q ? (esize_q ? 4'(TrK4P) : 4'(TrK2P)) : (esize_q ? 4'(TrK4) : 4'(TrK2));
   assign r_k      = (((size_q - r_off_q) >> 5) > 32'(tr_k)) ? tr_k : 4'((size_q - r_off_q) >> 5);
   assign r_gbytes = {23'h0, r_k, 5'h0};
-  assign ld_k     = (((size_q - ld_gc_q) >> 5) > 32'(tr_k)) ? tr_k : 4'((size_q - ld_gc_q) >> 5);
+  assign ld_k     = (((size_q - ls_q.off) >> 5) > 32'(tr_k)) ? tr_k : 4'((size_q - ls_q.off) >> 5);
+  assign w_k      = (((size_q - ws_q.off) >> 5) > 32'(tr_k)) ? tr_k : 4'((size_q - ws_q.off) >> 5);
+  assign t_gfull  = {23'h0, tr_k, 5'h0};
+  assign t_lbs    = pair_q ? 3'd2 : 3'd3;
+  assign rs_n     = tseq_next(rs_q, tq_m1_q, tsizeg_q, t_gfull, t_lbs, tnb_q);
+  assign ls_n     = tseq_next(ls_q, tq_m1_q, tsizeg_q, t_gfull, t_lbs, tnb_q);
+  assign ws_n     = tseq_next(ws_q, tq_m1_q, tsizeg_q, t_gfull, t_lbs, tnb_q);
   assign r_cur = r_row_q + r_off_q + (trm ? r_sub_q : 32'd0);
   assign w_cur = w_row_q + w_off_q;
   // transpose: one-beat writes, or a 64-byte line per destination row (paired tiles)
@@ -517,8 +599,9 @@ module tessera_dma #(
       src_q <= '0; dst_q <= '0; size_q <= '0; ss1_q <= '0; ss2_q <= '0; ds1_q <= '0; ds2_q <= '0;
       fill_q <= '0; c1_q <= '0; c2_q <= '0; mode_q <= '0; esize_q <= 1'b0; pair_q <= 1'b0;
       tfull_q <= '0; tfill_q <= 1'b0; tout_q <= 1'b0; ld_i_q <= '0; w_j_q <= '0;
-      ld_t_q <= '0; ld_gc_q <= '0; r_sub_q <= '0;
+      ld_t_q <= '0; r_sub_q <= '0;
       tb_avail_q <= '0;
+      tq_m1_q <= '0; tsizeg_q <= '0; tnb_q <= '0; rs_q <= '0; ls_q <= '0; ws_q <= '0; w_t_q <= '0;
       err_q     <= '0;
       done_q    <= 1'b0;
       reject_q  <= 1'b0;
@@ -584,16 +667,16 @@ module tessera_dma #(
           end else begin
             r_row_q <= src_q; r_plane_q <= src_q; r_off_q <= '0; r_i1_q <= '0; r_i2_q <= '0;
             r_done_q <= fillm;
-            // paired tiles when every destination row piece of a pair is one aligned line
-            // that the L2 allocates whole (non-allocating writes pass through the slice
-            // beat by beat, where two beats of one line serialize: one-beat tiles are faster)
-            pair_q   <= wr_alloc_q && dst_q[5:0] == 6'd0 && ds1_q[5:0] == 6'd0 &&
-                        (c1_q & {10'h0, tr_e, 1'b1}) == 16'd0;
+            pair_q   <= pair_d;
+            tq_m1_q  <= tq_m1_d;
+            tsizeg_q <= tsizeg_d;
+            tnb_q    <= tnb_d;
+            rs_q <= '0; ls_q <= '0; ws_q <= '0; w_t_q <= '0;
             w_row_q <= dst_q; w_plane_q <= dst_q; w_off_q <= '0; w_i1_q <= '0; w_i2_q <= '0;
             w_done_q <= 1'b0;
             wr_ptr_q <= '0; rd_ptr_q <= '0; count_q <= '0; resv_q <= '0;
             tfull_q <= '0; tfill_q <= 1'b0; tout_q <= 1'b0; ld_i_q <= '0; w_j_q <= '0;
-            ld_t_q <= '0; ld_gc_q <= '0; r_sub_q <= '0;
+            ld_t_q <= '0; r_sub_q <= '0;
             tb_avail_q <= '0;
             stop_q  <= 1'b0;
             state_q <= SRun;
@@ -643,18 +726,13 @@ module tessera_dma #(
           if (r_sub_q + {23'h0, r_n, 5'h0} != r_gbytes) begin
             r_sub_q <= r_sub_q + {23'h0, r_n, 5'h0};     // the row's group continues past 256 B
           end else if (r_i1_q == 16'(tr_r)) begin
+            // next group (the group order above): first row of its band, at its offset
             r_sub_q <= '0;
             r_i1_q  <= '0;
-            if (r_off_q + r_gbytes == size_q) begin
-              r_off_q   <= '0;
-              r_i2_q    <= r_i2_q + 16'd1;
-              r_plane_q <= r_row_q + ss1_q;
-              r_row_q   <= r_row_q + ss1_q;
-              if (((32'(r_i2_q) + 32'd1) << tr_lg) == 32'(c1_q)) r_done_q <= 1'b1;
-            end else begin
-              r_off_q <= r_off_q + r_gbytes;
-              r_row_q <= r_plane_q;
-            end
+            rs_q    <= rs_n;
+            r_off_q <= rs_n.off;
+            r_row_q <= src_q + 32'(tseq_band(rs_n, t_lbs)) * (ss1_q << tr_lg);
+            if (rs_n.done) r_done_q <= 1'b1;
           end else begin
             r_sub_q <= '0;
             r_i1_q  <= r_i1_q + 16'd1;
@@ -699,16 +777,16 @@ module tessera_dma #(
           // w_row = start of the current destination row, w_plane = first row of the tile column
           if (w_i1_q == 16'(tr_e)) begin
             w_i1_q <= '0;
-            if (((32'(w_i2_q) + 32'd1) << 5) == size_q) begin
-              w_i2_q    <= '0;
-              w_off_q   <= w_off_q + (pair_q ? 32'd64 : 32'd32);
-              w_plane_q <= dst_q;
-              w_row_q   <= dst_q;
-              if ((w_off_q >> 5) + (pair_q ? 32'd2 : 32'd1) == (32'(c1_q) >> (esize_q ? 3 : 4))) w_done_q <= 1'b1;
+            if (w_t_q == w_k - 4'd1) begin
+              // next group: its band's destination column, the first row of its first tile
+              w_t_q   <= '0;
+              ws_q    <= ws_n;
+              w_off_q <= 32'(tseq_band(ws_n, t_lbs)) << (pair_q ? 6 : 5);
+              w_row_q <= dst_q + ((ws_n.off >> 5) << (esize_q ? 3 : 4)) * ds1_q;
+              if (ws_n.done) w_done_q <= 1'b1;
             end else begin
-              w_i2_q    <= w_i2_q + 16'd1;
-              w_plane_q <= w_row_q + ds1_q;
-              w_row_q   <= w_row_q + ds1_q;
+              w_t_q   <= w_t_q + 4'd1;
+              w_row_q <= w_row_q + ds1_q;
             end
           end else begin
             w_i1_q  <= w_i1_q + 16'd1;
@@ -742,8 +820,8 @@ module tessera_dma #(
         if (ld_i_q == tr_r) begin
           ld_i_q           <= '0;
           if (ld_grp_end) begin
-            ld_t_q  <= '0;
-            ld_gc_q <= (ld_gc_q + {23'h0, ld_k, 5'h0} == size_q) ? 32'd0 : ld_gc_q + {23'h0, ld_k, 5'h0};
+            ld_t_q <= '0;
+            ls_q   <= ls_n;
           end else begin
             ld_t_q <= ld_t_q + 4'd1;
           end

@@ -35,6 +35,7 @@ static uint32_t wlog[1 << 17];
 
 static uint32_t last_busy;
 static unsigned n_tr_paired;   /* transposes run with paired tiles (coverage check) */
+static unsigned n_tr_banded;   /* transposes whose group order walks several bands together */
 static int bench_wr_alloc;     /* --bench: every transfer with CACHE.wr_alloc (deterministic) */
 typedef struct { int msg_en; int expect_axi_err; } run_opts_t;
 
@@ -101,6 +102,7 @@ static int run(const dma_desc_t *d, const run_opts_t *o) {
     dtb_aw_beats(&amin, &amax);
     CHECK(amin == wb && amax == wb, "transpose write bursts of %u..%u beats, expected %u", amin, amax, wb);
     n_tr_paired += wb == 2u;
+    n_tr_banded += dma_transpose_bands_together(d, wr_alloc) > 1u;
   }
   return 0;
 }
@@ -194,6 +196,7 @@ static int t_fill(void) {
 static int t_transpose(void) {
   fresh();
   n_tr_paired = 0;
+  n_tr_banded = 0;
   for (int i = 0; i < 40; i++) {
     if (i % 8 == 0) env_random();
     dma_desc_t d = rand_desc(DMA_MODE_TRANSPOSE);
@@ -202,11 +205,23 @@ static int t_transpose(void) {
       d.ds1 = d.c1 * d.ebytes + 64 * (rnd() % 3);
       d.dst &= ~63u;
     }
+    if (i % 5 == 4) {
+      /* tall and wide enough for the engine to walk 2 or 4 bands together (docs/dma.md
+       * "Group order"): rows a multiple of 16 or 32 bands, rows of 512 B or more, some
+       * ending in a partial group */
+      uint32_t E = 32 / d.ebytes;
+      d.c1 = E * 8 * (chance(50) ? 4 : 2) * (1 + rnd() % 2);
+      d.size = 32 * (16 + rnd() % 24);
+      d.ss1 = d.size + 32 * (rnd() % 3);
+      d.ds1 = d.c1 * d.ebytes + 64 * (rnd() % 2);
+      if (chance(50)) d.dst &= ~63u;
+    }
     run_opts_t o = {chance(60), 0};
     if (run(&d, &o)) { size_t l = strlen(fail_msg); snprintf(fail_msg + l, sizeof fail_msg - l, " [e=%u rows %u size %u]", d.ebytes, d.c1, d.size); return 1; }
   }
   CHECK(n_tr_paired > 0 && n_tr_paired < 40, "%u of 40 transposes ran with paired tiles (want some of each kind)",
         n_tr_paired);
+  CHECK(n_tr_banded > 0, "no transpose walked several bands together");
   return 0;
 }
 
