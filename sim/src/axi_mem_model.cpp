@@ -132,12 +132,13 @@ unsigned AxiMemModel::open_row_penalty(uint64_t addr) {
   return cfg_.row_miss_cycles;
 }
 
-bool AxiMemModel::idle() const { return rq_.empty() && wq_.empty() && bq_.empty(); }
+bool AxiMemModel::idle() const { return rq_.empty() && wq_.empty() && bq_.empty() && ew_.empty(); }
 
 void AxiMemModel::reset(AxiMemPort& p) {
   rq_.clear();
   wq_.clear();
   bq_.clear();
+  ew_.clear();
   r_presented_ = false;
   prefer_w_ = false;
   credit_ = 0;
@@ -191,7 +192,7 @@ void AxiMemModel::fill_rbeat(AxiMemPort& p, Burst& b) {
   p.rvalid = true;
 }
 
-void AxiMemModel::do_wbeat(const AxiMemPort& p, Burst& b) {
+void AxiMemModel::do_wbeat(const uint32_t* wdata, uint32_t wstrb, Burst& b) {
   const unsigned db = cfg_.data_bytes;
   uint64_t a = beat_addr(b, b.beat);
   uint8_t resp = b.resp != kAxiOkay ? b.resp : check_addr(a, b.size);
@@ -203,17 +204,32 @@ void AxiMemModel::do_wbeat(const AxiMemPort& p, Burst& b) {
   unsigned lo = unsigned(a & (db - 1));
   unsigned hi = unsigned(((a & ~(bytes - 1)) & (db - 1)) + bytes);  // exclusive
   uint64_t lanes = (hi >= 64 ? ~0ull : ((1ull << hi) - 1)) & ~((1ull << lo) - 1);
-  uint64_t strobe = uint64_t(p.wstrb) & lanes;
+  uint64_t strobe = uint64_t(wstrb) & lanes;
   if (!strobe) return;
   uint8_t buf[kAxiMaxDataBytes];
   for (unsigned w = 0; w < db / 4; ++w) {
-    buf[4 * w] = uint8_t(p.wdata[w]);
-    buf[4 * w + 1] = uint8_t(p.wdata[w] >> 8);
-    buf[4 * w + 2] = uint8_t(p.wdata[w] >> 16);
-    buf[4 * w + 3] = uint8_t(p.wdata[w] >> 24);
+    buf[4 * w] = uint8_t(wdata[w]);
+    buf[4 * w + 1] = uint8_t(wdata[w] >> 8);
+    buf[4 * w + 2] = uint8_t(wdata[w] >> 16);
+    buf[4 * w + 3] = uint8_t(wdata[w] >> 24);
   }
   mem_->write_strobed(a & ~uint64_t(db - 1), buf, db, strobe);
   cnt_.bytes_written += uint64_t(__builtin_popcountll(strobe));
+}
+
+void AxiMemModel::take_wbeat(const uint32_t* wdata, uint32_t wstrb, bool wlast) {
+  Burst& b = wq_.front();
+  do_wbeat(wdata, wstrb, b);
+  ++b.beat;
+  const bool last_beat = (b.beat == b.len);
+  if (last_beat != wlast && b.resp == kAxiOkay) b.resp = kAxiSlvErr;  // WLAST mismatch
+  if (last_beat || wlast) {
+    b.ready_at = now_ + cfg_.write_latency;
+    if (b.resp == kAxiDecErr) ++cnt_.decerr;
+    else if (b.resp == kAxiSlvErr) ++cnt_.slverr;
+    bq_.push_back(b);
+    wq_.pop_front();
+  }
 }
 
 void AxiMemModel::tick(AxiMemPort& p) {
@@ -229,11 +245,11 @@ void AxiMemModel::tick(AxiMemPort& p) {
   const bool r_hs = p.rvalid && p.rready;
 
   // Fast path: nothing in flight and nothing arriving.
-  if (!aw_hs && !ar_hs && rq_.empty() && wq_.empty() && bq_.empty()) {
+  if (!aw_hs && !w_hs && !ar_hs && rq_.empty() && wq_.empty() && bq_.empty() && ew_.empty()) {
     credit_ = cap;
     p.awready = true;
     p.arready = true;
-    p.wready = false;
+    p.wready = true;
     p.bvalid = false;
     p.rvalid = false;
     return;
@@ -250,18 +266,15 @@ void AxiMemModel::tick(AxiMemPort& p) {
   }
   if (b_hs) bq_.pop_front();
   if (w_hs) {
-    Burst& b = wq_.front();
-    do_wbeat(p, b);
     credit_ -= db;
-    ++b.beat;
-    const bool last_beat = (b.beat == b.len);
-    if (last_beat != p.wlast && b.resp == kAxiOkay) b.resp = kAxiSlvErr;  // WLAST mismatch
-    if (last_beat || p.wlast) {
-      b.ready_at = now_ + cfg_.write_latency;
-      if (b.resp == kAxiDecErr) ++cnt_.decerr;
-      else if (b.resp == kAxiSlvErr) ++cnt_.slverr;
-      bq_.push_back(b);
-      wq_.pop_front();
+    if (wq_.empty()) {
+      EarlyW e;
+      std::copy(p.wdata, p.wdata + kAxiMaxDataWords, e.data);
+      e.strb = p.wstrb;
+      e.last = p.wlast;
+      ew_.push_back(e);
+    } else {
+      take_wbeat(p.wdata, p.wstrb, p.wlast);
     }
   }
   if (aw_hs) {
@@ -271,6 +284,11 @@ void AxiMemModel::tick(AxiMemPort& p) {
     ++cnt_.write_bursts;
     open_row_penalty(b.addr);
     wq_.push_back(b);
+  }
+  // early W beats go into their bursts as the AWs arrive (W order = AW order)
+  while (!ew_.empty() && !wq_.empty()) {
+    take_wbeat(ew_.front().data, ew_.front().strb, ew_.front().last);
+    ew_.pop_front();
   }
   if (ar_hs) {
     Burst b{p.arid, p.araddr, unsigned(p.arlen) + 1u, p.arsize, p.arburst, 0,
@@ -327,6 +345,10 @@ void AxiMemModel::tick(AxiMemPort& p) {
   } else if (!r_presented_) {
     p.rvalid = false;
   }
+  // room for a W beat ahead of its AW: only with the bandwidth left over (an expected
+  // beat never takes a cycle from a read)
+  if (!w_go && !w_want && ew_.size() < kEarlyWBeats)
+    w_go = avail - (r_go ? int64_t(db) : 0) >= int64_t(db);
   p.wready = w_go;
 }
 

@@ -185,7 +185,20 @@ class AxiMemModel {
   uint64_t beat_addr(const Burst& b, unsigned i) const;
   uint8_t check_addr(uint64_t addr, unsigned size) const;
   void fill_rbeat(AxiMemPort& p, Burst& b);
-  void do_wbeat(const AxiMemPort& p, Burst& b);
+  // one W beat (data, strobes, WLAST) into the oldest accepted AW's burst
+  void do_wbeat(const uint32_t* wdata, uint32_t wstrb, Burst& b);
+  void take_wbeat(const uint32_t* wdata, uint32_t wstrb, bool wlast);
+  // W beats accepted before their AW (AXI allows W ahead of AW; a controller's write-data
+  // buffer): held in order until the AWs arrive. Without them a W beat could be accepted
+  // at the earliest in the cycle after its AW, which caps a master that streams one-beat
+  // write bursts through the fabric's 2-deep W route FIFOs at 2 bursts per 3 cycles.
+  struct EarlyW {
+    uint32_t data[kAxiMaxDataWords];
+    uint32_t strb;
+    bool last;
+  };
+  static constexpr size_t kEarlyWBeats = 8;
+  std::deque<EarlyW> ew_;
 
   AxiMemConfig cfg_;
   std::unique_ptr<SparseMem> own_;
