@@ -371,8 +371,9 @@ module tessera_dma #(
     end
     return n;
   endfunction
-  function automatic logic [15:0] tseq_band(input tseq_t c, input logic [2:0] lbs);
-    return c.base + (16'(c.k) << lbs);
+  function automatic logic [15:0] tseq_band(input logic [15:0] base, input logic [1:0] k,
+                                            input logic [2:0] lbs);
+    return base + (16'(k) << lbs);
   endfunction
   logic [7:0]  awlen_q;
   // write-burst queue (lengths of bursts whose AW was issued and W not finished)
@@ -731,7 +732,7 @@ module tessera_dma #(
             r_i1_q  <= '0;
             rs_q    <= rs_n;
             r_off_q <= rs_n.off;
-            r_row_q <= src_q + 32'(tseq_band(rs_n, t_lbs)) * (ss1_q << tr_lg);
+            r_row_q <= src_q + 32'(tseq_band(rs_n.base, rs_n.k, t_lbs)) * (ss1_q << tr_lg);
             if (rs_n.done) r_done_q <= 1'b1;
           end else begin
             r_sub_q <= '0;
@@ -781,7 +782,7 @@ module tessera_dma #(
               // next group: its band's destination column, the first row of its first tile
               w_t_q   <= '0;
               ws_q    <= ws_n;
-              w_off_q <= 32'(tseq_band(ws_n, t_lbs)) << (pair_q ? 6 : 5);
+              w_off_q <= 32'(tseq_band(ws_n.base, ws_n.k, t_lbs)) << (pair_q ? 6 : 5);
               w_row_q <= dst_q + ((ws_n.off >> 5) << (esize_q ? 3 : 4)) * ds1_q;
               if (ws_n.done) w_done_q <= 1'b1;
             end else begin

@@ -197,7 +197,7 @@ class AxiMemModel {
     uint32_t strb;
     bool last;
   };
-  static constexpr size_t kEarlyWBeats = 8;
+  static constexpr size_t kEarlyWBeats = 2;
   std::deque<EarlyW> ew_;
 
   AxiMemConfig cfg_;
