@@ -201,6 +201,13 @@ module tessera_dma #(
   // a pair is one aligned line that the L2 allocates whole (non-allocating writes pass
   // through the slice beat by beat, where two beats of one line serialize: one-beat tiles
   // are faster); the group order's Q (see "transpose group order")
+  // the group order assumes the chip's 256-byte channel interleave (the rotation and the
+  // band distance 256/W); Q is at most the number of channels (4 or 2)
+  localparam int unsigned TrQMax = (tessera_cfg_pkg::HbmChannels >= 4) ? 4 :
+                                   (tessera_cfg_pkg::HbmChannels >= 2) ? 2 : 1;
+  if (tessera_cfg_pkg::HbmInterleaveBytes != 256) begin : g_bad_interleave
+    $error("tessera_dma: the transpose group order assumes hbm_interleave_bytes = 256");
+  end
   logic        pair_d;
   logic [1:0]  tq_m1_d;
   logic [31:0] tsizeg_d, tg_d;
@@ -212,9 +219,12 @@ module tessera_dma #(
     tsizeg_d = (size_q + tg_d - 32'd1) & ~(tg_d - 32'd1);
     tnb_d    = c1_q >> ((esize_q ? 3 : 4) + (pair_d ? 1 : 0));
     tbs_d    = pair_d ? 16'd4 : 16'd8;
-    if ((tnb_d & ((tbs_d << 2) - 16'd1)) == 16'd0 && tsizeg_d >= 32'd1024)      tq_m1_d = 2'd3;
-    else if ((tnb_d & ((tbs_d << 1) - 16'd1)) == 16'd0 && tsizeg_d >= 32'd512)  tq_m1_d = 2'd1;
-    else                                                                          tq_m1_d = 2'd0;
+    if (TrQMax >= 4 && (tnb_d & ((tbs_d << 2) - 16'd1)) == 16'd0 && tsizeg_d >= 32'd1024)
+      tq_m1_d = 2'd3;
+    else if (TrQMax >= 2 && (tnb_d & ((tbs_d << 1) - 16'd1)) == 16'd0 && tsizeg_d >= 32'd512)
+      tq_m1_d = 2'd1;
+    else
+      tq_m1_d = 2'd0;
   end
 
   // ------------------------------------------------------------------ checks (SCheck)

@@ -191,7 +191,8 @@ class AxiMemModel {
   // W beats accepted before their AW (AXI allows W ahead of AW; a controller's write-data
   // buffer): held in order until the AWs arrive. Without them a W beat could be accepted
   // at the earliest in the cycle after its AW, which caps a master that streams one-beat
-  // write bursts through the fabric's 2-deep W route FIFOs at 2 bursts per 3 cycles.
+  // write bursts through the fabric's 2-deep W route FIFOs at 2 bursts per 3 cycles. One
+  // beat ahead is enough for that (2 and 8 measured the same at chip level).
   struct EarlyW {
     uint32_t data[kAxiMaxDataWords];
     uint32_t strb;

@@ -194,7 +194,8 @@ unsigned dma_transpose_bands_together(const dma_desc_t *d, int wr_alloc) {
   uint32_t k = TESSERA_DMA_BUF_BEATS / ((paired ? 4u : 8u) * rows);
   k = k > 8u ? 8u : k < 1u ? 1u : k;
   uint32_t g = 32u * k, row = (d->size + g - 1u) / g * g;
-  for (uint32_t q = 4; q > 1; q /= 2)
+  uint32_t qmax = TESSERA_HBM_CHANNELS >= 4u ? 4u : TESSERA_HBM_CHANNELS >= 2u ? 2u : 1u;
+  for (uint32_t q = qmax; q > 1; q /= 2)
     if (bands % (q * band_gap) == 0 && row >= q * 256u) return q;
   return 1;
 }

@@ -32,7 +32,7 @@ int dma_model_in_dst(const dma_desc_t *d, uint32_t addr);
  * of 64 and COUNT1 a multiple of 2E. */
 int dma_transpose_paired(const dma_desc_t *d, int wr_alloc);
 /* How many bands (tile rows) the engine walks together in a (checked) transpose: 4, 2
- * or 1, the largest Q with COUNT1 / R a multiple of Q * 256 / W and the row (SIZE rounded
+ * or 1 (at most the number of HBM channels), the largest Q with COUNT1 / R a multiple of Q * 256 / W and the row (SIZE rounded
  * up to whole read groups) at least Q * 256 bytes (R rows per tile, W destination bytes
  * per tile row piece; docs/dma.md "Group order"). Performance rule, not semantics. */
 unsigned dma_transpose_bands_together(const dma_desc_t *d, int wr_alloc);
