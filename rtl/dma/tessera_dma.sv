@@ -379,11 +379,11 @@ module tessera_dma #(
       end
       n.off = n.soff;
     end
-    return n;
+    tseq_next = n;
   endfunction
   function automatic logic [15:0] tseq_band(input logic [15:0] base, input logic [1:0] k,
                                             input logic [2:0] lbs);
-    return base + (16'(k) << lbs);
+    tseq_band = base + (16'(k) << lbs);
   endfunction
   logic [7:0]  awlen_q;
   // write-burst queue (lengths of bursts whose AW was issued and W not finished)
