@@ -184,16 +184,20 @@ int dma_transpose_paired(const dma_desc_t *d, int wr_alloc) {
   return d->mode == DMA_MODE_TRANSPOSE && wr_alloc && d->dst % 64u == 0 && d->ds1 % 64u == 0 && d->c1 % e2 == 0;
 }
 
+unsigned dma_transpose_group_tiles(const dma_desc_t *d, int wr_alloc) {
+  /* an eighth (paired: a quarter) of the engine's beat buffer over R rows, 1..8 */
+  int paired = dma_transpose_paired(d, wr_alloc);
+  uint32_t rows = (32u / d->ebytes) * (paired ? 2u : 1u);
+  uint32_t k = TESSERA_DMA_BUF_BEATS / ((paired ? 4u : 8u) * rows);
+  return k > 8u ? 8u : k < 1u ? 1u : k;
+}
+
 unsigned dma_transpose_bands_together(const dma_desc_t *d, int wr_alloc) {
   int paired = dma_transpose_paired(d, wr_alloc);
   uint32_t rows = (32u / d->ebytes) * (paired ? 2u : 1u);           /* R */
   uint32_t bands = d->c1 / rows;
   uint32_t band_gap = paired ? 4u : 8u;                              /* 256 / W */
-  /* read group: K tile columns, an eighth (paired: a quarter) of the engine's beat
-   * buffer over R rows, 1..8 */
-  uint32_t k = TESSERA_DMA_BUF_BEATS / ((paired ? 4u : 8u) * rows);
-  k = k > 8u ? 8u : k < 1u ? 1u : k;
-  uint32_t g = 32u * k, row = (d->size + g - 1u) / g * g;
+  uint32_t g = 32u * dma_transpose_group_tiles(d, wr_alloc), row = (d->size + g - 1u) / g * g;
   uint32_t qmax = TESSERA_HBM_CHANNELS >= 4u ? 4u : TESSERA_HBM_CHANNELS >= 2u ? 2u : 1u;
   for (uint32_t q = qmax; q > 1; q /= 2)
     if (bands % (q * band_gap) == 0 && row >= q * 256u) return q;

@@ -36,6 +36,8 @@ int dma_transpose_paired(const dma_desc_t *d, int wr_alloc);
  * up to whole read groups) at least Q * 256 bytes (R rows per tile, W destination bytes
  * per tile row piece; docs/dma.md "Group order"). Performance rule, not semantics. */
 unsigned dma_transpose_bands_together(const dma_desc_t *d, int wr_alloc);
+/* Tile columns per read group of a (checked) transpose (K, docs/dma.md). */
+unsigned dma_transpose_group_tiles(const dma_desc_t *d, int wr_alloc);
 
 /* Tensor mode (docs/dma.md "Tensor copy"): sw / dw are the 16 words of the source and
  * destination shared tensor descriptors (docs/architecture.md), fetched from the

@@ -102,7 +102,16 @@ static int run(const dma_desc_t *d, const run_opts_t *o) {
     dtb_aw_beats(&amin, &amax);
     CHECK(amin == wb && amax == wb, "transpose write bursts of %u..%u beats, expected %u", amin, amax, wb);
     n_tr_paired += wb == 2u;
-    n_tr_banded += dma_transpose_bands_together(d, wr_alloc) > 1u;
+    if (dma_transpose_bands_together(d, wr_alloc) > 1u) {
+      /* the group order: the second group written is band 256/W's first group, which
+       * starts 256 bytes into its row: destination row 8E (256 source bytes / 32 * E),
+       * 256 bytes into it (docs/dma.md "Group order") */
+      uint32_t e = 32u / d->ebytes, k = dma_transpose_group_tiles(d, wr_alloc);
+      uint32_t first2 = k * e * wb, want = d->dst + 8u * e * d->ds1 + 256u;
+      CHECK(nw > first2 && wlog[first2] == want, "transpose group order: beat %u written at 0x%08x, expected 0x%08x",
+            first2, nw > first2 ? wlog[first2] : 0u, want);
+      n_tr_banded++;
+    }
   }
   return 0;
 }
