@@ -25,6 +25,13 @@ module tessera_l2_pf #(
   input  logic [NumPorts-1:0][31:0]         hint_addr_i,
   input  logic [NumPorts-1:0][7:0]          hint_len_i,
   input  logic [NumPorts-1:0][1:0]          hint_cls_i,
+  // stream hint: the master also reads the 256-byte block after the burst's block; it is
+  // looked up (and refilled) right after the burst's lines when the burst ends at its
+  // block's end
+  input  logic [NumPorts-1:0]               hint_nxt_i,
+  // with hint_nxt_i: the burst's own lines were hinted before (as an earlier burst's next
+  // block): only the next block is looked up
+  input  logic [NumPorts-1:0]               hint_skip_i,
   // may issue a lookup (write-queue room, no maintenance running)
   input  logic                              enable_i,
   // lookup request / result
@@ -63,6 +70,7 @@ module tessera_l2_pf #(
   logic [NumPorts-1:0][HintDepth-1:0][25:0] h_line_q;
   logic [NumPorts-1:0][HintDepth-1:0][2:0]  h_n_q;
   logic [NumPorts-1:0][HintDepth-1:0][1:0]  h_cls_q;
+  logic [NumPorts-1:0][HintDepth-1:0]       h_nxt_q;
   logic [NumPorts-1:0][HW-1:0]              h_rd_q, h_wr_q;
   logic [NumPorts-1:0][HW:0]                h_cnt_q;
   logic [NumPorts-1:0]                      h_ne, h_pop;
@@ -111,7 +119,7 @@ module tessera_l2_pf #(
   // the next one is issued in the cycle the previous result arrives
   logic            cur_v_q, infl_q, open_v_q;
   logic [25:0]     cur_line_q, infl_line_q;
-  logic [2:0]      cur_left_q;
+  logic [3:0]      cur_left_q;   // lines left: the burst's (1-4) + the next block's (4)
   logic [1:0]      cur_cls_q;
   logic [BankBits-1:0] infl_bank_q;
   logic [LsetBits-1:0] infl_lset_q;
@@ -136,7 +144,7 @@ module tessera_l2_pf #(
       end
     end
   end
-  assign take = (!cur_v_q || (req_fire && cur_left_q == 3'd1)) && pick_v;
+  assign take = (!cur_v_q || (req_fire && cur_left_q == 4'd1)) && pick_v;
   always_comb begin
     h_pop = '0;
     if (take) h_pop[pick] = 1'b1;
@@ -183,6 +191,7 @@ module tessera_l2_pf #(
       h_line_q    <= '0;
       h_n_q       <= '0;
       h_cls_q     <= '0;
+      h_nxt_q     <= '0;
       h_rd_q      <= '0;
       h_wr_q      <= '0;
       h_cnt_q     <= '0;
@@ -213,6 +222,12 @@ module tessera_l2_pf #(
           h_line_q[p][h_wr_q[p]] <= hint_addr_i[p][31:6];
           h_n_q[p][h_wr_q[p]]    <= 3'(h_last_addr[p][31:6] - hint_addr_i[p][31:6]) + 3'd1;
           h_cls_q[p][h_wr_q[p]]  <= hint_cls_i[p];
+          h_nxt_q[p][h_wr_q[p]]  <= hint_nxt_i[p] && (h_last_addr[p][7:6] == 2'd3);
+          if (hint_nxt_i[p] && hint_skip_i[p] && (h_last_addr[p][7:6] == 2'd3)) begin
+            h_line_q[p][h_wr_q[p]] <= {h_last_addr[p][31:8] + 24'd1, 2'd0};
+            h_n_q[p][h_wr_q[p]]    <= 3'd4;
+            h_nxt_q[p][h_wr_q[p]]  <= 1'b0;
+          end
           h_wr_q[p]              <= h_wr_n[p];
         end
         if (h_pop[p]) h_rd_q[p] <= h_rd_n[p];
@@ -227,13 +242,14 @@ module tessera_l2_pf #(
         infl_lset_q <= req_lset_i;
         infl_line_q <= cur_line_q;
         cur_line_q  <= cur_line_q + 26'd1;
-        cur_left_q  <= cur_left_q - 3'd1;
-        if (cur_left_q == 3'd1) cur_v_q <= 1'b0;
+        cur_left_q  <= cur_left_q - 4'd1;
+        if (cur_left_q == 4'd1) cur_v_q <= 1'b0;
       end
       if (take) begin
         cur_v_q    <= 1'b1;
         cur_line_q <= h_line_q[pick][h_rd_q[pick]];
-        cur_left_q <= h_n_q[pick][h_rd_q[pick]];
+        cur_left_q <= {1'b0, h_n_q[pick][h_rd_q[pick]]} +
+                      (h_nxt_q[pick][h_rd_q[pick]] ? 4'd4 : 4'd0);
         cur_cls_q  <= h_cls_q[pick][h_rd_q[pick]];
         rr_q       <= (32'(pick) + 1 == NumPorts) ? '0 : pick + 1'b1;
       end

@@ -54,6 +54,8 @@ module tessera_l2_rd_eng #(
   output logic [31:0]       hint_addr_o,
   output logic [7:0]        hint_len_o,
   output logic [1:0]        hint_cls_o,
+  output logic              hint_nxt_o,   // also read the next 256-byte block ahead
+  output logic              hint_skip_o,  // ... and only that block (this one's were hinted)
   // status
   output logic              stall_o,
   output logic              hit1_o      // beat 1 of a line pair delivered (counts as a hit)
@@ -155,6 +157,12 @@ module tessera_l2_rd_eng #(
   assign hint_addr_o  = s_axi_araddr_i;
   assign hint_len_o   = s_axi_arlen_i;
   assign hint_cls_o   = s_axi_arqos_i[1:0];
+  // stream hint (ARQOS[2]): the master will read the 256-byte block after this burst's
+  // block too. Private mode only: in shared mode that block belongs to another slice.
+  assign hint_nxt_o   = s_axi_arqos_i[2] && (cfg_slices_log2_i == 2'd0);
+  // ARQOS[3] (with [2]): the burst's own lines were announced by the master's previous
+  // hinted burst (its next block), so only the next block is looked up
+  assign hint_skip_o  = s_axi_arqos_i[3] && hint_nxt_o;
   assign load    = ab_valid_q && (!active_q || (complete && left_q == 9'd1));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -240,7 +248,7 @@ module tessera_l2_rd_eng #(
   assign s_axi_rlast_o  = f_last_q[f_rd_q];
 
   logic unused_hint;
-  assign unused_hint = ^{s_axi_araddr_i[4:0], s_axi_arcache_i[2:0], s_axi_arqos_i[3:2]};
+  assign unused_hint = ^{s_axi_araddr_i[4:0], s_axi_arcache_i[2:0]};
   assign cur_addr_o = addr_q;
   assign stall_o = (req_valid_o && !req_gnt_i) || wait_q;
   assign hit1_o  = p1_v_q;

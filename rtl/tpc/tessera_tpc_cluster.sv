@@ -369,11 +369,17 @@ module tessera_tpc_cluster #(
   for (genvar d = 0; d < Dcores; d++) begin : g_hint
     assign m_axi_arcache_o[d] = {rd_alloc_q, rd_alloc_q, 2'b11};
     assign m_axi_awcache_o[d] = {wr_alloc_q, wr_alloc_q, 2'b11};
-    assign m_axi_arqos_o[d]   = {2'b00, rd_class_q};
+    // bits 3:2: the TMU's stream hint (a block fill whose next block the row also holds;
+    // bit 3: this block's lines were announced by the previous fill's hint)
+    assign m_axi_arqos_o[d]   = {arb_arqos[d][3:2], rd_class_q};
     assign m_axi_awqos_o[d]   = {2'b00, wr_class_q};
   end
   logic unused_hint;
-  assign unused_hint = ^{arb_awcache, arb_awqos, arb_arcache, arb_arqos};
+  logic [Dcores-1:0][1:0] unused_arqos;
+  for (genvar d = 0; d < Dcores; d++) begin : g_unused_arqos
+    assign unused_arqos[d] = arb_arqos[d][1:0];
+  end
+  assign unused_hint = ^{arb_awcache, arb_awqos, arb_arcache, unused_arqos};
 
   for (genvar d = 0; d < Dcores; d++) begin : g_dcore
     localparam int unsigned L = TpcPerDcore;   // loader's source index

@@ -113,6 +113,13 @@ module tessera_tpc_tmu #(
   // or flush hit the block while in flight), demand fill (not a prefetch), error seen.
   localparam int unsigned FW = (NumFill > 1) ? $clog2(NumFill) : 1;
   logic [NumFill-1:0]             fq_v_q, fq_ar_q, fq_poison_q, fq_dem_q, fq_rerr_q;
+  // stream hint of the fill (ARQOS[2]): the block after the filled one lies inside the
+  // row and device memory too, so the L2 slice may read it ahead (docs/l2.md "Read-ahead")
+  logic [NumFill-1:0]             fq_nx_q;
+  // ARQOS[3] with [2]: a prefetch of the block after one whose fill carried the hint, so
+  // the slice has read this block's lines ahead already and looks up only the next block
+  logic [NumFill-1:0]             fq_sk_q;
+  logic [NumBlk-1:0]              bnx_q;      // the entry's fill carried the stream hint
   logic [NumFill-1:0][23:0]       fq_tag_q;
   logic [NumFill-1:0][EW-1:0]     fq_ent_q;
   logic [FW-1:0]                  fq_wp_q, fq_ap_q, fq_rp_q;   // next slot: allocate, AR, R
@@ -388,6 +395,18 @@ module tessera_tpc_tmu #(
     end
   end
 
+  // the block after the one a fill starts on is inside the row extent and device memory
+  logic        fe_start_nx, fe_start_sk;
+  logic [23:0] nx_blk;
+  always_comb begin
+    nx_blk = fe_start_tag + 24'd1;
+    fe_start_sk = !fe_start_dem && bnx_q[e0] && (fe_start_tag == blk0 + 24'd1);
+    fe_start_nx = ({2'b0, nx_blk, 8'd0} >= {2'b0, MemBase}) &&
+                  ({2'b0, nx_blk, 8'd0} + 34'd256 <= {1'b0, MemBase + MemSize}) &&
+                  ($signed({40'd0, nx_blk}) * 64'sd256 >= rlo) &&
+                  ($signed({40'd0, nx_blk}) * 64'sd256 + 64'sd256 <= rhi);
+  end
+
   // ---------------------------------------------------------------- fill engine
   logic fe_last, fe_rbad;
   assign fe_last = fe_rv && m_axi_rvalid_i && (m_axi_rlast_i || fe_cnt_q == 3'd7);
@@ -420,6 +439,9 @@ module tessera_tpc_tmu #(
       fq_poison_q <= '0;
       fq_dem_q <= '0;
       fq_rerr_q <= '0;
+      fq_nx_q <= '0;
+      fq_sk_q <= '0;
+      bnx_q <= '0;
       fq_tag_q <= '0;
       fq_ent_q <= '0;
       fq_wp_q <= '0;
@@ -443,6 +465,9 @@ module tessera_tpc_tmu #(
         fq_poison_q[fq_wp_q] <= 1'b0;
         fq_dem_q[fq_wp_q] <= fe_start_dem;
         fq_rerr_q[fq_wp_q] <= 1'b0;
+        fq_nx_q[fq_wp_q] <= fe_start_nx;
+        fq_sk_q[fq_wp_q] <= fe_start_nx && fe_start_sk;
+        bnx_q[vict] <= fe_start_nx;
         fq_wp_q <= fq_wp_q + FW'(1);
         bv_q[vict] <= 1'b0;
         btag_q[vict] <= fe_start_tag;
@@ -693,7 +718,7 @@ module tessera_tpc_tmu #(
   assign m_axi_arburst_o = 2'b01;
   assign m_axi_arcache_o = 4'b0000;
   assign m_axi_arprot_o  = 3'b000;
-  assign m_axi_arqos_o   = 4'd0;
+  assign m_axi_arqos_o   = {fe_arv && fq_sk_q[fq_ap_q], fe_arv && fq_nx_q[fq_ap_q], 2'b00};
   assign m_axi_arvalid_o = fe_arv || (st_q == TAr);
   assign m_axi_rready_o  = fe_rv || (st_q == TR);
   // write channel: fast store (one or two beats) or the slow path's merged beat

@@ -538,23 +538,26 @@ static int bench_add(tf_ctx_t *t, const char *kern, uint32_t big_rows, uint64_t 
 TF_TEST_F(tpc, bench_add, 400000000, TF_BENCH) { return bench_add(t, "add", 256, NULL); }
 TF_TEST_F(tpc, bench_add_stream, 400000000, TF_BENCH) { return bench_add(t, "add_stream", 256, NULL); }
 TF_TEST_F(tpc, bench_add_bf16, 400000000, TF_BENCH) { return bench_add(t, "residual_add", 256, NULL); }
-/* The 1 MiB FP32 add with a streaming store hint (CACHE = rd_alloc only: the stores do
- * not allocate in the slices, the output is not read again), as a streaming kernel would
- * be launched. (CACHE = 0, reads not allocating either, took 1 541 101 cycles: the reads
- * then bypass the slices' read-ahead.) */
-TF_TEST_F(tpc, bench_add_nalloc, 400000000, TF_BENCH) {
+/* The 1 MiB adds with a streaming store hint (CACHE = rd_alloc only: the stores do not
+ * allocate in the slices, the output is not read again), as a streaming kernel would be
+ * launched: the 1/2/4/8-TPC sweep on 64 KiB, then 1 MiB on all TPCs and on one (scaling
+ * on a tensor big enough that the launch and the last TPC's tail do not count). W:
+ * elements per 4 KiB row. (CACHE = 0, reads not allocating either, took 1 541 101 cycles
+ * for the FP32 add: the reads then bypass the slices' read-ahead.) */
+static int bench_add_nalloc(tf_ctx_t *t, const char *kern, uint32_t W) {
   uint64_t c8 = 0, c1 = 0;
   tpc_res_t r;
   W32(TPC_REG(CACHE), TPC__CACHE__RD_ALLOC_bm);
-  printf("TPCBENCH add with CACHE = rd_alloc (stores do not allocate in the L2):\n");
-  /* the 1/2/4/8-TPC sweep on 64 KiB, then 1 MiB on all TPCs and on one (scaling on a
-   * tensor big enough that the launch and the last TPC's tail do not count) */
-  CALL(bench_add(t, "add", 256, &c8));
-  CALL(bench_one(t, "add", 1024u, 256u, 1, &c1, &r));
-  printf("TPCBENCH add 1 MiB scaling 1 -> %u TPCs: x%.2f (%.1f%% of linear)\n", (unsigned)NTPC_ALL,
+  printf("TPCBENCH %s with CACHE = rd_alloc (stores do not allocate in the L2):\n", kern);
+  CALL(bench_add(t, kern, 256, &c8));
+  CALL(bench_one(t, kern, W, 256u, 1, &c1, &r));
+  printf("TPCBENCH %s 1 MiB scaling 1 -> %u TPCs: x%.2f (%.1f%% of linear)\n", kern, (unsigned)NTPC_ALL,
          (double)c1 / (double)c8, 100.0 * (double)c1 / (double)c8 / NTPC_ALL);
   return TF_PASS;
 }
+TF_TEST_F(tpc, bench_add_nalloc, 400000000, TF_BENCH) { return bench_add_nalloc(t, "add", 1024u); }
+/* BF16: `residual_add`, 16 elements per vector */
+TF_TEST_F(tpc, bench_add_bf16_nalloc, 400000000, TF_BENCH) { return bench_add_nalloc(t, "residual_add", 2048u); }
 
 /* One TPC, 64 KiB FP32 add, stores not allocating: the per-TPC rate alone (a quick probe
  * for the core and tensor-unit timing; the sweep above takes minutes). */

@@ -1457,6 +1457,47 @@ static void t_readahead_keeps_unread() {
   end("read-ahead keeps the lines no engine has read yet");
 }
 
+// Stream hint (ARQOS[2], set by the TPC's block fills when the row goes on): the read-ahead
+// also refills the 256-byte block after the burst's block, so the master's next fill hits.
+// Not when the burst ends before its block's end, nor in shared mode (the next block
+// belongs to another slice there). Counted in downstream read beats.
+static void t_readahead_stream_hint() {
+  begin("read-ahead stream hint: the next block too");
+  Bench b(40, 32);
+  b.limit = 200000;
+  b.add_region(kS, 8192);
+  auto one = [&](uint32_t a, int len, uint8_t qos) {
+    b.wait_txn(b.read(0, a, len, 0xf, qos));
+    b.drain();
+    for (int i = 0; i < 100; ++i) b.step();
+  };
+  one(kS, 8, 4);                    // hinted: blocks 0 and 1 come from memory
+  CHECK(b.rd_beats == 16, "hinted 8-beat burst: %" PRIu64 " beats from memory (expected 16)", b.rd_beats);
+  one(kS + 256, 8, 0);              // block 1 is in the cache already
+  CHECK(b.rd_beats == 16, "read of the hinted next block: %" PRIu64 " beats from memory (expected 16)", b.rd_beats);
+  one(kS + 512, 8, 0);              // no hint: its own block only
+  CHECK(b.rd_beats == 24, "burst without the hint: %" PRIu64 " beats from memory (expected 24)", b.rd_beats);
+  one(kS + 1024, 4, 4);             // hinted, but it ends mid-block: its own lines only
+  CHECK(b.rd_beats == 28, "hinted burst ending mid-block: %" PRIu64 " beats from memory (expected 28)", b.rd_beats);
+  one(kS + 1024 + 128, 4, 4 | 3);   // the rest of that block, hinted, class 3: next block too
+  CHECK(b.rd_beats == 40, "hinted burst ending at its block's end: %" PRIu64 " beats from memory (expected 40)", b.rd_beats);
+  // ARQOS[3]: the burst's own lines were hinted before, only the next block is read ahead
+  // (here they were not: the engine's own misses fetch them, 8 beats, then the next block)
+  one(kS + 2048, 8, 8 | 4);
+  CHECK(b.rd_beats == 56, "hinted burst with its own lines skipped: %" PRIu64 " beats from memory (expected 56)", b.rd_beats);
+  one(kS + 2048 + 256, 8, 0);
+  CHECK(b.rd_beats == 56, "read of the next block after a skip hint: %" PRIu64 " beats from memory (expected 56)", b.rd_beats);
+  CHECK(b.maint(2, true, 0, 0) == 0, "invalidate refused");
+  b.wr(REG(SHARED), 1 | (1 << 4));  // shared mode, slice 1 of 2 (addr bit 8 = 1)
+  one(kS + 4096 + 256, 8, 4);       // hinted, but the next block is slice 0's
+  CHECK(b.rd_beats == 64, "hinted burst in shared mode: %" PRIu64 " beats from memory (expected 64)", b.rd_beats);
+  one(kS + 4096 + 768, 8, 8 | 4);   // nor is the skip honoured there
+  CHECK(b.rd_beats == 72, "skip-hinted burst in shared mode: %" PRIu64 " beats from memory (expected 72)", b.rd_beats);
+  b.check_image("stream hint");
+  printf("  %" PRIu64 " read beats from memory\n", b.rd_beats);
+  end("read-ahead stream hint: the next block too");
+}
+
 // ---------------------------------------------------------------- benchmarks
 static void bench() {
   printf("L2 slice benchmarks (size %u B, %d ways, %d ports, 4 banks, 32 B/beat)\n", L2_SIZE,
@@ -1657,6 +1698,7 @@ int main(int argc, char** argv) {
     t_outstanding(0);
     t_strided(g_hash);
     t_readahead_keeps_unread();
+    t_readahead_stream_hint();
     // random runs: seeds seed .. seed+seeds-1 (each reproducible alone with --seed)
     for (unsigned k = 0; k < seeds; ++k) {
       const uint64_t sd = g_seed + k;

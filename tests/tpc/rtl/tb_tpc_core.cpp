@@ -95,6 +95,9 @@ enum { kStDecode = 3, kStExec = 4, kStTld = 6, kStTst = 7, kStFpu = 8 };
 // (hostlink/pipeline_gemm_tpc, seed 7). Collected at each load's start, reset per launch.
 static std::set<uint32_t> rd_ok;
 static uint64_t rd_stray;
+// The stream hint (ARQOS[2] of a block fill) lets the L2 slice read the next 256-byte
+// block ahead, so that block must lie inside the footprint too (all 8 beats).
+static uint64_t nx_hints, nx_stray;
 static void note_load() {
   const auto &dw = ROOT(u_tmu__DOT__desc_i);
   const auto &cw = ROOT(u_tmu__DOT__coord_i);
@@ -164,6 +167,15 @@ static void tick() {
       if (!rd_ok.count((a >> 5) + i) && rd_stray++ < 4)
         printf("  TMU read footprint: beat %08x (burst %08x len %u) holds no element of a row loaded\n",
                a + 32 * i, a, len + 1);
+    if (top->m_axi_arqos_o & 4u) {
+      nx_hints++;
+      uint32_t nb = ((a >> 8) + 1) << 3;  // first beat of the next 256-byte block
+      bool bad = len != 7;                // only block fills carry the hint
+      for (unsigned i = 0; i < 8; i++) bad = bad || !rd_ok.count(nb + i);
+      if (bad && nx_stray++ < 4)
+        printf("  TMU stream hint: fill %08x len %u, but the next block %08x is not all inside the rows loaded\n",
+               a, len + 1, nb << 5);
+    }
     // (slow_rd: half the bursts wait 10-49 cycles, so block fills overlap)
     uint64_t t = cycles + 1 + ((slow_rd && rn(2)) ? 10 + rn(40) : rn(6));
     for (unsigned i = 0; i <= len; i++) rq.push_back({a + 32 * i, t + i, !in_mem(a + 32 * i), i == len});
@@ -1073,6 +1085,9 @@ int main(int argc, char **argv) {
          (unsigned long long)axi_reads, (unsigned long long)axi_writes);
   printf("TMU read footprint: %llu beats read outside the rows loaded\n", (unsigned long long)rd_stray);
   if (rd_stray) failed++; else passed++;
+  printf("TMU stream hints: %llu block fills hinted, %llu whose next block lies outside the rows loaded\n",
+         (unsigned long long)nx_hints, (unsigned long long)nx_stray);
+  if (nx_stray || !nx_hints) failed++; else passed++;
   // a coverage hole is a failure: every supported pair must run at least once
   if (covered < supported) failed++; else passed++;
   printf("%d passed, %d failed\n", passed, failed);
