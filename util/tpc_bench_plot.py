@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Plot the TPC elementwise-add benchmarks against the TPC count (plain SVG).
+
+Input: output of ./chip_tb --test "tpc/bench_add*nalloc" (TPCBENCH lines), one or more
+files. Two panels, one line per kernel and tensor size:
+  left:  share of the HBM roofline (3 tensors at the HBM bandwidth) with the issue's 90 %
+         target and the 75 % cap the L2 ports put on `add` (docs/performance.md);
+  right: scaling, cycles on 1 TPC / (cycles on n TPCs * n), with the 0.9 target.
+
+  python3 util/tpc_bench_plot.py build/tpc_bench.txt -o docs/tpc_scaling.svg
+"""
+import argparse
+import re
+
+LINE_RE = re.compile(r"TPCBENCH (\w+) (\w+) \[(\d+) x (\d+)\] (\d+) KiB/tensor, TPCs (\d+): (\d+) cycles .*?"
+                     r"([\d.]+)% of roofline")
+
+
+def parse(paths):
+    """{(kernel, type, KiB): {tpcs: (cycles, roofline %)}} (the last run of a point wins)."""
+    out = {}
+    for p in paths:
+        with open(p) as f:
+            for line in f:
+                m = LINE_RE.search(line)
+                if m:
+                    key = (m.group(1), m.group(2), int(m.group(5)))
+                    out.setdefault(key, {})[int(m.group(6))] = (int(m.group(7)), float(m.group(8)))
+    return out
+
+
+def esc(s):
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def panel(o, x0, w, h, top, title, series, ymin, ymax, targets, tpcs):
+    """One line chart at x0: series = [(label, colour, {tpcs: value})]; y in percent. A
+    series measured only at some TPC counts (1 MiB: 1 and all) is drawn dashed."""
+    left, bottom = 50, 40
+    pw, ph = w - left - 10, h - top - bottom
+    xs = {n: x0 + left + pw * i / max(1, len(tpcs) - 1) for i, n in enumerate(tpcs)}
+
+    def y(v):
+        return top + ph * (1 - (v - ymin) / (ymax - ymin))
+
+    o.append(f'<text x="{x0 + w / 2}" y="{top - 12}" text-anchor="middle" font-size="14">{esc(title)}</text>')
+    for v in range(int(ymin), int(ymax) + 1, 10):
+        o.append(f'<line x1="{x0 + left}" x2="{x0 + left + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd"/>')
+        o.append(f'<text x="{x0 + left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v}%</text>')
+    for n, x in xs.items():
+        o.append(f'<text x="{x:.1f}" y="{top + ph + 18}" text-anchor="middle">{n}</text>')
+    o.append(f'<text x="{x0 + left + pw / 2}" y="{top + ph + 34}" text-anchor="middle">TPCs</text>')
+    for v, label in targets:
+        o.append(f'<line x1="{x0 + left}" x2="{x0 + left + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+                 f'stroke="#c03030" stroke-dasharray="6,4"/>')
+        o.append(f'<text x="{x0 + left + 4}" y="{y(v) - 4:.1f}" fill="#c03030">{esc(label)}</text>')
+    for k, (label, colour, pts) in enumerate(series):
+        xy = [(xs[n], y(v)) for n, v in sorted(pts.items()) if n in xs]
+        dash = "" if len(xy) == len(xs) else ' stroke-dasharray="3,3"'
+        if len(xy) > 1:
+            o.append('<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>' %
+                     (colour, dash, " ".join(f"{a:.1f},{b:.1f}" for a, b in xy)))
+        for a, b in xy:
+            o.append(f'<circle cx="{a:.1f}" cy="{b:.1f}" r="4" fill="{colour}"/>')
+
+
+def legend(o, x, y, series):
+    """One row of colour keys."""
+    for label, colour, _ in series:
+        o.append(f'<rect x="{x}" y="{y - 9}" width="10" height="10" fill="{colour}"/>')
+        o.append(f'<text x="{x + 15}" y="{y}">{esc(label)}</text>')
+        x += 30 + 7 * len(label)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("inputs", nargs="+")
+    ap.add_argument("-o", "--output", required=True)
+    a = ap.parse_args()
+    data = parse(a.inputs)
+    if not data:
+        raise SystemExit("no TPCBENCH lines found")
+    tpcs = sorted({n for pts in data.values() for n in pts})
+    colours = ["#1f5fa8", "#7fb0e6", "#c0561b", "#f2a470", "#3a8a3a", "#9ad09a"]
+    roof, scal = [], []
+    for i, (key, pts) in enumerate(sorted(data.items())):
+        label = f"{key[0]} {key[1]}, {key[2] // 1024} MiB" if key[2] >= 1024 else f"{key[0]} {key[1]}, {key[2]} KiB"
+        colour = colours[i % len(colours)]
+        roof.append((label, colour, {n: r for n, (c, r) in pts.items()}))
+        if 1 in pts:
+            scal.append((label, colour, {n: 100.0 * pts[1][0] / (c * n) for n, (c, r) in pts.items()}))
+    W, H = 1100, 450
+    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+         f'font-family="Helvetica, Arial, sans-serif" font-size="12">',
+         f'<rect width="{W}" height="{H}" fill="white"/>']
+    panel(o, 0, W / 2, H - 30, 50, "share of the HBM roofline", roof, 0.0, 100.0,
+          [(90, "target 90 %"), (75, "L2-port cap for add, 75 %")], tpcs)
+    panel(o, W / 2, W / 2, H - 30, 50, "scaling (% of linear)", scal, 50.0, 110.0, [(90, "target 90 %")], tpcs)
+    legend(o, 60, H - 10, roof)
+    o.append("</svg>")
+    with open(a.output, "w") as f:
+        f.write("\n".join(o) + "\n")
+
+
+if __name__ == "__main__":
+    main()
