@@ -8,7 +8,9 @@
 // slice); the R beats are written straight into the reserved ways (side operation with
 // priority over all others), and the last beat of each line makes it valid and releases
 // the reservation (no owner replay: the engines' own lookups then hit). A refill error
-// releases the line invalid (the engine's own miss then reports the error).
+// releases the line invalid (the engine's own miss then reports the error). A burst with
+// the stream hint (ARQOS[2], private mode) also has the 256-byte block after its own looked
+// up; with ARQOS[3] only that block (docs/l2.md "AXI subset and hints").
 module tessera_l2_pf #(
   parameter int unsigned NumPorts = 3,
   parameter int unsigned NumPf    = 6,

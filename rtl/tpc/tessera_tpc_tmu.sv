@@ -114,7 +114,8 @@ module tessera_tpc_tmu #(
   localparam int unsigned FW = (NumFill > 1) ? $clog2(NumFill) : 1;
   logic [NumFill-1:0]             fq_v_q, fq_ar_q, fq_poison_q, fq_dem_q, fq_rerr_q;
   // stream hint of the fill (ARQOS[2]): the block after the filled one lies inside the
-  // row and device memory too, so the L2 slice may read it ahead (docs/l2.md "Read-ahead")
+  // row and device memory too, so the L2 slice may read it ahead (docs/l2.md "AXI subset
+  // and hints")
   logic [NumFill-1:0]             fq_nx_q;
   // ARQOS[3] with [2]: a prefetch of the block after one whose fill carried the hint, so
   // the slice has read this block's lines ahead already and looks up only the next block
