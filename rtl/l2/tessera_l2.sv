@@ -460,6 +460,11 @@ module tessera_l2 #(
   logic [NumBanks-1:0][511:0]         bs_rdata;
   logic [NumBanks-1:0][63:0]          bs_rmask;
   logic [NumBanks-1:0]                bs_busy, bs_wb, bs_hit;
+  // tag probe: per bank, one non-allocating write the arbiter did not grant this cycle
+  logic [NumBanks-1:0]                pb_v, pb_match, pb_ok;
+  logic [NumBanks-1:0][ReqW-1:0]      pb_eng;
+  logic [NumReq-1:0]                  pb_gnt;
+  logic [NumEng-1:0]                  pb_res_q;   // a probe's bypass result, one cycle later
 
   for (genvar b = 0; b < NumBanks; b++) begin : g_bank
     assign bk_side_v[b] = sd_any && (sd_bank == BankBits'(b));
@@ -489,6 +494,27 @@ module tessera_l2 #(
     assign bk_wstrb[b] = eng_wstrb[bk_gidx[b]];
     assign bk_cls[b]   = eng_cls[bk_gidx[b]];
 
+    // Tag probe. A non-allocating write whose line is neither valid nor reserved in the
+    // bank is a posted miss, which changes no bank state: it needs no bank cycle. When the
+    // arbiter gives the bank to another requester (or a side operation has it), one such
+    // write per bank is checked against the tags beside it and, if nothing matches, gets
+    // its ResMissBypass one cycle later as from the bank. Not when the bank's lookup in
+    // this cycle is for the same line (it may allocate it): that write waits its turn.
+    always_comb begin
+      pb_v[b]   = 1'b0;
+      pb_eng[b] = '0;
+      for (int p = NumPorts - 1; p >= 0; p--) begin
+        if (eng_req[2*p+1] && !eng_alloc[2*p+1] && eng_bank[2*p+1] == BankBits'(b) &&
+            !bk_gnt[b][2*p+1]) begin
+          pb_v[b]   = 1'b1;
+          pb_eng[b] = ReqW'(2*p+1);
+        end
+      end
+    end
+    assign pb_ok[b] = pb_v[b] && !pb_match[b] &&
+                      !(bk_req_v[b] && !bk_side_v[b] && bk_lset[b] == eng_lset[pb_eng[b]] &&
+                        bk_tag[b] == eng_tag[pb_eng[b]]);
+
     tessera_l2_bank #(
       .Ways        (Ways),
       .SetsPerBank (SetsPerBank),
@@ -514,6 +540,9 @@ module tessera_l2 #(
       .req_full_i         (bk_full[b]),
       .req_cls_i          (bk_cls[b]),
       .req_eng_i          (bk_gidx[b]),
+      .prb_lset_i         (eng_lset[pb_eng[b]]),
+      .prb_tag_i          (eng_tag[pb_eng[b]]),
+      .prb_match_o        (pb_match[b]),
       .res_valid_o        (br_valid[b]),
       .res_eng_o          (br_eng[b]),
       .res_kind_o         (br_kind[b]),
@@ -547,6 +576,19 @@ module tessera_l2 #(
     );
   end
 
+  always_comb begin
+    pb_gnt = '0;
+    for (int b = 0; b < NumBanks; b++) begin
+      if (pb_ok[b]) pb_gnt[pb_eng[b]] = 1'b1;
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) pb_res_q <= '0;
+    else         pb_res_q <= pb_gnt[NumEng-1:0];
+  end
+  logic unused_pb_pf;
+  assign unused_pb_pf = pb_gnt[PfReq];
+
   // grants and results back to the engines
   logic                       pres_valid, pres_vdirty, pf_enable, pf_r_valid;
   tessera_l2_pkg::res_kind_e  pres_kind;
@@ -566,6 +608,12 @@ module tessera_l2 #(
       eres_vaddr[e]  = '0;
       eres_vdata[e]  = '0;
       eres_vmask[e]  = '0;
+      // a probed write's posted miss (never in the same cycle as a bank result: the
+      // engine had one grant, from its bank's arbiter or from the probe)
+      if (pb_res_q[e]) begin
+        eres_valid[e] = 1'b1;
+        eres_kind[e]  = tessera_l2_pkg::ResMissBypass;
+      end
       for (int b = 0; b < NumBanks; b++) begin
         if (br_valid[b] && br_eng[b] == ReqW'(e)) begin
           eres_valid[e]  = 1'b1;
@@ -586,6 +634,7 @@ module tessera_l2 #(
       for (int b = 0; b < NumBanks; b++) begin
         if (bk_gnt[b][e]) eng_gnt[e] = 1'b1;
       end
+      if (pb_gnt[e]) eng_gnt[e] = 1'b1;
     end
     // read-ahead lookup results (a dirty victim is queued for write-back right away)
     pres_valid  = 1'b0;
@@ -1053,6 +1102,11 @@ module tessera_l2 #(
       if (br_valid[b] && br_kind[b] == tessera_l2_pkg::ResMissBypass) n_byp = n_byp + 32'd1;
       if (br_valid[b] && br_kind[b] == tessera_l2_pkg::ResMissAlloc && br_vvalid[b]) n_evict = n_evict + 32'd1;
     end
+    // posted misses completed by the tag probe
+    for (int e = 0; e < NumEng; e++) begin
+      n_miss = n_miss + 32'(pb_res_q[e]);
+      n_byp  = n_byp + 32'(pb_res_q[e]);
+    end
   end
   // per requester: its previous lookup allocated a line without refill
   logic [NumReq-1:0] nof_q;
@@ -1060,6 +1114,9 @@ module tessera_l2 #(
     if (!rst_ni) begin
       nof_q <= '0;
     end else begin
+      for (int e = 0; e < NumEng; e++) begin
+        if (pb_res_q[e]) nof_q[e] <= 1'b0;
+      end
       for (int b = 0; b < NumBanks; b++) begin
         if (br_valid[b]) nof_q[br_eng[b]] <= br_nof[b];
       end

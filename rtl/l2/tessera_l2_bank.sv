@@ -41,6 +41,13 @@ module tessera_l2_bank #(
   input  logic                req_full_i,    // write of beat 0, beat 1 follows, all strobes
   input  logic [1:0]          req_cls_i,
   input  logic [EngW-1:0]     req_eng_i,
+  // tag probe (combinational, beside the lookup; no state change): does any way of set
+  // prb_lset_i hold tag prb_tag_i as a valid line or reserved for a refill? The slice
+  // completes a non-allocating write that finds nothing as a posted miss without a bank
+  // cycle (tessera_l2, "tag probe")
+  input  logic [LsetBits-1:0] prb_lset_i,
+  input  logic [TagBits-1:0]  prb_tag_i,
+  output logic                prb_match_o,
   // lookup result
   output logic                res_valid_o,
   output logic [EngW-1:0]     res_eng_o,
@@ -229,6 +236,15 @@ module tessera_l2_bank #(
       end
     end
     vic_way = any_inv ? inv_way : lru_way;
+  end
+
+  // tag probe: a bypass miss changes no state, so it needs only this comparison
+  always_comb begin
+    prb_match_o = 1'b0;
+    for (int w = 0; w < Ways; w++) begin
+      if (tag_q[prb_lset_i][w] == prb_tag_i &&
+          (valid_q[prb_lset_i][w] || pend_q[prb_lset_i][w])) prb_match_o = 1'b1;
+    end
   end
 
   // age update: the touched way becomes 0, the ways younger than it age by one
