@@ -556,6 +556,8 @@ static int bench_add_nalloc(tf_ctx_t *t, const char *kern, uint32_t W) {
   return TF_PASS;
 }
 TF_TEST_F(tpc, bench_add_nalloc, 400000000, TF_BENCH) { return bench_add_nalloc(t, "add", 1024u); }
+/* the software-pipelined FP32 add (whole rows per TPC, pf.t three iterations ahead) */
+TF_TEST_F(tpc, bench_add_stream_nalloc, 400000000, TF_BENCH) { return bench_add_nalloc(t, "add_stream", 1024u); }
 /* BF16: `residual_add`, 16 elements per vector */
 TF_TEST_F(tpc, bench_add_bf16_nalloc, 400000000, TF_BENCH) { return bench_add_nalloc(t, "residual_add", 2048u); }
 
