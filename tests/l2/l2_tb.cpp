@@ -1507,15 +1507,19 @@ static void t_readahead_stream_hint() {
 // here).
 static void t_write_probe() {
   begin("tag probe: posted writes beside reads of the same bank");
-  const uint32_t nb = 1u << 2;   // banks: INFO.banks, checked below
+  uint32_t nb = 0;   // banks (INFO.banks, a power of two): bank = (line ^ line / nb) mod nb
   auto bank_of = [&](uint32_t a) { const uint32_t l = a >> 6; return (l ^ (l / nb)) & (nb - 1); };
   const int n = 96;
   uint64_t took[2] = {0, 0};
   for (int contend = 0; contend < 2; ++contend) {
     Bench b(40, 32);
     b.limit = 400000;
-    CHECK(((b.rd(REG(INFO)) >> 12) & 0xf) == nb, "INFO.banks %u, the test assumes %u",
-          (b.rd(REG(INFO)) >> 12) & 0xf, nb);
+    nb = (b.rd(REG(INFO)) >> 12) & 0xf;
+    if (nb < 2 || (nb & (nb - 1)) != 0) {
+      fail("INFO.banks %u: not a power of two >= 2", nb);
+      end("tag probe: posted writes beside reads of the same bank");
+      return;
+    }
     b.add_region(kS, 64 * 1024);
     const uint32_t hot = kS;          // the line the readers hit
     b.wait_txn(b.read(0, hot, 2, 0xf));
