@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Plot the TPC elementwise-add benchmarks against the TPC count (plain SVG).
 
-Input: output of ./chip_tb --test "tpc/bench_add*nalloc" (TPCBENCH lines), one or more
-files. Two panels, one line per kernel and tensor size:
+Input: output of ./chip_tb --test tpc/bench_add_nalloc and tpc/bench_add_bf16_nalloc
+(TPCBENCH lines), one or more files. Two panels, one line per kernel and tensor size:
   left:  share of the HBM roofline (3 tensors at the HBM bandwidth) with the issue's 90 %
          target and the 75 % cap the L2 ports put on `add` (docs/performance.md);
   right: scaling, cycles on 1 TPC / (cycles on n TPCs * n), with the 0.9 target.
