@@ -3,7 +3,8 @@
 // architectural state is compared (s, p, vp, v, i registers, RNG states, PC); at the end
 // the error code, the error PC and both local memories. See docs/tpc_rtl.md.
 //
-//   Vtessera_tpc_core [--seed N] [--progs N] [--kernels N] [-v]   (run from the repository root)
+//   Vtessera_tpc_core [--seed N] [--progs N] [--focus N] [--kernels N] [-v]   (run from the repository root)
+//   --focus N: N TMU-focus programs (default progs/6); "--progs 0 --focus 2000 --kernels 0" hunts in them alone
 //
 // Prints its seed and ends with "N passed, M failed".
 #include "Vtessera_tpc_core.h"
@@ -54,6 +55,7 @@ struct Beat { uint32_t addr; uint64_t t; bool err; bool last; };
 struct Wbeat { std::vector<uint8_t> d; uint32_t strb; bool last; };
 static std::deque<Beat> rq, awq, bq;
 static int focus;  // 1 while the TMU-focus programs run (see run_all)
+static uint64_t berr_at = ~0ull;  // cycle of the last error write response handed to the TPC
 static int slow_rd;  // TMU-focus programs and kernels: half the read bursts answer late
 static std::deque<Wbeat> wq;
 static std::deque<unsigned> awlenq;
@@ -209,6 +211,7 @@ static void tick() {
     else if (unit_end) core_cnt[4]++;
     if (st == kStExec && ROOT(need_lm)) core_cnt[5]++;
   }
+  if (b && bq.front().err) berr_at = cycles;
   if (b) bq.pop_front();
   if (ROOT(u_tmu__DOT__st_q) == 0 && ROOT(tmu_start) && !ROOT(tmu_store)) note_load();
   if (ROOT(u_tmu__DOT__st_q) == 0 && ROOT(tmu_start)) {
@@ -622,7 +625,7 @@ static bool run_prog(int idx, const Prog &p) {
   // posted: the model stopped with BUS at a st.t that the RTL retired (its write was posted
   // into the DECERR hole); the RTL may retire a few more bundles (registers only) before the
   // response arrives, then must stop with BUS at the store's PC
-  int posted = 0;
+  int posted = 0, late = 0;
   bool done = top->done_o;
   while (!done && guard++ < 5000) {  // cycles without a retired bundle
     if (bundles >= kMaxBundles) break;
@@ -632,8 +635,13 @@ static bool run_prog(int idx, const Prog &p) {
              (unsigned long long)cycles, ROOT(state_q), ROOT(pc_q), ROOT(hold), ROOT(commit), ROOT(tmu_idle),
              ROOT(u_tmu__DOT__st_q), top->retire_o, ROOT(slm_we), ROOT(vlm_we), (ROOT(en) >> 3) & 1);
     if (top->retire_o && posted) {
-      if (++posted > 8) {
-        printf("  prog %d: RTL ran %d bundles past a failed posted store\n", idx, posted - 1);
+      // registers-only bundles may retire until the store's error response arrives (it
+      // comes 8-31 cycles after the write, or later behind older responses); after it only
+      // the bundle already in a unit (float unit, a load) may still retire, none after that
+      posted++;
+      if (berr_at != ~0ull && cycles > berr_at && ++late > 1) {
+        printf("  prog %d: RTL retired a second bundle %llu cycles after the error response of a posted"
+               " store (%d bundles past the store)\n", idx, (unsigned long long)(cycles - berr_at), posted - 1);
         bad++;
         break;
       }
@@ -647,6 +655,7 @@ static bool run_prog(int idx, const Prog &p) {
       if (st == TPC_ERROR && c.err == TPC_ERR_BUS && (w3 & 0xFF) == TPC_OP_ST_ST_T &&
           ROOT(pst_pc_q) == c.err_pc) {
         posted = 1;
+        berr_at = ~0ull;
       } else if (st == TPC_ERROR) {
         printf("  prog %d: model error %s at pc %u but RTL retired the bundle\n", idx, tpc_err_name((int)c.err), c.err_pc);
         bad++;
@@ -978,11 +987,12 @@ static void run_more_kernels(int shapes) {
 
 int main(int argc, char **argv) {
   uint64_t seed = (uint64_t)time(nullptr);
-  int nprogs = 300, nkern = 4, nmore = 2;
+  int nprogs = 300, nkern = 4, nmore = 2, nfoc = -1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 0);
     else if (!strcmp(argv[i], "--progs") && i + 1 < argc) nprogs = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--kernels") && i + 1 < argc) nkern = nmore = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--focus") && i + 1 < argc) nfoc = atoi(argv[++i]);
     else if (!strcmp(argv[i], "-v")) verbose = 1;
   }
   printf("tpc_rtl core: seed %llu (reproduce with --seed %llu), %d random programs\n",
@@ -1044,8 +1054,9 @@ int main(int argc, char **argv) {
     return true;
   };
   int nfocus = 0;
-  for (int i = 0; i < 8 * (nprogs / 6); i++) {
-    if (i >= nprogs / 6 && tmu_all()) break;
+  if (nfoc < 0) nfoc = nprogs / 6;
+  for (int i = 0; i < 8 * nfoc; i++) {
+    if (i >= nfoc && tmu_all()) break;
     nfocus++;
     Prog p = gen_prog();
     if (run_prog(i, p)) fpass++; else ffail++;
