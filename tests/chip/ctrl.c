@@ -1650,7 +1650,15 @@ static int dma0_bench_run(tf_ctx_t *t, const cp_buf_t *b, uint32_t *busy, uint64
  * allocating, the transposed rows written with or without allocation: paired tiles with
  * full-line writes, or one-beat tiles, docs/dma.md), checked against the golden model. Utilization = beats written / engine busy cycles (1 beat per cycle = the port's
  * peak). */
-static int bench_transpose(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, uint32_t e, int wr_alloc) {
+static int bench_transpose_run(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, uint32_t e, int wr_alloc, int hash);
+/* hash: the slices' set-index hash on (CTRL.set_hash, docs/l2.md "Banks") for the run */
+static int bench_transpose(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, uint32_t e, int wr_alloc, int hash) {
+  int rc = hash ? chip_l2_set_hash(t, 1) : TF_PASS;
+  if (rc == TF_PASS) rc = bench_transpose_run(t, rows, row_bytes, e, wr_alloc, hash);
+  if (hash && rc == TF_PASS) rc = chip_l2_set_hash(t, 0);
+  return rc;
+}
+static int bench_transpose_run(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, uint32_t e, int wr_alloc, int hash) {
   uint32_t bytes = rows * row_bytes;
   dma_desc_t d;
   CALL(dma0_bench_setup(t, bytes, &d));
@@ -1678,15 +1686,21 @@ static int bench_transpose(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, uint3
   uint64_t total = 0;
   CALL(dma0_bench_run(t, &b, &busy, &total));
   double beats = bytes / 32.0;
-  printf("CTRLBENCH dma transpose %u x %u B (%u-byte elements, %u KiB, writes %sallocating): engine busy %u cycles (%.1f%% of 1 beat/cycle), "
-         "doorbell to completion %llu cycles (%.1f%%)\n", rows, row_bytes, e, bytes / 1024u, wr_alloc ? "" : "not ", busy, 100.0 * beats / busy,
+  printf("CTRLBENCH dma transpose %u x %u B (%u-byte elements, %u KiB, writes %sallocating%s): engine busy %u cycles (%.1f%% of 1 beat/cycle), "
+         "doorbell to completion %llu cycles (%.1f%%)\n", rows, row_bytes, e, bytes / 1024u, wr_alloc ? "" : "not ",
+         hash ? ", L2 set hash" : "", busy, 100.0 * beats / busy,
          (unsigned long long)total, 100.0 * beats / total);
   return img_check(t, "DMA bench transpose");
 }
-TF_TEST_F(ctrl, bench_dma_transpose_e4, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 4, 1); }
-TF_TEST_F(ctrl, bench_dma_transpose_e2, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 2, 1); }
-TF_TEST_F(ctrl, bench_dma_transpose_e4_nalloc, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 4, 0); }
-TF_TEST_F(ctrl, bench_dma_transpose_e2_nalloc, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 2, 0); }
+TF_TEST_F(ctrl, bench_dma_transpose_e4, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 4, 1, 0); }
+TF_TEST_F(ctrl, bench_dma_transpose_e2, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 2, 1, 0); }
+TF_TEST_F(ctrl, bench_dma_transpose_e4_nalloc, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 4, 0, 0); }
+TF_TEST_F(ctrl, bench_dma_transpose_e2_nalloc, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 2, 0, 0); }
+/* the same with the slices' set-index hash (rows 1 KiB apart then spread over sets and banks) */
+TF_TEST_F(ctrl, bench_dma_transpose_e4_hash, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 4, 1, 1); }
+TF_TEST_F(ctrl, bench_dma_transpose_e2_hash, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 2, 1, 1); }
+TF_TEST_F(ctrl, bench_dma_transpose_e4_nalloc_hash, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 4, 0, 1); }
+TF_TEST_F(ctrl, bench_dma_transpose_e2_nalloc_hash, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 2, 0, 1); }
 
 /* The transpose's read pattern without its writes: a strided copy that reads a 256 x 1 KiB
  * matrix in column blocks of `blk` bytes (row stride 1 KiB, one plane per block) and writes
