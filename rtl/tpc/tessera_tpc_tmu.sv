@@ -93,6 +93,7 @@ module tessera_tpc_tmu #(
 
   logic [5:0]   k_q;
   logic         store_q, err_q, cache_v_q, aw_done_q, w_done_q;
+  logic         wany_q;  // a W beat of the current burst went out (its AW must follow)
   logic [26:0]  cache_beat_q, wbeat_q;
   logic [255:0] cache_q, wdata_q, res_q;
   logic [31:0]  wstrb_q, bytes_q;
@@ -364,7 +365,7 @@ module tessera_tpc_tmu #(
   logic w_ok, wblk, b_inc, b_dec;
   assign w_ok  = (bcnt_q == 2'd0) ||
                  (st_q == TFaw && !fsplit_q && bcnt_q == 2'd1 && aw_tag == bp_tag_q);
-  assign wblk  = wrerr_q && !aw_done_q && !w_done_q;
+  assign wblk  = wrerr_q && !aw_done_q && !w_done_q && !wany_q;
   assign b_inc = faw_fin && !fsplit_q;
   assign b_dec = bpend && m_axi_bvalid_i;
 
@@ -509,6 +510,7 @@ module tessera_tpc_tmu #(
       cache_v_q <= 1'b0;
       aw_done_q <= 1'b0;
       w_done_q <= 1'b0;
+      wany_q <= 1'b0;
       cache_beat_q <= '0;
       wbeat_q <= '0;
       cache_q <= '0;
@@ -541,6 +543,7 @@ module tessera_tpc_tmu #(
             res_q <= vin_i;
             aw_done_q <= 1'b0;
             w_done_q <= 1'b0;
+            wany_q <= 1'b0;
             if (fast && store_i) begin
               fdata_q <= sdat;
               fstrb_q <= sstrb;
@@ -577,6 +580,7 @@ module tessera_tpc_tmu #(
           end
           if (aw_hs) aw_done_q <= 1'b1;
           if (w_hs) begin
+            wany_q <= 1'b1;
             if (m_axi_wlast_o) w_done_q <= 1'b1;
             else wcur_q <= 1'b1;
           end
@@ -595,6 +599,7 @@ module tessera_tpc_tmu #(
               wcur_q <= 1'b1;
               aw_done_q <= 1'b0;
               w_done_q <= 1'b0;
+              wany_q <= 1'b0;
               st_q <= TFaw;
             end else begin  // done in this cycle (fdone)
               st_q <= TIdle;
@@ -617,6 +622,7 @@ module tessera_tpc_tmu #(
             st_q <= (store_q && wstrb_q != 32'd0) ? TAw : TDone;
             aw_done_q <= 1'b0;
             w_done_q <= 1'b0;
+            wany_q <= 1'b0;
           end else if (!lane_en) begin
             k_q <= k_q + 6'd1;
           end else if (!inb) begin
@@ -644,6 +650,7 @@ module tessera_tpc_tmu #(
               st_q <= TAw;            // flush the previous beat, then come back
               aw_done_q <= 1'b0;
               w_done_q <= 1'b0;
+              wany_q <= 1'b0;
             end else begin
               wbeat_q <= beat;
               wstrb_q <= wstrb_q | bstrb;

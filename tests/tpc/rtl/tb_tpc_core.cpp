@@ -707,8 +707,15 @@ static bool run_prog(int idx, const Prog &p) {
         printf("  MISMATCH device memory %08x rtl=%02x model=%02x\n", (uint32_t)(kMemBase + i), rtl_mem[i], mem[i]);
     bad += mb;
   }
+  // a stopped TPC owes no W beat: every AW it issued has all its W beats (otherwise the
+  // next launch's beats would be taken for this one's)
+  if (done && (!awq.empty() || !wq.empty())) {
+    printf("  prog %d: TPC stopped (%s) with %zu AW(s) and %zu W beat(s) not matched on the write channels\n", idx,
+           tpc_err_name(e0 ? e0 : rerr), awq.size(), wq.size());
+    bad++;
+  }
   if (axi_bad) { bad++; axi_bad = 0; }
-  if (!done) { // stop the RTL (timeout or hang): reset it and the AXI slave
+  if (!done || !awq.empty() || !wq.empty()) { // stop the RTL (timeout, hang, AXI out of step): reset it and the AXI slave
     top->rst_ni = 0; tick(); top->rst_ni = 1;
     rq.clear(); awq.clear(); wq.clear(); bq.clear(); awlenq.clear();
     tick();
