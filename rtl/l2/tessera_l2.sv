@@ -658,7 +658,7 @@ module tessera_l2 #(
   end
 
   // ---------------------------------------------------------------- read-ahead
-  logic [NumPf-1:0]           pf_ar_req, pf_ar_gnt, pf_hazard;
+  logic [NumPf-1:0]           pf_ar_req, pf_ar_gnt, pf_hazard, pf_hz_want;
   logic [NumPf-1:0][31:0]     pf_ar_addr;
   logic [NumPf-1:0][7:0]      pf_ar_len;
   logic [NumPf-1:0][25:0]     pf_rng_line;
@@ -735,6 +735,7 @@ module tessera_l2 #(
     .ar_len_o     (pf_ar_len),
     .ar_gnt_i     (pf_ar_gnt),
     .hazard_i     (pf_hazard),
+    .hz_want_o    (pf_hz_want),
     .rng_line_o   (pf_rng_line),
     .rng_n_o      (pf_rng_n),
     .r_valid_i    (pf_r_valid),
@@ -753,7 +754,7 @@ module tessera_l2 #(
   logic [NumEng-1:0][31:0]  ms_wq_addr;
   logic [NumEng-1:0][511:0] ms_wq_data;
   logic [NumEng-1:0][63:0]  ms_wq_strb;
-  logic [NumEng-1:0]        ms_vict_pend, ms_bw_pend, ms_hazard;
+  logic [NumEng-1:0]        ms_vict_pend, ms_bw_pend, ms_hazard, ms_hz_want;
   logic [NumEng-1:0][25:0]  ms_vict_line, ms_bw_line;
   logic [NumEng-1:0]        ms_ar_req, ms_ar_line, ms_ar_gnt, ms_r_valid;
   logic [NumEng-1:0][31:0]  ms_ar_addr;
@@ -813,6 +814,7 @@ module tessera_l2 #(
       .ar_addr_o      (ms_ar_addr[e]),
       .ar_line_o      (ms_ar_line[e]),
       .hazard_i       (ms_hazard[e]),
+      .hz_want_o      (ms_hz_want[e]),
       .ar_gnt_i       (ms_ar_gnt[e]),
       .r_valid_i      (ms_r_valid[e]),
       .r_data_i       (m_axi_rdata_i),
@@ -921,18 +923,23 @@ module tessera_l2 #(
   // held by a victim / maintenance / non-allocating write not yet queued. A non-allocating
   // write waits only behind write-backs of L not yet queued (victims, maintenance): what is
   // queued leaves before it (one AWID, in order).
+  // (each requester's compare loops run only in the states where its MSHR looks at the
+  // result, hz_want: the same requests, and the simulator skips the loops otherwise)
   always_comb begin
     for (int e = 0; e < NumEng; e++) begin
-      ms_hazard[e] = mt_wb_pend && (mt_wb_line == ms_bw_line[e]);
-      // (a posted write, ms_bw_pend, does not wait for the write queue's entries of its
-      // line: they are older and all writes leave in order on AWID 0; a refill does)
-      for (int i = 0; i < WqDepth; i++) begin
-        if (wq_ent_valid[i] && wq_ent_line[i] == ms_bw_line[e] && !ms_bw_pend[e]) ms_hazard[e] = 1'b1;
-      end
-      for (int f = 0; f < NumEng; f++) begin
-        if (f != e) begin
-          if (ms_vict_pend[f] && ms_vict_line[f] == ms_bw_line[e]) ms_hazard[e] = 1'b1;
-          if (!ms_bw_pend[e] && ms_bw_pend[f] && ms_bw_line[f] == ms_bw_line[e]) ms_hazard[e] = 1'b1;
+      ms_hazard[e] = 1'b0;
+      if (ms_hz_want[e]) begin
+        ms_hazard[e] = mt_wb_pend && (mt_wb_line == ms_bw_line[e]);
+        // (a posted write, ms_bw_pend, does not wait for the write queue's entries of its
+        // line: they are older and all writes leave in order on AWID 0; a refill does)
+        for (int i = 0; i < WqDepth; i++) begin
+          if (wq_ent_valid[i] && wq_ent_line[i] == ms_bw_line[e] && !ms_bw_pend[e]) ms_hazard[e] = 1'b1;
+        end
+        for (int f = 0; f < NumEng; f++) begin
+          if (f != e) begin
+            if (ms_vict_pend[f] && ms_vict_line[f] == ms_bw_line[e]) ms_hazard[e] = 1'b1;
+            if (!ms_bw_pend[e] && ms_bw_pend[f] && ms_bw_line[f] == ms_bw_line[e]) ms_hazard[e] = 1'b1;
+          end
         end
       end
     end
@@ -941,13 +948,16 @@ module tessera_l2 #(
   // a read-ahead run of lines [rng_line, rng_line + rng_n) obeys the same rule as a refill
   always_comb begin
     for (int k = 0; k < NumPf; k++) begin
-      pf_hazard[k] = mt_wb_pend && ((mt_wb_line - pf_rng_line[k]) < 26'(pf_rng_n[k]));
-      for (int i = 0; i < WqDepth; i++) begin
-        if (wq_ent_valid[i] && ((wq_ent_line[i] - pf_rng_line[k]) < 26'(pf_rng_n[k]))) pf_hazard[k] = 1'b1;
-      end
-      for (int f = 0; f < NumEng; f++) begin
-        if (ms_vict_pend[f] && ((ms_vict_line[f] - pf_rng_line[k]) < 26'(pf_rng_n[k]))) pf_hazard[k] = 1'b1;
-        if (ms_bw_pend[f] && ((ms_bw_line[f] - pf_rng_line[k]) < 26'(pf_rng_n[k]))) pf_hazard[k] = 1'b1;
+      pf_hazard[k] = 1'b0;
+      if (pf_hz_want[k]) begin
+        pf_hazard[k] = mt_wb_pend && ((mt_wb_line - pf_rng_line[k]) < 26'(pf_rng_n[k]));
+        for (int i = 0; i < WqDepth; i++) begin
+          if (wq_ent_valid[i] && ((wq_ent_line[i] - pf_rng_line[k]) < 26'(pf_rng_n[k]))) pf_hazard[k] = 1'b1;
+        end
+        for (int f = 0; f < NumEng; f++) begin
+          if (ms_vict_pend[f] && ((ms_vict_line[f] - pf_rng_line[k]) < 26'(pf_rng_n[k]))) pf_hazard[k] = 1'b1;
+          if (ms_bw_pend[f] && ((ms_bw_line[f] - pf_rng_line[k]) < 26'(pf_rng_n[k]))) pf_hazard[k] = 1'b1;
+        end
       end
     end
   end

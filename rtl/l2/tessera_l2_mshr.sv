@@ -71,6 +71,7 @@ module tessera_l2_mshr #(
   output logic [31:0]         ar_addr_o,
   output logic                ar_line_o,
   input  logic                hazard_i,        // an older write to the line is pending
+  output logic                hz_want_o,       // hazard_i is looked at in this state
   input  logic                ar_gnt_i,
   input  logic                r_valid_i,
   input  logic [255:0]        r_data_i,
@@ -200,6 +201,7 @@ module tessera_l2_mshr #(
   assign bw_line_o   = addr_q[31:6];
 
   assign ar_req_o  = (st_q == StAr) && !hazard_i;
+  assign hz_want_o = (st_q == StAr) || (st_q == StBPush);
   assign ar_addr_o = alloc_q ? {addr_q[31:6], 6'b0} : {addr_q[31:5], 5'b0};
   assign ar_line_o = alloc_q;
 

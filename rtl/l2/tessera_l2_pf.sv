@@ -52,6 +52,7 @@ module tessera_l2_pf #(
   output logic [NumPf-1:0][7:0]             ar_len_o,
   input  logic [NumPf-1:0]                  ar_gnt_i,
   input  logic [NumPf-1:0]                  hazard_i,     // an older write to the range is pending
+  output logic [NumPf-1:0]                  hz_want_o,    // hazard_i[k] is looked at (state MAr)
   output logic [NumPf-1:0][25:0]            rng_line_o,   // lines [rng_line, rng_line + rng_n)
   output logic [NumPf-1:0][2:0]             rng_n_o,
   // R beats of the read-ahead MSHRs (rid decoded by the slice)
@@ -293,6 +294,7 @@ module tessera_l2_pf #(
   // excludes MOpen), so a run is never started without a free MSHR
   for (genvar k = 0; k < NumPf; k++) begin : g_ar
     assign ar_req_o[k]   = (m_st_q[k] == MAr) && !hazard_i[k];
+    assign hz_want_o[k]  = (m_st_q[k] == MAr);
     assign ar_addr_o[k]  = {m_line_q[k], 6'b0};
     assign ar_len_o[k]   = {4'd0, m_n_q[k], 1'b0} - 8'd1;
     assign rng_line_o[k] = m_line_q[k];

@@ -238,10 +238,16 @@ module tessera_l2_router #(
         rq_n_q[s] <= '0; wq_n_q[s] <= '0; bq_n_q[s] <= '0;
         rq_rp_q[s] <= '0; wq_rp_q[s] <= '0; bq_rp_q[s] <= '0;
       end else begin
-        for (int unsigned e = 0; e < Depth; e++) begin
-          if (ar_hs[s] && rq_wp == DW'(e)) rq_q[s][e] <= {ar_idx[s], rd_tp_q[ar_idx[s]]};
-          if (aw_hs[s] && wq_wp == DW'(e)) wq_q[s][e] <= aw_idx[s];
-          if (aw_hs[s] && bq_wp == DW'(e)) bq_q[s][e] <= {aw_idx[s], wr_tp_q[aw_idx[s]]};
+        if (ar_hs[s]) begin
+          for (int unsigned e = 0; e < Depth; e++) begin
+            if (rq_wp == DW'(e)) rq_q[s][e] <= {ar_idx[s], rd_tp_q[ar_idx[s]]};
+          end
+        end
+        if (aw_hs[s]) begin
+          for (int unsigned e = 0; e < Depth; e++) begin
+            if (wq_wp == DW'(e)) wq_q[s][e] <= aw_idx[s];
+            if (bq_wp == DW'(e)) bq_q[s][e] <= {aw_idx[s], wr_tp_q[aw_idx[s]]};
+          end
         end
         rq_n_q[s]  <= rq_n_q[s] + (DW+1)'(ar_hs[s]) - (DW+1)'(r_pop[s]);
         wq_n_q[s]  <= wq_n_q[s] + (DW+1)'(aw_hs[s]) - (DW+1)'(w_pop[s]);
@@ -347,17 +353,28 @@ module tessera_l2_router #(
         wr_wcnt_q[m]  <= '0;
       end else begin
         // reads: allocate at AR, fill from the slices, retire at the master's rlast
-        // (per-slot updates with constant indices: plain flops in synthesis)
-        for (int unsigned i = 0; i < RingBursts; i++) begin
-          if (ar_take[m] && rd_tp_q[m] == SW'(i)) begin
-            rd_tgt_q[m][i] <= ar_tgt[m];
-            rd_dir_q[m][i] <= priv || ar_long[m];
+        // (per-slot updates with constant indices: plain flops in synthesis; each slot
+        // loop sits under its event, so the simulator skips it in the cycles without one;
+        // for any one slot the updates keep their order: fill, then retire)
+        if (ar_take[m]) begin
+          for (int unsigned i = 0; i < RingBursts; i++) begin
+            if (rd_tp_q[m] == SW'(i)) begin
+              rd_tgt_q[m][i] <= ar_tgt[m];
+              rd_dir_q[m][i] <= priv || ar_long[m];
+            end
           end
-          for (int unsigned s = 0; s < N; s++) begin
-            if (r_store[s] && r_hm[s] == TW'(m) && r_hs[s] == SW'(i))
-              rd_wbeat_q[m][i] <= rd_wbeat_q[m][i] + (BtW+1)'(1);
+        end
+        for (int unsigned s = 0; s < N; s++) begin
+          if (r_store[s] && r_hm[s] == TW'(m)) begin
+            for (int unsigned i = 0; i < RingBursts; i++) begin
+              if (r_hs[s] == SW'(i)) rd_wbeat_q[m][i] <= rd_wbeat_q[m][i] + (BtW+1)'(1);
+            end
           end
-          if (r_last_m[m] && rh == SW'(i)) rd_wbeat_q[m][i] <= '0;
+        end
+        if (r_last_m[m]) begin
+          for (int unsigned i = 0; i < RingBursts; i++) begin
+            if (rh == SW'(i)) rd_wbeat_q[m][i] <= '0;
+          end
         end
         if (ar_take[m]) rd_tp_q[m] <= rd_tp_q[m] + SW'(1);
         if (r_hs_m[m] && !rdir) rd_rbeat_q[m] <= rd_rbeat_q[m] + BtW'(1);
@@ -366,19 +383,30 @@ module tessera_l2_router #(
           rd_hp_q[m]    <= rh + SW'(1);
         end
         rd_cnt_q[m] <= rd_cnt_q[m] + (SW+1)'(ar_take[m]) - (SW+1)'(r_last_m[m]);
-        // writes: allocate at AW, W pointer at wlast, retire at the master's B
-        for (int unsigned i = 0; i < RingBursts; i++) begin
-          if (aw_take[m] && wr_tp_q[m] == SW'(i)) begin
-            wr_tgt_q[m][i] <= aw_tgt[m];
-            wr_dir_q[m][i] <= priv;
-          end
-          for (int unsigned s = 0; s < N; s++) begin
-            if (b_store[s] && b_hm[s] == TW'(m) && b_hs[s] == SW'(i)) begin
-              wr_bv_q[m][i] <= 1'b1;
-              wr_b_q[m][i]  <= s_b_i[s];
+        // writes: allocate at AW, W pointer at wlast, retire at the master's B (same
+        // structure as the reads)
+        if (aw_take[m]) begin
+          for (int unsigned i = 0; i < RingBursts; i++) begin
+            if (wr_tp_q[m] == SW'(i)) begin
+              wr_tgt_q[m][i] <= aw_tgt[m];
+              wr_dir_q[m][i] <= priv;
             end
           end
-          if (b_hs_m[m] && bh == SW'(i)) wr_bv_q[m][i] <= 1'b0;
+        end
+        for (int unsigned s = 0; s < N; s++) begin
+          if (b_store[s] && b_hm[s] == TW'(m)) begin
+            for (int unsigned i = 0; i < RingBursts; i++) begin
+              if (b_hs[s] == SW'(i)) begin
+                wr_bv_q[m][i] <= 1'b1;
+                wr_b_q[m][i]  <= s_b_i[s];
+              end
+            end
+          end
+        end
+        if (b_hs_m[m]) begin
+          for (int unsigned i = 0; i < RingBursts; i++) begin
+            if (bh == SW'(i)) wr_bv_q[m][i] <= 1'b0;
+          end
         end
         if (aw_take[m]) wr_tp_q[m] <= wr_tp_q[m] + SW'(1);
         if (w_hs_m[m]) wr_wp_q[m] <= wr_wp_q[m] + SW'(1);
