@@ -115,7 +115,10 @@ module tessera_l2 #(
   output logic [31:0] msg_addr_o,
   output logic [31:0] msg_data_o,
   // SHARED.slices_log2 (the chip's router interleaves by it, see tessera_l2_cluster)
-  output logic [1:0]  cfg_slices_log2_o
+  output logic [1:0]  cfg_slices_log2_o,
+  // nothing in the slice moves without an input: no burst, miss, refill, write-back,
+  // read-ahead or maintenance in progress, no response held (the chip gates its clock)
+  output logic        idle_o
 );
   // ---------------------------------------------------------------- geometry
   localparam int unsigned Sets        = SizeBytes / (LineBytes * Ways);
@@ -191,7 +194,8 @@ module tessera_l2 #(
   logic [NumEng-1:0]              ms_b_done;
   logic [1:0]                     wq_done_resp;
   logic [NumReq-1:0]              eng_req, eng_gnt, eng_alloc, eng_write, eng_full;
-  logic [NumEng-1:0]              eng_stall;
+  logic [NumEng-1:0]              eng_stall, eng_idle, ms_idle;
+  logic                           pf_idle;
   logic [NumReq-1:0][31:0]        eng_addr;
   logic [NumEng-1:0][31:0]        eng_cur;
   logic [NumReq-1:0][255:0]       eng_wdata;
@@ -261,7 +265,8 @@ module tessera_l2 #(
       .hint_nxt_o        (hint_nxt[p]),
       .hint_skip_o       (hint_skip[p]),
       .stall_o           (eng_stall[2*p]),
-      .hit1_o            (rd_hit1[p])
+      .hit1_o            (rd_hit1[p]),
+      .idle_o            (eng_idle[2*p])
     );
     assign eng_write[2*p]     = 1'b0;
     assign eng_full[2*p]      = 1'b0;
@@ -314,7 +319,8 @@ module tessera_l2 #(
       .byp_ack_i         (ms_b_done[2*p+1]),
       .byp_ack_resp_i    (wq_done_resp),
       .cur_addr_o        (eng_cur[2*p+1]),
-      .stall_o           (eng_stall[2*p+1])
+      .stall_o           (eng_stall[2*p+1]),
+      .idle_o            (eng_idle[2*p+1])
     );
     assign eng_write[2*p+1] = 1'b1;
     logic unused_rd_byp;   // read engines never post writes
@@ -746,7 +752,8 @@ module tessera_l2 #(
     .fill_way_o   (pf_fill_way),
     .fill_beat_o  (pf_fill_beat),
     .fill_last_o  (pf_fill_last),
-    .fill_err_o   (pf_fill_err)
+    .fill_err_o   (pf_fill_err),
+    .idle_o       (pf_idle)
   );
 
   // ---------------------------------------------------------------- MSHRs
@@ -775,6 +782,7 @@ module tessera_l2 #(
       .start_alloc_i  (eres_kind[e] == tessera_l2_pkg::ResMissAlloc),
       .start_vonly_i  (eres_kind[e] == tessera_l2_pkg::ResHit),
       .free_o         (ms_free[e]),
+      .idle_o         (ms_idle[e]),
       .start_write_i  (eng_write[e]),
       .start_addr_i   (eng_cur[e]),
       .start_wdata_i  (eng_cur_wdata[e]),
@@ -1199,4 +1207,11 @@ module tessera_l2 #(
   assign unused_axi = ^{s_axi_awsize_i, s_axi_awburst_i, s_axi_awprot_i, s_axi_wlast_i,
                         s_axi_arsize_i, s_axi_arburst_i, s_axi_arprot_i, bs_hit,
                         eres_way, ms_free, eng_cur_wdata[0], eng_cur_wdata1[0], ms_side_wdata[0], eres_rdata, eres_rdata1, mdone_rdata};
+  // ---------------------------------------------------------------- idle
+  // Every unit that can act on its own is at rest and no one-cycle result is in flight;
+  // the flops left (tags, data, counters, registers) then change only with an input
+  // (upstream AR/AW/W, downstream R/B, APB), which the chip's clock gate also watches.
+  assign idle_o = (&eng_idle) && (&ms_idle) && pf_idle && !(|wq_ent_valid) && !mt_busy &&
+                  !sd_v_q && !hb_v_q && !ar_v_q && !(|pb_res_q) && !msg_valid_o;
+
 endmodule

@@ -110,8 +110,14 @@ module tessera_l2_cluster #(
   output logic [NumSlices-1:0]       msg_valid_o,
   input  logic [NumSlices-1:0]       msg_ready_i,
   output logic [NumSlices-1:0][31:0] msg_addr_o,
-  output logic [NumSlices-1:0][31:0] msg_data_o
+  output logic [NumSlices-1:0][31:0] msg_data_o,
+  // every slice idle (tessera_l2 idle_o); the routers hold nothing that does not show as a
+  // valid on an upstream port or keep a slice busy (see tessera_top's L2 clock gate)
+  output logic                       idle_o
 );
+  logic [NumSlices-1:0] slice_idle;
+  assign idle_o = &slice_idle;
+
   // slice-side upstream signals (after the routers)
   logic [NU-1:0][IdBits-1:0]     c_awid, c_arid, c_bid, c_rid;
   logic [NU-1:0][31:0]           c_awaddr, c_araddr;
@@ -228,7 +234,8 @@ module tessera_l2_cluster #(
       .msg_ready_i      (msg_ready_i[d]),
       .msg_addr_o       (msg_addr_o[d]),
       .msg_data_o       (msg_data_o[d]),
-      .cfg_slices_log2_o(slices_log2[d])
+      .cfg_slices_log2_o(slices_log2[d]),
+      .idle_o           (slice_idle[d])
     );
   end
 

@@ -40,6 +40,7 @@ module tessera_l2_mshr #(
   input  logic [63:0]         start_vmask_i,  // the dirty victim's byte-dirty mask
   // idle, or queuing a victim-only write-back that the write queue takes this cycle
   output logic                free_o,
+  output logic                idle_o,          // no miss, victim or posted beat in hand
   // completion to the engine
   output logic                done_o,
   output logic                done_replay_o,   // refill done: replay the lookup
@@ -204,5 +205,6 @@ module tessera_l2_mshr #(
   assign hz_want_o = (st_q == StAr) || (st_q == StBPush);
   assign ar_addr_o = alloc_q ? {addr_q[31:6], 6'b0} : {addr_q[31:5], 5'b0};
   assign ar_line_o = alloc_q;
+  assign idle_o    = (st_q == StIdle);
 
 endmodule

@@ -65,7 +65,8 @@ module tessera_l2_pf #(
   output logic [WayBits-1:0]                fill_way_o,
   output logic                              fill_beat_o,
   output logic                              fill_last_o,  // last beat of the line
-  output logic                              fill_err_o    // the line had an error: release invalid
+  output logic                              fill_err_o,   // the line had an error: release invalid
+  output logic                              idle_o        // no hint queued, no lookup, no run open or in flight
 );
   // ---------------------------------------------------------------- hint FIFOs (per port)
   localparam int unsigned HW = (HintDepth > 1) ? $clog2(HintDepth) : 1;
@@ -309,4 +310,10 @@ module tessera_l2_pf #(
   assign fill_beat_o  = m_beat_q[r_idx_i][0];
   assign fill_last_o  = m_beat_q[r_idx_i][0];
   assign fill_err_o   = (r_resp_i != 2'b00) || (m_beat_q[r_idx_i][0] && m_err_q[r_idx_i]);
+  always_comb begin
+    idle_o = !cur_v_q && !infl_q && !open_v_q && (wait_q == 2'd0) && !(|h_ne);
+    for (int unsigned k = 0; k < NumPf; k++)
+      if (m_st_q[k] != MFree) idle_o = 1'b0;
+  end
+
 endmodule

@@ -58,7 +58,8 @@ module tessera_l2_rd_eng #(
   output logic              hint_skip_o,  // ... and only that block (this one's were hinted)
   // status
   output logic              stall_o,
-  output logic              hit1_o      // beat 1 of a line pair delivered (counts as a hit)
+  output logic              hit1_o,     // beat 1 of a line pair delivered (counts as a hit)
+  output logic              idle_o      // no burst, buffered AR, R beat or back-off: nothing moves without input
 );
   logic              active_q, inflight_q, wait_q, slice_ok_q, alloc_q;
   logic [IdBits-1:0] id_q;
@@ -252,4 +253,6 @@ module tessera_l2_rd_eng #(
   assign cur_addr_o = addr_q;
   assign stall_o = (req_valid_o && !req_gnt_i) || wait_q;
   assign hit1_o  = p1_v_q;
+  assign idle_o  = !active_q && !inflight_q && !wait_q && !p1_v_q && (ab_cnt_q == '0) &&
+                   (f_cnt_q == 3'd0) && (backoff_q == 4'd0);
 endmodule

@@ -74,7 +74,8 @@ module tessera_l2_wr_eng #(
   // address of the beat in flight / waiting (what the MSHR works on)
   output logic [31:0]       cur_addr_o,
   // status
-  output logic              stall_o
+  output logic              stall_o,
+  output logic              idle_o      // no burst, buffered AW, W beat, B or posted beat in flight
 );
   logic              active_q, inflight_q, wait_q, slice_ok_q, alloc_q;
   logic [IdBits-1:0] id_q;
@@ -323,4 +324,6 @@ module tessera_l2_wr_eng #(
   assign unused_hint = ^{s_axi_awaddr_i[4:0], s_axi_awcache_i[3], s_axi_awcache_i[1:0], s_axi_awqos_i[3:2]};
   assign cur_addr_o = addr_q;
   assign stall_o = (want && !req_gnt_i) || wait_q;
+  assign idle_o  = !active_q && !inflight_q && !wait_q && !ab_valid_q && (abf_cnt_q == '0) &&
+                   (bq_cnt_q == '0) && (w_cnt_q == 3'd0) && (byp_pushed_q == byp_acked_q);
 endmodule

@@ -618,6 +618,28 @@ module tessera_top #(
   logic [NumL2U-1:0][Dw-1:0]   l2u_wdata, l2u_rdata;
   logic [NumL2U-1:0][Dw/8-1:0] l2u_wstrb;
 
+  // Clock of the L2 (slices and routers): gated like an engine's (see g_mme). It runs while
+  // a slice has work of its own (idle_o low: a burst, miss, refill, write-back, read-ahead
+  // or maintenance in progress) and whenever something asks for it: a register access, a
+  // maintenance message, a valid on an upstream port (engines) or on a slice's memory
+  // master. An idle L2 holds no response and no request, so nothing else can move it.
+  // The clock runs two more cycles after the last such cycle (Hold): what a last
+  // transfer or register write leaves for the next edges (a status or single-pulse
+  // register field, a done pulse into its sticky bit) then lands as in the ungated chip.
+  logic l2_clk, l2_clk_en, l2_idle;
+  assign l2_clk_en = !rst_ni || !l2_idle || (|psel[PerL2 +: NumL2]) || (|msg_valid[MsgL2 +: NumL2])
+                     || (|l2u_awvalid) || (|l2u_wvalid) || (|l2u_arvalid)
+                     || (|l2u_bvalid) || (|l2u_rvalid)
+                     || (|ax_awvalid[AxL2 +: NumL2]) || (|ax_wvalid[AxL2 +: NumL2])
+                     || (|ax_arvalid[AxL2 +: NumL2]) || (|ax_bvalid[AxL2 +: NumL2])
+                     || (|ax_rvalid[AxL2 +: NumL2]);
+  tessera_clk_gate #(.Enable(EngClkGate), .Hold(2)) u_l2_cg (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .en_i     (l2_clk_en),
+    .test_en_i(1'b0),
+    .clk_o    (l2_clk)
+  );
   tessera_l2_cluster #(
     .NumSlices(NumL2),
     .NumPorts (L2Ports),
@@ -631,7 +653,7 @@ module tessera_top #(
     .MemBase  (tessera_cfg_pkg::HbmBase),
     .MemSize  (tessera_cfg_pkg::HbmSize)
   ) u_l2 (
-    .clk_i          (clk_i),
+    .clk_i          (l2_clk),
     .rst_ni         (rst_ni),
     .s_axi_awid_i   (l2u_awid),
     .s_axi_awaddr_i (l2u_awaddr),
@@ -717,7 +739,8 @@ module tessera_top #(
     .msg_valid_o    (msg_valid[MsgL2 +: NumL2]),
     .msg_ready_i    (msg_ready[MsgL2 +: NumL2]),
     .msg_addr_o     (msg_addr[MsgL2 +: NumL2]),
-    .msg_data_o     (msg_data[MsgL2 +: NumL2])
+    .msg_data_o     (msg_data[MsgL2 +: NumL2]),
+    .idle_o         (l2_idle)
   );
   // -------- end L2 section
 
@@ -736,6 +759,7 @@ module tessera_top #(
                         || l2u_rvalid[i*L2Ports+L2PMmeB];
     tessera_clk_gate #(.Enable(EngClkGate)) u_mme_cg (
       .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
       .en_i     (mme_clk_en),
       .test_en_i(1'b0),
       .clk_o    (mme_clk)
@@ -962,12 +986,30 @@ module tessera_top #(
   logic [NumDma-1:0][Dw/8-1:0] dh_wstrb;
   for (genvar d = 0; d < NumDma; d++) begin : g_dma
     localparam int unsigned Q = QDma + d;
+    localparam int unsigned U = d * L2Ports + L2PDma;
+    // The engine's clock is gated like an MME's (see g_mme): it runs while a transfer is
+    // latched or running and whenever something asks for it (register access, message, a
+    // valid on its L2 port or its host port). An idle engine holds no transaction open.
+    // Two more cycles after the last such cycle, as for the L2 (above).
+    logic dma_clk, dma_clk_en;
+    assign dma_clk_en = !rst_ni || !e_idle[Q] || e_psel[Q] || msg_valid[MsgDma+d]
+                        || l2u_awvalid[U] || l2u_wvalid[U] || l2u_arvalid[U]
+                        || l2u_bvalid[U] || l2u_rvalid[U]
+                        || dh_awvalid[d] || dh_wvalid[d] || dh_arvalid[d]
+                        || dh_bvalid[d] || dh_rvalid[d];
+    tessera_clk_gate #(.Enable(EngClkGate), .Hold(2)) u_dma_cg (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .en_i     (dma_clk_en),
+      .test_en_i(1'b0),
+      .clk_o    (dma_clk)
+    );
     tessera_dma #(
       .IdBits (Iw),
       .MemBase(tessera_cfg_pkg::HbmBase),
       .MemSize(tessera_cfg_pkg::HbmSize)
     ) u_dma (
-      .clk_i          (clk_i),
+      .clk_i          (dma_clk),
       .rst_ni         (rst_ni),
       .apb_psel_i     (e_psel[Q]),
       .apb_penable_i  (e_penable[Q]),
@@ -1306,6 +1348,7 @@ module tessera_top #(
                       || (|tp_rvalid);
   tessera_clk_gate #(.Enable(EngClkGate)) u_tpc_cg (
     .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
     .en_i     (tpc_clk_en),
     .test_en_i(1'b0),
     .clk_o    (tpc_clk)
