@@ -71,7 +71,11 @@ module tessera_qman #(
   input  logic         fence_inc_i,
   input  logic [1:0]   fence_inc_idx_i,
   input  logic [15:0]  fence_inc_val_i,
-  output logic         irq_o
+  output logic         irq_o,
+  // nothing moves without an input: no packet in execution, no fetch request, engine
+  // register access or message pending (read beats of an aborted fetch may still arrive;
+  // they are inputs). See the queue managers' clock gates in tessera_top.
+  output logic         idle_o
 );
   localparam int unsigned FifoW = $clog2(FifoBeats);
 
@@ -680,6 +684,7 @@ module tessera_qman #(
   end
 
   assign irq_o = (err_q != ErrNone) || (cfg_irq_done && done_q && !running);
+  assign idle_o = !running && !arvalid_q && !msg_valid_q && !eapb_sel_q;
 
   logic unused;
   assign unused = ^{m_axi_rid_i, m_axi_rlast_i, eng_prdata_i, hwif_out.FENCE.wr_biten,

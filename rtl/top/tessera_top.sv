@@ -1199,7 +1199,21 @@ module tessera_top #(
   logic [NumQ-1:0]         qf_arvalid, qf_arready, qf_rlast, qf_rvalid, qf_rready;
   logic [NumQ-1:0][Dw-1:0] qf_rdata;
 
+  logic [NumQ-1:0] qm_idle;
   for (genvar q = 0; q < NumQ; q++) begin : g_qman
+    // Each queue manager's clock is gated like a DMA engine's: it runs while a command
+    // buffer executes or a fetch, register access or message is pending, and whenever an
+    // input asks for it (its registers selected, a Sync-Manager fence increment, a fetch
+    // read beat). Two more cycles after the last such cycle, as for the L2 and the DMAs.
+    logic qm_clk, qm_clk_en;
+    assign qm_clk_en = !rst_ni || !qm_idle[q] || psel[PerQm+q] || q_fence_inc[q] || qf_rvalid[q];
+    tessera_clk_gate #(.Enable(EngClkGate), .Hold(2)) u_qm_cg (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .en_i     (qm_clk_en),
+      .test_en_i(1'b0),
+      .clk_o    (qm_clk)
+    );
     tessera_qman #(
       .IdBits (Iw),
       .NumSobs(tessera_cfg_pkg::SyncObjects),
@@ -1207,7 +1221,7 @@ module tessera_top #(
       .MemSize(tessera_cfg_pkg::HbmSize),
       .AxiId  (4'(q))  // routes its read data back through tessera_qman_fetch_arb
     ) u_qman (
-      .clk_i          (clk_i),
+      .clk_i          (qm_clk),
       .rst_ni         (rst_ni),
       .apb_psel_i     (psel[PerQm+q]),
       .apb_penable_i  (penable),
@@ -1253,7 +1267,8 @@ module tessera_top #(
       .fence_inc_i    (q_fence_inc[q]),
       .fence_inc_idx_i(q_fence_idx),
       .fence_inc_val_i(q_fence_val),
-      .irq_o          (qm_irq[q])
+      .irq_o          (qm_irq[q]),
+      .idle_o         (qm_idle[q])
     );
   end
 

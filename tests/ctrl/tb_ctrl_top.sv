@@ -108,7 +108,7 @@ module tb_ctrl_top (
     .eng_prdata_i(e_prdata), .eng_pslverr_i(e_pslverr),
     .msg_valid_o(qm_valid_o), .msg_ready_i(qm_ready_i), .msg_addr_o(qm_addr_o), .msg_data_o(qm_data_o),
     .engine_idle_i(dma_idle), .fence_inc_i(1'b0), .fence_inc_idx_i(2'd0), .fence_inc_val_i(16'd0),
-    .irq_o(q_irq_o)
+    .irq_o(q_irq_o), .idle_o()
   );
 
   tessera_apb_mux u_mux (
