@@ -62,6 +62,11 @@ gen-check: deps
 	@$(PY) util/gen_regs.py --check --peakrdl $(PEAKRDL)
 	@echo "gen-check: generated files are up to date"
 
+# The generated reference pages (docs/memory_map.md, docs/regs/*.md, docs/tpc_isa.md)
+# must match their sources; `make gen tpc-gen` rewrites them.
+docs: gen-check tpc-gen-check
+	@echo "docs: generated docs are up to date"
+
 include mk/rtl.mk
 include $(sort $(filter-out mk/rtl.mk,$(wildcard mk/*.mk)))
 

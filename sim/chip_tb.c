@@ -164,6 +164,10 @@ static int serve(int port, const tf_opts_t *o) {
   so.hbm_latency = o->hbm_latency;
   so.hbm_bw = o->hbm_bw;
   so.hbm_max_reads = o->hbm_max_reads;
+  so.hbm_size = o->hbm_size;
+  so.hbm_banks = o->hbm_banks;
+  so.hbm_row_bytes = o->hbm_row_bytes;
+  so.hbm_row_miss = o->hbm_row_miss;
   so.host_latency = o->host_latency;
   so.host_bw = o->host_bw;
   so.l2_set_hash = o->l2_set_hash;
@@ -221,7 +225,11 @@ int main(int argc, char **argv) {
       uart_in = v;
     } else if (!strcmp(a, "--test") || !strcmp(a, "--suite")) {
       NEEDV();
-      if (npats < 64) pats[npats++] = v;
+      if (npats == sizeof pats / sizeof pats[0]) {
+        fprintf(stderr, "chip_tb: more than %u --test/--suite patterns\n", (unsigned)(sizeof pats / sizeof pats[0]));
+        return 2;
+      }
+      pats[npats++] = v;
     } else if (!strcmp(a, "--list")) {
       list = 1;
     } else if (!strcmp(a, "--shard")) {

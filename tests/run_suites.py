@@ -5,7 +5,8 @@ Each line of suites.txt is   <kind> <name> : <shell command>
   kind: test (make test), bench (make bench) or soak (make soak)
 The command runs from the repository root with $CONFIG set. Every suite ends its
 output with a line "N passed, M failed"; a suite that exits non-zero without
-such a line counts as one failure, and so does one that prints none at all.
+such a line counts as one failure, and so does one that prints none at all or
+one whose summary is "0 passed, 0 failed" (it ran no checks).
 Output goes to build/<config>/logs/<name>.log and, on failure, its tail to the
 terminal. The last line printed here is the total: "N passed, M failed".
 --jobs N runs up to N suites side by side (in list order, longest first is the
@@ -78,6 +79,9 @@ def main():
             if p is None:
                 p, fl = 0, 1
                 note = f" (exit {rc}, no summary line)"
+            elif p == 0 and fl == 0:
+                fl = 1
+                note = f" (exit {rc}, ran no checks: summary '0 passed, 0 failed')"
             elif rc != 0 and fl == 0:
                 fl = 1
                 note = f" (exit {rc})"

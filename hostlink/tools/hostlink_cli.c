@@ -75,20 +75,39 @@ static int assemble(const char *in, const char *out) {
   }
   hl_cb_t cb;
   hl_cb_init(&cb);
+  enum { MAX_TOKENS = 300 };
   char line[1024];
   int ln = 0, bad = 0;
   while (fgets(line, sizeof line, f)) {
     ln++;
+    size_t len = strlen(line);
+    if (len && line[len - 1] != '\n') { /* no newline: the rest of the line did not fit (or EOF) */
+      int c, more = 0;
+      while ((c = fgetc(f)) != '\n' && c != EOF) more = 1;
+      if (more) {
+        fprintf(stderr, "hostlink: %s:%d: line longer than %d characters\n", in, ln, (int)sizeof line - 1);
+        bad = 1;
+        continue;
+      }
+    }
     char *hash = strchr(line, '#');
     if (hash) *hash = 0;
-    char *tok[300];
-    int n = 0;
-    for (char *t = strtok(line, " \t\r\n"); t && n < 300; t = strtok(NULL, " \t\r\n")) tok[n++] = t;
+    char *tok[MAX_TOKENS];
+    int n = 0, over = 0;
+    for (char *t = strtok(line, " \t\r\n"); t; t = strtok(NULL, " \t\r\n")) {
+      if (n < MAX_TOKENS) tok[n++] = t;
+      else over = 1;
+    }
+    if (over) {
+      fprintf(stderr, "hostlink: %s:%d: more than %d tokens on one line\n", in, ln, MAX_TOKENS);
+      bad = 1;
+      continue;
+    }
     uint32_t flags = 0;
     while (n > 1 && (!strcmp(tok[n - 1], "eb") || !strcmp(tok[n - 1], "mb")))
       flags |= !strcmp(tok[--n], "eb") ? HL_EB : HL_MB;
     if (!n) continue;
-    uint32_t a[300];
+    uint32_t a[MAX_TOKENS];
     int ok = 1;
     for (int i = 1; i < n; i++)
       if (!(i == 2 && !strcmp(tok[0], "msg_short")) && !num(tok[i], &a[i])) ok = 0;
@@ -156,17 +175,32 @@ static int cmd_status(hl_dev_t *d) {
   return 0;
 }
 
+/* Upload a whole command-buffer file; problems with the file itself are reported here
+ * (return HL_EFILE), device errors are returned. */
 static int upload_file(hl_dev_t *d, const char *path, uint32_t *addr, uint32_t *size) {
   FILE *f = fopen(path, "rb");
-  if (!f) return HL_EFILE;
-  static uint8_t buf[1 << 20];
-  size_t n = fread(buf, 1, sizeof buf, f);
+  if (!f) {
+    fprintf(stderr, "hostlink: cannot open %s\n", path);
+    return HL_EFILE;
+  }
+  long len = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+  rewind(f);
+  uint8_t *buf = len > 0 && len <= 0xFFFFFFFFL ? malloc((size_t)len) : NULL;
+  size_t n = buf ? fread(buf, 1, (size_t)len, f) : 0;
   fclose(f);
-  if (!n || (n & 7u)) return HL_EFILE;
-  int rc = hl_alloc(d, (uint32_t)n, 64, addr);
-  if (rc) return rc;
-  *size = (uint32_t)n;
-  return hl_write(d, *addr, buf, n);
+  int rc = HL_EFILE;
+  if (len < 0) fprintf(stderr, "hostlink: %s: cannot determine the file size\n", path);
+  else if (len == 0) fprintf(stderr, "hostlink: %s: empty command buffer\n", path);
+  else if (len & 7)
+    fprintf(stderr, "hostlink: %s: size %ld bytes is not a multiple of 8 (packets are whole 8-byte words)\n", path,
+            len);
+  else if (!buf || n != (size_t)len) fprintf(stderr, "hostlink: %s: cannot read %ld bytes\n", path, len);
+  else if (!(rc = hl_alloc(d, (uint32_t)n, 64, addr))) {
+    *size = (uint32_t)n;
+    rc = hl_write(d, *addr, buf, n);
+  }
+  free(buf);
+  return rc;
 }
 
 static int cmd_submit(hl_dev_t *d, int argc, char **argv) {
@@ -194,7 +228,7 @@ static int cmd_submit(hl_dev_t *d, int argc, char **argv) {
       }
       uint32_t a, sz;
       int rc = upload_file(d, colon + 1, &a, &sz);
-      if (rc) return fail(d, colon + 1, rc);
+      if (rc) return rc == HL_EFILE ? 1 : fail(d, colon + 1, rc);
       j.cb[j.ncb].eq = eq;
       j.cb[j.ncb].addr = a;
       j.cb[j.ncb++].size = sz;

@@ -3,7 +3,8 @@
  *  - FP32 -> BF16 against the common "add 0x7FFF + lsb, truncate" rule,
  *  - FP32 -> FP16 against the compiler's _Float16 conversion,
  *  - FP32 -> FP8 against a brute-force nearest-even search over all 256 codes,
- *  - exhaustive decode of the 8/16-bit formats against exact double values.
+ *  - exhaustive decode of the 8/16-bit formats (and random FP32) against ref_val, which
+ *    decodes the bit fields itself with ldexp (docs/numerics.md section 1).
  * Usage: numfmt_test [--seed N] [--iters N]. Ends with "N passed, M failed". */
 #include <math.h>
 #include <stdio.h>
@@ -34,6 +35,26 @@ static uint32_t rnd_fp32(void) {
   }
 }
 
+/* Independent reference decode: sign, exponent and fraction fields straight from the
+ * format table of docs/numerics.md, value by ldexp (no numfmt.c code involved). */
+static const struct { int ebits, mbits, bias; } ref_fmt[NF_NUM_FMTS] = {
+    [NF_FP32] = {8, 23, 127}, [NF_BF16] = {8, 7, 127}, [NF_FP16] = {5, 10, 15},
+    [NF_E4M3] = {4, 3, 7},    [NF_E5M2] = {5, 2, 15},
+};
+static double ref_val(nf_fmt f, uint32_t bits) {
+  const int eb = ref_fmt[f].ebits, mb = ref_fmt[f].mbits, bias = ref_fmt[f].bias;
+  const uint32_t frac = bits & ((1u << mb) - 1), e = (bits >> mb) & ((1u << eb) - 1);
+  const double s = ((bits >> (eb + mb)) & 1) ? -1.0 : 1.0;
+  if (e == (1u << eb) - 1) {
+    if (f != NF_E4M3) return frac ? NAN : s * INFINITY; /* IEEE-like Inf/NaN */
+    if (frac == 7) return NAN;                           /* E4M3: no Inf, NaN only S.1111.111 */
+  }
+  if (e == 0) return s * ldexp(frac, 1 - bias - mb); /* zero, subnormals */
+  return s * ldexp((1u << mb) | frac, (int)e - bias - mb);
+}
+static int ref_cls(double v) { return isnan(v) ? NF_NAN : isinf(v) ? NF_INF : v == 0 ? NF_ZERO : NF_FINITE; }
+
+/* value of nf_decode's result (the library under test) */
 static double val_of(nf_fmt f, uint32_t bits) {
   nf_val v = nf_decode(f, bits);
   if (v.cls == NF_NAN) return NAN;
@@ -57,25 +78,36 @@ static void check(int ok, const char *what, uint32_t in, uint32_t got, uint32_t 
   if (fails++ < 20) printf("FAIL %s: in 0x%08x got 0x%08x expected 0x%08x\n", what, in, got, exp);
 }
 
+/* nf_decode of one code against the reference value r: class, sign (but of NaN), value */
+static void check_decode(nf_fmt f, uint32_t c, double r) {
+  nf_val d = nf_decode(f, c);
+  double g = val_of(f, c);
+  int ok = d.cls == ref_cls(r) && (isnan(r) || (g == r && !signbit(g) == !signbit(r)));
+  static const char *what[NF_NUM_FMTS] = {"decode fp32", "decode bf16", "decode fp16", "decode e4m3",
+                                          "decode e5m2"};
+  check(ok, what[f], c, isnan(g) ? 0x7FC00000u : nf_float_to_bits((float)g),
+        isnan(r) ? 0x7FC00000u : nf_float_to_bits((float)r));
+}
+
 static int is_nan32(uint32_t b) { return (b & 0x7F800000u) == 0x7F800000u && (b & 0x7FFFFFu); }
 
-/* brute-force FP8 rounding of an FP32 value (non-NaN) */
+/* brute-force FP8 rounding of an FP32 value (non-NaN); values from ref_val */
 static uint32_t ref_fp8(nf_fmt f, uint32_t x32, int sat) {
-  double x = val_of(NF_FP32, x32), best = 0, bd = INFINITY;
-  uint32_t bc = 0, maxc = nf_max_finite(f);
-  double maxv = val_of(f, maxc);
+  double x = ref_val(NF_FP32, x32), best = 0, bd = INFINITY;
+  uint32_t bc = 0, maxc = f == NF_E4M3 ? 0x7Eu : 0x7Bu; /* 448, 57344 */
+  double maxv = ref_val(f, maxc);
   int sign = (x32 >> 31) & 1;
+  uint32_t ovf = f == NF_E4M3 ? 0x7Fu : ((uint32_t)sign << 7) | 0x7Cu; /* E4M3 NaN, E5M2 Inf */
   double ax = fabs(x);
-  if (isinf(x)) return sat ? ((sign << 7) | maxc) : nf_inf(f, sign);
+  if (isinf(x)) return sat ? ((sign << 7) | maxc) : ovf;
   /* overflow threshold: halfway between max and the next step above max */
   {
-    nf_val mv = nf_decode(f, maxc);
-    double step = ldexp(1.0, mv.exp);
+    double step = maxv - ref_val(f, maxc - 1);
     double lim = maxv + step / 2;
-    if (ax > lim || (ax == lim && (maxc & 1))) return sat ? ((sign << 7) | maxc) : nf_inf(f, sign);
+    if (ax > lim || (ax == lim && (maxc & 1))) return sat ? ((sign << 7) | maxc) : ovf;
   }
   for (uint32_t c = 0; c <= maxc; c++) {
-    double v = val_of(f, c), dd = fabs(ax - v);
+    double v = ref_val(f, c), dd = fabs(ax - v);
     if (dd < bd || (dd == bd && !(c & 1))) { bd = dd; bc = c; best = v; }
   }
   (void)best;
@@ -88,15 +120,20 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], 0, 0);
     else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = strtol(argv[++i], 0, 0);
+    else {
+      fprintf(stderr, "usage: %s [--seed N] [--iters N]\n", argv[0]);
+      return 2;
+    }
   }
   printf("numfmt_test: seed %llu iters %ld\n", (unsigned long long)seed, iters);
   rng_state = seed * 0x9E3779B97F4A7C15ull + 1;
 
-  /* exhaustive decode of 8/16-bit formats; nf_to_fp32 must be exact */
+  /* exhaustive decode of 8/16-bit formats against ref_val; nf_to_fp32 must be exact */
   for (int f = NF_BF16; f < NF_NUM_FMTS; f++) {
-    uint32_t n = nf_bytes((nf_fmt)f) == 1 ? 256 : 65536;
+    uint32_t n = f >= NF_E4M3 ? 256 : 65536;
     for (uint32_t c = 0; c < n; c++) {
-      double v = val_of((nf_fmt)f, c);
+      double v = ref_val((nf_fmt)f, c);
+      check_decode((nf_fmt)f, c, v);
       uint32_t w = nf_to_fp32((nf_fmt)f, c);
       float fv = (float)v; /* exact: every value fits in FP32 */
       uint32_t e = isnan(v) ? 0x7FC00000u : nf_float_to_bits(fv);
@@ -123,6 +160,7 @@ int main(int argc, char **argv) {
 
   for (long it = 0; it < iters; it++) {
     uint32_t x = rnd_fp32(), a = rnd_fp32(), b = rnd_fp32(), c = rnd_fp32();
+    check_decode(NF_FP32, x, ref_val(NF_FP32, x));
     /* FP32 -> BF16 common rule */
     {
       uint32_t got = nf_convert(NF_FP32, NF_BF16, x, 0, 0), exp;
@@ -164,7 +202,7 @@ int main(int argc, char **argv) {
       if (fa >= NF_E4M3) fb = (nf_fmt)(NF_E4M3 + rnd32() % 2);
       uint32_t an = nf_convert(NF_FP32, fa, a, 0, 1), bn = nf_convert(NF_FP32, fb, b, 0, 1);
       int sc = (int)(rnd32() % 17) - 8;
-      double pa = val_of(fa, an), pb = val_of(fb, bn);
+      double pa = ref_val(fa, an), pb = ref_val(fb, bn);
       double pav = ldexp(pa, sc);
       float fpa = (float)pav;
       if (!isnan(pav) && (double)fpa == pav && (pav == 0 || fabs(pav) >= ldexp(1, -126))) {

@@ -595,6 +595,10 @@ int qman_tests_main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--random") && i + 1 < argc) n_random = (unsigned)strtoul(argv[++i], NULL, 0);
     else if (!strcmp(argv[i], "--test") && i + 1 < argc) only = argv[++i];
     else if (!strcmp(argv[i], "--bench")) bench = 1;
+    else if (argv[i][0] != '+') { /* +args are Verilator's (Verilated::commandArgs) */
+      fprintf(stderr, "usage: %s [--seed N] [--test NAME] [--bench] [--fuzz N] [--random N]\n", argv[0]);
+      return 2;
+    }
   }
   printf("qman tests: seed %llu (reproduce with --seed %llu)\n", (unsigned long long)seed,
          (unsigned long long)seed);
@@ -615,6 +619,12 @@ int qman_tests_main(int argc, char **argv) {
     int r = tests[i].fn();
     if (r == 0) { pass++; printf("PASS %s (%llu cycles)\n", tests[i].name, (unsigned long long)(qtb_cycle() - c0)); }
     else { fail++; printf("FAIL %s: %s (seed %llu)\n", tests[i].name, fail_msg, (unsigned long long)seed); }
+  }
+  if (only && pass + fail == 0) {
+    fprintf(stderr, "error: --test %s matches no test%s; tests:", only, bench ? " run by --bench" : "");
+    for (unsigned i = 0; i < sizeof tests / sizeof tests[0]; i++) fprintf(stderr, " %s", tests[i].name);
+    fprintf(stderr, "\n");
+    return 2;
   }
   printf("%u passed, %u failed\n", pass, fail);
   return fail ? 1 : 0;

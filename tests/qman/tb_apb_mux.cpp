@@ -23,6 +23,10 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 0);
     else if (!strcmp(argv[i], "--transfers") && i + 1 < argc) transfers = strtoul(argv[++i], nullptr, 0);
+    else if (argv[i][0] != '+') {  // +args are Verilator's (Verilated::commandArgs)
+      fprintf(stderr, "usage: %s [--seed N] [--transfers N]\n", argv[0]);
+      return 2;
+    }
   }
   printf("apb_mux test: seed %llu (reproduce with --seed %llu)\n", (unsigned long long)seed,
          (unsigned long long)seed);

@@ -421,6 +421,12 @@ int syncmgr_tests_main(int argc, char **argv) {
     if (r == 0) { pass++; printf("PASS %s (%llu cycles)\n", tests[i].name, (unsigned long long)(tb_cycle() - c0)); }
     else { fail++; printf("FAIL %s: %s (seed %llu)\n", tests[i].name, fail_msg, (unsigned long long)seed); }
   }
+  if (only && pass + fail == 0) {
+    fprintf(stderr, "error: --test %s matches no test%s; tests:", only, bench ? " run by --bench" : "");
+    for (unsigned i = 0; i < sizeof tests / sizeof tests[0]; i++) fprintf(stderr, " %s", tests[i].name);
+    fprintf(stderr, "\n");
+    return 2;
+  }
   if (bench) printf("bench syncmgr: SOB update -> monitor payload latency %u cycles (target <= 10)\n", lat_worst);
   printf("%u passed, %u failed\n", pass, fail);
   return fail ? 1 : 0;
