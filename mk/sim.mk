@@ -26,8 +26,12 @@ SIM_VCXXFLAGS := -O2 -std=c++17 -Wall -MMD -MP $(SIM_INCS) -I$(ROOT)/sim/src -I$
 # hostlink (mk/hostlink.mk, read before this file): its library is linked into chip_tb
 SIM_CFLAGS   += $(HL_INC)
 SIM_RTL      ?= $(CFG_PKG) $(RTL_PKGS) $(RTL_SRCS)
+# The Verilated top is sim/tessera_sim_top.sv: tessera_top with its memory-side inputs
+# loaded from the C++ memory models through DPI (docs/sim.md "Speed"); the C++ class keeps
+# the name Vtessera_top.
+SIM_TOP_SV   := $(ROOT)/sim/tessera_sim_top.sv
 SIM_VFLAGS    = --cc -O3 --x-assign fast --x-initial fast --trace-fst -Wno-fatal \
-                --top-module tessera_top -Mdir $(SIM_OBJ) \
+                --top-module tessera_sim_top --prefix Vtessera_top -Mdir $(SIM_OBJ) \
                 $(if $(BOOTROM_HEX),-GBootromHex='"$(abspath $(BOOTROM_HEX))"')
 SIM_VLIBS    := $(SIM_OBJ)/Vtessera_top__ALL.a $(SIM_OBJ)/libverilated.a
 SIM_VRT_OBJS := verilated.o verilated_fst_c.o verilated_threads.o
@@ -49,13 +53,13 @@ TEST_BUILD += $(SIM_AXI_TEST)
 # `make verilate` runs of several engineers on the same build directory.
 $(SIM_OBJ)/Vtessera_top__ALL.a: FORCE
 	@mkdir -p $(SIM_OBJ)
-	@echo "$(subst ",,$(subst ',,$(SIM_VFLAGS) $(SIM_VLT) $(SIM_RTL)))" > $(SIM_BUILD)/vl.args.new
+	@echo "$(subst ",,$(subst ',,$(SIM_VFLAGS) $(SIM_VLT) $(SIM_RTL) $(SIM_TOP_SV)))" > $(SIM_BUILD)/vl.args.new
 	@exec 9>$(SIM_BUILD)/.lock; flock 9; \
 	if [ ! -f $(SIM_OBJ)/.stamp ] || ! cmp -s $(SIM_BUILD)/vl.args.new $(SIM_BUILD)/vl.args \
-	    || [ -n "$$(find $(SIM_VLT) $(SIM_RTL) -newer $(SIM_OBJ)/.stamp 2>/dev/null)" ]; then \
+	    || [ -n "$$(find $(SIM_VLT) $(SIM_RTL) $(SIM_TOP_SV) -newer $(SIM_OBJ)/.stamp 2>/dev/null)" ]; then \
 	  echo "verilator: tessera_top ($(CONFIG))"; \
 	  touch $(SIM_BUILD)/.stamp.new; \
-	  nice $(VERILATOR) $(SIM_VFLAGS) $(SIM_VLT) $(SIM_RTL) || exit 1; \
+	  nice $(VERILATOR) $(SIM_VFLAGS) $(SIM_VLT) $(SIM_RTL) $(SIM_TOP_SV) || exit 1; \
 	  mv $(SIM_BUILD)/vl.args.new $(SIM_BUILD)/vl.args; mv $(SIM_BUILD)/.stamp.new $(SIM_OBJ)/.stamp; \
 	fi; \
 	nice $(MAKE) --no-print-directory -s -j2 -C $(SIM_OBJ) -f Vtessera_top.mk \
@@ -66,10 +70,11 @@ $(SIM_OBJ)/libverilated.a: $(SIM_OBJ)/Vtessera_top__ALL.a ;
 
 sim-model: $(SIM_VLIBS)
 
-# Firmware / test programs / boot ROM the default suites need (mk/sw.mk).
+# Firmware / test programs / boot ROM the default suites need (mk/sw.mk), and the core's
+# ISA programs (mk/core.mk), two of which are in the default smoke run (suite isa).
 sim-sw:
-	@if [ -n "$(strip $(SW_ALL) $(BOOTROM_HEX))" ]; then \
-	  $(MAKE) --no-print-directory $(SW_ALL) $(BOOTROM_HEX); fi
+	@if [ -n "$(strip $(SW_ALL) $(BOOTROM_HEX) $(CORE_ELFS))" ]; then \
+	  $(MAKE) --no-print-directory $(SW_ALL) $(BOOTROM_HEX) $(CORE_ELFS); fi
 
 # ---------------------------------------------------------------- chip_tb
 SIM_CPP_SRCS := sim/src/tessera_sim.cpp sim/src/tsim_elf.cpp sim/src/tsim_timeline.cpp sim/src/axi_mem_model.cpp

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "Vtessera_top.h"
+#include "Vtessera_top__Dpi.h"
 #include "Vtessera_top___024root.h"
 #include "axi_mem_model.h"
 #include "tsim_timeline.h"
@@ -198,6 +199,31 @@ struct tsim {
   uint32_t* sram_words(int kind, uint32_t* nwords);
 };
 
+// The instance whose model is being evaluated: tsim::cycle() sets it before each eval, so
+// the DPI call below (made from inside eval) finds its memory models.
+tsim* g_dpi_sim = nullptr;
+
+// tessera_sim_top (sim/tessera_sim_top.sv) loads the memory models' slave outputs through
+// this at every rising edge: channel ch < kCh is HBM channel ch, ch == kCh the host-memory
+// port. The values are what the models' last tick produced for the next cycle.
+extern "C" void tsim_dpi_mem_slave(int ch, svBit* awready, svBit* wready, svBit* arready,
+                                   svBit* bvalid, svBit* rvalid, int* bid, svBitVecVal* bresp,
+                                   int* rid, svBitVecVal* rresp, svBit* rlast,
+                                   svBitVecVal* rdata) {
+  const AxiMemPort& p = unsigned(ch) < kCh ? g_dpi_sim->port[ch] : g_dpi_sim->hport;
+  *awready = p.awready;
+  *wready = p.wready;
+  *arready = p.arready;
+  *bvalid = p.bvalid;
+  *rvalid = p.rvalid;
+  *bid = int(p.bid);
+  *bresp = p.bresp;
+  *rid = int(p.rid);
+  *rresp = p.rresp;
+  *rlast = p.rlast;
+  std::memcpy(rdata, p.rdata, kDataWords * 4);
+}
+
 void tsim::set_err(const char* fmt, ...) {
   char buf[512];
   va_list ap;
@@ -212,13 +238,13 @@ uint32_t* tsim::sram_words(int kind, uint32_t* nwords) {
   switch (kind) {
     case 0:
       *nwords = TESSERA_BOOTROM_BYTES / 4;
-      return r->tessera_top__DOT__u_bootrom__DOT__mem_q.m_storage;
+      return r->tessera_sim_top__DOT__u_top__DOT__u_bootrom__DOT__mem_q.m_storage;
     case 1:
       *nwords = TESSERA_ISRAM_BYTES / 4;
-      return r->tessera_top__DOT__u_isram__DOT__mem_q.m_storage;
+      return r->tessera_sim_top__DOT__u_top__DOT__u_isram__DOT__mem_q.m_storage;
     case 2:
       *nwords = TESSERA_DSRAM_BYTES / 4;
-      return r->tessera_top__DOT__u_dsram__DOT__mem_q.m_storage;
+      return r->tessera_sim_top__DOT__u_top__DOT__u_dsram__DOT__mem_q.m_storage;
     default:
       *nwords = 0;
       return nullptr;
@@ -239,44 +265,11 @@ void tsim::reset_models() {
 // One clock cycle.
 void tsim::cycle() {
   Vtessera_top* t = top.get();
-  // ---- clk low: drive inputs (slave outputs produced by last tick)
+  // ---- clk low. The memory models' slave outputs for this cycle (produced by last
+  // cycle's tick) were loaded into tessera_sim_top's registers at the last rising edge
+  // (tsim_dpi_mem_slave below); only the UART line and the host register port are inputs.
   t->clk_i = 0;
-  for (unsigned c = 0; c < kCh; ++c) {
-    const AxiMemPort& p = port[c];
-    setf(t->hbm_awready_i, c, 1, p.awready);
-    setf(t->hbm_wready_i, c, 1, p.wready);
-    setf(t->hbm_arready_i, c, 1, p.arready);
-    setf(t->hbm_bvalid_i, c, 1, p.bvalid);
-    setf(t->hbm_rvalid_i, c, 1, p.rvalid);
-    if (p.bvalid) {
-      setf(t->hbm_bid_i, c, kIdW, p.bid);
-      setf(t->hbm_bresp_i, c, 2, p.bresp);
-    }
-    if (p.rvalid) {
-      setf(t->hbm_rid_i, c, kIdW, p.rid);
-      setf(t->hbm_rresp_i, c, 2, p.rresp);
-      setf(t->hbm_rlast_i, c, 1, p.rlast);
-      setd(t->hbm_rdata_i, c, p.rdata);
-    }
-  }
-  {
-    const AxiMemPort& p = hport;
-    t->host_awready_i = p.awready;
-    t->host_wready_i = p.wready;
-    t->host_arready_i = p.arready;
-    t->host_bvalid_i = p.bvalid;
-    t->host_rvalid_i = p.rvalid;
-    if (p.bvalid) {
-      setf(t->host_bid_i, 0, kHostIdW, p.bid);
-      t->host_bresp_i = p.bresp;
-    }
-    if (p.rvalid) {
-      setf(t->host_rid_i, 0, kHostIdW, p.rid);
-      t->host_rresp_i = p.rresp;
-      t->host_rlast_i = p.rlast;
-      setd(t->host_rdata_i, 0, p.rdata);
-    }
-  }
+  g_dpi_sim = this;
   t->uart_rx_i = rx_level;
   t->eval();
   if (fst) fst->dump(2 * cyc);
@@ -957,7 +950,7 @@ int tsim_l2_invalidate_all(tsim_t* s) { return tsim_l2_maint_all(s, TSIM_L2_INVA
 
 // ---------------------------------------------------------------- timeline
 // Queue managers in tessera_top's queue list order (MME i, the TPC cluster, DMA d).
-#define TL_QSTATE(q) uint8_t(r->tessera_top__DOT__g_qman__BRA__##q##__KET____DOT__u_qman__DOT__state_q)
+#define TL_QSTATE(q) uint8_t(r->tessera_sim_top__DOT__u_top__DOT__g_qman__BRA__##q##__KET____DOT__u_qman__DOT__state_q)
 namespace {
 constexpr unsigned kTlQueues = TESSERA_NUM_MME + 1u + TESSERA_DMA_ENGINES;
 constexpr unsigned kTlTpcs = TESSERA_DCORES * TESSERA_TPC_PER_DCORE;
@@ -992,8 +985,8 @@ void tsim::timeline_sample() {
 #endif
   };
   static_assert(sizeof qs == kTlQueues, "timeline: tsim::timeline_sample reads another number of queue managers");
-  const uint32_t idle = uint32_t(r->tessera_top__DOT__e_idle);
-  const uint32_t tbusy = uint32_t(r->tessera_top__DOT__u_tpc__DOT__c_busy);
+  const uint32_t idle = uint32_t(r->tessera_sim_top__DOT__u_top__DOT__e_idle);
+  const uint32_t tbusy = uint32_t(r->tessera_sim_top__DOT__u_top__DOT__u_tpc__DOT__c_busy);
   for (unsigned q = 0; q < kTlQueues; ++q) {
     // tessera_qman's states: 0 idle, 4 barrier check (waits while its engine is
     // busy), 7 FENCE, 8 WAIT; the others fetch and execute packets
@@ -1003,7 +996,7 @@ void tsim::timeline_sample() {
     tl_state[kTlQueues + q] = busy;
   }
   for (unsigned p = 0; p < kTlTpcs; ++p) tl_state[2 * kTlQueues + p] = (tbusy >> p) & 1u;
-  tl_cnt[2 * kCh] = r->tessera_top__DOT__u_syncmgr__DOT__sob_wr ? 1 : 0;
+  tl_cnt[2 * kCh] = r->tessera_sim_top__DOT__u_top__DOT__u_syncmgr__DOT__sob_wr ? 1 : 0;
   tl->sample(cyc, tl_state.data(), tl_cnt.data());
 }
 
@@ -1040,7 +1033,7 @@ int tsim_timeline_close(tsim_t* s) {
 void tsim_probe(tsim_t* s, tsim_probe_t* p) {
   auto* r = s->top->rootp;
   // tessera_top's queue list: MME i, the TPC cluster, DMA d (see its "queue list")
-  uint32_t sel = uint32_t(r->tessera_top__DOT__q_psel), mask = 0;
+  uint32_t sel = uint32_t(r->tessera_sim_top__DOT__u_top__DOT__q_psel), mask = 0;
   for (unsigned q = 0; q < TESSERA_NUM_MME + 1u + TESSERA_DMA_ENGINES; q++) {
     unsigned slot = q < TESSERA_NUM_MME    ? TESSERA_QMAN_SLOT_MME + q
                     : q == TESSERA_NUM_MME ? TESSERA_QMAN_SLOT_TPC
@@ -1048,13 +1041,13 @@ void tsim_probe(tsim_t* s, tsim_probe_t* p) {
     if ((sel >> q) & 1u) mask |= 1u << slot;
   }
   p->qman_eng_sel = mask;
-  p->sm_object_update = r->tessera_top__DOT__u_syncmgr__DOT__sob_wr ? 1 : 0;
+  p->sm_object_update = r->tessera_sim_top__DOT__u_top__DOT__u_syncmgr__DOT__sob_wr ? 1 : 0;
   for (unsigned d = 0; d < 4; d++) p->dma_rd_outst[d] = p->dma_buf_beats[d] = 0;
-  p->dma_rd_outst[0]  = uint32_t(r->tessera_top__DOT__g_dma__BRA__0__KET____DOT__u_dma__DOT__r_outst_q);
-  p->dma_buf_beats[0] = uint32_t(r->tessera_top__DOT__g_dma__BRA__0__KET____DOT__u_dma__DOT__count_q);
+  p->dma_rd_outst[0]  = uint32_t(r->tessera_sim_top__DOT__u_top__DOT__g_dma__BRA__0__KET____DOT__u_dma__DOT__r_outst_q);
+  p->dma_buf_beats[0] = uint32_t(r->tessera_sim_top__DOT__u_top__DOT__g_dma__BRA__0__KET____DOT__u_dma__DOT__count_q);
 #if TESSERA_DMA_ENGINES > 1
-  p->dma_rd_outst[1]  = uint32_t(r->tessera_top__DOT__g_dma__BRA__1__KET____DOT__u_dma__DOT__r_outst_q);
-  p->dma_buf_beats[1] = uint32_t(r->tessera_top__DOT__g_dma__BRA__1__KET____DOT__u_dma__DOT__count_q);
+  p->dma_rd_outst[1]  = uint32_t(r->tessera_sim_top__DOT__u_top__DOT__g_dma__BRA__1__KET____DOT__u_dma__DOT__r_outst_q);
+  p->dma_buf_beats[1] = uint32_t(r->tessera_sim_top__DOT__u_top__DOT__g_dma__BRA__1__KET____DOT__u_dma__DOT__count_q);
 #endif
 }
 

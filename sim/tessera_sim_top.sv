@@ -1,0 +1,163 @@
+// tessera_sim_top: the Verilator top of ./chip_tb (simulation only, never synthesized).
+//
+// tessera_top with the slave side of its HBM channels and of its host-memory port driven
+// by registers instead of top-level inputs. At every rising edge the registers load what
+// the C++ memory models (sim/src/axi_mem_model.*, ticked by sim/src/tessera_sim.cpp just
+// before the edge) produced for the next cycle, through the DPI functions below; the
+// chip's flops sample the old values at the same edge, as they sampled the inputs the
+// harness drove before. So every cycle is the same as with inputs, but the logic fed by
+// the memory side (the fabric's response paths, the L2 slices' read paths) is evaluated
+// once per cycle with the rest of the clocked logic: Verilator evaluates the logic fed by
+// top-level inputs in every eval(), two per cycle (docs/sim.md "Speed").
+//
+// Data fields load only with their valid, as the harness drove them before. The other
+// inputs of tessera_top (UART, host register port) stay inputs; ports are connected by
+// name (.*), so a port added to tessera_top must be added here too.
+module tessera_sim_top #(
+  parameter              BootromHex = "",
+  parameter int unsigned HbmIdBits  = tessera_cfg_pkg::AxiIdBits + 5,
+  parameter int unsigned HostIdBits = tessera_cfg_pkg::AxiIdBits + 2
+) (
+  input  logic clk_i,
+  input  logic rst_ni,
+  input  logic uart_rx_i,
+  output logic uart_tx_o,
+  input  logic        host_req_i,
+  input  logic [31:0] host_addr_i,
+  input  logic        host_we_i,
+  input  logic [3:0]  host_be_i,
+  input  logic [31:0] host_wdata_i,
+  output logic        host_gnt_o,
+  output logic        host_rvalid_o,
+  output logic [31:0] host_rdata_o,
+  output logic        host_err_o,
+  output logic [tessera_cfg_pkg::NumHostIrqs-1:0] host_irq_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][HbmIdBits-1:0]      hbm_awid_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][31:0]               hbm_awaddr_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][7:0]                hbm_awlen_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][2:0]                hbm_awsize_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][1:0]                hbm_awburst_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][3:0]                hbm_awcache_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][2:0]                hbm_awprot_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][3:0]                hbm_awqos_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_awvalid_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][tessera_cfg_pkg::AxiDataBits-1:0]    hbm_wdata_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][tessera_cfg_pkg::AxiDataBits/8-1:0]  hbm_wstrb_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_wlast_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_wvalid_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_bready_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][HbmIdBits-1:0]      hbm_arid_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][31:0]               hbm_araddr_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][7:0]                hbm_arlen_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][2:0]                hbm_arsize_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][1:0]                hbm_arburst_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][3:0]                hbm_arcache_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][2:0]                hbm_arprot_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][3:0]                hbm_arqos_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_arvalid_o,
+  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_rready_o,
+  output logic [HostIdBits-1:0] host_awid_o,
+  output logic [31:0]           host_awaddr_o,
+  output logic [7:0]            host_awlen_o,
+  output logic [2:0]            host_awsize_o,
+  output logic [1:0]            host_awburst_o,
+  output logic                  host_awvalid_o,
+  output logic [tessera_cfg_pkg::AxiDataBits-1:0]   host_wdata_o,
+  output logic [tessera_cfg_pkg::AxiDataBits/8-1:0] host_wstrb_o,
+  output logic                  host_wlast_o,
+  output logic                  host_wvalid_o,
+  output logic                  host_bready_o,
+  output logic [HostIdBits-1:0] host_arid_o,
+  output logic [31:0]           host_araddr_o,
+  output logic [7:0]            host_arlen_o,
+  output logic [2:0]            host_arsize_o,
+  output logic [1:0]            host_arburst_o,
+  output logic                  host_arvalid_o,
+  output logic                  host_rready_o,
+  output logic        trace_valid_o,
+  output logic [31:0] trace_pc_o,
+  output logic [31:0] trace_insn_o
+);
+  localparam int unsigned NCh = tessera_cfg_pkg::HbmChannels;
+  localparam int unsigned Dw  = tessera_cfg_pkg::AxiDataBits;
+
+  // Slave outputs of memory channel ch for the next cycle (ch < NCh: HBM channel ch;
+  // ch == NCh: the host-memory port; IDs are zero-extended to 32 bits). Implemented in
+  // sim/src/tessera_sim.cpp; called once per channel at every rising edge.
+  import "DPI-C" function void tsim_dpi_mem_slave(
+    input  int        ch,
+    output bit        awready,
+    output bit        wready,
+    output bit        arready,
+    output bit        bvalid,
+    output bit        rvalid,
+    output int        bid,
+    output bit [1:0]  bresp,
+    output int        rid,
+    output bit [1:0]  rresp,
+    output bit        rlast,
+    output bit [Dw-1:0] rdata
+  );
+
+  // the slave-side signals of tessera_top, by their port names (connected by .* below)
+  logic [NCh-1:0]                hbm_awready_i, hbm_wready_i, hbm_arready_i;
+  logic [NCh-1:0]                hbm_bvalid_i, hbm_rvalid_i, hbm_rlast_i;
+  logic [NCh-1:0][HbmIdBits-1:0] hbm_bid_i, hbm_rid_i;
+  logic [NCh-1:0][1:0]           hbm_bresp_i, hbm_rresp_i;
+  logic [NCh-1:0][Dw-1:0]        hbm_rdata_i;
+  logic                  host_awready_i, host_wready_i, host_arready_i;
+  logic                  host_bvalid_i, host_rvalid_i, host_rlast_i;
+  logic [HostIdBits-1:0] host_bid_i, host_rid_i;
+  logic [1:0]            host_bresp_i, host_rresp_i;
+  logic [Dw-1:0]         host_rdata_i;
+
+  always_ff @(posedge clk_i) begin
+    bit aw, w, ar, bv, rv, rl;
+    // verilator lint_off UNUSEDSIGNAL
+    int bid, rid;   // IDs zero-extended; the ports use the low HbmIdBits / HostIdBits
+    // verilator lint_on UNUSEDSIGNAL
+    bit [1:0] br, rr;
+    bit [Dw-1:0] rd;
+    for (int c = 0; c < int'(NCh); c++) begin
+      tsim_dpi_mem_slave(c, aw, w, ar, bv, rv, bid, br, rid, rr, rl, rd);
+      hbm_awready_i[c] <= aw;
+      hbm_wready_i[c]  <= w;
+      hbm_arready_i[c] <= ar;
+      hbm_bvalid_i[c]  <= bv;
+      hbm_rvalid_i[c]  <= rv;
+      if (bv) begin
+        hbm_bid_i[c]   <= HbmIdBits'(bid);
+        hbm_bresp_i[c] <= br;
+      end
+      if (rv) begin
+        hbm_rid_i[c]   <= HbmIdBits'(rid);
+        hbm_rresp_i[c] <= rr;
+        hbm_rlast_i[c] <= rl;
+        hbm_rdata_i[c] <= rd;
+      end
+    end
+    tsim_dpi_mem_slave(int'(NCh), aw, w, ar, bv, rv, bid, br, rid, rr, rl, rd);
+    host_awready_i <= aw;
+    host_wready_i  <= w;
+    host_arready_i <= ar;
+    host_bvalid_i  <= bv;
+    host_rvalid_i  <= rv;
+    if (bv) begin
+      host_bid_i   <= HostIdBits'(bid);
+      host_bresp_i <= br;
+    end
+    if (rv) begin
+      host_rid_i   <= HostIdBits'(rid);
+      host_rresp_i <= rr;
+      host_rlast_i <= rl;
+      host_rdata_i <= rd;
+    end
+  end
+
+  tessera_top #(
+    .BootromHex(BootromHex),
+    .HbmIdBits (HbmIdBits),
+    .HostIdBits(HostIdBits)
+  ) u_top (.*);
+
+endmodule
