@@ -397,6 +397,10 @@ int syncmgr_tests_main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--ops") && i + 1 < argc) rand_ops = (unsigned)strtoul(argv[++i], NULL, 0);
     else if (!strcmp(argv[i], "--bench")) bench = 1;
     else if (!strcmp(argv[i], "--test") && i + 1 < argc) only = argv[++i];
+    else if (argv[i][0] != '+') { /* +args are Verilator's */
+      fprintf(stderr, "usage: %s [--seed N] [--ops N] [--bench] [--test NAME]\n", argv[0]);
+      return 2;
+    }
   }
   nsobs = TESSERA_SYNC_OBJECTS;
   nmons = TESSERA_SYNC_MONITORS;
