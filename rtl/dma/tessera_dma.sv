@@ -228,24 +228,28 @@ module tessera_dma #(
   end
 
   // ------------------------------------------------------------------ checks (SCheck)
-  logic [47:0] ext_s, ext_d;       // extent - size of the last row start from the base
-  logic [48:0] s_end, d_end, m_end, h_end;
+  // Widths chosen so that no sum wraps (a wrapped end address would pass the check):
+  // (COUNT-1) * STRIDE < 2^48, so an extent is < 2^49; the transpose's (columns-1) *
+  // DST_STRIDE1 < 2^63; the ends are computed in 64 bits. The products keep their narrow
+  // operands (16 x 32, 31 x 32 bits), so synthesis builds no wider multipliers.
+  logic [48:0] ext_s, ext_d;       // extent - size of the last row start from the base
+  logic [63:0] s_end, d_end, m_end, h_end;
   logic        s_ok, d_ok;
   logic [7:0]  chk_err;
-  logic [47:0] tr_cols;          // transpose: source columns = destination rows
+  logic [30:0] tr_cols_m1;         // transpose: source columns (= destination rows) - 1
   always_comb begin
-    ext_s = (48'(c2_q) - 48'd1) * 48'(ss2_q) + (48'(c1_q) - 48'd1) * 48'(ss1_q);
-    ext_d = (48'(c2_q) - 48'd1) * 48'(ds2_q) + (48'(c1_q) - 48'd1) * 48'(ds1_q);
-    s_end = 49'(src_q) + 49'(ext_s) + 49'(size_q);
-    d_end = 49'(dst_q) + 49'(ext_d) + 49'(size_q);
-    tr_cols = esize_q ? 48'(size_q[31:2]) : 48'(size_q[31:1]);
+    ext_s = 49'(48'(16'(c2_q - 16'd1)) * 48'(ss2_q)) + 49'(48'(16'(c1_q - 16'd1)) * 48'(ss1_q));
+    ext_d = 49'(48'(16'(c2_q - 16'd1)) * 48'(ds2_q)) + 49'(48'(16'(c1_q - 16'd1)) * 48'(ds1_q));
+    s_end = 64'(src_q) + 64'(ext_s) + 64'(size_q);
+    d_end = 64'(dst_q) + 64'(ext_d) + 64'(size_q);
+    tr_cols_m1 = (esize_q ? 31'(size_q[31:2]) : size_q[31:1]) - 31'd1;
     if (trm) begin
       // destination: SIZE/e rows of COUNT1*e bytes, DST_STRIDE1 apart
-      d_end = 49'(dst_q) + 49'((tr_cols - 48'd1) * 48'(ds1_q)) +
-              (esize_q ? 49'({c1_q, 2'b00}) : 49'({c1_q, 1'b0}));
+      d_end = 64'(dst_q) + 64'(63'(tr_cols_m1) * 63'(ds1_q)) +
+              (esize_q ? 64'({c1_q, 2'b00}) : 64'({c1_q, 1'b0}));
     end
-    m_end = 49'(MemBase) + 49'(MemSize);
-    h_end = 49'(HostBase) + 49'(HostSize);
+    m_end = 64'(MemBase) + 64'(MemSize);
+    h_end = 64'(HostBase) + 64'(HostSize);
     s_ok  = src_h ? (s_end <= h_end) : (src_q >= MemBase && s_end <= m_end);
     d_ok  = dst_h ? (d_end <= h_end) : (dst_q >= MemBase && d_end <= m_end);
     chk_err = 8'd0;

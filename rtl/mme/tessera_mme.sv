@@ -260,7 +260,7 @@ module tessera_mme
       chk_err = tessera_mme_pkg::ErrDimMax;
     end else if (a_addr_q[4:0] != '0 || b_addr_q[4:0] != '0 || c_addr_q[4:0] != '0 ||
                  (bias_q && bias_addr_q[4:0] != '0) || lda_q[4:0] != '0 ||
-                 ldb_q[4:0] != '0 || ldc_q[4:0] != '0 || 24'(ldc_q) < c_rowb) begin
+                 ldb_q[4:0] != '0 || ldc_q[4:0] != '0 || ldc_q < 32'(c_rowb)) begin
       chk_err = tessera_mme_pkg::ErrAlign;
     end else if (a_addr_q < MemBase || a_end > mem_end || b_addr_q < MemBase ||
                  b_end > mem_end || c_addr_q < MemBase || c_end > mem_end ||

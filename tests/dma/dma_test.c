@@ -236,7 +236,7 @@ static int t_transpose(void) {
 
 static int t_errors(void) {
   fresh();
-  for (int k = 0; k < 14; k++) {
+  for (int k = 0; k < 17; k++) {
     dma_desc_t d = rand_desc(DMA_MODE_STRIDED);
     switch (k) {
       case 0: d = rand_desc(DMA_MODE_TRANSPOSE); d.c1 += 1 + rnd() % 3; break;
@@ -254,6 +254,21 @@ static int t_errors(void) {
       case 11: d.mode = DMA_MODE_LINEAR; d.src = TESSERA_HOST_BASE + TESSERA_HOST_SIZE - 32; d.size = 64; break;
       case 12: d.mode = DMA_MODE_LINEAR; d.dst = TESSERA_HOST_BASE + TESSERA_HOST_SIZE - 96; d.size = 128; break;
       case 13: d.mode = DMA_MODE_LINEAR; d.src = TESSERA_HOST_BASE - 32; d.size = 64; break;
+      /* footprints just above 2^48 bytes: an end address computed in 48 bits wraps to a
+       * small offset and would pass (strided destination, strided source, transpose) */
+      case 14:
+        d.size = 32; d.c1 = 5; d.c2 = 65535; d.ss1 = d.ss2 = 0;
+        d.ds1 = 0x80080000u; d.ds2 = 0xFFFFFFE0u; d.dst = TESSERA_HBM_BASE + 0x10000000u;
+        break;
+      case 15:
+        d.size = 32; d.c1 = 5; d.c2 = 65535; d.ds1 = d.ds2 = 0;
+        d.ss1 = 0x80080000u; d.ss2 = 0xFFFFFFE0u; d.src = TESSERA_HBM_BASE + 0x10000000u;
+        break;
+      case 16:
+        d = rand_desc(DMA_MODE_TRANSPOSE);
+        d.ebytes = 2; d.size = 1u << 18; d.c1 = 16; d.ss1 = 1u << 18; d.src = TESSERA_HBM_BASE;
+        d.ds1 = 0x80004020u; d.dst = TESSERA_HBM_BASE;
+        break;
       default: d.mode = DMA_MODE_LINEAR; d.src = TESSERA_HBM_BASE - 64; d.size = 128; break;
     }
     run_opts_t o = {1, 0};

@@ -477,6 +477,9 @@ static void test_bad_input(void) {
   /* the engine still works */
   j = mkjob(R + 1, C + 1, 7, NF_BF16, NF_BF16, NF_FP32);
   run_check(&j, "good job after refusals");
+  /* the LDC check compares all 32 bits (it once compared 24: 16 MiB looked like 0) */
+  j = mkjob(1, 4, 4, NF_BF16, NF_BF16, NF_FP32); j.ldc = 0x01000000u;
+  run_check(&j, "LDC of 16 MiB accepted (M = 1)");
 }
 
 /* AXI error responses (memory populated below the engine's window): the job ends with
