@@ -409,6 +409,10 @@ static int dma_go_ok(const job_t *j, const shadow_t *sh, uint32_t ctrl)
     uint32_t mode = (ctrl & DMA__CTRL__MODE_bm) >> DMA__CTRL__MODE_bp;
     uint32_t src = SH(sh, dma_t, SRC), dst = SH(sh, dma_t, DST), size = SH(sh, dma_t, SIZE);
     uint32_t c1 = SH(sh, dma_t, COUNT1), c2 = SH(sh, dma_t, COUNT2);
+    /* a tensor copy's footprint is in its descriptors in memory, which this check does
+     * not follow: refused (docs/hostlink.md) */
+    if (ctrl & DMA__CTRL__TENSOR_bm)
+        return 0;
     if (mode == 0u)
         return dma_range_ok(j, dst, size, 1u, 0u, 1u, 0u) && dma_range_ok(j, src, size, 1u, 0u, 1u, 0u);
     if (mode == 3u) {  /* transpose: COUNT1 rows of SIZE bytes -> SIZE/e rows of COUNT1 elements */

@@ -424,6 +424,31 @@ TF_TEST(hostlink, bad_jobs, 3000000) {
     HL_CHECK(t, d, hl_submit(d, &j, &seq));
     EXPECT_JOB(t, d, seq, HL_FAILED, HIF_CAUSE_BAD_QUEUE, (1u << 8) | (uint32_t)eq, 200000);
   }
+  /* a DMA go in tensor mode: SRC/DST/SIZE lie inside the job's buffer, but the copy's
+   * footprint is in tensor descriptors the packet check does not follow: refused */
+  int dq = hl_queue_id("dma0");
+  if (dq >= 0 && ((hl_eq_present(d) >> dq) & 1u)) {
+    hl_cb_t tc;
+    hl_cb_init(&tc);
+    uint32_t tca, nbuf = 4096u;
+    hl_cb_nop(&tc, 0);
+    uint32_t toff = hl_cb_bytes(&tc);
+    uint32_t v[4] = {0, 0, 32u, DMA__CTRL__GO_bm | DMA__CTRL__TENSOR_bm};
+    hl_cb_wreg_bulk(&tc, 0, (uint32_t)offsetof(dma_t, SRC), 4, v);
+    hl_cb_stop(&tc, 0);
+    HL_CHECK(t, d, hl_cb_upload(d, &tc, &tca));
+    job1(&j, dq, tca, hl_cb_bytes(&tc));
+    j.buf[0].size = nbuf;   /* the buffer holds the packets and the 32 bytes at its end */
+    v[0] = v[1] = tca + nbuf - 32u;
+    hl_cb_clear(&tc);
+    hl_cb_nop(&tc, 0);
+    hl_cb_wreg_bulk(&tc, 0, (uint32_t)offsetof(dma_t, SRC), 4, v);
+    hl_cb_stop(&tc, 0);
+    HL_CHECK(t, d, hl_write(d, tca, hl_cb_words(&tc), hl_cb_bytes(&tc)));
+    HL_CHECK(t, d, hl_submit(d, &j, &seq));
+    EXPECT_JOB(t, d, seq, HL_FAILED, HIF_CAUSE_PACKET, HIF_PKT_DETAIL(0, HIF_PKT_DMA_RANGE, toff), 200000);
+    hl_cb_free(&tc);
+  }
   /* a buffer outside device memory (the second one) */
   job1(&j, eq, cba, sz);
   j.nbuf = 2;
@@ -1222,8 +1247,11 @@ static uint32_t fz_bad_pkt(fz_t *f, hl_cb_t *cb, uint32_t slot, int eq, uint32_t
       uint32_t n = 32u * (1u + tf_rand_below(t, 8)), out = fz_outside(f, slot) & ~31u;
       if (tf_rand_below(t, 2)) hl_cb_lin_dma(cb, 0, base + FZ_SRC, out, n);
       else if (tf_rand_below(t, 2)) hl_cb_lin_dma(cb, 0, out, base + FZ_DST(0), n);
-      else {   /* straddles the end of the buffer */
-        uint32_t v[4] = {base + FZ_SRC, base + FZ_BUF - 32u, 64u, 1u};
+      else if (tf_rand_below(t, 2)) {   /* straddles the end of the buffer */
+        uint32_t v[4] = {base + FZ_SRC, base + FZ_BUF - 32u, 64u, DMA__CTRL__GO_bm};
+        hl_cb_wreg_bulk(cb, 0, FZ_OFF_DMA(SRC), 4, v);
+      } else {   /* a tensor copy: SRC/DST/SIZE inside, but its descriptors are not checked */
+        uint32_t v[4] = {base + FZ_SRC, base + FZ_DST(0), 32u, DMA__CTRL__GO_bm | DMA__CTRL__TENSOR_bm};
         hl_cb_wreg_bulk(cb, 0, FZ_OFF_DMA(SRC), 4, v);
       }
       return HIF_PKT_DMA_RANGE;
