@@ -78,6 +78,9 @@ typedef int (*tsim_pred_fn)(tsim_t *s, void *ctx);
 int tsim_run_until(tsim_t *s, tsim_pred_fn pred, void *ctx, uint64_t budget, unsigned poll);
 /* Print cycle, last retired PC, the retirement ring, UART tail and HBM state. */
 void tsim_diag(tsim_t *s, FILE *f, const char *cause);
+/* How many diagnostics this instance has printed (a test framework prints one for a
+ * failed test unless the run already did). */
+unsigned tsim_diag_count(const tsim_t *s);
 /* Optional progress callback, called about every `every` cycles during runs. */
 typedef void (*tsim_progress_fn)(tsim_t *s, void *ctx);
 void tsim_set_progress(tsim_t *s, tsim_progress_fn fn, void *ctx, uint64_t every);

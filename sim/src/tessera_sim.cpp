@@ -141,6 +141,7 @@ struct tsim {
   SparseMem hbm;
   std::vector<std::unique_ptr<AxiMemModel>> ch;
   AxiMemPort port[kCh];
+  unsigned ndiag = 0;  // diagnostics printed (tsim_diag)
   // host memory behind the chip's host AXI master (the DMA engines' host port)
   SparseMem hostmem;
   std::unique_ptr<AxiMemModel> hch;
@@ -660,7 +661,10 @@ static void diag_engines(tsim_t* s, FILE* f) {
   s->err = saved_err;
 }
 
+unsigned tsim_diag_count(const tsim_t* s) { return s->ndiag; }
+
 void tsim_diag(tsim_t* s, FILE* f, const char* cause_in) {
+  ++s->ndiag;
   const std::string cause_copy = cause_in ? cause_in : "(none)";  // may point into s->err
   const char* cause = cause_copy.c_str();
   std::fprintf(f, "=== tessera sim diagnostic ===\n");

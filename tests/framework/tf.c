@@ -319,6 +319,11 @@ unsigned tf_run(const unsigned char *sel, const tf_opts_t *opts) {
         char tail[301];
         printf("         uart tail: %s\n", tsim_uart_tail(ctx.sim, tail, sizeof tail));
       }
+      /* where the chip stood (engines, queues, PC), unless a stuck run printed it */
+      if (ctx.sim && tsim_diag_count(ctx.sim) == 0) {
+        fflush(stdout);
+        tsim_diag(ctx.sim, stdout, ctx.msg);
+      }
     }
     fflush(stdout);
     if (ctx.sim) tsim_destroy(ctx.sim);
