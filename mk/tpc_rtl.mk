@@ -42,8 +42,9 @@ tpc-rtl-lint:
 	verilator --lint-only -Wall --top-module tessera_tpc_core $(ROOT)/rtl/lint/waivers.vlt $(TPC_RTL)
 tpc-rtl-tb: $(TPC_RTL_TB)
 tpc-rtl-test: tpc-rtl-gen-check tpc-rtl-lint $(TPC_RTL_TB) $(TPC_FPU_TB)
-	@$(TPC_FPU_TB) $(if $(SEED),--seed $(SEED))
-	@$(TPC_RTL_TB) $(if $(SEED),--seed $(SEED)) --progs $(TPC_RTL_PROGS)
+	@s=$(if $(SEED),$(SEED),$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')); \
+	  echo "tpc-rtl-test: seed $$s (reproduce with SEED=$$s)"; \
+	  $(TPC_FPU_TB) --seed $$s && $(TPC_RTL_TB) --seed $$s --progs $(TPC_RTL_PROGS)
 
 tpc-rtl-synth: deps
 	@mkdir -p $(TPC_RTL_BUILD)
