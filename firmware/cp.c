@@ -87,7 +87,7 @@ static uint32_t hist_n;
 static volatile uint32_t probe_fault;
 static uint32_t eng_status[HIF_NUM_EQ];   /* address of the engine's STATUS register (0: none known) */
 static uint32_t eng_errmask[HIF_NUM_EQ];  /* its error-code field */
-enum { ENG_OTHER = 0, ENG_MME, ENG_DMA };
+enum { ENG_OTHER = 0, ENG_MME, ENG_DMA, ENG_TPC };
 static uint8_t eng_kind[HIF_NUM_EQ];      /* which register semantics the packet check applies */
 static uint32_t slot_free = (1u << FW_JOBS) - 1u;  /* bit s: jobs[s] is J_FREE */
 static uint32_t n_wait;                           /* jobs in J_WAIT */
@@ -271,6 +271,40 @@ static int cq_post(const job_t *j)
 
 static void fail_dependents(uint32_t seq);
 
+/* Polls of TPC STATUS.busy after CTRL.cancel (each a few tens of cycles): a cancelled
+ * launch ends within one bundle per TPC plus its program load (docs/firmware.md). */
+#define TPC_CANCEL_POLLS 2000u
+
+/* A failed or aborted job that owns the TPC queue: stop the queue first (no further
+ * launch from its buffer), then cancel the running launch (every TPC stops before its
+ * next bundle with TIMEOUT) and wait until the cluster is idle. A kernel that never
+ * ends is stopped, and the launch's completion message has landed before the job's
+ * objects are cleared. */
+static void tpc_cancel(const job_t *j)
+{
+#if defined(TESSERA_QMAN_SLOT_TPC) && __has_include("regs/tpc_regs.h")
+    if (!eng_status[TESSERA_QMAN_SLOT_TPC])
+        return;
+    for (uint32_t c = 0; c < j->ncb; c++) {
+        if (j->eq[c] != TESSERA_QMAN_SLOT_TPC)
+            continue;
+        QM(TESSERA_QMAN_SLOT_TPC, CTRL) = QMAN__CTRL__RESET_bm;
+        const uint32_t tpc = TESSERA_TPC_ADDR(0);
+        if (!(MMIO32(tpc + (uint32_t)offsetof(tpc_t, STATUS)) & TPC__STATUS__BUSY_bm))
+            return;
+        MMIO32(tpc + (uint32_t)offsetof(tpc_t, CTRL)) = TPC__CTRL__CANCEL_bm;
+        hif.cnt.tpc_cancels++;
+        for (uint32_t n = 0; n < TPC_CANCEL_POLLS; n++)
+            if (!(MMIO32(tpc + (uint32_t)offsetof(tpc_t, STATUS)) & TPC__STATUS__BUSY_bm))
+                return;
+        printf("fw: TPC still busy after cancel (job %lu)\n", (unsigned long)j->seq);
+        return;
+    }
+#else
+    (void)j;
+#endif
+}
+
 /* End job j (any state): status/cause/detail, queue resets for errors. The
  * entry is posted now or, with a full completion ring, later (J_POST). */
 static void job_finish(job_t *j, uint32_t status, uint32_t cause, uint32_t detail)
@@ -282,6 +316,8 @@ static void job_finish(job_t *j, uint32_t status, uint32_t cause, uint32_t detai
     j->detail = detail;
     j->t_end = now32();
     if (started) {
+        if (status != HIF_ST_OK)
+            tpc_cancel(j);   /* before the slices are invalidated: no TPC store after it */
         if (j->mem)   /* (a job of control packets only leaves no line in a slice) */
             l2_maint_all(2u);  /* INVALIDATE: results visible to the host, slices empty */
         mons_release(j);
@@ -345,9 +381,12 @@ static job_t *slot_alloc(void)
  * registers are followed per buffer from zero: an address the buffer did not write
  * itself is 0 and refused. */
 #define SHADOW_WORDS 32u
+#define TPC_DESC_WORDS 13u   /* words of a TPC descriptor the check follows (docs/tpc.md) */
 typedef struct {
     uint32_t r[SHADOW_WORDS];       /* engine registers written so far (offset / 4) */
     uint32_t written;               /* bit i: r[i] valid (else the value is 0) */
+    uint32_t td[8][TPC_DESC_WORDS]; /* TPC: the descriptor window (DESC + 64 t + 4 i) */
+    uint16_t tdw[8];                /* bit i: td[t][i] written by this buffer */
 } shadow_t;
 #define SH_IDX(type, reg) (offsetof(type, reg) / 4u)
 #define SH(sh, type, reg) (((sh)->written >> SH_IDX(type, reg)) & 1u ? (sh)->r[SH_IDX(type, reg)] : 0u)
@@ -424,6 +463,62 @@ static int dma_go_ok(const job_t *j, const shadow_t *sh, uint32_t ctrl)
            (mode == 2u || dma_range_ok(j, src, size, c1, SH(sh, dma_t, SRC_STRIDE1), c2, SH(sh, dma_t, SRC_STRIDE2)));
 }
 
+#if __has_include("regs/tpc_regs.h")
+/* TPC descriptor t of a launch: 1 if the cluster cannot reach memory outside the job's
+ * device-memory buffers through it. A descriptor the core refuses when a kernel uses
+ * it (BAD_DESC: dtype > 10, ndims not 1..5, a size 0 or > 2^24, base not aligned;
+ * tessera_tpc_core's desc_bad) reaches nothing. Otherwise every word that decides the
+ * footprint must have been written by this buffer (the cluster keeps an earlier job's
+ * values), and elements base + esize * sum(coord_d * stride_d), 0 <= coord_d < size_d,
+ * signed strides, must lie inside one buffer: tensor stores outside the descriptor are
+ * dropped, so this bounds every write of the kernel. */
+static int tpc_desc_ok(const job_t *j, const shadow_t *sh, uint32_t t)
+{
+    const uint32_t *w = sh->td[t];
+    uint32_t wr = sh->tdw[t];
+    if ((wr & 3u) != 3u)          /* base, dtype/ndims */
+        return 0;
+    uint32_t dt = w[1] & 15u, nd = (w[1] >> 4) & 7u;
+    uint32_t es = (dt == 0u || dt == 5u || dt == 8u) ? 4u : (dt == 1u || dt == 2u || dt == 6u || dt == 9u) ? 2u : 1u;
+    if (dt > 10u || nd == 0u || nd > 5u || (w[0] & (es - 1u)))
+        return 1;
+    int64_t lo = 0, hi = 0;
+    for (uint32_t d = 0; d < nd; d++) {
+        if (((wr >> (3u + d)) & 1u) == 0u || ((wr >> (8u + d)) & 1u) == 0u)
+            return 0;
+        uint32_t sz = w[3u + d];
+        if (sz == 0u || sz > 0x01000000u)
+            return 1;
+        int64_t e = (int64_t)(sz - 1u) * (int64_t)(int32_t)w[8u + d];
+        if (e < 0)
+            lo += e;
+        else
+            hi += e;
+    }
+    int64_t a = (int64_t)w[0] + lo * (int64_t)es, b = (int64_t)w[0] + (hi + 1) * (int64_t)es;
+    if (a < 0 || b > 0xFFFFFFFFll)
+        return 0;
+    return in_bufs(j, (uint32_t)a, (uint32_t)b);
+}
+
+/* A TPC commit: the program, every descriptor the launch declares, and the completion
+ * message (docs/hostlink.md "Packet check"). */
+static int tpc_commit_ok(const job_t *j, const shadow_t *sh)
+{
+    const uint32_t need = (1u << SH_IDX(tpc_t, PROG_ADDR)) | (1u << SH_IDX(tpc_t, PROG_LEN)) |
+                          (1u << SH_IDX(tpc_t, NTENSORS));
+    if ((sh->written & need) != need)
+        return 0;
+    uint32_t pa = SH(sh, tpc_t, PROG_ADDR), pl = SH(sh, tpc_t, PROG_LEN), nt = SH(sh, tpc_t, NTENSORS) & 15u;
+    if (pl == 0u || pl > 0x07FFFFFFu || pa > 0xFFFFFFFFu - 32u * pl || !in_bufs(j, pa, pa + 32u * pl))
+        return 0;
+    for (uint32_t t = 0; t < nt && t < 8u; t++)
+        if (!tpc_desc_ok(j, sh, t))
+            return 0;
+    return 1;
+}
+#endif
+
 static uint32_t mme_eb(uint32_t t) { return t == 0u ? 4u : t <= 2u ? 2u : 1u; }
 
 static int mme_commit_ok(const job_t *j, const shadow_t *sh)
@@ -447,9 +542,31 @@ static int mme_commit_ok(const job_t *j, const shadow_t *sh)
 static uint32_t reg_write(job_t *j, uint32_t kind, shadow_t *sh, uint32_t off, uint32_t v)
 {
     if (kind == ENG_OTHER) {
-        j->mem = 1u;   /* (the TPC's registers are not followed: see docs) */
+        j->mem = 1u;   /* (an engine whose registers are not followed) */
         return 0u;
     }
+#if __has_include("regs/tpc_regs.h")
+    if (kind == ENG_TPC) {
+        uint32_t rel = off - (uint32_t)offsetof(tpc_t, DESC);
+        if (rel < 8u * 64u && (rel & 63u) / 4u < TPC_DESC_WORDS) {
+            sh->td[rel / 64u][(rel & 63u) / 4u] = v;
+            sh->tdw[rel / 64u] |= (uint16_t)(1u << ((rel & 63u) / 4u));
+            return 0u;
+        }
+        if (off / 4u < SHADOW_WORDS) {
+            sh->r[off / 4u] = v;
+            sh->written |= 1u << (off / 4u);
+        }
+        if (off == offsetof(tpc_t, CTRL) && (v & TPC__CTRL__COMMIT_bm)) {
+            j->mem = 1u;
+            if (!tpc_commit_ok(j, sh))
+                return HIF_PKT_TPC_RANGE;
+            if ((SH(sh, tpc_t, MSG_CTRL) & TPC__MSG_CTRL__EN_bm) && !msg_target_ok(j, SH(sh, tpc_t, MSG_ADDR)))
+                return HIF_PKT_MSG_TARGET;
+        }
+        return 0u;
+    }
+#endif
     if (off / 4u < SHADOW_WORDS) {
         sh->r[off / 4u] = v;
         sh->written |= 1u << (off / 4u);
@@ -531,6 +648,8 @@ __attribute__((noinline)) static uint32_t pkt_check(job_t *j, uint32_t c)
     if (n > CB_CHECK_MAX)
         return HIF_PKT_DETAIL(c, HIF_PKT_TOO_LONG, 0u);
     sh.written = 0u;
+    for (uint32_t t = 0; t < 8u; t++)
+        sh.tdw[t] = 0u;
     uint32_t off = 0u, why;
     for (;; off += 8u) {
         if (off >= n)
@@ -580,6 +699,8 @@ __attribute__((noinline)) static uint32_t pkt_check(job_t *j, uint32_t c)
             uint32_t a = p[2];
             if (a & 3u)
                 why = CP_ERR_MSG_ALIGN;
+            else if (p[3] != 0u)
+                why = CP_ERR_RESERVED;   /* w3 reserved (the queue manager's order) */
             else if (!msg_target_ok(j, a))
                 why = HIF_PKT_MSG_TARGET;
             else {
@@ -1569,6 +1690,7 @@ void fw_cp_init(void)
 #if __has_include("regs/tpc_regs.h")
     eng_status[TESSERA_QMAN_SLOT_TPC] = TESSERA_TPC_ADDR(0) + (uint32_t)offsetof(tpc_t, STATUS);
     eng_errmask[TESSERA_QMAN_SLOT_TPC] = TPC__STATUS__ERR_bm;
+    eng_kind[TESSERA_QMAN_SLOT_TPC] = ENG_TPC;
 #endif
 #endif
     /* an engine whose registers are not in this chip (a queue slot without its

@@ -169,9 +169,9 @@ static int cmd_status(hl_dev_t *d) {
   hif_counters_t c;
   if ((rc = hl_fw_counters(d, &c))) return fail(d, "counters", rc);
   printf("jobs: taken %u ok %u error %u aborted %u; starts fw %u hw %u; doorbells %u; queue errors %u; "
-         "cq stalls %u\n",
+         "cq stalls %u; TPC launches cancelled %u\n",
          c.jobs_taken, c.jobs_ok, c.jobs_error, c.jobs_aborted, c.fw_starts, c.hw_starts, c.doorbells, c.qman_errors,
-         c.cq_stalls);
+         c.cq_stalls, c.tpc_cancels);
   return 0;
 }
 

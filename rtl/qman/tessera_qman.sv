@@ -371,6 +371,8 @@ module tessera_qman #(
           raise = ErrAxi;
         end else if (op == OpMsgLong && q_data[1:0] != 2'b00) begin
           raise = ErrMsgAlign;
+        end else if (op == OpMsgLong && q_data[63:32] != 32'd0) begin
+          raise = ErrReserved;   // w3 is reserved: must be 0
         end else begin
           q_pop  = 1'b1;
           go_bar = 1'b1;

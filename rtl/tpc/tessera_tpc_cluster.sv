@@ -159,6 +159,8 @@ module tessera_tpc_cluster #(
   logic [31:0]        prog_addr_q, prog_len_q, ntpc_q, seed_q, msg_addr_q, msg_data_q;
   logic [3:0]         ntens_q;
   logic               msg_en_q, keep_q;
+  logic [31:0]        limit_q;   // BUNDLE_LIMIT of the launch
+  logic               cancel_q;   // CTRL.cancel written while the launch runs
   logic [4:0][31:0]   idx_q;
   logic [15:0][31:0]  sarg_c;
   logic [7:0][511:0]  desc_c;
@@ -296,6 +298,8 @@ module tessera_tpc_cluster #(
       .tpc_id_i       (lid(p)),
       .ntpc_i         (ntpc_q),
       .rng_seed_i     (seed_q),
+      .max_bundles_i  (limit_q),
+      .cancel_i        (cancel_q),
       .busy_o         (c_busy[p]),
       .done_o         (c_done[p]),
       .err_o          (c_err[p]),
@@ -543,6 +547,8 @@ module tessera_tpc_cluster #(
       ntens_q       <= '0;
       msg_en_q      <= 1'b0;
       keep_q        <= 1'b0;
+      limit_q       <= '0;
+      cancel_q       <= 1'b0;
       idx_q         <= {5{32'd1}};
       sarg_c        <= '0;
       desc_c        <= '0;
@@ -574,6 +580,7 @@ module tessera_tpc_cluster #(
           msg_data_q  <= hw_out.MSG_DATA.data.value;
           msg_en_q    <= hw_out.MSG_CTRL.en.value;
           keep_q      <= hw_out.CTRL.keep_prog.value;
+          limit_q     <= hw_out.BUNDLE_LIMIT.n.value;
           idx_q[0]    <= hw_out.IDX_SIZE0.size.value;
           idx_q[1]    <= hw_out.IDX_SIZE1.size.value;
           idx_q[2]    <= hw_out.IDX_SIZE2.size.value;
@@ -644,6 +651,9 @@ module tessera_tpc_cluster #(
         end
         default: state_q <= CIdle;
       endcase
+      // cancel: held until the launch ends (the cores stop when they next reach EXEC)
+      if (state_q == CIdle) cancel_q <= 1'b0;
+      else if (hw_out.CTRL.cancel.value) cancel_q <= 1'b1;
       // a new launch clears the previous result
       if (state_q == CIdle && commit) begin
         cl_err_q      <= 1'b0;

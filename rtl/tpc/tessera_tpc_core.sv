@@ -32,6 +32,8 @@ module tessera_tpc_core #(
   input  logic [31:0]                  tpc_id_i,
   input  logic [31:0]                  ntpc_i,
   input  logic [31:0]                  rng_seed_i,
+  input  logic [31:0]                  max_bundles_i, // 0: no limit; else TIMEOUT after this many
+  input  logic                         cancel_i,       // stop before the next bundle (TIMEOUT)
   // status
   output logic                         busy_o,
   output logic                         done_o,        // one-cycle pulse: launch finished
@@ -94,6 +96,7 @@ module tessera_tpc_core #(
   localparam logic [3:0] ErrBadDesc  = 4'd6;
   localparam logic [3:0] ErrBus      = 4'd7;
   localparam logic [3:0] ErrWconf    = 4'd8;
+  localparam logic [3:0] ErrTimeout  = 4'd9;
   localparam logic [3:0] ErrBadLaunch = 4'd10;
 
   // write-target kinds
@@ -110,6 +113,8 @@ module tessera_tpc_core #(
   logic        hold;   // EXEC waits for a posted store's write response (see control)
   logic        commit; // the bundle commits this cycle
   logic        ld_now, st_now, fp_now, wcont;  // see control
+  logic [31:0] ret_n_q;  // bundles retired in this launch (for max_bundles_i)
+  logic        tmo_now;  // stop before this bundle: bundle limit reached or cancel_i
 
   // ---------------------------------------------------------------- architectural state
   logic [31:0]       sreg_q  [32];
@@ -433,7 +438,7 @@ module tessera_tpc_core #(
   assign fpu_vec = on_fpu(id[2], w[2][15:12]);
   always_comb for (int k = 0; k < 8; k++) rng_flat[32*k +: 32] = rng_q[k];
   tessera_tpc_fpu u_fpu (
-    .clk_i, .rst_ni, .start_i((state_q == StExec) && !tmu_wr_err && !need_lm && !need_ld && need_fp),
+    .clk_i, .rst_ni, .start_i((state_q == StExec) && !tmu_wr_err && !tmo_now && !need_lm && !need_ld && need_fp),
     .id_i(id[2]), .dt_i(w[2][15:12]), .fn_i(w[2][47:40]),
     .va_i(vreg_q[ra[2]]), .vb_i(vsb), .vc_i(vreg_q[rc[2]]), .vd_i(vreg_q[rd[2]]),
     .mask_i(vmask), .rng_i(rng_flat),
@@ -541,6 +546,13 @@ module tessera_tpc_core #(
   assign lm_hold  = (state_q == StExec) && !need_lm && (berr == 4'd0) && !need_ld && !need_fp && !need_st &&
                     en[3] && (slm_we || vlm_we) && !tmu_idle;
   assign hold     = end_hold || lm_hold;
+  // Bundle limit and cancel (CTRL.cancel): checked in EXEC before the bundle does anything
+  // that outlives it. A bundle whose st.t has been issued must commit; a load, a float op
+  // or a local-memory read leaves nothing behind, so the bundle is dropped after it. With
+  // the limit the check sees the count of the bundle's first EXEC cycle (ret_n_q moves
+  // with retire_o), so it stops before any unit starts, as the C model does.
+  assign tmo_now  = (state_q == StExec) && !tst_done_q &&
+                    (cancel_i || (max_bundles_i != 32'd0 && ret_n_q >= max_bundles_i));
   // A bundle also commits in the cycle its last tensor access or float op ends (ld_now,
   // st_now, fp_now: that unit's result is used directly) when it just continues with the
   // next bundle (no halt, vrseed or PC_RANGE fetch) and does not write a local memory
@@ -550,7 +562,7 @@ module tessera_tpc_core #(
   assign fp_now  = (state_q == StFpu) && fpu_done;
   assign wcont   = !(halt && en[1]) && !(rseed && en[2]) && (pc_nx < prog_len_i) &&
                    !(en[3] && (slm_we || vlm_we) && !tmu_idle);
-  assign commit = (((state_q == StExec) && !hold) || ((ld_now || st_now || fp_now) && wcont)) &&
+  assign commit = (((state_q == StExec) && !hold && !tmo_now) || ((ld_now || st_now || fp_now) && wcont)) &&
                   !need_lm && (berr == 4'd0) && !need_ld && !need_fp && !need_st && !tmu_wr_err;
   assign need_fp = (ok == 4'hf) && en[2] && fpu_vec && !fp_done_q && !fp_now;
   // lds / ldv: the local memories are read in DECODE (from the committed scalar registers),
@@ -567,7 +579,7 @@ module tessera_tpc_core #(
   assign need_ld  = need_ld0 && !ld_now;
   assign need_st = en[3] && (id[3] == tessera_tpc_isa_pkg::I_ST_T) && !sdesc_bad && !tst_done_q &&
                    !st_now;
-  assign tmu_start = (state_q == StExec) && !tmu_wr_err && !need_lm &&
+  assign tmu_start = (state_q == StExec) && !tmu_wr_err && !tmo_now && !need_lm &&
                      (need_ld || (!need_fp && berr == 4'd0 && need_st));
   assign tmu_store = !need_ld0;
   assign tmu_mask  = need_ld0 ? (vpreg_q[w[0][38:36]] ^ {32{w[0][39]}})
@@ -603,6 +615,7 @@ module tessera_tpc_core #(
       StDecode: state_d = StExec;
       StExec:   begin
         if (tmu_wr_err) state_d = StIdle;  // a posted store failed: stop at its PC
+        else if (tmo_now) state_d = StIdle;  // bundle limit or cancel: stop at this PC
         else if (need_lm) state_d = StDecode;
         else if (need_ld) state_d = StTld;
         else if (need_fp) state_d = StFpu;
@@ -629,6 +642,7 @@ module tessera_tpc_core #(
       pst_pc_q <= '0;
       pst_prev_q <= '0;
       cnt_q    <= '0;
+      ret_n_q  <= '0;
       halt_q   <= 1'b0;
       done_o   <= 1'b0;
       tld_done_q <= 1'b0;
@@ -665,6 +679,7 @@ module tessera_tpc_core #(
           if (start_i) begin
             pc_q <= '0;
             cnt_q <= '0;
+            ret_n_q <= '0;
             err_pc_q <= '0;
             err_q <= 4'd0;
             preg_q <= 8'h01;
@@ -722,6 +737,10 @@ module tessera_tpc_core #(
         StExec: begin
           if (tmu_wr_err) begin
             // stop without executing this bundle (error and PC set below)
+          end else if (tmo_now) begin
+            err_q    <= ErrTimeout;
+            err_pc_q <= pc_q;
+            done_o   <= 1'b1;
           end else if (need_lm || need_ld || need_fp || (berr == 4'd0 && need_st)) begin
             // local-memory read (StDecode), tensor access (StTld / StTst) or float unit
             // (StFpu) first, then this state again
@@ -737,6 +756,7 @@ module tessera_tpc_core #(
           cnt_q <= (cnt_q == 5'd7) ? 5'd0 : cnt_q + 5'd1;
           if (cnt_q == 5'd7) begin
             retire_o <= 1'b1;
+            ret_n_q  <= ret_n_q + 32'd1;
             done_o   <= halt_q;
           end
         end
@@ -756,6 +776,7 @@ module tessera_tpc_core #(
       // the bundle commits: in EXEC, or in the cycle its tensor access / float op ends
       if (commit) begin
         retire_o <= !(en[2] && rseed);
+        if (!(en[2] && rseed)) ret_n_q <= ret_n_q + 32'd1;
         ret_ldb_q <= ld_now ? tmu_bytes : ld_bytes_q;
         ret_stb_q <= st_now ? tmu_bytes : st_bytes_q;
         for (int s = 0; s < 4; s++) begin

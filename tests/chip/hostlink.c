@@ -449,6 +449,32 @@ TF_TEST(hostlink, bad_jobs, 3000000) {
     EXPECT_JOB(t, d, seq, HL_FAILED, HIF_CAUSE_PACKET, HIF_PKT_DETAIL(0, HIF_PKT_DMA_RANGE, toff), 200000);
     hl_cb_free(&tc);
   }
+  /* a MSG_LONG whose reserved word w3 is not 0 (its target inside the buffer):
+   * refused as the queue manager would (RESERVED), the target left alone */
+  if (q >= 0) {
+    hl_cb_t mc;
+    hl_cb_init(&mc);
+    uint32_t mca, nbuf = 4096u, w3 = 1u << tf_rand_below(t, 32), tgt = 0;
+    hl_cb_nop(&mc, 0);
+    uint32_t moff = hl_cb_bytes(&mc);
+    hl_cb_msg_long(&mc, 0, 0, 0);
+    hl_cb_stop(&mc, 0);
+    HL_CHECK(t, d, hl_cb_upload(d, &mc, &mca));
+    hl_cb_clear(&mc);
+    hl_cb_nop(&mc, 0);
+    hl_cb_msg_long(&mc, 0, mca + nbuf - 4u, 0x600DF00Du);
+    hl_cb_stop(&mc, 0);
+    HL_CHECK(t, d, hl_write(d, mca, hl_cb_words(&mc), hl_cb_bytes(&mc)));
+    HL_CHECK(t, d, hl_write(d, mca + moff + 12u, &w3, 4));
+    HL_CHECK(t, d, hl_write(d, mca + nbuf - 4u, &tgt, 4));
+    job1(&j, eq, mca, hl_cb_bytes(&mc));
+    j.buf[0].size = nbuf;
+    HL_CHECK(t, d, hl_submit(d, &j, &seq));
+    EXPECT_JOB(t, d, seq, HL_FAILED, HIF_CAUSE_PACKET, HIF_PKT_DETAIL(0, CP_ERR_RESERVED, moff), 200000);
+    HL_CHECK(t, d, hl_read(d, mca + nbuf - 4u, &tgt, 4));
+    TF_CHECK_EQ(t, tgt, 0);
+    hl_cb_free(&mc);
+  }
   /* a buffer outside device memory (the second one) */
   job1(&j, eq, cba, sz);
   j.nbuf = 2;
@@ -1234,7 +1260,13 @@ static uint32_t fz_bad_pkt(fz_t *f, hl_cb_t *cb, uint32_t slot, int eq, uint32_t
       return 3;
     }
     case 6: w[0] = 0x02u | (0u << 16); w[1] = tf_rand_below(t, 2) ? 0u : 257u + tf_rand_below(t, 1000); hl_cb_raw(cb, w, 2); return 11; /* BULK_COUNT */
-    case 7: hl_cb_msg_long(cb, 0, base + FZ_MSG(0) + 1u + tf_rand_below(t, 3), 1); return 14;          /* MSG_ALIGN */
+    case 7:
+      if (tf_rand_below(t, 2)) {   /* a reserved w3 not 0, the target inside the buffer */
+        w[0] = 0x03u; w[1] = 1; w[2] = base + FZ_MSG(0); w[3] = 1u << tf_rand_below(t, 32);
+        hl_cb_raw(cb, w, 4);
+        return 13;                                                                                     /* RESERVED */
+      }
+      hl_cb_msg_long(cb, 0, base + FZ_MSG(0) + 1u + tf_rand_below(t, 3), 1); return 14;                 /* MSG_ALIGN */
     case 8: hl_cb_msg_long(cb, 0, fz_outside(f, slot), tf_rand32(t)); return HIF_PKT_MSG_TARGET;
     case 9: hl_cb_msg_short(cb, 0, TESSERA_SYNC_OBJECTS - 16u + tf_rand_below(t, 16 + 100), 1, 1); return HIF_PKT_FW_OBJECT;
     case 10: hl_cb_fence(cb, 0, 4u + tf_rand_below(t, 60), 0); return 8;                               /* BAD_FENCE */
@@ -1851,6 +1883,182 @@ TF_TEST(hostlink, watchdog, 3000000) {
   HL_CHECK(t, d, hl_read(d, ws + 0x3000u, dst, sizeof dst));
   TF_CHECK(t, !memcmp(dst, src, sizeof dst));
   TF_CHECK(t, tsim_uart_contains(t->sim, "aborted: watchdog"));
+  hl_cb_free(&cb);
+  hl_close(d);
+  return TF_PASS;
+}
+
+/* Command buffer: the kernel library's relu (program at prog, nb bundles) on the FP32
+ * tensor [H][W] at in into out over every TPC; out_words of the output descriptor's 13
+ * are written. Returns the commit packet's offset. */
+static uint32_t tpc_relu_cb(hl_cb_t *cb, uint32_t prog, uint32_t nb, uint32_t in, uint32_t out, uint32_t W, uint32_t H,
+                            uint32_t out_words) {
+  hl_cb_clear(cb);
+  uint32_t regs[] = {prog, nb, 3, TESSERA_NUM_TPC, 0x5EEDu};
+  uint32_t idx[] = {(W + 7u) / 8u, H, 1, 1, 1};
+  hl_cb_wreg32(cb, 0, (uint32_t)offsetof(tpc_t, STATUS), TPC__STATUS__DONE_bm);
+  hl_cb_wreg_bulk(cb, 0, (uint32_t)offsetof(tpc_t, PROG_ADDR), 5, regs);
+  hl_cb_wreg_bulk(cb, 0, (uint32_t)offsetof(tpc_t, IDX_SIZE0), 5, idx);
+  hl_cb_wreg32(cb, 0, (uint32_t)offsetof(tpc_t, MSG_CTRL), 0);
+  uint32_t tens[3] = {in, in, out};
+  for (uint32_t k = 0; k < 3; k++) {
+    uint32_t dsc[13] = {tens[k], 2u << 4, 0, W, H, 1, 1, 1, 1, W, 0, 0, 0};
+    hl_cb_wreg_bulk(cb, 0, (uint32_t)offsetof(tpc_t, DESC) + 64u * k, k == 2 ? out_words : 13u, dsc);
+  }
+  uint32_t at = hl_cb_bytes(cb);
+  hl_cb_wreg32(cb, 0, (uint32_t)offsetof(tpc_t, CTRL), TPC__CTRL__COMMIT_bm);
+  hl_cb_stop(cb, HL_EB);
+  return at;
+}
+
+/* A TPC kernel that never ends (x: br x on every TPC) in a job with a small budget:
+ * the watchdog aborts the job, the firmware cancels the launch (TPC CTRL.cancel: every
+ * TPC stops with TIMEOUT) so the cluster is idle again, and the next TPC job (the
+ * kernel library's relu on a random FP32 tensor) completes with a golden-checked
+ * result. Before CTRL.cancel the runaway kernel kept the cluster busy until a reset. */
+TF_TEST(hostlink, tpc_watchdog, 3000000) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  int qt;
+  NEED_QUEUE(t, d, "tpc", qt);
+  tpc_bundle_t *loop = NULL, *relu = NULL;
+  uint32_t nl = 0, nr = 0;
+  char err[512];
+  if (tpcasm_assemble("x: br x\n", "runaway", NULL, 0, &loop, &nl, err, sizeof err) ||
+      tpcasm_assemble_file(tf_root_path("kernels/tpc/relu.tasm"), NULL, 0, &relu, &nr, err, sizeof err))
+    return tf_fail(t, "assembler: %s", err);
+  uint32_t ws, wsz = 1u << 17, off = 0x100u;
+  HL_CHECK(t, d, hl_alloc(d, wsz, 4096, &ws));
+  const uint32_t P_LOOP = ws + 0x1000u, P_RELU = ws + 0x2000u, IN = ws + 0x4000u, OUT = ws + 0x10000u;
+  HL_CHECK(t, d, hl_write(d, P_LOOP, loop, 32u * nl));
+  HL_CHECK(t, d, hl_write(d, P_RELU, relu, 32u * nr));
+  free(loop);
+  free(relu);
+  hif_counters_t c0, c1;
+  HL_CHECK(t, d, hl_fw_counters(d, &c0));
+  /* 1: the runaway kernel; the buffer's engine barrier at STOP never clears */
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  uint32_t regs[] = {P_LOOP, nl, 0, TESSERA_NUM_TPC, 0x5EEDu};
+  uint32_t idx[] = {TESSERA_NUM_TPC, 1, 1, 1, 1};
+  hl_cb_wreg32(&cb, 0, (uint32_t)offsetof(tpc_t, STATUS), TPC__STATUS__DONE_bm);
+  hl_cb_wreg_bulk(&cb, 0, (uint32_t)offsetof(tpc_t, PROG_ADDR), 5, regs);
+  hl_cb_wreg_bulk(&cb, 0, (uint32_t)offsetof(tpc_t, IDX_SIZE0), 5, idx);
+  hl_cb_wreg32(&cb, 0, (uint32_t)offsetof(tpc_t, MSG_CTRL), 0);
+  hl_cb_wreg32(&cb, 0, (uint32_t)offsetof(tpc_t, BUNDLE_LIMIT), 0);
+  hl_cb_wreg32(&cb, 0, (uint32_t)offsetof(tpc_t, CTRL), TPC__CTRL__COMMIT_bm);
+  hl_cb_stop(&cb, HL_EB);
+  hl_job_t j;
+  job_ws(&j, ws, wsz);
+  uint32_t budget = 20000u + tf_rand_below(t, 20000);
+  j.budget = budget;
+  PUT_CB(t, d, &j, 0, qt, &cb, ws, &off);
+  uint32_t s1, s2;
+  HL_CHECK(t, d, hl_submit(d, &j, &s1));
+  hl_completion_t c;
+  if (expect_job(t, d, s1, HL_ABORTED, HIF_CAUSE_WATCHDOG, ~0u, budget + 200000u, &c) != TF_PASS) return TF_FAIL;
+  tf_log(t, "runaway kernel aborted after %u cycles (budget %u)", c.detail, budget);
+  uint32_t st = 0, mask = 0;
+  HL_CHECK(t, d, hl_read32(d, TESSERA_TPC_BASE + (uint32_t)offsetof(tpc_t, STATUS), &st));
+  HL_CHECK(t, d, hl_read32(d, TESSERA_TPC_BASE + (uint32_t)offsetof(tpc_t, ERR_MASK), &mask));
+  if ((st & TPC__STATUS__BUSY_bm) || ((st & TPC__STATUS__ERR_bm) >> TPC__STATUS__ERR_bp) != 9u ||
+      mask != (1u << TESSERA_NUM_TPC) - 1u)
+    return tf_fail(t, "TPC after the abort: STATUS 0x%08x ERR_MASK 0x%x; want idle, err 9 (TIMEOUT) on every TPC", st,
+                   mask);
+  HL_CHECK(t, d, hl_fw_counters(d, &c1));
+  TF_CHECK_EQ(t, c1.tpc_cancels - c0.tpc_cancels, 1);
+  TF_CHECK(t, tsim_uart_contains(t->sim, "aborted: watchdog"));
+  /* 2: relu on a random [H][W] FP32 tensor over every TPC, golden-checked */
+  uint32_t W = 9 + tf_rand_below(t, 60), H = 1 + tf_rand_below(t, 12);
+  uint32_t *in = malloc(4u * W * H), *out = malloc(4u * W * H);
+  for (uint32_t i = 0; i < W * H; i++) in[i] = tf_rand32(t);
+  HL_CHECK(t, d, hl_write(d, IN, in, 4u * W * H));
+  tpc_relu_cb(&cb, P_RELU, nr, IN, OUT, W, H, 13u);
+  job_ws(&j, ws, wsz);
+  PUT_CB(t, d, &j, 0, qt, &cb, ws, &off);
+  HL_CHECK(t, d, hl_submit(d, &j, &s2));
+  int r = expect_job(t, d, s2, HL_COMPLETED, 0, 0, 400000, NULL);
+  if (r == TF_PASS) {
+    HL_CHECK(t, d, hl_read(d, OUT, out, 4u * W * H));
+    for (uint32_t i = 0; i < W * H && r == TF_PASS; i++)
+      if (out[i] != tg_relu(in[i]))
+        r = tf_fail(t, "relu[%u][%u] = 0x%08x, golden 0x%08x (in 0x%08x)", i / W, i % W, out[i], tg_relu(in[i]), in[i]);
+  }
+  if (r == TF_PASS) tf_log(t, "relu %u x %u after the abort: golden-exact", H, W);
+  free(in);
+  free(out);
+  hl_cb_free(&cb);
+  hl_close(d);
+  return r;
+}
+
+/* The packet check of TPC commits (docs/hostlink.md "Packet check", reason 21
+ * TPC_RANGE): the program and every declared descriptor's footprint must lie in the
+ * job's buffers, with every word that decides it written by the buffer itself. Each
+ * refused job must name the commit packet and leave the output untouched; the job
+ * whose output ends exactly at the buffer's end runs and is golden-checked. */
+TF_TEST(hostlink, tpc_footprint, 3000000) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  int qt;
+  NEED_QUEUE(t, d, "tpc", qt);
+  tpc_bundle_t *relu = NULL;
+  uint32_t nr = 0;
+  char err[512];
+  if (tpcasm_assemble_file(tf_root_path("kernels/tpc/relu.tasm"), NULL, 0, &relu, &nr, err, sizeof err))
+    return tf_fail(t, "assembler: %s", err);
+  uint32_t ws, wsz = 1u << 16, off = 0x100u;
+  HL_CHECK(t, d, hl_alloc(d, 2u * wsz, 4096, &ws));
+  uint32_t W = 9 + tf_rand_below(t, 40), H = 2 + tf_rand_below(t, 8), n = W * H;
+  const uint32_t PROG = ws + 0x1000u, IN = ws + 0x2000u, OUT = ws + wsz - 4u * n;  /* output ends at the end */
+  HL_CHECK(t, d, hl_write(d, PROG, relu, 32u * nr));
+  free(relu);
+  uint32_t *in = malloc(4u * n), *out = malloc(4u * n), *before = malloc(4u * n);
+  for (uint32_t i = 0; i < n; i++) in[i] = tf_rand32(t), before[i] = tf_rand32(t);
+  HL_CHECK(t, d, hl_write(d, IN, in, 4u * n));
+  HL_CHECK(t, d, hl_write(d, OUT, before, 4u * n));
+  HL_CHECK(t, d, hl_write(d, ws + wsz, before, 4u * n));   /* past the buffer */
+  struct { const char *what; uint32_t prog, out, words; } bad[] = {
+      {"output 4 bytes past the buffer", PROG, OUT + 4u, 13u},
+      {"output stride of dim 1 not written by the buffer", PROG, OUT, 9u},
+      {"output sizes not written by the buffer", PROG, OUT, 2u},
+      {"program below the buffer", ws - 0x100u, OUT, 13u},
+  };
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  hl_job_t j;
+  for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    uint32_t at = tpc_relu_cb(&cb, bad[k].prog, nr, IN, bad[k].out, W, H, bad[k].words);
+    job_ws(&j, ws, wsz);
+    PUT_CB(t, d, &j, 0, qt, &cb, ws, &off);
+    uint32_t seq;
+    HL_CHECK(t, d, hl_submit(d, &j, &seq));
+    if (expect_job(t, d, seq, HL_FAILED, HIF_CAUSE_PACKET, HIF_PKT_DETAIL(0, HIF_PKT_TPC_RANGE, at), 400000, NULL) !=
+        TF_PASS)
+      return tf_fail(t, "case %u (%s)", k, bad[k].what);
+    tf_log(t, "refused: %s (commit at offset %u)", bad[k].what, at);
+  }
+  HL_CHECK(t, d, hl_read(d, OUT, out, 4u * n));
+  TF_CHECK(t, !memcmp(out, before, 4u * n));
+  HL_CHECK(t, d, hl_read(d, ws + wsz, out, 4u * n));
+  TF_CHECK(t, !memcmp(out, before, 4u * n));
+  /* the output exactly at the buffer's end: runs */
+  tpc_relu_cb(&cb, PROG, nr, IN, OUT, W, H, 13u);
+  job_ws(&j, ws, wsz);
+  PUT_CB(t, d, &j, 0, qt, &cb, ws, &off);
+  uint32_t seq;
+  HL_CHECK(t, d, hl_submit(d, &j, &seq));
+  EXPECT_JOB(t, d, seq, HL_COMPLETED, 0, 0, 400000);
+  HL_CHECK(t, d, hl_read(d, OUT, out, 4u * n));
+  for (uint32_t i = 0; i < n; i++)
+    if (out[i] != tg_relu(in[i]))
+      return tf_fail(t, "relu[%u][%u] = 0x%08x, golden 0x%08x", i / W, i % W, out[i], tg_relu(in[i]));
+  HL_CHECK(t, d, hl_read(d, ws + wsz, out, 4u * n));
+  TF_CHECK(t, !memcmp(out, before, 4u * n));
+  tf_log(t, "relu %u x %u ending at the buffer's end: golden-exact; nothing written past it", H, W);
+  free(in);
+  free(out);
+  free(before);
   hl_cb_free(&cb);
   hl_close(d);
   return TF_PASS;

@@ -57,6 +57,8 @@
 #define PROG_AT (WIN_BASE + 0x100u)     /* kernel program (<= 8 KiB) */
 #define DATA_AT (WIN_BASE + 0x4000u)    /* tensors from here */
 #define MAX_BUNDLES 2000000u
+/* BUNDLE_LIMIT of the next launches (0: none); the model runs with the same limit */
+static uint32_t bundle_limit;
 
 #define W32(a, v) TF_CHECK_OK(t, tsim_host_write32(t->sim, (a), (v)))
 #define R32(a, p) TF_CHECK_OK(t, tsim_host_read32(t->sim, (a), (p)))
@@ -123,8 +125,8 @@ typedef struct {
 /* Program launch L on ntpc TPCs through the host port, commit, wait for STATUS.done;
  * checks the completion message and the interrupt. No L2 maintenance here. */
 static int chip_launch(tf_ctx_t *t, const tpc_launch_t *L, uint32_t ntpc, uint32_t tag, tpc_res_t *r) {
-  uint32_t cfg[5] = {L->prog_addr, L->prog_len, L->ntensors, ntpc, L->rng_seed};
-  for (uint32_t i = 0; i < 5; i++) W32(TPC_REG(PROG_ADDR) + 4u * i, cfg[i]);
+  uint32_t cfg[6] = {L->prog_addr, L->prog_len, L->ntensors, ntpc, L->rng_seed, bundle_limit};
+  for (uint32_t i = 0; i < 6; i++) W32(TPC_REG(PROG_ADDR) + 4u * i, cfg[i]);
   for (uint32_t i = 0; i < 5; i++) W32(TPC_REG(IDX_SIZE0) + 4u * i, L->idx_size[i]);
   for (uint32_t i = 0; i < TPC_NSARGS; i++) W32(TPC_REG(SARG) + 4u * i, L->sarg[i]);
   for (uint32_t k = 0; k < L->ntensors; k++) {
@@ -179,7 +181,8 @@ static int run_vs_model(tf_ctx_t *t, const tpc_launch_t *L, uint32_t ntpc, uint3
   tpc_devmem_t mem = {img, WIN_BASE, WIN};
   tpc_stats_t st;
   uint32_t etpc = 0, epc = 0, emask = 0;
-  int e = tpc_run_cluster(L, &mem, ntpc, MAX_BUNDLES, &st, &etpc, &epc);
+  const uint64_t maxb = bundle_limit ? bundle_limit : MAX_BUNDLES;
+  int e = tpc_run_cluster(L, &mem, ntpc, maxb, &st, &etpc, &epc);
   /* the error mask: every TPC that stops with an error (each TPC on a fresh image) */
   for (uint32_t k = 0; e && k < ntpc; k++) {
     tpc_core_t *c = malloc(sizeof *c);
@@ -188,12 +191,12 @@ static int run_vs_model(tf_ctx_t *t, const tpc_launch_t *L, uint32_t ntpc, uint3
     TF_CHECK_OK(t, tsim_mem_read(t->sim, WIN_BASE, scratch, WIN));
     tpc_devmem_t m2 = {scratch, WIN_BASE, WIN};
     int e2 = tpc_core_start(c, L, &m2, k, ntpc);
-    if (!e2) e2 = tpc_core_run(c, MAX_BUNDLES);
+    if (!e2) e2 = tpc_core_run(c, maxb);
     if (e2) emask |= 1u << k;
     free(c);
     free(scratch);
   }
-  if (e == TPC_ERR_TIMEOUT) rc = tf_fail(t, "the model did not finish the launch");
+  if (e == TPC_ERR_TIMEOUT && !bundle_limit) rc = tf_fail(t, "the model did not finish the launch");
   tpc_res_t r;
   memset(&r, 0, sizeof r);
   /* inputs were written behind the L2: drop stale lines; results: flush before reading */
@@ -455,6 +458,23 @@ TF_TEST(tpc, error_ranges, 6000000) {
   B.tensor[2].size[0] = 0;
   CALL(expect_err(t, &B, TPC_ERR_BAD_DESC, "descriptor with size 0"));
   return expect_err(t, &L, 0, "good launch after the errors");
+}
+
+/* Bundle limit (BUNDLE_LIMIT): every TPC that would retire more stops with TIMEOUT at
+ * the next bundle's PC; status, PC, mask and memory as the model run with the same
+ * max_bundles; then a good launch without the limit. */
+TF_TEST(tpc, error_limit, 3000000) {
+  tpc_launch_t L;
+  tpc_bundle_t *prog = NULL;
+  uint32_t nb = 0;
+  CALL(errors_setup(t, &L, &prog, &nb, 64 + 8 * tf_rand_below(t, 8), 8));
+  free(prog);
+  bundle_limit = 1 + tf_rand_below(t, 12);
+  tf_log(t, "BUNDLE_LIMIT %u", bundle_limit);
+  int rc = expect_err(t, &L, TPC_ERR_TIMEOUT, "bundle limit");
+  bundle_limit = 0;
+  if (rc != TF_PASS) return rc;
+  return expect_err(t, &L, 0, "good launch after the limit");
 }
 
 /* ------------------------------------------------------------------ benchmarks

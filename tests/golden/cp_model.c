@@ -180,6 +180,7 @@ int cp_q_run(cp_queue_t *q, const cp_qcfg_t *c, cp_read32_fn rd, void *rd_ctx, c
     if (len == 16) {
       if (rd(rd_ctx, pc + 8, &w2) || rd(rd_ctx, pc + 12, &w3)) return stop(q, CP_ERR_AXI);
       if (op == CP_OP_MSG_LONG && (w2 & 3u)) return stop(q, CP_ERR_MSG_ALIGN);
+      if (op == CP_OP_MSG_LONG && w3 != 0u) return stop(q, CP_ERR_RESERVED);   /* w3 reserved */
     }
     cp_event_t e;
     e.pc = pc;

@@ -361,6 +361,8 @@ static int t_errors_directed(void) {
       {{0x01000004, 1, 0, 0}, 2, CP_ERR_BAD_SOB, 0},
       {{0x00000006, 1, 2, 3}, 4, CP_ERR_NOT_DMA, 0},
       {{0x00000003, 1, 0x1002, 0}, 4, CP_ERR_MSG_ALIGN, 0},
+      {{0x00000003, 1, 0x1000, 0x80}, 4, CP_ERR_RESERVED, 0},   /* MSG_LONG w3 not 0 */
+      {{0x00000003, 1, 0x1002, 1}, 4, CP_ERR_MSG_ALIGN, 0},     /* alignment checked first */
       {{0x00000003, 1, 0, 0}, 2, CP_ERR_TRUNCATED, 0},
       {{0x00000000, 0, 0, 0}, 2, CP_ERR_NO_STOP, 0},
   };

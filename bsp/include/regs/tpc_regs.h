@@ -20,6 +20,10 @@ extern "C" {
 #define TPC__CTRL__KEEP_PROG_bp 1
 #define TPC__CTRL__KEEP_PROG_bw 1
 #define TPC__CTRL__KEEP_PROG_reset 0x0
+#define TPC__CTRL__CANCEL_bm 0x4
+#define TPC__CTRL__CANCEL_bp 2
+#define TPC__CTRL__CANCEL_bw 1
+#define TPC__CTRL__CANCEL_reset 0x0
 
 // reg - tpc::STATUS
 #define TPC__STATUS__BUSY_bm 0x1
@@ -90,6 +94,12 @@ extern "C" {
 #define TPC__RNG_SEED__SEED_bp 0
 #define TPC__RNG_SEED__SEED_bw 32
 #define TPC__RNG_SEED__SEED_reset 0x0
+
+// reg - tpc::BUNDLE_LIMIT
+#define TPC__BUNDLE_LIMIT__N_bm 0xffffffff
+#define TPC__BUNDLE_LIMIT__N_bp 0
+#define TPC__BUNDLE_LIMIT__N_bw 32
+#define TPC__BUNDLE_LIMIT__N_reset 0x0
 
 // reg - tpc::idx_r
 #define TPC__IDX_R__SIZE_bm 0xffffffff
@@ -201,7 +211,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t NTENSORS;
     uint32_t NTPC;
     uint32_t RNG_SEED;
-    uint8_t RESERVED_34_3f[0xc];
+    uint32_t BUNDLE_LIMIT;
+    uint8_t RESERVED_38_3f[0x8];
     uint32_t IDX_SIZE0;
     uint32_t IDX_SIZE1;
     uint32_t IDX_SIZE2;

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #define HIF_MAGIC          0x31514C48u  /* bytes 'H','L','Q','1' */
-#define HIF_VERSION        1u
+#define HIF_VERSION        2u   /* 2: counters gained tpc_cancels */
 #define HIF_SCRATCH_INDEX  3u           /* SYSCTRL.SCRATCH3 = address of the block */
 
 /* INTC software interrupts (source 24 + n) */
@@ -107,7 +107,8 @@ enum hif_pkt_reason {
   HIF_PKT_FW_OBJECT  = 17,  /* MSG_SHORT to an object the firmware owns (or one that does not exist) */
   HIF_PKT_DMA_RANGE  = 18,  /* LIN_DMA or a DMA descriptor started with a footprint outside the job's buffers */
   HIF_PKT_MME_RANGE  = 19,  /* an MME commit with an operand footprint outside the job's buffers */
-  HIF_PKT_TOO_LONG   = 20   /* the buffer is longer than the check walks (1 MiB) */
+  HIF_PKT_TOO_LONG   = 20,  /* the buffer is longer than the check walks (1 MiB) */
+  HIF_PKT_TPC_RANGE  = 21   /* a TPC commit whose program or tensor footprint is outside the job's buffers */
 };
 /* Initializer of a name table indexed by cause. */
 #define HIF_CAUSE_NAMES {"none", "bad descriptor", "bad queue", "cb range", "buffer range", \
@@ -126,6 +127,7 @@ typedef struct {
   uint32_t t_doorbell;    /* mtime at the last doorbell interrupt entry */
   uint32_t t_first_start; /* mtime right after the last firmware-issued CTRL.start */
   uint32_t polls;         /* scheduler passes */
+  uint32_t tpc_cancels;   /* TPC launches cancelled (CTRL.cancel) for a failed or aborted job */
 } hif_counters_t;
 
 typedef struct {

@@ -181,8 +181,13 @@ package tpc_reg_pkg;
     } tpc__CTRL__keep_prog__out_t;
 
     typedef struct packed {
+        logic value;
+    } tpc__CTRL__cancel__out_t;
+
+    typedef struct packed {
         tpc__CTRL__commit__out_t commit;
         tpc__CTRL__keep_prog__out_t keep_prog;
+        tpc__CTRL__cancel__out_t cancel;
     } tpc__CTRL__out_t;
 
     typedef struct packed {
@@ -237,6 +242,14 @@ package tpc_reg_pkg;
     typedef struct packed {
         tpc__RNG_SEED__seed__out_t seed;
     } tpc__RNG_SEED__out_t;
+
+    typedef struct packed {
+        logic [31:0] value;
+    } tpc__BUNDLE_LIMIT__n__out_t;
+
+    typedef struct packed {
+        tpc__BUNDLE_LIMIT__n__out_t n;
+    } tpc__BUNDLE_LIMIT__out_t;
 
     typedef struct packed {
         logic [31:0] value;
@@ -317,6 +330,7 @@ package tpc_reg_pkg;
         tpc__NTENSORS__out_t NTENSORS;
         tpc__NTPC__out_t NTPC;
         tpc__RNG_SEED__out_t RNG_SEED;
+        tpc__BUNDLE_LIMIT__out_t BUNDLE_LIMIT;
         tpc__idx_r__out_t IDX_SIZE0;
         tpc__idx_r__out_t IDX_SIZE1;
         tpc__idx_r__out_t IDX_SIZE2;

@@ -100,6 +100,7 @@ module tpc_reg_top (
         logic NTENSORS;
         logic NTPC;
         logic RNG_SEED;
+        logic BUNDLE_LIMIT;
         logic IDX_SIZE0;
         logic IDX_SIZE1;
         logic IDX_SIZE2;
@@ -168,6 +169,9 @@ module tpc_reg_top (
         decoded_reg_strb.RNG_SEED = cpuif_req_masked & (cpuif_addr == 16'h30);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h30);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h30);
+        decoded_reg_strb.BUNDLE_LIMIT = cpuif_req_masked & (cpuif_addr == 16'h34);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h34);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h34);
         decoded_reg_strb.IDX_SIZE0 = cpuif_req_masked & (cpuif_addr == 16'h40);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h40);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h40);
@@ -270,6 +274,10 @@ module tpc_reg_top (
                 logic next;
                 logic load_next;
             } keep_prog;
+            struct packed {
+                logic next;
+                logic load_next;
+            } cancel;
         } CTRL;
         struct packed {
             struct packed {
@@ -311,6 +319,12 @@ module tpc_reg_top (
                 logic load_next;
             } seed;
         } RNG_SEED;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } n;
+        } BUNDLE_LIMIT;
         struct packed {
             struct packed {
                 logic [31:0] next;
@@ -388,6 +402,9 @@ module tpc_reg_top (
             struct packed {
                 logic value;
             } keep_prog;
+            struct packed {
+                logic value;
+            } cancel;
         } CTRL;
         struct packed {
             struct packed {
@@ -422,6 +439,11 @@ module tpc_reg_top (
                 logic [31:0] value;
             } seed;
         } RNG_SEED;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } n;
+        } BUNDLE_LIMIT;
         struct packed {
             struct packed {
                 logic [31:0] value;
@@ -528,6 +550,32 @@ module tpc_reg_top (
         end
     end
     assign hwif_out.CTRL.keep_prog.value = field_storage.CTRL.keep_prog.value;
+    // Field: tpc.CTRL.cancel
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CTRL.cancel.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CTRL.cancel.value & ~decoded_wr_biten[2:2]) | (decoded_wr_data[2:2] & decoded_wr_biten[2:2]);
+            load_next_c = '1;
+        end else begin // singlepulse clears back to 0
+            next_c = '0;
+            load_next_c = '1;
+        end
+        field_combo.CTRL.cancel.next = next_c;
+        field_combo.CTRL.cancel.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CTRL.cancel.value <= 1'h0;
+        end else begin
+            if(field_combo.CTRL.cancel.load_next) begin
+                field_storage.CTRL.cancel.value <= field_combo.CTRL.cancel.next;
+            end
+        end
+    end
+    assign hwif_out.CTRL.cancel.value = field_storage.CTRL.cancel.value;
     // Field: tpc.STATUS.done
     always_comb begin
         automatic logic [0:0] next_c;
@@ -695,6 +743,29 @@ module tpc_reg_top (
         end
     end
     assign hwif_out.RNG_SEED.seed.value = field_storage.RNG_SEED.seed.value;
+    // Field: tpc.BUNDLE_LIMIT.n
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.BUNDLE_LIMIT.n.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.BUNDLE_LIMIT && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.BUNDLE_LIMIT.n.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.BUNDLE_LIMIT.n.next = next_c;
+        field_combo.BUNDLE_LIMIT.n.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.BUNDLE_LIMIT.n.value <= 32'h0;
+        end else begin
+            if(field_combo.BUNDLE_LIMIT.n.load_next) begin
+                field_storage.BUNDLE_LIMIT.n.value <= field_combo.BUNDLE_LIMIT.n.next;
+            end
+        end
+    end
+    assign hwif_out.BUNDLE_LIMIT.n.value = field_storage.BUNDLE_LIMIT.n.value;
     // Field: tpc.IDX_SIZE0.size
     always_comb begin
         automatic logic [31:0] next_c;
@@ -1064,6 +1135,9 @@ module tpc_reg_top (
         end
         if(rd_mux_addr == 16'h30) begin
             readback_data_var[31:0] = field_storage.RNG_SEED.seed.value;
+        end
+        if(rd_mux_addr == 16'h34) begin
+            readback_data_var[31:0] = field_storage.BUNDLE_LIMIT.n.value;
         end
         if(rd_mux_addr == 16'h40) begin
             readback_data_var[31:0] = field_storage.IDX_SIZE0.size.value;

@@ -494,7 +494,7 @@ static void put_desc(int t, const tpc_tensor_t *d) {
 
 // load the program into the core's instruction memory and drive the launch inputs
 static void rtl_setup(const tpc_launch_t &L, const std::vector<uint64_t> &w, uint32_t id, uint32_t ntpc,
-                      bool bad_launch) {
+                      bool bad_launch, uint32_t max_bundles = 0) {
   int len = (int)(w.size() / 4);
   for (int b = 0; b < len; b++) {
     top->imem_we_i = 1;
@@ -514,6 +514,8 @@ static void rtl_setup(const tpc_launch_t &L, const std::vector<uint64_t> &w, uin
   top->tpc_id_i = id;
   top->ntpc_i = ntpc;
   top->rng_seed_i = L.rng_seed;
+  top->max_bundles_i = max_bundles;
+  top->cancel_i = 0;
 }
 
 // ------------------------------------------------------------------ state compare
@@ -609,7 +611,12 @@ static bool run_prog(int idx, const Prog &p) {
   if (rn(40) == 0) { L.idx_size[rn(5)] = 0; bad_launch = true; }
   if (rn(40) == 0) L.ntensors = 9 + rn(7);
 
-  rtl_setup(L, p.w, id, ntpc, bad_launch);
+  // the RTL's bundle limit: a small random one on a quarter of the programs, else the
+  // testbench's own (a runaway program then ends with TIMEOUT on both sides); a cancel
+  // (cancel_i) at a random cycle on one program in eight
+  uint32_t limit = rn(4) == 0 ? 1 + rn(60) : (uint32_t)kMaxBundles;
+  uint64_t abort_at = rn(8) == 0 ? 1 + rn(400) : 0;
+  rtl_setup(L, p.w, id, ntpc, bad_launch, limit);
 
   // model launch; local memories start as the RTL's (the RTL does not clear them)
   int e0 = tpc_core_start(&c, &L, &dm, id, ntpc);
@@ -620,6 +627,7 @@ static bool run_prog(int idx, const Prog &p) {
   top->start_i = 1;
   tick();
   top->start_i = 0;
+  const uint64_t t_start = cycles;
   int bad = 0;
   uint64_t bundles = 0, guard = 0;
   // posted: the model stopped with BUS at a st.t that the RTL retired (its write was posted
@@ -628,7 +636,7 @@ static bool run_prog(int idx, const Prog &p) {
   int posted = 0, late = 0;
   bool done = top->done_o;
   while (!done && guard++ < 5000) {  // cycles without a retired bundle
-    if (bundles >= kMaxBundles) break;
+    if (abort_at && cycles - t_start >= abort_at) top->cancel_i = 1;
     tick();
     if (trace_prog == idx)
       printf("    t%llu st %d pc %u hold %d commit %d tidle %d tmu %d ret %d slmwe %d vlmwe %d en3 %d\n",
@@ -672,11 +680,17 @@ static bool run_prog(int idx, const Prog &p) {
     if (e0) {
       if (rerr != e0 || !done) { printf("  prog %d: bad launch: model %s rtl err %d\n", idx, tpc_err_name(e0), rerr); bad++; }
     } else if (!done) {
-      if (bundles >= kMaxBundles) { // timeout: both still running
-        err_seen[TPC_ERR_TIMEOUT]++;
-        if (c.state != TPC_RUNNING) { printf("  prog %d: model stopped, RTL still running\n", idx); bad++; }
-      } else {
-        printf("  prog %d: RTL hung (no retire for 5000 cycles, pc %u)\n", idx, top->pc_o); bad++;
+      printf("  prog %d: RTL hung (no retire for 5000 cycles, pc %u, %llu bundles, limit %u)\n", idx, top->pc_o,
+             (unsigned long long)bundles, limit);
+      bad++;
+    } else if (rerr == TPC_ERR_TIMEOUT && !posted) {
+      // stopped by the bundle limit or the abort, before the bundle at the model's PC
+      if (c.state != TPC_RUNNING || c.pc != top->err_pc_o || (!abort_at && bundles != limit) ||
+          (abort_at && bundles > limit)) {
+        printf("  prog %d: RTL TIMEOUT at pc %u after %llu bundles (limit %u%s); model %s at pc %u\n", idx,
+               top->err_pc_o, (unsigned long long)bundles, limit, abort_at ? ", aborted" : "",
+               c.state == TPC_RUNNING ? "running" : tpc_err_name((int)c.err), c.pc);
+        bad++;
       }
     } else if (rerr == 0) {
       if (c.state != TPC_DONE) { printf("  prog %d: RTL done, model state %u\n", idx, c.state); bad++; }
@@ -715,6 +729,7 @@ static bool run_prog(int idx, const Prog &p) {
     bad++;
   }
   if (axi_bad) { bad++; axi_bad = 0; }
+  top->cancel_i = 0;
   if (!done || !awq.empty() || !wq.empty()) { // stop the RTL (timeout, hang, AXI out of step): reset it and the AXI slave
     top->rst_ni = 0; tick(); top->rst_ni = 1;
     rq.clear(); awq.clear(); wq.clear(); bq.clear(); awlenq.clear();

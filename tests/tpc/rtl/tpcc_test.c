@@ -55,6 +55,7 @@ typedef struct {
   uint32_t ntpc;
   int keep_prog;
   uint32_t msg_addr, msg_data;
+  uint32_t limit;   /* BUNDLE_LIMIT (0: none) */
 } launch_t;
 
 static void write_desc_regs(const tpc_launch_t *L) {
@@ -77,6 +78,7 @@ static void rtl_config(const launch_t *l) {
   tb_apb_write(REG(NTENSORS), L->ntensors);
   tb_apb_write(REG(NTPC), l->ntpc);
   tb_apb_write(REG(RNG_SEED), L->rng_seed);
+  tb_apb_write(REG(BUNDLE_LIMIT), l->limit);
   tb_apb_write(REG(IDX_SIZE0), L->idx_size[0]);
   tb_apb_write(REG(IDX_SIZE1), L->idx_size[1]);
   tb_apb_write(REG(IDX_SIZE2), L->idx_size[2]);
@@ -157,7 +159,7 @@ static void model_launch(const launch_t *l, lres_t *r) {
   memset(r, 0, sizeof(*r));
   for (uint32_t t = 0; t < l->ntpc; t++) {
     int e = tpc_core_start(&c, &l->L, &dm, t, l->ntpc);
-    if (!e) e = tpc_core_run(&c, 50000000ull);
+    if (!e) e = tpc_core_run(&c, l->limit ? l->limit : 50000000ull);
     e = (int)c.err;
     r->st.bundles += c.st.bundles;
     r->st.bytes_ld += c.st.bytes_ld;
@@ -471,6 +473,81 @@ static void test_core_errors(void) {
   }
 }
 
+/* The bundle limit (BUNDLE_LIMIT) and the abort (CTRL.cancel): every TPC stops before a
+ * bundle with TIMEOUT at its PC; the rest of the launch ends as for any core error
+ * (message, interrupt), and the next launch is unaffected. */
+static void test_limit_abort(void) {
+  ktens_t o;
+  /* limit: each TPC stops after `limit` bundles; status, PC, mask and memory as the model */
+  for (int k = 0; k < 3; k++) {
+    launch_t l = add_launch(64 + 8 * (int)rn(8), 8 + (int)rn(8), &o);
+    l.ntpc = k == 2 ? 1 + rn(NT) : NT;
+    l.limit = 1 + rn(12);
+    char what[128];
+    snprintf(what, sizeof(what), "BUNDLE_LIMIT %u on %u TPCs", l.limit, l.ntpc);
+    check(run_both(&l, what, TPC_ERR_TIMEOUT, NULL), "bundle limit -> TIMEOUT, PC/mask/memory as the model: ", what);
+  }
+  /* abort a runaway kernel (x: br x) on a random number of TPCs after a random time */
+  tpc_bundle_t *b = NULL;
+  uint32_t nb = 0;
+  char err[256];
+  if (tpcasm_assemble("x: br x\n", "runaway", NULL, 0, &b, &nb, err, sizeof(err))) {
+    printf("assembler: %s\n", err);
+    exit(2);
+  }
+  uint32_t runaway = DATA_BASE + 0xF000u;
+  mem_put(runaway, b, 32u * nb);
+  free(b);
+  for (int k = 0; k < 2; k++) {
+    launch_t l = new_launch();
+    l.L.prog_addr = runaway;
+    l.L.prog_len = nb;
+    l.L.idx_size[0] = NT;
+    l.ntpc = k ? NT : 1 + rn(NT);
+    unsigned m0 = tb_msg_count();
+    rtl_config(&l);
+    tb_apb_write(REG(CTRL), commit_val(&l));
+    uint32_t wait = 200 + rn(3000);
+    for (uint32_t c = 0; c < wait; c++) tb_tick();
+    uint32_t st = 0;
+    tb_apb_read(REG(STATUS), &st);
+    int ok = (st & TPC__STATUS__BUSY_bm) && !tb_irq();
+    if (!ok) printf("  runaway kernel: STATUS 0x%08x irq %d after %u cycles (want busy)\n", st, tb_irq(), wait);
+    tb_apb_write(REG(CTRL), TPC__CTRL__CANCEL_bm);
+    lres_t r;
+    ok = ok && wait_irq(10000) && rtl_finish(&l, m0, &r, NULL);
+    ok = ok && r.err == TPC_ERR_TIMEOUT && r.etpc == 0 && r.epc == 0 && r.emask == (1u << l.ntpc) - 1u;
+    if (!ok) printf("  abort: err %d tpc %d pc %u mask 0x%x\n", r.err, r.etpc, r.epc, r.emask);
+    char what[128];
+    snprintf(what, sizeof(what), "CTRL.cancel of a runaway kernel on %u TPCs after %u cycles", l.ntpc, wait);
+    check(ok, "abort -> TIMEOUT on every TPC at its PC, message and interrupt: ", what);
+  }
+  /* abort right after the commit, during the program load: the cores stop at bundle 0
+   * and nothing is written */
+  {
+    launch_t l = add_launch(64, 8, &o);
+    unsigned m0 = tb_msg_count();
+    rtl_config(&l);
+    tb_apb_write(REG(CTRL), commit_val(&l));
+    tb_apb_write(REG(CTRL), TPC__CTRL__CANCEL_bm);
+    lres_t r;
+    int ok = wait_irq(10000) && rtl_finish(&l, m0, &r, NULL);
+    ok = ok && r.err == TPC_ERR_TIMEOUT && r.epc == 0 && r.emask == (1u << l.ntpc) - 1u && mem_equal("abort at load");
+    check(ok, "", "CTRL.cancel during the program load -> TIMEOUT at bundle 0 on every TPC, nothing written");
+  }
+  /* abort with no launch: ignored; then a launch runs to the end as the model */
+  {
+    tb_apb_write(REG(CTRL), TPC__CTRL__CANCEL_bm);
+    for (int c = 0; c < 20; c++) tb_tick();
+    uint32_t st = 0;
+    tb_apb_read(REG(STATUS), &st);
+    int ok = !(st & (TPC__STATUS__BUSY_bm | TPC__STATUS__DONE_bm)) && !tb_irq();
+    launch_t l = add_launch(40, 6, &o);
+    ok = run_both(&l, "launch after the aborts", 0, NULL) && ok;
+    check(ok, "", "CTRL.cancel while idle ignored; the next launch completes as the model");
+  }
+}
+
 static void test_busy_reject(void) {
   ktens_t o;
   launch_t l = add_launch(64, 24, &o);
@@ -640,6 +717,7 @@ int main(int argc, char **argv) {
         test_bad_launches();
         test_fetch_error();
         test_core_errors();
+        test_limit_abort();
         test_busy_reject();
         test_back_to_back();
       }
