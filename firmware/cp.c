@@ -403,12 +403,23 @@ static int in_bufs_of(const job_t *j, uint32_t lo, uint32_t hi, int host)
 }
 static int in_bufs(const job_t *j, uint32_t lo, uint32_t hi) { return in_bufs_of(j, lo, hi, 0); }
 
+/* [lo, hi) overlaps none of the job's command buffers: their packets were checked
+ * before the job started, so a write into one (a message, a DMA or MME destination,
+ * a TPC tensor) could run packets nobody checked */
+static int off_cbs(const job_t *j, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t c = 0; c < j->ncb; c++)
+        if (lo < j->cb_addr[c] + j->cb_size[c] && hi > j->cb_addr[c])
+            return 0;
+    return 1;
+}
+
 static int msg_target_ok(const job_t *j, uint32_t a)
 {
     if (a & 3u)
         return 0;
     if (a <= 0xFFFFFFFBu && in_bufs(j, a, a + 4u))
-        return 1;
+        return off_cbs(j, a, a + 4u);
     if (a - SOB_SET_ADDR(0) < 4u * FW_SOB_BASE || a - SOB_ADD_ADDR(0) < 4u * FW_SOB_BASE)
         return 1;
     for (uint32_t k = 0; k < HIF_NUM_EQ; k++)
@@ -418,9 +429,12 @@ static int msg_target_ok(const job_t *j, uint32_t a)
 }
 
 /* Rows x planes of `size` bytes from base (row stride s1, plane stride s2) inside
- * one job buffer; 32-bit arithmetic with overflow checks (mulhu on RV32IM). */
+ * one job buffer (RG_HOST: host-memory buffers count), and for RG_WRITE clear of the
+ * job's command buffers; 32-bit arithmetic with overflow checks (mulhu on RV32IM). */
+#define RG_HOST  1
+#define RG_WRITE 2
 static int range_ok_of(const job_t *j, uint32_t base, uint32_t size, uint32_t c1, uint32_t s1, uint32_t c2,
-                       uint32_t s2, int host)
+                       uint32_t s2, int flags)
 {
     uint32_t a, b, hi;
     if (size == 0u || c1 == 0u || c2 == 0u)
@@ -429,18 +443,23 @@ static int range_ok_of(const job_t *j, uint32_t base, uint32_t size, uint32_t c1
         __builtin_add_overflow(a, b, &a) || __builtin_add_overflow(a, size, &a) ||
         __builtin_add_overflow(base, a, &hi))
         return 0;
-    return in_bufs_of(j, base, hi, host);
+    return in_bufs_of(j, base, hi, flags & RG_HOST) && (!(flags & RG_WRITE) || off_cbs(j, base, hi));
 }
 static int range_ok(const job_t *j, uint32_t base, uint32_t size, uint32_t c1, uint32_t s1, uint32_t c2,
                     uint32_t s2)
 {
     return range_ok_of(j, base, size, c1, s1, c2, s2, 0);
 }
-/* a DMA engine's linear/strided/memset/transpose side: device or host buffers */
-static int dma_range_ok(const job_t *j, uint32_t base, uint32_t size, uint32_t c1, uint32_t s1, uint32_t c2,
-                        uint32_t s2)
+static int wr_range_ok(const job_t *j, uint32_t base, uint32_t size, uint32_t c1, uint32_t s1)
 {
-    return range_ok_of(j, base, size, c1, s1, c2, s2, 1);
+    return range_ok_of(j, base, size, c1, s1, 1u, 0u, RG_WRITE);
+}
+/* a DMA engine's linear/strided/memset/transpose side: device or host buffers;
+ * wr: the destination */
+static int dma_range_ok(const job_t *j, uint32_t base, uint32_t size, uint32_t c1, uint32_t s1, uint32_t c2,
+                        uint32_t s2, int wr)
+{
+    return range_ok_of(j, base, size, c1, s1, c2, s2, RG_HOST | (wr ? RG_WRITE : 0));
 }
 
 static int dma_go_ok(const job_t *j, const shadow_t *sh, uint32_t ctrl)
@@ -453,14 +472,15 @@ static int dma_go_ok(const job_t *j, const shadow_t *sh, uint32_t ctrl)
     if (ctrl & DMA__CTRL__TENSOR_bm)
         return 0;
     if (mode == 0u)
-        return dma_range_ok(j, dst, size, 1u, 0u, 1u, 0u) && dma_range_ok(j, src, size, 1u, 0u, 1u, 0u);
+        return dma_range_ok(j, dst, size, 1u, 0u, 1u, 0u, 1) && dma_range_ok(j, src, size, 1u, 0u, 1u, 0u, 0);
     if (mode == 3u) {  /* transpose: COUNT1 rows of SIZE bytes -> SIZE/e rows of COUNT1 elements */
         uint32_t e = (ctrl & DMA__CTRL__ESIZE_bm) ? 4u : 2u;
-        return c1 <= 0xFFFFu && dma_range_ok(j, dst, c1 * e, size / e, SH(sh, dma_t, DST_STRIDE1), 1u, 0u) &&
-               dma_range_ok(j, src, size, c1, SH(sh, dma_t, SRC_STRIDE1), 1u, 0u);
+        return c1 <= 0xFFFFu && dma_range_ok(j, dst, c1 * e, size / e, SH(sh, dma_t, DST_STRIDE1), 1u, 0u, 1) &&
+               dma_range_ok(j, src, size, c1, SH(sh, dma_t, SRC_STRIDE1), 1u, 0u, 0);
     }
-    return dma_range_ok(j, dst, size, c1, SH(sh, dma_t, DST_STRIDE1), c2, SH(sh, dma_t, DST_STRIDE2)) &&
-           (mode == 2u || dma_range_ok(j, src, size, c1, SH(sh, dma_t, SRC_STRIDE1), c2, SH(sh, dma_t, SRC_STRIDE2)));
+    return dma_range_ok(j, dst, size, c1, SH(sh, dma_t, DST_STRIDE1), c2, SH(sh, dma_t, DST_STRIDE2), 1) &&
+           (mode == 2u ||
+            dma_range_ok(j, src, size, c1, SH(sh, dma_t, SRC_STRIDE1), c2, SH(sh, dma_t, SRC_STRIDE2), 0));
 }
 
 #if __has_include("regs/tpc_regs.h")
@@ -498,7 +518,7 @@ static int tpc_desc_ok(const job_t *j, const shadow_t *sh, uint32_t t)
     int64_t a = (int64_t)w[0] + lo * (int64_t)es, b = (int64_t)w[0] + (hi + 1) * (int64_t)es;
     if (a < 0 || b > 0xFFFFFFFFll)
         return 0;
-    return in_bufs(j, (uint32_t)a, (uint32_t)b);
+    return in_bufs(j, (uint32_t)a, (uint32_t)b) && off_cbs(j, (uint32_t)a, (uint32_t)b);
 }
 
 /* A TPC commit: the program, every descriptor the launch declares, and the completion
@@ -534,7 +554,7 @@ static int mme_commit_ok(const job_t *j, const shadow_t *sh)
         return 0;
     return (ta ? range_ok(j, a, m * ea, k, lda, 1u, 0u) : range_ok(j, a, k * ea, m, lda, 1u, 0u)) &&
            (tb ? range_ok(j, b, k * eb, n, ldb, 1u, 0u) : range_ok(j, b, n * eb, k, ldb, 1u, 0u)) &&
-           range_ok(j, c, n * ec, m, ldc, 1u, 0u) &&
+           wr_range_ok(j, c, n * ec, m, ldc) &&
            (!(dt & MME__DTYPE__BIAS_EN_bm) || range_ok(j, SH(sh, mme_t, BIAS_ADDR), 4u * n, 1u, 0u, 1u, 0u));
 }
 
@@ -630,7 +650,7 @@ static uint32_t lin_dma_check(job_t *j, shadow_t *sh, uint32_t size, uint32_t sr
     sh->written |= (1u << SH_IDX(dma_t, SRC)) | (1u << SH_IDX(dma_t, DST)) | (1u << SH_IDX(dma_t, SIZE)) |
                    (1u << SH_IDX(dma_t, CTRL));
     j->mem = 1u;
-    if (!lin_ok(j, dst, size) || !lin_ok(j, src, size))
+    if (!lin_ok(j, dst, size) || !off_cbs(j, dst, dst + size) || !lin_ok(j, src, size))
         return HIF_PKT_DMA_RANGE;
     if ((SH(sh, dma_t, MSG_CTRL) & DMA__MSG_CTRL__EN_bm) && !msg_target_ok(j, SH(sh, dma_t, MSG_ADDR)))
         return HIF_PKT_MSG_TARGET;
@@ -1316,7 +1336,16 @@ __attribute__((noipa)) static uint32_t fast_start(void)
         "addi  a3, a3, 4\n\t"
         "bne   a3, t2, 14b\n\t"
         "j     80f\n\t"
-        "18:\n\t"
+        "18:\n\t"                             /* destination clear of the job's command buffers (off_cbs): buffer 0 here */
+        "lw    t4, fs_JCBA(a6)\n\t"
+        "lw    a1, fs_JCBS(a6)\n\t"
+        "bgeu  t4, a5, 25f\n\t"               /* the buffer starts at or after the copy's end */
+        "add   a1, t4, a1\n\t"
+        "bltu  a2, a1, 80f\n"                 /* the copy starts before the buffer's end: overlap */
+        "25:\n\t"
+        "addi  a3, t5, -1\n\t"
+        "bnez  a3, 26f\n"                     /* buffers 1.. out of line (a1 is not 0: LIN_DMA stays allowed) */
+        "27:\n\t"
         "lw    a2, 8(t0)\n\t"                 /* src */
         "add   a5, a2, t3\n\t"
         "bltu  a5, a2, 80f\n\t"
@@ -1334,6 +1363,19 @@ __attribute__((noipa)) static uint32_t fast_start(void)
         "ori   a7, a7, fs_FMEM\n\t"
         "addi  t0, t0, 16\n\t"
         "j     11b\n\t"
+        "26:\n\t"                             /* the destination against buffers ncb-1 .. 1 */
+        "slli  a3, a3, 2\n\t"
+        "add   a3, a6, a3\n"
+        "28:\n\t"
+        "lw    t4, fs_JCBA(a3)\n\t"
+        "lw    a1, fs_JCBS(a3)\n\t"
+        "bgeu  t4, a5, 29f\n\t"
+        "add   a1, t4, a1\n\t"
+        "bltu  a2, a1, 80f\n"
+        "29:\n\t"
+        "addi  a3, a3, -4\n\t"
+        "bne   a3, a6, 28b\n\t"
+        "j     27b\n\t"
         "16:\n\t"                             /* STOP: next command buffer; then the read buffer off */
         "addi  t1, t1, 1\n\t"
         "bne   t1, t5, 10b\n\t"

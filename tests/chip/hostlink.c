@@ -473,6 +473,19 @@ TF_TEST(hostlink, bad_jobs, 3000000) {
     EXPECT_JOB(t, d, seq, HL_FAILED, HIF_CAUSE_PACKET, HIF_PKT_DETAIL(0, CP_ERR_RESERVED, moff), 200000);
     HL_CHECK(t, d, hl_read(d, mca + nbuf - 4u, &tgt, 4));
     TF_CHECK_EQ(t, tgt, 0);
+    /* a MSG_LONG into its own command buffer (a checked packet replaced by an
+     * unchecked one): refused (MSG_TARGET), the buffer unchanged */
+    uint32_t over = moff + 4u * tf_rand_below(t, 4);   /* a word of the MSG_LONG itself */
+    hl_cb_clear(&mc);
+    hl_cb_nop(&mc, 0);
+    hl_cb_msg_long(&mc, 0, mca + over, CP_OP_MSG_LONG);
+    hl_cb_stop(&mc, 0);
+    HL_CHECK(t, d, hl_write(d, mca, hl_cb_words(&mc), hl_cb_bytes(&mc)));
+    HL_CHECK(t, d, hl_submit(d, &j, &seq));
+    EXPECT_JOB(t, d, seq, HL_FAILED, HIF_CAUSE_PACKET, HIF_PKT_DETAIL(0, HIF_PKT_MSG_TARGET, moff), 200000);
+    uint32_t back[8];
+    HL_CHECK(t, d, hl_read(d, mca, back, hl_cb_bytes(&mc)));
+    TF_CHECK(t, !memcmp(back, hl_cb_words(&mc), hl_cb_bytes(&mc)));
     hl_cb_free(&mc);
   }
   /* a buffer outside device memory (the second one) */
@@ -878,7 +891,23 @@ TF_TEST(hostlink, fast_path, 4000000) {
   memmove(f->model + (dst4 - f->ws), f->model + (src - f->ws), sz);
   memmove(f->model + (dst5 - f->ws), f->model + (src - f->ws), sz);
   FP_RUN(f, "two queues", &j, 0, 0);
+  /* valid: the destination starts right at the end of the 32-byte command buffer */
+  FP_CB(f, FP_A, (uint32_t)CP_OP_NOP, 0u, LIN(src, A + 32u, sz), STOP);
+  fp_job1(f, &j, f->dma0, 8);
+  memmove(f->model + (A + 32u - f->ws), f->model + (src - f->ws), sz);
+  FP_RUN(f, "copy right behind the command buffer", &j, 0, 0);
   /* refused: each one step past an edge */
+  FP_CB(f, FP_A, (uint32_t)CP_OP_NOP, 0u, LIN(src, A, sz), STOP);
+  fp_job1(f, &j, f->dma0, 8);
+  FP_RUN(f, "destination over the command buffer", &j, HIF_CAUSE_PACKET, PKT(0, HIF_PKT_DMA_RANGE, 8));
+  FP_CB(f, FP_A, LIN(src, A + 0x100u - 32u + 8u * (1u + tf_rand_below(t, 4)), 32u), STOP);
+  FP_CB(f, FP_A + 0x100u, STOP);
+  fp_job1(f, &j, f->dma0, 6);
+  j.ncb = 2;
+  j.cb[1].eq = f->dma1;
+  j.cb[1].addr = A + 0x100u;
+  j.cb[1].size = 8;
+  FP_RUN(f, "destination over the other queue's command buffer", &j, HIF_CAUSE_PACKET, PKT(0, HIF_PKT_DMA_RANGE, 0));
   FP_CB(f, FP_A, LIN(src, dst + 32u, sz), STOP);
   fp_job1(f, &j, f->dma0, 6);
   FP_RUN(f, "destination 32 bytes past the buffer", &j, HIF_CAUSE_PACKET, PKT(0, HIF_PKT_DMA_RANGE, 0));
@@ -2023,12 +2052,14 @@ TF_TEST(hostlink, tpc_footprint, 3000000) {
       {"output stride of dim 1 not written by the buffer", PROG, OUT, 9u},
       {"output sizes not written by the buffer", PROG, OUT, 2u},
       {"program below the buffer", ws - 0x100u, OUT, 13u},
+      {"output over the job's command buffer", PROG, 0, 13u},
   };
   hl_cb_t cb;
   hl_cb_init(&cb);
   hl_job_t j;
   for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-    uint32_t at = tpc_relu_cb(&cb, bad[k].prog, nr, IN, bad[k].out, W, H, bad[k].words);
+    uint32_t o = bad[k].out ? bad[k].out : ws + off;   /* 0: where this command buffer goes */
+    uint32_t at = tpc_relu_cb(&cb, bad[k].prog, nr, IN, o, W, H, bad[k].words);
     job_ws(&j, ws, wsz);
     PUT_CB(t, d, &j, 0, qt, &cb, ws, &off);
     uint32_t seq;
