@@ -87,6 +87,7 @@ static uint32_t hist_n;
 static volatile uint32_t probe_fault;
 static uint32_t eng_status[HIF_NUM_EQ];   /* address of the engine's STATUS register (0: none known) */
 static uint32_t eng_errmask[HIF_NUM_EQ];  /* its error-code field */
+static uint32_t eng_msgctrl[HIF_NUM_EQ];  /* address of the engine's MSG_CTRL register (0: none) */
 enum { ENG_OTHER = 0, ENG_MME, ENG_DMA, ENG_TPC };
 static uint8_t eng_kind[HIF_NUM_EQ];      /* which register semantics the packet check applies */
 static uint32_t slot_free = (1u << FW_JOBS) - 1u;  /* bit s: jobs[s] is J_FREE */
@@ -324,6 +325,11 @@ static void job_finish(job_t *j, uint32_t status, uint32_t cause, uint32_t detai
         if (status != HIF_ST_OK)
             for (uint32_t c = 0; c < j->ncb; c++)
                 QM(j->eq[c], CTRL) = QMAN__CTRL__RESET_bm;
+        /* the engines' completion messages off: a later job that does not write
+         * MSG_CTRL must not send one to this job's targets (docs/hostlink.md) */
+        for (uint32_t c = 0; c < j->ncb; c++)
+            if (eng_msgctrl[j->eq[c]])
+                MMIO32(eng_msgctrl[j->eq[c]]) = 0u;
         eq_busy &= ~j->eqmask;
         MMIO32(SOB_SET_ADDR(SOB_DONE(slot))) = 0u;
         MMIO32(SOB_SET_ADDR(SOB_DEP(slot))) = 0u;
@@ -1722,16 +1728,19 @@ void fw_cp_init(void)
     for (uint32_t i = 0; i < TESSERA_NUM_MME; i++) {
         eng_status[TESSERA_QMAN_SLOT_MME + i] = TESSERA_MME_ADDR(i) + (uint32_t)offsetof(mme_t, STATUS);
         eng_errmask[TESSERA_QMAN_SLOT_MME + i] = MME__STATUS__ERR_bm;
+        eng_msgctrl[TESSERA_QMAN_SLOT_MME + i] = TESSERA_MME_ADDR(i) + (uint32_t)offsetof(mme_t, MSG_CTRL);
         eng_kind[TESSERA_QMAN_SLOT_MME + i] = ENG_MME;
     }
     for (uint32_t d = 0; d < TESSERA_DMA_ENGINES; d++) {
         eng_status[TESSERA_QMAN_SLOT_DMA + d] = TESSERA_DMA_ADDR(d) + (uint32_t)offsetof(dma_t, STATUS);
         eng_errmask[TESSERA_QMAN_SLOT_DMA + d] = DMA__STATUS__ERR_bm;
+        eng_msgctrl[TESSERA_QMAN_SLOT_DMA + d] = TESSERA_DMA_ADDR(d) + (uint32_t)offsetof(dma_t, MSG_CTRL);
         eng_kind[TESSERA_QMAN_SLOT_DMA + d] = ENG_DMA;
     }
 #if __has_include("regs/tpc_regs.h")
     eng_status[TESSERA_QMAN_SLOT_TPC] = TESSERA_TPC_ADDR(0) + (uint32_t)offsetof(tpc_t, STATUS);
     eng_errmask[TESSERA_QMAN_SLOT_TPC] = TPC__STATUS__ERR_bm;
+    eng_msgctrl[TESSERA_QMAN_SLOT_TPC] = TESSERA_TPC_ADDR(0) + (uint32_t)offsetof(tpc_t, MSG_CTRL);
     eng_kind[TESSERA_QMAN_SLOT_TPC] = ENG_TPC;
 #endif
 #endif
@@ -1740,7 +1749,7 @@ void fw_cp_init(void)
     trap_set_exception_handler(CAUSE_LOAD_ACCESS, probe_trap);
     for (uint32_t k = 0; k < HIF_NUM_EQ; k++)
         if (!((present >> k) & 1u) || (eng_status[k] && !probe(eng_status[k])))
-            eng_status[k] = 0u;
+            eng_status[k] = eng_msgctrl[k] = 0u;
     trap_set_exception_handler(CAUSE_LOAD_ACCESS, 0);
     hif.eq_present = present;
     hif.eq_dma = dma;

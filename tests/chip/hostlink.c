@@ -1038,6 +1038,59 @@ TF_TEST(hostlink, dma_job, 2000000) {
   return TF_PASS;
 }
 
+/* A completion message enabled by one job must not outlive it: job A enables dma0's
+ * message (MSG_CTRL, target a word of A's buffer) for its copy; job B then copies
+ * on dma0 without touching MSG_CTRL. The firmware turns the engines' messages off
+ * when a job ends, so B's copy writes nothing into A's buffer (before, it sent A's
+ * message again). Both copies are checked. */
+TF_TEST(hostlink, stale_message, 2000000) {
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 1);
+  int q;
+  NEED_QUEUE(t, d, "dma0", q);
+  uint32_t wa, wb, wsz = 0x4000u, offa = 0, offb = 0;
+  HL_CHECK(t, d, hl_alloc(d, wsz, 4096, &wa));
+  HL_CHECK(t, d, hl_alloc(d, wsz, 4096, &wb));
+  static uint8_t src[256], got[256];
+  fill_rand(t, src, sizeof src);
+  HL_CHECK(t, d, hl_write(d, wa + 0x1000u, src, sizeof src));
+  HL_CHECK(t, d, hl_write(d, wb + 0x1000u, src, sizeof src));
+  uint32_t marker = wa + 0x3000u, zero = 0, v = 0, data = 0xA11C0000u | tf_rand_below(t, 0x10000);
+  HL_CHECK(t, d, hl_write(d, marker, &zero, 4));
+  hl_cb_t cb;
+  hl_cb_init(&cb);
+  hl_job_t j;
+  uint32_t s1, s2;
+  hl_cb_wreg32(&cb, 0, (uint32_t)offsetof(dma_t, MSG_ADDR), marker);
+  hl_cb_wreg32(&cb, 0, (uint32_t)offsetof(dma_t, MSG_DATA), data);
+  hl_cb_wreg32(&cb, 0, (uint32_t)offsetof(dma_t, MSG_CTRL), DMA__MSG_CTRL__EN_bm);
+  hl_cb_lin_dma(&cb, 0, wa + 0x1000u, wa + 0x2000u, sizeof src);
+  hl_cb_stop(&cb, HL_EB);
+  job_ws(&j, wa, wsz);
+  PUT_CB(t, d, &j, 0, q, &cb, wa, &offa);
+  HL_CHECK(t, d, hl_submit(d, &j, &s1));
+  EXPECT_JOB(t, d, s1, HL_COMPLETED, 0, 0, 200000);
+  HL_CHECK(t, d, hl_read(d, marker, &v, 4));
+  TF_CHECK_EQ(t, v, data);   /* A's message was sent */
+  HL_CHECK(t, d, hl_read(d, wa + 0x2000u, got, sizeof got));
+  TF_CHECK(t, !memcmp(got, src, sizeof got));
+  HL_CHECK(t, d, hl_write(d, marker, &zero, 4));
+  hl_cb_clear(&cb);
+  hl_cb_lin_dma(&cb, 0, wb + 0x1000u, wb + 0x2000u, sizeof src);
+  hl_cb_stop(&cb, HL_EB);
+  job_ws(&j, wb, wsz);
+  PUT_CB(t, d, &j, 0, q, &cb, wb, &offb);
+  HL_CHECK(t, d, hl_submit(d, &j, &s2));
+  EXPECT_JOB(t, d, s2, HL_COMPLETED, 0, 0, 200000);
+  HL_CHECK(t, d, hl_read(d, wb + 0x2000u, got, sizeof got));
+  TF_CHECK(t, !memcmp(got, src, sizeof got));
+  HL_CHECK(t, d, hl_read(d, marker, &v, 4));
+  if (v != 0u) return tf_fail(t, "job B's copy wrote 0x%08x into job A's buffer (A's stale completion message)", v);
+  hl_cb_free(&cb);
+  hl_close(d);
+  return TF_PASS;
+}
+
 /* Host<->device DMA through the firmware (docs/dma.md "Host port", docs/hostlink.md):
  * host memory from hl_host_alloc (the simulator's host-memory model) is one of the
  * job's buffers. A job on a DMA queue copies host -> device and, after an engine
