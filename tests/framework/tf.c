@@ -298,6 +298,11 @@ unsigned tf_run(const unsigned char *sel, const tf_opts_t *opts) {
       if (opts->progress) tf_progress_clear();
       if (rc == TF_FAIL && !ctx.msg[0]) snprintf(ctx.msg, sizeof ctx.msg, "failed");
     }
+    /* the budget is part of the test: a run past it fails (the simulator's hard stop
+     * above, budget x 1.25 + 200 000, only ends a stuck run) */
+    if (rc == TF_PASS && ctx.sim && tsim_cycles(ctx.sim) > ctx.budget)
+      rc = tf_fail(&ctx, "ran %llu cycles, over its budget of %llu (slower than expected, or a budget to raise)",
+                   (unsigned long long)tsim_cycles(ctx.sim), (unsigned long long)ctx.budget);
     tf_result_t *r = &res[nres++];
     r->t = tt;
     r->rc = rc;
