@@ -290,6 +290,9 @@ static void tpc_cancel(const job_t *j)
         if (j->eq[c] != TESSERA_QMAN_SLOT_TPC)
             continue;
         QM(TESSERA_QMAN_SLOT_TPC, CTRL) = QMAN__CTRL__RESET_bm;
+        /* the queue finishes a register write in progress (a commit, maybe) first */
+        for (uint32_t n = 0; n < TPC_CANCEL_POLLS && (QM(TESSERA_QMAN_SLOT_TPC, STATUS) & QMAN__STATUS__BUSY_bm); n++)
+            ;
         const uint32_t tpc = TESSERA_TPC_ADDR(0);
         if (!(MMIO32(tpc + (uint32_t)offsetof(tpc_t, STATUS)) & TPC__STATUS__BUSY_bm))
             return;
@@ -326,10 +329,17 @@ static void job_finish(job_t *j, uint32_t status, uint32_t cause, uint32_t detai
             for (uint32_t c = 0; c < j->ncb; c++)
                 QM(j->eq[c], CTRL) = QMAN__CTRL__RESET_bm;
         /* the engines' completion messages off: a later job that does not write
-         * MSG_CTRL must not send one to this job's targets (docs/hostlink.md) */
-        for (uint32_t c = 0; c < j->ncb; c++)
+         * MSG_CTRL must not send one to this job's targets (docs/hostlink.md); the
+         * TPC's bundle limit back to none */
+        for (uint32_t c = 0; c < j->ncb; c++) {
             if (eng_msgctrl[j->eq[c]])
                 MMIO32(eng_msgctrl[j->eq[c]]) = 0u;
+#if defined(TESSERA_QMAN_SLOT_TPC) && __has_include("regs/tpc_regs.h")
+            /* nor a bundle limit (a later job would stop with TIMEOUT) */
+            if (j->eq[c] == TESSERA_QMAN_SLOT_TPC && eng_msgctrl[j->eq[c]])
+                MMIO32(TESSERA_TPC_ADDR(0) + (uint32_t)offsetof(tpc_t, BUNDLE_LIMIT)) = 0u;
+#endif
+        }
         eq_busy &= ~j->eqmask;
         MMIO32(SOB_SET_ADDR(SOB_DONE(slot))) = 0u;
         MMIO32(SOB_SET_ADDR(SOB_DEP(slot))) = 0u;

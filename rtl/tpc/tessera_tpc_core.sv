@@ -114,7 +114,8 @@ module tessera_tpc_core #(
   logic        commit; // the bundle commits this cycle
   logic        ld_now, st_now, fp_now, wcont;  // see control
   logic [31:0] ret_n_q;  // bundles retired in this launch (for max_bundles_i)
-  logic        tmo_now;  // stop before this bundle: bundle limit reached or cancel_i
+  logic        tmo;      // bundle limit reached or cancel_i
+  logic        tmo_now;  // stop before this bundle (EXEC)
 
   // ---------------------------------------------------------------- architectural state
   logic [31:0]       sreg_q  [32];
@@ -546,13 +547,16 @@ module tessera_tpc_core #(
   assign lm_hold  = (state_q == StExec) && !need_lm && (berr == 4'd0) && !need_ld && !need_fp && !need_st &&
                     en[3] && (slm_we || vlm_we) && !tmu_idle;
   assign hold     = end_hold || lm_hold;
-  // Bundle limit and cancel (CTRL.cancel): checked in EXEC before the bundle does anything
-  // that outlives it. A bundle whose st.t has been issued must commit; a load, a float op
-  // or a local-memory read leaves nothing behind, so the bundle is dropped after it. With
-  // the limit the check sees the count of the bundle's first EXEC cycle (ret_n_q moves
-  // with retire_o), so it stops before any unit starts, as the C model does.
-  assign tmo_now  = (state_q == StExec) && !tst_done_q &&
-                    (cancel_i || (max_bundles_i != 32'd0 && ret_n_q >= max_bundles_i));
+  // Bundle limit and cancel (CTRL.cancel): checked in EXEC before the bundle starts a unit,
+  // and in FETCH (before PC_RANGE, as the C model stops at its limit before the next step).
+  // A bundle whose st.t has been issued always commits. A bundle already in a tensor load,
+  // a float op or a local-memory read when cancel_i rises finishes that step and then either
+  // commits (it continues straight to the next bundle) or comes back to EXEC and is dropped;
+  // either way the TPC stops before the following bundle. With the limit the count is that
+  // of the bundle's first EXEC cycle (ret_n_q moves with retire_o), so it stops before any
+  // unit starts, as the C model does.
+  assign tmo      = cancel_i || (max_bundles_i != 32'd0 && ret_n_q >= max_bundles_i);
+  assign tmo_now  = (state_q == StExec) && !tst_done_q && tmo;
   // A bundle also commits in the cycle its last tensor access or float op ends (ld_now,
   // st_now, fp_now: that unit's result is used directly) when it just continues with the
   // next bundle (no halt, vrseed or PC_RANGE fetch) and does not write a local memory
@@ -611,7 +615,7 @@ module tessera_tpc_core #(
                                         prog_len_i > 32'(ImemDepth) || ntensors_i > 4'd8)
                                        ? StIdle : StInit;
       StInit:   if (cnt_q == 5'd15) state_d = StFetch;
-      StFetch:  state_d = (pc_q >= prog_len_i) ? StIdle : StDecode;
+      StFetch:  state_d = (tmo || pc_q >= prog_len_i) ? StIdle : StDecode;
       StDecode: state_d = StExec;
       StExec:   begin
         if (tmu_wr_err) state_d = StIdle;  // a posted store failed: stop at its PC
@@ -728,7 +732,11 @@ module tessera_tpc_core #(
         StFpu: if (fpu_done) fp_done_q <= 1'b1;
         StDecode: lm_done_q <= 1'b1;  // (slm_rd_q / vlm_rd_q are read in this cycle)
         StFetch: begin
-          if (pc_q >= prog_len_i) begin
+          if (tmo) begin  // before PC_RANGE: the model stops at the limit before its next step
+            err_q    <= ErrTimeout;
+            err_pc_q <= pc_q;
+            done_o   <= 1'b1;
+          end else if (pc_q >= prog_len_i) begin
             err_q    <= ErrPcRange;
             err_pc_q <= pc_q;
             done_o   <= 1'b1;

@@ -455,13 +455,9 @@ TF_TEST(hostlink, bad_jobs, 3000000) {
     hl_cb_t mc;
     hl_cb_init(&mc);
     uint32_t mca, nbuf = 4096u, w3 = 1u << tf_rand_below(t, 32), tgt = 0;
+    HL_CHECK(t, d, hl_alloc(d, nbuf, 64, &mca));   /* the job's buffer: its packets first */
     hl_cb_nop(&mc, 0);
     uint32_t moff = hl_cb_bytes(&mc);
-    hl_cb_msg_long(&mc, 0, 0, 0);
-    hl_cb_stop(&mc, 0);
-    HL_CHECK(t, d, hl_cb_upload(d, &mc, &mca));
-    hl_cb_clear(&mc);
-    hl_cb_nop(&mc, 0);
     hl_cb_msg_long(&mc, 0, mca + nbuf - 4u, 0x600DF00Du);
     hl_cb_stop(&mc, 0);
     HL_CHECK(t, d, hl_write(d, mca, hl_cb_words(&mc), hl_cb_bytes(&mc)));
@@ -967,8 +963,8 @@ TF_TEST(hostlink, fast_path, 4000000) {
   fp_job1(f, &j, f->dma1, 6);
   memmove(f->model + (dst - f->ws), f->model + (src - f->ws), sz);
   FP_RUN(f, "copy after the refusals", &j, 0, 0);
-  /* (five valid jobs in ~40 000 cycles: the 20 000-cycle timer tick can meet two) */
-  tf_log(t, "%u of 5 valid jobs started by the fast path", f->fast);
+  /* (six valid jobs in ~50 000 cycles: the 20 000-cycle timer tick can meet two or three) */
+  tf_log(t, "%u of 6 valid jobs started by the fast path", f->fast);
   TF_CHECK(t, f->fast >= 3u);
   hl_close(d);
   return TF_PASS;
@@ -1972,9 +1968,10 @@ TF_TEST(hostlink, watchdog, 3000000) {
 
 /* Command buffer: the kernel library's relu (program at prog, nb bundles) on the FP32
  * tensor [H][W] at in into out over every TPC; out_words of the output descriptor's 13
- * are written. Returns the commit packet's offset. */
+ * are written; limit: BUNDLE_LIMIT written before the commit (0: not written). Returns
+ * the commit packet's offset. */
 static uint32_t tpc_relu_cb(hl_cb_t *cb, uint32_t prog, uint32_t nb, uint32_t in, uint32_t out, uint32_t W, uint32_t H,
-                            uint32_t out_words) {
+                            uint32_t out_words, uint32_t limit) {
   hl_cb_clear(cb);
   uint32_t regs[] = {prog, nb, 3, TESSERA_NUM_TPC, 0x5EEDu};
   uint32_t idx[] = {(W + 7u) / 8u, H, 1, 1, 1};
@@ -1987,6 +1984,7 @@ static uint32_t tpc_relu_cb(hl_cb_t *cb, uint32_t prog, uint32_t nb, uint32_t in
     uint32_t dsc[13] = {tens[k], 2u << 4, 0, W, H, 1, 1, 1, 1, W, 0, 0, 0};
     hl_cb_wreg_bulk(cb, 0, (uint32_t)offsetof(tpc_t, DESC) + 64u * k, k == 2 ? out_words : 13u, dsc);
   }
+  if (limit) hl_cb_wreg32(cb, 0, (uint32_t)offsetof(tpc_t, BUNDLE_LIMIT), limit);
   uint32_t at = hl_cb_bytes(cb);
   hl_cb_wreg32(cb, 0, (uint32_t)offsetof(tpc_t, CTRL), TPC__CTRL__COMMIT_bm);
   hl_cb_stop(cb, HL_EB);
@@ -2050,12 +2048,20 @@ TF_TEST(hostlink, tpc_watchdog, 3000000) {
   HL_CHECK(t, d, hl_fw_counters(d, &c1));
   TF_CHECK_EQ(t, c1.tpc_cancels - c0.tpc_cancels, 1);
   TF_CHECK(t, tsim_uart_contains(t->sim, "aborted: watchdog"));
-  /* 2: relu on a random [H][W] FP32 tensor over every TPC, golden-checked */
+  /* 2: the relu with BUNDLE_LIMIT 1..3: every TPC stops with TIMEOUT, the job ends
+   * with an engine error; the firmware sets the limit back to none at the job's end */
   uint32_t W = 9 + tf_rand_below(t, 60), H = 1 + tf_rand_below(t, 12);
   uint32_t *in = malloc(4u * W * H), *out = malloc(4u * W * H);
   for (uint32_t i = 0; i < W * H; i++) in[i] = tf_rand32(t);
   HL_CHECK(t, d, hl_write(d, IN, in, 4u * W * H));
-  tpc_relu_cb(&cb, P_RELU, nr, IN, OUT, W, H, 13u);
+  tpc_relu_cb(&cb, P_RELU, nr, IN, OUT, W, H, 13u, 1u + tf_rand_below(t, 3));
+  job_ws(&j, ws, wsz);
+  PUT_CB(t, d, &j, 0, qt, &cb, ws, &off);
+  uint32_t sl;
+  HL_CHECK(t, d, hl_submit(d, &j, &sl));
+  EXPECT_JOB(t, d, sl, HL_FAILED, HIF_CAUSE_ENGINE, 9u, 400000);
+  /* 3: the same relu without writing BUNDLE_LIMIT, golden-checked */
+  tpc_relu_cb(&cb, P_RELU, nr, IN, OUT, W, H, 13u, 0u);
   job_ws(&j, ws, wsz);
   PUT_CB(t, d, &j, 0, qt, &cb, ws, &off);
   HL_CHECK(t, d, hl_submit(d, &j, &s2));
@@ -2112,7 +2118,7 @@ TF_TEST(hostlink, tpc_footprint, 3000000) {
   hl_job_t j;
   for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     uint32_t o = bad[k].out ? bad[k].out : ws + off;   /* 0: where this command buffer goes */
-    uint32_t at = tpc_relu_cb(&cb, bad[k].prog, nr, IN, o, W, H, bad[k].words);
+    uint32_t at = tpc_relu_cb(&cb, bad[k].prog, nr, IN, o, W, H, bad[k].words, 0u);
     job_ws(&j, ws, wsz);
     PUT_CB(t, d, &j, 0, qt, &cb, ws, &off);
     uint32_t seq;
@@ -2127,7 +2133,7 @@ TF_TEST(hostlink, tpc_footprint, 3000000) {
   HL_CHECK(t, d, hl_read(d, ws + wsz, out, 4u * n));
   TF_CHECK(t, !memcmp(out, before, 4u * n));
   /* the output exactly at the buffer's end: runs */
-  tpc_relu_cb(&cb, PROG, nr, IN, OUT, W, H, 13u);
+  tpc_relu_cb(&cb, PROG, nr, IN, OUT, W, H, 13u, 0u);
   job_ws(&j, ws, wsz);
   PUT_CB(t, d, &j, 0, qt, &cb, ws, &off);
   uint32_t seq;
