@@ -582,25 +582,13 @@ static uint32_t reg_write(job_t *j, uint32_t kind, shadow_t *sh, uint32_t off, u
         return 0u;
     }
 #if __has_include("regs/tpc_regs.h")
-    if (kind == ENG_TPC) {
+    if (kind == ENG_TPC) {   /* the descriptor window (beyond the plain shadow) */
         uint32_t rel = off - (uint32_t)offsetof(tpc_t, DESC);
         if (rel < 8u * 64u && (rel & 63u) / 4u < TPC_DESC_WORDS) {
             sh->td[rel / 64u][(rel & 63u) / 4u] = v;
             sh->tdw[rel / 64u] |= (uint16_t)(1u << ((rel & 63u) / 4u));
             return 0u;
         }
-        if (off / 4u < SHADOW_WORDS) {
-            sh->r[off / 4u] = v;
-            sh->written |= 1u << (off / 4u);
-        }
-        if (off == offsetof(tpc_t, CTRL) && (v & TPC__CTRL__COMMIT_bm)) {
-            j->mem = 1u;
-            if (!tpc_commit_ok(j, sh))
-                return HIF_PKT_TPC_RANGE;
-            if ((SH(sh, tpc_t, MSG_CTRL) & TPC__MSG_CTRL__EN_bm) && !msg_target_ok(j, SH(sh, tpc_t, MSG_ADDR)))
-                return HIF_PKT_MSG_TARGET;
-        }
-        return 0u;
     }
 #endif
     if (off / 4u < SHADOW_WORDS) {
@@ -617,7 +605,19 @@ static uint32_t reg_write(job_t *j, uint32_t kind, shadow_t *sh, uint32_t off, u
             if ((SH(sh, dma_t, MSG_CTRL) & DMA__MSG_CTRL__EN_bm) && !msg_target_ok(j, SH(sh, dma_t, MSG_ADDR)))
                 return HIF_PKT_MSG_TARGET;
         }
-    } else if (off == offsetof(mme_t, CTRL) && (v & MME__CTRL__COMMIT_bm)) {
+    }
+#if __has_include("regs/tpc_regs.h")
+    else if (kind == ENG_TPC) {
+        if (off == offsetof(tpc_t, CTRL) && (v & TPC__CTRL__COMMIT_bm)) {
+            j->mem = 1u;
+            if (!tpc_commit_ok(j, sh))
+                return HIF_PKT_TPC_RANGE;
+            if ((SH(sh, tpc_t, MSG_CTRL) & TPC__MSG_CTRL__EN_bm) && !msg_target_ok(j, SH(sh, tpc_t, MSG_ADDR)))
+                return HIF_PKT_MSG_TARGET;
+        }
+    }
+#endif
+    else if (off == offsetof(mme_t, CTRL) && (v & MME__CTRL__COMMIT_bm)) {
         j->mem = 1u;
         if (!mme_commit_ok(j, sh))
             return HIF_PKT_MME_RANGE;
