@@ -61,6 +61,8 @@ def check(c):
         sys.exit(f"gen_cfg: {name}: l2_rd_bursts must be >= 4 and dma_buf_beats >= 16")
     if c["hbm_channel_hash"] not in (0, 1):
         sys.exit(f"gen_cfg: {name}: hbm_channel_hash must be 0 or 1")
+    if c["tpc_ports_per_dcore"] < 1 or c["tpc_per_dcore"] % c["tpc_ports_per_dcore"]:
+        sys.exit(f"gen_cfg: {name}: tpc_ports_per_dcore must be >= 1 and divide tpc_per_dcore")
     if c["hbm_interleave_bytes"] % c["axi_data_bytes"]:
         sys.exit(f"gen_cfg: {name}: interleave granule must hold whole AXI beats")
 
@@ -129,6 +131,7 @@ SCALARS = [
     ("mme_cols", "MME systolic array columns"),
     ("tpc_per_dcore", "TPCs per DCORE"),
     ("num_tpc", "TPCs in the chip"),
+    ("tpc_ports_per_dcore", "TPC cluster AXI masters (L2 ports) per DCORE"),
     ("tpc_simd_bits", "TPC vector register width in bits"),
     ("tpc_lanes32", "TPC 32-bit lanes per vector"),
     ("num_l2", "L2 slices (one per DCORE)"),

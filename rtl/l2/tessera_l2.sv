@@ -1095,7 +1095,7 @@ module tessera_l2 #(
   // ---------------------------------------------------------------- counters
   logic        cnt_clr;
   logic [31:0] c_hits_q, c_miss_q, c_evict_q, c_wb_q, c_stall_q, c_byp_q;
-  logic [3:0][31:0] c_bytes_q;
+  logic [4:0][31:0] c_bytes_q;
   logic [31:0] n_hits, n_miss, n_evict, n_byp;
   assign cnt_clr = hwif_out.CTRL.cnt_clr.value;
   always_comb begin
@@ -1166,7 +1166,7 @@ module tessera_l2 #(
       c_byp_q   <= c_byp_q + n_byp;
       c_wb_q    <= c_wb_q + 32'(wb_cnt);
       c_stall_q <= c_stall_q + 32'(|eng_stall);
-      for (int p = 0; p < NumPorts && p < 4; p++) begin
+      for (int p = 0; p < NumPorts && p < 5; p++) begin
         c_bytes_q[p] <= c_bytes_q[p] +
                         32'(s_axi_rvalid_o[p] && s_axi_rready_i[p]) * 32'd32 +
                         32'(s_axi_wvalid_i[p] && s_axi_wready_o[p]) * 32'd32;
@@ -1196,6 +1196,7 @@ module tessera_l2 #(
     hwif_in.PORT1_BYTES.count.next = c_bytes_q[1];
     hwif_in.PORT2_BYTES.count.next = c_bytes_q[2];
     hwif_in.PORT3_BYTES.count.next = c_bytes_q[3];
+    hwif_in.PORT4_BYTES.count.next = c_bytes_q[4];
   end
 
   assign irq_o = (hwif_out.IE.done.value && hwif_out.STATUS.done.value) ||

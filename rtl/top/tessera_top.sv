@@ -593,10 +593,12 @@ module tessera_top #(
   // -------- begin L2 section: one tessera_l2 per DCORE (docs/l2.md "Integration").
   // Upstream port u = d * L2Ports + p of the cluster is port p of DCORE d:
   //   p = 0 the DCORE's MME (A panels, init tiles, C writes), p = 1 its TPCs,
-  //   p = 2 its DMA engine (engine d), p = 3 the MME's port B (B panels, odd C rows).
-  // The TPC cluster's DCORE-d master drives port 1 (TPC cluster section below). Slice d's
-  // memory master is fabric master AxL2 + d.
-  localparam int unsigned L2Ports = 4;
+  //   p = 2 its DMA engine (engine d), p = 3 the MME's port B (B panels, odd C rows),
+  //   p = 3 + q (q >= 1) the TPC cluster's master q of the DCORE (tpc_ports_per_dcore).
+  // The TPC cluster's DCORE-d master q drives port 1 (q = 0) or 3 + q (TPC cluster
+  // section below). Slice d's memory master is fabric master AxL2 + d.
+  localparam int unsigned TpcPorts = tessera_cfg_pkg::TpcPortsPerDcore;
+  localparam int unsigned L2Ports = 3 + TpcPorts;
   localparam int unsigned L2PMme  = 0;
   localparam int unsigned L2PTpc  = 1;
   localparam int unsigned L2PDma  = 2;
@@ -1335,24 +1337,26 @@ module tessera_top #(
 
   // ================================================================ TPC cluster (issue 4)
   // Registers: TPC region, behind its queue manager's APB mux (e_*[QTpc], control path
-  // above); DCORE d's AXI master is port 1 of DCORE d's L2 slice (L2 section; allocation
-  // hints and classes from the cluster's CACHE register); INTC source 5; completion
+  // above); DCORE d's AXI master q (of TpcPorts) is port 1 (q = 0) or 3 + q of DCORE d's
+  // L2 slice (L2 section; allocation hints and classes from the cluster's CACHE register);
+  // INTC source 5; completion
   // message source MsgTpc. docs/tpc_rtl.md ("Cluster", "In the chip").
   localparam int unsigned Dc = tessera_cfg_pkg::Dcores;
   if (Dc != NumL2) begin : g_bad_tpc_ports
     $error("tessera_top: one L2 slice per DCORE assumed by the TPC masters");
   end
-  logic [Dc-1:0][Iw-1:0]   tp_awid, tp_bid, tp_arid, tp_rid;
-  logic [Dc-1:0][31:0]     tp_awaddr, tp_araddr;
-  logic [Dc-1:0][7:0]      tp_awlen, tp_arlen;
-  logic [Dc-1:0][2:0]      tp_awsize, tp_arsize, tp_awprot, tp_arprot;
-  logic [Dc-1:0][1:0]      tp_awburst, tp_arburst, tp_bresp, tp_rresp;
-  logic [Dc-1:0][3:0]      tp_awcache, tp_arcache, tp_awqos, tp_arqos;
-  logic [Dc-1:0]           tp_awvalid, tp_awready, tp_wlast, tp_wvalid, tp_wready;
-  logic [Dc-1:0]           tp_bvalid, tp_bready, tp_arvalid, tp_arready;
-  logic [Dc-1:0]           tp_rlast, tp_rvalid, tp_rready;
-  logic [Dc-1:0][Dw-1:0]   tp_wdata, tp_rdata;
-  logic [Dc-1:0][Dw/8-1:0] tp_wstrb;
+  localparam int unsigned TpM = Dc * TpcPorts;   // cluster masters (d * TpcPorts + q)
+  logic [TpM-1:0][Iw-1:0]   tp_awid, tp_bid, tp_arid, tp_rid;
+  logic [TpM-1:0][31:0]     tp_awaddr, tp_araddr;
+  logic [TpM-1:0][7:0]      tp_awlen, tp_arlen;
+  logic [TpM-1:0][2:0]      tp_awsize, tp_arsize, tp_awprot, tp_arprot;
+  logic [TpM-1:0][1:0]      tp_awburst, tp_arburst, tp_bresp, tp_rresp;
+  logic [TpM-1:0][3:0]      tp_awcache, tp_arcache, tp_awqos, tp_arqos;
+  logic [TpM-1:0]           tp_awvalid, tp_awready, tp_wlast, tp_wvalid, tp_wready;
+  logic [TpM-1:0]           tp_bvalid, tp_bready, tp_arvalid, tp_arready;
+  logic [TpM-1:0]           tp_rlast, tp_rvalid, tp_rready;
+  logic [TpM-1:0][Dw-1:0]   tp_wdata, tp_rdata;
+  logic [TpM-1:0][Dw/8-1:0] tp_wstrb;
 
   // Clock of the cluster: gated like an MME's (see g_mme): it runs while a launch is
   // latched or running and whenever something asks for it (register access, message,
@@ -1429,43 +1433,45 @@ module tessera_top #(
     .irq_o          (tpc_irq),
     .idle_o         (e_idle[QTpc])
   );
-  for (genvar d = 0; d < Dc; d++) begin : g_tpc_l2
-    localparam int unsigned U = d * L2Ports + L2PTpc;
-    assign l2u_awid[U]    = tp_awid[d];
-    assign l2u_awaddr[U]  = tp_awaddr[d];
-    assign l2u_awlen[U]   = tp_awlen[d];
-    assign l2u_awsize[U]  = tp_awsize[d];
-    assign l2u_awburst[U] = tp_awburst[d];
-    assign l2u_awcache[U] = tp_awcache[d];
-    assign l2u_awprot[U]  = tp_awprot[d];
-    assign l2u_awqos[U]   = tp_awqos[d];
-    assign l2u_awvalid[U] = tp_awvalid[d];
-    assign tp_awready[d] = l2u_awready[U];
-    assign l2u_wdata[U]   = tp_wdata[d];
-    assign l2u_wstrb[U]   = tp_wstrb[d];
-    assign l2u_wlast[U]   = tp_wlast[d];
-    assign l2u_wvalid[U]  = tp_wvalid[d];
-    assign tp_wready[d]  = l2u_wready[U];
-    assign tp_bid[d]     = l2u_bid[U];
-    assign tp_bresp[d]   = l2u_bresp[U];
-    assign tp_bvalid[d]  = l2u_bvalid[U];
-    assign l2u_bready[U]  = tp_bready[d];
-    assign l2u_arid[U]    = tp_arid[d];
-    assign l2u_araddr[U]  = tp_araddr[d];
-    assign l2u_arlen[U]   = tp_arlen[d];
-    assign l2u_arsize[U]  = tp_arsize[d];
-    assign l2u_arburst[U] = tp_arburst[d];
-    assign l2u_arcache[U] = tp_arcache[d];
-    assign l2u_arprot[U]  = tp_arprot[d];
-    assign l2u_arqos[U]   = tp_arqos[d];
-    assign l2u_arvalid[U] = tp_arvalid[d];
-    assign tp_arready[d] = l2u_arready[U];
-    assign tp_rid[d]     = l2u_rid[U];
-    assign tp_rdata[d]   = l2u_rdata[U];
-    assign tp_rresp[d]   = l2u_rresp[U];
-    assign tp_rlast[d]   = l2u_rlast[U];
-    assign tp_rvalid[d]  = l2u_rvalid[U];
-    assign l2u_rready[U]  = tp_rready[d];
+  for (genvar m = 0; m < TpM; m++) begin : g_tpc_l2
+    localparam int unsigned D = m / TpcPorts;
+    localparam int unsigned Q = m % TpcPorts;
+    localparam int unsigned U = D * L2Ports + ((Q == 0) ? L2PTpc : 3 + Q);
+    assign l2u_awid[U]    = tp_awid[m];
+    assign l2u_awaddr[U]  = tp_awaddr[m];
+    assign l2u_awlen[U]   = tp_awlen[m];
+    assign l2u_awsize[U]  = tp_awsize[m];
+    assign l2u_awburst[U] = tp_awburst[m];
+    assign l2u_awcache[U] = tp_awcache[m];
+    assign l2u_awprot[U]  = tp_awprot[m];
+    assign l2u_awqos[U]   = tp_awqos[m];
+    assign l2u_awvalid[U] = tp_awvalid[m];
+    assign tp_awready[m] = l2u_awready[U];
+    assign l2u_wdata[U]   = tp_wdata[m];
+    assign l2u_wstrb[U]   = tp_wstrb[m];
+    assign l2u_wlast[U]   = tp_wlast[m];
+    assign l2u_wvalid[U]  = tp_wvalid[m];
+    assign tp_wready[m]  = l2u_wready[U];
+    assign tp_bid[m]     = l2u_bid[U];
+    assign tp_bresp[m]   = l2u_bresp[U];
+    assign tp_bvalid[m]  = l2u_bvalid[U];
+    assign l2u_bready[U]  = tp_bready[m];
+    assign l2u_arid[U]    = tp_arid[m];
+    assign l2u_araddr[U]  = tp_araddr[m];
+    assign l2u_arlen[U]   = tp_arlen[m];
+    assign l2u_arsize[U]  = tp_arsize[m];
+    assign l2u_arburst[U] = tp_arburst[m];
+    assign l2u_arcache[U] = tp_arcache[m];
+    assign l2u_arprot[U]  = tp_arprot[m];
+    assign l2u_arqos[U]   = tp_arqos[m];
+    assign l2u_arvalid[U] = tp_arvalid[m];
+    assign tp_arready[m] = l2u_arready[U];
+    assign tp_rid[m]     = l2u_rid[U];
+    assign tp_rdata[m]   = l2u_rdata[U];
+    assign tp_rresp[m]   = l2u_rresp[U];
+    assign tp_rlast[m]   = l2u_rlast[U];
+    assign tp_rvalid[m]  = l2u_rvalid[U];
+    assign l2u_rready[U]  = tp_rready[m];
   end
   // ================================================================ end TPC cluster
 

@@ -4,18 +4,22 @@
 // DCORE, AXI bursts), splits the index space among the TPCs (tpc_slice rule of
 // docs/tpc.md), starts them, and when all have stopped records the status (error code,
 // failing TPC and PC), sends the completion message and raises irq_o.
-// Each DCORE has one AXI4 master merging its cores and its loader (tessera_tpc_axi_arb).
-// TPC id t (tpcid) runs on DCORE t % Dcores, so a launch on n < all TPCs spreads its
-// traffic over the DCORE ports. See docs/tpc_rtl.md ("Cluster").
+// Each DCORE has PortsPerDcore AXI4 masters (master m = d * PortsPerDcore + q), each
+// merging the cores of slots s with s % PortsPerDcore == q (tessera_tpc_axi_arb); the
+// DCORE's program loader shares master q = 0. TPC id t (tpcid) runs on DCORE t % Dcores in
+// slot t / Dcores, so a launch on n < all TPCs spreads its traffic over the DCOREs first,
+// then over their ports. See docs/tpc_rtl.md ("Cluster").
 module tessera_tpc_cluster #(
   parameter int unsigned Dcores      = tessera_cfg_pkg::Dcores,
   parameter int unsigned TpcPerDcore = tessera_cfg_pkg::TpcPerDcore,
+  parameter int unsigned PortsPerDcore = tessera_cfg_pkg::TpcPortsPerDcore,  // divides TpcPerDcore
   parameter int unsigned ImemDepth   = 1024,   // bundles per TPC
   parameter int unsigned SlmBytes    = 1024,
   parameter int unsigned VlmBytes    = 16384,
   parameter int unsigned IdBits      = tessera_cfg_pkg::AxiIdBits,
   parameter logic [31:0] MemBase     = tessera_cfg_pkg::HbmBase,        // device memory:
-  parameter logic [32:0] MemSize     = {1'b0, tessera_cfg_pkg::HbmSize}  // program and tensors
+  parameter logic [32:0] MemSize     = {1'b0, tessera_cfg_pkg::HbmSize}, // program and tensors
+  localparam int unsigned NumM       = Dcores * PortsPerDcore   // AXI masters
 ) (
   input  logic                              clk_i,
   input  logic                              rst_ni,
@@ -30,42 +34,42 @@ module tessera_tpc_cluster #(
   output logic                              apb_pready_o,
   output logic [31:0]                       apb_prdata_o,
   output logic                              apb_pslverr_o,
-  // one AXI4 master per DCORE
-  output logic [Dcores-1:0][IdBits-1:0]     m_axi_awid_o,
-  output logic [Dcores-1:0][31:0]           m_axi_awaddr_o,
-  output logic [Dcores-1:0][7:0]            m_axi_awlen_o,
-  output logic [Dcores-1:0][2:0]            m_axi_awsize_o,
-  output logic [Dcores-1:0][1:0]            m_axi_awburst_o,
-  output logic [Dcores-1:0][3:0]            m_axi_awcache_o,
-  output logic [Dcores-1:0][2:0]            m_axi_awprot_o,
-  output logic [Dcores-1:0][3:0]            m_axi_awqos_o,
-  output logic [Dcores-1:0]                 m_axi_awvalid_o,
-  input  logic [Dcores-1:0]                 m_axi_awready_i,
-  output logic [Dcores-1:0][255:0]          m_axi_wdata_o,
-  output logic [Dcores-1:0][31:0]           m_axi_wstrb_o,
-  output logic [Dcores-1:0]                 m_axi_wlast_o,
-  output logic [Dcores-1:0]                 m_axi_wvalid_o,
-  input  logic [Dcores-1:0]                 m_axi_wready_i,
-  input  logic [Dcores-1:0][IdBits-1:0]     m_axi_bid_i,
-  input  logic [Dcores-1:0][1:0]            m_axi_bresp_i,
-  input  logic [Dcores-1:0]                 m_axi_bvalid_i,
-  output logic [Dcores-1:0]                 m_axi_bready_o,
-  output logic [Dcores-1:0][IdBits-1:0]     m_axi_arid_o,
-  output logic [Dcores-1:0][31:0]           m_axi_araddr_o,
-  output logic [Dcores-1:0][7:0]            m_axi_arlen_o,
-  output logic [Dcores-1:0][2:0]            m_axi_arsize_o,
-  output logic [Dcores-1:0][1:0]            m_axi_arburst_o,
-  output logic [Dcores-1:0][3:0]            m_axi_arcache_o,
-  output logic [Dcores-1:0][2:0]            m_axi_arprot_o,
-  output logic [Dcores-1:0][3:0]            m_axi_arqos_o,
-  output logic [Dcores-1:0]                 m_axi_arvalid_o,
-  input  logic [Dcores-1:0]                 m_axi_arready_i,
-  input  logic [Dcores-1:0][IdBits-1:0]     m_axi_rid_i,
-  input  logic [Dcores-1:0][255:0]          m_axi_rdata_i,
-  input  logic [Dcores-1:0][1:0]            m_axi_rresp_i,
-  input  logic [Dcores-1:0]                 m_axi_rlast_i,
-  input  logic [Dcores-1:0]                 m_axi_rvalid_i,
-  output logic [Dcores-1:0]                 m_axi_rready_o,
+  // PortsPerDcore AXI4 masters per DCORE (master d * PortsPerDcore + q)
+  output logic [NumM-1:0]  [IdBits-1:0]     m_axi_awid_o,
+  output logic [NumM-1:0]  [31:0]           m_axi_awaddr_o,
+  output logic [NumM-1:0]  [7:0]            m_axi_awlen_o,
+  output logic [NumM-1:0]  [2:0]            m_axi_awsize_o,
+  output logic [NumM-1:0]  [1:0]            m_axi_awburst_o,
+  output logic [NumM-1:0]  [3:0]            m_axi_awcache_o,
+  output logic [NumM-1:0]  [2:0]            m_axi_awprot_o,
+  output logic [NumM-1:0]  [3:0]            m_axi_awqos_o,
+  output logic [NumM-1:0]                   m_axi_awvalid_o,
+  input  logic [NumM-1:0]                   m_axi_awready_i,
+  output logic [NumM-1:0]  [255:0]          m_axi_wdata_o,
+  output logic [NumM-1:0]  [31:0]           m_axi_wstrb_o,
+  output logic [NumM-1:0]                   m_axi_wlast_o,
+  output logic [NumM-1:0]                   m_axi_wvalid_o,
+  input  logic [NumM-1:0]                   m_axi_wready_i,
+  input  logic [NumM-1:0]  [IdBits-1:0]     m_axi_bid_i,
+  input  logic [NumM-1:0]  [1:0]            m_axi_bresp_i,
+  input  logic [NumM-1:0]                   m_axi_bvalid_i,
+  output logic [NumM-1:0]                   m_axi_bready_o,
+  output logic [NumM-1:0]  [IdBits-1:0]     m_axi_arid_o,
+  output logic [NumM-1:0]  [31:0]           m_axi_araddr_o,
+  output logic [NumM-1:0]  [7:0]            m_axi_arlen_o,
+  output logic [NumM-1:0]  [2:0]            m_axi_arsize_o,
+  output logic [NumM-1:0]  [1:0]            m_axi_arburst_o,
+  output logic [NumM-1:0]  [3:0]            m_axi_arcache_o,
+  output logic [NumM-1:0]  [2:0]            m_axi_arprot_o,
+  output logic [NumM-1:0]  [3:0]            m_axi_arqos_o,
+  output logic [NumM-1:0]                   m_axi_arvalid_o,
+  input  logic [NumM-1:0]                   m_axi_arready_i,
+  input  logic [NumM-1:0]  [IdBits-1:0]     m_axi_rid_i,
+  input  logic [NumM-1:0]  [255:0]          m_axi_rdata_i,
+  input  logic [NumM-1:0]  [1:0]            m_axi_rresp_i,
+  input  logic [NumM-1:0]                   m_axi_rlast_i,
+  input  logic [NumM-1:0]                   m_axi_rvalid_i,
+  output logic [NumM-1:0]                   m_axi_rready_o,
   // completion message (-> system bus) and interrupt
   output logic                              msg_valid_o,
   input  logic                              msg_ready_i,
@@ -75,8 +79,12 @@ module tessera_tpc_cluster #(
   output logic                              idle_o    // no launch latched or running
 );
   localparam int unsigned NumTpc = Dcores * TpcPerDcore;
-  localparam int unsigned NumSrc = TpcPerDcore + 1;   // per DCORE: cores + loader
+  localparam int unsigned TpcPerPort = TpcPerDcore / PortsPerDcore;
+  localparam int unsigned NumSrc = TpcPerPort + 1;   // per master: cores + loader (q = 0)
   localparam int unsigned IAW    = $clog2(ImemDepth);
+  if (PortsPerDcore == 0 || TpcPerDcore % PortsPerDcore != 0) begin : g_bad_ports
+    $error("tessera_tpc_cluster: PortsPerDcore must divide TpcPerDcore");
+  end
   localparam logic [3:0]  ErrBus       = 4'd7;
   localparam logic [3:0]  ErrBadLaunch = 4'd10;
   localparam logic [3:0]  TpcCluster   = 4'd15;
@@ -223,19 +231,19 @@ module tessera_tpc_cluster #(
   logic [NumTpc-1:0][4:0][31:0] c_off, c_len;
   logic [NumTpc-1:0]        pending_q;
 
-  // per-DCORE arbiter source buses (source TpcPerDcore = loader)
-  logic [Dcores-1:0][NumSrc-1:0][31:0]  s_awaddr, s_araddr;
-  logic [Dcores-1:0][NumSrc-1:0][7:0]   s_awlen, s_arlen;
-  logic [Dcores-1:0][NumSrc-1:0][2:0]   s_awsize, s_arsize, s_awprot, s_arprot;
-  logic [Dcores-1:0][NumSrc-1:0][1:0]   s_awburst, s_arburst, s_bresp;
-  logic [Dcores-1:0][NumSrc-1:0][3:0]   s_awcache, s_arcache, s_awqos, s_arqos;
-  logic [Dcores-1:0][NumSrc-1:0]        s_awvalid, s_awready, s_wlast, s_wvalid, s_wready;
-  logic [Dcores-1:0][NumSrc-1:0]        s_bvalid, s_bready, s_arvalid, s_arready, s_rvalid, s_rready;
-  logic [Dcores-1:0][NumSrc-1:0][255:0] s_wdata;
-  logic [Dcores-1:0][NumSrc-1:0][31:0]  s_wstrb;
-  logic [Dcores-1:0][255:0]             s_rdata;
-  logic [Dcores-1:0][1:0]               s_rresp;
-  logic [Dcores-1:0]                    s_rlast;
+  // per-master arbiter source buses (source TpcPerPort = the loader, on q = 0 only)
+  logic [NumM-1:0][NumSrc-1:0][31:0]  s_awaddr, s_araddr;
+  logic [NumM-1:0][NumSrc-1:0][7:0]   s_awlen, s_arlen;
+  logic [NumM-1:0][NumSrc-1:0][2:0]   s_awsize, s_arsize, s_awprot, s_arprot;
+  logic [NumM-1:0][NumSrc-1:0][1:0]   s_awburst, s_arburst, s_bresp;
+  logic [NumM-1:0][NumSrc-1:0][3:0]   s_awcache, s_arcache, s_awqos, s_arqos;
+  logic [NumM-1:0][NumSrc-1:0]        s_awvalid, s_awready, s_wlast, s_wvalid, s_wready;
+  logic [NumM-1:0][NumSrc-1:0]        s_bvalid, s_bready, s_arvalid, s_arready, s_rvalid, s_rready;
+  logic [NumM-1:0][NumSrc-1:0][255:0] s_wdata;
+  logic [NumM-1:0][NumSrc-1:0][31:0]  s_wstrb;
+  logic [NumM-1:0][255:0]             s_rdata;
+  logic [NumM-1:0][1:0]               s_rresp;
+  logic [NumM-1:0]                    s_rlast;
 
   // loaders
   logic [Dcores-1:0]            f_start, f_busy, f_done, f_err, f_we;
@@ -253,6 +261,8 @@ module tessera_tpc_cluster #(
   for (genvar p = 0; p < NumTpc; p++) begin : g_tpc
     localparam int unsigned D = p / TpcPerDcore;
     localparam int unsigned S = p % TpcPerDcore;
+    localparam int unsigned M = D * PortsPerDcore + S % PortsPerDcore;   // its master
+    localparam int unsigned J = S / PortsPerDcore;                       // its source there
     logic [34:0] off35;
 
     // slice (tpc_slice): chunks of ceil(size / n) along the split dim
@@ -311,40 +321,40 @@ module tessera_tpc_cluster #(
       .stall_mem_o    (c_stall_ld[p]),
       .stall_st_o     (c_stall_st[p]),
       .m_axi_awid_o   (awid_unused),
-      .m_axi_awaddr_o (s_awaddr[D][S]),
-      .m_axi_awlen_o  (s_awlen[D][S]),
-      .m_axi_awsize_o (s_awsize[D][S]),
-      .m_axi_awburst_o(s_awburst[D][S]),
-      .m_axi_awcache_o(s_awcache[D][S]),
-      .m_axi_awprot_o (s_awprot[D][S]),
-      .m_axi_awqos_o  (s_awqos[D][S]),
-      .m_axi_awvalid_o(s_awvalid[D][S]),
-      .m_axi_awready_i(s_awready[D][S]),
-      .m_axi_wdata_o  (s_wdata[D][S]),
-      .m_axi_wstrb_o  (s_wstrb[D][S]),
-      .m_axi_wlast_o  (s_wlast[D][S]),
-      .m_axi_wvalid_o (s_wvalid[D][S]),
-      .m_axi_wready_i (s_wready[D][S]),
+      .m_axi_awaddr_o (s_awaddr[M][J]),
+      .m_axi_awlen_o  (s_awlen[M][J]),
+      .m_axi_awsize_o (s_awsize[M][J]),
+      .m_axi_awburst_o(s_awburst[M][J]),
+      .m_axi_awcache_o(s_awcache[M][J]),
+      .m_axi_awprot_o (s_awprot[M][J]),
+      .m_axi_awqos_o  (s_awqos[M][J]),
+      .m_axi_awvalid_o(s_awvalid[M][J]),
+      .m_axi_awready_i(s_awready[M][J]),
+      .m_axi_wdata_o  (s_wdata[M][J]),
+      .m_axi_wstrb_o  (s_wstrb[M][J]),
+      .m_axi_wlast_o  (s_wlast[M][J]),
+      .m_axi_wvalid_o (s_wvalid[M][J]),
+      .m_axi_wready_i (s_wready[M][J]),
       .m_axi_bid_i    (4'd0),
-      .m_axi_bresp_i  (s_bresp[D][S]),
-      .m_axi_bvalid_i (s_bvalid[D][S]),
-      .m_axi_bready_o (s_bready[D][S]),
+      .m_axi_bresp_i  (s_bresp[M][J]),
+      .m_axi_bvalid_i (s_bvalid[M][J]),
+      .m_axi_bready_o (s_bready[M][J]),
       .m_axi_arid_o   (arid_unused),
-      .m_axi_araddr_o (s_araddr[D][S]),
-      .m_axi_arlen_o  (s_arlen[D][S]),
-      .m_axi_arsize_o (s_arsize[D][S]),
-      .m_axi_arburst_o(s_arburst[D][S]),
-      .m_axi_arcache_o(s_arcache[D][S]),
-      .m_axi_arprot_o (s_arprot[D][S]),
-      .m_axi_arqos_o  (s_arqos[D][S]),
-      .m_axi_arvalid_o(s_arvalid[D][S]),
-      .m_axi_arready_i(s_arready[D][S]),
+      .m_axi_araddr_o (s_araddr[M][J]),
+      .m_axi_arlen_o  (s_arlen[M][J]),
+      .m_axi_arsize_o (s_arsize[M][J]),
+      .m_axi_arburst_o(s_arburst[M][J]),
+      .m_axi_arcache_o(s_arcache[M][J]),
+      .m_axi_arprot_o (s_arprot[M][J]),
+      .m_axi_arqos_o  (s_arqos[M][J]),
+      .m_axi_arvalid_o(s_arvalid[M][J]),
+      .m_axi_arready_i(s_arready[M][J]),
       .m_axi_rid_i    (4'd0),
-      .m_axi_rdata_i  (s_rdata[D]),
-      .m_axi_rresp_i  (s_rresp[D]),
-      .m_axi_rlast_i  (s_rlast[D]),
-      .m_axi_rvalid_i (s_rvalid[D][S]),
-      .m_axi_rready_o (s_rready[D][S])
+      .m_axi_rdata_i  (s_rdata[M]),
+      .m_axi_rresp_i  (s_rresp[M]),
+      .m_axi_rlast_i  (s_rlast[M]),
+      .m_axi_rvalid_i (s_rvalid[M][J]),
+      .m_axi_rready_o (s_rready[M][J])
     );
     logic unused_core;
     assign unused_core = ^{awid_unused, arid_unused, pc_unused};
@@ -354,7 +364,7 @@ module tessera_tpc_cluster #(
   // The launch's allocation hints and replacement classes (CACHE register, latched at
   // commit like the rest of the launch) replace the per-source values on every DCORE
   // master: docs/l2.md "AXI subset and hints".
-  logic [Dcores-1:0][3:0] arb_awcache, arb_awqos, arb_arcache, arb_arqos;
+  logic [NumM-1:0][3:0] arb_awcache, arb_awqos, arb_arcache, arb_arqos;
   logic       rd_alloc_q, wr_alloc_q;
   logic [1:0] rd_class_q, wr_class_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -370,23 +380,24 @@ module tessera_tpc_cluster #(
       wr_class_q <= hw_out.CACHE.wr_class.value;
     end
   end
-  for (genvar d = 0; d < Dcores; d++) begin : g_hint
-    assign m_axi_arcache_o[d] = {rd_alloc_q, rd_alloc_q, 2'b11};
-    assign m_axi_awcache_o[d] = {wr_alloc_q, wr_alloc_q, 2'b11};
+  for (genvar m = 0; m < NumM; m++) begin : g_hint
+    assign m_axi_arcache_o[m] = {rd_alloc_q, rd_alloc_q, 2'b11};
+    assign m_axi_awcache_o[m] = {wr_alloc_q, wr_alloc_q, 2'b11};
     // bits 3:2: the TMU's stream hint (a block fill whose next block the row also holds;
     // bit 3: this block's lines were announced by the previous fill's hint)
-    assign m_axi_arqos_o[d]   = {arb_arqos[d][3:2], rd_class_q};
-    assign m_axi_awqos_o[d]   = {2'b00, wr_class_q};
+    assign m_axi_arqos_o[m]   = {arb_arqos[m][3:2], rd_class_q};
+    assign m_axi_awqos_o[m]   = {2'b00, wr_class_q};
   end
   logic unused_hint;
-  logic [Dcores-1:0][1:0] unused_arqos;
-  for (genvar d = 0; d < Dcores; d++) begin : g_unused_arqos
-    assign unused_arqos[d] = arb_arqos[d][1:0];
+  logic [NumM-1:0][1:0] unused_arqos;
+  for (genvar m = 0; m < NumM; m++) begin : g_unused_arqos
+    assign unused_arqos[m] = arb_arqos[m][1:0];
   end
   assign unused_hint = ^{arb_awcache, arb_awqos, arb_arcache, unused_arqos};
 
   for (genvar d = 0; d < Dcores; d++) begin : g_dcore
-    localparam int unsigned L = TpcPerDcore;   // loader's source index
+    localparam int unsigned L  = TpcPerPort;           // loader's source index
+    localparam int unsigned M0 = d * PortsPerDcore;    // on the DCORE's first master
     tessera_tpc_ifetch #(.ImemDepth(ImemDepth)) u_fetch (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
@@ -400,33 +411,65 @@ module tessera_tpc_cluster #(
       .imem_we_o      (f_we[d]),
       .imem_waddr_o   (f_waddr[d]),
       .imem_wdata_o   (f_wdata[d]),
-      .m_axi_araddr_o (s_araddr[d][L]),
-      .m_axi_arlen_o  (s_arlen[d][L]),
-      .m_axi_arvalid_o(s_arvalid[d][L]),
-      .m_axi_arready_i(s_arready[d][L]),
-      .m_axi_rdata_i  (s_rdata[d]),
-      .m_axi_rresp_i  (s_rresp[d]),
-      .m_axi_rvalid_i (s_rvalid[d][L]),
-      .m_axi_rready_o (s_rready[d][L])
+      .m_axi_araddr_o (s_araddr[M0][L]),
+      .m_axi_arlen_o  (s_arlen[M0][L]),
+      .m_axi_arvalid_o(s_arvalid[M0][L]),
+      .m_axi_arready_i(s_arready[M0][L]),
+      .m_axi_rdata_i  (s_rdata[M0]),
+      .m_axi_rresp_i  (s_rresp[M0]),
+      .m_axi_rvalid_i (s_rvalid[M0][L]),
+      .m_axi_rready_o (s_rready[M0][L])
     );
-    assign s_arsize[d][L]  = 3'd5;
-    assign s_arburst[d][L] = 2'b01;
-    assign s_arcache[d][L] = 4'd0;
-    assign s_arprot[d][L]  = 3'b100;   // instruction access
-    assign s_arqos[d][L]   = 4'd0;
-    assign s_awaddr[d][L]  = '0;
-    assign s_awlen[d][L]   = '0;
-    assign s_awsize[d][L]  = '0;
-    assign s_awburst[d][L] = '0;
-    assign s_awcache[d][L] = '0;
-    assign s_awprot[d][L]  = '0;
-    assign s_awqos[d][L]   = '0;
-    assign s_awvalid[d][L] = 1'b0;
-    assign s_wdata[d][L]   = '0;
-    assign s_wstrb[d][L]   = '0;
-    assign s_wlast[d][L]   = 1'b0;
-    assign s_wvalid[d][L]  = 1'b0;
-    assign s_bready[d][L]  = 1'b1;
+    assign s_arsize[M0][L]  = 3'd5;
+    assign s_arburst[M0][L] = 2'b01;
+    assign s_arcache[M0][L] = 4'd0;
+    assign s_arprot[M0][L]  = 3'b100;   // instruction access
+    assign s_arqos[M0][L]   = 4'd0;
+    assign s_awaddr[M0][L]  = '0;
+    assign s_awlen[M0][L]   = '0;
+    assign s_awsize[M0][L]  = '0;
+    assign s_awburst[M0][L] = '0;
+    assign s_awcache[M0][L] = '0;
+    assign s_awprot[M0][L]  = '0;
+    assign s_awqos[M0][L]   = '0;
+    assign s_awvalid[M0][L] = 1'b0;
+    assign s_wdata[M0][L]   = '0;
+    assign s_wstrb[M0][L]   = '0;
+    assign s_wlast[M0][L]   = 1'b0;
+    assign s_wvalid[M0][L]  = 1'b0;
+    assign s_bready[M0][L]  = 1'b1;
+  end
+
+  // one arbiter per master; the loader slot of a DCORE's other masters is tied off
+  for (genvar m = 0; m < NumM; m++) begin : g_port
+    localparam int unsigned L = TpcPerPort;
+    if (m % PortsPerDcore != 0) begin : g_no_loader
+      assign s_araddr[m][L]  = '0;
+      assign s_arlen[m][L]   = '0;
+      assign s_arsize[m][L]  = '0;
+      assign s_arburst[m][L] = '0;
+      assign s_arcache[m][L] = '0;
+      assign s_arprot[m][L]  = '0;
+      assign s_arqos[m][L]   = '0;
+      assign s_arvalid[m][L] = 1'b0;
+      assign s_rready[m][L]  = 1'b1;
+      assign s_awaddr[m][L]  = '0;
+      assign s_awlen[m][L]   = '0;
+      assign s_awsize[m][L]  = '0;
+      assign s_awburst[m][L] = '0;
+      assign s_awcache[m][L] = '0;
+      assign s_awprot[m][L]  = '0;
+      assign s_awqos[m][L]   = '0;
+      assign s_awvalid[m][L] = 1'b0;
+      assign s_wdata[m][L]   = '0;
+      assign s_wstrb[m][L]   = '0;
+      assign s_wlast[m][L]   = 1'b0;
+      assign s_wvalid[m][L]  = 1'b0;
+      assign s_bready[m][L]  = 1'b1;
+      logic unused_slot;
+      assign unused_slot = ^{s_arready[m][L], s_rvalid[m][L], s_awready[m][L],
+                             s_wready[m][L], s_bvalid[m][L], s_bresp[m][L]};
+    end
 
     tessera_tpc_axi_arb #(
       .NumSrc  (NumSrc),
@@ -435,72 +478,72 @@ module tessera_tpc_cluster #(
     ) u_arb (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
-      .s_awaddr_i     (s_awaddr[d]),
-      .s_awlen_i      (s_awlen[d]),
-      .s_awsize_i     (s_awsize[d]),
-      .s_awburst_i    (s_awburst[d]),
-      .s_awcache_i    (s_awcache[d]),
-      .s_awprot_i     (s_awprot[d]),
-      .s_awqos_i      (s_awqos[d]),
-      .s_awvalid_i    (s_awvalid[d]),
-      .s_awready_o    (s_awready[d]),
-      .s_wdata_i      (s_wdata[d]),
-      .s_wstrb_i      (s_wstrb[d]),
-      .s_wlast_i      (s_wlast[d]),
-      .s_wvalid_i     (s_wvalid[d]),
-      .s_wready_o     (s_wready[d]),
-      .s_bresp_o      (s_bresp[d]),
-      .s_bvalid_o     (s_bvalid[d]),
-      .s_bready_i     (s_bready[d]),
-      .s_araddr_i     (s_araddr[d]),
-      .s_arlen_i      (s_arlen[d]),
-      .s_arsize_i     (s_arsize[d]),
-      .s_arburst_i    (s_arburst[d]),
-      .s_arcache_i    (s_arcache[d]),
-      .s_arprot_i     (s_arprot[d]),
-      .s_arqos_i      (s_arqos[d]),
-      .s_arvalid_i    (s_arvalid[d]),
-      .s_arready_o    (s_arready[d]),
-      .s_rdata_o      (s_rdata[d]),
-      .s_rresp_o      (s_rresp[d]),
-      .s_rlast_o      (s_rlast[d]),
-      .s_rvalid_o     (s_rvalid[d]),
-      .s_rready_i     (s_rready[d]),
-      .m_axi_awid_o   (m_axi_awid_o[d]),
-      .m_axi_awaddr_o (m_axi_awaddr_o[d]),
-      .m_axi_awlen_o  (m_axi_awlen_o[d]),
-      .m_axi_awsize_o (m_axi_awsize_o[d]),
-      .m_axi_awburst_o(m_axi_awburst_o[d]),
-      .m_axi_awcache_o(arb_awcache[d]),
-      .m_axi_awprot_o (m_axi_awprot_o[d]),
-      .m_axi_awqos_o  (arb_awqos[d]),
-      .m_axi_awvalid_o(m_axi_awvalid_o[d]),
-      .m_axi_awready_i(m_axi_awready_i[d]),
-      .m_axi_wdata_o  (m_axi_wdata_o[d]),
-      .m_axi_wstrb_o  (m_axi_wstrb_o[d]),
-      .m_axi_wlast_o  (m_axi_wlast_o[d]),
-      .m_axi_wvalid_o (m_axi_wvalid_o[d]),
-      .m_axi_wready_i (m_axi_wready_i[d]),
-      .m_axi_bid_i    (m_axi_bid_i[d]),
-      .m_axi_bresp_i  (m_axi_bresp_i[d]),
-      .m_axi_bvalid_i (m_axi_bvalid_i[d]),
-      .m_axi_bready_o (m_axi_bready_o[d]),
-      .m_axi_arid_o   (m_axi_arid_o[d]),
-      .m_axi_araddr_o (m_axi_araddr_o[d]),
-      .m_axi_arlen_o  (m_axi_arlen_o[d]),
-      .m_axi_arsize_o (m_axi_arsize_o[d]),
-      .m_axi_arburst_o(m_axi_arburst_o[d]),
-      .m_axi_arcache_o(arb_arcache[d]),
-      .m_axi_arprot_o (m_axi_arprot_o[d]),
-      .m_axi_arqos_o  (arb_arqos[d]),
-      .m_axi_arvalid_o(m_axi_arvalid_o[d]),
-      .m_axi_arready_i(m_axi_arready_i[d]),
-      .m_axi_rid_i    (m_axi_rid_i[d]),
-      .m_axi_rdata_i  (m_axi_rdata_i[d]),
-      .m_axi_rresp_i  (m_axi_rresp_i[d]),
-      .m_axi_rlast_i  (m_axi_rlast_i[d]),
-      .m_axi_rvalid_i (m_axi_rvalid_i[d]),
-      .m_axi_rready_o (m_axi_rready_o[d])
+      .s_awaddr_i     (s_awaddr[m]),
+      .s_awlen_i      (s_awlen[m]),
+      .s_awsize_i     (s_awsize[m]),
+      .s_awburst_i    (s_awburst[m]),
+      .s_awcache_i    (s_awcache[m]),
+      .s_awprot_i     (s_awprot[m]),
+      .s_awqos_i      (s_awqos[m]),
+      .s_awvalid_i    (s_awvalid[m]),
+      .s_awready_o    (s_awready[m]),
+      .s_wdata_i      (s_wdata[m]),
+      .s_wstrb_i      (s_wstrb[m]),
+      .s_wlast_i      (s_wlast[m]),
+      .s_wvalid_i     (s_wvalid[m]),
+      .s_wready_o     (s_wready[m]),
+      .s_bresp_o      (s_bresp[m]),
+      .s_bvalid_o     (s_bvalid[m]),
+      .s_bready_i     (s_bready[m]),
+      .s_araddr_i     (s_araddr[m]),
+      .s_arlen_i      (s_arlen[m]),
+      .s_arsize_i     (s_arsize[m]),
+      .s_arburst_i    (s_arburst[m]),
+      .s_arcache_i    (s_arcache[m]),
+      .s_arprot_i     (s_arprot[m]),
+      .s_arqos_i      (s_arqos[m]),
+      .s_arvalid_i    (s_arvalid[m]),
+      .s_arready_o    (s_arready[m]),
+      .s_rdata_o      (s_rdata[m]),
+      .s_rresp_o      (s_rresp[m]),
+      .s_rlast_o      (s_rlast[m]),
+      .s_rvalid_o     (s_rvalid[m]),
+      .s_rready_i     (s_rready[m]),
+      .m_axi_awid_o   (m_axi_awid_o[m]),
+      .m_axi_awaddr_o (m_axi_awaddr_o[m]),
+      .m_axi_awlen_o  (m_axi_awlen_o[m]),
+      .m_axi_awsize_o (m_axi_awsize_o[m]),
+      .m_axi_awburst_o(m_axi_awburst_o[m]),
+      .m_axi_awcache_o(arb_awcache[m]),
+      .m_axi_awprot_o (m_axi_awprot_o[m]),
+      .m_axi_awqos_o  (arb_awqos[m]),
+      .m_axi_awvalid_o(m_axi_awvalid_o[m]),
+      .m_axi_awready_i(m_axi_awready_i[m]),
+      .m_axi_wdata_o  (m_axi_wdata_o[m]),
+      .m_axi_wstrb_o  (m_axi_wstrb_o[m]),
+      .m_axi_wlast_o  (m_axi_wlast_o[m]),
+      .m_axi_wvalid_o (m_axi_wvalid_o[m]),
+      .m_axi_wready_i (m_axi_wready_i[m]),
+      .m_axi_bid_i    (m_axi_bid_i[m]),
+      .m_axi_bresp_i  (m_axi_bresp_i[m]),
+      .m_axi_bvalid_i (m_axi_bvalid_i[m]),
+      .m_axi_bready_o (m_axi_bready_o[m]),
+      .m_axi_arid_o   (m_axi_arid_o[m]),
+      .m_axi_araddr_o (m_axi_araddr_o[m]),
+      .m_axi_arlen_o  (m_axi_arlen_o[m]),
+      .m_axi_arsize_o (m_axi_arsize_o[m]),
+      .m_axi_arburst_o(m_axi_arburst_o[m]),
+      .m_axi_arcache_o(arb_arcache[m]),
+      .m_axi_arprot_o (m_axi_arprot_o[m]),
+      .m_axi_arqos_o  (arb_arqos[m]),
+      .m_axi_arvalid_o(m_axi_arvalid_o[m]),
+      .m_axi_arready_i(m_axi_arready_i[m]),
+      .m_axi_rid_i    (m_axi_rid_i[m]),
+      .m_axi_rdata_i  (m_axi_rdata_i[m]),
+      .m_axi_rresp_i  (m_axi_rresp_i[m]),
+      .m_axi_rlast_i  (m_axi_rlast_i[m]),
+      .m_axi_rvalid_i (m_axi_rvalid_i[m]),
+      .m_axi_rready_o (m_axi_rready_o[m])
     );
   end
 
@@ -692,8 +735,10 @@ module tessera_tpc_cluster #(
   for (genvar p = 0; p < NumTpc; p++) begin : g_perf
     localparam int unsigned D = p / TpcPerDcore;
     localparam int unsigned S = p % TpcPerDcore;
-    assign arb_wait[p] = (s_arvalid[D][S] && !s_arready[D][S]) ||
-                         (s_awvalid[D][S] && !s_awready[D][S]);
+    localparam int unsigned M = D * PortsPerDcore + S % PortsPerDcore;
+    localparam int unsigned J = S / PortsPerDcore;
+    assign arb_wait[p] = (s_arvalid[M][J] && !s_arready[M][J]) ||
+                         (s_awvalid[M][J] && !s_awready[M][J]);
   end
 
   always_comb begin

@@ -109,7 +109,7 @@ TF_TEST(l2, mmes_through_slices, 6000000) {
     TF_CHECK_OK(t, tsim_l2_flush_all(t->sim));
   }
   for (unsigned e = 0; e < TESSERA_NUM_MME && rc == TF_PASS; e++) {
-    uint32_t st = 0, msg = 0, hits = 0, miss = 0, p0 = 0, p1 = 0, p2 = 0, p3 = 0, brd = 0;
+    uint32_t st = 0, msg = 0, hits = 0, miss = 0, p0 = 0, p1 = 0, p2 = 0, p3 = 0, p4 = 0, brd = 0;
     TF_CHECK_OK(t, tsim_host_read32(t->sim, MME_REG(e, STATUS), &st));
     TF_CHECK_OK(t, tsim_host_read32(t->sim, SCRATCH(e), &msg));
     if (FIELD(st, MME__STATUS__ERR) || msg != 0xC0DEu + e)
@@ -127,6 +127,7 @@ TF_TEST(l2, mmes_through_slices, 6000000) {
     if ((rc = rd(t, L2_REG(e, HITS), &hits)) || (rc = rd(t, L2_REG(e, MISSES), &miss)) ||
         (rc = rd(t, L2_REG(e, PORT0_BYTES), &p0)) || (rc = rd(t, L2_REG(e, PORT1_BYTES), &p1)) ||
         (rc = rd(t, L2_REG(e, PORT2_BYTES), &p2)) || (rc = rd(t, L2_REG(e, PORT3_BYTES), &p3)) ||
+        (rc = rd(t, L2_REG(e, PORT4_BYTES), &p4)) ||
         (rc = rd(t, MME_REG(e, PERF_BYTES_RD), &brd)))
       break;
     tf_log(t, "slice %u: hits %u, misses %u, port 0 %u + port 3 %u bytes (MME read %u)", e, hits,
@@ -139,7 +140,8 @@ TF_TEST(l2, mmes_through_slices, 6000000) {
       rc = tf_fail(t, "slice %u: port 0 + port 3 bytes %u + %u != MME reads %u + C %u", e, p0, p3, brd, cbytes);
     else if (p3 < bbytes)
       rc = tf_fail(t, "slice %u: port 3 (MME B port) %u bytes, B is at least %u", e, p3, bbytes);
-    else if (p1 || p2) rc = tf_fail(t, "slice %u: traffic on ports without an engine (%u, %u)", e, p1, p2);
+    else if (p1 || p2 || p4)
+      rc = tf_fail(t, "slice %u: traffic on ports without an engine (%u, %u, %u)", e, p1, p2, p4);
   }
   for (unsigned e = 0; e < TESSERA_NUM_MME; e++) cjob_free(&j[e]);
   return rc;

@@ -9,7 +9,9 @@
  * memory, so that accesses past its end are errors in the model and in the chip alike.
  *
  * The launch is programmed through the host port into the cluster's registers; the
- * cluster loads the program and the tensors through the DCOREs' L2 slices (port 1), so
+ * cluster loads the program and the tensors through the DCOREs' L2 slices (TPC slot s of
+ * a DCORE on port 1 if s % TESSERA_TPC_PORTS_PER_DCORE == 0, else port 3 + that; the
+ * program loader on port 1; test l2_ports checks it), so
  * the test follows the L2 coherence contract (docs/l2.md): inputs are written behind
  * the slices (back door), the slices are invalidated before and flushed after a launch.
  *
@@ -59,6 +61,9 @@
 #define MAX_BUNDLES 2000000u
 /* BUNDLE_LIMIT of the next launches (0: none); the model runs with the same limit */
 static uint32_t bundle_limit;
+/* kernel_case also checks which L2 ports of which slices the launch used */
+static int check_ports;
+#define L2R(d, r) (TESSERA_L2_ADDR(d) + (uint32_t)offsetof(l2_t, r))
 
 #define W32(a, v) TF_CHECK_OK(t, tsim_host_write32(t->sim, (a), (v)))
 #define R32(a, p) TF_CHECK_OK(t, tsim_host_read32(t->sim, (a), (p)))
@@ -257,6 +262,34 @@ static const char *const k_names[] = {"relu", "add", "mul", "reduce_sum", "trans
  * exact kernels, == golden model; outputs identical across the splits.
  * mode: L2_PRIV_ALIGNED, L2_SHARED (unaligned output), L2_PRIV_UNALIGNED. */
 enum { L2_PRIV_ALIGNED, L2_SHARED, L2_PRIV_UNALIGNED };
+/* After a launch on n TPCs (tpcid 0..n-1; tpcid i on DCORE i % DCORES in slot i / DCORES,
+ * slot s on the DCORE's cluster master s % PORTS = L2 port 1 for master 0, 3 + q for
+ * master q): exactly the ports of the masters with a used TPC moved bytes. */
+static int ports_clear(tf_ctx_t *t) {
+  for (unsigned d = 0; d < TESSERA_NUM_L2; d++) {
+    uint32_t c = 0;
+    R32(L2R(d, CTRL), &c);
+    W32(L2R(d, CTRL), c | L2__CTRL__CNT_CLR_bm);
+  }
+  return TF_PASS;
+}
+static int ports_used(tf_ctx_t *t, uint32_t n) {
+  for (unsigned d = 0; d < TESSERA_NUM_L2; d++)
+    for (unsigned q = 0; q < TESSERA_TPC_PORTS_PER_DCORE; q++) {
+      int want = 0;
+      for (uint32_t i = 0; i < n; i++)
+        if (i % TESSERA_DCORES == d && (i / TESSERA_DCORES) % TESSERA_TPC_PORTS_PER_DCORE == q) want = 1;
+      uint32_t port = q ? 3u + q : 1u, bytes = 0;
+      if (port > 4u) return tf_fail(t, "ports_used: L2 port %u has no byte counter", port);
+      R32(L2R(d, PORT0_BYTES) + 4u * port, &bytes);
+      if (!!bytes != want)
+        return tf_fail(t, "%u TPCs: L2 slice %u port %u moved %u bytes (cluster master %u %s)", n, d, port, bytes, q,
+                       want ? "has used TPCs" : "has no used TPC");
+      tf_log(t, "%u TPCs: slice %u port %u: %u bytes", n, d, port, bytes);
+    }
+  return TF_PASS;
+}
+
 static int kernel_case(tf_ctx_t *t, int kind, uint32_t W, uint32_t H, const uint32_t *splits, unsigned nsplits,
                        int mode) {
   tpc_bundle_t *prog = NULL;
@@ -331,7 +364,9 @@ static int kernel_case(tf_ctx_t *t, int kind, uint32_t W, uint32_t H, const uint
       tsim_mem_write(t->sim, o.base + 4u * r * (uint32_t)o.stride[1], got, 4u * o.size[0]);
     int e = 0;
     tpc_res_t res;
+    if (check_ports && (rc = ports_clear(t)) != TF_PASS) break;
     rc = run_vs_model(t, &L, splits[s], 0x7C00u + s, &e, &res);
+    if (rc == TF_PASS && check_ports) rc = ports_used(t, splits[s]);
     if (rc == TF_PASS && e) rc = tf_fail(t, "%s: the model reports %s", k_names[kind], tpc_err_name(e));
     if (rc != TF_PASS) break;
     get_mat(t, &o, got);
@@ -370,6 +405,15 @@ TF_TEST(tpc, relu_split, 4000000) { return kernel_case(t, K_RELU, 41 + tf_rand_b
 TF_TEST(tpc, mul_all, 2000000) { return kernel_case(t, K_MUL, 17 + tf_rand_below(t, 16), 9, k_all, 1, L2_SHARED); }
 TF_TEST(tpc, reduce_sum_all, 2000000) { return kernel_case(t, K_REDUCE_SUM, 60 + tf_rand_below(t, 20), 9, k_all, 1, L2_SHARED); }
 TF_TEST(tpc, transpose_all, 3000000) { return kernel_case(t, K_TRANSPOSE, 17 + tf_rand_below(t, 8), 19, k_all, 1, L2_SHARED); }
+/* The cluster's masters and the L2 ports: relu on all, 1, 3 and 2 TPCs, each launch only
+ * on the ports of the masters its TPCs use (program load on port 1 of each used DCORE). */
+static const uint32_t k_port_splits[] = {NTPC_ALL, 1, 3, 2};
+TF_TEST(tpc, l2_ports, 4000000) {
+  check_ports = 1;
+  int rc = kernel_case(t, K_RELU, 33 + tf_rand_below(t, 16), 8, k_port_splits, 4, L2_PRIV_ALIGNED);
+  check_ports = 0;
+  return rc;
+}
 TF_TEST(tpc, gelu_all, 3000000) { return kernel_case(t, K_GELU, 24 + tf_rand_below(t, 16), 4, k_all, 1, L2_PRIV_ALIGNED); }
 
 /* ------------------------------------------------------------------ bad input

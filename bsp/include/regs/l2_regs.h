@@ -178,6 +178,11 @@ extern "C" {
 #define L2__PORT3_BYTES__COUNT_bp 0
 #define L2__PORT3_BYTES__COUNT_bw 32
 
+// reg - l2::PORT4_BYTES
+#define L2__PORT4_BYTES__COUNT_bm 0xffffffff
+#define L2__PORT4_BYTES__COUNT_bp 0
+#define L2__PORT4_BYTES__COUNT_bw 32
+
 // addrmap - l2
 typedef struct __attribute__ ((__packed__)) {
     uint32_t INFO;
@@ -207,10 +212,11 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t PORT1_BYTES;
     uint32_t PORT2_BYTES;
     uint32_t PORT3_BYTES;
+    uint32_t PORT4_BYTES;
 } l2_t;
 
 
-static_assert(sizeof(l2_t) == 0x70, "Packing error");
+static_assert(sizeof(l2_t) == 0x74, "Packing error");
 
 #ifdef __cplusplus
 }

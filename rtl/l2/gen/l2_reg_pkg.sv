@@ -6,7 +6,7 @@ package l2_reg_pkg;
 
     localparam L2_REG_TOP_DATA_WIDTH = 32;
     localparam L2_REG_TOP_MIN_ADDR_WIDTH = 16;
-    localparam L2_REG_TOP_SIZE = 'h70;
+    localparam L2_REG_TOP_SIZE = 'h74;
 
     typedef struct packed {
         logic [7:0] next;
@@ -143,6 +143,14 @@ package l2_reg_pkg;
     } l2__PORT3_BYTES__in_t;
 
     typedef struct packed {
+        logic [31:0] next;
+    } l2__PORT4_BYTES__count__in_t;
+
+    typedef struct packed {
+        l2__PORT4_BYTES__count__in_t count;
+    } l2__PORT4_BYTES__in_t;
+
+    typedef struct packed {
         l2__INFO__in_t INFO;
         l2__STATUS__in_t STATUS;
         l2__ERR_ADDR__in_t ERR_ADDR;
@@ -156,6 +164,7 @@ package l2_reg_pkg;
         l2__PORT1_BYTES__in_t PORT1_BYTES;
         l2__PORT2_BYTES__in_t PORT2_BYTES;
         l2__PORT3_BYTES__in_t PORT3_BYTES;
+        l2__PORT4_BYTES__in_t PORT4_BYTES;
     } l2__in_t;
 
     typedef struct packed {

@@ -110,6 +110,7 @@ module l2_reg_top (
         logic PORT1_BYTES;
         logic PORT2_BYTES;
         logic PORT3_BYTES;
+        logic PORT4_BYTES;
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
     logic decoded_err;
@@ -190,6 +191,9 @@ module l2_reg_top (
         decoded_reg_strb.PORT3_BYTES = cpuif_req_masked & (cpuif_addr == 16'h6c) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h6c);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h6c) & !cpuif_req_is_wr;
+        decoded_reg_strb.PORT4_BYTES = cpuif_req_masked & (cpuif_addr == 16'h70) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h70);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h70) & !cpuif_req_is_wr;
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -900,6 +904,9 @@ module l2_reg_top (
         end
         if(rd_mux_addr == 16'h6c) begin
             readback_data_var[31:0] = hwif_in.PORT3_BYTES.count.next;
+        end
+        if(rd_mux_addr == 16'h70) begin
+            readback_data_var[31:0] = hwif_in.PORT4_BYTES.count.next;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

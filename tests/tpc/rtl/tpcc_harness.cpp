@@ -1,5 +1,5 @@
 // Verilator driver of the TPC-cluster block testbench (interface: tpcc_tb.h). Clocks
-// tessera_tpc_cluster, connects each DCORE's AXI master to a tessera::AxiMemModel
+// tessera_tpc_cluster, connects each of its AXI masters (PortsPerDcore per DCORE) to a tessera::AxiMemModel
 // (sim/src) over one shared SparseMem, performs APB accesses and sinks completion
 // messages with random backpressure. All test logic lives in C (tpcc_test.c).
 #include <cstdio>
@@ -54,7 +54,7 @@ struct Tb {
   tessera::SparseMem mem;
   std::vector<std::unique_ptr<tessera::AxiMemModel>> axi;
   std::vector<tessera::AxiMemPort> port;
-  unsigned dcores = 0, per_dcore = 0;
+  unsigned dcores = 0, per_dcore = 0, masters = 0;
   uint64_t cycle = 0, rs = 1;
   unsigned msg_pct = 100, msgs = 0, retiring = 0;
   uint64_t last_retire = 0, first_retire = 0;
@@ -69,15 +69,15 @@ uint32_t rnd() {
 
 void drive() {
   Vtessera_tpc_cluster* d = g->dut.get();
-  for (unsigned i = 0; i < g->dcores; i++) {
+  for (unsigned i = 0; i < g->masters; i++) {
     tessera::AxiMemPort& p = g->port[i];
     put(d->m_axi_awready_i, i, 1, p.awready);
     put(d->m_axi_wready_i, i, 1, p.wready);
     put(d->m_axi_arready_i, i, 1, p.arready);
-    put(d->m_axi_bid_i, i, 4, p.bid);
+    put(d->m_axi_bid_i, i, TESSERA_AXI_ID_BITS, p.bid);
     put(d->m_axi_bresp_i, i, 2, p.bresp);
     put(d->m_axi_bvalid_i, i, 1, p.bvalid);
-    put(d->m_axi_rid_i, i, 4, p.rid);
+    put(d->m_axi_rid_i, i, TESSERA_AXI_ID_BITS, p.rid);
     for (int k = 0; k < 8; k++) words(d->m_axi_rdata_i, i)[k] = p.rdata[k];
     put(d->m_axi_rresp_i, i, 2, p.rresp);
     put(d->m_axi_rlast_i, i, 1, p.rlast);
@@ -87,9 +87,9 @@ void drive() {
 
 void sample() {
   Vtessera_tpc_cluster* d = g->dut.get();
-  for (unsigned i = 0; i < g->dcores; i++) {
+  for (unsigned i = 0; i < g->masters; i++) {
     tessera::AxiMemPort& p = g->port[i];
-    p.awid = (uint32_t)get(d->m_axi_awid_o, i, 4);
+    p.awid = (uint32_t)get(d->m_axi_awid_o, i, TESSERA_AXI_ID_BITS);
     p.awaddr = get(d->m_axi_awaddr_o, i, 32);
     p.awlen = (uint8_t)get(d->m_axi_awlen_o, i, 8);
     p.awsize = (uint8_t)get(d->m_axi_awsize_o, i, 3);
@@ -100,7 +100,7 @@ void sample() {
     p.wlast = get(d->m_axi_wlast_o, i, 1);
     p.wvalid = get(d->m_axi_wvalid_o, i, 1);
     p.bready = get(d->m_axi_bready_o, i, 1);
-    p.arid = (uint32_t)get(d->m_axi_arid_o, i, 4);
+    p.arid = (uint32_t)get(d->m_axi_arid_o, i, TESSERA_AXI_ID_BITS);
     p.araddr = get(d->m_axi_araddr_o, i, 32);
     p.arlen = (uint8_t)get(d->m_axi_arlen_o, i, 8);
     p.arsize = (uint8_t)get(d->m_axi_arsize_o, i, 3);
@@ -128,7 +128,7 @@ void high() {
     g->msg_addr = d->msg_addr_o;
     g->msg_data = d->msg_data_o;
   }
-  for (unsigned i = 0; i < g->dcores; i++) g->axi[i]->tick(g->port[i]);
+  for (unsigned i = 0; i < g->masters; i++) g->axi[i]->tick(g->port[i]);
   d->clk_i = 1;
   d->eval();
   g->cycle++;
@@ -148,6 +148,10 @@ extern "C" {
 #ifndef TPCC_PER_DCORE
 #define TPCC_PER_DCORE TESSERA_TPC_PER_DCORE
 #endif
+/* AXI masters per DCORE (its PortsPerDcore parameter: the configuration's value) */
+#ifndef TPCC_PORTS
+#define TPCC_PORTS TESSERA_TPC_PORTS_PER_DCORE
+#endif
 
 void tb_init(unsigned read_latency, uint64_t seed) {
   g = new Tb;
@@ -156,7 +160,8 @@ void tb_init(unsigned read_latency, uint64_t seed) {
   g->dut.reset(new Vtessera_tpc_cluster(g->ctx.get()));
   g->dcores = TESSERA_DCORES;
   g->per_dcore = TPCC_PER_DCORE;
-  for (unsigned i = 0; i < g->dcores; i++) {
+  g->masters = TESSERA_DCORES * TPCC_PORTS;
+  for (unsigned i = 0; i < g->masters; i++) {
     tessera::AxiMemConfig c;
     c.data_bytes = 32;
     c.base = TB_MEM_BASE;
@@ -183,6 +188,7 @@ void tb_set_latency(unsigned read_latency) {
 void tb_tick(void) { low(); high(); }
 uint64_t tb_cycles(void) { return g->cycle; }
 unsigned tb_dcores(void) { return g->dcores; }
+unsigned tb_masters(void) { return g->masters; }
 unsigned tb_tpc_per_dcore(void) { return g->per_dcore; }
 
 static int apb(int wr, uint32_t off, uint32_t wdata, uint32_t* rdata) {

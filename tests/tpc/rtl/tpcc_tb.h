@@ -24,6 +24,7 @@ void tb_set_latency(unsigned read_latency);
 void tb_tick(void);
 uint64_t tb_cycles(void);
 unsigned tb_dcores(void);
+unsigned tb_masters(void);   /* the cluster's AXI masters (ports per DCORE x DCOREs) */
 unsigned tb_tpc_per_dcore(void);
 
 /* APB access to the register block (offset in the 64 KiB window); returns pslverr */

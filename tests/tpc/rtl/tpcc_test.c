@@ -656,7 +656,7 @@ static uint64_t bench_one(const char *kn, int W, int H, uint32_t n, uint64_t c1)
   get_matrix(&o, v);
   for (int i = 0; i < W * H && ok; i++) ok = v[i] == tg_add(av[i], bv[i]);
   free(v); free(av); free(bv);
-  uint64_t cyc = pf.cycles, moved = 3ull * bytes, ideal = moved / (32ull * tb_dcores());
+  uint64_t cyc = pf.cycles, moved = 3ull * bytes, ideal = moved / (32ull * tb_masters());
   printf("bench: %-10s %4d x %-5d %5u %10llu %9llu %10.1f%% %8.2f %8.1f%% %7.2fx %s\n", kn, H, W, n,
          (unsigned long long)cyc, (unsigned long long)ideal, 100.0 * (double)ideal / (double)cyc,
          (double)moved / (double)cyc, 100.0 * (double)pf.stall_mem / ((double)cyc * n),
@@ -668,8 +668,8 @@ static uint64_t bench_one(const char *kn, int W, int H, uint32_t n, uint64_t c1)
 static void bench(void) {
   tb_set_latency(40);
   tb_msg_ready_pct(100);
-  printf("bench: elementwise FP32 add, AXI read latency 40, %u DCORE ports x 32 B/cycle; roofline = 12 B/element at %u B/cycle\n",
-         tb_dcores(), 32u * tb_dcores());
+  printf("bench: elementwise FP32 add, AXI read latency 40, %u cluster masters x 32 B/cycle; roofline = 12 B/element at %u B/cycle\n",
+         tb_masters(), 32u * tb_masters());
   printf("bench: %-10s %12s %5s %10s %9s %11s %8s %9s %8s\n", "kernel", "shape", "TPCs", "cycles", "roofline",
          "of roofline", "B/cycle", "ld stall", "speedup");
   for (int kk = 0; kk < 2; kk++) {

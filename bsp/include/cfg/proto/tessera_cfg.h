@@ -33,6 +33,7 @@
 #define TESSERA_MME_COLS                 16u  /* MME systolic array columns */
 #define TESSERA_TPC_PER_DCORE            4u  /* TPCs per DCORE */
 #define TESSERA_NUM_TPC                  8u  /* TPCs in the chip */
+#define TESSERA_TPC_PORTS_PER_DCORE      2u  /* TPC cluster AXI masters (L2 ports) per DCORE */
 #define TESSERA_TPC_SIMD_BITS            256u  /* TPC vector register width in bits */
 #define TESSERA_TPC_LANES32              8u  /* TPC 32-bit lanes per vector */
 #define TESSERA_NUM_L2                   2u  /* L2 slices (one per DCORE) */
