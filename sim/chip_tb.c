@@ -44,7 +44,7 @@ static void usage(FILE *f) {
           "  --hbm-latency N       HBM read latency in cycles (default %u)\n"
           "  --hbm-bw N            HBM bytes per cycle per channel (default %u)\n"
           "  --hbm-max-reads N     read bursts in flight per HBM channel (default %u)\n"
-          "  --hbm-size N          populated HBM bytes, a multiple of 256 (default all 1 GiB; above: DECERR)\n"
+          "  --hbm-size N          populated HBM bytes, a multiple of mem_region_bytes (4 KiB; default all 1 GiB; above: DECERR)\n"
           "  --hbm-banks N         DRAM bank/row model: banks per channel (default 0 = off)\n"
           "  --hbm-row-bytes N     row size (default 2048)\n"
           "  --hbm-row-miss N      extra read latency when a burst opens a row (default 0)\n"
@@ -280,7 +280,7 @@ int main(int argc, char **argv) {
       o.l2_set_hash = 1;
     } else if (!strcmp(a, "--hbm-size")) {
       NEEDV();
-      if (!parse_u64(v, &o.hbm_size) || o.hbm_size > TESSERA_HBM_SIZE || (o.hbm_size & 255u)) goto bad;  /* 256-byte aligned (docs/tpc_rtl.md) */
+      if (!parse_u64(v, &o.hbm_size) || o.hbm_size > TESSERA_HBM_SIZE || (o.hbm_size % TESSERA_MEM_REGION_BYTES)) goto bad;  /* whole regions (docs/tpc_rtl.md) */
     } else if (!strcmp(a, "--hbm-banks")) {
       NEEDV();
       if (!parse_u64(v, &n) || n > 256) goto bad;

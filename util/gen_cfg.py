@@ -54,7 +54,7 @@ def check(c):
     name = c["config_name"]
     for k in ("axi_data_bits", "hbm_interleave_bytes", "hbm_channels", "isram_bytes",
               "dsram_bytes", "bootrom_bytes", "l2_line_bytes", "l2_bytes_per_dcore",
-              "l2_rd_bursts", "dma_buf_beats"):
+              "l2_rd_bursts", "dma_buf_beats", "mem_region_bytes"):
         if not is_pow2(c[k]):
             sys.exit(f"gen_cfg: {name}.{k} = {c[k]} must be a power of two")
     if c["l2_rd_bursts"] < 4 or c["dma_buf_beats"] < 16:
@@ -63,6 +63,8 @@ def check(c):
         sys.exit(f"gen_cfg: {name}: hbm_channel_hash must be 0 or 1")
     if c["tpc_ports_per_dcore"] < 1 or c["tpc_per_dcore"] % c["tpc_ports_per_dcore"]:
         sys.exit(f"gen_cfg: {name}: tpc_ports_per_dcore must be >= 1 and divide tpc_per_dcore")
+    if c["mem_region_bytes"] < 256:
+        sys.exit(f"gen_cfg: {name}: mem_region_bytes must be at least 256 (one TPC block)")
     if c["hbm_interleave_bytes"] % c["axi_data_bytes"]:
         sys.exit(f"gen_cfg: {name}: interleave granule must hold whole AXI beats")
 
@@ -114,6 +116,7 @@ SCALARS = [
     ("axi_id_bits", "AXI ID width driven by each master"),
     ("hbm_channels", "number of device-memory channels"),
     ("hbm_interleave_bytes", "channel interleave granule in bytes"),
+    ("mem_region_bytes", "device-memory population granule (DECERR in whole regions)"),
     ("hbm_channel_hash", "1: channel = XOR of the granule-index bit groups (0: granule index mod channels)"),
     ("hbm_latency_cycles", "default device-memory read latency"),
     ("hbm_bytes_per_cycle", "default per-channel bandwidth"),

@@ -290,7 +290,8 @@ module tessera_tpc_cluster #(
       .SlmBytes (SlmBytes),
       .VlmBytes (VlmBytes),
       .MemBase  (MemBase),
-      .MemSize  (MemSize)
+      .MemSize  (MemSize),
+      .RegionBytes(tessera_cfg_pkg::MemRegionBytes)
     ) u_core (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),

@@ -12,7 +12,8 @@ module tessera_tpc_core #(
   parameter int unsigned SlmBytes  = 1024,
   parameter int unsigned VlmBytes  = 16384,
   parameter logic [31:0] MemBase   = 32'h8000_0000,  // device memory (BUS error outside)
-  parameter logic [32:0] MemSize   = 33'h0_4000_0000
+  parameter logic [32:0] MemSize   = 33'h0_4000_0000,
+  parameter int unsigned RegionBytes = 4096   // DECERR granule of device memory (TMU)
 ) (
   input  logic                         clk_i,
   input  logic                         rst_ni,
@@ -589,7 +590,7 @@ module tessera_tpc_core #(
   assign tmu_mask  = need_ld0 ? (vpreg_q[w[0][38:36]] ^ {32{w[0][39]}})
                              : (vpreg_q[w[3][38:36]] ^ {32{w[3][39]}});
 
-  tessera_tpc_tmu #(.MemBase(MemBase), .MemSize(MemSize)) u_tmu (
+  tessera_tpc_tmu #(.MemBase(MemBase), .MemSize(MemSize), .RegionBytes(RegionBytes)) u_tmu (
     .clk_i, .rst_ni,
     .flush_i(start_i && state_q == StIdle), .start_i(tmu_start), .store_i(tmu_store),
     .desc_i(tmu_store ? sdesc : ldesc),

@@ -18,8 +18,8 @@
 // hits (and a fill in flight for it); flush_i (launch) drops the whole buffer.
 // Block fills run in the background, up to NumFill in flight on ID 0 (data in AR order).
 // A fast store is posted (done_o when its one burst is handed over); its write response
-// arrives later. Until then only a second posted store into the same 256-byte block may
-// start (no other write, no fill of that block, no slow-path read); an error response
+// arrives later. Until then only a second posted store into the same RegionBytes region
+// may start (no other write, no fill of their blocks, no slow-path read); an error response
 // sets wr_err_o, which stays set until flush_i, and a store waiting behind it ends with
 // bus_err_o without writing anything. The core reports such an error at the posted
 // store's PC (docs/tpc_rtl.md, "Precise store errors").
@@ -27,7 +27,9 @@ module tessera_tpc_tmu #(
   parameter logic [31:0] MemBase = 32'h8000_0000,  // 256-byte aligned
   parameter logic [32:0] MemSize = 33'h0_4000_0000,  // multiple of 256 bytes
   parameter int unsigned NumBlk  = 4,              // 256-byte blocks in the load buffer
-  parameter int unsigned NumFill = 2               // block fills in flight (power of 2)
+  parameter int unsigned NumFill = 2,              // block fills in flight (power of 2)
+  // device memory answers DECERR in whole aligned regions of this size (power of 2, >= 256)
+  parameter int unsigned RegionBytes = 4096
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -138,13 +140,20 @@ module tessera_tpc_tmu #(
   // posted store: its write response is still due (no write until it arrives, no fill of
   // the block it wrote: bp_tag_q); wrerr_q: it was an error (sticky until flush_i; the
   // core stops at the next bundle)
-  // Up to two posted stores may be in flight (bcnt_q), the second only into the block of
-  // the first (bp_tag_q): memory regions are 256-byte aligned, so when the older one fails
-  // the younger one fails too and nothing is written past a faulting store.
+  // Up to two posted stores may be in flight (bcnt_q), the second only into the
+  // RegionBytes region of the first: memory is populated in whole regions, so when the
+  // older one fails the younger one fails too and nothing is written past a faulting store.
+  // bp_tag_q: block of the youngest posted store, bp_old_q: of the older one (bcnt_q = 2).
+  localparam int unsigned RgB = $clog2(RegionBytes) - 8;   // block-number bits inside a region
   logic [1:0]                     bcnt_q;
   logic                           bpend, wrerr_q, wrerr_old_q;
-  logic [23:0]                    bp_tag_q;
+  logic [23:0]                    bp_tag_q, bp_old_q;
   assign bpend = (bcnt_q != 2'd0);
+  // a posted store's response is due for block b: no fill of b may start
+  function automatic logic bp_hit(input logic [23:0] b, input logic [1:0] n,
+                                  input logic [23:0] t_young, input logic [23:0] t_old);
+    bp_hit = ((n != 2'd0) && (t_young == b)) || ((n == 2'd2) && (t_old == b));
+  endfunction
 
   // ---------------------------------------------------------------- descriptor fields
   logic [31:0] base, pad;
@@ -361,10 +370,11 @@ module tessera_tpc_tmu #(
   assign aw_tag = m_axi_awaddr_o[31:8];
 
   // write issue: with no posted store in flight, or (a one-burst fast store) with one in
-  // flight into the same block; wblk: an older store failed before this write went out
+  // flight into the same region; wblk: an older store failed before this write went out
   logic w_ok, wblk, b_inc, b_dec;
   assign w_ok  = (bcnt_q == 2'd0) ||
-                 (st_q == TFaw && !fsplit_q && bcnt_q == 2'd1 && aw_tag == bp_tag_q);
+                 (st_q == TFaw && !fsplit_q && bcnt_q == 2'd1 &&
+                  aw_tag[23:RgB] == bp_tag_q[23:RgB]);
   assign wblk  = wrerr_q && !aw_done_q && !w_done_q && !wany_q;
   assign b_inc = faw_fin && !fsplit_q;
   assign b_dec = bpend && m_axi_bvalid_i;
@@ -384,15 +394,15 @@ module tessera_tpc_tmu #(
     if (st_q == TFld && fe_free && vict_ok && !fe_bad_q) begin
       if (!h0 && !infl0) begin
         fe_start_tag = blk0;
-        fe_start = !(bpend && bp_tag_q == blk0);
+        fe_start = !bp_hit(blk0, bcnt_q, bp_tag_q, bp_old_q);
         fe_start_dem = 1'b1;
       end else if (!h1 && !infl1) begin
         fe_start_tag = blk1;
-        fe_start = !(bpend && bp_tag_q == blk1);
+        fe_start = !bp_hit(blk1, bcnt_q, bp_tag_q, bp_old_q);
         fe_start_dem = 1'b1;
       end else if (h0 && h1 && !hpf && !inflp && pf_ok) begin
         fe_start_tag = pblk;
-        fe_start = !(bpend && bp_tag_q == pblk);
+        fe_start = !bp_hit(pblk, bcnt_q, bp_tag_q, bp_old_q);
       end
     end
   end
@@ -756,9 +766,13 @@ module tessera_tpc_tmu #(
       wrerr_q <= 1'b0;
       wrerr_old_q <= 1'b0;
       bp_tag_q <= '0;
+      bp_old_q <= '0;
     end else begin
       bcnt_q <= bcnt_q + 2'(b_inc) - 2'(b_dec);
-      if (b_inc) bp_tag_q <= m_axi_awaddr_o[31:8];  // a one-burst store stays inside one block
+      if (b_inc) begin  // a one-burst store stays inside one block
+        bp_tag_q <= m_axi_awaddr_o[31:8];
+        bp_old_q <= bp_tag_q;
+      end
       if (b_dec && (m_axi_bresp_i != 2'b00 || m_axi_bid_i != 4'd0)) begin
         wrerr_q <= 1'b1;
         // the response is the older store's when a younger one is (or just went) out too

@@ -493,7 +493,8 @@ tsim_t* tsim_create(const tsim_opts_t* o) {
     cfg.num_channels = kCh;
     cfg.interleave_bytes = TESSERA_HBM_INTERLEAVE_BYTES;
     cfg.channel_hash = TESSERA_HBM_CHANNEL_HASH != 0;
-    if (s->opts.hbm_size) cfg.size = s->opts.hbm_size;
+    if (s->opts.hbm_size >= TESSERA_MEM_REGION_BYTES)  // whole regions (tsim_hbm_set_size)
+      cfg.size = s->opts.hbm_size - s->opts.hbm_size % TESSERA_MEM_REGION_BYTES;
     cfg.banks = s->opts.hbm_banks;
     if (s->opts.hbm_row_bytes) cfg.row_bytes = s->opts.hbm_row_bytes;
     cfg.row_miss_cycles = s->opts.hbm_row_miss;
@@ -899,6 +900,8 @@ void tsim_hbm_config(tsim_t* s, unsigned latency, unsigned bpc) {
   }
 }
 void tsim_hbm_set_size(tsim_t* s, uint64_t bytes) {
+  // memory is populated in whole regions (mem_region_bytes: the TPC's posted stores rely on it)
+  bytes -= bytes % TESSERA_MEM_REGION_BYTES;
   for (auto& m : s->ch) m->set_size(bytes ? bytes : TESSERA_HBM_SIZE);
 }
 void tsim_host_mem_stats(const tsim_t* s, tsim_hbm_stats_t* o) {

@@ -16,6 +16,7 @@ package tessera_cfg_pkg;
   localparam int unsigned AxiIdBits = 5;  // AXI ID width driven by each master
   localparam int unsigned HbmChannels = 4;  // number of device-memory channels
   localparam int unsigned HbmInterleaveBytes = 256;  // channel interleave granule in bytes
+  localparam int unsigned MemRegionBytes = 4096;  // device-memory population granule (DECERR in whole regions)
   localparam int unsigned HbmChannelHash = 0;  // 1: channel = XOR of the granule-index bit groups (0: granule index mod channels)
   localparam int unsigned HbmLatencyCycles = 40;  // default device-memory read latency
   localparam int unsigned HbmBytesPerCycle = 32;  // default per-channel bandwidth

@@ -31,8 +31,10 @@ extern "C" {
 static const uint32_t kMemBase = 0x80000000u, kMemSize = 1u << 18, kProgAddr = 0x80000000u;  // = -GMemSize
 // The AXI slave (and the C model's device memory) serve kServed bytes: the last kHole bytes
 // of the core's window answer DECERR, so stores there fail only at their write response
-// (a posted store's error must still be reported at its own PC, docs/tpc_rtl.md).
-static const uint32_t kHole = 512, kServed = kMemSize - kHole;
+// (a posted store's error must still be reported at its own PC, docs/tpc_rtl.md). The hole
+// is one whole region of the core's RegionBytes (4096, its default): device memory is
+// populated in whole regions, which lets two posted stores of one region be in flight.
+static const uint32_t kHole = 4096, kServed = kMemSize - kHole;
 static const int kSlmWords = 256, kVlmVecs = 512;
 static const uint64_t kMaxBundles = 3000;
 
@@ -55,6 +57,7 @@ struct Beat { uint32_t addr; uint64_t t; bool err; bool last; };
 struct Wbeat { std::vector<uint8_t> d; uint32_t strb; bool last; };
 static std::deque<Beat> rq, awq, bq;
 static int focus;  // 1 while the TMU-focus programs run (see run_all)
+static bool pair_t6;  // the focus program's second repeated st.t writes tensor 6 (gen_prog)
 static uint64_t berr_at = ~0ull;  // cycle of the last error write response handed to the TPC
 static int slow_rd;  // TMU-focus programs and kernels: half the read bursts answer late
 static std::deque<Wbeat> wq;
@@ -398,6 +401,7 @@ static uint64_t rand_slot(int slot, int pc, int len) {
 
 static Prog gen_prog() {
   Prog p;
+  pair_t6 = false;
   p.len = 4 + (int)rn(40);
   p.w.assign(4 * (size_t)p.len, 0);
   int loop_start = -1;
@@ -447,6 +451,11 @@ static Prog gen_prog() {
     if (rn(2)) st = setf(st, TPC_F_RC_LO, 5, 7);  // tensor 7: often in the DECERR hole
     p.w[4 * k + 3] = st;
     p.w[4 * (k + 1) + 3] = st;
+    // half the time the second store writes tensor 6 instead, which the launch puts in
+    // another block of the hole (both posted stores in flight, both fail) or into served
+    // memory in another region (it must wait for the first one's error: nothing written)
+    pair_t6 = rn(2) && ((st >> TPC_F_RC_LO) & 31u) == 7u;
+    if (pair_t6) p.w[4 * (k + 1) + 3] = setf(st, TPC_F_RC_LO, 5, 6);
   }
   if (rn(12)) { // usually end with halt (else run off the end: PC_RANGE)
     uint64_t w = 0;
@@ -602,6 +611,12 @@ static bool run_prog(int idx, const Prog &p) {
     tpc_tensor_t *h = &L.tensor[7];
     h->stride[0] = 1;
     h->base = kMemBase + kServed + 32u * rn(kHole / 32 - 1);
+    if (pair_t6) {  // tensor 6: another block of the hole, or served memory below it
+      tpc_tensor_t *h6 = &L.tensor[6];
+      h6->stride[0] = 1;
+      h6->base = rn(2) ? kMemBase + kServed + 32u * rn(kHole / 32 - 1)
+                       : kMemBase + kServed - 256u * (1 + rn(64)) + 32u * rn(8);
+    }
   }
   for (int k = 0; k < 16; k++) L.sarg[k] = rnd();
   uint32_t ntpc = 1 + rn(8), id = rn(ntpc);

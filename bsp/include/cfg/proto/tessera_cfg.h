@@ -16,6 +16,7 @@
 #define TESSERA_AXI_ID_BITS              5u  /* AXI ID width driven by each master */
 #define TESSERA_HBM_CHANNELS             4u  /* number of device-memory channels */
 #define TESSERA_HBM_INTERLEAVE_BYTES     256u  /* channel interleave granule in bytes */
+#define TESSERA_MEM_REGION_BYTES         4096u  /* device-memory population granule (DECERR in whole regions) */
 #define TESSERA_HBM_CHANNEL_HASH         0u  /* 1: channel = XOR of the granule-index bit groups (0: granule index mod channels) */
 #define TESSERA_HBM_LATENCY_CYCLES       40u  /* default device-memory read latency */
 #define TESSERA_HBM_BYTES_PER_CYCLE      32u  /* default per-channel bandwidth */
