@@ -173,15 +173,17 @@ module tessera_tpc_core #(
   endfunction
 
   // Vector-slot instructions executed by the multi-cycle float unit (tessera_tpc_fpu):
-  // FP32 vfma, narrow-float arithmetic and vredsum, vcvt, the special functions. The
-  // rest of the vector slot is the single-cycle tessera_tpc_valu.
+  // FP32 vfma, narrow-float arithmetic and vredsum (except BF16 vadd/vsub), vcvt, the
+  // special functions. The rest of the vector slot is the single-cycle tessera_tpc_valu.
   function automatic logic on_fpu(input logic [6:0] i, input logic [3:0] dt);
     unique case (i)
       tessera_tpc_isa_pkg::I_VCVT,
       tessera_tpc_isa_pkg::I_VEXP, tessera_tpc_isa_pkg::I_VLOG, tessera_tpc_isa_pkg::I_VRCP,
       tessera_tpc_isa_pkg::I_VRSQRT, tessera_tpc_isa_pkg::I_VSQRT, tessera_tpc_isa_pkg::I_VTANH,
       tessera_tpc_isa_pkg::I_VSIGM: on_fpu = 1'b1;
-      tessera_tpc_isa_pkg::I_VADD, tessera_tpc_isa_pkg::I_VSUB, tessera_tpc_isa_pkg::I_VMUL,
+      tessera_tpc_isa_pkg::I_VADD, tessera_tpc_isa_pkg::I_VSUB:   // BF16: tessera_tpc_valu
+        on_fpu = (dt >= 4'd2) && (dt <= 4'd4);
+      tessera_tpc_isa_pkg::I_VMUL,
       tessera_tpc_isa_pkg::I_VREDSUM: on_fpu = (dt >= 4'd1) && (dt <= 4'd4);
       tessera_tpc_isa_pkg::I_VFMA: on_fpu = (dt <= 4'd4);
       default: on_fpu = 1'b0;

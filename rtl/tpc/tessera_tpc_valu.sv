@@ -29,6 +29,18 @@ module tessera_tpc_valu (
   logic [15:0]  c16;
   logic [31:0]  c8, cmp;
 
+  // one rounding of an FP32 value to BF16 (the float unit's narrow(), type 1)
+  function automatic logic [15:0] to_bf16(input logic st, input logic [31:0] f);
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [37:0] d;   // tessera_mme_pkg::fpdec_t: nan inf zero sign exp[9:0] mant[23:0]
+    logic [31:0] r;
+    /* verilator lint_on UNUSEDSIGNAL */
+    d = tessera_mme_pkg::mme_fpdec(3'd0, f);
+    r = tessera_mme_pkg::mme_fpround(3'd1, st, d[37], d[36], d[34],
+          tessera_mme_pkg::RndMw'(d[23:0]), 14'($signed(d[33:24])), 1'b0);
+    to_bf16 = r[15:0];
+  endfunction
+
   always_comb begin
     unique case (dt_i)
       4'd0, 4'd1, 4'd2, 4'd3, 4'd4: kind = 2'd0;
@@ -64,13 +76,30 @@ module tessera_tpc_valu (
   end
 
   // FP32 add/sub (vadd.f32, vsub.f32) and the FP32 vredsum tree
-  logic [255:0] fsum;
+  // BF16 add/sub (vadd.bf16, vsub.bf16, since session 29; before, the float unit in two
+  // passes): element 2k goes through FP32 adder k, element 2k+1 through adder k of g_badd;
+  // the FP32 sum of the widened elements is rounded once more, to BF16 (RNE, canonical
+  // NaN). Rounding to FP32 first is innocuous (24 >= 2 x 8 + 2 bits), so the result is the
+  // correctly rounded BF16 sum, bit-identical to the float unit and the ISA model.
+  logic         bf16, negb;
+  logic [255:0] fsum, bsum;
+  logic [31:0]  fsum_hi [8];
   logic [31:0]  fr4 [4], fr2 [2], fr1;
+  assign bf16 = (dt_i == 4'd1);
+  assign negb = (id_i == tessera_tpc_isa_pkg::I_VSUB);
   for (genvar k = 0; k < 8; k++) begin : g_fadd
     tessera_tpc_fadd u_fadd (
-      .a_i(va_i[32*k +: 32]),
-      .b_i(vb_i[32*k +: 32] ^ {(id_i == tessera_tpc_isa_pkg::I_VSUB), 31'd0}),
+      .a_i(bf16 ? {va_i[32*k +: 16], 16'd0} : va_i[32*k +: 32]),
+      .b_i(bf16 ? {vb_i[32*k +: 16] ^ {negb, 15'd0}, 16'd0} : vb_i[32*k +: 32] ^ {negb, 31'd0}),
       .r_o(fsum[32*k +: 32]));
+  end
+  for (genvar k = 0; k < 8; k++) begin : g_badd
+    tessera_tpc_fadd u_fadd (
+      .a_i({va_i[32*k+16 +: 16], 16'd0}),
+      .b_i({vb_i[32*k+16 +: 16] ^ {negb, 15'd0}, 16'd0}),
+      .r_o(fsum_hi[k]));
+    assign bsum[32*k +: 16]    = to_bf16(sat, fsum[32*k +: 32]);
+    assign bsum[32*k+16 +: 16] = to_bf16(sat, fsum_hi[k]);
   end
   logic [255:0] fprod;
   for (genvar k = 0; k < 8; k++) begin : g_fmul
@@ -102,7 +131,12 @@ module tessera_tpc_valu (
         if (dt_i == 4'd0 && id_i == tessera_tpc_isa_pkg::I_VMUL) lane_r = fprod;
         cmp = {24'd0, c32};
       end
-      2'd1:    begin lane_r = r16; cmp = {16'd0, c16}; end
+      2'd1:    begin
+        lane_r = r16;
+        if (bf16 && (id_i == tessera_tpc_isa_pkg::I_VADD || id_i == tessera_tpc_isa_pkg::I_VSUB))
+          lane_r = bsum;
+        cmp = {16'd0, c16};
+      end
       default: begin lane_r = r8;  cmp = c8;           end
     endcase
   end
