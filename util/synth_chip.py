@@ -33,21 +33,34 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 # Blocks synthesized separately: big, or repeated in the chip.
 # A block that contains other listed blocks sees them as black boxes too.
+# The L2 slice's read and write engines (one each per port), its MSHRs (two per port) and
+# read-ahead unit are blocks of their own since the slices got a fifth port (session 29):
+# the slice in one process exceeded the 4 GiB of the WebAssembly Yosys ("thrown Wasm
+# exception").
 BLOCKS = ["tessera_tpc_core", "tessera_tpc_fpu", "tessera_tpc_valu", "tessera_tpc_tmu",
-          "tessera_l2", "tessera_l2_bank", "tessera_mme", "tessera_dma", "tessera_syncmgr",
+          "tessera_l2", "tessera_l2_bank", "tessera_l2_rd_eng", "tessera_l2_wr_eng",
+          "tessera_l2_mshr", "tessera_l2_pf",
+          "tessera_mme", "tessera_dma", "tessera_syncmgr",
           "tessera_axi_xbar", "tessera_core", "tessera_qman"]
 
 # Yosys seconds of each block in the chip's parameters (proto, measured on the shared
 # 2-core machine; docs/synthesis.md): only the order of the runs depends on them.
 EXPECT_S = {"tessera_l2_bank": 2500, "tessera_tpc_tmu": 1225, "tessera_tpc_core": 1067,
             "tessera_dma": 793, "tessera_tpc_fpu": 610, "tessera_top": 600, "tessera_l2": 342,
-            "tessera_mme": 269, "tessera_syncmgr": 221, "tessera_axi_xbar": 213,
+            "tessera_mme": 269, "tessera_syncmgr": 221, "tessera_l2_rd_eng": 60, "tessera_l2_wr_eng": 60, "tessera_l2_mshr": 60, "tessera_l2_pf": 120, "tessera_axi_xbar": 213,
             "tessera_tpc_valu": 169, "tessera_core": 82, "tessera_qman": 40}
 
 SYNTH = ("synth -noshare -top {top} -run begin:fine; opt -fast -full; techmap; "
          "opt -fast; abc; opt -fast; "
          "select -assert-none t:$dlatch t:$_DLATCH_*; tee -q -o {stat} stat")
 FF_RE = re.compile(r"\$_(S?DFF|DFFE|SDFFE|SDFFCE|ALDFF|DFFSR|DFFSRE)")
+
+
+def base(name):
+    """Module name of a (parameterised) Yosys module: "$paramod$<hash>\\tessera_x" and
+    "$paramod\\tessera_x\\P=..." (short parameter lists) are both "tessera_x"."""
+    parts = name.split(chr(92))
+    return next((p for p in parts if p.startswith("tessera_")), parts[-1])
 
 
 def run_yosys(yosys, script_path, log):
@@ -140,11 +153,11 @@ def main():
     # ("$paramod$<hash>\tessera_top") after the chparam overrides
     top_name = next((n for n in names if n == "tessera_top" or n.endswith("\\tessera_top")),
                     "tessera_top")
-    split = [n for n in names if n.split("\\")[-1] in BLOCKS]
+    split = [n for n in names if base(n) in BLOCKS]
 
     # 2. each block parameterisation on its own, two at a time
     def one(name):
-        tag = name.split(chr(92))[-1] + "_" + hashlib.sha1(name.encode()).hexdigest()[:8]
+        tag = base(name) + "_" + hashlib.sha1(name.encode()).hexdigest()[:8]
         sc = f"{out}/chip_{tag}.ys"
         stat = f"{out}/chip_{tag}.stat"
         with open(sc, "w") as f:
@@ -164,7 +177,7 @@ def main():
     # and stop there, without the glue and the totals (to look at one block in the
     # chip's parameters; the whole run takes over an hour on two cores)
     only = [f"tessera_{b}" for b in os.environ.get("SYNTH_ONLY", "").split(",") if b]
-    todo = [n for n in split if not only or n.split(chr(92))[-1] in only]
+    todo = [n for n in split if not only or base(n) in only]
 
     # 3. the chip with the blocks as black boxes (independent of the block runs)
     top_stat = f"{out}/tessera_top.stat"
@@ -188,13 +201,13 @@ def main():
     jobs = [(lambda n=n: one(n)) for n in todo] + ([] if only else [glue])
     order = todo + ([] if only else ["tessera_top"])
     jobs = [j for _, j in sorted(zip(order, jobs),
-                                 key=lambda p: -EXPECT_S.get(p[0].split(chr(92))[-1], 0))]
+                                 key=lambda p: -EXPECT_S.get(base(p[0]), 0))]
     runs, fail, glue_dt = {}, False, 0.0
     with ThreadPoolExecutor(max_workers=int(os.environ.get("SYNTH_JOBS", "2"))) as ex:
         futs = [ex.submit(j) for j in jobs]
         for fut in as_completed(futs):
             name, tag, ok, dt, stat = fut.result()
-            short = name.split(chr(92))[-1]
+            short = base(name)
             if not ok:
                 what = "glue" if name == "tessera_top" else ""
                 print(f"  {short:<20} {what}FAILED ({dt:.0f} s, see {out}/chip_{tag}.log)",
@@ -236,7 +249,7 @@ def main():
             n = instances(every, "tessera_top", name)
             t = nested(name)
             f.write(f"{name} x{n} {t[0]} cells {t[1]} ffs {t[2]} mems\n")
-            print(f"  {name.split(chr(92))[-1]:<20} x{n} in the chip, {t[0]} cells each with nested blocks")
+            print(f"  {base(name):<20} x{n} in the chip, {t[0]} cells each with nested blocks")
     c, ff, m = totals(mods, "tessera_top", split, nested)
     print(f"  whole chip: {c} cells, {ff} ffs, {m} mems ({time.time() - t_all:.0f} s)")
     with open(f"{out}/tessera_top.total", "w") as f:
