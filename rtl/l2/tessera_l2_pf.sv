@@ -81,12 +81,44 @@ module tessera_l2_pf #(
   logic [NumPorts-1:0][HW-1:0]              h_rd_n, h_wr_n;
 
   logic [NumPorts-1:0][31:0] h_last_addr;
+  logic [NumPorts-1:0]       h_push, h_in_nxt;
+  logic [NumPorts-1:0][25:0] h_in_line;
+  logic [NumPorts-1:0][2:0]  h_in_n;
+  // each port's oldest hint (read with a per-port mux, then picked by port)
+  logic [NumPorts-1:0][25:0] h_hd_line;
+  logic [NumPorts-1:0][2:0]  h_hd_n;
+  logic [NumPorts-1:0][1:0]  h_hd_cls;
+  logic [NumPorts-1:0]       h_hd_nxt;
   always_comb begin
     for (int p = 0; p < NumPorts; p++) begin
       h_ne[p]        = (h_cnt_q[p] != '0);
       h_last_addr[p] = hint_addr_i[p] + {19'd0, hint_len_i[p], 5'd0};
       h_rd_n[p]      = (32'(h_rd_q[p]) == HintDepth - 1) ? '0 : h_rd_q[p] + 1'b1;
       h_wr_n[p]      = (32'(h_wr_q[p]) == HintDepth - 1) ? '0 : h_wr_q[p] + 1'b1;
+      h_push[p]      = hint_valid_i[p] && (32'(h_cnt_q[p]) < HintDepth);
+      // the entry: the burst's lines, and whether the next block follows; with the skip
+      // hint only the next block
+      if (hint_nxt_i[p] && hint_skip_i[p] && (h_last_addr[p][7:6] == 2'd3)) begin
+        h_in_line[p] = {h_last_addr[p][31:8] + 24'd1, 2'd0};
+        h_in_n[p]    = 3'd4;
+        h_in_nxt[p]  = 1'b0;
+      end else begin
+        h_in_line[p] = hint_addr_i[p][31:6];
+        h_in_n[p]    = 3'(h_last_addr[p][31:6] - hint_addr_i[p][31:6]) + 3'd1;
+        h_in_nxt[p]  = hint_nxt_i[p] && (h_last_addr[p][7:6] == 2'd3);
+      end
+      h_hd_line[p] = '0;
+      h_hd_n[p]    = '0;
+      h_hd_cls[p]  = '0;
+      h_hd_nxt[p]  = 1'b0;
+      for (int e = 0; e < HintDepth; e++) begin
+        if (32'(h_rd_q[p]) == e) begin
+          h_hd_line[p] = h_line_q[p][e];
+          h_hd_n[p]    = h_n_q[p][e];
+          h_hd_cls[p]  = h_cls_q[p][e];
+          h_hd_nxt[p]  = h_nxt_q[p][e];
+        end
+      end
     end
   end
 
@@ -220,23 +252,23 @@ module tessera_l2_pf #(
       m_beat_q    <= '0;
       m_err_q     <= '0;
     end else begin
-      // hint FIFOs: a full FIFO drops the hint (only read-ahead is lost)
+      // hint FIFOs: a full FIFO drops the hint (only read-ahead is lost). Entries are
+      // written under a compare with constant indices (no dynamic part-select on the left:
+      // that synthesizes to a shifter as wide as the whole FIFO array)
       for (int p = 0; p < NumPorts; p++) begin
-        if (hint_valid_i[p] && (32'(h_cnt_q[p]) < HintDepth)) begin
-          h_line_q[p][h_wr_q[p]] <= hint_addr_i[p][31:6];
-          h_n_q[p][h_wr_q[p]]    <= 3'(h_last_addr[p][31:6] - hint_addr_i[p][31:6]) + 3'd1;
-          h_cls_q[p][h_wr_q[p]]  <= hint_cls_i[p];
-          h_nxt_q[p][h_wr_q[p]]  <= hint_nxt_i[p] && (h_last_addr[p][7:6] == 2'd3);
-          if (hint_nxt_i[p] && hint_skip_i[p] && (h_last_addr[p][7:6] == 2'd3)) begin
-            h_line_q[p][h_wr_q[p]] <= {h_last_addr[p][31:8] + 24'd1, 2'd0};
-            h_n_q[p][h_wr_q[p]]    <= 3'd4;
-            h_nxt_q[p][h_wr_q[p]]  <= 1'b0;
+        if (h_push[p]) begin
+          for (int e = 0; e < HintDepth; e++) begin
+            if (32'(h_wr_q[p]) == e) begin
+              h_line_q[p][e] <= h_in_line[p];
+              h_n_q[p][e]    <= h_in_n[p];
+              h_cls_q[p][e]  <= hint_cls_i[p];
+              h_nxt_q[p][e]  <= h_in_nxt[p];
+            end
           end
-          h_wr_q[p]              <= h_wr_n[p];
+          h_wr_q[p] <= h_wr_n[p];
         end
         if (h_pop[p]) h_rd_q[p] <= h_rd_n[p];
-        h_cnt_q[p] <= h_cnt_q[p] + (HW+1)'(hint_valid_i[p] && (32'(h_cnt_q[p]) < HintDepth))
-                                 - (HW+1)'(h_pop[p]);
+        h_cnt_q[p] <= h_cnt_q[p] + (HW+1)'(h_push[p]) - (HW+1)'(h_pop[p]);
       end
       if (line_done) infl_q <= 1'b0;
       wait_q <= (open_v_q && !infl_next && !close_open) ? wait_q + 2'd1 : 2'd0;
@@ -251,42 +283,46 @@ module tessera_l2_pf #(
       end
       if (take) begin
         cur_v_q    <= 1'b1;
-        cur_line_q <= h_line_q[pick][h_rd_q[pick]];
-        cur_left_q <= {1'b0, h_n_q[pick][h_rd_q[pick]]} +
-                      (h_nxt_q[pick][h_rd_q[pick]] ? 4'd4 : 4'd0);
-        cur_cls_q  <= h_cls_q[pick][h_rd_q[pick]];
+        cur_line_q <= h_hd_line[pick];
+        cur_left_q <= {1'b0, h_hd_n[pick]} + (h_hd_nxt[pick] ? 4'd4 : 4'd0);
+        cur_cls_q  <= h_hd_cls[pick];
         rr_q       <= (32'(pick) + 1 == NumPorts) ? '0 : pick + 1'b1;
       end
-      // runs of missing lines
-      if (close_open) begin
-        m_st_q[open_q] <= MAr;
-        open_v_q       <= 1'b0;
-      end
-      if (res_append) begin
-        m_bank_q[open_q][m_n_q[open_q][1:0]] <= infl_bank_q;
-        m_lset_q[open_q][m_n_q[open_q][1:0]] <= infl_lset_q;
-        m_way_q[open_q][m_n_q[open_q][1:0]]  <= res_way_i;
-        m_n_q[open_q]                        <= m_n_q[open_q] + 3'd1;
-      end else if (res_alloc) begin
-        // a new run in a free MSHR (one was free when the lookup was issued)
-        m_st_q[free_idx]      <= (infl_next || (res_cont && enable_i)) ? MOpen : MAr;
-        m_line_q[free_idx]    <= infl_line_q;
-        m_n_q[free_idx]       <= 3'd1;
-        m_bank_q[free_idx][0] <= infl_bank_q;
-        m_lset_q[free_idx][0] <= infl_lset_q;
-        m_way_q[free_idx][0]  <= res_way_i;
-        m_beat_q[free_idx]    <= '0;
-        m_err_q[free_idx]     <= 1'b0;
-        open_v_q              <= infl_next || (res_cont && enable_i);
-        open_q                <= free_idx;
-      end
+      // runs of missing lines; MSHR fields are written under compares with constant
+      // indices (see the hint FIFOs)
       for (int k = 0; k < NumPf; k++) begin
+        if (close_open && 32'(open_q) == k) m_st_q[k] <= MAr;
+        if (res_append && 32'(open_q) == k) begin
+          for (int l = 0; l < 4; l++) begin
+            if (32'(m_n_q[k][1:0]) == l) begin
+              m_bank_q[k][l] <= infl_bank_q;
+              m_lset_q[k][l] <= infl_lset_q;
+              m_way_q[k][l]  <= res_way_i;
+            end
+          end
+          m_n_q[k] <= m_n_q[k] + 3'd1;
+        end else if (!res_append && res_alloc && 32'(free_idx) == k) begin
+          // a new run in a free MSHR (one was free when the lookup was issued)
+          m_st_q[k]      <= (infl_next || (res_cont && enable_i)) ? MOpen : MAr;
+          m_line_q[k]    <= infl_line_q;
+          m_n_q[k]       <= 3'd1;
+          m_bank_q[k][0] <= infl_bank_q;
+          m_lset_q[k][0] <= infl_lset_q;
+          m_way_q[k][0]  <= res_way_i;
+          m_beat_q[k]    <= '0;
+          m_err_q[k]     <= 1'b0;
+        end
         if (m_st_q[k] == MAr && ar_gnt_i[k]) m_st_q[k] <= MRead;
+        if (r_valid_i && 32'(r_idx_i) == k) begin
+          m_beat_q[k] <= m_beat_q[k] + 3'd1;
+          m_err_q[k]  <= m_beat_q[k][0] ? 1'b0 : (r_resp_i != 2'b00);
+          if (m_beat_q[k] == {m_n_q[k][1:0] - 2'd1, 1'b1}) m_st_q[k] <= MFree;
+        end
       end
-      if (r_valid_i) begin
-        m_beat_q[r_idx_i] <= m_beat_q[r_idx_i] + 3'd1;
-        m_err_q[r_idx_i]  <= m_beat_q[r_idx_i][0] ? 1'b0 : (r_resp_i != 2'b00);
-        if (m_beat_q[r_idx_i] == {m_n_q[r_idx_i][1:0] - 2'd1, 1'b1}) m_st_q[r_idx_i] <= MFree;
+      if (close_open) open_v_q <= 1'b0;
+      if (!res_append && res_alloc) begin
+        open_v_q <= infl_next || (res_cont && enable_i);
+        open_q   <= free_idx;
       end
     end
   end
