@@ -273,9 +273,11 @@ module tessera_tpc_core #(
   logic         lm_done_q, need_lm;    // the load slot's local-memory read (DECODE) is done
   logic [255:0] ld_vec_q;
   logic         need_ld, need_st, tmu_start, tmu_store, tmu_done, tmu_err;
-  logic         tmu_idle, tmu_wr_err, tmu_wr_err_old, end_hold, lm_hold;
-  logic [31:0]  pst_pc_q;  // PC of the last st.t done without error (a posted store's PC)
-  logic [31:0]  pst_prev_q;  // the one before (two posted stores may be in flight)
+  localparam int unsigned NumPosted = 4;   // posted stores in flight (TMU)
+  logic         tmu_idle, tmu_wr_err, end_hold, lm_hold;
+  logic [$clog2(NumPosted)-1:0] tmu_wr_err_age;
+  // PCs of the last st.t's done without error, youngest first (the posted stores' PCs)
+  logic [NumPosted-1:0][31:0] pst_pc_q;
   logic [255:0] tmu_vres;
   logic [31:0]  tmu_bytes, tmu_mask;
 
@@ -592,7 +594,8 @@ module tessera_tpc_core #(
   assign tmu_mask  = need_ld0 ? (vpreg_q[w[0][38:36]] ^ {32{w[0][39]}})
                              : (vpreg_q[w[3][38:36]] ^ {32{w[3][39]}});
 
-  tessera_tpc_tmu #(.MemBase(MemBase), .MemSize(MemSize), .RegionBytes(RegionBytes)) u_tmu (
+  tessera_tpc_tmu #(.MemBase(MemBase), .MemSize(MemSize), .RegionBytes(RegionBytes),
+                    .NumPosted(NumPosted)) u_tmu (
     .clk_i, .rst_ni,
     .flush_i(start_i && state_q == StIdle), .start_i(tmu_start), .store_i(tmu_store),
     .desc_i(tmu_store ? sdesc : ldesc),
@@ -601,7 +604,7 @@ module tessera_tpc_core #(
     .vin_i(tmu_store ? vreg_q[rb[3]] : vreg_q[rd[0]]),
     .done_o(tmu_done), .bus_err_o(tmu_err), .vres_o(tmu_vres), .bytes_o(tmu_bytes),
     .rd_wait_o(stall_mem_o), .idle_o(tmu_idle), .wr_err_o(tmu_wr_err),
-    .wr_err_old_o(tmu_wr_err_old),
+    .wr_err_age_o(tmu_wr_err_age),
     .m_axi_awid_o, .m_axi_awaddr_o, .m_axi_awlen_o, .m_axi_awsize_o, .m_axi_awburst_o,
     .m_axi_awcache_o, .m_axi_awprot_o, .m_axi_awqos_o, .m_axi_awvalid_o, .m_axi_awready_i,
     .m_axi_wdata_o, .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_wvalid_o, .m_axi_wready_i,
@@ -647,7 +650,6 @@ module tessera_tpc_core #(
       err_q    <= '0;
       err_pc_q <= '0;
       pst_pc_q <= '0;
-      pst_prev_q <= '0;
       cnt_q    <= '0;
       ret_n_q  <= '0;
       halt_q   <= 1'b0;
@@ -722,8 +724,8 @@ module tessera_tpc_core #(
             tst_done_q <= 1'b1;
             st_bytes_q <= tmu_bytes;
             if (!tmu_err && !tmu_wr_err) begin
-              pst_pc_q <= pc_q;
-              pst_prev_q <= pst_pc_q;
+              for (int i = NumPosted - 1; i > 0; i--) pst_pc_q[i] <= pst_pc_q[i-1];
+              pst_pc_q[0] <= pc_q;
             end
             if (tmu_err) begin
               err_q    <= ErrBus;
@@ -820,7 +822,7 @@ module tessera_tpc_core #(
       // it is the earliest fault in program order
       if (state_q != StIdle && state_q != StInit && state_d == StIdle && tmu_wr_err) begin
         err_q    <= ErrBus;
-        err_pc_q <= tmu_wr_err_old ? pst_prev_q : pst_pc_q;
+        err_pc_q <= pst_pc_q[tmu_wr_err_age];
         done_o   <= 1'b1;
       end
     end

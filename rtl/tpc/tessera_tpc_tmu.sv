@@ -29,7 +29,10 @@ module tessera_tpc_tmu #(
   parameter int unsigned NumBlk  = 4,              // 256-byte blocks in the load buffer
   parameter int unsigned NumFill = 2,              // block fills in flight (power of 2)
   // device memory answers DECERR in whole aligned regions of this size (power of 2, >= 256)
-  parameter int unsigned RegionBytes = 4096
+  parameter int unsigned RegionBytes = 4096,
+  parameter int unsigned NumPosted = 4,            // posted stores in flight (one region, >= 2)
+  parameter int unsigned PstW    = $clog2(NumPosted + 1),
+  parameter int unsigned AgW     = $clog2(NumPosted)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -47,7 +50,8 @@ module tessera_tpc_tmu #(
   output logic             rd_wait_o,   // waiting for read data (stall-by-cause counter)
   output logic             idle_o,      // no posted store response outstanding
   output logic             wr_err_o,    // a posted store got an error response
-  output logic             wr_err_old_o, // ... while a younger posted store was in flight too
+  // ... the number of younger posted stores in flight (or just sent) at that response
+  output logic [AgW-1:0]   wr_err_age_o,
   // AXI4 master
   output logic [3:0]       m_axi_awid_o,
   output logic [31:0]      m_axi_awaddr_o,
@@ -140,19 +144,23 @@ module tessera_tpc_tmu #(
   // posted store: its write response is still due (no write until it arrives, no fill of
   // the block it wrote: bp_tag_q); wrerr_q: it was an error (sticky until flush_i; the
   // core stops at the next bundle)
-  // Up to two posted stores may be in flight (bcnt_q), the second only into the
-  // RegionBytes region of the first: memory is populated in whole regions, so when the
-  // older one fails the younger one fails too and nothing is written past a faulting store.
-  // bp_tag_q: block of the youngest posted store, bp_old_q: of the older one (bcnt_q = 2).
+  // Up to NumPosted posted stores may be in flight (bcnt_q), all in the RegionBytes region
+  // of the oldest: memory is populated in whole regions, so when the oldest one fails the
+  // younger ones fail too and nothing is written past a faulting store. Their responses
+  // return in order (one AXI ID). bp_tag_q[i]: block of the i-th youngest posted store
+  // (valid for i < bcnt_q).
   localparam int unsigned RgB = $clog2(RegionBytes) - 8;   // block-number bits inside a region
-  logic [1:0]                     bcnt_q;
-  logic                           bpend, wrerr_q, wrerr_old_q;
-  logic [23:0]                    bp_tag_q, bp_old_q;
-  assign bpend = (bcnt_q != 2'd0);
+  logic [PstW-1:0]                bcnt_q;
+  logic [AgW-1:0]                 wrerr_age_q;
+  logic                           bpend, wrerr_q;
+  logic [NumPosted-1:0][23:0]     bp_tag_q;
+  assign bpend = (bcnt_q != '0);
   // a posted store's response is due for block b: no fill of b may start
-  function automatic logic bp_hit(input logic [23:0] b, input logic [1:0] n,
-                                  input logic [23:0] t_young, input logic [23:0] t_old);
-    bp_hit = ((n != 2'd0) && (t_young == b)) || ((n == 2'd2) && (t_old == b));
+  function automatic logic bp_hit(input logic [23:0] b, input logic [PstW-1:0] n,
+                                  input logic [NumPosted-1:0][23:0] t);
+    bp_hit = 1'b0;
+    for (int i = 0; i < NumPosted; i++)
+      if (32'(n) > i && t[i] == b) bp_hit = 1'b1;
   endfunction
 
   // ---------------------------------------------------------------- descriptor fields
@@ -369,12 +377,13 @@ module tessera_tpc_tmu #(
   assign faw_fin = (st_q == TFaw) && (aw_done_q || aw_hs) && (w_done_q || (w_hs && m_axi_wlast_o));
   assign aw_tag = m_axi_awaddr_o[31:8];
 
-  // write issue: with no posted store in flight, or (a one-burst fast store) with one in
-  // flight into the same region; wblk: an older store failed before this write went out
+  // write issue: with no posted store in flight, or (a one-burst fast store) with fewer
+  // than NumPosted in flight, into their region; wblk: an older store failed before this
+  // write went out
   logic w_ok, wblk, b_inc, b_dec;
-  assign w_ok  = (bcnt_q == 2'd0) ||
-                 (st_q == TFaw && !fsplit_q && bcnt_q == 2'd1 &&
-                  aw_tag[23:RgB] == bp_tag_q[23:RgB]);
+  assign w_ok  = (bcnt_q == '0) ||
+                 (st_q == TFaw && !fsplit_q && 32'(bcnt_q) < NumPosted &&
+                  aw_tag[23:RgB] == bp_tag_q[0][23:RgB]);
   assign wblk  = wrerr_q && !aw_done_q && !w_done_q && !wany_q;
   assign b_inc = faw_fin && !fsplit_q;
   assign b_dec = bpend && m_axi_bvalid_i;
@@ -394,15 +403,15 @@ module tessera_tpc_tmu #(
     if (st_q == TFld && fe_free && vict_ok && !fe_bad_q) begin
       if (!h0 && !infl0) begin
         fe_start_tag = blk0;
-        fe_start = !bp_hit(blk0, bcnt_q, bp_tag_q, bp_old_q);
+        fe_start = !bp_hit(blk0, bcnt_q, bp_tag_q);
         fe_start_dem = 1'b1;
       end else if (!h1 && !infl1) begin
         fe_start_tag = blk1;
-        fe_start = !bp_hit(blk1, bcnt_q, bp_tag_q, bp_old_q);
+        fe_start = !bp_hit(blk1, bcnt_q, bp_tag_q);
         fe_start_dem = 1'b1;
       end else if (h0 && h1 && !hpf && !inflp && pf_ok) begin
         fe_start_tag = pblk;
-        fe_start = !bp_hit(pblk, bcnt_q, bp_tag_q, bp_old_q);
+        fe_start = !bp_hit(pblk, bcnt_q, bp_tag_q);
       end
     end
   end
@@ -758,29 +767,28 @@ module tessera_tpc_tmu #(
   assign m_axi_bready_o  = (st_q == TB) || (st_q == TFb) || bpend;
   assign idle_o          = !bpend;
   assign wr_err_o        = wrerr_q;
-  assign wr_err_old_o    = wrerr_old_q;
+  assign wr_err_age_o    = wrerr_age_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       bcnt_q <= '0;
       wrerr_q <= 1'b0;
-      wrerr_old_q <= 1'b0;
+      wrerr_age_q <= '0;
       bp_tag_q <= '0;
-      bp_old_q <= '0;
     end else begin
-      bcnt_q <= bcnt_q + 2'(b_inc) - 2'(b_dec);
+      bcnt_q <= bcnt_q + PstW'(b_inc) - PstW'(b_dec);
       if (b_inc) begin  // a one-burst store stays inside one block
-        bp_tag_q <= m_axi_awaddr_o[31:8];
-        bp_old_q <= bp_tag_q;
+        for (int i = NumPosted - 1; i > 0; i--) bp_tag_q[i] <= bp_tag_q[i-1];
+        bp_tag_q[0] <= m_axi_awaddr_o[31:8];
       end
       if (b_dec && (m_axi_bresp_i != 2'b00 || m_axi_bid_i != 4'd0)) begin
         wrerr_q <= 1'b1;
-        // the response is the older store's when a younger one is (or just went) out too
-        if (!wrerr_q) wrerr_old_q <= (bcnt_q == 2'd2) || b_inc;
+        // the response is the oldest store's; the younger ones are in flight or just went
+        if (!wrerr_q) wrerr_age_q <= AgW'(bcnt_q - PstW'(1) + PstW'(b_inc));
       end
       if (flush_i) begin
         wrerr_q <= 1'b0;
-        wrerr_old_q <= 1'b0;
+        wrerr_age_q <= '0;
       end
     end
   end

@@ -33,7 +33,7 @@ static const uint32_t kMemBase = 0x80000000u, kMemSize = 1u << 18, kProgAddr = 0
 // of the core's window answer DECERR, so stores there fail only at their write response
 // (a posted store's error must still be reported at its own PC, docs/tpc_rtl.md). The hole
 // is one whole region of the core's RegionBytes (4096, its default): device memory is
-// populated in whole regions, which lets two posted stores of one region be in flight.
+// populated in whole regions, which lets up to four posted stores of one region be in flight.
 static const uint32_t kHole = 4096, kServed = kMemSize - kHole;
 static const int kSlmWords = 256, kVlmVecs = 512;
 static const uint64_t kMaxBundles = 3000;
@@ -57,7 +57,7 @@ struct Beat { uint32_t addr; uint64_t t; bool err; bool last; };
 struct Wbeat { std::vector<uint8_t> d; uint32_t strb; bool last; };
 static std::deque<Beat> rq, awq, bq;
 static int focus;  // 1 while the TMU-focus programs run (see run_all)
-static bool pair_t6;  // the focus program's second repeated st.t writes tensor 6 (gen_prog)
+static bool pair_t6;  // the focus program's last repeated st.t writes tensor 6 (gen_prog)
 static uint64_t berr_at = ~0ull;  // cycle of the last error write response handed to the TPC
 static int slow_rd;  // TMU-focus programs and kernels: half the read bursts answer late
 static std::deque<Wbeat> wq;
@@ -73,14 +73,17 @@ static bool burst_ok(uint32_t a, unsigned len, unsigned size, unsigned burst) {
 // 5 fast st crossing 256 bytes, 6 fast with disabled lanes, 7 block fills, 8 prefetch fills,
 // 9 posted stores answered with an error, 10 a second posted store issued while one is in
 // flight, 11 a posted store answered with an error while a younger one is in flight,
-// 12 a block fill's AR sent while another fill is in flight
-static const int kTmuCnt = 13;
+// 12 a block fill's AR sent while another fill is in flight, 13 a fourth posted store issued
+// while three are in flight, 14 a posted store answered with an error while two or more
+// younger ones are in flight
+static const int kTmuCnt = 15;
 static uint64_t tmu_cnt[kTmuCnt];
 static const char *const tmu_cnt_name[kTmuCnt] = {"slow", "fast ld", "fast ld unaligned", "fast st", "fast st unaligned",
                                                   "fast st crossing 256 B", "fast with disabled lanes", "block fills",
                                                   "prefetches", "posted store errors",
-                                                  "two posted stores", "posted store errors under a younger one",
-                                                  "two fills in flight"};
+                                                  "posted stores behind another", "posted store errors under a younger one",
+                                                  "two fills in flight", "four posted stores",
+                                                  "posted store errors under two or more younger ones"};
 // Core commit paths (docs/tpc_rtl.md "Bundle timing"): a bundle commits in EXEC, or in the
 // cycle its ld.t / st.t / float op ends; a unit ending without that commit (halt, PC_RANGE
 // fetch, vrseed, local-memory store behind a posted store, more units) returns to EXEC;
@@ -204,8 +207,10 @@ static void tick() {
     wq.push_back({d, top->m_axi_wstrb_o, (bool)top->m_axi_wlast_o});
   }
   if (b && bq.front().err && ROOT(u_tmu__DOT__bcnt_q)) tmu_cnt[9]++;
-  if (b && bq.front().err && ROOT(u_tmu__DOT__bcnt_q) == 2) tmu_cnt[11]++;
-  if (aw && ROOT(u_tmu__DOT__bcnt_q) == 1) tmu_cnt[10]++;
+  if (b && bq.front().err && ROOT(u_tmu__DOT__bcnt_q) >= 2) tmu_cnt[11]++;
+  if (b && bq.front().err && ROOT(u_tmu__DOT__bcnt_q) >= 3) tmu_cnt[14]++;
+  if (aw && ROOT(u_tmu__DOT__bcnt_q) >= 1) tmu_cnt[10]++;
+  if (aw && ROOT(u_tmu__DOT__bcnt_q) == 3) tmu_cnt[13]++;
   {
     int st = ROOT(state_q);
     bool unit_end = (st == kStTld && ROOT(tmu_done)) || (st == kStTst && ROOT(tmu_done) && !ROOT(tmu_err)) ||
@@ -248,8 +253,8 @@ static void tick() {
       axi_wbeats++;
     }
     // write responses after 1-4 cycles; in the TMU-focus programs every error response
-    // and a third of the others after 8-31, so that two posted stores are in flight and
-    // an error meets a younger store
+    // and a third of the others after 8-31, so that several posted stores are in flight
+    // and an error meets younger stores
     bq.push_back({a.addr, cycles + 1 + (focus && (err || rn(3) == 0) ? 7 + rn(24) : rn(4)), err, true});
     axi_writes++;
   }
@@ -439,23 +444,25 @@ static Prog gen_prog() {
     }
   }
   if (focus && p.len >= 6 && rn(2)) {
-    // the same st.t in two bundles in a row: the second store goes out while the first's
-    // write response is due (same block), and into the DECERR hole the first one's error
-    // meets the younger store (the TPC must stop at the first store's PC)
+    // the same st.t in 2..5 bundles in a row: the later stores go out while the first's
+    // write response is due (same block; the TMU posts up to 4), and into the DECERR hole
+    // the first one's error meets the younger stores (the TPC must stop at the first
+    // store's PC)
     int k = 2 + (int)rn((uint32_t)p.len - 4);
+    int n = 2 + (int)rn(4);
+    if (k + n > p.len) n = p.len - k;
     uint64_t st = 0;
     for (int tries = 0; tries < 32; tries++) {
       st = rand_slot(TPC_SLOT_STORE, k, p.len);
       if (((st >> TPC_F_OP_LO) & 0xffu) == (uint64_t)TPC_OP_ST_ST_T) break;
     }
     if (rn(2)) st = setf(st, TPC_F_RC_LO, 5, 7);  // tensor 7: often in the DECERR hole
-    p.w[4 * k + 3] = st;
-    p.w[4 * (k + 1) + 3] = st;
-    // half the time the second store writes tensor 6 instead, which the launch puts in
-    // another block of the hole (both posted stores in flight, both fail) or into served
+    for (int j = 0; j < n; j++) p.w[4 * (k + j) + 3] = st;
+    // half the time the last store writes tensor 6 instead, which the launch puts in
+    // another block of the hole (all posted stores in flight, all fail) or into served
     // memory in another region (it must wait for the first one's error: nothing written)
     pair_t6 = rn(2) && ((st >> TPC_F_RC_LO) & 31u) == 7u;
-    if (pair_t6) p.w[4 * (k + 1) + 3] = setf(st, TPC_F_RC_LO, 5, 6);
+    if (pair_t6) p.w[4 * (k + n - 1) + 3] = setf(st, TPC_F_RC_LO, 5, 6);
   }
   if (rn(12)) { // usually end with halt (else run off the end: PC_RANGE)
     uint64_t w = 0;
@@ -676,7 +683,7 @@ static bool run_prog(int idx, const Prog &p) {
       int st = tpc_core_step(&c);
       bundles++;
       if (st == TPC_ERROR && c.err == TPC_ERR_BUS && (w3 & 0xFF) == TPC_OP_ST_ST_T &&
-          ROOT(pst_pc_q) == c.err_pc) {
+          ROOT(pst_pc_q)[0] == c.err_pc) {
         posted = 1;
         berr_at = ~0ull;
       } else if (st == TPC_ERROR) {
