@@ -21,7 +21,9 @@
 // - Writes: W beats go to the slot's slice in AW order (the master's W pointer walks its
 //   slots; a slice takes W from the master at the head of its W FIFO). Shared mode: B is
 //   stored in the slot and returned from the head slot; private mode: direct.
-// - Private mode: every path is direct and combinational (no added cycle).
+// - Private mode: every path is direct and combinational (no added cycle). A burst's first
+//   W beat may go in the cycle its AW is accepted (W bypass, both modes, when the slave
+//   has no W queued and the master no earlier W left).
 // Payloads are opaque vectors: AW/AR without the address (len at LenLsb), W without
 // wlast, R without rlast.
 module tessera_l2_router #(
@@ -143,6 +145,7 @@ module tessera_l2_router #(
   logic [N-1:0][SW-1:0] r_hs, b_hs;         // FIFO head: slot
   logic [N-1:0]         r_hdir, b_hdir;     // FIFO head slot is direct
   logic [N-1:0]         r_nempty, w_nempty, b_nempty, r_full, w_full, b_full;
+  logic [N-1:0]         w_byp;   // slave s passes W of the AW it accepts now
   logic [N-1:0]         ar_hs, aw_hs, r_pop, w_pop, b_pop, r_store, b_store;
   // per-slave FIFOs (storage, fill level, read pointer)
   logic [N-1:0][Depth-1:0][QW-1:0] rq_q, bq_q;
@@ -269,11 +272,18 @@ module tessera_l2_router #(
     assign b_pop[s]      = s_bvalid_i[s] && s_bready_o[s];
     assign b_store[s]    = s_bvalid_i[s] && b_nempty[s] && !b_hdir[s];
     // W from the master at the head of the W FIFO, once that master's W pointer is on a
-    // burst for this slice (then it is this burst: both follow AW order)
-    assign s_wvalid_o[s] = w_nempty[s] && m_wvalid_i[w_hm[s]] && wr_wcnt_q[w_hm[s]] != '0 &&
-                           wr_tgt_q[w_hm[s]][wr_wp_q[w_hm[s]]] == TW'(s);
-    assign s_w_o[s]      = m_w_i[w_hm[s]];
-    assign s_wlast_o[s]  = m_wlast_i[w_hm[s]];
+    // burst for this slice (then it is this burst: both follow AW order). W bypass: with
+    // the FIFO empty, the first beat of a burst passes in the cycle its AW is accepted,
+    // when its master has no earlier burst's W left (w_byp; a one-beat store then takes
+    // one cycle, not two)
+    assign w_byp[s]      = !w_nempty[s] && aw_hs[s] && wr_wcnt_q[aw_idx[s]] == '0;
+    assign s_wvalid_o[s] = w_nempty[s] ? (m_wvalid_i[w_hm[s]] && wr_wcnt_q[w_hm[s]] != '0 &&
+                                          wr_tgt_q[w_hm[s]][wr_wp_q[w_hm[s]]] == TW'(s))
+                                       : (w_byp[s] && m_wvalid_i[aw_idx[s]]);
+    logic [TW-1:0] w_src;   // master whose W this slave takes
+    assign w_src         = w_nempty[s] ? w_hm[s] : aw_idx[s];
+    assign s_w_o[s]      = m_w_i[w_src];
+    assign s_wlast_o[s]  = m_wlast_i[w_src];
     assign w_pop[s]      = s_wvalid_o[s] && s_wready_i[s] && s_wlast_o[s];
   end
 
@@ -321,7 +331,8 @@ module tessera_l2_router #(
 
     assign wpend = wr_wcnt_q[m] != '0;
     assign wt    = wr_tgt_q[m][wr_wp_q[m]];
-    assign m_wready_o[m] = wpend && w_nempty[wt] && w_hm[wt] == TW'(m) && s_wready_i[wt];
+    assign m_wready_o[m] = wpend ? (w_nempty[wt] && w_hm[wt] == TW'(m) && s_wready_i[wt])
+                                 : (aw_take[m] && w_byp[aw_tgt[m]] && s_wready_i[aw_tgt[m]]);
     assign w_hs_m[m]     = m_wvalid_i[m] && m_wready_o[m] && m_wlast_i[m];
 
     assign bh    = wr_hp_q[m];
