@@ -2,10 +2,14 @@
 """Plot the TPC elementwise-add benchmarks against the TPC count (plain SVG).
 
 Input: output of ./chip_tb --test tpc/bench_add_nalloc and tpc/bench_add_bf16_nalloc
-(TPCBENCH lines), one or more files. Two panels, one line per kernel and tensor size:
-  left:  share of the HBM roofline (3 tensors at the HBM bandwidth) with the issue's 90 %
-         target and the 75 % cap the L2 ports put on `add` (docs/performance.md);
-  right: scaling, cycles on 1 TPC / (cycles on n TPCs * n), with the 0.9 target.
+(TPCBENCH lines), and optionally of the row-kernel benches tpc/bench_softmax,
+tpc/bench_layernorm (and _vlm), one or more files. Two panels, one line per kernel and
+tensor size:
+  left:  share of the HBM roofline (3 tensors at the HBM bandwidth) of the adds, with the
+         issue's 90 % target and the 75 % cap the slices' memory masters put on `add`
+         (docs/performance.md);
+  right: scaling, cycles on 1 TPC / (cycles on n TPCs * n), with the 0.9 target: the adds
+         (memory-bound on 8 TPCs) and the row kernels (compute-bound: the cluster's own).
 
   python3 util/tpc_bench_plot.py build/tpc_bench.txt -o docs/tpc_scaling.svg
 """
@@ -14,6 +18,7 @@ import re
 
 LINE_RE = re.compile(r"TPCBENCH (\w+) (\w+) \[(\d+) x (\d+)\] (\d+) KiB/tensor, TPCs (\d+): (\d+) cycles .*?"
                      r"([\d.]+)% of roofline")
+ROW_RE = re.compile(r"TPCBENCH (\w+) (\w+) \[(\d+) x (\d+)\] TPCs (\d+): (\d+) cycles, [\d.]+ elements/cycle")
 
 
 def parse(paths):
@@ -26,6 +31,19 @@ def parse(paths):
                 if m:
                     key = (m.group(1), m.group(2), int(m.group(5)))
                     out.setdefault(key, {})[int(m.group(6))] = (int(m.group(7)), float(m.group(8)))
+    return out
+
+
+def parse_rows(paths):
+    """{(kernel, type, 'HxW'): {tpcs: cycles}} of the row-kernel benches."""
+    out = {}
+    for p in paths:
+        with open(p) as f:
+            for line in f:
+                m = ROW_RE.search(line)
+                if m:
+                    key = (m.group(1), m.group(2), f"{m.group(3)} x {m.group(4)}")
+                    out.setdefault(key, {})[int(m.group(5))] = int(m.group(6))
     return out
 
 
@@ -64,12 +82,16 @@ def panel(o, x0, w, h, top, title, series, ymin, ymax, targets, tpcs):
             o.append(f'<circle cx="{a:.1f}" cy="{b:.1f}" r="4" fill="{colour}"/>')
 
 
-def legend(o, x, y, series):
-    """One row of colour keys."""
+def legend(o, x, y, series, width):
+    """Colour keys in rows of at most `width` pixels."""
+    x0 = x
     for label, colour, _ in series:
+        step = 30 + 7 * len(label)
+        if x > x0 and x + step > width:
+            x, y = x0, y + 16
         o.append(f'<rect x="{x}" y="{y - 9}" width="10" height="10" fill="{colour}"/>')
         o.append(f'<text x="{x + 15}" y="{y}">{esc(label)}</text>')
-        x += 30 + 7 * len(label)
+        x += step
 
 
 def main():
@@ -78,10 +100,11 @@ def main():
     ap.add_argument("-o", "--output", required=True)
     a = ap.parse_args()
     data = parse(a.inputs)
+    rows = parse_rows(a.inputs)
     if not data:
         raise SystemExit("no TPCBENCH lines found")
     tpcs = sorted({n for pts in data.values() for n in pts})
-    colours = ["#1f5fa8", "#7fb0e6", "#c0561b", "#f2a470", "#3a8a3a", "#9ad09a"]
+    colours = ["#1f5fa8", "#7fb0e6", "#c0561b", "#f2a470", "#3a8a3a", "#9ad09a", "#7a3a9a", "#c8a0dc"]
     roof, scal = [], []
     for i, (key, pts) in enumerate(sorted(data.items())):
         label = f"{key[0]} {key[1]}, {key[2] // 1024} MiB" if key[2] >= 1024 else f"{key[0]} {key[1]}, {key[2]} KiB"
@@ -89,14 +112,18 @@ def main():
         roof.append((label, colour, {n: r for n, (c, r) in pts.items()}))
         if 1 in pts:
             scal.append((label, colour, {n: 100.0 * pts[1][0] / (c * n) for n, (c, r) in pts.items()}))
-    W, H = 1100, 450
+    for j, (key, pts) in enumerate(sorted(rows.items())):
+        if 1 in pts:
+            scal.append((f"{key[0]} {key[1]} [{key[2]}]", colours[(len(data) + j) % len(colours)],
+                         {n: 100.0 * pts[1] / (c * n) for n, c in pts.items()}))
+    W, H = 1100, 470
     o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
          f'font-family="Helvetica, Arial, sans-serif" font-size="12">',
          f'<rect width="{W}" height="{H}" fill="white"/>']
-    panel(o, 0, W / 2, H - 30, 50, "share of the HBM roofline", roof, 0.0, 100.0,
+    panel(o, 0, W / 2, H - 46, 50, "share of the HBM roofline", roof, 0.0, 100.0,
           [(90, "target 90 %"), (75, "L2-port cap for add, 75 %")], tpcs)
-    panel(o, W / 2, W / 2, H - 30, 50, "scaling (% of linear)", scal, 50.0, 110.0, [(90, "target 90 %")], tpcs)
-    legend(o, 60, H - 10, roof)
+    panel(o, W / 2, W / 2, H - 46, 50, "scaling (% of linear)", scal, 50.0, 110.0, [(90, "target 90 %")], tpcs)
+    legend(o, 60, H - 26, scal, W - 20)
     o.append("</svg>")
     with open(a.output, "w") as f:
         f.write("\n".join(o) + "\n")

@@ -26,6 +26,7 @@
  * Each launch checks its completion message (into a SYSCTRL scratch register) and INTC
  * source 5 (raised, then cleared by STATUS.done). The launch-gap benchmark launches
  * through the TPC queue manager (back-to-back commits with the engine-idle barrier). */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -624,6 +625,123 @@ TF_TEST_F(tpc, bench_add_nalloc, 400000000, TF_BENCH) { return bench_add_nalloc(
 TF_TEST_F(tpc, bench_add_stream_nalloc, 400000000, TF_BENCH) { return bench_add_nalloc(t, "add_stream", 1024u); }
 /* BF16: `residual_add`, 16 elements per vector */
 TF_TEST_F(tpc, bench_add_bf16_nalloc, 400000000, TF_BENCH) { return bench_add_nalloc(t, "residual_add", 2048u); }
+
+/* Row kernels on the chip (softmax, LayerNorm; the plain and the VLM variants): [32][512]
+ * FP32 rows on 1/2/4/8 TPCs (4 rows per TPC on all 8). Every launch: chip == ISA model on
+ * the whole window, status and bundles (run_vs_model); the output within the kernel's
+ * documented bound of the double-precision golden model (docs/tpc.md, kernel table:
+ * softmax |err| <= 1e-6 (|ref| + 1e-30), LayerNorm |err| <= 2e-6 (|ref| + 1) plus the
+ * row-mean conditioning term). CACHE = rd_alloc. Reported: cycles commit -> done, elements per cycle and
+ * the scaling from 1 TPC: these kernels are compute-bound, so the scaling is the
+ * cluster's own (the streaming add above is bound by the slices' memory masters). */
+static uint32_t f32bits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static float bitsf32(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+static int bench_rows(tf_ctx_t *t, const char *kern) {
+  const uint32_t W = 512, H = 32, n = W * H;
+  const int ln = !strncmp(kern, "layernorm", 9);
+  const float eps = 1e-5f;
+  tpc_bundle_t *prog = NULL;
+  uint32_t nb = 0;
+  /* streamed output, as the adds above: stores do not allocate in the L2 (an allocating
+   * 32-byte store that misses waits for its line's refill: softmax_vlm on 1 TPC then
+   * stalled 39 328 cycles on stores, 38 % of its run) */
+  W32(TPC_REG(CACHE), TPC__CACHE__RD_ALLOC_bm);
+  CALL(assemble(t, kern, NULL, &prog, &nb));
+  int rc = write_prog(t, prog, nb, PROG_AT);
+  free(prog);
+  if (rc != TF_PASS) return rc;
+  tpc_launch_t L;
+  memset(&L, 0, sizeof L);
+  L.prog_addr = PROG_AT;
+  L.prog_len = nb;
+  for (int d = 0; d < TPC_NDIMS; d++) L.idx_size[d] = 1;
+  L.idx_size[1] = H;
+  uint32_t x_at = DATA_AT, g_at = x_at + 4u * n, b_at = g_at + 4u * W, o_at = ln ? b_at + 4u * W : g_at;
+  tpc_tensor_t x = tens2(x_at, 0, W, H, W, ln ? 0u : 0xFF800000u), o = tens2(o_at, 0, W, H, W, 0);
+  L.tensor[0] = x;
+  if (ln) {
+    L.ntensors = 4;
+    L.tensor[1] = tens2(g_at, 0, W, 1, W, 0);
+    L.tensor[2] = tens2(b_at, 0, W, 1, W, 0);
+    L.tensor[3] = o;
+    L.sarg[0] = f32bits(eps);
+  } else {
+    L.ntensors = 2;
+    L.tensor[1] = o;
+  }
+  uint32_t *vx = malloc(4 * n), *vo = malloc(4 * n), *vg = malloc(4 * W), *vb = malloc(4 * W);
+  float *fx = malloc(4 * n), *fg = malloc(4 * W), *fb = malloc(4 * W);
+  double *ref = malloc(8 * n);
+  /* inputs as the kernel test draws them: an offset row mix, gamma in [0.5, 1), beta in
+   * [-0.5, 0.5) */
+  float off = (float)((int)tf_rand_below(t, 9) - 4), sc = ln ? 2.0f : 4.0f;
+  for (uint32_t i = 0; i < n; i++) {
+    fx[i] = off + sc * ((float)(tf_rand32(t) >> 8) / 8388608.0f - 1.0f);
+    vx[i] = f32bits(fx[i]);
+  }
+  for (uint32_t i = 0; i < W; i++) {
+    fg[i] = 0.5f + (float)(tf_rand32(t) >> 8) / 16777216.0f;
+    fb[i] = (float)(tf_rand32(t) >> 8) / 16777216.0f - 0.5f;
+    vg[i] = f32bits(fg[i]);
+    vb[i] = f32bits(fb[i]);
+  }
+  TF_CHECK_OK(t, tsim_mem_write(t->sim, x_at, vx, 4 * n));
+  if (ln) {
+    TF_CHECK_OK(t, tsim_mem_write(t->sim, g_at, vg, 4 * W));
+    TF_CHECK_OK(t, tsim_mem_write(t->sim, b_at, vb, 4 * W));
+    tg_layernorm(fx, fg, fb, eps, (int)H, (int)W, ref);
+  } else {
+    tg_softmax(fx, (int)H, (int)W, ref);
+  }
+  uint64_t c1 = 0;
+  for (uint32_t k = 1; k <= NTPC_ALL && rc == TF_PASS; k *= 2) {
+    memset(vo, 0xA5, 4 * n);  /* canary in the output */
+    TF_CHECK_OK(t, tsim_mem_write(t->sim, o_at, vo, 4 * n));
+    int e = 0;
+    tpc_res_t res;
+    rc = run_vs_model(t, &L, k, 0x5A00u + k, &e, &res);
+    if (rc == TF_PASS && e) rc = tf_fail(t, "%s: the model reports %s", kern, tpc_err_name(e));
+    if (rc != TF_PASS) break;
+    TF_CHECK_OK(t, tsim_mem_read(t->sim, o_at, vo, 4 * n));
+    double worst = 0.0, raw = 0.0;
+    for (uint32_t i = 0; i < n; i++) {
+      double d = fabs((double)bitsf32(vo[i]) - ref[i]);
+      double d0 = d / (fabs(ref[i]) + (ln ? 1.0 : 1e-30));
+      if (!(d0 <= raw)) raw = d0;
+      if (ln) {  /* the FP32 row mean's own rounding, amplified (docs/tpc.md) */
+        uint32_t r = i / W, c = i % W;
+        double m = 0.0, v = 0.0;
+        for (uint32_t j = 0; j < W; j++) m += fx[r * W + j];
+        m /= W;
+        for (uint32_t j = 0; j < W; j++) v += (fx[r * W + j] - m) * (fx[r * W + j] - m);
+        v /= W;
+        d -= 4.0 * ldexp(1.0, -24) * fabs(m) * fg[c] / sqrt(v + eps);
+      }
+      double rel = d > 0.0 ? d / (fabs(ref[i]) + (ln ? 1.0 : 1e-30)) : 0.0;
+      if (!(rel <= worst)) worst = rel;  /* NaN: worst = NaN, fails below */
+    }
+    const double bound = ln ? 2e-6 : 1e-6;
+    if (!(worst <= bound)) {
+      rc = tf_fail(t, "%s on %u TPCs: worst error %.3g over the bound %.1g", kern, k, worst, bound);
+      break;
+    }
+    if (k == 1) c1 = res.cycles;
+    printf("TPCBENCH %s FP32 [%u x %u] TPCs %u: %llu cycles, %.2f elements/cycle, worst error %.2g", kern, H, W, k,
+           (unsigned long long)res.cycles, (double)n / (double)res.cycles, raw);
+    if (ln) printf(" (%.2g beyond the mean's allowance)", worst);
+    printf(" (bound %.0g)", bound);
+    if (k > 1) printf(", scaling x%.2f (%.1f%% of linear)", (double)c1 / (double)res.cycles,
+                      100.0 * (double)c1 / (double)res.cycles / k);
+    printf("\nTPCBENCH   TPC cycles %u, bundles %u; stalled on loads %u, on stores %u, on the arbiter %u\n",
+           res.tpc_busy, res.bundles, res.stall_ld, res.stall_st, res.stall_arb);
+  }
+  free(vx); free(vo); free(vg); free(vb); free(fx); free(fg); free(fb); free(ref);
+  return rc;
+}
+TF_TEST_F(tpc, bench_softmax, 200000000, TF_BENCH) { return bench_rows(t, "softmax"); }
+TF_TEST_F(tpc, bench_softmax_vlm, 200000000, TF_BENCH) { return bench_rows(t, "softmax_vlm"); }
+TF_TEST_F(tpc, bench_layernorm, 200000000, TF_BENCH) { return bench_rows(t, "layernorm"); }
+TF_TEST_F(tpc, bench_layernorm_vlm, 200000000, TF_BENCH) { return bench_rows(t, "layernorm_vlm"); }
 
 /* One TPC, 64 KiB FP32 add, stores not allocating: the per-TPC rate alone (a quick probe
  * for the core and tensor-unit timing; the sweep above takes minutes). */
