@@ -21,30 +21,30 @@ LINE_RE = re.compile(r"TPCBENCH (\w+) (\w+) \[(\d+) x (\d+)\] (\d+) KiB/tensor, 
 ROW_RE = re.compile(r"TPCBENCH (\w+) (\w+) \[(\d+) x (\d+)\] TPCs (\d+): (\d+) cycles, [\d.]+ elements/cycle")
 
 
-def parse(paths):
-    """{(kernel, type, KiB): {tpcs: (cycles, roofline %)}} (the last run of a point wins)."""
+def scan(paths, regex, point):
+    """{key: {tpcs: value}} from the lines matching regex; point(m) -> (key, tpcs, value)
+    (the last run of a point wins)."""
     out = {}
     for p in paths:
         with open(p) as f:
             for line in f:
-                m = LINE_RE.search(line)
+                m = regex.search(line)
                 if m:
-                    key = (m.group(1), m.group(2), int(m.group(5)))
-                    out.setdefault(key, {})[int(m.group(6))] = (int(m.group(7)), float(m.group(8)))
+                    key, n, v = point(m)
+                    out.setdefault(key, {})[n] = v
     return out
+
+
+def parse(paths):
+    """{(kernel, type, KiB): {tpcs: (cycles, roofline %)}} of the add benches."""
+    return scan(paths, LINE_RE, lambda m: ((m.group(1), m.group(2), int(m.group(5))), int(m.group(6)),
+                                           (int(m.group(7)), float(m.group(8)))))
 
 
 def parse_rows(paths):
-    """{(kernel, type, 'HxW'): {tpcs: cycles}} of the row-kernel benches."""
-    out = {}
-    for p in paths:
-        with open(p) as f:
-            for line in f:
-                m = ROW_RE.search(line)
-                if m:
-                    key = (m.group(1), m.group(2), f"{m.group(3)} x {m.group(4)}")
-                    out.setdefault(key, {})[int(m.group(5))] = int(m.group(6))
-    return out
+    """{(kernel, type, 'H x W'): {tpcs: cycles}} of the row-kernel benches."""
+    return scan(paths, ROW_RE, lambda m: ((m.group(1), m.group(2), f"{m.group(3)} x {m.group(4)}"),
+                                          int(m.group(5)), int(m.group(6))))
 
 
 def esc(s):
