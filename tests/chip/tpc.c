@@ -291,25 +291,33 @@ static int ports_used(tf_ctx_t *t, uint32_t n) {
   return TF_PASS;
 }
 
+/* Assemble library kernel `name`, write it at PROG_AT and start a launch for it: program
+ * address and length set, index space all ones, everything else zero. */
+static int load_kernel(tf_ctx_t *t, const char *name, tpc_launch_t *L) {
+  tpc_bundle_t *prog = NULL;
+  uint32_t nb = 0;
+  CALL(assemble(t, name, NULL, &prog, &nb));
+  int rc = write_prog(t, prog, nb, PROG_AT);
+  free(prog);
+  if (rc != TF_PASS) return rc;
+  memset(L, 0, sizeof *L);
+  L->prog_addr = PROG_AT;
+  L->prog_len = nb;
+  for (int d = 0; d < TPC_NDIMS; d++) L->idx_size[d] = 1;
+  return TF_PASS;
+}
+
 static int kernel_case(tf_ctx_t *t, int kind, uint32_t W, uint32_t H, const uint32_t *splits, unsigned nsplits,
                        int mode) {
-  tpc_bundle_t *prog = NULL;
   const int shared = mode == L2_SHARED;
   if (shared) CALL(chip_l2_all_shared(t));  /* (each test starts a fresh chip) */
   /* private mode: only row-split elementwise kernels */
   if (!shared && kind != K_RELU && kind != K_ADD && kind != K_MUL && kind != K_GELU)
     return tf_fail(t, "kernel_case: %s needs shared mode (its split cuts L2 lines)", k_names[kind]);
-  uint32_t nb = 0;
-  CALL(assemble(t, k_names[kind], NULL, &prog, &nb));
-  int rc = write_prog(t, prog, nb, PROG_AT);
-  free(prog);
-  if (rc != TF_PASS) return rc;
   tpc_launch_t L;
-  memset(&L, 0, sizeof L);
-  L.prog_addr = PROG_AT;
-  L.prog_len = nb;
+  int rc = TF_PASS;
+  CALL(load_kernel(t, k_names[kind], &L));
   L.rng_seed = tf_rand32(t);
-  for (int d = 0; d < TPC_NDIMS; d++) L.idx_size[d] = 1;
   uint32_t pa = W + tf_rand_below(t, 5), pb = W + tf_rand_below(t, 3);
   uint32_t a_at = DATA_AT + 4u * tf_rand_below(t, 8);
   uint32_t b_at = (a_at + 4u * pa * H + 64u + 4u * tf_rand_below(t, 8)) & ~3u;
@@ -640,21 +648,13 @@ static int bench_rows(tf_ctx_t *t, const char *kern) {
   const uint32_t W = 512, H = 32, n = W * H;
   const int ln = !strncmp(kern, "layernorm", 9);
   const float eps = 1e-5f;
-  tpc_bundle_t *prog = NULL;
-  uint32_t nb = 0;
   /* streamed output, as the adds above: stores do not allocate in the L2 (an allocating
    * 32-byte store that misses waits for its line's refill: softmax_vlm on 1 TPC then
    * stalled 39 328 cycles on stores, 38 % of its run) */
   W32(TPC_REG(CACHE), TPC__CACHE__RD_ALLOC_bm);
-  CALL(assemble(t, kern, NULL, &prog, &nb));
-  int rc = write_prog(t, prog, nb, PROG_AT);
-  free(prog);
-  if (rc != TF_PASS) return rc;
   tpc_launch_t L;
-  memset(&L, 0, sizeof L);
-  L.prog_addr = PROG_AT;
-  L.prog_len = nb;
-  for (int d = 0; d < TPC_NDIMS; d++) L.idx_size[d] = 1;
+  int rc = TF_PASS;
+  CALL(load_kernel(t, kern, &L));
   L.idx_size[1] = H;
   uint32_t x_at = DATA_AT, g_at = x_at + 4u * n, b_at = g_at + 4u * W, o_at = ln ? b_at + 4u * W : g_at;
   tpc_tensor_t x = tens2(x_at, 0, W, H, W, ln ? 0u : 0xFF800000u), o = tens2(o_at, 0, W, H, W, 0);
