@@ -59,6 +59,8 @@ def check(c):
             sys.exit(f"gen_cfg: {name}.{k} = {c[k]} must be a power of two")
     if c["l2_rd_bursts"] < 4 or c["dma_buf_beats"] < 16:
         sys.exit(f"gen_cfg: {name}: l2_rd_bursts must be >= 4 and dma_buf_beats >= 16")
+    if c["l2_rd_masters"] not in (1, 2):
+        sys.exit(f"gen_cfg: {name}: l2_rd_masters must be 1 or 2")
     if c["hbm_channel_hash"] not in (0, 1):
         sys.exit(f"gen_cfg: {name}: hbm_channel_hash must be 0 or 1")
     if c["tpc_ports_per_dcore"] < 1 or c["tpc_per_dcore"] % c["tpc_ports_per_dcore"]:
@@ -142,6 +144,7 @@ SCALARS = [
     ("l2_ways", "L2 associativity"),
     ("l2_line_bytes", "L2 line size"),
     ("l2_rd_bursts", "read bursts buffered per L2 slice port / in flight per router master"),
+    ("l2_rd_masters", "fabric masters per L2 slice that carry reads (2: a read-only second one)"),
     ("dma_engines", "DMA engines"),
     ("dma_buf_beats", "DMA data buffer in 32-byte beats"),
     ("nic_ports", "NIC ports"),

@@ -20,6 +20,9 @@ module tessera_l2 #(
   // engines' demand MSHRs (IDs 0 .. 2*NumPorts-1) leave free
   parameter int unsigned NumPf     = (1 << MIdBits) - 2 * NumPorts,
   parameter int unsigned ArDepth   = 8,   // read bursts buffered per port (read-ahead horizon)
+  // downstream masters that carry reads: 1, or 2 = a second, read-only master (m1_axi_*)
+  // that takes read-ahead refills beside the first (docs/l2.md "Second read master")
+  parameter int unsigned RdMasters = 1,
   parameter logic [31:0] MemBase   = 32'h8000_0000,  // maintenance ranges must lie inside
   parameter logic [31:0] MemSize   = 32'h4000_0000
 ) (
@@ -97,6 +100,24 @@ module tessera_l2 #(
   input  logic                m_axi_rlast_i,
   input  logic                m_axi_rvalid_i,
   output logic                m_axi_rready_o,
+  // second downstream master, reads only (RdMasters = 2; else arvalid 0, rready 1):
+  // read-ahead refill bursts, ARID = 2*NumPorts + read-ahead MSHR index as on m_axi_*
+  output logic [MIdBits-1:0]  m1_axi_arid_o,
+  output logic [31:0]         m1_axi_araddr_o,
+  output logic [7:0]          m1_axi_arlen_o,
+  output logic [2:0]          m1_axi_arsize_o,
+  output logic [1:0]          m1_axi_arburst_o,
+  output logic [3:0]          m1_axi_arcache_o,
+  output logic [2:0]          m1_axi_arprot_o,
+  output logic [3:0]          m1_axi_arqos_o,
+  output logic                m1_axi_arvalid_o,
+  input  logic                m1_axi_arready_i,
+  input  logic [MIdBits-1:0]  m1_axi_rid_i,
+  input  logic [DataBits-1:0] m1_axi_rdata_i,
+  input  logic [1:0]          m1_axi_rresp_i,
+  input  logic                m1_axi_rlast_i,
+  input  logic                m1_axi_rvalid_i,
+  output logic                m1_axi_rready_o,
   // APB4 register slave
   input  logic        apb_psel_i,
   input  logic        apb_penable_i,
@@ -145,6 +166,9 @@ module tessera_l2 #(
   end
   if (NumBanks < 2 || (1 << BankBits) != NumBanks || LsetBits < BankBits) begin : g_bad_banks
     $error("tessera_l2: NumBanks must be a power of two >= 2 and <= sqrt(sets)");
+  end
+  if (RdMasters < 1 || RdMasters > 2) begin : g_bad_rdm
+    $error("tessera_l2: RdMasters must be 1 or 2");
   end
   if ((1 << MIdBits) < NumRd) begin : g_bad_mid
     $error("tessera_l2: MIdBits too small for 2*NumPorts + NumPf read IDs");
@@ -256,7 +280,7 @@ module tessera_l2 #(
       .done_replay_i     (mdone_replay[2*p]),
       .done_resp_i       (mdone_resp[2*p]),
       .done_rdata_i      (mdone_rdata[2*p]),
-      .wake_i            (pf_fill && pf_fill_last),
+      .wake_i            (fl_valid && fl_last),
       .cur_addr_o        (eng_cur[2*p]),
       .hint_valid_o      (hint_v[p]),
       .hint_addr_o       (hint_addr[p]),
@@ -382,24 +406,58 @@ module tessera_l2 #(
   logic                             mt_whole;
   logic [31:0]                      mt_lo, mt_hi;
 
-  // a read-ahead refill beat (pf_fill) takes the side port before everyone (R is never
-  // back-pressured); the others are arbitrated round-robin in the remaining cycles
+  // a read-ahead refill beat of the first master (pf_fill) takes the side port before
+  // everyone (its R is never back-pressured); the others are arbitrated round-robin in the
+  // remaining cycles; a refill beat of the second master (p1_go) only in a cycle nobody
+  // else wants the port (its R waits meanwhile). fl_*: the refill beat written this cycle.
   logic                pf_fill, pf_fill_beat, pf_fill_last, pf_fill_err;
   logic                pf_pair;  // pf_fill writes the whole line (its beat 0 was held)
   logic [BankBits-1:0] pf_fill_bank;
   logic [LsetBits-1:0] pf_fill_lset;
   logic [WayBits-1:0]  pf_fill_way;
+  logic                p1_go, p1_pair, p1_fill_beat, p1_fill_err;
+  logic [BankBits-1:0] p1_fill_bank;
+  logic [LsetBits-1:0] p1_fill_lset;
+  logic [WayBits-1:0]  p1_fill_way;
+  logic [255:0]        hb1_data_q;
+  logic                fl_valid, fl_beat, fl_last, fl_pair, fl_err;
+  logic [BankBits-1:0] fl_bank;
+  logic [LsetBits-1:0] fl_lset;
+  logic [WayBits-1:0]  fl_way;
+  logic [511:0]        fl_wdata;
+  always_comb begin
+    fl_valid = pf_fill || p1_go;
+    if (pf_fill) begin
+      fl_beat  = pf_fill_beat;
+      fl_last  = pf_fill_last;
+      fl_pair  = pf_pair;
+      fl_err   = pf_fill_err;
+      fl_bank  = pf_fill_bank;
+      fl_lset  = pf_fill_lset;
+      fl_way   = pf_fill_way;
+      fl_wdata = {m_axi_rdata_i, pf_pair ? hb_data_q : m_axi_rdata_i};
+    end else begin
+      fl_beat  = p1_fill_beat;
+      fl_last  = p1_fill_beat;  // a line's beat 1 is its last
+      fl_pair  = p1_pair;
+      fl_err   = p1_fill_err;
+      fl_bank  = p1_fill_bank;
+      fl_lset  = p1_fill_lset;
+      fl_way   = p1_fill_way;
+      fl_wdata = {m1_axi_rdata_i, p1_pair ? hb1_data_q : m1_axi_rdata_i};
+    end
+  end
   logic [NumSide-1:0]  sd_gnt_arb;
   assign sd_req = {mt_side_req, ms_side_req};
   tessera_l2_rr_arb #(.N(NumSide)) u_side_arb (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .req_i     (sd_req),
-    .advance_i (!pf_fill),
+    .advance_i (!fl_valid),
     .gnt_o     (sd_gnt_arb),
     .idx_o     (sd_idx)
   );
-  assign sd_gnt = pf_fill ? '0 : sd_gnt_arb;
+  assign sd_gnt = fl_valid ? '0 : sd_gnt_arb;
 
   logic                sd_any;
   tessera_l2_pkg::side_op_e            sd_op;
@@ -408,7 +466,7 @@ module tessera_l2 #(
   logic [WayBits-1:0]  sd_way;
   logic [511:0]        sd_wdata;
   always_comb begin
-    sd_any   = (|sd_req) || pf_fill;
+    sd_any   = (|sd_req) || fl_valid;
     sd_op    = tessera_l2_pkg::SideMaint;
     sd_bank  = mt_side_bank;
     sd_lset  = mt_side_lset;
@@ -423,12 +481,12 @@ module tessera_l2 #(
         sd_wdata = ms_side_wdata[e];
       end
     end
-    if (pf_fill) begin
+    if (fl_valid) begin
       sd_op    = tessera_l2_pkg::SideFillBeat;
-      sd_bank  = pf_fill_bank;
-      sd_lset  = pf_fill_lset;
-      sd_way   = pf_fill_way;
-      sd_wdata = {m_axi_rdata_i, pf_pair ? hb_data_q : m_axi_rdata_i};
+      sd_bank  = fl_bank;
+      sd_lset  = fl_lset;
+      sd_way   = fl_way;
+      sd_wdata = fl_wdata;
     end
   end
 
@@ -441,7 +499,7 @@ module tessera_l2 #(
       sd_who_q  <= '0;
       sd_bank_q <= '0;
     end else begin
-      sd_v_q    <= sd_any && !pf_fill;  // a side result (victim / maintenance read) follows
+      sd_v_q    <= sd_any && !fl_valid;  // a side result (victim / maintenance read) follows
       sd_who_q  <= sd_idx;
       sd_bank_q <= sd_bank;
     end
@@ -562,10 +620,10 @@ module tessera_l2 #(
       .res_vaddr_o        (br_vaddr[b]),
       .side_valid_i       (bk_side_v[b]),
       .side_op_i          (sd_op),
-      .side_beat_i        (pf_fill_beat),
-      .side_pair_i        (pf_pair),
-      .side_last_i        (pf_fill_last),
-      .side_err_i         (pf_fill_err),
+      .side_beat_i        (fl_beat),
+      .side_pair_i        (fl_pair),
+      .side_last_i        (fl_last),
+      .side_err_i         (fl_err),
       .side_lset_i        (sd_lset),
       .side_way_i         (sd_way),
       .side_wdata_i       (sd_wdata),
@@ -665,6 +723,9 @@ module tessera_l2 #(
 
   // ---------------------------------------------------------------- read-ahead
   logic [NumPf-1:0]           pf_ar_req, pf_ar_gnt, pf_hazard, pf_hz_want;
+  logic [NumPf-1:0]           ar1_gnt;   // a read-ahead run's burst leaves on the second master
+  logic                       ar1_v_q;
+  logic                       pf0_ok;    // the first master may take a read-ahead burst now
   logic [NumPf-1:0][31:0]     pf_ar_addr;
   logic [NumPf-1:0][7:0]      pf_ar_len;
   logic [NumPf-1:0][25:0]     pf_rng_line;
@@ -702,6 +763,53 @@ module tessera_l2 #(
       hb_data_q <= m_axi_rdata_i;
     end else if (pf_pair) begin
       hb_v_q    <= 1'b0;
+    end
+  end
+
+  // Second read master: every R beat on it belongs to a read-ahead MSHR. Its beat 0 of a
+  // line goes to its own hold register (no bank cycle); its beat 1 (or an unpaired beat)
+  // needs the side port, which it gets when the first master's refill beat and every
+  // other side request leave it free, or after waiting 3 cycles before the others (but
+  // never before the first master's refill beat) (p1_go): else its R waits (rready low).
+  // The fabric's read reorder buffer keeps the other masters' beats flowing meanwhile
+  // (docs/fabric.md). The age bound matters: a side request may wait for a line this
+  // master is refilling.
+  logic           p1_r_valid, p1_hold, p1_need, p1_acc;
+  logic [1:0]     p1_age_q;
+  logic [PfW-1:0] p1_r_idx;
+  logic           hb1_v_q;
+  logic [PfW-1:0] hb1_idx_q;
+  if (RdMasters == 2) begin : g_rd1
+    assign p1_r_valid = m1_axi_rvalid_i;
+    assign p1_r_idx   = PfW'(32'(m1_axi_rid_i) - NumEng);
+  end else begin : g_no_rd1
+    logic unused_r1;
+    assign unused_r1  = ^{m1_axi_rid_i, m1_axi_rvalid_i};
+    assign p1_r_valid = 1'b0;
+    assign p1_r_idx   = '0;
+  end
+  assign p1_hold = p1_r_valid && !p1_fill_beat && !hb1_v_q;
+  assign p1_pair = p1_r_valid && p1_fill_beat && hb1_v_q && (hb1_idx_q == p1_r_idx);
+  assign p1_need = p1_r_valid && !p1_hold;
+  assign p1_go   = p1_need && !pf_fill && (!(|sd_req) || (p1_age_q == 2'd3));
+  assign p1_acc  = p1_hold || p1_go;
+  assign m1_axi_rready_o = !p1_need || p1_go;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) p1_age_q <= '0;
+    else         p1_age_q <= (p1_need && !p1_go && p1_age_q != 2'd3) ? p1_age_q + 2'd1 :
+                             (p1_need && !p1_go) ? p1_age_q : 2'd0;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hb1_v_q    <= 1'b0;
+      hb1_idx_q  <= '0;
+      hb1_data_q <= '0;
+    end else if (p1_hold) begin
+      hb1_v_q    <= 1'b1;
+      hb1_idx_q  <= p1_r_idx;
+      hb1_data_q <= m1_axi_rdata_i;
+    end else if (p1_pair && p1_go) begin
+      hb1_v_q    <= 1'b0;
     end
   end
   assign eng_write[PfReq] = 1'b0;
@@ -747,12 +855,20 @@ module tessera_l2 #(
     .r_valid_i    (pf_r_valid),
     .r_idx_i      (pf_r_idx),
     .r_resp_i     (m_axi_rresp_i),
+    .r1_valid_i   (p1_acc),
+    .r1_idx_i     (p1_r_idx),
+    .r1_resp_i    (m1_axi_rresp_i),
     .fill_bank_o  (pf_fill_bank),
     .fill_lset_o  (pf_fill_lset),
     .fill_way_o   (pf_fill_way),
     .fill_beat_o  (pf_fill_beat),
     .fill_last_o  (pf_fill_last),
     .fill_err_o   (pf_fill_err),
+    .fill1_bank_o (p1_fill_bank),
+    .fill1_lset_o (p1_fill_lset),
+    .fill1_way_o  (p1_fill_way),
+    .fill1_beat_o (p1_fill_beat),
+    .fill1_err_o  (p1_fill_err),
     .idle_o       (pf_idle)
   );
 
@@ -988,7 +1104,7 @@ module tessera_l2 #(
       ar_len_all[e]  = ms_ar_line[e] ? 8'd1 : 8'd0;
     end
     for (int k = 0; k < NumPf; k++) begin
-      ar_req_all[NumEng + k]  = pf_ar_req[k];
+      ar_req_all[NumEng + k]  = pf_ar_req[k] && pf0_ok;
       ar_addr_all[NumEng + k] = pf_ar_addr[k];
       ar_len_all[NumEng + k]  = pf_ar_len[k];
     end
@@ -1004,7 +1120,7 @@ module tessera_l2 #(
   );
   assign ar_gnt_all = ar_take ? ar_gnt_arb : '0;
   assign ms_ar_gnt  = ar_gnt_all[NumEng-1:0];
-  assign pf_ar_gnt  = ar_gnt_all[NumRd-1:NumEng];
+  assign pf_ar_gnt  = ar_gnt_all[NumRd-1:NumEng] | ar1_gnt;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ar_v_q    <= 1'b0;
@@ -1027,6 +1143,74 @@ module tessera_l2 #(
   assign m_axi_arprot_o  = 3'b000;
   assign m_axi_arqos_o   = 4'd0;
   assign m_axi_arvalid_o = ar_v_q;
+
+  // second read master: the read-ahead runs the first one does not take in this cycle. The
+  // first takes one only while it has no more R beats outstanding than the second (or the
+  // second's AR register is full), so a stream's refills split evenly over both R channels
+  // (R bandwidth, not AR issue, is what a master lacks).
+  if (RdMasters == 2) begin : g_ar1
+    logic [NumPf-1:0] ar1_req, ar1_gnt_arb;
+    logic [PfW-1:0]   ar1_idx;
+    logic             ar1_take;
+    logic [PfW-1:0]   ar1_id_q;
+    logic [31:0]      ar1_addr_q;
+    logic [7:0]       ar1_len_q;
+    logic [9:0]       out0_q, out1_q;  // R beats requested and not yet received, per master
+    assign ar1_req  = pf_ar_req & ~ar_gnt_all[NumRd-1:NumEng];
+    assign ar1_take = !ar1_v_q || m1_axi_arready_i;
+    assign pf0_ok   = (out0_q <= out1_q) || !ar1_take;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        out0_q <= '0;
+        out1_q <= '0;
+      end else begin
+        out0_q <= out0_q + ((ar_v_q && m_axi_arready_i) ? 10'(ar_len_q) + 10'd1 : 10'd0)
+                         - 10'(m_axi_rvalid_i);
+        out1_q <= out1_q + ((ar1_v_q && m1_axi_arready_i) ? 10'(ar1_len_q) + 10'd1 : 10'd0)
+                         - 10'(m1_axi_rvalid_i && m1_axi_rready_o);
+      end
+    end
+    tessera_l2_rr_arb #(.N(NumPf)) u_ar1_arb (
+      .clk_i     (clk_i),
+      .rst_ni    (rst_ni),
+      .req_i     (ar1_req),
+      .advance_i (ar1_take),
+      .gnt_o     (ar1_gnt_arb),
+      .idx_o     (ar1_idx)
+    );
+    assign ar1_gnt = ar1_take ? ar1_gnt_arb : '0;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        ar1_v_q    <= 1'b0;
+        ar1_len_q  <= '0;
+        ar1_id_q   <= '0;
+        ar1_addr_q <= '0;
+      end else if (ar1_take) begin
+        ar1_v_q    <= |ar1_req;
+        ar1_len_q  <= pf_ar_len[ar1_idx];
+        ar1_id_q   <= ar1_idx;
+        ar1_addr_q <= pf_ar_addr[ar1_idx];
+      end
+    end
+    assign m1_axi_arid_o    = MIdBits'(32'(ar1_id_q) + NumEng);
+    assign m1_axi_araddr_o  = ar1_addr_q;
+    assign m1_axi_arlen_o   = ar1_len_q;
+  end else begin : g_no_ar1
+    logic unused_ar1;
+    assign unused_ar1       = m1_axi_arready_i;
+    assign ar1_gnt          = '0;
+    assign ar1_v_q          = 1'b0;
+    assign pf0_ok           = 1'b1;
+    assign m1_axi_arid_o    = '0;
+    assign m1_axi_araddr_o  = '0;
+    assign m1_axi_arlen_o   = '0;
+  end
+  assign m1_axi_arsize_o  = 3'd5;
+  assign m1_axi_arburst_o = 2'b01;
+  assign m1_axi_arcache_o = 4'b0011;
+  assign m1_axi_arprot_o  = 3'b000;
+  assign m1_axi_arqos_o   = 4'd0;
+  assign m1_axi_arvalid_o = ar1_v_q;
 
   // ---------------------------------------------------------------- maintenance
   logic       mt_done, mt_side_res;
@@ -1207,12 +1391,13 @@ module tessera_l2 #(
   logic unused_axi;
   assign unused_axi = ^{s_axi_awsize_i, s_axi_awburst_i, s_axi_awprot_i, s_axi_wlast_i,
                         s_axi_arsize_i, s_axi_arburst_i, s_axi_arprot_i, bs_hit,
-                        eres_way, ms_free, eng_cur_wdata[0], eng_cur_wdata1[0], ms_side_wdata[0], eres_rdata, eres_rdata1, mdone_rdata};
+                        eres_way, ms_free, eng_cur_wdata[0], eng_cur_wdata1[0], ms_side_wdata[0], eres_rdata, eres_rdata1, mdone_rdata,
+                        m1_axi_rlast_i};
   // ---------------------------------------------------------------- idle
   // Every unit that can act on its own is at rest and no one-cycle result is in flight;
   // the flops left (tags, data, counters, registers) then change only with an input
   // (upstream AR/AW/W, downstream R/B, APB), which the chip's clock gate also watches.
   assign idle_o = (&eng_idle) && (&ms_idle) && pf_idle && !(|wq_ent_valid) && !mt_busy &&
-                  !sd_v_q && !hb_v_q && !ar_v_q && !(|pb_res_q) && !msg_valid_o;
+                  !sd_v_q && !hb_v_q && !ar_v_q && !hb1_v_q && !ar1_v_q && !(|pb_res_q) && !msg_valid_o;
 
 endmodule

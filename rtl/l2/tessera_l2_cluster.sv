@@ -5,7 +5,8 @@
 //
 // Upstream port u = d * NumPorts + p is port p of DCORE d (chip: 0 MME, 1 TPCs, 2 DMA,
 // 3 the MME's B-panel read port).
-// Downstream port d is slice d's memory master (one fabric master per slice).
+// Downstream port d is slice d's memory master (one fabric master per slice); with
+// RdMasters = 2, m1 port d is slice d's second, read-only master (read-ahead refills).
 module tessera_l2_cluster #(
   parameter int unsigned NumSlices = 2,
   parameter int unsigned NumPorts  = 3,
@@ -16,6 +17,7 @@ module tessera_l2_cluster #(
   parameter int unsigned IdBits    = 4,
   parameter int unsigned MIdBits   = 4,
   parameter int unsigned ArDepth   = 8,   // read bursts per slice port, router ring and R buffer (power of 2)
+  parameter int unsigned RdMasters = 1,   // 2: each slice has a second, read-only master (m1_axi_*)
   parameter logic [31:0] MemBase   = 32'h8000_0000,
   parameter logic [31:0] MemSize   = 32'h4000_0000,
   localparam int unsigned NU       = NumSlices * NumPorts
@@ -94,6 +96,23 @@ module tessera_l2_cluster #(
   input  logic [NumSlices-1:0]                 m_axi_rlast_i,
   input  logic [NumSlices-1:0]                 m_axi_rvalid_i,
   output logic [NumSlices-1:0]                 m_axi_rready_o,
+  // second, read-only masters (RdMasters = 2; else arvalid 0), one per slice
+  output logic [NumSlices-1:0][MIdBits-1:0]    m1_axi_arid_o,
+  output logic [NumSlices-1:0][31:0]           m1_axi_araddr_o,
+  output logic [NumSlices-1:0][7:0]            m1_axi_arlen_o,
+  output logic [NumSlices-1:0][2:0]            m1_axi_arsize_o,
+  output logic [NumSlices-1:0][1:0]            m1_axi_arburst_o,
+  output logic [NumSlices-1:0][3:0]            m1_axi_arcache_o,
+  output logic [NumSlices-1:0][2:0]            m1_axi_arprot_o,
+  output logic [NumSlices-1:0][3:0]            m1_axi_arqos_o,
+  output logic [NumSlices-1:0]                 m1_axi_arvalid_o,
+  input  logic [NumSlices-1:0]                 m1_axi_arready_i,
+  input  logic [NumSlices-1:0][MIdBits-1:0]    m1_axi_rid_i,
+  input  logic [NumSlices-1:0][DataBits-1:0]   m1_axi_rdata_i,
+  input  logic [NumSlices-1:0][1:0]            m1_axi_rresp_i,
+  input  logic [NumSlices-1:0]                 m1_axi_rlast_i,
+  input  logic [NumSlices-1:0]                 m1_axi_rvalid_i,
+  output logic [NumSlices-1:0]                 m1_axi_rready_o,
   // APB4 register slaves (one select per slice, the rest shared)
   input  logic [NumSlices-1:0]       apb_psel_i,
   input  logic                       apb_penable_i,
@@ -144,6 +163,7 @@ module tessera_l2_cluster #(
       .IdBits   (IdBits),
       .MIdBits  (MIdBits),
       .ArDepth  (ArDepth),
+      .RdMasters(RdMasters),
       .MemBase  (MemBase),
       .MemSize  (MemSize)
     ) u_l2 (
@@ -219,6 +239,22 @@ module tessera_l2_cluster #(
       .m_axi_rlast_i    (m_axi_rlast_i[d]),
       .m_axi_rvalid_i   (m_axi_rvalid_i[d]),
       .m_axi_rready_o   (m_axi_rready_o[d]),
+      .m1_axi_arid_o    (m1_axi_arid_o[d]),
+      .m1_axi_araddr_o  (m1_axi_araddr_o[d]),
+      .m1_axi_arlen_o   (m1_axi_arlen_o[d]),
+      .m1_axi_arsize_o  (m1_axi_arsize_o[d]),
+      .m1_axi_arburst_o (m1_axi_arburst_o[d]),
+      .m1_axi_arcache_o (m1_axi_arcache_o[d]),
+      .m1_axi_arprot_o  (m1_axi_arprot_o[d]),
+      .m1_axi_arqos_o   (m1_axi_arqos_o[d]),
+      .m1_axi_arvalid_o (m1_axi_arvalid_o[d]),
+      .m1_axi_arready_i (m1_axi_arready_i[d]),
+      .m1_axi_rid_i     (m1_axi_rid_i[d]),
+      .m1_axi_rdata_i   (m1_axi_rdata_i[d]),
+      .m1_axi_rresp_i   (m1_axi_rresp_i[d]),
+      .m1_axi_rlast_i   (m1_axi_rlast_i[d]),
+      .m1_axi_rvalid_i  (m1_axi_rvalid_i[d]),
+      .m1_axi_rready_o  (m1_axi_rready_o[d]),
       .apb_psel_i       (apb_psel_i[d]),
       .apb_penable_i    (apb_penable_i),
       .apb_pwrite_i     (apb_pwrite_i),

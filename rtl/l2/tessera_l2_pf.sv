@@ -55,10 +55,15 @@ module tessera_l2_pf #(
   output logic [NumPf-1:0]                  hz_want_o,    // hazard_i[k] is looked at (state MAr)
   output logic [NumPf-1:0][25:0]            rng_line_o,   // lines [rng_line, rng_line + rng_n)
   output logic [NumPf-1:0][2:0]             rng_n_o,
-  // R beats of the read-ahead MSHRs (rid decoded by the slice)
+  // R beats of the read-ahead MSHRs (rid decoded by the slice), from the slice's memory
+  // master (r_*) and from its second, read-only master (r1_*; tied off with one master). A
+  // run's burst goes out on one master, so the two never carry beats of the same MSHR
   input  logic                              r_valid_i,
   input  logic [PfW-1:0]                    r_idx_i,
   input  logic [1:0]                        r_resp_i,
+  input  logic                              r1_valid_i,
+  input  logic [PfW-1:0]                    r1_idx_i,
+  input  logic [1:0]                        r1_resp_i,
   // fill of one beat into its reserved way (r_valid_i; always accepted)
   output logic [BankBits-1:0]               fill_bank_o,
   output logic [LsetBits-1:0]               fill_lset_o,
@@ -66,6 +71,13 @@ module tessera_l2_pf #(
   output logic                              fill_beat_o,
   output logic                              fill_last_o,  // last beat of the line
   output logic                              fill_err_o,   // the line had an error: release invalid
+  // the same for the beat on r1_* (the slice writes one of the two into the banks per
+  // cycle and holds the other master's R)
+  output logic [BankBits-1:0]               fill1_bank_o,
+  output logic [LsetBits-1:0]               fill1_lset_o,
+  output logic [WayBits-1:0]                fill1_way_o,
+  output logic                              fill1_beat_o,
+  output logic                              fill1_err_o,
   output logic                              idle_o        // no hint queued, no lookup, no run open or in flight
 );
   // ---------------------------------------------------------------- hint FIFOs (per port)
@@ -318,6 +330,11 @@ module tessera_l2_pf #(
           m_err_q[k]  <= m_beat_q[k][0] ? 1'b0 : (r_resp_i != 2'b00);
           if (m_beat_q[k] == {m_n_q[k][1:0] - 2'd1, 1'b1}) m_st_q[k] <= MFree;
         end
+        if (r1_valid_i && 32'(r1_idx_i) == k) begin
+          m_beat_q[k] <= m_beat_q[k] + 3'd1;
+          m_err_q[k]  <= m_beat_q[k][0] ? 1'b0 : (r1_resp_i != 2'b00);
+          if (m_beat_q[k] == {m_n_q[k][1:0] - 2'd1, 1'b1}) m_st_q[k] <= MFree;
+        end
       end
       if (close_open) open_v_q <= 1'b0;
       if (!res_append && res_alloc) begin
@@ -346,6 +363,13 @@ module tessera_l2_pf #(
   assign fill_beat_o  = m_beat_q[r_idx_i][0];
   assign fill_last_o  = m_beat_q[r_idx_i][0];
   assign fill_err_o   = (r_resp_i != 2'b00) || (m_beat_q[r_idx_i][0] && m_err_q[r_idx_i]);
+  logic [1:0] r1_line;
+  assign r1_line      = m_beat_q[r1_idx_i][2:1];
+  assign fill1_bank_o = m_bank_q[r1_idx_i][r1_line];
+  assign fill1_lset_o = m_lset_q[r1_idx_i][r1_line];
+  assign fill1_way_o  = m_way_q[r1_idx_i][r1_line];
+  assign fill1_beat_o = m_beat_q[r1_idx_i][0];
+  assign fill1_err_o  = (r1_resp_i != 2'b00) || (m_beat_q[r1_idx_i][0] && m_err_q[r1_idx_i]);
   always_comb begin
     idle_o = !cur_v_q && !infl_q && !open_v_q && (wait_q == 2'd0) && !(|h_ne);
     for (int unsigned k = 0; k < NumPf; k++)

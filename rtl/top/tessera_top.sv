@@ -518,10 +518,13 @@ module tessera_top #(
 
   // ================================================================ memory fabric (AXI4)
   // 0 system-bus bridge, AxL2+d L2 slice d (the MMEs and DMA engines are behind their
-  // DCORE's slice), AxQf the queue managers' fetch port
+  // DCORE's slice), AxQf the queue managers' fetch port, AxL2R+d slice d's second,
+  // read-only master (read-ahead refills; with l2_rd_masters = 2)
+  localparam int unsigned L2RdM     = tessera_cfg_pkg::L2RdMasters;
   localparam int unsigned AxL2      = 1;
   localparam int unsigned AxQf      = AxL2 + NumL2;
-  localparam int unsigned NumAxiMst = AxQf + 1;
+  localparam int unsigned AxL2R     = AxQf + 1;
+  localparam int unsigned NumAxiMst = AxL2R + ((L2RdM == 2) ? NumL2 : 0);
   localparam int unsigned Iw = tessera_cfg_pkg::AxiIdBits;
 
   logic [NumAxiMst-1:0][Iw-1:0]   ax_awid, ax_bid, ax_arid, ax_rid;
@@ -629,12 +632,21 @@ module tessera_top #(
   // transfer or register write leaves for the next edges (a status or single-pulse
   // register field, a done pulse into its sticky bit) then lands as in the ungated chip.
   logic l2_clk, l2_clk_en, l2_idle;
+  // the slices' second, read-only masters (tied off with l2_rd_masters = 1)
+  logic [NumL2-1:0][Iw-1:0]  l2r_arid, l2r_rid;
+  logic [NumL2-1:0][31:0]    l2r_araddr;
+  logic [NumL2-1:0][7:0]     l2r_arlen;
+  logic [NumL2-1:0][2:0]     l2r_arsize, l2r_arprot;
+  logic [NumL2-1:0][1:0]     l2r_arburst, l2r_rresp;
+  logic [NumL2-1:0][3:0]     l2r_arcache, l2r_arqos;
+  logic [NumL2-1:0]          l2r_arvalid, l2r_arready, l2r_rlast, l2r_rvalid, l2r_rready;
+  logic [NumL2-1:0][Dw-1:0]  l2r_rdata;
   assign l2_clk_en = !rst_ni || !l2_idle || (|psel[PerL2 +: NumL2]) || (|msg_valid[MsgL2 +: NumL2])
                      || (|l2u_awvalid) || (|l2u_wvalid) || (|l2u_arvalid)
                      || (|l2u_bvalid) || (|l2u_rvalid)
                      || (|ax_awvalid[AxL2 +: NumL2]) || (|ax_wvalid[AxL2 +: NumL2])
                      || (|ax_arvalid[AxL2 +: NumL2]) || (|ax_bvalid[AxL2 +: NumL2])
-                     || (|ax_rvalid[AxL2 +: NumL2]);
+                     || (|ax_rvalid[AxL2 +: NumL2]) || (|l2r_arvalid) || (|l2r_rvalid);
   tessera_clk_gate #(.Enable(EngClkGate), .Hold(2)) u_l2_cg (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
@@ -652,6 +664,7 @@ module tessera_top #(
     .IdBits   (Iw),
     .MIdBits  (Iw),
     .ArDepth  (tessera_cfg_pkg::L2RdBursts),
+    .RdMasters(L2RdM),
     .MemBase  (tessera_cfg_pkg::HbmBase),
     .MemSize  (tessera_cfg_pkg::HbmSize)
   ) u_l2 (
@@ -727,6 +740,22 @@ module tessera_top #(
     .m_axi_rlast_i  (ax_rlast[AxL2 +: NumL2]),
     .m_axi_rvalid_i (ax_rvalid[AxL2 +: NumL2]),
     .m_axi_rready_o (ax_rready[AxL2 +: NumL2]),
+    .m1_axi_arid_o   (l2r_arid),
+    .m1_axi_araddr_o (l2r_araddr),
+    .m1_axi_arlen_o  (l2r_arlen),
+    .m1_axi_arsize_o (l2r_arsize),
+    .m1_axi_arburst_o(l2r_arburst),
+    .m1_axi_arcache_o(l2r_arcache),
+    .m1_axi_arprot_o (l2r_arprot),
+    .m1_axi_arqos_o  (l2r_arqos),
+    .m1_axi_arvalid_o(l2r_arvalid),
+    .m1_axi_arready_i(l2r_arready),
+    .m1_axi_rid_i    (l2r_rid),
+    .m1_axi_rdata_i  (l2r_rdata),
+    .m1_axi_rresp_i  (l2r_rresp),
+    .m1_axi_rlast_i  (l2r_rlast),
+    .m1_axi_rvalid_i (l2r_rvalid),
+    .m1_axi_rready_o (l2r_rready),
     .apb_psel_i     (psel[PerL2 +: NumL2]),
     .apb_penable_i  (penable),
     .apb_pwrite_i   (pwrite),
@@ -744,6 +773,54 @@ module tessera_top #(
     .msg_data_o     (msg_data[MsgL2 +: NumL2]),
     .idle_o         (l2_idle)
   );
+  if (L2RdM == 2) begin : g_l2_rd1
+    for (genvar d = 0; d < NumL2; d++) begin : g_m
+      localparam int unsigned M = AxL2R + d;
+      assign ax_arid[M]    = l2r_arid[d];
+      assign ax_araddr[M]  = l2r_araddr[d];
+      assign ax_arlen[M]   = l2r_arlen[d];
+      assign ax_arsize[M]  = l2r_arsize[d];
+      assign ax_arburst[M] = l2r_arburst[d];
+      assign ax_arcache[M] = l2r_arcache[d];
+      assign ax_arprot[M]  = l2r_arprot[d];
+      assign ax_arqos[M]   = l2r_arqos[d];
+      assign ax_arvalid[M] = l2r_arvalid[d];
+      assign l2r_arready[d] = ax_arready[M];
+      assign l2r_rid[d]     = ax_rid[M];
+      assign l2r_rdata[d]   = ax_rdata[M];
+      assign l2r_rresp[d]   = ax_rresp[M];
+      assign l2r_rlast[d]   = ax_rlast[M];
+      assign l2r_rvalid[d]  = ax_rvalid[M];
+      assign ax_rready[M]  = l2r_rready[d];
+      // read-only: no write channel
+      assign ax_awid[M]    = '0;
+      assign ax_awaddr[M]  = '0;
+      assign ax_awlen[M]   = '0;
+      assign ax_awsize[M]  = '0;
+      assign ax_awburst[M] = '0;
+      assign ax_awcache[M] = '0;
+      assign ax_awprot[M]  = '0;
+      assign ax_awqos[M]   = '0;
+      assign ax_awvalid[M] = 1'b0;
+      assign ax_wdata[M]   = '0;
+      assign ax_wstrb[M]   = '0;
+      assign ax_wlast[M]   = 1'b0;
+      assign ax_wvalid[M]  = 1'b0;
+      assign ax_bready[M]  = 1'b1;
+      logic unused_w;
+      assign unused_w = ^{ax_awready[M], ax_wready[M], ax_bid[M], ax_bresp[M], ax_bvalid[M]};
+    end
+  end else begin : g_l2_no_rd1
+    assign l2r_arready = '0;
+    assign l2r_rid     = '0;
+    assign l2r_rdata   = '0;
+    assign l2r_rresp   = '0;
+    assign l2r_rlast   = '0;
+    assign l2r_rvalid  = '0;
+    logic unused_rd1;
+    assign unused_rd1 = ^{l2r_arid, l2r_araddr, l2r_arlen, l2r_arsize, l2r_arburst, l2r_arcache,
+                          l2r_arprot, l2r_arqos, l2r_arvalid, l2r_rready};
+  end
   // -------- end L2 section
 
   // ================================================================ MMEs

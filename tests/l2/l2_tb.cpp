@@ -29,6 +29,9 @@
 #include <array>
 #define REG(n) uint32_t(offsetof(l2_t, n))
 
+#ifndef L2_RD_MASTERS  /* downstream masters carrying reads (the slice's RdMasters, from mk/l2.mk) */
+#define L2_RD_MASTERS 1
+#endif
 #ifndef L2_MID_BITS  /* downstream ID bits of the slice (the chip's axi_id_bits, from mk/l2.mk) */
 #define L2_MID_BITS 4
 #endif
@@ -177,6 +180,13 @@ struct Bench {
   std::unique_ptr<Vtessera_l2> top;
   std::unique_ptr<AxiMemModel> mem;
   AxiMemPort port;
+#if L2_RD_MASTERS == 2
+  // the slice's second, read-only master (read-ahead refills): its own channel model on
+  // the same storage, so its bursts overtake or trail the first master's freely
+  std::unique_ptr<AxiMemModel> mem1;
+  AxiMemPort port1;
+  uint64_t rd1_beats = 0, rd1_stalls = 0;  // R beats taken on it; cycles its R waited
+#endif
   Master m[kPorts];
   std::vector<Region> regions;
   uint64_t cycle = 0, limit = 0;
@@ -219,6 +229,10 @@ struct Bench {
     c.bytes_per_cycle = bpc;
     mem.reset(new AxiMemModel(c));
     mem->reset(port);
+#if L2_RD_MASTERS == 2
+    mem1.reset(new AxiMemModel(c, &mem->mem()));
+    mem1->reset(port1);
+#endif
     top->clk_i = 0;
     top->rst_ni = 0;
     top->eval();
@@ -505,6 +519,15 @@ struct Bench {
       top->m_axi_rlast_i = port.rlast;
       top->m_axi_rvalid_i = port.rvalid;
     }
+#if L2_RD_MASTERS == 2
+    if (mem_frozen) port1.arready = port1.rvalid = false;
+    top->m1_axi_arready_i = port1.arready;
+    top->m1_axi_rid_i = port1.rid;
+    for (int i = 0; i < 8; ++i) top->m1_axi_rdata_i[i] = port1.rdata[i];
+    top->m1_axi_rresp_i = port1.rresp;
+    top->m1_axi_rlast_i = port1.rlast;
+    top->m1_axi_rvalid_i = port1.rvalid;
+#endif
     top->msg_ready_i = chance(msg_ready_pct);
     top->clk_i = 0;
     top->eval();
@@ -559,6 +582,34 @@ struct Bench {
     if (port.wvalid && port.wready) ds_w.push_back({uint32_t(port.wstrb), bool(port.wlast)});
     check_downstream_writes();
     if (!mem_frozen) mem->tick(port);
+#if L2_RD_MASTERS == 2
+    port1.arid = top->m1_axi_arid_o;
+    port1.araddr = top->m1_axi_araddr_o;
+    port1.arlen = top->m1_axi_arlen_o;
+    port1.arsize = top->m1_axi_arsize_o;
+    port1.arburst = top->m1_axi_arburst_o;
+    port1.arvalid = top->m1_axi_arvalid_o;
+    port1.awvalid = false;
+    port1.wvalid = false;
+    port1.bready = true;
+    port1.rready = top->m1_axi_rready_o;
+    if (port1.arvalid) {
+      const uint32_t a = uint32_t(port1.araddr), n = (port1.arlen + 1u) * 32u;
+      CHECK((a & 0xff) + n <= 256, "second master: AR %08x len %u crosses 256 B", a, n);
+      CHECK(port1.arid >= 2u * kPorts, "second master: AR id %u is not a read-ahead MSHR's", unsigned(port1.arid));
+    }
+    if (port1.arvalid && port1.arready) {
+      rd_out_max = std::max(rd_out_max, ++rd_out);
+      rd_beats_req += port1.arlen + 1u;
+    }
+    if (port1.rvalid && port1.rready) {
+      ++rd_beats;
+      ++rd1_beats;
+      if (port1.rlast && rd_out) --rd_out;
+    }
+    if (port1.rvalid && !port1.rready) ++rd1_stalls;
+    if (!mem_frozen) mem1->tick(port1);
+#endif
     sample_masters();
     if (top->msg_valid_o && top->msg_ready_i) {
       ++msgs;
@@ -685,9 +736,16 @@ struct Bench {
     r->h[a - r->base].v.push_back(v);
     r->h[a - r->base].committed = uint32_t(r->h[a - r->base].v.size() - 1);
   }
+  bool mem1_idle() const {
+#if L2_RD_MASTERS == 2
+    return mem1->idle();
+#else
+    return true;
+#endif
+  }
   void drain(uint64_t max = 200000) {
     const uint64_t t0 = cycle;
-    while (!idle() || !mem->idle()) {
+    while (!idle() || !mem->idle() || !mem1_idle()) {
       step();
       if (cycle - t0 > max) {
         diag("traffic did not drain");
@@ -1272,6 +1330,11 @@ static void t_outstanding(int mode) {
   CHECK((b.rd(REG(STATUS)) & L2__STATUS__WB_ERR_bm) == 0, "write-back error");
   printf("  %" PRIu64 " cycles for %u KiB of cold reads, up to %u downstream reads in flight, "
          "%u write-backs\n", cyc, half / 1024, b.rd_out_max, wb);
+#if L2_RD_MASTERS == 2
+  printf("  second read master: %" PRIu64 " of %" PRIu64 " refill beats, its R held %" PRIu64
+         " cycles for the side port\n", b.rd1_beats, b.rd_beats, b.rd1_stalls);
+  CHECK(b.rd1_beats > 0, "no read-ahead refill used the second read master");
+#endif
   if (b.r_ilv) {
     printf("  read-ahead refills: %" PRIu64 " written as one pair, %" PRIu64
            " beats 0 written alone (pair register taken by an interleaved burst)\n",
@@ -1741,8 +1804,8 @@ int main(int argc, char** argv) {
   }
   if (g_seed == 0) g_seed = 1;
   g_rng = g_seed * 0x9E3779B97F4A7C15ull + 1;
-  printf("l2_tb: seed %" PRIu64 " (reproduce with --seed %" PRIu64 "), L2 size %u\n", g_seed,
-         g_seed, L2_SIZE);
+  printf("l2_tb: seed %" PRIu64 " (reproduce with --seed %" PRIu64 "), L2 size %u, %d read master%s\n",
+         g_seed, g_seed, L2_SIZE, L2_RD_MASTERS, L2_RD_MASTERS == 2 ? "s" : "");
   if (do_bench) {
     begin("benchmarks (data checked)");
     bench();
