@@ -583,8 +583,12 @@ module tessera_tpc_core #(
   // load has no side effect); st.t runs after it (every other slot is error free)
   // need_ld0: the load is not done yet (it selects the TMU's operands, held in StTld)
   logic need_ld0;
-  assign need_ld0 = (ok == 4'hf) && en[0] && (id[0] == tessera_tpc_isa_pkg::I_LD_T) && !ldesc_bad &&
-                    !tld_done_q;
+  // (pf.t goes through the TMU like a load, one TMU cycle, and writes nothing; with a bad
+  // descriptor it does nothing)
+  logic is_pf;
+  assign is_pf    = (id[0] == tessera_tpc_isa_pkg::I_PF_T);
+  assign need_ld0 = (ok == 4'hf) && en[0] && ((id[0] == tessera_tpc_isa_pkg::I_LD_T) || is_pf) &&
+                    !ldesc_bad && !tld_done_q;
   assign need_ld  = need_ld0 && !ld_now;
   assign need_st = en[3] && (id[3] == tessera_tpc_isa_pkg::I_ST_T) && !sdesc_bad && !tst_done_q &&
                    !st_now;
@@ -598,6 +602,7 @@ module tessera_tpc_core #(
                     .NumPosted(NumPosted)) u_tmu (
     .clk_i, .rst_ni,
     .flush_i(start_i && state_q == StIdle), .start_i(tmu_start), .store_i(tmu_store),
+    .pf_i(need_ld0 && is_pf),
     .desc_i(tmu_store ? sdesc : ldesc),
     .coord_i(tmu_store ? ireg_q[ra[3][2:0]] : ireg_q[ra[0][2:0]]),
     .mask_i(tmu_mask),

@@ -39,6 +39,11 @@ module tessera_tpc_tmu #(
   input  logic             flush_i,     // launch start: drop the block buffer
   input  logic             start_i,     // one cycle; inputs below stable until done_o
   input  logic             store_i,
+  // with start_i (a load): pf.t, a prefetch hint. One cycle (state TPf): when the access
+  // would take the fast path, lies in its row and its first block is neither buffered nor
+  // being filled, that block's fill starts (a free fill slot and a victim permitting);
+  // nothing else happens, no error is ever reported, vres_o is meaningless
+  input  logic             pf_i,
   input  logic [511:0]     desc_i,      // descriptor image (already checked)
   input  logic [4:0][31:0] coord_i,     // index register
   input  logic [31:0]      mask_i,      // enabled lanes
@@ -93,7 +98,8 @@ module tessera_tpc_tmu #(
 
   typedef enum logic [3:0] {
     TIdle, TChk, TLane, TAr, TR, TAw, TB, TDone,  // slow path
-    TFld, TFaw, TFb                               // fast path
+    TFld, TFaw, TFb,                              // fast path
+    TPf                                           // pf.t (one cycle)
   } tstate_e;
   tstate_e  st_q;
 
@@ -301,7 +307,10 @@ module tessera_tpc_tmu #(
     for (int e = 0; e < NumBlk; e++)
       if (!found && !hit0v[e] && !hit1v[e] && !busyv[e] && !bv_q[e]) begin vict = EW'(e); found = 1'b1; end
     for (int e = 0; e < NumBlk; e++)
-      if (!found && !hit0v[e] && !hit1v[e] && !busyv[e] && deadv[e]) begin vict = EW'(e); found = 1'b1; end
+      if (!found && !hit0v[e] && !hit1v[e] && !busyv[e] && deadv[e] && st_q != TPf) begin
+        vict = EW'(e);  // (for a pf.t the block before its target is the row's live end)
+        found = 1'b1;
+      end
     lru_found = 1'b0;
     maxa = '0;
     for (int e = 0; e < NumBlk; e++)
@@ -413,6 +422,15 @@ module tessera_tpc_tmu #(
         fe_start_tag = pblk;
         fe_start = !bp_hit(pblk, bcnt_q, bp_tag_q);
       end
+    end
+    // pf.t: its first block, when the whole block lies in the row and in device memory
+    if (st_q == TPf && fast && frow && fe_free && vict_ok && !fe_bad_q && !h0 && !infl0 &&
+        ({2'b0, blk0, 8'd0} >= {2'b0, MemBase}) &&
+        ({2'b0, blk0, 8'd0} + 34'd256 <= {1'b0, MemBase + MemSize}) &&
+        ($signed({40'd0, blk0}) * 64'sd256 >= rlo) &&
+        ($signed({40'd0, blk0}) * 64'sd256 + 64'sd256 <= rhi)) begin
+      fe_start_tag = blk0;
+      fe_start = !bp_hit(blk0, bcnt_q, bp_tag_q);
     end
   end
 
@@ -552,6 +570,12 @@ module tessera_tpc_tmu #(
             bytes_q <= '0;
             res_q <= vin_i;
             st_q <= TDone;
+          end else if (start_i && pf_i) begin
+            k_q <= '0;
+            err_q <= 1'b0;
+            bytes_q <= '0;
+            res_q <= vin_i;
+            st_q <= TPf;
           end else if (start_i) begin
             k_q <= '0;
             store_q <= store_i;
@@ -592,6 +616,7 @@ module tessera_tpc_tmu #(
             st_q <= TIdle;
           end
         end
+        TPf: st_q <= TIdle;  // done in this cycle (fdone)
         TFaw: begin
           if (wblk) begin  // a posted store before this one failed: write nothing
             err_q <= 1'b1;
@@ -727,7 +752,7 @@ module tessera_tpc_tmu #(
 
   // a fast load that hits the buffer is done in its first cycle
   // (and a fast store with its last write response OKAY)
-  assign fdone     = ((st_q == TFld) && !fe_bad_q && h0 && h1) || (faw_fin && !fsplit_q) ||
+  assign fdone     = ((st_q == TFld) && !fe_bad_q && h0 && h1) || (faw_fin && !fsplit_q) || (st_q == TPf) ||
                      ((st_q == TFb) && m_axi_bvalid_i && m_axi_bresp_i == 2'b00 &&
                       m_axi_bid_i == 4'd0 && wcur_q == flast_q);
   assign done_o    = (st_q == TDone && !bpend) || fdone;

@@ -75,15 +75,16 @@ static bool burst_ok(uint32_t a, unsigned len, unsigned size, unsigned burst) {
 // flight, 11 a posted store answered with an error while a younger one is in flight,
 // 12 a block fill's AR sent while another fill is in flight, 13 a fourth posted store issued
 // while three are in flight, 14 a posted store answered with an error while two or more
-// younger ones are in flight
-static const int kTmuCnt = 15;
+// younger ones are in flight, 15 a pf.t that started a block fill
+static const int kTmuCnt = 16;
 static uint64_t tmu_cnt[kTmuCnt];
 static const char *const tmu_cnt_name[kTmuCnt] = {"slow", "fast ld", "fast ld unaligned", "fast st", "fast st unaligned",
                                                   "fast st crossing 256 B", "fast with disabled lanes", "block fills",
                                                   "prefetches", "posted store errors",
                                                   "posted stores behind another", "posted store errors under a younger one",
                                                   "two fills in flight", "four posted stores",
-                                                  "posted store errors under two or more younger ones"};
+                                                  "posted store errors under two or more younger ones",
+                                                  "pf.t fills"};
 // Core commit paths (docs/tpc_rtl.md "Bundle timing"): a bundle commits in EXEC, or in the
 // cycle its ld.t / st.t / float op ends; a unit ending without that commit (halt, PC_RANGE
 // fetch, vrseed, local-memory store behind a posted store, more units) returns to EXEC;
@@ -234,6 +235,7 @@ static void tick() {
       if (m != (ln == 32 ? 0xFFFFFFFFu : (1u << ln) - 1)) tmu_cnt[6]++;
     }
   }
+  if (ROOT(u_tmu__DOT__st_q) == 11 && ROOT(u_tmu__DOT__fe_start)) tmu_cnt[15]++;  // TPf
   if (ar && top->m_axi_arlen_o == 7) {
     tmu_cnt[7]++;
     if (!((ROOT(u_tmu__DOT__fq_dem_q) >> ROOT(u_tmu__DOT__fq_ap_q)) & 1)) tmu_cnt[8]++;  // the slot whose AR goes out
@@ -316,7 +318,7 @@ static uint64_t rand_slot(int slot, int pc, int len) {
   for (int tries = 0; tries < 200; tries++) {
     const tpc_insn_info_t *in = &tpc_insn_info[slot_insns[slot][rn(nslot_insns[slot])]];
     if (focus && rn(2)) {
-      if (slot == TPC_SLOT_LOAD) in = find_insn(slot, TPC_OP_L_LD_T);
+      if (slot == TPC_SLOT_LOAD) in = find_insn(slot, rn(4) ? TPC_OP_L_LD_T : TPC_OP_L_PF_T);
       else if (slot == TPC_SLOT_STORE) in = find_insn(slot, TPC_OP_ST_ST_T);
       else if (slot == TPC_SLOT_SCALAR) in = find_insn(slot, TPC_OP_S_IXADDI);
     }
