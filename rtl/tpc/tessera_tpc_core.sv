@@ -113,7 +113,8 @@ module tessera_tpc_core #(
   logic [31:0] pc_nx;  // next PC of a committing bundle (its fetch overlaps EXEC)
   logic        hold;   // EXEC waits for a posted store's write response (see control)
   logic        commit; // the bundle commits this cycle
-  logic        ld_now, st_now, fp_now, wcont;  // see control
+  logic        ld_now, ld_tld, ld_hit, st_now, fp_now, wcont;  // see control
+  logic        tmu_hit;
   logic [31:0] ret_n_q;  // bundles retired in this launch (for max_bundles_i)
   logic        tmo;      // bundle limit reached or cancel_i
   logic        tmo_now;  // stop before this bundle (EXEC)
@@ -297,9 +298,11 @@ module tessera_tpc_core #(
     wk[0] = WkNone; wi[0] = rd[0]; wv[0] = '0; serr[0] = 4'd0;
     unique case (id[0])
       tessera_tpc_isa_pkg::I_LD_T: begin
-        wk[0] = WkV; wv[0] = ld_now ? tmu_vres : ld_vec_q;
+        // (a hit in EXEC, ld_hit, is written from tmu_vres at the commit below: this block's
+        // errors must not depend on the TMU's start)
+        wk[0] = WkV; wv[0] = ld_tld ? tmu_vres : ld_vec_q;
         if (ldesc_bad) serr[0] = ErrBadDesc;
-        else if (tbus_q || (ld_now && tmu_err)) serr[0] = ErrBus;
+        else if (tbus_q || (ld_tld && tmu_err)) serr[0] = ErrBus;
       end
       tessera_tpc_isa_pkg::I_LDV: begin
         wk[0] = WkV; wv[0] = vlm_rd_q;
@@ -566,7 +569,12 @@ module tessera_tpc_core #(
   // st_now, fp_now: that unit's result is used directly) when it just continues with the
   // next bundle (no halt, vrseed or PC_RANGE fetch) and does not write a local memory
   // behind a posted store (lm_hold); any other case returns to EXEC first.
-  assign ld_now  = (state_q == StTld) && tmu_done;
+  // A fast ld.t whose block(s) are buffered is done in EXEC itself (ld_hit: the TMU's
+  // hit_o in its start cycle), so such a bundle takes one cycle; with a st.t it goes through
+  // EXEC once more to start the store
+  assign ld_tld  = (state_q == StTld) && tmu_done;
+  assign ld_hit  = (state_q == StExec) && tmu_hit;
+  assign ld_now  = ld_tld || ld_hit;
   assign st_now  = (state_q == StTst) && tmu_done && !tmu_err;
   assign fp_now  = (state_q == StFpu) && fpu_done;
   assign wcont   = !(halt && en[1]) && !(rseed && en[2]) && (pc_nx < prog_len_i) &&
@@ -592,8 +600,9 @@ module tessera_tpc_core #(
   assign need_ld  = need_ld0 && !ld_now;
   assign need_st = en[3] && (id[3] == tessera_tpc_isa_pkg::I_ST_T) && !sdesc_bad && !tst_done_q &&
                    !st_now;
+  // (need_ld0, not need_ld: in EXEC they differ only by ld_hit, which this start causes)
   assign tmu_start = (state_q == StExec) && !tmu_wr_err && !tmo_now && !need_lm &&
-                     (need_ld || (!need_fp && berr == 4'd0 && need_st));
+                     (need_ld0 || (!need_fp && berr == 4'd0 && need_st));
   assign tmu_store = !need_ld0;
   assign tmu_mask  = need_ld0 ? (vpreg_q[w[0][38:36]] ^ {32{w[0][39]}})
                              : (vpreg_q[w[3][38:36]] ^ {32{w[3][39]}});
@@ -607,7 +616,7 @@ module tessera_tpc_core #(
     .coord_i(tmu_store ? ireg_q[ra[3][2:0]] : ireg_q[ra[0][2:0]]),
     .mask_i(tmu_mask),
     .vin_i(tmu_store ? vreg_q[rb[3]] : vreg_q[rd[0]]),
-    .done_o(tmu_done), .bus_err_o(tmu_err), .vres_o(tmu_vres), .bytes_o(tmu_bytes),
+    .done_o(tmu_done), .hit_o(tmu_hit), .bus_err_o(tmu_err), .vres_o(tmu_vres), .bytes_o(tmu_bytes),
     .rd_wait_o(stall_mem_o), .idle_o(tmu_idle), .wr_err_o(tmu_wr_err),
     .wr_err_age_o(tmu_wr_err_age),
     .m_axi_awid_o, .m_axi_awaddr_o, .m_axi_awlen_o, .m_axi_awsize_o, .m_axi_awburst_o,
@@ -635,6 +644,7 @@ module tessera_tpc_core #(
         else if (need_ld) state_d = StTld;
         else if (need_fp) state_d = StFpu;
         else if (berr != 4'd0) state_d = StIdle;
+        else if (need_st && ld_hit) state_d = StExec;  // the store starts in the next EXEC
         else if (need_st) state_d = StTst;
         else if (rseed && en[2]) state_d = StRseed;
         else if (halt && en[1]) state_d = StIdle;
@@ -753,6 +763,12 @@ module tessera_tpc_core #(
           end
         end
         StExec: begin
+          if (ld_hit) begin  // the load's result, for a bundle that does not commit now
+            tld_done_q <= 1'b1;
+            tbus_q <= 1'b0;
+            ld_bytes_q <= tmu_bytes;
+            ld_vec_q <= tmu_vres;
+          end
           if (tmu_wr_err) begin
             // stop without executing this bundle (error and PC set below)
           end else if (tmo_now) begin
@@ -803,7 +819,7 @@ module tessera_tpc_core #(
               WkS:  sreg_q[wi[s]] <= wv[s][31:0];
               WkP:  preg_q[wi[s][2:0]] <= wv[s][0];
               WkVp: vpreg_q[wi[s][2:0]] <= wv[s][31:0];
-              WkV:  vreg_q[wi[s]] <= wv[s];
+              WkV:  vreg_q[wi[s]] <= (s == 0 && ld_hit) ? tmu_vres : wv[s];
               WkI:  ireg_q[wi[s][2:0]] <= wv[s][159:0];
               default: ;
             endcase

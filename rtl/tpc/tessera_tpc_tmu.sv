@@ -49,6 +49,9 @@ module tessera_tpc_tmu #(
   input  logic [31:0]      mask_i,      // enabled lanes
   input  logic [255:0]     vin_i,       // load: old destination; store: data
   output logic             done_o,      // one cycle
+  // a fast load whose block(s) are buffered is done in its start cycle: hit_o with start_i
+  // (not done_o), vres_o / bytes_o valid in that cycle
+  output logic             hit_o,
   output logic             bus_err_o,   // with done_o
   output logic [255:0]     vres_o,      // load result (valid from done_o until the next start)
   output logic [31:0]      bytes_o,     // in-bounds bytes moved by the last operation
@@ -271,6 +274,15 @@ module tessera_tpc_tmu #(
   logic              h0, h1, hpf;
   logic [23:0]       pblk, mblk;
   logic              pf_ok;
+  // the whole block b lies in device memory and in the row [lo, hi) the access reads
+  // (the footprint rule above: a fill never reads outside the rows loaded)
+  function automatic logic blk_in_row(input logic [23:0] b, input logic signed [63:0] lo,
+                                      input logic signed [63:0] hi);
+    blk_in_row = ({2'b0, b, 8'd0} >= {2'b0, MemBase}) &&
+                 ({2'b0, b, 8'd0} + 34'd256 <= {1'b0, MemBase + MemSize}) &&
+                 ($signed({40'd0, b}) * 64'sd256 >= lo) &&
+                 ($signed({40'd0, b}) * 64'sd256 + 64'sd256 <= hi);
+  endfunction
   always_comb begin
     logic          found, lru_found;
     logic [EW-1:0] maxa;
@@ -320,12 +332,16 @@ module tessera_tpc_tmu #(
         lru_found = 1'b1;
       end
     vict_ok = found || lru_found;
-    pf_ok = ({2'b0, pblk, 8'd0} >= {2'b0, MemBase}) &&
-            ({2'b0, pblk, 8'd0} + 34'd256 <= {1'b0, MemBase + MemSize}) &&
-            ($signed({40'd0, pblk}) * 64'sd256 >= rlo) &&
-            ($signed({40'd0, pblk}) * 64'sd256 + 64'sd256 <= rhi);
+    pf_ok = blk_in_row(pblk, rlo, rhi);
   end
 
+
+  // a fast load in its start cycle is looked up at once (fld): a hit is done then (hit_o),
+  // a miss starts its fill and goes on in TFld
+  logic fld0, fld;
+  assign fld0  = (st_q == TIdle) && start_i && !store_i && !pf_i && !wrerr_q && fast && frow;
+  assign fld   = (st_q == TFld) || fld0;
+  assign hit_o = fld0 && !fe_bad_q && h0 && h1;
 
   // the 32 bytes at addr from the buffer, realigned; disabled lanes keep the destination
   logic [255:0] fres;
@@ -409,7 +425,7 @@ module tessera_tpc_tmu #(
     fe_start_dem = 1'b0;
     fe_start_tag = blk0;
     // (a block already being filled is not filled again: the access waits for it)
-    if (st_q == TFld && fe_free && vict_ok && !fe_bad_q) begin
+    if (fld && fe_free && vict_ok && !fe_bad_q) begin
       if (!h0 && !infl0) begin
         fe_start_tag = blk0;
         fe_start = !bp_hit(blk0, bcnt_q, bp_tag_q);
@@ -425,10 +441,7 @@ module tessera_tpc_tmu #(
     end
     // pf.t: its first block, when the whole block lies in the row and in device memory
     if (st_q == TPf && fast && frow && fe_free && vict_ok && !fe_bad_q && !h0 && !infl0 &&
-        ({2'b0, blk0, 8'd0} >= {2'b0, MemBase}) &&
-        ({2'b0, blk0, 8'd0} + 34'd256 <= {1'b0, MemBase + MemSize}) &&
-        ($signed({40'd0, blk0}) * 64'sd256 >= rlo) &&
-        ($signed({40'd0, blk0}) * 64'sd256 + 64'sd256 <= rhi)) begin
+        blk_in_row(blk0, rlo, rhi)) begin
       fe_start_tag = blk0;
       fe_start = !bp_hit(blk0, bcnt_q, bp_tag_q);
     end
@@ -440,10 +453,7 @@ module tessera_tpc_tmu #(
   always_comb begin
     nx_blk = fe_start_tag + 24'd1;
     fe_start_sk = !fe_start_dem && bnx_q[e0] && (fe_start_tag == blk0 + 24'd1);
-    fe_start_nx = ({2'b0, nx_blk, 8'd0} >= {2'b0, MemBase}) &&
-                  ({2'b0, nx_blk, 8'd0} + 34'd256 <= {1'b0, MemBase + MemSize}) &&
-                  ($signed({40'd0, nx_blk}) * 64'sd256 >= rlo) &&
-                  ($signed({40'd0, nx_blk}) * 64'sd256 + 64'sd256 <= rhi);
+    fe_start_nx = blk_in_row(nx_blk, rlo, rhi);
   end
 
   // ---------------------------------------------------------------- fill engine
@@ -459,7 +469,7 @@ module tessera_tpc_tmu #(
     logic [EW-1:0] r;
     r = '0;
     age_d = age_q;
-    if (st_q == TFld && h0 && h1) begin
+    if (fld && h0 && h1) begin
       r = age_d[e0];
       for (int i = 0; i < NumBlk; i++) if (age_d[i] < r) age_d[i] = age_d[i] + 1'b1;
       age_d[e0] = '0;
@@ -490,7 +500,6 @@ module tessera_tpc_tmu #(
       fe_bad_q <= 1'b0;
       bv_q <= '0;
       btag_q <= '0;
-      bdata_q <= '0;
       for (int e = 0; e < NumBlk; e++) age_q[e] <= EW'(e);
     end else begin
       // a write or a flush poisons the fills in flight for the block it hits
@@ -518,7 +527,6 @@ module tessera_tpc_tmu #(
         fq_ap_q <= fq_ap_q + FW'(1);
       end
       if (fe_rv && m_axi_rvalid_i) begin
-        bdata_q[fq_ent_q[fq_rp_q]][fe_cnt_q] <= m_axi_rdata_i;
         fe_cnt_q <= fe_cnt_q + 3'd1;
         if (fe_rbad) fq_rerr_q[fq_rp_q] <= 1'b1;
         if (fe_last) begin
@@ -535,6 +543,15 @@ module tessera_tpc_tmu #(
         if (aw_hs && btag_q[e] == aw_tag) bv_q[e] <= 1'b0;
       if (flush_i) bv_q <= '0;
     end
+  end
+
+  // block data: no reset (an entry is read only while bv_q says it is valid); written
+  // under compares with constant indices (docs/architecture.md "Conventions")
+  always_ff @(posedge clk_i) begin
+    if (fe_rv && m_axi_rvalid_i)
+      for (int e = 0; e < NumBlk; e++)
+        for (int b = 0; b < 8; b++)
+          if (fq_ent_q[fq_rp_q] == EW'(e) && fe_cnt_q == 3'(b)) bdata_q[e][b] <= m_axi_rdata_i;
   end
 
   // ---------------------------------------------------------------- FSM
@@ -597,6 +614,9 @@ module tessera_tpc_tmu #(
               fsplit_q <= !sfirst && slast && (addr[7:5] == 3'd7);
               bytes_q <= fbytes;
               st_q <= TFaw;
+            end else if (hit_o) begin  // done in this cycle
+              res_q <= fres;
+              bytes_q <= fbytes;
             end else if (fast && frow) begin
               st_q <= TFld;
             end else begin
@@ -757,8 +777,9 @@ module tessera_tpc_tmu #(
                       m_axi_bid_i == 4'd0 && wcur_q == flast_q);
   assign done_o    = (st_q == TDone && !bpend) || fdone;
   assign bus_err_o = err_q;
-  assign vres_o    = (st_q == TFld) ? fres : res_q;
-  assign bytes_o   = (st_q == TFld) ? fbytes : bytes_q;
+  // (in TIdle for hit_o: the select does not depend on start_i)
+  assign vres_o    = (st_q == TFld || st_q == TIdle) ? fres : res_q;
+  assign bytes_o   = (st_q == TFld || st_q == TIdle) ? fbytes : bytes_q;
   assign rd_wait_o = (st_q == TAr) || (st_q == TR) || (st_q == TFld && !(h0 && h1));
 
   // read channel: the fill engine (8-beat block bursts) or the slow path (single beats);

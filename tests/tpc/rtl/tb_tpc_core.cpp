@@ -60,6 +60,7 @@ static int focus;  // 1 while the TMU-focus programs run (see run_all)
 static bool pair_t6;  // the focus program's last repeated st.t writes tensor 6 (gen_prog)
 static uint64_t berr_at = ~0ull;  // cycle of the last error write response handed to the TPC
 static int slow_rd;  // TMU-focus programs and kernels: half the read bursts answer late
+static int slow_b;   // every fourth TMU-focus program: every write response answers late
 static std::deque<Wbeat> wq;
 static std::deque<unsigned> awlenq;
 static int axi_bad;
@@ -88,12 +89,13 @@ static const char *const tmu_cnt_name[kTmuCnt] = {"slow", "fast ld", "fast ld un
 // Core commit paths (docs/tpc_rtl.md "Bundle timing"): a bundle commits in EXEC, or in the
 // cycle its ld.t / st.t / float op ends; a unit ending without that commit (halt, PC_RANGE
 // fetch, vrseed, local-memory store behind a posted store, more units) returns to EXEC;
-// lds/ldv go through DECODE. State numbers: tessera_tpc_core's state_e.
-static const int kCoreCnt = 6;
+// lds/ldv go through DECODE; a fast ld.t that hits the block buffer is done in EXEC.
+// State numbers: tessera_tpc_core's state_e.
+static const int kCoreCnt = 7;
 static uint64_t core_cnt[kCoreCnt];
 static const char *const core_cnt_name[kCoreCnt] = {"commit in EXEC", "commit at ld.t end", "commit at st.t end",
                                                     "commit at float end", "unit end back to EXEC",
-                                                    "local-memory load via DECODE"};
+                                                    "local-memory load via DECODE", "ld.t hit in EXEC"};
 enum { kStDecode = 3, kStExec = 4, kStTld = 6, kStTst = 7, kStFpu = 8 };
 
 // Read footprint (docs/tpc_rtl.md, "coherence"): the TMU may read only 32-byte beats that
@@ -219,6 +221,7 @@ static void tick() {
     if (ROOT(commit)) core_cnt[st == kStExec ? 0 : st == kStTld ? 1 : st == kStTst ? 2 : 3]++;
     else if (unit_end) core_cnt[4]++;
     if (st == kStExec && ROOT(need_lm)) core_cnt[5]++;
+    if (ROOT(ld_hit)) core_cnt[6]++;
   }
   if (b && bq.front().err) berr_at = cycles;
   if (b) bq.pop_front();
@@ -255,9 +258,9 @@ static void tick() {
       axi_wbeats++;
     }
     // write responses after 1-4 cycles; in the TMU-focus programs every error response
-    // and a third of the others after 8-31, so that several posted stores are in flight
-    // and an error meets younger stores
-    bq.push_back({a.addr, cycles + 1 + (focus && (err || rn(3) == 0) ? 7 + rn(24) : rn(4)), err, true});
+    // and a third of the others (all of them in every fourth program) after 8-31, so that
+    // several posted stores are in flight and an error meets younger stores
+    bq.push_back({a.addr, cycles + 1 + (focus && (err || slow_b || rn(3) == 0) ? 7 + rn(24) : rn(4)), err, true});
     axi_writes++;
   }
   top->clk_i = 1; top->eval();
@@ -1104,10 +1107,12 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 8 * nfoc; i++) {
     if (i >= nfoc && tmu_all()) break;
     nfocus++;
+    slow_b = (i % 4 == 3);
     Prog p = gen_prog();
     if (run_prog(i, p)) fpass++; else ffail++;
   }
   focus = 0;
+  slow_b = 0;
   printf("TMU-focus programs (%d; fast path, unaligned/crossing/out-of-bounds vectors, lane predicates, block buffer): "
          "%d passed, %d failed (%llu cycles); AXI reads %llu (%llu beats), writes %llu (%llu beats)\n", nfocus, fpass, ffail,
          (unsigned long long)(cycles - c0),
