@@ -12,7 +12,7 @@ HL_INC  := -I$(ROOT)/hostlink/include -I$(ROOT)/hostlink/src
 HL_CLI  := $(BUILD)/hostlink/hostlink
 HL_SIMO := $(BUILD)/sim/o
 HL_CLI_OBJS = $(HL_SIMO)/hostlink/tools/hostlink_cli.o $(patsubst %.c,$(HL_SIMO)/%.o,$(HL_SRCS)) \
-              $(HL_SIMO)/sim/src/tessera_sim.o $(HL_SIMO)/sim/src/tsim_elf.o $(HL_SIMO)/sim/src/tsim_timeline.o \
+              $(HL_SIMO)/sim/src/tessera_sim.o $(HL_SIMO)/sim/src/tsim_elf.o $(HL_SIMO)/sim/src/tsim_timeline.o $(HL_SIMO)/sim/src/tsim_axistats.o \
               $(HL_SIMO)/sim/src/axi_mem_model.o
 
 .PHONY: hostlink

@@ -77,7 +77,7 @@ sim-sw:
 	  $(MAKE) --no-print-directory $(SW_ALL) $(BOOTROM_HEX) $(CORE_ELFS); fi
 
 # ---------------------------------------------------------------- chip_tb
-SIM_CPP_SRCS := sim/src/tessera_sim.cpp sim/src/tsim_elf.cpp sim/src/tsim_timeline.cpp sim/src/axi_mem_model.cpp
+SIM_CPP_SRCS := sim/src/tessera_sim.cpp sim/src/tsim_elf.cpp sim/src/tsim_timeline.cpp sim/src/tsim_axistats.cpp sim/src/axi_mem_model.cpp
 # golden models used by chip-level tests (tests/chip/mme.c, tests/chip/ctrl.c)
 SIM_GOLDEN   := tests/golden/numfmt.c tests/mme/mme_golden.c tests/golden/cp_model.c tests/dma/dma_model.c
 # tests/chip/tpc.c, tests/chip/hostlink.c: the TPC C ISA model, kernel golden models and

@@ -8,7 +8,7 @@ TPC_RTL_PKG  := rtl/tpc/tessera_tpc_isa_pkg.sv rtl/tpc/tessera_tpc_sfu_pkg.sv
 TPC_RTL_MODS := rtl/tpc/tessera_tpc_dec.sv rtl/tpc/tessera_tpc_vlane.sv rtl/tpc/tessera_tpc_valu.sv rtl/tpc/tessera_tpc_tmu.sv rtl/tpc/tessera_tpc_fadd.sv rtl/tpc/tessera_tpc_fmul.sv \
                 rtl/tpc/tessera_tpc_ffma.sv rtl/tpc/tessera_tpc_fpu.sv \
                 rtl/tpc/tessera_tpc_core.sv
-TPC_RTL      := rtl/mme/tessera_mme_pkg.sv $(TPC_RTL_PKG) $(TPC_RTL_MODS)
+TPC_RTL      := rtl/cfg/$(CONFIG)/tessera_cfg_pkg.sv rtl/mme/tessera_mme_pkg.sv $(TPC_RTL_PKG) $(TPC_RTL_MODS)
 
 RTL_PKGS  += $(TPC_RTL_PKG)
 RTL_SRCS  += $(TPC_RTL_MODS)
@@ -28,7 +28,7 @@ $(TPC_RTL_TB): $(TPC_RTL) tests/tpc/rtl/tb_tpc_core.cpp $(TPC_TOOLS_DIR)/libtpcm
 	@mkdir -p $(TPC_RTL_BUILD)/tb && rm -f $@
 	nice verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast \
 	  --public-flat-rw -Wno-fatal --top-module tessera_tpc_core "-GMemSize=33'h40000" -Mdir $(TPC_RTL_BUILD)/tb \
-	  -o Vtessera_tpc_core -CFLAGS "-O1 -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm" \
+	  -o Vtessera_tpc_core -CFLAGS "-O1 -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm -I$(CFG_INC)" \
 	  -LDFLAGS "$(TPC_RTL_BUILD)/tpc_golden.o $(TPC_TOOLS_DIR)/libtpcmodel.a -lm" \
 	  $(addprefix $(ROOT)/,$(TPC_RTL)) $(ROOT)/tests/tpc/rtl/tb_tpc_core.cpp > $(TPC_RTL_BUILD)/tb/build.log 2>&1 \
 	  || { tail -30 $(TPC_RTL_BUILD)/tb/build.log; exit 1; }
@@ -61,7 +61,7 @@ $(TPC_FPU_TB): $(TPC_FPU_RTL) tests/tpc/rtl/tb_tpc_fpu.cpp $(TPC_TOOLS_DIR)/libt
 	@mkdir -p $(TPC_RTL_BUILD)/fputb && rm -f $@
 	nice verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast -Wno-fatal \
 	  --top-module tessera_tpc_fpu -Mdir $(TPC_RTL_BUILD)/fputb -o Vtessera_tpc_fpu \
-	  -CFLAGS "-O1 -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm" -LDFLAGS "$(TPC_TOOLS_DIR)/libtpcmodel.a -lm" \
+	  -CFLAGS "-O1 -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm -I$(CFG_INC)" -LDFLAGS "$(TPC_TOOLS_DIR)/libtpcmodel.a -lm" \
 	  $(addprefix $(ROOT)/,$(TPC_FPU_RTL)) $(ROOT)/tests/tpc/rtl/tb_tpc_fpu.cpp > $(TPC_RTL_BUILD)/fputb/build.log 2>&1 \
 	  || { tail -30 $(TPC_RTL_BUILD)/fputb/build.log; exit 1; }
 .PHONY: tpc-fpu-tb tpc-fpu-test

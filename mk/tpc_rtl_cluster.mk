@@ -13,7 +13,8 @@ LINT_TOPS += tessera_tpc_cluster
 TPCC_PER_DCORE ?= 2
 TPCC_BUILD := $(BUILD)/tpc_cluster_$(TPCC_PER_DCORE)
 TPCC_TB    := $(TPCC_BUILD)/Vtessera_tpc_cluster
-TPCC_RTL   := $(CFG_PKG) rtl/tpc/gen/tpc_reg_pkg.sv rtl/tpc/gen/tpc_reg_top.sv $(TPC_RTL) $(TPCC_MODS)
+TPCC_RTL   := $(CFG_PKG) rtl/tpc/gen/tpc_reg_pkg.sv rtl/tpc/gen/tpc_reg_top.sv \
+              $(filter-out rtl/cfg/%,$(TPC_RTL)) $(TPCC_MODS)
 TPCC_SRCS  := tests/tpc/rtl/tpcc_harness.cpp sim/src/axi_mem_model.cpp
 TPCC_HDRS  := tests/tpc/rtl/tpcc_tb.h sim/src/axi_mem_model.h bsp/include/regs/tpc_regs.h
 TPCC_SHAPES ?= 2

@@ -38,6 +38,9 @@ static void usage(FILE *f) {
           "  --trace FILE.fst      write an FST waveform (per test when several run)\n"
           "  --timeline FILE.json  write engine activity (queues, engines, TPCs, HBM) as a\n"
           "                        Chrome/Perfetto trace (ui.perfetto.dev; 1 ns = 1 cycle)\n"
+          "  --axi-stats           monitor the AXI ports (HBM channels, fabric masters, L2 ports,\n"
+          "                        TPC cores): benchmarks print handshakes, stalls and latencies\n"
+          "                        per run (AXISTATS lines, docs/sim.md)\n"
           "  --serve PORT          serve a fresh chip to hostlink clients on 127.0.0.1:PORT\n"
           "                        (`hostlink --dev tcp:PORT ...`, docs/hostlink.md) until one\n"
           "                        sends shutdown; --max-cycles limits the simulated time (default 1G)\n"
@@ -95,6 +98,7 @@ static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
   so.l2_set_hash = o->l2_set_hash;
   so.trace_file = o->trace;
   so.timeline_file = o->timeline;
+  so.axi_stats = o->axi_stats;
   so.uart_echo = o->verbose;
   tsim_t *s = tsim_create(&so);
   if (!s) {
@@ -173,6 +177,7 @@ static int serve(int port, const tf_opts_t *o) {
   so.l2_set_hash = o->l2_set_hash;
   so.trace_file = o->trace;
   so.timeline_file = o->timeline;
+  so.axi_stats = o->axi_stats;
   so.uart_echo = o->verbose;
   so.quiet = !o->verbose;
   tsim_t *s = tsim_create(&so);
@@ -276,6 +281,8 @@ int main(int argc, char **argv) {
       NEEDV();
       if (!parse_u64(v, &n) || !n || n > 4096) goto bad;
       o.host_bw = (unsigned)n;
+    } else if (!strcmp(a, "--axi-stats")) {
+      o.axi_stats = 1;
     } else if (!strcmp(a, "--l2-set-hash")) {
       o.l2_set_hash = 1;
     } else if (!strcmp(a, "--hbm-size")) {

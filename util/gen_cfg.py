@@ -63,6 +63,8 @@ def check(c):
         sys.exit(f"gen_cfg: {name}: l2_rd_masters must be 1 or 2")
     if c["hbm_channel_hash"] not in (0, 1):
         sys.exit(f"gen_cfg: {name}: hbm_channel_hash must be 0 or 1")
+    if c["tpc_posted_stores"] < 2 or not is_pow2(c["tpc_posted_stores"]):
+        sys.exit(f"gen_cfg: {name}: tpc_posted_stores must be a power of two >= 2")
     if c["tpc_ports_per_dcore"] < 1 or c["tpc_per_dcore"] % c["tpc_ports_per_dcore"]:
         sys.exit(f"gen_cfg: {name}: tpc_ports_per_dcore must be >= 1 and divide tpc_per_dcore")
     if c["mem_region_bytes"] < 256:
@@ -137,6 +139,7 @@ SCALARS = [
     ("tpc_per_dcore", "TPCs per DCORE"),
     ("num_tpc", "TPCs in the chip"),
     ("tpc_ports_per_dcore", "TPC cluster AXI masters (L2 ports) per DCORE"),
+    ("tpc_posted_stores", "posted tensor stores in flight per TPC (one memory region)"),
     ("tpc_simd_bits", "TPC vector register width in bits"),
     ("tpc_lanes32", "TPC 32-bit lanes per vector"),
     ("num_l2", "L2 slices (one per DCORE)"),

@@ -274,7 +274,7 @@ module tessera_tpc_core #(
   logic         lm_done_q, need_lm;    // the load slot's local-memory read (DECODE) is done
   logic [255:0] ld_vec_q;
   logic         need_ld, need_st, tmu_start, tmu_store, tmu_done, tmu_err;
-  localparam int unsigned NumPosted = 4;   // posted stores in flight (TMU)
+  localparam int unsigned NumPosted = tessera_cfg_pkg::TpcPostedStores;  // posted stores in flight (TMU)
   logic         tmu_idle, tmu_wr_err, end_hold, lm_hold;
   logic [$clog2(NumPosted)-1:0] tmu_wr_err_age;
   // PCs of the last st.t's done without error, youngest first (the posted stores' PCs)

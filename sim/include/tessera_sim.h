@@ -47,6 +47,8 @@ typedef struct {
   const char *trace_file;   /* FST waveform file, NULL = no waves */
   const char *timeline_file;/* engine-activity timeline (trace-event JSON for ui.perfetto.dev),
                                written by tsim_destroy; NULL = none (docs/sim.md "Timeline") */
+  int axi_stats;            /* monitor the chip's AXI ports (docs/sim.md "AXI port statistics");
+                               tsim_axistats_print reports them */
   int uart_echo;            /* echo decoded UART TX bytes to stdout */
   unsigned uart_rx_gap;     /* idle bit times between bytes driven into uart_rx_i (default 2) */
   int quiet;                /* do not print diagnostics to stderr on timeouts/limits */
@@ -146,6 +148,12 @@ void tsim_trace_close(tsim_t *s);
  * creation). */
 int tsim_timeline_open(tsim_t *s, const char *json_path);
 int tsim_timeline_close(tsim_t *s);
+
+/* ---- AXI port statistics (docs/sim.md "AXI port statistics"; tsim_opts_t.axi_stats):
+ * clear starts a new window; print writes one "AXISTATS <label> <port> ..." line per port
+ * that moved something in the window to stdout. Both do nothing when not enabled. */
+void tsim_axistats_clear(tsim_t *s);
+void tsim_axistats_print(tsim_t *s, const char *label);
 
 /* ---- retirement trace ring (last TSIM_RETIRE_RING retired instructions) */
 #define TSIM_RETIRE_RING 16

@@ -16,6 +16,7 @@
 #include "Vtessera_top__Dpi.h"
 #include "Vtessera_top___024root.h"
 #include "axi_mem_model.h"
+#include "tsim_axistats.h"
 #include "tsim_timeline.h"
 #include "tessera_cfg.h"
 #include "verilated.h"
@@ -192,6 +193,15 @@ struct tsim {
   void timeline_sample();
   bool timeline_write();
 
+  // AXI port statistics (opts.axi_stats; docs/sim.md "AXI port statistics")
+  std::vector<tessera::AxiMonitor> axm;
+  uint64_t axm_cycles = 0, axm_pf_off[TESSERA_NUM_L2] = {};  // cycles; read-ahead held per slice
+  struct AxPf {  // per slice, the read-ahead unit (tessera_l2_pf), summed per cycle
+    uint64_t hints = 0, drops = 0, fifo = 0, want = 0, lookups = 0, busy = 0, mst[4] = {};
+  } axm_pf[TESSERA_NUM_L2];
+  void axistats_setup();
+  void axistats_sample();
+
   bool limit_hit() const { return opts.max_cycles && cyc >= opts.max_cycles; }
   void set_err(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
   void cycle();
@@ -302,6 +312,13 @@ void tsim::cycle() {
       p.arsize = uint8_t(getf(t->hbm_arsize_o, c, 3));
       p.arburst = uint8_t(getf(t->hbm_arburst_o, c, 2));
     }
+    if (!axm.empty()) {  // the handshakes of this cycle (before the model ticks)
+      tessera::AxiSample a;
+      a.arv = p.arvalid, a.arr = p.arready, a.arid = p.arid, a.rv = p.rvalid, a.rr = p.rready;
+      a.rid = p.rid, a.rlast = p.rlast, a.awv = p.awvalid, a.awr = p.awready, a.awid = p.awid;
+      a.wv = p.wvalid, a.wr = p.wready, a.wlast = p.wlast, a.bv = p.bvalid, a.br = p.bready, a.bid = p.bid;
+      axm[c].sample(a, cyc);
+    }
     if (tl) {  // beats moved on the channel in this cycle (before the model ticks)
       tl_cnt[2 * c] = p.rvalid && p.rready;
       tl_cnt[2 * c + 1] = p.wvalid && p.wready;
@@ -337,6 +354,7 @@ void tsim::cycle() {
     hch->tick(p);
   }
   if (tl) timeline_sample();
+  if (!axm.empty()) axistats_sample();
 
   // UART decoder (sample in the middle of each bit). A start bit only counts
   // once the line has been idle (high): uart_tx_o is low during reset.
@@ -464,6 +482,144 @@ int tsim::host_access(uint32_t addr, bool we, unsigned be, uint32_t wdata, uint3
 }
 
 // ==================================================================== C API
+// ---------------------------------------------------------------- AXI port statistics
+// Monitors, in this order: the HBM channels; the fabric's masters (tessera_top: 0 the
+// system-bus bridge, AxL2 + d slice d, AxQf the queue managers' fetch port, AxL2R + d
+// slice d's read-only master); the L2 slices' upstream ports (port p of DCORE d, see
+// tessera_top's L2 section); the TPC cores at the cluster's DCORE arbiters.
+namespace {
+constexpr unsigned kAxTpcPorts = TESSERA_TPC_PORTS_PER_DCORE;
+constexpr unsigned kAxFabM = 1u + TESSERA_NUM_L2 + 1u + (TESSERA_L2_RD_MASTERS == 2 ? TESSERA_NUM_L2 : 0u);
+constexpr unsigned kAxL2Ports = 3u + kAxTpcPorts;
+constexpr unsigned kAxL2U = TESSERA_NUM_L2 * kAxL2Ports;
+constexpr unsigned kAxTpcM = TESSERA_DCORES * kAxTpcPorts;
+constexpr unsigned kAxTpcPerPort = TESSERA_TPC_PER_DCORE / kAxTpcPorts;
+constexpr unsigned kAxTpcSrc = kAxTpcPerPort + 1u;  // cores + the loader
+constexpr unsigned kAxIdW = TESSERA_AXI_ID_BITS;
+constexpr unsigned ax_clog2(unsigned v) { return v <= 1 ? 0 : 1 + ax_clog2((v + 1) / 2); }
+constexpr unsigned kAxHintW = ax_clog2(TESSERA_L2_RD_BURSTS + 1) + 1;  // tessera_l2_pf h_cnt_q
+constexpr unsigned kAxNumPf = (1u << TESSERA_AXI_ID_BITS) - 2u * kAxL2Ports;
+template <typename P>
+void ax_pf_sample(P& a, const uint32_t hv, const uint32_t hp, const uint64_t hc, bool rv, bool rg, bool cv,
+                  uint64_t mst) {
+  for (unsigned p = 0; p < kAxL2Ports; ++p) {
+    const bool v = (hv >> p) & 1u, pu = (hp >> p) & 1u;
+    a.hints += pu;
+    a.drops += v && !pu;
+    a.fifo += (hc >> (p * kAxHintW)) & ((1ull << kAxHintW) - 1);
+  }
+  a.want += rv;
+  a.lookups += rv && rg;
+  a.busy += cv;
+  for (unsigned k = 0; k < kAxNumPf; ++k) ++a.mst[(mst >> (2 * k)) & 3u];
+}
+}  // namespace
+
+void tsim::axistats_setup() {
+  axm.clear();
+  for (unsigned c = 0; c < kCh; ++c) axm.emplace_back("HBM" + std::to_string(c));
+  for (unsigned m = 0; m < kAxFabM; ++m) {
+    std::string n = m == 0 ? "fab.sys" : m <= TESSERA_NUM_L2 ? "fab.L2_" + std::to_string(m - 1)
+                                       : m == TESSERA_NUM_L2 + 1 ? "fab.qfetch"
+                                                                 : "fab.L2R" + std::to_string(m - TESSERA_NUM_L2 - 2);
+    axm.emplace_back(n);
+  }
+  static const char* const pn[] = {"mme", "tpc", "dma", "mmeB"};
+  for (unsigned u = 0; u < kAxL2U; ++u) {
+    const unsigned d = u / kAxL2Ports, p = u % kAxL2Ports;
+    axm.emplace_back("L2_" + std::to_string(d) + "." + (p < 4 ? pn[p] : "tpc" + std::to_string(p - 3)));
+  }
+  for (unsigned m = 0; m < kAxTpcM; ++m)
+    for (unsigned j = 0; j < kAxTpcPerPort; ++j) {
+      const unsigned d = m / kAxTpcPorts, sl = m % kAxTpcPorts + kAxTpcPorts * j;
+      axm.emplace_back("TPC" + std::to_string(d * TESSERA_TPC_PER_DCORE + sl));
+    }
+}
+
+void tsim::axistats_sample() {
+  auto* r = top->rootp;
+  unsigned k = kCh;  // the HBM channels are sampled in cycle()
+#define AX_T(sig) r->tessera_sim_top__DOT__u_top__DOT__##sig
+  // one AXI port p (prefix of tessera_top's signal arrays: ax, l2u) at index i
+#define AX_PORT(p, i)                                                                                          \
+  do {                                                                                                         \
+    tessera::AxiSample a;                                                                                      \
+    a.arv = getf(AX_T(p##_arvalid), i, 1), a.arr = getf(AX_T(p##_arready), i, 1);                              \
+    a.arid = getf(AX_T(p##_arid), i, kAxIdW), a.rid = getf(AX_T(p##_rid), i, kAxIdW);                          \
+    a.rv = getf(AX_T(p##_rvalid), i, 1), a.rr = getf(AX_T(p##_rready), i, 1), a.rlast = getf(AX_T(p##_rlast), i, 1); \
+    a.awv = getf(AX_T(p##_awvalid), i, 1), a.awr = getf(AX_T(p##_awready), i, 1);                              \
+    a.awid = getf(AX_T(p##_awid), i, kAxIdW), a.bid = getf(AX_T(p##_bid), i, kAxIdW);                          \
+    a.wv = getf(AX_T(p##_wvalid), i, 1), a.wr = getf(AX_T(p##_wready), i, 1), a.wlast = getf(AX_T(p##_wlast), i, 1); \
+    a.bv = getf(AX_T(p##_bvalid), i, 1), a.br = getf(AX_T(p##_bready), i, 1);                                  \
+    axm[k].sample(a, cyc);                                                                                     \
+  } while (0)
+  for (unsigned m = 0; m < kAxFabM; ++m, ++k) AX_PORT(ax, m);
+  for (unsigned u = 0; u < kAxL2U; ++u, ++k) AX_PORT(l2u, u);
+#undef AX_PORT
+  for (unsigned m = 0; m < kAxTpcM; ++m)
+    for (unsigned j = 0; j < kAxTpcPerPort; ++j, ++k) {
+      const unsigned b = m * kAxTpcSrc + j;  // s_*[m][j]; the cores use one ID
+      tessera::AxiSample a;
+      a.arv = getf(AX_T(u_tpc__DOT__s_arvalid), b, 1), a.arr = getf(AX_T(u_tpc__DOT__s_arready), b, 1);
+      a.rv = getf(AX_T(u_tpc__DOT__s_rvalid), b, 1), a.rr = getf(AX_T(u_tpc__DOT__s_rready), b, 1);
+      a.rlast = getf(AX_T(u_tpc__DOT__s_rlast), m, 1);
+      a.awv = getf(AX_T(u_tpc__DOT__s_awvalid), b, 1), a.awr = getf(AX_T(u_tpc__DOT__s_awready), b, 1);
+      a.wv = getf(AX_T(u_tpc__DOT__s_wvalid), b, 1), a.wr = getf(AX_T(u_tpc__DOT__s_wready), b, 1);
+      a.wlast = getf(AX_T(u_tpc__DOT__s_wlast), b, 1);
+      a.bv = getf(AX_T(u_tpc__DOT__s_bvalid), b, 1), a.br = getf(AX_T(u_tpc__DOT__s_bready), b, 1);
+      axm[k].sample(a, cyc);
+    }
+  ++axm_cycles;
+#define AX_PF(d) r->tessera_sim_top__DOT__u_top__DOT__u_l2__DOT__g_slice__BRA__##d##__KET____DOT__u_l2__DOT__pf_enable
+  if (!AX_PF(0)) ++axm_pf_off[0];
+#if TESSERA_NUM_L2 > 1
+  if (!AX_PF(1)) ++axm_pf_off[1];
+#endif
+#undef AX_PF
+#define AX_RA(d, sig) r->tessera_sim_top__DOT__u_top__DOT__u_l2__DOT__g_slice__BRA__##d##__KET____DOT__u_l2__DOT__u_pf__DOT__##sig
+#define AX_RA_SAMPLE(d)                                                                                      \
+  ax_pf_sample(axm_pf[d], uint32_t(AX_RA(d, hint_valid_i)), uint32_t(AX_RA(d, h_push)), uint64_t(AX_RA(d, h_cnt_q)), \
+               AX_RA(d, req_valid_o), AX_RA(d, req_gnt_i), AX_RA(d, cur_v_q), uint64_t(AX_RA(d, m_st_q)))
+  AX_RA_SAMPLE(0);
+#if TESSERA_NUM_L2 > 1
+  AX_RA_SAMPLE(1);
+#endif
+#undef AX_RA_SAMPLE
+#undef AX_RA
+#undef AX_T
+}
+
+extern "C" {
+
+void tsim_axistats_clear(tsim_t* s) {
+  for (auto& m : s->axm) m.clear();
+  s->axm_cycles = 0;
+  for (auto& c : s->axm_pf_off) c = 0;
+  for (auto& a : s->axm_pf) a = tsim::AxPf();
+}
+
+void tsim_axistats_print(tsim_t* s, const char* label) {
+  if (s->axm.empty()) return;
+  std::printf("AXISTATS %s: per port over the run (latencies in cycles from the AR/AW handshake; "
+              "stall = valid without ready, %% of cycles)\n", label);
+  for (const auto& m : s->axm) m.print(stdout, label);
+  const double c = s->axm_cycles ? double(s->axm_cycles) : 1.0;
+  for (unsigned d = 0; d < TESSERA_NUM_L2; ++d) {
+    const auto& a = s->axm_pf[d];
+    std::printf("AXISTATS %s L2_%u read-ahead: held (write queue without room, maintenance) %.1f%% of cycles; "
+                "hints %llu, dropped (FIFO full) %llu, in the FIFOs %.2f; working on a hint %.1f%%, lookup wanted "
+                "%.1f%%, granted %.1f%% of cycles; MSHRs (of %u) free %.2f, looking up %.2f, waiting for AR %.2f, "
+                "reading %.2f\n",
+                label, d, 100.0 * double(s->axm_pf_off[d]) / c, (unsigned long long)a.hints,
+                (unsigned long long)a.drops, double(a.fifo) / c, 100.0 * double(a.busy) / c,
+                100.0 * double(a.want) / c, 100.0 * double(a.lookups) / c, kAxNumPf, double(a.mst[0]) / c,
+                double(a.mst[1]) / c, double(a.mst[2]) / c, double(a.mst[3]) / c);
+  }
+  std::fflush(stdout);
+}
+
+}  // extern "C"
+
 extern "C" {
 
 void tsim_opts_default(tsim_opts_t* o) {
@@ -527,6 +683,7 @@ tsim_t* tsim_create(const tsim_opts_t* o) {
     if (tsim_trace_open(s.get(), s->opts.trace_file) != TSIM_OK) return nullptr;
   }
   if (s->opts.timeline_file && s->opts.timeline_file[0]) tsim_timeline_open(s.get(), s->opts.timeline_file);
+  if (s->opts.axi_stats) s->axistats_setup();
   tsim_reset(s.get());
   return s.release();
 }

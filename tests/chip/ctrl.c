@@ -1464,9 +1464,13 @@ static int bench_pipe(tf_ctx_t *t, uint32_t m, uint32_t n, uint32_t k, unsigned 
   CALL(pipe_setup(t, &p, m, n, k, slices, tpc, shared));
   p.bench = 1;
   uint64_t cp = 0, cc = 0, cpl = 0;
+  tsim_axistats_clear(t->sim);
   int rc = pipe_run(t, &p, 1, &cp);
+  tsim_axistats_print(t->sim, "pipe/producer");
   if (rc == TF_PASS) rc = gemm_check(t, &p.j, p.j.c, "producer-only GEMM");
+  tsim_axistats_clear(t->sim);
   if (rc == TF_PASS) rc = pipe_run(t, &p, 2, &cc);
+  tsim_axistats_print(t->sim, "pipe/consumer");
   if (rc == TF_PASS) rc = pipe_check(t, &p);
   if (rc == TF_PASS) {
     /* clear both results, then the pipelined run */
@@ -1475,7 +1479,9 @@ static int bench_pipe(tf_ctx_t *t, uint32_t m, uint32_t n, uint32_t k, unsigned 
     free(z);
     pipe_clear_out(t, &p);
     TF_CHECK_OK(t, tsim_l2_invalidate_all(t->sim));  /* (flushed by pipe_check) */
+    tsim_axistats_clear(t->sim);
     rc = pipe_run(t, &p, 0, &cpl);
+    tsim_axistats_print(t->sim, "pipe/pipelined");
   }
   if (rc == TF_PASS) rc = pipe_check(t, &p);
   if (rc == TF_PASS) {
@@ -1684,7 +1690,9 @@ static int bench_transpose_run(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, u
   cp_stop(&b, CP_HDR_EB);
   uint32_t busy = 0;
   uint64_t total = 0;
+  tsim_axistats_clear(t->sim);
   CALL(dma0_bench_run(t, &b, &busy, &total));
+  tsim_axistats_print(t->sim, e == 4 ? "transpose/e4" : "transpose/e2");
   double beats = bytes / 32.0;
   printf("CTRLBENCH dma transpose %u x %u B (%u-byte elements, %u KiB, writes %sallocating%s): engine busy %u cycles (%.1f%% of 1 beat/cycle), "
          "doorbell to completion %llu cycles (%.1f%%)\n", rows, row_bytes, e, bytes / 1024u, wr_alloc ? "" : "not ",

@@ -569,7 +569,13 @@ static int bench_one(tf_ctx_t *t, const char *kern, uint32_t W, uint32_t H, uint
     tsim_mem_write(t->sim, L.tensor[k].base, in, es * n);
   }
   if (tsim_l2_invalidate_all(t->sim) != TSIM_OK) rc = tf_fail(t, "L2 invalidate: %s", tsim_last_error(t->sim));
+  tsim_axistats_clear(t->sim);
   if (rc == TF_PASS) rc = chip_launch(t, &L, ntpc, 0xBE00u + ntpc, res);
+  if (rc == TF_PASS) {
+    char lab[64];
+    snprintf(lab, sizeof lab, "%s/%uKiB/%uTPC", kern, bytes >> 10, ntpc);
+    tsim_axistats_print(t->sim, lab);
+  }
   if (rc == TF_PASS && FIELD(res->status, STATUS__ERR)) rc = tf_fail(t, "error %u", (unsigned)FIELD(res->status, STATUS__ERR));
   if (rc == TF_PASS && tsim_l2_flush_all(t->sim) != TSIM_OK) rc = tf_fail(t, "L2 flush: %s", tsim_last_error(t->sim));
   if (rc == TF_PASS) {

@@ -283,6 +283,7 @@ unsigned tf_run(const unsigned char *sel, const tf_opts_t *opts) {
     so.l2_set_hash = opts->l2_set_hash;
     so.trace_file = trace[0] ? trace : NULL;
     so.timeline_file = tl[0] ? tl : NULL;
+    so.axi_stats = opts->axi_stats;
     so.uart_echo = opts->verbose;
     printf("[ RUN  ] %s/%s  seed 0x%016llx  budget %llu\n", tt->suite, tt->name,
            (unsigned long long)ctx.seed, (unsigned long long)ctx.budget);

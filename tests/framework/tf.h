@@ -56,6 +56,7 @@ typedef struct {
   int l2_set_hash;                  /* every L2 slice starts with CTRL.set_hash = 1 */
   const char *trace;     /* FST file; with several tests, "<stem>.<suite>.<name>.fst" */
   const char *timeline;  /* trace-event JSON; with several tests, "<stem>.<suite>.<name>.json" */
+  int axi_stats;         /* AXI port statistics; benches print them per run (docs/sim.md) */
   int verbose;           /* echo UART, print more */
   int progress;          /* progress line on stderr */
 } tf_opts_t;

@@ -35,6 +35,7 @@ package tessera_cfg_pkg;
   localparam int unsigned TpcPerDcore = 4;  // TPCs per DCORE
   localparam int unsigned NumTpc = 8;  // TPCs in the chip
   localparam int unsigned TpcPortsPerDcore = 2;  // TPC cluster AXI masters (L2 ports) per DCORE
+  localparam int unsigned TpcPostedStores = 4;  // posted tensor stores in flight per TPC (one memory region)
   localparam int unsigned TpcSimdBits = 256;  // TPC vector register width in bits
   localparam int unsigned TpcLanes32 = 8;  // TPC 32-bit lanes per vector
   localparam int unsigned NumL2 = 2;  // L2 slices (one per DCORE)

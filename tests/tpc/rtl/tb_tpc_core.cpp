@@ -11,6 +11,7 @@
 #include "Vtessera_tpc_core___024root.h"
 #include "verilated.h"
 extern "C" {
+#include "tessera_cfg.h"
 #include "tpc_model.h"
 #include "tpc_isa_gen.h"
 #include "tpcasm_lib.h"
@@ -74,16 +75,17 @@ static bool burst_ok(uint32_t a, unsigned len, unsigned size, unsigned burst) {
 // 5 fast st crossing 256 bytes, 6 fast with disabled lanes, 7 block fills, 8 prefetch fills,
 // 9 posted stores answered with an error, 10 a second posted store issued while one is in
 // flight, 11 a posted store answered with an error while a younger one is in flight,
-// 12 a block fill's AR sent while another fill is in flight, 13 a fourth posted store issued
-// while three are in flight, 14 a posted store answered with an error while two or more
-// younger ones are in flight, 15 a pf.t that started a block fill
+// 12 a block fill's AR sent while another fill is in flight, 13 the last posted store the TMU
+// allows (TESSERA_TPC_POSTED_STORES) issued while all the others are in flight, 14 a posted
+// store answered with an error while two or more younger ones are in flight, 15 a pf.t that
+// started a block fill
 static const int kTmuCnt = 16;
 static uint64_t tmu_cnt[kTmuCnt];
 static const char *const tmu_cnt_name[kTmuCnt] = {"slow", "fast ld", "fast ld unaligned", "fast st", "fast st unaligned",
                                                   "fast st crossing 256 B", "fast with disabled lanes", "block fills",
                                                   "prefetches", "posted store errors",
                                                   "posted stores behind another", "posted store errors under a younger one",
-                                                  "two fills in flight", "four posted stores",
+                                                  "two fills in flight", "all posted stores in flight",
                                                   "posted store errors under two or more younger ones",
                                                   "pf.t fills"};
 // Core commit paths (docs/tpc_rtl.md "Bundle timing"): a bundle commits in EXEC, or in the
@@ -213,7 +215,7 @@ static void tick() {
   if (b && bq.front().err && ROOT(u_tmu__DOT__bcnt_q) >= 2) tmu_cnt[11]++;
   if (b && bq.front().err && ROOT(u_tmu__DOT__bcnt_q) >= 3) tmu_cnt[14]++;
   if (aw && ROOT(u_tmu__DOT__bcnt_q) >= 1) tmu_cnt[10]++;
-  if (aw && ROOT(u_tmu__DOT__bcnt_q) == 3) tmu_cnt[13]++;
+  if (aw && ROOT(u_tmu__DOT__bcnt_q) == TESSERA_TPC_POSTED_STORES - 1) tmu_cnt[13]++;
   {
     int st = ROOT(state_q);
     bool unit_end = (st == kStTld && ROOT(tmu_done)) || (st == kStTst && ROOT(tmu_done) && !ROOT(tmu_err)) ||
@@ -454,7 +456,7 @@ static Prog gen_prog() {
     // the first one's error meets the younger stores (the TPC must stop at the first
     // store's PC)
     int k = 2 + (int)rn((uint32_t)p.len - 4);
-    int n = 2 + (int)rn(4);
+    int n = 2 + (int)rn(TESSERA_TPC_POSTED_STORES);  // up to one more than may be posted
     if (k + n > p.len) n = p.len - k;
     uint64_t st = 0;
     for (int tries = 0; tries < 32; tries++) {

@@ -35,6 +35,7 @@
 #define TESSERA_TPC_PER_DCORE            4u  /* TPCs per DCORE */
 #define TESSERA_NUM_TPC                  8u  /* TPCs in the chip */
 #define TESSERA_TPC_PORTS_PER_DCORE      2u  /* TPC cluster AXI masters (L2 ports) per DCORE */
+#define TESSERA_TPC_POSTED_STORES        4u  /* posted tensor stores in flight per TPC (one memory region) */
 #define TESSERA_TPC_SIMD_BITS            256u  /* TPC vector register width in bits */
 #define TESSERA_TPC_LANES32              8u  /* TPC 32-bit lanes per vector */
 #define TESSERA_NUM_L2                   2u  /* L2 slices (one per DCORE) */
