@@ -152,8 +152,16 @@ int tsim_timeline_close(tsim_t *s);
 /* ---- AXI port statistics (docs/sim.md "AXI port statistics"; tsim_opts_t.axi_stats):
  * clear starts a new window; print writes one "AXISTATS <label> <port> ..." line per port
  * that moved something in the window to stdout. Both do nothing when not enabled. */
+void tsim_axistats_enable(tsim_t *s);  /* start monitoring now (as if opened with axi_stats) */
 void tsim_axistats_clear(tsim_t *s);
 void tsim_axistats_print(tsim_t *s, const char *label);
+typedef struct {
+  uint64_t ar, r, aw, w, b;            /* bursts (AR, AW, B) and beats (R, W) since the clear */
+  double rd_first, rd_last, wr_lat;    /* mean cycles: AR to first / last R beat, AW to B */
+} tsim_axi_port_stats_t;
+/* One port's counts by its AXISTATS name ("HBM0", "fab.sys", "L2_0.tpc", "TPC3", ...);
+ * TSIM_EARG when the statistics are off or no port has that name. */
+int tsim_axistats_port(tsim_t *s, const char *name, tsim_axi_port_stats_t *st);
 
 /* ---- retirement trace ring (last TSIM_RETIRE_RING retired instructions) */
 #define TSIM_RETIRE_RING 16

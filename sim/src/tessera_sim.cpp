@@ -591,11 +591,26 @@ void tsim::axistats_sample() {
 
 extern "C" {
 
+void tsim_axistats_enable(tsim_t* s) {
+  if (s->axm.empty()) s->axistats_setup();
+}
+
 void tsim_axistats_clear(tsim_t* s) {
   for (auto& m : s->axm) m.clear();
   s->axm_cycles = 0;
   for (auto& c : s->axm_pf_off) c = 0;
   for (auto& a : s->axm_pf) a = tsim::AxPf();
+}
+
+int tsim_axistats_port(tsim_t* s, const char* name, tsim_axi_port_stats_t* st) {
+  for (const auto& m : s->axm)
+    if (m.name() == name) {
+      st->ar = m.ar(), st->r = m.r(), st->aw = m.aw(), st->w = m.w(), st->b = m.b();
+      st->rd_first = m.rd_first(), st->rd_last = m.rd_last(), st->wr_lat = m.wr_lat();
+      return TSIM_OK;
+    }
+  s->set_err("axi stats: %s", s->axm.empty() ? "not enabled" : "no such port");
+  return TSIM_EARG;
 }
 
 void tsim_axistats_print(tsim_t* s, const char* label) {

@@ -30,6 +30,15 @@ class AxiMonitor {
   // One line; nothing when the port moved nothing since the last clear.
   void print(FILE* f, const char* label) const;
   const std::string& name() const { return name_; }
+  // counts since the last clear: bursts / beats per channel, mean latencies (cycles)
+  uint64_t ar() const { return ar_; }
+  uint64_t r() const { return r_; }
+  uint64_t aw() const { return aw_; }
+  uint64_t w() const { return w_; }
+  uint64_t b() const { return b_; }
+  double rd_first() const { return rd_first_.avg(); }
+  double rd_last() const { return rd_last_.avg(); }
+  double wr_lat() const { return wr_.avg(); }
 
  private:
   struct Lat {
