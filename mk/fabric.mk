@@ -22,24 +22,26 @@ FABRIC_XBAR44H := $(FABRIC_BUILD)/xbar44h/Vtessera_axi_xbar
 FABRIC_OBI     := $(FABRIC_BUILD)/obi/Vtessera_obi2axi
 FABRIC_TBS     := $(FABRIC_XBAR44) $(FABRIC_XBAR32) $(FABRIC_XBAR44H) $(FABRIC_OBI)
 
-# Crossbar testbench with NM masters x NS channels, channel hash H (0/1): $(call fabric_xbar_tb,NM,NS,H)
+# Crossbar testbench with NM masters x NS channels, channel hash H (0/1), W buffer of WB beats
+# per channel: $(call fabric_xbar_tb,NM,NS,H,WB)
 define fabric_xbar_tb
 	@mkdir -p $(dir $@)
-	nice verilator $(FABRIC_VFLAGS) --top-module tessera_axi_xbar -GNumMst=$(1) -GNumSlv=$(2) -GChannelHash=1\'b$(3) \
+	nice verilator $(FABRIC_VFLAGS) --top-module tessera_axi_xbar -GNumMst=$(1) -GNumSlv=$(2) -GChannelHash=1\'b$(3) -GWBufBeats=$(4) \
 	  -CFLAGS "-DFAB_NMST=$(1) -DFAB_NSLV=$(2) -DFAB_HASH=$(3)" --Mdir $(dir $@) -o $(notdir $@) \
 	  $(FABRIC_SRCS) $(ROOT)/tests/fabric/fabric_tb.cpp $(FABRIC_TB_CPP) >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 endef
 
-# 4 masters x 4 channels (the proto channel count) ...
+# 4 masters x 4 channels with a 4-beat W buffer per channel (the proto chip's HBM fabric) ...
 $(FABRIC_XBAR44): $(FABRIC_TB_DEPS) tests/fabric/fabric_tb.cpp
-	$(call fabric_xbar_tb,4,4,0)
-# ... and 3 masters x 2 channels (odd master count, the tiny channel count)
+	$(call fabric_xbar_tb,4,4,0,4)
+# ... and 3 masters x 2 channels (odd master count, the tiny channel count), no W buffer
 $(FABRIC_XBAR32): $(FABRIC_TB_DEPS) tests/fabric/fabric_tb.cpp
-	$(call fabric_xbar_tb,3,2,0)
-# ... and 4 x 4 with the channel hash (ChannelHash = 1; run_fabric.py runs its stress and hbm phases)
+	$(call fabric_xbar_tb,3,2,0,0)
+# ... and 4 x 4 with the channel hash (ChannelHash = 1; run_fabric.py runs its stress and hbm
+# phases) and a 2-beat W buffer
 $(FABRIC_XBAR44H): $(FABRIC_TB_DEPS) tests/fabric/fabric_tb.cpp
-	$(call fabric_xbar_tb,4,4,1)
+	$(call fabric_xbar_tb,4,4,1,2)
 # OBI->AXI bridge testbench
 $(FABRIC_OBI): $(FABRIC_TB_DEPS) tests/fabric/obi_tb.cpp
 	@mkdir -p $(dir $@)

@@ -38,7 +38,10 @@ module tessera_axi_xbar #(
       (SlvIdBits >= 6 + ((NumMst > 1) ? $clog2(NumMst) : 1)) ? 64 :
       (1 << (SlvIdBits - ((NumMst > 1) ? $clog2(NumMst) : 1))),
   parameter int unsigned ReorderBeats    = 64,  // read beats buffered per master (power of two)
-  parameter int unsigned WriteSlots      = 8    // write bursts awaiting B per master (power of two)
+  parameter int unsigned WriteSlots      = 8,   // write bursts awaiting B per master (power of two)
+  // W beats buffered per channel (0: none; else a power of two >= 2): a beat bound for a
+  // busy channel no longer holds the master's later W beats to other channels
+  parameter int unsigned WBufBeats       = 0
 ) (
   input  logic                                clk_i,
   input  logic                                rst_ni,
@@ -589,6 +592,10 @@ module tessera_axi_xbar #(
     end
   end
 
+  if (WBufBeats == 1 || (WBufBeats & (WBufBeats - 1)) != 0) begin : g_bad_wbuf
+    $error("tessera_axi_xbar: WBufBeats must be 0 or a power of two >= 2");
+  end
+
   // ---------------------------------------------------------------- channels
   for (genvar c = 0; c < NumSlv; c++) begin : g_chan
     assign m_axi_awid_o[c]    = port_aw[c][AxId +: SlvIdBits];
@@ -601,11 +608,34 @@ module tessera_axi_xbar #(
     assign m_axi_awqos_o[c]   = port_aw[c][AxQos +: 4];
     assign m_axi_awvalid_o[c] = port_awvalid[c];
     assign port_awready[c]    = m_axi_awready_i[c];
-    assign m_axi_wdata_o[c]   = port_wdata[c];
-    assign m_axi_wstrb_o[c]   = port_wstrb[c];
-    assign m_axi_wlast_o[c]   = port_wlast[c];
-    assign m_axi_wvalid_o[c]  = port_wvalid[c];
-    assign port_wready[c]     = m_axi_wready_i[c];
+    if (WBufBeats == 0) begin : g_w_direct
+      assign m_axi_wdata_o[c]   = port_wdata[c];
+      assign m_axi_wstrb_o[c]   = port_wstrb[c];
+      assign m_axi_wlast_o[c]   = port_wlast[c];
+      assign m_axi_wvalid_o[c]  = port_wvalid[c];
+      assign port_wready[c]     = m_axi_wready_i[c];
+    end else begin : g_w_buf
+      // W buffer: a master's W beat for this channel is parked here when the channel is
+      // busy (its R beats share the bandwidth), so the master's next W burst, bound for
+      // another channel, is not held behind it (a master's W beats leave in its AW order).
+      // Beats keep the port's order, so the channel sees its AW order.
+      logic wb_full, wb_empty;
+      tessera_fabric_fifo #(
+        .Width (DataBits + StrbBits + 1),
+        .Depth (WBufBeats)
+      ) u_wbuf (
+        .clk_i   (clk_i),
+        .rst_ni  (rst_ni),
+        .push_i  (port_wvalid[c]),
+        .data_i  ({port_wlast[c], port_wstrb[c], port_wdata[c]}),
+        .pop_i   (m_axi_wready_i[c]),
+        .data_o  ({m_axi_wlast_o[c], m_axi_wstrb_o[c], m_axi_wdata_o[c]}),
+        .full_o  (wb_full),
+        .empty_o (wb_empty)
+      );
+      assign m_axi_wvalid_o[c] = !wb_empty;
+      assign port_wready[c]    = !wb_full;
+    end
     assign port_bid[c]        = m_axi_bid_i[c];
     assign port_bresp[c]      = m_axi_bresp_i[c];
     assign port_bvalid[c]     = m_axi_bvalid_i[c];

@@ -530,14 +530,23 @@ module tessera_l2 #(
   logic [NumReq-1:0]                  pb_gnt;
   logic [NumEng-1:0]                  pb_res_q;   // a probe's bypass result, one cycle later
 
+  // the read-ahead's last lookup result was not a hit: it has bank priority (below)
+  logic pf_first_q;
+
   for (genvar b = 0; b < NumBanks; b++) begin : g_bank
     assign bk_side_v[b] = sd_any && (sd_bank == BankBits'(b));
     always_comb begin
       for (int e = 0; e < NumReq; e++) begin
         bk_rq[b][e] = eng_req[e] && (eng_bank[e] == BankBits'(b)) && !bk_side_v[b];
       end
-      // the read-ahead lookup only takes a bank cycle no engine wants
-      if (|bk_rq[b][NumEng-1:0]) bk_rq[b][PfReq] = 1'b0;
+      // the read-ahead lookup comes first while it finds lines missing (its last lookup
+      // did not hit): then its lookups are what let the engines' own lookups hit. It asks
+      // for one bank per cycle, mostly for consecutive lines, which map to different
+      // banks (and a port's repeated hint is dropped, tessera_l2_pf). After a hit it only
+      // takes bank cycles no engine wants: on lines already cached its lookups would
+      // only take bank cycles from the engines' hits
+      if (pf_first_q && bk_rq[b][PfReq]) bk_rq[b][NumEng-1:0] = '0;
+      else if (|bk_rq[b][NumEng-1:0])    bk_rq[b][PfReq] = 1'b0;
     end
     tessera_l2_rr_arb #(.N(NumReq)) u_arb (
       .clk_i     (clk_i),
@@ -660,6 +669,10 @@ module tessera_l2 #(
   logic [31:0]                pres_vaddr;
   logic [511:0]               pres_vdata;
   logic [63:0]                pres_vmask;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)         pf_first_q <= 1'b1;
+    else if (pres_valid) pf_first_q <= (pres_kind != tessera_l2_pkg::ResHit);
+  end
   always_comb begin
     for (int e = 0; e < NumEng; e++) begin
       eres_valid[e]  = 1'b0;

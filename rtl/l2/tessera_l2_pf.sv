@@ -96,6 +96,37 @@ module tessera_l2_pf #(
   logic [NumPorts-1:0]       h_push, h_in_nxt;
   logic [NumPorts-1:0][25:0] h_in_line;
   logic [NumPorts-1:0][2:0]  h_in_n;
+  // a port's hint equal to its previous one (the same lines, e.g. a master re-reading one
+  // line in one-beat bursts) is dropped: those lines were looked up already, and each
+  // lookup would cost a bank cycle (only read-ahead is lost; the engines' own lookups
+  // still miss and refill as usual)
+  logic [NumPorts-1:0]       h_same, h_prev_v_q, h_prev_nxt_q;
+  logic [NumPorts-1:0][25:0] h_prev_line_q;
+  logic [NumPorts-1:0][2:0]  h_prev_n_q;
+  always_comb begin
+    for (int p = 0; p < NumPorts; p++) begin
+      h_same[p] = h_prev_v_q[p] && (h_prev_line_q[p] == h_in_line[p]) &&
+                  (h_prev_n_q[p] == h_in_n[p]) && (h_prev_nxt_q[p] == h_in_nxt[p]);
+      h_push[p] = hint_valid_i[p] && (32'(h_cnt_q[p]) < HintDepth) && !h_same[p];
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      h_prev_v_q    <= '0;
+      h_prev_nxt_q  <= '0;
+      h_prev_line_q <= '0;
+      h_prev_n_q    <= '0;
+    end else begin
+      for (int p = 0; p < NumPorts; p++) begin
+        if (hint_valid_i[p]) begin
+          h_prev_v_q[p]    <= 1'b1;
+          h_prev_nxt_q[p]  <= h_in_nxt[p];
+          h_prev_line_q[p] <= h_in_line[p];
+          h_prev_n_q[p]    <= h_in_n[p];
+        end
+      end
+    end
+  end
   // each port's oldest hint (read with a per-port mux, then picked by port)
   logic [NumPorts-1:0][25:0] h_hd_line;
   logic [NumPorts-1:0][2:0]  h_hd_n;
@@ -107,7 +138,6 @@ module tessera_l2_pf #(
       h_last_addr[p] = hint_addr_i[p] + {19'd0, hint_len_i[p], 5'd0};
       h_rd_n[p]      = (32'(h_rd_q[p]) == HintDepth - 1) ? '0 : h_rd_q[p] + 1'b1;
       h_wr_n[p]      = (32'(h_wr_q[p]) == HintDepth - 1) ? '0 : h_wr_q[p] + 1'b1;
-      h_push[p]      = hint_valid_i[p] && (32'(h_cnt_q[p]) < HintDepth);
       // the entry: the burst's lines, and whether the next block follows; with the skip
       // hint only the next block
       if (hint_nxt_i[p] && hint_skip_i[p] && (h_last_addr[p][7:6] == 2'd3)) begin

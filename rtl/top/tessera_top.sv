@@ -1561,7 +1561,8 @@ module tessera_top #(
     .InterleaveBytes(tessera_cfg_pkg::HbmInterleaveBytes),
     .ChannelHash    (tessera_cfg_pkg::HbmChannelHash != 0),
     .MemBase        (tessera_cfg_pkg::HbmBase),
-    .MemSize        (tessera_cfg_pkg::HbmSize)
+    .MemSize        (tessera_cfg_pkg::HbmSize),
+    .WBufBeats      (tessera_cfg_pkg::FabricWBufBeats)
   ) u_axi_xbar (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),

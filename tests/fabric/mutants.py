@@ -2,7 +2,7 @@
 """Mutation check for the fabric testbenches (make fabric-mutants).
 
 Copies rtl/fabric/ to build/<config>/fabric/mutants/mN/, applies one deliberate
-bug per mutant, builds the 4x4 crossbar testbench against it and runs it with a
+bug per mutant, builds the 4x4 crossbar testbench (4-beat W buffer) against it and runs it with a
 fixed seed. A mutant the testbench does not catch ("0 failed") is reported as
 SURVIVED. Ends with "N passed, M failed" (a caught mutant is a pass).
 """
@@ -48,6 +48,8 @@ MUTANTS = [
     ("AW register overwritten while waiting", "tessera_axi_xbar.sv",
      "aw_load[p] = (|aw_req[p]) && !owner_full[p] && (!awq_valid_q[p] || port_awready[p]);",
      "aw_load[p] = (|aw_req[p]) && !owner_full[p];"),
+    ("W buffer drops a beat the channel did not take", "tessera_axi_xbar.sv",
+     ".pop_i   (m_axi_wready_i[c]),", ".pop_i   (1'b1),"),
     ("fixed priority instead of round robin", "tessera_fabric_rr_arb.sv",
      "(IdxBits'(i) > last_q)", "(IdxBits'(i) > IdxBits'(N - 1))"),
 ]
@@ -81,7 +83,7 @@ def main():
         cmd = ["nice", "verilator", "-O3", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "--cc",
                "--exe", "--build", "-MAKEFLAGS", "-j2",
                "-CFLAGS", f"-O1 -std=c++17 -I{ROOT}/sim/src -I{ROOT}/tests/fabric -DFAB_NMST=4 -DFAB_NSLV=4",
-               "--top-module", "tessera_axi_xbar", "-GNumMst=4", "-GNumSlv=4", "--Mdir", os.path.join(d, "obj"),
+               "--top-module", "tessera_axi_xbar", "-GNumMst=4", "-GNumSlv=4", "-GWBufBeats=4", "--Mdir", os.path.join(d, "obj"),
                "-o", "Vx"] + [os.path.join(d, "rtl", f) for f in SRCS] + [
                f"{ROOT}/tests/fabric/fabric_tb.cpp", f"{ROOT}/tests/fabric/fabric_slave.cpp",
                f"{ROOT}/sim/src/axi_mem_model.cpp"]
