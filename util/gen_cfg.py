@@ -65,6 +65,8 @@ def check(c):
         sys.exit(f"gen_cfg: {name}: hbm_channel_hash must be 0 or 1")
     if c["fabric_w_buf_beats"] == 1 or (c["fabric_w_buf_beats"] and not is_pow2(c["fabric_w_buf_beats"])):
         sys.exit(f"gen_cfg: {name}: fabric_w_buf_beats must be 0 or a power of two >= 2")
+    if c["fabric_rd_buf_beats"] < c["hbm_interleave_bytes"] // c["axi_data_bytes"] or not is_pow2(c["fabric_rd_buf_beats"]):
+        sys.exit(f"gen_cfg: {name}: fabric_rd_buf_beats must be a power of two >= the beats of one interleave granule")
     if c["tpc_posted_stores"] < 2 or not is_pow2(c["tpc_posted_stores"]):
         sys.exit(f"gen_cfg: {name}: tpc_posted_stores must be a power of two >= 2")
     if c["tpc_ports_per_dcore"] < 1 or c["tpc_per_dcore"] % c["tpc_ports_per_dcore"]:
@@ -127,6 +129,7 @@ SCALARS = [
     ("hbm_latency_cycles", "default device-memory read latency"),
     ("hbm_bytes_per_cycle", "default per-channel bandwidth"),
     ("hbm_max_reads", "default read bursts in flight per device-memory channel"),
+    ("fabric_rd_buf_beats", "read beats the HBM fabric buffers per master (its reorder buffer)"),
     ("fabric_w_buf_beats", "W beats buffered per channel in the HBM fabric (0: none)"),
     ("host_latency_cycles", "default host-memory read latency (host AXI master)"),
     ("host_bytes_per_cycle", "default host-link bandwidth"),

@@ -233,7 +233,7 @@ module tessera_l2 #(
   logic [NumPorts-1:0][31:0]      hint_addr;
   logic [NumPorts-1:0][7:0]       hint_len;
   logic [NumPorts-1:0][1:0]       hint_cls;
-  logic [NumPorts-1:0]            hint_nxt, hint_skip;
+  logic [NumPorts-1:0][1:0]       hint_blk;
   logic [NumEng-1:0]              eres_valid;
   tessera_l2_pkg::res_kind_e                      eres_kind [NumEng];
   logic [NumEng-1:0][255:0]       eres_rdata, eres_rdata1;
@@ -286,8 +286,7 @@ module tessera_l2 #(
       .hint_addr_o       (hint_addr[p]),
       .hint_len_o        (hint_len[p]),
       .hint_cls_o        (hint_cls[p]),
-      .hint_nxt_o        (hint_nxt[p]),
-      .hint_skip_o       (hint_skip[p]),
+      .hint_blk_o        (hint_blk[p]),
       .stall_o           (eng_stall[2*p]),
       .hit1_o            (rd_hit1[p]),
       .idle_o            (eng_idle[2*p])
@@ -845,8 +844,7 @@ module tessera_l2 #(
     .hint_addr_i  (hint_addr),
     .hint_len_i   (hint_len),
     .hint_cls_i   (hint_cls),
-    .hint_nxt_i   (hint_nxt),
-    .hint_skip_i  (hint_skip),
+    .hint_blk_i   (hint_blk),
     .enable_i     (pf_enable),
     .req_valid_o  (eng_req[PfReq]),
     .req_addr_o   (eng_addr[PfReq]),

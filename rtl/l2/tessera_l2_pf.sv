@@ -9,8 +9,8 @@
 // priority over all others), and the last beat of each line makes it valid and releases
 // the reservation (no owner replay: the engines' own lookups then hit). A refill error
 // releases the line invalid (the engine's own miss then reports the error). A burst with
-// the stream hint (ARQOS[2], private mode) also has the 256-byte block after its own looked
-// up; with ARQOS[3] only that block (docs/l2.md "AXI subset and hints").
+// the stream hint (ARQOS[3:2], private mode) also has the one or two 256-byte blocks after
+// its own looked up, or only the block two after it (docs/l2.md "AXI subset and hints").
 module tessera_l2_pf #(
   parameter int unsigned NumPorts = 3,
   parameter int unsigned NumPf    = 6,
@@ -27,13 +27,12 @@ module tessera_l2_pf #(
   input  logic [NumPorts-1:0][31:0]         hint_addr_i,
   input  logic [NumPorts-1:0][7:0]          hint_len_i,
   input  logic [NumPorts-1:0][1:0]          hint_cls_i,
-  // stream hint: the master also reads the 256-byte block after the burst's block; it is
-  // looked up (and refilled) right after the burst's lines when the burst ends at its
-  // block's end
-  input  logic [NumPorts-1:0]               hint_nxt_i,
-  // with hint_nxt_i: the burst's own lines were hinted before (as an earlier burst's next
-  // block): only the next block is looked up
-  input  logic [NumPorts-1:0]               hint_skip_i,
+  // stream hint, when the burst ends at its block's end: 2'b01 the master also reads the
+  // 256-byte block after the burst's block, 2'b10 the two blocks after it (looked up and
+  // refilled right after the burst's lines); 2'b11 the burst's lines and the next block
+  // were hinted before (by the master's previous hinted burst): only the block two after
+  // the burst's is looked up
+  input  logic [NumPorts-1:0][1:0]          hint_blk_i,
   // may issue a lookup (write-queue room, no maintenance running)
   input  logic                              enable_i,
   // lookup request / result
@@ -86,21 +85,23 @@ module tessera_l2_pf #(
   logic [NumPorts-1:0][HintDepth-1:0][25:0] h_line_q;
   logic [NumPorts-1:0][HintDepth-1:0][2:0]  h_n_q;
   logic [NumPorts-1:0][HintDepth-1:0][1:0]  h_cls_q;
-  logic [NumPorts-1:0][HintDepth-1:0]       h_nxt_q;
+  logic [NumPorts-1:0][HintDepth-1:0][1:0]  h_nxt_q;   // whole blocks after the lines
   logic [NumPorts-1:0][HW-1:0]              h_rd_q, h_wr_q;
   logic [NumPorts-1:0][HW:0]                h_cnt_q;
   logic [NumPorts-1:0]                      h_ne, h_pop;
   logic [NumPorts-1:0][HW-1:0]              h_rd_n, h_wr_n;
 
   logic [NumPorts-1:0][31:0] h_last_addr;
-  logic [NumPorts-1:0]       h_push, h_in_nxt;
+  logic [NumPorts-1:0]       h_push;
+  logic [NumPorts-1:0][1:0]  h_in_nxt;
   logic [NumPorts-1:0][25:0] h_in_line;
   logic [NumPorts-1:0][2:0]  h_in_n;
   // a port's hint equal to its previous one (the same lines, e.g. a master re-reading one
   // line in one-beat bursts) is dropped: those lines were looked up already, and each
   // lookup would cost a bank cycle (only read-ahead is lost; the engines' own lookups
   // still miss and refill as usual)
-  logic [NumPorts-1:0]       h_same, h_prev_v_q, h_prev_nxt_q;
+  logic [NumPorts-1:0]       h_same, h_prev_v_q;
+  logic [NumPorts-1:0][1:0]  h_prev_nxt_q;
   logic [NumPorts-1:0][25:0] h_prev_line_q;
   logic [NumPorts-1:0][2:0]  h_prev_n_q;
   always_comb begin
@@ -131,28 +132,28 @@ module tessera_l2_pf #(
   logic [NumPorts-1:0][25:0] h_hd_line;
   logic [NumPorts-1:0][2:0]  h_hd_n;
   logic [NumPorts-1:0][1:0]  h_hd_cls;
-  logic [NumPorts-1:0]       h_hd_nxt;
+  logic [NumPorts-1:0][1:0]  h_hd_nxt;
   always_comb begin
     for (int p = 0; p < NumPorts; p++) begin
       h_ne[p]        = (h_cnt_q[p] != '0);
       h_last_addr[p] = hint_addr_i[p] + {19'd0, hint_len_i[p], 5'd0};
       h_rd_n[p]      = (32'(h_rd_q[p]) == HintDepth - 1) ? '0 : h_rd_q[p] + 1'b1;
       h_wr_n[p]      = (32'(h_wr_q[p]) == HintDepth - 1) ? '0 : h_wr_q[p] + 1'b1;
-      // the entry: the burst's lines, and whether the next block follows; with the skip
-      // hint only the next block
-      if (hint_nxt_i[p] && hint_skip_i[p] && (h_last_addr[p][7:6] == 2'd3)) begin
-        h_in_line[p] = {h_last_addr[p][31:8] + 24'd1, 2'd0};
+      // the entry: the burst's lines and how many whole blocks follow them; with the skip
+      // hint only the block two after the burst's
+      if (hint_blk_i[p] == 2'b11 && (h_last_addr[p][7:6] == 2'd3)) begin
+        h_in_line[p] = {h_last_addr[p][31:8] + 24'd2, 2'd0};
         h_in_n[p]    = 3'd4;
-        h_in_nxt[p]  = 1'b0;
+        h_in_nxt[p]  = 2'd0;
       end else begin
         h_in_line[p] = hint_addr_i[p][31:6];
         h_in_n[p]    = 3'(h_last_addr[p][31:6] - hint_addr_i[p][31:6]) + 3'd1;
-        h_in_nxt[p]  = hint_nxt_i[p] && (h_last_addr[p][7:6] == 2'd3);
+        h_in_nxt[p]  = (h_last_addr[p][7:6] == 2'd3 && hint_blk_i[p] != 2'b11) ? hint_blk_i[p] : 2'd0;
       end
       h_hd_line[p] = '0;
       h_hd_n[p]    = '0;
       h_hd_cls[p]  = '0;
-      h_hd_nxt[p]  = 1'b0;
+      h_hd_nxt[p]  = '0;
       for (int e = 0; e < HintDepth; e++) begin
         if (32'(h_rd_q[p]) == e) begin
           h_hd_line[p] = h_line_q[p][e];
@@ -197,7 +198,7 @@ module tessera_l2_pf #(
   // the next one is issued in the cycle the previous result arrives
   logic            cur_v_q, infl_q, open_v_q;
   logic [25:0]     cur_line_q, infl_line_q;
-  logic [3:0]      cur_left_q;   // lines left: the burst's (1-4) + the next block's (4)
+  logic [3:0]      cur_left_q;   // lines left: the burst's (1-4) + 4 per block after it (0-2)
   logic [1:0]      cur_cls_q;
   logic [BankBits-1:0] infl_bank_q;
   logic [LsetBits-1:0] infl_lset_q;
@@ -326,7 +327,7 @@ module tessera_l2_pf #(
       if (take) begin
         cur_v_q    <= 1'b1;
         cur_line_q <= h_hd_line[pick];
-        cur_left_q <= {1'b0, h_hd_n[pick]} + (h_hd_nxt[pick] ? 4'd4 : 4'd0);
+        cur_left_q <= {1'b0, h_hd_n[pick]} + {h_hd_nxt[pick], 2'b00};
         cur_cls_q  <= h_hd_cls[pick];
         rr_q       <= (32'(pick) + 1 == NumPorts) ? '0 : pick + 1'b1;
       end

@@ -54,8 +54,7 @@ module tessera_l2_rd_eng #(
   output logic [31:0]       hint_addr_o,
   output logic [7:0]        hint_len_o,
   output logic [1:0]        hint_cls_o,
-  output logic              hint_nxt_o,   // also read the next 256-byte block ahead
-  output logic              hint_skip_o,  // ... and only that block (this one's were hinted)
+  output logic [1:0]        hint_blk_o,   // stream hint ARQOS[3:2] (private mode only)
   // status
   output logic              stall_o,
   output logic              hit1_o,     // beat 1 of a line pair delivered (counts as a hit)
@@ -158,12 +157,11 @@ module tessera_l2_rd_eng #(
   assign hint_addr_o  = s_axi_araddr_i;
   assign hint_len_o   = s_axi_arlen_i;
   assign hint_cls_o   = s_axi_arqos_i[1:0];
-  // stream hint (ARQOS[2]): the master will read the 256-byte block after this burst's
-  // block too. Private mode only: in shared mode that block belongs to another slice.
-  assign hint_nxt_o   = s_axi_arqos_i[2] && (cfg_slices_log2_i == 2'd0);
-  // ARQOS[3] (with [2]): the burst's own lines were announced by the master's previous
-  // hinted burst (its next block), so only the next block is looked up
-  assign hint_skip_o  = s_axi_arqos_i[3] && hint_nxt_o;
+  // stream hint (ARQOS[3:2]): the master will read the one (01) or two (10) 256-byte blocks
+  // after this burst's block too, or (11) the burst's block and the next were announced by
+  // its previous hinted burst and only the block two after is new. Private mode only: in
+  // shared mode those blocks belong to other slices.
+  assign hint_blk_o   = (cfg_slices_log2_i == 2'd0) ? s_axi_arqos_i[3:2] : 2'b00;
   assign load    = ab_valid_q && (!active_q || (complete && left_q == 9'd1));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -1562,6 +1562,7 @@ module tessera_top #(
     .ChannelHash    (tessera_cfg_pkg::HbmChannelHash != 0),
     .MemBase        (tessera_cfg_pkg::HbmBase),
     .MemSize        (tessera_cfg_pkg::HbmSize),
+    .ReorderBeats   (tessera_cfg_pkg::FabricRdBufBeats),
     .WBufBeats      (tessera_cfg_pkg::FabricWBufBeats)
   ) u_axi_xbar (
     .clk_i          (clk_i),

@@ -129,14 +129,13 @@ module tessera_tpc_tmu #(
   // or flush hit the block while in flight), demand fill (not a prefetch), error seen.
   localparam int unsigned FW = (NumFill > 1) ? $clog2(NumFill) : 1;
   logic [NumFill-1:0]             fq_v_q, fq_ar_q, fq_poison_q, fq_dem_q, fq_rerr_q;
-  // stream hint of the fill (ARQOS[2]): the block after the filled one lies inside the
-  // row and device memory too, so the L2 slice may read it ahead (docs/l2.md "AXI subset
-  // and hints")
-  logic [NumFill-1:0]             fq_nx_q;
-  // ARQOS[3] with [2]: a prefetch of the block after one whose fill carried the hint, so
-  // the slice has read this block's lines ahead already and looks up only the next block
-  logic [NumFill-1:0]             fq_sk_q;
-  logic [NumBlk-1:0]              bnx_q;      // the entry's fill carried the stream hint
+  // stream hint of the fill (ARQOS[3:2], docs/l2.md "AXI subset and hints"): which blocks
+  // after the filled one lie inside the row and device memory too, so the L2 slice may read
+  // them ahead: 2'b01 the next block, 2'b10 the next two, 2'b11 only the block two after
+  // (a prefetch of the block after one whose fill announced two: the slice has this block
+  // and the next one looked up already)
+  logic [NumFill-1:0][1:0]        fq_hint_q;
+  logic [NumBlk-1:0]              bfar_q;     // the entry's fill announced the block two after it
   logic [NumFill-1:0][23:0]       fq_tag_q;
   logic [NumFill-1:0][EW-1:0]     fq_ent_q;
   logic [FW-1:0]                  fq_wp_q, fq_ap_q, fq_rp_q;   // next slot: allocate, AR, R
@@ -447,13 +446,16 @@ module tessera_tpc_tmu #(
     end
   end
 
-  // the block after the one a fill starts on is inside the row extent and device memory
-  logic        fe_start_nx, fe_start_sk;
-  logic [23:0] nx_blk;
+  // the blocks after the one a fill starts on that are inside the row extent and device
+  // memory: the stream hint of the fill
+  logic        fe_start_nx, fe_start_far, fe_start_sk;
+  logic [1:0]  fe_start_hint;
   always_comb begin
-    nx_blk = fe_start_tag + 24'd1;
-    fe_start_sk = !fe_start_dem && bnx_q[e0] && (fe_start_tag == blk0 + 24'd1);
-    fe_start_nx = blk_in_row(nx_blk, rlo, rhi);
+    fe_start_nx   = blk_in_row(fe_start_tag + 24'd1, rlo, rhi);
+    fe_start_far  = blk_in_row(fe_start_tag + 24'd2, rlo, rhi);
+    fe_start_sk   = !fe_start_dem && bfar_q[e0] && (fe_start_tag == blk0 + 24'd1);
+    fe_start_hint = fe_start_sk ? {2{fe_start_far}} :
+                    fe_start_far ? 2'b10 : {1'b0, fe_start_nx};
   end
 
   // ---------------------------------------------------------------- fill engine
@@ -488,9 +490,8 @@ module tessera_tpc_tmu #(
       fq_poison_q <= '0;
       fq_dem_q <= '0;
       fq_rerr_q <= '0;
-      fq_nx_q <= '0;
-      fq_sk_q <= '0;
-      bnx_q <= '0;
+      fq_hint_q <= '0;
+      bfar_q <= '0;
       fq_tag_q <= '0;
       fq_ent_q <= '0;
       fq_wp_q <= '0;
@@ -513,9 +514,8 @@ module tessera_tpc_tmu #(
         fq_poison_q[fq_wp_q] <= 1'b0;
         fq_dem_q[fq_wp_q] <= fe_start_dem;
         fq_rerr_q[fq_wp_q] <= 1'b0;
-        fq_nx_q[fq_wp_q] <= fe_start_nx;
-        fq_sk_q[fq_wp_q] <= fe_start_nx && fe_start_sk;
-        bnx_q[vict] <= fe_start_nx;
+        fq_hint_q[fq_wp_q] <= fe_start_hint;
+        bfar_q[vict] <= fe_start_far;
         fq_wp_q <= fq_wp_q + FW'(1);
         bv_q[vict] <= 1'b0;
         btag_q[vict] <= fe_start_tag;
@@ -791,7 +791,7 @@ module tessera_tpc_tmu #(
   assign m_axi_arburst_o = 2'b01;
   assign m_axi_arcache_o = 4'b0000;
   assign m_axi_arprot_o  = 3'b000;
-  assign m_axi_arqos_o   = {fe_arv && fq_sk_q[fq_ap_q], fe_arv && fq_nx_q[fq_ap_q], 2'b00};
+  assign m_axi_arqos_o   = {fe_arv ? fq_hint_q[fq_ap_q] : 2'b00, 2'b00};
   assign m_axi_arvalid_o = fe_arv || (st_q == TAr);
   assign m_axi_rready_o  = fe_rv || (st_q == TR);
   // write channel: fast store (one or two beats) or the slow path's merged beat

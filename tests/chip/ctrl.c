@@ -1498,6 +1498,7 @@ TF_TEST_F(ctrl, bench_pipeline_k32, 20000000, TF_BENCH) { return bench_pipe(t, 1
 TF_TEST_F(ctrl, bench_pipeline_k128, 40000000, TF_BENCH) { return bench_pipe(t, 128, 128, 128, 8, 0, 0); }
 TF_TEST_F(ctrl, bench_pipeline_k32_shared, 20000000, TF_BENCH) { return bench_pipe(t, 128, 128, 32, 8, 0, 1); }
 TF_TEST_F(ctrl, bench_pipeline_k128_shared, 40000000, TF_BENCH) { return bench_pipe(t, 128, 128, 128, 8, 0, 1); }
+TF_TEST_F(ctrl, bench_pipeline_tpc_k32, 20000000, TF_BENCH) { return bench_pipe(t, 128, 128, 32, 8, 1, 0); }
 TF_TEST_F(ctrl, bench_pipeline_tpc_k128, 40000000, TF_BENCH) { return bench_pipe(t, 128, 128, 128, 8, 1, 0); }
 TF_TEST_F(ctrl, bench_pipeline_tpc_k512, 80000000, TF_BENCH) { return bench_pipe(t, 128, 128, 512, 8, 1, 0); }
 

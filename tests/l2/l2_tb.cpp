@@ -1520,8 +1520,9 @@ static void t_readahead_keeps_unread() {
   end("read-ahead keeps the lines no engine has read yet");
 }
 
-// Stream hint (ARQOS[2], set by the TPC's block fills when the row goes on): the read-ahead
-// also refills the 256-byte block after the burst's block, so the master's next fill hits.
+// Stream hint (ARQOS[3:2], set by the TPC's block fills when the row goes on): the read-ahead
+// also refills the one or two 256-byte blocks after the burst's block, so the master's next
+// fills hit.
 // Not when the burst ends before its block's end, nor in shared mode (the next block
 // belongs to another slice there). Counted in downstream read beats.
 static void t_readahead_stream_hint() {
@@ -1544,18 +1545,27 @@ static void t_readahead_stream_hint() {
   CHECK(b.rd_beats == 28, "hinted burst ending mid-block: %" PRIu64 " beats from memory (expected 28)", b.rd_beats);
   one(kS + 1024 + 128, 4, 4 | 3);   // the rest of that block, hinted, class 3: next block too
   CHECK(b.rd_beats == 40, "hinted burst ending at its block's end: %" PRIu64 " beats from memory (expected 40)", b.rd_beats);
-  // ARQOS[3]: the burst's own lines were hinted before, only the next block is read ahead
-  // (here they were not: the engine's own misses fetch them, 8 beats, then the next block)
+  // ARQOS[3:2] = 11: the burst's own lines and the next block were hinted before, only the
+  // block two after is read ahead (here they were not: the engine's own misses fetch the
+  // burst's lines, 8 beats, then the block two after, 8)
   one(kS + 2048, 8, 8 | 4);
   CHECK(b.rd_beats == 56, "hinted burst with its own lines skipped: %" PRIu64 " beats from memory (expected 56)", b.rd_beats);
-  one(kS + 2048 + 256, 8, 0);
-  CHECK(b.rd_beats == 56, "read of the next block after a skip hint: %" PRIu64 " beats from memory (expected 56)", b.rd_beats);
+  one(kS + 2048 + 512, 8, 0);
+  CHECK(b.rd_beats == 56, "read of the block two after a skip hint: %" PRIu64 " beats from memory (expected 56)", b.rd_beats);
+  one(kS + 2048 + 256, 8, 0);       // the block between was not read ahead
+  CHECK(b.rd_beats == 64, "read of the block after a skip hint: %" PRIu64 " beats from memory (expected 64)", b.rd_beats);
+  // ARQOS[3:2] = 10: the two blocks after the burst's too
+  one(kS + 3072, 8, 8);
+  CHECK(b.rd_beats == 88, "burst hinted two blocks ahead: %" PRIu64 " beats from memory (expected 88)", b.rd_beats);
+  one(kS + 3072 + 256, 8, 0);
+  one(kS + 3072 + 512, 8, 0);
+  CHECK(b.rd_beats == 88, "reads of the two blocks hinted ahead: %" PRIu64 " beats from memory (expected 88)", b.rd_beats);
   CHECK(b.maint(2, true, 0, 0) == 0, "invalidate refused");
   b.wr(REG(SHARED), 1 | (1 << 4));  // shared mode, slice 1 of 2 (addr bit 8 = 1)
   one(kS + 4096 + 256, 8, 4);       // hinted, but the next block is slice 0's
-  CHECK(b.rd_beats == 64, "hinted burst in shared mode: %" PRIu64 " beats from memory (expected 64)", b.rd_beats);
+  CHECK(b.rd_beats == 96, "hinted burst in shared mode: %" PRIu64 " beats from memory (expected 96)", b.rd_beats);
   one(kS + 4096 + 768, 8, 8 | 4);   // nor is the skip honoured there
-  CHECK(b.rd_beats == 72, "skip-hinted burst in shared mode: %" PRIu64 " beats from memory (expected 72)", b.rd_beats);
+  CHECK(b.rd_beats == 104, "skip-hinted burst in shared mode: %" PRIu64 " beats from memory (expected 104)", b.rd_beats);
   b.check_image("stream hint");
   printf("  %" PRIu64 " read beats from memory\n", b.rd_beats);
   end("read-ahead stream hint: the next block too");

@@ -108,8 +108,9 @@ enum { kStDecode = 3, kStExec = 4, kStTld = 6, kStTst = 7, kStFpu = 8 };
 // (hostlink/pipeline_gemm_tpc, seed 7). Collected at each load's start, reset per launch.
 static std::set<uint32_t> rd_ok;
 static uint64_t rd_stray;
-// The stream hint (ARQOS[2] of a block fill) lets the L2 slice read the next 256-byte
-// block ahead, so that block must lie inside the footprint too (all 8 beats).
+// The stream hint (ARQOS[3:2] of a block fill) lets the L2 slice read the next one or two
+// 256-byte blocks ahead, so the blocks it announces must lie inside the footprint too (all
+// 8 beats of each).
 static uint64_t nx_hints, nx_stray;
 static void note_load() {
   const auto &dw = ROOT(u_tmu__DOT__desc_i);
@@ -180,14 +181,17 @@ static void tick() {
       if (!rd_ok.count((a >> 5) + i) && rd_stray++ < 4)
         printf("  TMU read footprint: beat %08x (burst %08x len %u) holds no element of a row loaded\n",
                a + 32 * i, a, len + 1);
-    if (top->m_axi_arqos_o & 4u) {
+    // stream hint ARQOS[3:2]: 01 the next block, 10 the next two, 11 only the block two after
+    unsigned hint = (top->m_axi_arqos_o >> 2) & 3u;
+    if (hint) {
       nx_hints++;
-      uint32_t nb = ((a >> 8) + 1) << 3;  // first beat of the next 256-byte block
       bool bad = len != 7;                // only block fills carry the hint
-      for (unsigned i = 0; i < 8; i++) bad = bad || !rd_ok.count(nb + i);
+      uint32_t first = hint == 3 ? 2 : 1, last = hint == 1 ? 1 : 2;  // blocks announced
+      for (uint32_t k = first; k <= last; k++)
+        for (unsigned i = 0; i < 8; i++) bad = bad || !rd_ok.count((((a >> 8) + k) << 3) + i);
       if (bad && nx_stray++ < 4)
-        printf("  TMU stream hint: fill %08x len %u, but the next block %08x is not all inside the rows loaded\n",
-               a, len + 1, nb << 5);
+        printf("  TMU stream hint %u: fill %08x len %u announces blocks %u..%u after it, not all inside the rows loaded\n",
+               hint, a, len + 1, first, last);
     }
     // (slow_rd: half the bursts wait 10-49 cycles, so block fills overlap)
     uint64_t t = cycles + 1 + ((slow_rd && rn(2)) ? 10 + rn(40) : rn(6));
@@ -1149,7 +1153,7 @@ int main(int argc, char **argv) {
          (unsigned long long)axi_reads, (unsigned long long)axi_writes);
   printf("TMU read footprint: %llu beats read outside the rows loaded\n", (unsigned long long)rd_stray);
   if (rd_stray) failed++; else passed++;
-  printf("TMU stream hints: %llu block fills hinted, %llu whose next block lies outside the rows loaded\n",
+  printf("TMU stream hints: %llu block fills hinted, %llu announcing a block outside the rows loaded\n",
          (unsigned long long)nx_hints, (unsigned long long)nx_stray);
   if (nx_stray || !nx_hints) failed++; else passed++;
   // a coverage hole is a failure: every supported pair must run at least once

@@ -21,6 +21,7 @@
 #define TESSERA_HBM_LATENCY_CYCLES       40u  /* default device-memory read latency */
 #define TESSERA_HBM_BYTES_PER_CYCLE      32u  /* default per-channel bandwidth */
 #define TESSERA_HBM_MAX_READS            32u  /* default read bursts in flight per device-memory channel */
+#define TESSERA_FABRIC_RD_BUF_BEATS      128u  /* read beats the HBM fabric buffers per master (its reorder buffer) */
 #define TESSERA_FABRIC_W_BUF_BEATS       8u  /* W beats buffered per channel in the HBM fabric (0: none) */
 #define TESSERA_HOST_LATENCY_CYCLES      200u  /* default host-memory read latency (host AXI master) */
 #define TESSERA_HOST_BYTES_PER_CYCLE     16u  /* default host-link bandwidth */
