@@ -448,12 +448,16 @@ module tessera_tpc_tmu #(
 
   // the blocks after the one a fill starts on that are inside the row extent and device
   // memory: the stream hint of the fill
+  // fe_start_sk: the fill of the block before (a demand fill, the TMU's prefetch or a pf.t,
+  // still in the block buffer) announced this block and the next one already
   logic        fe_start_nx, fe_start_far, fe_start_sk;
   logic [1:0]  fe_start_hint;
   always_comb begin
     fe_start_nx   = blk_in_row(fe_start_tag + 24'd1, rlo, rhi);
     fe_start_far  = blk_in_row(fe_start_tag + 24'd2, rlo, rhi);
-    fe_start_sk   = !fe_start_dem && bfar_q[e0] && (fe_start_tag == blk0 + 24'd1);
+    fe_start_sk   = 1'b0;
+    for (int e = 0; e < NumBlk; e++)
+      if (bfar_q[e] && btag_q[e] + 24'd1 == fe_start_tag) fe_start_sk = 1'b1;
     fe_start_hint = fe_start_sk ? {2{fe_start_far}} :
                     fe_start_far ? 2'b10 : {1'b0, fe_start_nx};
   end
@@ -541,7 +545,10 @@ module tessera_tpc_tmu #(
       // a write invalidates the block it hits
       for (int e = 0; e < NumBlk; e++)
         if (aw_hs && btag_q[e] == aw_tag) bv_q[e] <= 1'b0;
-      if (flush_i) bv_q <= '0;
+      if (flush_i) begin
+        bv_q   <= '0;
+        bfar_q <= '0;
+      end
     end
   end
 

@@ -705,7 +705,13 @@ static int bench_rows(tf_ctx_t *t, const char *kern) {
     TF_CHECK_OK(t, tsim_mem_write(t->sim, o_at, vo, 4 * n));
     int e = 0;
     tpc_res_t res;
+    tsim_axistats_clear(t->sim);
     rc = run_vs_model(t, &L, k, 0x5A00u + k, &e, &res);
+    {
+      char lab[48];
+      snprintf(lab, sizeof lab, "%s/%uTPC", kern, k);
+      tsim_axistats_print(t->sim, lab);
+    }
     if (rc == TF_PASS && e) rc = tf_fail(t, "%s: the model reports %s", kern, tpc_err_name(e));
     if (rc != TF_PASS) break;
     TF_CHECK_OK(t, tsim_mem_read(t->sim, o_at, vo, 4 * n));
