@@ -132,7 +132,7 @@ module tessera_tpc_tmu #(
   // stream hint of the fill (ARQOS[3:2], docs/l2.md "AXI subset and hints"): which blocks
   // after the filled one lie inside the row and device memory too, so the L2 slice may read
   // them ahead: 2'b01 the next block, 2'b10 the next two, 2'b11 only the block two after
-  // (a prefetch of the block after one whose fill announced two: the slice has this block
+  // (any fill of the block after one whose fill announced two: the slice has this block
   // and the next one looked up already)
   logic [NumFill-1:0][1:0]        fq_hint_q;
   logic [NumBlk-1:0]              bfar_q;     // the entry's fill announced the block two after it
