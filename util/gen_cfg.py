@@ -54,11 +54,13 @@ def check(c):
     name = c["config_name"]
     for k in ("axi_data_bits", "hbm_interleave_bytes", "hbm_channels", "isram_bytes",
               "dsram_bytes", "bootrom_bytes", "l2_line_bytes", "l2_bytes_per_dcore",
-              "l2_rd_bursts", "dma_buf_beats", "mem_region_bytes"):
+              "l2_rd_bursts", "l2_wr_bresps", "dma_buf_beats", "mem_region_bytes"):
         if not is_pow2(c[k]):
             sys.exit(f"gen_cfg: {name}.{k} = {c[k]} must be a power of two")
     if c["l2_rd_bursts"] < 4 or c["dma_buf_beats"] < 16:
         sys.exit(f"gen_cfg: {name}: l2_rd_bursts must be >= 4 and dma_buf_beats >= 16")
+    if c["l2_wr_bresps"] < 2:
+        sys.exit(f"gen_cfg: {name}: l2_wr_bresps must be >= 2")
     if c["l2_rd_masters"] not in (1, 2):
         sys.exit(f"gen_cfg: {name}: l2_rd_masters must be 1 or 2")
     if c["hbm_channel_hash"] not in (0, 1):
@@ -154,6 +156,7 @@ SCALARS = [
     ("l2_line_bytes", "L2 line size"),
     ("l2_rd_bursts", "read bursts buffered per L2 slice port / in flight per router master"),
     ("l2_rd_masters", "fabric masters per L2 slice that carry reads (2: a read-only second one)"),
+    ("l2_wr_bresps", "B responses queued per L2 slice write engine (posted one-beat writes in flight per port)"),
     ("dma_engines", "DMA engines"),
     ("dma_buf_beats", "DMA data buffer in 32-byte beats"),
     ("nic_ports", "NIC ports"),

@@ -111,9 +111,11 @@ module tessera_dma #(
   // TrK tiles is R x TrK beats (R = rows per tile: E = 16 two-byte / 8 four-byte elements
   // per beat, 2E for paired tiles), at most a quarter of the buffer so that reads run
   // ahead of the group being loaded; at most 8 (one 256-byte burst per row); powers of two
-  // (one-beat tiles: an eighth of the buffer; their writes pass through the L2 one beat at
-  // a time, so longer read groups only crowd the slice's read path, docs/dma.md)
-  localparam int unsigned TrKq2  = FifoBeats / 128;   // B / (8R), R = 16
+  // (four-byte one-beat tiles: an eighth of the buffer, 4 beats = two lines per row already;
+  // two-byte one-beat tiles: a quarter, so that each row's burst is two lines too: with one
+  // line per row the slice's read-ahead MSHRs and the port's read bursts bound them,
+  // docs/dma.md "Session 36")
+  localparam int unsigned TrKq2  = FifoBeats / 64;    // B / (4R), R = 16
   localparam int unsigned TrKq4  = FifoBeats / 64;    // R = 8
   localparam int unsigned TrKq2P = FifoBeats / 128;   // B / (4R), R = 32
   localparam int unsigned TrKq4P = FifoBeats / 64;    // B / (4R), R = 16

@@ -20,6 +20,9 @@ module tessera_l2 #(
   // engines' demand MSHRs (IDs 0 .. 2*NumPorts-1) leave free
   parameter int unsigned NumPf     = (1 << MIdBits) - 2 * NumPorts,
   parameter int unsigned ArDepth   = 8,   // read bursts buffered per port (read-ahead horizon)
+  // B responses each port's write engine queues (a power of two): one-beat posted writes
+  // hold one each until their downstream B is back, so this bounds them in flight per port
+  parameter int unsigned BqDepth   = 8,
   // downstream masters that carry reads: 1, or 2 = a second, read-only master (m1_axi_*)
   // that takes read-ahead refills beside the first (docs/l2.md "Second read master")
   parameter int unsigned RdMasters = 1,
@@ -300,7 +303,7 @@ module tessera_l2 #(
     assign eng_cur_full[2*p]  = 1'b0;
     assign eng_cur_wdata1[2*p] = '0;
 
-    tessera_l2_wr_eng #(.IdBits(IdBits)) u_wr (
+    tessera_l2_wr_eng #(.IdBits(IdBits), .BqDepth(BqDepth)) u_wr (
       .clk_i             (clk_i),
       .rst_ni            (rst_ni),
       .cfg_no_alloc_i    (cfg_no_alloc),

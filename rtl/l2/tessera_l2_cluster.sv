@@ -17,6 +17,7 @@ module tessera_l2_cluster #(
   parameter int unsigned IdBits    = 4,
   parameter int unsigned MIdBits   = 4,
   parameter int unsigned ArDepth   = 8,   // read bursts per slice port, router ring and R buffer (power of 2)
+  parameter int unsigned BqDepth   = 8,   // B responses queued per slice write engine (power of 2)
   parameter int unsigned RdMasters = 1,   // 2: each slice has a second, read-only master (m1_axi_*)
   parameter logic [31:0] MemBase   = 32'h8000_0000,
   parameter logic [31:0] MemSize   = 32'h4000_0000,
@@ -163,6 +164,7 @@ module tessera_l2_cluster #(
       .IdBits   (IdBits),
       .MIdBits  (MIdBits),
       .ArDepth  (ArDepth),
+      .BqDepth  (BqDepth),
       .RdMasters(RdMasters),
       .MemBase  (MemBase),
       .MemSize  (MemSize)

@@ -205,15 +205,35 @@ module tessera_l2_pf #(
   logic [PfW-1:0]  open_q;
   logic [PW-1:0] rr_q;
 
-  // pick the next hint round-robin from rr_q
+  // pick the next hint round-robin from rr_q, first among the ports whose last looked-up
+  // line missed: a port whose hints hit (a master re-reading what another engine just
+  // wrote) would only take lookups from ports whose hints refill. Every fourth pick is
+  // plain round-robin, so a port whose hints hit still gets its turn (and its next miss
+  // lifts it back).
   logic                          take;
   logic [PW-1:0] pick;
   logic                          pick_v;
   logic [PW:0] q;
+  logic [NumPorts-1:0] p_hit_q;       // the port's last looked-up line hit
+  logic [PW-1:0]       cur_port_q, infl_port_q;
+  logic [1:0]          hi_picks_q;    // picks in a row that passed over hitting ports
+  logic                pass_hit;
   always_comb begin
-    pick_v = 1'b0;
-    pick   = '0;
-    q      = '0;
+    pick_v   = 1'b0;
+    pick     = '0;
+    q        = '0;
+    pass_hit = 1'b0;
+    if (hi_picks_q != 2'd3) begin
+      for (int k = 0; k < NumPorts; k++) begin
+        q = {1'b0, rr_q} + (PW+1)'(k);
+        if (32'(q) >= NumPorts) q = q - (PW+1)'(NumPorts);
+        if (!pick_v && h_ne[q[PW-1:0]] && !p_hit_q[q[PW-1:0]]) begin
+          pick_v = 1'b1;
+          pick   = q[PW-1:0];
+        end
+      end
+      pass_hit = pick_v && |(h_ne & p_hit_q);
+    end
     for (int k = 0; k < NumPorts; k++) begin
       q = {1'b0, rr_q} + (PW+1)'(k);
       if (32'(q) >= NumPorts) q = q - (PW+1)'(NumPorts);
@@ -286,6 +306,10 @@ module tessera_l2_pf #(
       infl_lset_q <= '0;
       open_q      <= '0;
       rr_q        <= '0;
+      p_hit_q     <= '0;
+      cur_port_q  <= '0;
+      infl_port_q <= '0;
+      hi_picks_q  <= '0;
       m_st_q      <= {NumPf{MFree}};
       m_line_q    <= '0;
       m_n_q       <= '0;
@@ -324,7 +348,11 @@ module tessera_l2_pf #(
         cur_left_q  <= cur_left_q - 4'd1;
         if (cur_left_q == 4'd1) cur_v_q <= 1'b0;
       end
+      if (line_done) p_hit_q[infl_port_q] <= (res_kind_i == tessera_l2_pkg::ResHit);
+      if (req_fire) infl_port_q <= cur_port_q;
       if (take) begin
+        cur_port_q <= pick;
+        hi_picks_q <= pass_hit ? hi_picks_q + 2'd1 : 2'd0;
         cur_v_q    <= 1'b1;
         cur_line_q <= h_hd_line[pick];
         cur_left_q <= {1'b0, h_hd_n[pick]} + {h_hd_nxt[pick], 2'b00};

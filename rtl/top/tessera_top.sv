@@ -664,6 +664,7 @@ module tessera_top #(
     .IdBits   (Iw),
     .MIdBits  (Iw),
     .ArDepth  (tessera_cfg_pkg::L2RdBursts),
+    .BqDepth  (tessera_cfg_pkg::L2WrBresps),
     .RdMasters(L2RdM),
     .MemBase  (tessera_cfg_pkg::HbmBase),
     .MemSize  (tessera_cfg_pkg::HbmSize)

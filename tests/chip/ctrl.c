@@ -1559,6 +1559,7 @@ static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all) {
   uint32_t c0[TESSERA_DMA_ENGINES][NC];
   for (unsigned d = 0; d < nd; d++)
     for (unsigned i = 0; i < NC; i++) R32(TESSERA_L2_ADDR(d) + l2c_off[i], &c0[d][i]);
+  tsim_axistats_clear(t->sim);
   uint64_t t0 = tsim_cycles(t->sim);
   for (unsigned d = 0; d < nd; d++) W32(QM(QSLOT_DMA(d), CTRL), QMAN__CTRL__START_bm);
   static copy_trace_t tr;
@@ -1574,6 +1575,7 @@ static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all) {
     }
   }
   uint64_t total = tsim_cycles(t->sim) - t0;
+  tsim_axistats_print(t->sim, all ? "copy/all" : "copy");
   if (tr.n) {
     printf("CTRLBENCH   DMA 0 read-ahead trace: %llu cycles with reads in flight or data buffered; read beats "
            "in flight avg %.1f, max %u (buffer %u beats); beats buffered avg %.1f; per 1024 cycles:",

@@ -185,10 +185,11 @@ int dma_transpose_paired(const dma_desc_t *d, int wr_alloc) {
 }
 
 unsigned dma_transpose_group_tiles(const dma_desc_t *d, int wr_alloc) {
-  /* an eighth (paired: a quarter) of the engine's beat buffer over R rows, 1..8 */
+  /* a quarter of the engine's beat buffer over R rows (four-byte one-beat tiles: an
+   * eighth), 1..8 */
   int paired = dma_transpose_paired(d, wr_alloc);
   uint32_t rows = (32u / d->ebytes) * (paired ? 2u : 1u);
-  uint32_t k = TESSERA_DMA_BUF_BEATS / ((paired ? 4u : 8u) * rows);
+  uint32_t k = TESSERA_DMA_BUF_BEATS / ((paired || d->ebytes == 2u ? 4u : 8u) * rows);
   return k > 8u ? 8u : k < 1u ? 1u : k;
 }
 

@@ -46,6 +46,7 @@ package tessera_cfg_pkg;
   localparam int unsigned L2LineBytes = 64;  // L2 line size
   localparam int unsigned L2RdBursts = 32;  // read bursts buffered per L2 slice port / in flight per router master
   localparam int unsigned L2RdMasters = 2;  // fabric masters per L2 slice that carry reads (2: a read-only second one)
+  localparam int unsigned L2WrBresps = 16;  // B responses queued per L2 slice write engine (posted one-beat writes in flight per port)
   localparam int unsigned DmaEngines = 1;  // DMA engines
   localparam int unsigned DmaBufBeats = 256;  // DMA data buffer in 32-byte beats
   localparam int unsigned NicPorts = 1;  // NIC ports

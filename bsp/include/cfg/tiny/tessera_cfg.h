@@ -46,6 +46,7 @@
 #define TESSERA_L2_LINE_BYTES            64u  /* L2 line size */
 #define TESSERA_L2_RD_BURSTS             32u  /* read bursts buffered per L2 slice port / in flight per router master */
 #define TESSERA_L2_RD_MASTERS            2u  /* fabric masters per L2 slice that carry reads (2: a read-only second one) */
+#define TESSERA_L2_WR_BRESPS             16u  /* B responses queued per L2 slice write engine (posted one-beat writes in flight per port) */
 #define TESSERA_DMA_ENGINES              1u  /* DMA engines */
 #define TESSERA_DMA_BUF_BEATS            256u  /* DMA data buffer in 32-byte beats */
 #define TESSERA_NIC_PORTS                1u  /* NIC ports */
