@@ -62,6 +62,10 @@ static bool pair_t6;  // the focus program's last repeated st.t writes tensor 6 
 static uint64_t berr_at = ~0ull;  // cycle of the last error write response handed to the TPC
 static int slow_rd;  // TMU-focus programs and kernels: half the read bursts answer late
 static int slow_b;   // every fourth TMU-focus program: every write response answers late
+// directed posted-store-error programs (run_all, after the random focus programs): a row of
+// TESSERA_TPC_POSTED_STORES st.t into the DECERR hole, the error answered late, so the first
+// store's error meets all the younger ones in flight (TMU paths 11, 13, 14 on every seed)
+static int force_perr;
 static std::deque<Wbeat> wq;
 static std::deque<unsigned> awlenq;
 static int axi_bad;
@@ -266,7 +270,10 @@ static void tick() {
     // write responses after 1-4 cycles; in the TMU-focus programs every error response
     // and a third of the others (all of them in every fourth program) after 8-31, so that
     // several posted stores are in flight and an error meets younger stores
-    bq.push_back({a.addr, cycles + 1 + (focus && (err || slow_b || rn(3) == 0) ? 7 + rn(24) : rn(4)), err, true});
+    bq.push_back({a.addr,
+                  cycles + 1 + (force_perr && err ? 24 + rn(8)
+                                : focus && (err || slow_b || rn(3) == 0) ? 7 + rn(24) : rn(4)),
+                  err, true});
     axi_writes++;
   }
   top->clk_i = 1; top->eval();
@@ -475,6 +482,20 @@ static Prog gen_prog() {
     pair_t6 = rn(2) && ((st >> TPC_F_RC_LO) & 31u) == 7u;
     if (pair_t6) p.w[4 * (k + n - 1) + 3] = setf(st, TPC_F_RC_LO, 5, 6);
   }
+  if (force_perr) {
+    // directed: empty bundles, then the same st.t (tensor 7, coordinates i0 = 0, a random
+    // vector register) in TESSERA_TPC_POSTED_STORES bundles in a row, then halt
+    int k = 1 + (int)rn(3), n = TESSERA_TPC_POSTED_STORES;
+    p.len = k + n + 1 + (int)rn(3);
+    p.w.assign(4 * (size_t)p.len, 0);
+    uint64_t st = setf(0, TPC_F_OP_LO, 8, TPC_OP_ST_ST_T);
+    st = setf(st, TPC_F_RC_LO, 5, 7);
+    st = setf(st, TPC_F_RB_LO, 5, rn(32));
+    for (int j = 0; j < n; j++) p.w[4 * (k + j) + 3] = st;
+    uint64_t w = setf(0, TPC_F_OP_LO, 8, TPC_OP_S_HALT);
+    p.w[4 * (p.len - 1) + 1] = w;
+    return p;
+  }
   if (rn(12)) { // usually end with halt (else run off the end: PC_RANGE)
     uint64_t w = 0;
     w = setf(w, TPC_F_OP_LO, 8, TPC_OP_S_HALT);
@@ -643,12 +664,25 @@ static bool run_prog(int idx, const Prog &p) {
   bool bad_launch = false;
   if (rn(40) == 0) { L.idx_size[rn(5)] = 0; bad_launch = true; }
   if (rn(40) == 0) L.ntensors = 9 + rn(7);
+  if (force_perr) {  // the directed program's store lands in one 32-byte-aligned block of the hole
+    tpc_tensor_t *h = &L.tensor[7];
+    h->dtype = 0;
+    h->ndims = 1;
+    h->size[0] = 8 * (1 + rn(8));
+    h->stride[0] = 1;
+    h->base = kMemBase + kServed + 32u * rn(kHole / 32 - 8);
+    L.ntensors = 8;
+    ntpc = 1;
+    id = 0;
+    for (int d = 0; d < 5; d++) L.idx_size[d] = 1;
+    bad_launch = false;
+  }
 
   // the RTL's bundle limit: a small random one on a quarter of the programs, else the
   // testbench's own (a runaway program then ends with TIMEOUT on both sides); a cancel
   // (cancel_i) at a random cycle on one program in eight
-  uint32_t limit = rn(4) == 0 ? 1 + rn(60) : (uint32_t)kMaxBundles;
-  uint64_t abort_at = rn(8) == 0 ? 1 + rn(400) : 0;
+  uint32_t limit = rn(4) == 0 && !force_perr ? 1 + rn(60) : (uint32_t)kMaxBundles;
+  uint64_t abort_at = rn(8) == 0 && !force_perr ? 1 + rn(400) : 0;
   rtl_setup(L, p.w, id, ntpc, bad_launch, limit);
 
   // model launch; local memories start as the RTL's (the RTL does not clear them)
@@ -1117,6 +1151,21 @@ int main(int argc, char **argv) {
     Prog p = gen_prog();
     if (run_prog(i, p)) fpass++; else ffail++;
   }
+  // directed: a posted store's error under all the younger ones (random programs reach it
+  // on most seeds, not on all)
+  force_perr = 1;
+  for (int i = 0; i < 4; i++) {
+    nfocus++;
+    uint64_t e0 = tmu_cnt[14];
+    Prog p = gen_prog();
+    bool ok = run_prog(nfocus - 1, p);
+    if (ok && tmu_cnt[14] == e0) {
+      printf("  directed posted-store program %d: the first store's error did not meet two younger stores\n", i);
+      ok = false;
+    }
+    if (ok) fpass++; else ffail++;
+  }
+  force_perr = 0;
   focus = 0;
   slow_b = 0;
   printf("TMU-focus programs (%d; fast path, unaligned/crossing/out-of-bounds vectors, lane predicates, block buffer): "
