@@ -199,6 +199,14 @@ struct tsim {
   struct AxPf {  // per slice, the read-ahead unit (tessera_l2_pf), summed per cycle
     uint64_t hints = 0, drops = 0, fifo = 0, want = 0, lookups = 0, busy = 0, mst[4] = {};
   } axm_pf[TESSERA_NUM_L2];
+  // per slice and bank requester (engine 2p = port p's reads, 2p+1 its writes, the last the
+  // read-ahead): cycles it asked for a bank lookup, was granted, or was refused because a
+  // side operation (refill, victim or maintenance read) had the bank, the read-ahead was
+  // granted it, or another engine was
+  struct AxBank {
+    uint64_t req = 0, gnt = 0, side = 0, pf = 0, eng = 0;
+  };
+  std::vector<AxBank> axm_bank[TESSERA_NUM_L2];
   void axistats_setup();
   void axistats_sample();
 
@@ -513,6 +521,27 @@ void ax_pf_sample(P& a, const uint32_t hv, const uint32_t hp, const uint64_t hc,
   a.busy += cv;
   for (unsigned k = 0; k < kAxNumPf; ++k) ++a.mst[(mst >> (2 * k)) & 3u];
 }
+// tessera_l2's bank arbitration: eng_req / eng_gnt (one bit per requester), eng_bank
+// (kAxBankBits per requester), bk_side_v (per bank), bk_gnt (kAxNumReq bits per bank)
+constexpr unsigned kAxNumReq = 2u * kAxL2Ports + 1u;
+constexpr unsigned kAxBankBits = 2;  // tessera_l2 NumBanks = 4
+template <typename B>
+void ax_bank_sample(std::vector<B>& v, uint64_t req, uint64_t gnt, uint64_t bank, uint64_t side, uint64_t bgnt) {
+  if (v.size() != kAxNumReq) v.assign(kAxNumReq, B());
+  for (unsigned e = 0; e < kAxNumReq; ++e) {
+    if (!((req >> e) & 1u)) continue;
+    B& b = v[e];
+    ++b.req;
+    if ((gnt >> e) & 1u) {
+      ++b.gnt;
+      continue;
+    }
+    const unsigned k = unsigned(bank >> (kAxBankBits * e)) & ((1u << kAxBankBits) - 1u);
+    if ((side >> k) & 1u) ++b.side;
+    else if ((bgnt >> (kAxNumReq * k + kAxNumReq - 1u)) & 1u) ++b.pf;
+    else ++b.eng;
+  }
+}
 }  // namespace
 
 void tsim::axistats_setup() {
@@ -586,6 +615,16 @@ void tsim::axistats_sample() {
 #endif
 #undef AX_RA_SAMPLE
 #undef AX_RA
+#define AX_BK(d, sig) r->tessera_sim_top__DOT__u_top__DOT__u_l2__DOT__g_slice__BRA__##d##__KET____DOT__u_l2__DOT__##sig
+#define AX_BK_SAMPLE(d)                                                                                        \
+  ax_bank_sample(axm_bank[d], uint64_t(AX_BK(d, eng_req)), uint64_t(AX_BK(d, eng_gnt)), uint64_t(AX_BK(d, eng_bank)), \
+                 uint64_t(AX_BK(d, bk_side_v)), uint64_t(AX_BK(d, bk_gnt)))
+  AX_BK_SAMPLE(0);
+#if TESSERA_NUM_L2 > 1
+  AX_BK_SAMPLE(1);
+#endif
+#undef AX_BK_SAMPLE
+#undef AX_BK
 #undef AX_T
 }
 
@@ -600,6 +639,7 @@ void tsim_axistats_clear(tsim_t* s) {
   s->axm_cycles = 0;
   for (auto& c : s->axm_pf_off) c = 0;
   for (auto& a : s->axm_pf) a = tsim::AxPf();
+  for (auto& v : s->axm_bank) v.clear();
 }
 
 int tsim_axistats_port(tsim_t* s, const char* name, tsim_axi_port_stats_t* st) {
@@ -629,6 +669,22 @@ void tsim_axistats_print(tsim_t* s, const char* label) {
                 (unsigned long long)a.drops, double(a.fifo) / c, 100.0 * double(a.busy) / c,
                 100.0 * double(a.want) / c, 100.0 * double(a.lookups) / c, kAxNumPf, double(a.mst[0]) / c,
                 double(a.mst[1]) / c, double(a.mst[2]) / c, double(a.mst[3]) / c);
+    static const char* const pn[] = {"mme", "tpc", "dma", "mmeB"};
+    bool any = false;
+    for (unsigned e = 0; e < s->axm_bank[d].size(); ++e) {
+      const auto& b = s->axm_bank[d][e];
+      if (!b.req) continue;
+      if (!any) std::printf("AXISTATS %s L2_%u bank lookups (cycles asked; refused: a side operation had the bank / "
+                            "the read-ahead got it / another engine did):", label, d);
+      any = true;
+      const unsigned p = e / 2;
+      const std::string who = e == kAxNumReq - 1 ? std::string("read-ahead")
+                              : std::string(p < 4 ? pn[p] : ("tpc" + std::to_string(p - 3)).c_str()) + (e & 1u ? ".wr" : ".rd");
+      std::printf(" | %s %llu, granted %.1f%%, refused %.1f%% / %.1f%% / %.1f%%", who.c_str(),
+                  (unsigned long long)b.req, 100.0 * double(b.gnt) / double(b.req), 100.0 * double(b.side) / double(b.req),
+                  100.0 * double(b.pf) / double(b.req), 100.0 * double(b.eng) / double(b.req));
+    }
+    if (any) std::printf("\n");
   }
   std::fflush(stdout);
 }

@@ -1535,7 +1535,9 @@ static int copy_trace_pred(tsim_t *s, void *ctx) {
 /* DMA-queue copy throughput: one LIN_DMA of `bytes` per engine (all engines at once
  * when `all`), measured by the engine (PERF_BUSY) and from the doorbell to the
  * completion message; peak = one 32-byte beat per cycle read and written per engine. */
-static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all) {
+/* wr_alloc 0: the engine's CACHE register without WR_ALLOC, so the slice posts the copy's
+ * writes through (a streaming copy whose destination is not read again soon) */
+static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all, int wr_alloc) {
   gm_init(&g_gm, t->sim);
   unsigned nd = all ? TESSERA_DMA_ENGINES : 1;
   uint32_t flag = HBM(0x7F000u);
@@ -1545,6 +1547,7 @@ static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all) {
     uint32_t w[16];
     cp_buf_t b;
     cp_buf_init(&b, w, 16);
+    if (!wr_alloc) cp_wreg32(&b, 0, (uint32_t)offsetof(dma_t, CACHE), DMA__CACHE__RD_ALLOC_bm);
     cp_lin_dma(&b, 0, HBM(0x1000000u) + d * 2 * bytes, HBM(0x1000000u) + (2 * d + 1) * bytes, bytes);
     cp_stop(&b, CP_HDR_EB);
     CALL(q_program_flag(t, slot, &b, flag + 4u * d));
@@ -1590,9 +1593,9 @@ static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all) {
     R32(DMA_REG(d, PERF_STALL), &wstall);
     for (unsigned i = 0; i < NC; i++) R32(TESSERA_L2_ADDR(d) + l2c_off[i], &c1[i]);
     double beats = bytes / 32.0;
-    printf("CTRLBENCH dma copy %u KiB, %u engine(s): DMA %u: engine busy %u cycles (%.1f%% of 1 beat/cycle), "
+    printf("CTRLBENCH dma copy %u KiB, %u engine(s)%s: DMA %u: engine busy %u cycles (%.1f%% of 1 beat/cycle), "
            "doorbell to completion message %llu cycles (%.1f%%)\n",
-           bytes / 1024u, nd, d, busy, 100.0 * beats / busy, (unsigned long long)total, 100.0 * beats / total);
+           bytes / 1024u, nd, wr_alloc ? "" : ", writes not allocating", d, busy, 100.0 * beats / busy, (unsigned long long)total, 100.0 * beats / total);
     /* where the cycles go: the DMA's write side waiting for read data = read-bound */
     printf("CTRLBENCH   DMA %u: write side waited for read data %u cycles (%.1f%% of busy); slice %u: hits %u, "
            "misses %u, evictions %u, write-backs %u, cycles with an engine stalled %u\n",
@@ -1606,8 +1609,10 @@ static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all) {
            100.0 * 2.0 * nd * bytes / 32.0 / total / TESSERA_HBM_CHANNELS);
   return img_check(t, "DMA bench copy");
 }
-TF_TEST_F(ctrl, bench_dma_copy_256k, 2000000, TF_BENCH) { return bench_copy(t, 256u * 1024u, 0); }
-TF_TEST_F(ctrl, bench_dma_copy_256k_all, 2000000, TF_BENCH) { return bench_copy(t, 256u * 1024u, 1); }
+TF_TEST_F(ctrl, bench_dma_copy_256k, 2000000, TF_BENCH) { return bench_copy(t, 256u * 1024u, 0, 1); }
+TF_TEST_F(ctrl, bench_dma_copy_256k_all, 2000000, TF_BENCH) { return bench_copy(t, 256u * 1024u, 1, 1); }
+TF_TEST_F(ctrl, bench_dma_copy_256k_nalloc, 2000000, TF_BENCH) { return bench_copy(t, 256u * 1024u, 0, 0); }
+TF_TEST_F(ctrl, bench_dma_copy_256k_all_nalloc, 2000000, TF_BENCH) { return bench_copy(t, 256u * 1024u, 1, 0); }
 
 /* DMA queue 0 ready, an image of [src, src + 2 * bytes) with random data (source, then
  * destination) and *d cleared with src and dst set. */
