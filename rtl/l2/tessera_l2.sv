@@ -220,12 +220,12 @@ module tessera_l2 #(
   // posted non-allocating writes: the B response of MSHR e's oldest one came back
   logic [NumEng-1:0]              ms_b_done;
   logic [1:0]                     wq_done_resp;
-  logic [NumReq-1:0]              eng_req, eng_gnt, eng_alloc, eng_write, eng_full;
+  logic [NumReq-1:0]              eng_req, eng_gnt, eng_alloc, eng_write, eng_full, eng_pair;
   logic [NumEng-1:0]              eng_stall, eng_idle, ms_idle;
   logic                           pf_idle;
   logic [NumReq-1:0][31:0]        eng_addr;
   logic [NumEng-1:0][31:0]        eng_cur;
-  logic [NumReq-1:0][255:0]       eng_wdata;
+  logic [NumReq-1:0][255:0]       eng_wdata, eng_wdata1;
   logic [NumEng-1:0][255:0]       eng_cur_wdata;
   logic [NumReq-1:0][31:0]        eng_wstrb;
   logic [NumEng-1:0][31:0]        eng_cur_wstrb;
@@ -242,7 +242,7 @@ module tessera_l2 #(
   logic [NumEng-1:0][255:0]       eres_rdata, eres_rdata1;
   logic [NumPorts-1:0]            rd_hit1;
   logic [NumEng-1:0][WayBits-1:0] eres_way;
-  logic [NumEng-1:0]              eres_vdirty, eres_nof, ms_free;
+  logic [NumEng-1:0]              eres_vdirty, eres_nof, eres_pair, ms_free;
   logic [NumEng-1:0][31:0]        eres_vaddr;
   logic [NumEng-1:0][511:0]       eres_vdata;
   logic [NumEng-1:0][63:0]        eres_vmask;
@@ -296,7 +296,11 @@ module tessera_l2 #(
     );
     assign eng_write[2*p]     = 1'b0;
     assign eng_full[2*p]      = 1'b0;
+    assign eng_pair[2*p]      = 1'b0;
+    logic unused_rd_pair;  // a read engine never sends write pairs
+    assign unused_rd_pair     = eres_pair[2*p];
     assign eng_wdata[2*p]     = '0;
+    assign eng_wdata1[2*p]    = '0;
     assign eng_wstrb[2*p]     = '0;
     assign eng_cur_wdata[2*p] = '0;
     assign eng_cur_wstrb[2*p] = '0;
@@ -329,6 +333,8 @@ module tessera_l2 #(
       .req_wdata_o       (eng_wdata[2*p+1]),
       .req_wstrb_o       (eng_wstrb[2*p+1]),
       .req_full_o        (eng_full[2*p+1]),
+      .req_pair_o        (eng_pair[2*p+1]),
+      .req_wdata1_o      (eng_wdata1[2*p+1]),
       .req_alloc_o       (eng_alloc[2*p+1]),
       .req_cls_o         (eng_cls[2*p+1]),
       .req_gnt_i         (eng_gnt[2*p+1]),
@@ -338,7 +344,10 @@ module tessera_l2 #(
       .cur_wdata1_o      (eng_cur_wdata1[2*p+1]),
       .res_valid_i       (eres_valid[2*p+1]),
       .res_kind_i        (eres_kind[2*p+1]),
+      .res_pair_i        (eres_pair[2*p+1]),
       .mshr_free_i       (ms_free[2*p+1]),
+      .mshr_vstart_i     (eres_valid[2*p+1] && eres_kind[2*p+1] == tessera_l2_pkg::ResHit &&
+                          eres_nof[2*p+1] && eres_vdirty[2*p+1]),
       .done_i            (mdone[2*p+1]),
       .done_replay_i     (mdone_replay[2*p+1]),
       .done_resp_i       (mdone_resp[2*p+1]),
@@ -511,13 +520,14 @@ module tessera_l2 #(
   logic [NumBanks-1:0]                bk_side_v;
   logic [NumBanks-1:0][NumReq-1:0]    bk_rq, bk_gnt;
   logic [NumBanks-1:0][ReqW-1:0]      bk_gidx;
-  logic [NumBanks-1:0]                bk_req_v, bk_write, bk_beat, bk_alloc, bk_full;
+  logic [NumBanks-1:0]                bk_req_v, bk_write, bk_beat, bk_alloc, bk_full, bk_pair;
+  logic [NumBanks-1:0][255:0]         bk_wdata1;
   logic [NumBanks-1:0][LsetBits-1:0]  bk_lset;
   logic [NumBanks-1:0][TagBits-1:0]   bk_tag;
   logic [NumBanks-1:0][255:0]         bk_wdata;
   logic [NumBanks-1:0][31:0]          bk_wstrb;
   logic [NumBanks-1:0][1:0]           bk_cls;
-  logic [NumBanks-1:0]                br_valid, br_owned, br_vvalid, br_vdirty, br_nof;
+  logic [NumBanks-1:0]                br_valid, br_owned, br_vvalid, br_vdirty, br_nof, br_pair;
   logic [NumBanks-1:0][ReqW-1:0]      br_eng;
   tessera_l2_pkg::res_kind_e                          br_kind [NumBanks];
   logic [NumBanks-1:0][255:0]         br_rdata, br_rdata1;
@@ -563,6 +573,8 @@ module tessera_l2 #(
     assign bk_beat[b]  = eng_caddr[bk_gidx[b]][5];
     assign bk_alloc[b] = eng_alloc[bk_gidx[b]];
     assign bk_full[b]  = eng_full[bk_gidx[b]] && in_window(eng_addr[bk_gidx[b]]);
+    assign bk_pair[b]  = eng_pair[bk_gidx[b]];
+    assign bk_wdata1[b] = eng_wdata1[bk_gidx[b]];
     assign bk_lset[b]  = eng_lset[bk_gidx[b]];
     assign bk_tag[b]   = eng_tag[bk_gidx[b]];
     assign bk_wdata[b] = eng_wdata[bk_gidx[b]];
@@ -613,6 +625,8 @@ module tessera_l2 #(
       .req_wstrb_i        (bk_wstrb[b]),
       .req_alloc_i        (bk_alloc[b]),
       .req_full_i         (bk_full[b]),
+      .req_pair_i         (bk_pair[b]),
+      .req_wdata1_i       (bk_wdata1[b]),
       .req_cls_i          (bk_cls[b]),
       .req_eng_i          (bk_gidx[b]),
       .prb_lset_i         (eng_lset[pb_eng[b]]),
@@ -623,6 +637,7 @@ module tessera_l2 #(
       .res_kind_o         (br_kind[b]),
       .res_owned_o        (br_owned[b]),
       .res_nofetch_o      (br_nof[b]),
+      .res_pair_o         (br_pair[b]),
       .res_rdata_o        (br_rdata[b]),
       .res_rdata1_o       (br_rdata1[b]),
       .res_way_o          (br_way[b]),
@@ -684,6 +699,7 @@ module tessera_l2 #(
       eres_way[e]    = '0;
       eres_vdirty[e] = 1'b0;
       eres_nof[e]    = 1'b0;
+      eres_pair[e]   = 1'b0;
       eres_vaddr[e]  = '0;
       eres_vdata[e]  = '0;
       eres_vmask[e]  = '0;
@@ -702,6 +718,7 @@ module tessera_l2 #(
           eres_way[e]    = br_way[b];
           eres_vdirty[e] = br_vdirty[b];
           eres_nof[e]    = br_nof[b];
+          eres_pair[e]   = br_pair[b];
           eres_vaddr[e]  = br_vaddr[b];
           eres_vdata[e]  = bs_rdata[b];
           eres_vmask[e]  = bs_rmask[b];
@@ -829,6 +846,8 @@ module tessera_l2 #(
   end
   assign eng_write[PfReq] = 1'b0;
   assign eng_full[PfReq]  = 1'b0;
+  assign eng_pair[PfReq]  = 1'b0;
+  assign eng_wdata1[PfReq] = '0;
   assign eng_alloc[PfReq] = 1'b1;
   assign eng_wdata[PfReq] = '0;
   assign eng_wstrb[PfReq] = '0;
@@ -1310,6 +1329,9 @@ module tessera_l2 #(
           (!br_owned[b] || nof_q[br_eng[b]]) && br_eng[b] != ReqW'(PfReq)) begin
         n_hits = n_hits + 32'd1;
       end
+      // a write pair's beat 1 (after a hit, or after its beat 0 allocated the line): a hit,
+      // as when it was looked up on its own
+      if (br_valid[b] && br_pair[b]) n_hits = n_hits + 32'd1;
       if (br_valid[b] && br_nof[b]) n_miss = n_miss + 32'd1;
       if (br_valid[b] && br_nof[b] && br_vvalid[b]) n_evict = n_evict + 32'd1;
       if (br_valid[b] && (br_kind[b] == tessera_l2_pkg::ResMissAlloc || br_kind[b] == tessera_l2_pkg::ResMissBypass)) begin
@@ -1334,7 +1356,7 @@ module tessera_l2 #(
         if (pb_res_q[e]) nof_q[e] <= 1'b0;
       end
       for (int b = 0; b < NumBanks; b++) begin
-        if (br_valid[b]) nof_q[br_eng[b]] <= br_nof[b];
+        if (br_valid[b]) nof_q[br_eng[b]] <= br_nof[b] && !br_pair[b];
       end
     end
   end

@@ -39,6 +39,11 @@ module tessera_l2_bank #(
   input  logic [31:0]         req_wstrb_i,
   input  logic                req_alloc_i,
   input  logic                req_full_i,    // write of beat 0, beat 1 follows, all strobes
+  // with req_full_i: beat 1 (req_wdata1_i) comes with this lookup (a write pair): on a hit,
+  // or on a miss that allocates over a clean victim, the bank writes the whole line at once
+  // and says so (res_pair_o); otherwise it handles beat 0 alone, as without the pair
+  input  logic                req_pair_i,
+  input  logic [255:0]        req_wdata1_i,
   input  logic [1:0]          req_cls_i,
   input  logic [EngW-1:0]     req_eng_i,
   // tag probe (combinational, beside the lookup; no state change): does any way of set
@@ -54,6 +59,7 @@ module tessera_l2_bank #(
   output tessera_l2_pkg::res_kind_e res_kind_o,
   output logic                res_owned_o,   // hit was the owner's replay after a refill
   output logic                res_nofetch_o, // miss allocated without refill (reported as a hit)
+  output logic                res_pair_o,    // a write pair: both beats of the line written
   output logic [255:0]        res_rdata_o,
   output logic [255:0]        res_rdata1_o,  // beat 1 of the line (a read of beat 0 reads both)
   output logic [WayBits-1:0]  res_way_o,
@@ -140,12 +146,15 @@ module tessera_l2_bank #(
   logic [63:0]                     dm_be, dm_rd_q;
   logic [63:0]                     dm_q [Depth];
 
+  // read-first: a read and a write of the same entry in one cycle (a write pair allocated
+  // over a dirty victim) read the victim and write the new line
   always_ff @(posedge clk_i) begin
     if (mem_we) begin
       for (int i = 0; i < 64; i++) begin
         if (mem_be[i]) mem_q[mem_idx][i*8 +: 8] <= mem_wd[i*8 +: 8];
       end
-    end else if (mem_re) begin
+    end
+    if (mem_re) begin
       mem_rd_q <= mem_q[mem_idx];
     end
   end
@@ -155,7 +164,8 @@ module tessera_l2_bank #(
       for (int i = 0; i < 64; i++) begin
         if (dm_be[i]) dm_q[mem_idx][i] <= mem_be[i];
       end
-    end else if (mem_re) begin
+    end
+    if (mem_re) begin
       dm_rd_q <= dm_q[mem_idx];
     end
   end
@@ -277,7 +287,7 @@ module tessera_l2_bank #(
   logic      lookup;
   logic [31:0] vaddr_d;
   logic      sbusy_d, swb_d, shit_d;
-  logic      alloc, alloc_vd;
+  logic      alloc, alloc_vd, pair_d;
   // At most one entry (set upd_lset, way upd_way) and the ages of that set change per cycle:
   // which fields and to what is decided here, the write is decoded per set below. (A write
   // at a variable index into these wide flop vectors is a barrel shifter in Yosys: about
@@ -323,6 +333,7 @@ module tessera_l2_bank #(
     stash_use = 1'b0;
     alloc     = 1'b0;
     alloc_vd  = 1'b0;
+    pair_d    = 1'b0;
 
     if (side_valid_i) begin
       mem_idx = {side_lset_i, side_way_i};
@@ -382,6 +393,11 @@ module tessera_l2_bank #(
             stash_use = 1'b1;
             mem_wd    = {req_wdata_i, stash_data_q};
             mem_be    = req_beat_i ? {req_wstrb_i, 32'hffff_ffff} : {32'hffff_ffff, req_wstrb_i};
+          end else if (req_pair_i && req_full_i && !req_beat_i) begin
+            // a write pair: the whole line
+            pair_d = 1'b1;
+            mem_wd = {req_wdata1_i, req_wdata_i};
+            mem_be = '1;
           end
           // dirty line: add the strobed bytes; clean line: the mask becomes the strobes
           if (dirty_q[req_lset_i][hit_way]) dm_be = mem_be;
@@ -404,6 +420,26 @@ module tessera_l2_bank #(
         mem_idx = {req_lset_i, vic_way};
         alloc    = 1'b1;
         alloc_vd = 1'b1;
+        if (req_pair_i && !req_beat_i) begin
+          // a write pair: both beats now, the line is complete (not reserved for beat 1)
+          pair_d = 1'b1;
+          mem_wd = {req_wdata1_i, req_wdata_i};
+          mem_be = '1;
+        end
+      end else if (any_cand && req_write_i && req_full_i && req_pair_i && !req_beat_i) begin
+        // a write pair over a dirty victim: the RAM reads the victim (its write-back goes
+        // through the requester's MSHR, as below) and writes the whole new line in the same
+        // cycle (read-first); the line is complete, valid and dirty
+        kind_d  = tessera_l2_pkg::ResHit;
+        mem_re  = 1'b1;
+        mem_we  = 1'b1;
+        dm_we   = 1'b1;
+        mem_idx = {req_lset_i, vic_way};
+        mem_wd  = {req_wdata1_i, req_wdata_i};
+        mem_be  = '1;
+        alloc    = 1'b1;
+        alloc_vd = 1'b1;
+        pair_d   = 1'b1;
       end else if (any_cand && req_write_i && req_full_i && !stash_v_q) begin
         // full-line write miss with a dirty victim: read the victim now (it goes to the
         // write queue through the requester's MSHR, which the write engine keeps free for
@@ -444,6 +480,7 @@ module tessera_l2_bank #(
       upd_pend_v  = 1'b1;
       upd_unrd    = 1'b1;
       upd_unrd_v  = pf_req;
+      upd_pend_v  = !pair_d;
     end
   end
 
@@ -491,7 +528,7 @@ module tessera_l2_bank #(
   end
 
   // ---------------------------------------------------------------- result registers
-  logic               res_valid_q, res_beat_q, res_owned_q, res_vvalid_q, res_vdirty_q, res_nof_q;
+  logic               res_valid_q, res_beat_q, res_owned_q, res_vvalid_q, res_vdirty_q, res_nof_q, res_pair_q;
   logic [EngW-1:0]    res_eng_q;
   tessera_l2_pkg::res_kind_e          res_kind_q;
   logic [WayBits-1:0] res_way_q;
@@ -505,6 +542,7 @@ module tessera_l2_bank #(
       res_beat_q   <= 1'b0;
       res_owned_q  <= 1'b0;
       res_nof_q    <= 1'b0;
+      res_pair_q   <= 1'b0;
       res_vvalid_q <= 1'b0;
       res_vdirty_q <= 1'b0;
       res_eng_q    <= '0;
@@ -521,6 +559,7 @@ module tessera_l2_bank #(
         res_beat_q   <= req_beat_i;
         res_owned_q  <= any_hit && !(|m_hit);
         res_nof_q    <= !any_hit && !any_busy && (kind_d == tessera_l2_pkg::ResHit);
+        res_pair_q   <= pair_d;
         res_vvalid_q <= (kind_d == tessera_l2_pkg::ResMissAlloc ||
                          (!any_hit && !any_busy && kind_d == tessera_l2_pkg::ResHit)) &&
                         valid_q[req_lset_i][vic_way];
@@ -544,6 +583,7 @@ module tessera_l2_bank #(
   assign res_kind_o   = res_kind_q;
   assign res_owned_o  = res_owned_q;
   assign res_nofetch_o = res_nof_q;
+  assign res_pair_o    = res_pair_q;
   assign res_rdata_o  = res_beat_q ? mem_rd_q[511:256] : mem_rd_q[255:0];
   assign res_rdata1_o = mem_rd_q[511:256];
   assign res_way_o    = res_way_q;

@@ -15,6 +15,11 @@
 // A lookup that may start the MSHR is only issued while the MSHR is free (mshr_free_i): a
 // full-line write allocated over a dirty victim leaves the victim's write-back to the MSHR
 // while the engine goes on with beat 1 (an owner hit, which never needs the MSHR).
+// Write pairs: a lookup of a line's beat 0 whose beat 1 follows in the same burst, both with
+// all strobes and both in the W FIFO (the condition of req_full_o), carries beat 1 too
+// (req_pair_o, req_wdata1_o). When the bank writes both (res_pair_i: a hit, or an allocation
+// over a clean victim) the lookup completes two beats, so a streaming full-line burst takes
+// one bank cycle per line instead of two (as the read engine's line pairs do).
 module tessera_l2_wr_eng #(
   parameter int unsigned IdBits  = 4,
   // B responses queued (power of two): single-beat bursts of posted writes each hold one
@@ -50,6 +55,8 @@ module tessera_l2_wr_eng #(
   output logic [255:0]      req_wdata_o,
   output logic [31:0]       req_wstrb_o,
   output logic              req_full_o,
+  output logic              req_pair_o,
+  output logic [255:0]      req_wdata1_o,
   output logic              req_alloc_o,
   output logic [1:0]        req_cls_o,
   input  logic              req_gnt_i,
@@ -63,7 +70,11 @@ module tessera_l2_wr_eng #(
   // lookup result
   input  logic              res_valid_i,
   input  tessera_l2_pkg::res_kind_e res_kind_i,
+  input  logic              res_pair_i,     // with a hit: both beats of the pair were written
   input  logic              mshr_free_i,
+  // the MSHR takes a victim-only start in this cycle (this engine's previous lookup, a write
+  // pair, allocated over a dirty victim): a lookup issued now could need it once more
+  input  logic              mshr_vstart_i,
   // MSHR completion
   input  logic              done_i,
   input  logic              done_replay_i,
@@ -119,6 +130,13 @@ module tessera_l2_wr_eng #(
   logic hit, byp, byp_take, adv, nb_nalloc, miss, slice_err, complete, more, have_data, chain;
   logic [1:0] beat_resp;
   assign hit       = inflight_q && res_valid_i && (res_kind_i == tessera_l2_pkg::ResHit);
+  // beats the result completes: two for a write pair the bank wrote whole, else one
+  logic       pair_hit;
+  logic [1:0] step;
+  logic [8:0] step9;
+  assign pair_hit  = hit && res_pair_i;
+  assign step      = pair_hit ? 2'd2 : 2'd1;
+  assign step9     = {7'd0, step};
   // a non-allocating miss: the MSHR takes the beat (start) and posts it; the beat is done.
   // The MSHR takes it when free (idle, or pushing its previous posted beat into the write
   // queue this cycle); otherwise the beat stays and is looked up again.
@@ -139,30 +157,41 @@ module tessera_l2_wr_eng #(
   // its first beat now. A one-beat next burst is its own last beat: its B needs a queue
   // entry besides the one this burst's B takes in this cycle.
   logic b_room2;
-  assign chain     = adv && (left_q == 9'd1) && ab_valid_q && ab_q.slice_ok &&
+  assign chain     = adv && (left_q == step9) && ab_valid_q && ab_q.slice_ok &&
                      ((ab_q.left >= 9'd2) || b_room2);
-  assign more      = adv ? (left_q > 9'd1 || chain) : 1'b1;
-  assign have_data = adv ? (w_cnt_q >= 3'd2) : (w_cnt_q != 3'd0);
+  assign more      = adv ? (left_q > step9 || chain) : 1'b1;
+  // a line's beat 0 with all strobes whose beat 1 follows in the burst waits for beat 1,
+  // so that the two go as one write pair (one bank cycle for the line)
+  logic need2;
+  logic [1:0] w_nx, w_adv, w_i0, w_i1;
+  assign have_data = adv ? (w_cnt_q >= 3'(step) + 3'd1 + 3'(need2)) : (w_cnt_q >= 3'd1 + 3'(need2));
   assign beat_resp = (hit || byp_take) ? 2'b00 : slice_err ? 2'b11 : done_resp_i;
 
   logic last_next;
   logic want;
-  assign last_next   = chain ? (ab_q.left == 9'd1) : adv ? (left_q == 9'd2) : (left_q == 9'd1);
+  // beats left in the burst of the next lookup, from the beat it looks up; the lookup
+  // completes the burst when it is the last beat, or a write pair of the last two
+  logic [8:0] nl;
+  assign nl          = chain ? ab_q.left : adv ? left_q - step9 : left_q;
+  assign need2       = !req_addr_o[5] && (nl >= 9'd2) && (&w_strb_q[w_i0]);
+  assign last_next   = (nl == 9'd1) || (req_pair_o && nl == 9'd2);
   assign want        = active_q && (chain || slice_ok_q) && !wait_q && (!inflight_q || adv) && more &&
                        have_data && (!last_next || b_room);
-  assign req_valid_o = want && mshr_free_i;
-  assign req_addr_o  = chain ? ab_q.addr : adv ? addr_q + 32'd32 : addr_q;
-  logic [1:0] w_nx, w_i0, w_i1;
+  assign req_valid_o = want && mshr_free_i && !mshr_vstart_i;
+  assign req_addr_o  = chain ? ab_q.addr : adv ? addr_q + {25'd0, step, 5'd0} : addr_q;
   assign w_nx        = w_rd_q + 2'd1;
-  assign w_i0        = adv ? w_nx : w_rd_q;   // the beat looked up now
+  assign w_adv       = w_rd_q + step;         // the FIFO head after this result
+  assign w_i0        = adv ? w_adv : w_rd_q;  // the beat looked up now
   assign w_i1        = w_i0 + 2'd1;           // the beat after it
   assign req_wdata_o = w_data_q[w_i0];
   assign req_wstrb_o = w_strb_q[w_i0];
   // the lookup writes beat 0 of a line whose beat 1 follows in the same burst, both with all
   // strobes: a miss may then allocate without a refill (the bank writes beat 0 and keeps
   // the line reserved for this engine until beat 1 is written)
-  assign req_full_o  = !req_addr_o[5] && (chain ? (ab_q.left >= 9'd2) : adv ? (left_q >= 9'd3) : (left_q >= 9'd2)) &&
-                       (w_cnt_q >= (adv ? 3'd3 : 3'd2)) && (&w_strb_q[w_i0]) && (&w_strb_q[w_i1]);
+  assign req_full_o  = !req_addr_o[5] && (chain ? (ab_q.left >= 9'd2) : adv ? (left_q >= step9 + 9'd2) : (left_q >= 9'd2)) &&
+                       (w_cnt_q >= (adv ? 3'(step) + 3'd2 : 3'd2)) && (&w_strb_q[w_i0]) && (&w_strb_q[w_i1]);
+  assign req_pair_o   = req_full_o;
+  assign req_wdata1_o = w_data_q[w_i1];
   assign req_alloc_o = chain ? ab_q.alloc : alloc_q;
   assign req_cls_o   = chain ? ab_q.cls : cls_q;
   assign cur_wdata_o = w_data_q[w_rd_q];
@@ -211,13 +240,13 @@ module tessera_l2_wr_eng #(
   assign abf_empty = (abf_cnt_q == '0);
   // a new AW goes straight to the head when the head is (or becomes) empty and nothing
   // waits behind it; the head is refilled from the buffer when the active burst takes it
-  assign load   = ab_valid_q && (!active_q || (complete && left_q == 9'd1));
+  assign load   = ab_valid_q && (!active_q || (complete && left_q == step9));
   assign ab_to_head = ab_take && abf_empty && (load || !ab_valid_q);
   assign abf_push   = ab_take && !ab_to_head;
   assign abf_pop    = load && !abf_empty;
   assign b_room = (bq_cnt_q != (BqW+1)'(BqDepth));
   assign b_room2 = ({1'b0, bq_cnt_q} + (BqW+2)'(2)) <= (BqW+2)'(BqDepth);
-  assign b_push = complete && (left_q == 9'd1);
+  assign b_push = complete && (left_q == step9);
   assign b_pop  = s_axi_bvalid_o && s_axi_bready_i;
   assign final_resp = (beat_resp > resp_q) ? beat_resp : resp_q;
   assign s_axi_wready_o  = (w_cnt_q != 3'd4);
@@ -277,10 +306,10 @@ module tessera_l2_wr_eng #(
       if (miss)   wait_q <= 1'b1;
       if (done_i) wait_q <= 1'b0;
       if (complete) begin
-        addr_q <= addr_q + 32'd32;
-        left_q <= left_q - 9'd1;
+        addr_q <= addr_q + {25'd0, step, 5'd0};
+        left_q <= left_q - step9;
         resp_q <= final_resp;
-        if (left_q == 9'd1) active_q <= 1'b0;
+        if (left_q == step9) active_q <= 1'b0;
       end
       if (load) begin
         active_q   <= 1'b1;
@@ -311,8 +340,8 @@ module tessera_l2_wr_eng #(
         w_strb_q[w_wr_q] <= s_axi_wstrb_i;
         w_wr_q           <= w_wr_q + 2'd1;
       end
-      if (w_pop) w_rd_q <= w_nx;
-      w_cnt_q <= w_cnt_q + 3'(w_push) - 3'(w_pop);
+      if (w_pop) w_rd_q <= w_adv;
+      w_cnt_q <= w_cnt_q + 3'(w_push) - (w_pop ? 3'(step) : 3'd0);
     end
   end
 
