@@ -19,14 +19,17 @@ L2_SIZE   := $(shell sed -n 's/.*L2BytesPerDcore = \([0-9]*\).*/\1/p' $(CFG_PKG)
 L2_RD_BURSTS := $(shell sed -n 's/.*L2RdBursts = \([0-9]*\).*/\1/p' $(CFG_PKG))
 # downstream ID bits (the chip's AXI ID width: it sets the number of read-ahead MSHRs)
 L2_MID_BITS := $(shell sed -n 's/.*AxiIdBits = \([0-9]*\).*/\1/p' $(CFG_PKG))
+# banks of the chip's slices (l2_banks); the one-master build keeps the slice's default 4,
+# so both bank counts are tested
+L2_BANKS := $(shell sed -n 's/.*L2Banks = \([0-9]*\).*/\1/p' $(CFG_PKG))
 
 .PHONY: l2-lint l2-tb l2-test l2-bench l2-synth
 l2-lint:
 	verilator --lint-only -Wall --top-module tessera_l2 $(VLT_WAIVERS) $(L2_ALL)
 
-# Two builds: one read master (RdMasters = 1) and two (l2_tb_rd2/: the second, read-only master
-# of the chip's slices, l2_rd_masters in config/tessera.toml; the read-ahead refills split
-# over two channel models on one store). Not a subdirectory of the first: Verilator's
+# Two builds: one read master (RdMasters = 1, 4 banks) and two (l2_tb_rd2/: the second,
+# read-only master of the chip's slices, l2_rd_masters in config/tessera.toml, and the chip's
+# l2_banks; the read-ahead refills split over two channel models on one store). Not a subdirectory of the first: Verilator's
 # makefile searches `..` for objects and would link the first build's l2_tb.o.
 L2_TB2_DIR := $(BUILD)/l2_tb_rd2
 L2_TB2     := $(L2_TB2_DIR)/Vtessera_l2
@@ -36,13 +39,13 @@ l2-tb: $(L2_TB) $(L2_TB2)
 $(L2_TB): $(L2_ALL) $(L2_TB_SRC) mk/l2.mk
 	@mkdir -p $(L2_TB_DIR)
 	nice verilator $(L2_TB_FLAGS) -GRdMasters=1 \
-	  -Mdir $(L2_TB_DIR) -CFLAGS "-O2 -std=c++17 -DL2_SIZE=$(L2_SIZE) -DL2_MID_BITS=$(L2_MID_BITS) -DL2_RD_MASTERS=1" \
+	  -Mdir $(L2_TB_DIR) -CFLAGS "-O2 -std=c++17 -DL2_SIZE=$(L2_SIZE) -DL2_MID_BITS=$(L2_MID_BITS) -DL2_RD_MASTERS=1 -DL2_BANKS=4" \
 	  $(L2_ALL) $(abspath tests/l2/l2_tb.cpp) $(abspath sim/src/axi_mem_model.cpp) -o Vtessera_l2 >$(L2_TB_DIR)/build.log 2>&1 \
 	  || { tail -30 $(L2_TB_DIR)/build.log; exit 1; }
 $(L2_TB2): $(L2_ALL) $(L2_TB_SRC) mk/l2.mk
 	@mkdir -p $(L2_TB2_DIR)
-	nice verilator $(L2_TB_FLAGS) -GRdMasters=2 \
-	  -Mdir $(L2_TB2_DIR) -CFLAGS "-O2 -std=c++17 -DL2_SIZE=$(L2_SIZE) -DL2_MID_BITS=$(L2_MID_BITS) -DL2_RD_MASTERS=2" \
+	nice verilator $(L2_TB_FLAGS) -GRdMasters=2 -GNumBanks=$(L2_BANKS) \
+	  -Mdir $(L2_TB2_DIR) -CFLAGS "-O2 -std=c++17 -DL2_SIZE=$(L2_SIZE) -DL2_MID_BITS=$(L2_MID_BITS) -DL2_RD_MASTERS=2 -DL2_BANKS=$(L2_BANKS)" \
 	  $(L2_ALL) $(abspath tests/l2/l2_tb.cpp) $(abspath sim/src/axi_mem_model.cpp) -o Vtessera_l2 >$(L2_TB2_DIR)/build.log 2>&1 \
 	  || { tail -30 $(L2_TB2_DIR)/build.log; exit 1; }
 

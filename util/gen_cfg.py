@@ -59,6 +59,9 @@ def check(c):
             sys.exit(f"gen_cfg: {name}.{k} = {c[k]} must be a power of two")
     if c["l2_rd_bursts"] < 4 or c["dma_buf_beats"] < 16:
         sys.exit(f"gen_cfg: {name}: l2_rd_bursts must be >= 4 and dma_buf_beats >= 16")
+    sets = c["l2_bytes_per_dcore"] // (c["l2_line_bytes"] * c["l2_ways"])
+    if c["l2_banks"] < 2 or not is_pow2(c["l2_banks"]) or c["l2_banks"] ** 2 > sets:
+        sys.exit(f"gen_cfg: {name}: l2_banks must be a power of two >= 2 whose square is at most the {sets} sets")
     if c["l2_wr_bresps"] < 2:
         sys.exit(f"gen_cfg: {name}: l2_wr_bresps must be >= 2")
     if c["l2_rd_masters"] not in (1, 2):
@@ -153,6 +156,7 @@ SCALARS = [
     ("num_l2", "L2 slices (one per DCORE)"),
     ("l2_bytes_per_dcore", "L2 capacity per slice"),
     ("l2_ways", "L2 associativity"),
+    ("l2_banks", "data/tag banks per L2 slice"),
     ("l2_line_bytes", "L2 line size"),
     ("l2_rd_bursts", "read bursts buffered per L2 slice port / in flight per router master"),
     ("l2_rd_masters", "fabric masters per L2 slice that carry reads (2: a read-only second one)"),

@@ -12,6 +12,7 @@ module tessera_l2_cluster #(
   parameter int unsigned NumPorts  = 3,
   parameter int unsigned SizeBytes = 65536,
   parameter int unsigned Ways      = 8,
+  parameter int unsigned NumBanks  = 4,
   parameter int unsigned LineBytes = 64,
   parameter int unsigned DataBits  = 256,
   parameter int unsigned IdBits    = 4,
@@ -158,6 +159,7 @@ module tessera_l2_cluster #(
     tessera_l2 #(
       .SizeBytes(SizeBytes),
       .Ways     (Ways),
+      .NumBanks (NumBanks),
       .LineBytes(LineBytes),
       .NumPorts (NumPorts),
       .DataBits (DataBits),

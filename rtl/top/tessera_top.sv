@@ -659,6 +659,7 @@ module tessera_top #(
     .NumPorts (L2Ports),
     .SizeBytes(tessera_cfg_pkg::L2BytesPerDcore),
     .Ways     (tessera_cfg_pkg::L2Ways),
+    .NumBanks (tessera_cfg_pkg::L2Banks),
     .LineBytes(tessera_cfg_pkg::L2LineBytes),
     .DataBits (Dw),
     .IdBits   (Iw),

@@ -524,9 +524,16 @@ void ax_pf_sample(P& a, const uint32_t hv, const uint32_t hp, const uint64_t hc,
 // tessera_l2's bank arbitration: eng_req / eng_gnt (one bit per requester), eng_bank
 // (kAxBankBits per requester), bk_side_v (per bank), bk_gnt (kAxNumReq bits per bank)
 constexpr unsigned kAxNumReq = 2u * kAxL2Ports + 1u;
-constexpr unsigned kAxBankBits = 2;  // tessera_l2 NumBanks = 4
-template <typename B>
-void ax_bank_sample(std::vector<B>& v, uint64_t req, uint64_t gnt, uint64_t bank, uint64_t side, uint64_t bgnt) {
+constexpr unsigned kAxBankBits = TESSERA_L2_BANKS >= 8 ? 3u : TESSERA_L2_BANKS >= 4 ? 2u : 1u;  // log2(NumBanks)
+static_assert((1u << kAxBankBits) == TESSERA_L2_BANKS, "axi-stats: l2_banks must be 2, 4 or 8");
+// bit i of a Verilator signal: a scalar up to 64 bits or a VlWide of 32-bit words
+template <typename T>
+bool ax_bit(const T& v, unsigned i) {
+  if constexpr (std::is_integral<T>::value) return (uint64_t(v) >> i) & 1u;
+  else return (v[i / 32u] >> (i % 32u)) & 1u;
+}
+template <typename B, typename G>
+void ax_bank_sample(std::vector<B>& v, uint64_t req, uint64_t gnt, uint64_t bank, uint64_t side, const G& bgnt) {
   if (v.size() != kAxNumReq) v.assign(kAxNumReq, B());
   for (unsigned e = 0; e < kAxNumReq; ++e) {
     if (!((req >> e) & 1u)) continue;
@@ -538,7 +545,7 @@ void ax_bank_sample(std::vector<B>& v, uint64_t req, uint64_t gnt, uint64_t bank
     }
     const unsigned k = unsigned(bank >> (kAxBankBits * e)) & ((1u << kAxBankBits) - 1u);
     if ((side >> k) & 1u) ++b.side;
-    else if ((bgnt >> (kAxNumReq * k + kAxNumReq - 1u)) & 1u) ++b.pf;
+    else if (ax_bit(bgnt, kAxNumReq * k + kAxNumReq - 1u)) ++b.pf;
     else ++b.eng;
   }
 }
@@ -618,7 +625,7 @@ void tsim::axistats_sample() {
 #define AX_BK(d, sig) r->tessera_sim_top__DOT__u_top__DOT__u_l2__DOT__g_slice__BRA__##d##__KET____DOT__u_l2__DOT__##sig
 #define AX_BK_SAMPLE(d)                                                                                        \
   ax_bank_sample(axm_bank[d], uint64_t(AX_BK(d, eng_req)), uint64_t(AX_BK(d, eng_gnt)), uint64_t(AX_BK(d, eng_bank)), \
-                 uint64_t(AX_BK(d, bk_side_v)), uint64_t(AX_BK(d, bk_gnt)))
+                 uint64_t(AX_BK(d, bk_side_v)), AX_BK(d, bk_gnt))
   AX_BK_SAMPLE(0);
 #if TESSERA_NUM_L2 > 1
   AX_BK_SAMPLE(1);

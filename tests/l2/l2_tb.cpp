@@ -29,6 +29,9 @@
 #include <array>
 #define REG(n) uint32_t(offsetof(l2_t, n))
 
+#ifndef L2_BANKS  /* the slice's NumBanks (from mk/l2.mk) */
+#define L2_BANKS 4
+#endif
 #ifndef L2_RD_MASTERS  /* downstream masters carrying reads (the slice's RdMasters, from mk/l2.mk) */
 #define L2_RD_MASTERS 1
 #endif
@@ -842,8 +845,9 @@ static const uint32_t kBad = 0x40000000;         // unmapped (DECERR from memory
 // itself) that maps to base's set; all of them lie in [base, base + same_set_span(k + 1)).
 static const uint32_t kSets = L2_SIZE / (kLine * kWays);
 static uint32_t set_bits() { uint32_t b = 0; while ((1u << b) < kSets) ++b; return b; }
+static uint32_t bank_bits() { uint32_t b = 0; while ((1u << b) < L2_BANKS) ++b; return b; }
 static uint32_t set_hash(uint32_t a) {
-  const uint32_t sb = set_bits(), lsb = sb - 2, tb = 26 - sb, tag = a >> (6 + sb);
+  const uint32_t sb = set_bits(), lsb = sb - bank_bits(), tb = 26 - sb, tag = a >> (6 + sb);
   uint32_t h = 0;
   for (uint32_t i = 0; i < tb; ++i) h ^= ((tag >> i) & 1u) << (i % lsb);
   return h;
@@ -852,7 +856,7 @@ static uint32_t same_set_span(int n) { return uint32_t(n) * kSets * kLine; }
 static uint32_t same_set_addr(uint32_t base, int k) {
   const uint32_t a = base + same_set_span(k);
   if (!g_hash) return a;
-  return a ^ ((set_hash(a) ^ set_hash(base)) << 8);  // lset = address bits [8 +: SetBits-2]
+  return a ^ ((set_hash(a) ^ set_hash(base)) << (6 + bank_bits()));  // lset = bits [6 + BankBits +: SetBits - BankBits]
 }
 
 static void t_basic() {
@@ -1814,8 +1818,8 @@ int main(int argc, char** argv) {
   }
   if (g_seed == 0) g_seed = 1;
   g_rng = g_seed * 0x9E3779B97F4A7C15ull + 1;
-  printf("l2_tb: seed %" PRIu64 " (reproduce with --seed %" PRIu64 "), L2 size %u, %d read master%s\n",
-         g_seed, g_seed, L2_SIZE, L2_RD_MASTERS, L2_RD_MASTERS == 2 ? "s" : "");
+  printf("l2_tb: seed %" PRIu64 " (reproduce with --seed %" PRIu64 "), L2 size %u, %d banks, %d read master%s\n",
+         g_seed, g_seed, L2_SIZE, L2_BANKS, L2_RD_MASTERS, L2_RD_MASTERS == 2 ? "s" : "");
   if (do_bench) {
     begin("benchmarks (data checked)");
     bench();

@@ -43,6 +43,7 @@ package tessera_cfg_pkg;
   localparam int unsigned NumL2 = 2;  // L2 slices (one per DCORE)
   localparam int unsigned L2BytesPerDcore = 65536;  // L2 capacity per slice
   localparam int unsigned L2Ways = 8;  // L2 associativity
+  localparam int unsigned L2Banks = 8;  // data/tag banks per L2 slice
   localparam int unsigned L2LineBytes = 64;  // L2 line size
   localparam int unsigned L2RdBursts = 32;  // read bursts buffered per L2 slice port / in flight per router master
   localparam int unsigned L2RdMasters = 2;  // fabric masters per L2 slice that carry reads (2: a read-only second one)

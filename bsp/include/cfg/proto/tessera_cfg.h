@@ -43,6 +43,7 @@
 #define TESSERA_NUM_L2                   2u  /* L2 slices (one per DCORE) */
 #define TESSERA_L2_BYTES_PER_DCORE       65536u  /* L2 capacity per slice */
 #define TESSERA_L2_WAYS                  8u  /* L2 associativity */
+#define TESSERA_L2_BANKS                 8u  /* data/tag banks per L2 slice */
 #define TESSERA_L2_LINE_BYTES            64u  /* L2 line size */
 #define TESSERA_L2_RD_BURSTS             32u  /* read bursts buffered per L2 slice port / in flight per router master */
 #define TESSERA_L2_RD_MASTERS            2u  /* fabric masters per L2 slice that carry reads (2: a read-only second one) */
