@@ -592,7 +592,7 @@ module tessera_top #(
     .m_axi_rready_o (ax_rready[0])
   );
 
-  // ================================================================ L2 slices (issue 6)
+  // ================================================================ L2 slices
   // -------- begin L2 section: one tessera_l2 per DCORE (docs/l2.md "Integration").
   // Upstream port u = d * L2Ports + p of the cluster is port p of DCORE d:
   //   p = 0 the DCORE's MME (A panels, init tiles, C writes), p = 1 its TPCs,
@@ -945,7 +945,7 @@ module tessera_top #(
     );
   end
 
-  // ================================================================ control path (issue 5)
+  // ================================================================ control path
   // Sync Manager, DMA engines, one queue manager per engine queue (queue list above),
   // the APB muxes that let a queue manager write its engine's registers, and the
   // queue managers' merged command-buffer fetch port. docs/control_path.md.
@@ -1414,7 +1414,7 @@ module tessera_top #(
                          ax_bvalid[AxQf]};
   // ================================================================ end of control path
 
-  // ================================================================ TPC cluster (issue 4)
+  // ================================================================ TPC cluster
   // Registers: TPC region, behind its queue manager's APB mux (e_*[QTpc], control path
   // above); DCORE d's AXI master q (of TpcPorts) is port 1 (q = 0) or 3 + q of DCORE d's
   // L2 slice (L2 section; allocation hints and classes from the cluster's CACHE register);
