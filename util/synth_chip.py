@@ -34,7 +34,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 # Blocks synthesized separately: big, or repeated in the chip.
 # A block that contains other listed blocks sees them as black boxes too.
 # The L2 slice's read and write engines (one each per port), its MSHRs (two per port) and
-# read-ahead unit are blocks of their own: the 5-port slice in one process exceeded the 4 GiB of the WebAssembly Yosys ("thrown Wasm
+# read-ahead unit are blocks of their own: the 5-port slice in one process exceeded
+# the 4 GiB of the WebAssembly Yosys ("thrown Wasm
 # exception").
 BLOCKS = ["tessera_tpc_core", "tessera_tpc_fpu", "tessera_tpc_valu", "tessera_tpc_tmu",
           "tessera_l2", "tessera_l2_bank", "tessera_l2_rd_eng", "tessera_l2_wr_eng",

@@ -114,7 +114,7 @@ module tessera_dma #(
   // (four-byte one-beat tiles: an eighth of the buffer, 4 beats = two lines per row already;
   // two-byte one-beat tiles: a quarter, so that each row's burst is two lines too: with one
   // line per row the slice's read-ahead MSHRs and the port's read bursts bound them,
-    // docs/dma.md "Design decisions")
+  // docs/dma.md "Design decisions")
   localparam int unsigned TrKq2  = FifoBeats / 64;    // B / (4R), R = 16
   localparam int unsigned TrKq4  = FifoBeats / 64;    // R = 8
   localparam int unsigned TrKq2P = FifoBeats / 128;   // B / (4R), R = 32

@@ -76,7 +76,7 @@ module tessera_tpc_valu (
   end
 
   // FP32 add/sub (vadd.f32, vsub.f32) and the FP32 vredsum tree
-    // BF16 add/sub (vadd.bf16, vsub.bf16; single-cycle here rather than two float-unit
+  // BF16 add/sub (vadd.bf16, vsub.bf16; single-cycle here rather than two float-unit
   // passes): element 2k goes through FP32 adder k, element 2k+1 through adder k of g_badd;
   // the FP32 sum of the widened elements is rounded once more, to BF16 (RNE, canonical
   // NaN). Rounding to FP32 first is innocuous (24 >= 2 x 8 + 2 bits), so the result is the
