@@ -26,7 +26,7 @@ $(PERIPH_BUILD)/$(1)/Vtb_$(1)_top: $$(PERIPH_RTL_$(1)) tests/$(1)/tb_$(1)_top.sv
     tests/$(1)/$(1)_ref.h $(PERIPH_HDRS) bsp/include/cfg/$(CONFIG)/tessera_cfg.h
 	@mkdir -p $(PERIPH_BUILD)/$(1) && rm -f $$@
 	nice verilator $(PERIPH_VFLAGS) --top-module tb_$(1)_top -Mdir $(PERIPH_BUILD)/$(1) \
-	  -o Vtb_$(1)_top -CFLAGS "-O1 -I$(ROOT)/tests/$(1) $(PERIPH_CINC)" $(VLT_WAIVERS) \
+	  -o Vtb_$(1)_top -CFLAGS "-O1 -I$(ROOT)/tests/$(1) $(PERIPH_CINC)" $$(VLT_WAIVERS) \
 	  $$(PERIPH_RTL_$(1)) tests/$(1)/tb_$(1)_top.sv $(abspath tests/$(1)/tb_$(1).cpp) \
 	  >$(PERIPH_BUILD)/$(1)/build.log 2>&1 || { tail -30 $(PERIPH_BUILD)/$(1)/build.log; exit 1; }
 .PHONY: periph-$(1)-tb periph-$(1)-test
