@@ -1,7 +1,7 @@
 # Block testbenches of the system peripherals and the system bus (tests/uart,
 # tests/clint, tests/intc, tests/sysctrl, tests/sysbus). Each wraps its block in
 # a flat-pin top (tests/<blk>/tb_<blk>_top.sv) and checks it against a small C
-# reference (tests/<blk>/<blk>_ref.h).
+# reference (tests/<blk>/<blk>_ref.h). The wrapper is linted (-Wall) before the build.
 #   make periph-<blk>-tb     build one (blk: uart clint intc sysctrl sysbus)
 #   make periph-<blk>-test   run it (suite `test <blk>`; PERIPH_ARGS="--seed N")
 #   make periph-test         run all five
@@ -25,6 +25,8 @@ define PERIPH_TB_RULE
 $(PERIPH_BUILD)/$(1)/Vtb_$(1)_top: $$(PERIPH_RTL_$(1)) tests/$(1)/tb_$(1)_top.sv tests/$(1)/tb_$(1).cpp \
     tests/$(1)/$(1)_ref.h $(PERIPH_HDRS) bsp/include/cfg/$(CONFIG)/tessera_cfg.h
 	@mkdir -p $(PERIPH_BUILD)/$(1) && rm -f $$@
+	verilator --lint-only -Wall --top-module tb_$(1)_top $$(VLT_WAIVERS) $$(PERIPH_RTL_$(1)) \
+	  tests/$(1)/tb_$(1)_top.sv >$(PERIPH_BUILD)/$(1)/lint.log 2>&1 || { cat $(PERIPH_BUILD)/$(1)/lint.log; exit 1; }
 	nice verilator $(PERIPH_VFLAGS) --top-module tb_$(1)_top -Mdir $(PERIPH_BUILD)/$(1) \
 	  -o Vtb_$(1)_top -CFLAGS "-O1 -I$(ROOT)/tests/$(1) $(PERIPH_CINC)" $$(VLT_WAIVERS) \
 	  $$(PERIPH_RTL_$(1)) tests/$(1)/tb_$(1)_top.sv $(abspath tests/$(1)/tb_$(1).cpp) \
