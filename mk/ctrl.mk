@@ -19,7 +19,8 @@ CTRL_BUILD  := $(BUILD)/ctrl
 CTRL_VFLAGS := -O3 --x-assign fast --x-initial fast -Wno-fatal --cc --exe --build -j 2 \
                -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1"
 CTRL_CINC   := -I$(ROOT)/tests/golden -I$(ROOT)/tests/syncmgr -I$(ROOT)/tests/qman \
-               -I$(ROOT)/bsp/include -I$(CFG_INC)
+               -I$(ROOT)/tests/framework -I$(ROOT)/bsp/include -I$(CFG_INC)
+APB_DRV     := tests/framework/apb_drv.h
 CTRL_GOLDEN := tests/golden/cp_model.c tests/golden/cp_model.h bsp/include/regs/syncmgr_regs.h \
                bsp/include/regs/qman_regs.h
 
@@ -30,7 +31,7 @@ $(CTRL_BUILD)/syncmgr/libsmtest.a: $(SM_C) $(CTRL_GOLDEN) tests/syncmgr/tb_drv.h
 	@mkdir -p $(CTRL_BUILD)/syncmgr/c
 	cd $(CTRL_BUILD)/syncmgr/c && gcc -O2 -std=gnu11 -Wall -Wextra $(CTRL_CINC) -c $(abspath $(SM_C)) \
 	  && ar rcs $@ *.o
-$(CTRL_BUILD)/syncmgr/Vtessera_syncmgr: $(SM_RTL) tests/syncmgr/tb_syncmgr.cpp $(CTRL_BUILD)/syncmgr/libsmtest.a
+$(CTRL_BUILD)/syncmgr/Vtessera_syncmgr: $(SM_RTL) tests/syncmgr/tb_syncmgr.cpp $(APB_DRV) $(CTRL_BUILD)/syncmgr/libsmtest.a
 	@mkdir -p $(CTRL_BUILD)/syncmgr && rm -f $@
 	nice verilator $(CTRL_VFLAGS) --top-module tessera_syncmgr -Mdir $(CTRL_BUILD)/syncmgr \
 	  -o Vtessera_syncmgr -CFLAGS "-O1 $(CTRL_CINC)" $(VLT_WAIVERS) $(SM_RTL) \
@@ -53,7 +54,7 @@ $(CTRL_BUILD)/qman/libqmtest.a: $(QM_C) $(CTRL_GOLDEN) tests/qman/qtb_drv.h
 	@mkdir -p $(CTRL_BUILD)/qman/c
 	cd $(CTRL_BUILD)/qman/c && gcc -O2 -std=gnu11 -Wall -Wextra $(CTRL_CINC) -c $(abspath $(QM_C)) \
 	  && ar rcs $@ *.o
-$(CTRL_BUILD)/qman/Vtessera_qman: $(QM_RTL) tests/qman/tb_qman.cpp $(CTRL_BUILD)/qman/libqmtest.a
+$(CTRL_BUILD)/qman/Vtessera_qman: $(QM_RTL) tests/qman/tb_qman.cpp $(APB_DRV) $(CTRL_BUILD)/qman/libqmtest.a
 	@mkdir -p $(CTRL_BUILD)/qman && rm -f $@
 	nice verilator $(CTRL_VFLAGS) --top-module tessera_qman -Mdir $(CTRL_BUILD)/qman \
 	  -o Vtessera_qman -CFLAGS "-O1 $(CTRL_CINC)" $(VLT_WAIVERS) $(QM_RTL) \
@@ -67,7 +68,7 @@ $(CTRL_BUILD)/dma/libdmatest.a: $(DMA_C) tests/dma/dma_model.h tests/dma/dtb_drv
 	@mkdir -p $(CTRL_BUILD)/dma/c
 	cd $(CTRL_BUILD)/dma/c && gcc -O2 -std=gnu11 -Wall -Wextra -I$(ROOT)/tests/dma $(CTRL_CINC) -c $(abspath $(DMA_C)) \
 	  && ar rcs $@ *.o
-$(CTRL_BUILD)/dma/Vtessera_dma: $(DMA_RTL) tests/dma/tb_dma.cpp $(CTRL_BUILD)/dma/libdmatest.a
+$(CTRL_BUILD)/dma/Vtessera_dma: $(DMA_RTL) tests/dma/tb_dma.cpp $(APB_DRV) $(CTRL_BUILD)/dma/libdmatest.a
 	@mkdir -p $(CTRL_BUILD)/dma && rm -f $@
 	nice verilator $(CTRL_VFLAGS) --top-module tessera_dma -Mdir $(CTRL_BUILD)/dma \
 	  -o Vtessera_dma -CFLAGS "-O1 -I$(ROOT)/tests/dma $(CTRL_CINC)" $(VLT_WAIVERS) $(DMA_RTL) \
@@ -89,7 +90,7 @@ $(CTRL_BUILD)/ctrl/libcitest.a: tests/golden/cp_model.c tests/dma/dma_model.c $(
 	@mkdir -p $(CTRL_BUILD)/ctrl/c
 	cd $(CTRL_BUILD)/ctrl/c && gcc -O2 -std=gnu11 -Wall -Wextra -I$(ROOT)/tests/dma $(CTRL_CINC) \
 	  -c $(ROOT)/tests/golden/cp_model.c $(ROOT)/tests/dma/dma_model.c && ar rcs $@ *.o
-$(CTRL_BUILD)/ctrl/Vtb_ctrl_top: $(CI_RTL) tests/ctrl/tb_ctrl.cpp $(CTRL_BUILD)/ctrl/libcitest.a
+$(CTRL_BUILD)/ctrl/Vtb_ctrl_top: $(CI_RTL) tests/ctrl/tb_ctrl.cpp $(APB_DRV) $(CTRL_BUILD)/ctrl/libcitest.a
 	@mkdir -p $(CTRL_BUILD)/ctrl && rm -f $@
 	nice verilator $(CTRL_VFLAGS) --top-module tb_ctrl_top -Mdir $(CTRL_BUILD)/ctrl \
 	  -o Vtb_ctrl_top -CFLAGS "-O1 -I$(ROOT)/tests/dma $(CTRL_CINC)" $(VLT_WAIVERS) $(CI_RTL) \

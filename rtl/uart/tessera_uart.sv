@@ -182,4 +182,8 @@ module tessera_uart #(
   end
 
   assign irq_o = (hw_out.IE.rx_valid.value && !rx_empty) || (hw_out.IE.tx_idle.value && tx_idle);
+
+  // The sticky STATUS flags are set by hardware and cleared by software only.
+  logic unused_status;
+  assign unused_status = ^hw_out.STATUS;
 endmodule

@@ -18,6 +18,8 @@
 #include "Vtb_ctrl_top.h"
 #include "verilated.h"
 
+#include "apb_drv.h"
+
 extern "C" {
 #include "cp_model.h"
 #include "dma_model.h"
@@ -108,50 +110,17 @@ static void step() {
   cyc++;
 }
 
-// APB access on port q (queue manager) or port d (DMA through the mux)
+// APB access on port s (Sync Manager), q (queue manager) or d (DMA through the mux)
+static void settle() { d->clk_i = 0; d->eval(); }
 static int apb_s(bool wr, uint32_t off, uint32_t wdata, uint32_t *rdata) {
-  d->s_psel_i = 1; d->s_penable_i = 0; d->s_pwrite_i = wr; d->s_paddr_i = off; d->s_pwdata_i = wdata;
-  step();
-  d->s_penable_i = 1;
-  for (int i = 0; i < 100000; i++) {
-    d->clk_i = 0;
-    d->eval();
-    if (d->s_pready_o) {
-      int err = d->s_pslverr_o;
-      if (rdata) *rdata = d->s_prdata_o;
-      step();
-      d->s_psel_i = 0; d->s_penable_i = 0;
-      return err;
-    }
-    step();
-  }
-  d->s_psel_i = 0; d->s_penable_i = 0;
-  return -1;
+  static tb::ApbDriver<TB_APB_ADDR_T(d, s_)> drv(TB_APB_PINS_NOPROT(d, s_), step, settle, 100000, "ctrl s");
+  return drv.xfer(wr, off, wdata, rdata);
 }
 
 static int apb(bool dport, bool wr, uint32_t off, uint32_t wdata, uint32_t *rdata) {
-  auto set = [&](int sel, int en) {
-    if (dport) { d->d_psel_i = sel; d->d_penable_i = en; d->d_pwrite_i = wr; d->d_paddr_i = off; d->d_pwdata_i = wdata; }
-    else { d->q_psel_i = sel; d->q_penable_i = en; d->q_pwrite_i = wr; d->q_paddr_i = off; d->q_pwdata_i = wdata; }
-  };
-  set(1, 0);
-  step();
-  set(1, 1);
-  for (int i = 0; i < 100000; i++) {
-    d->clk_i = 0;
-    d->eval();
-    bool rdy = dport ? d->d_pready_o : d->q_pready_o;
-    if (rdy) {
-      int err = dport ? d->d_pslverr_o : d->q_pslverr_o;
-      if (rdata) *rdata = dport ? d->d_prdata_o : d->q_prdata_o;
-      step();
-      set(0, 0);
-      return err;
-    }
-    step();
-  }
-  set(0, 0);
-  return -1;
+  static tb::ApbDriver<TB_APB_ADDR_T(d, q_)> qdrv(TB_APB_PINS_NOPROT(d, q_), step, settle, 100000, "ctrl q");
+  static tb::ApbDriver<TB_APB_ADDR_T(d, d_)> ddrv(TB_APB_PINS_NOPROT(d, d_), step, settle, 100000, "ctrl d");
+  return dport ? ddrv.xfer(wr, off, wdata, rdata) : qdrv.xfer(wr, off, wdata, rdata);
 }
 
 // deliver routed messages: Sync Manager and queue-manager registers, else memory

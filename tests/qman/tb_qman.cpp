@@ -11,6 +11,8 @@
 #include "Vtessera_qman.h"
 #include "verilated.h"
 
+#include "apb_drv.h"
+
 extern "C" {
 #include "qtb_drv.h"
 int qman_tests_main(int argc, char **argv);
@@ -151,32 +153,9 @@ extern "C" uint32_t qtb_max_burst_beats(void) { return max_beats; }
 extern "C" int qtb_burst_crossed_256(void) { return crossed; }
 
 static int apb(bool wr, uint32_t off, uint32_t wdata, uint32_t *rdata) {
-  dut->apb_psel_i = 1;
-  dut->apb_penable_i = 0;
-  dut->apb_pwrite_i = wr;
-  dut->apb_pprot_i = 0;
-  dut->apb_paddr_i = off & 0xFFFF;
-  dut->apb_pwdata_i = wdata;
-  dut->apb_pstrb_i = 0xF;
-  qtb_step();
-  dut->apb_penable_i = 1;
-  for (int i = 0; i < 1000; i++) {
-    dut->clk_i = 0;
-    dut->eval();
-    if (dut->apb_pready_o) {
-      int err = dut->apb_pslverr_o;
-      if (rdata) *rdata = dut->apb_prdata_o;
-      qtb_step();
-      dut->apb_psel_i = 0;
-      dut->apb_penable_i = 0;
-      return err;
-    }
-    qtb_step();
-  }
-  fprintf(stderr, "qtb: APB access to 0x%04x timed out\n", off);
-  dut->apb_psel_i = 0;
-  dut->apb_penable_i = 0;
-  return -1;
+  static tb::ApbDriver<TB_APB_ADDR_T(dut, apb_)> drv(
+      TB_APB_PINS(dut, apb_), qtb_step, [] { dut->clk_i = 0; dut->eval(); }, 1000, "qtb");
+  return drv.xfer(wr, off, wdata, rdata);
 }
 extern "C" int qtb_apb_write(uint32_t off, uint32_t val) { return apb(true, off, val, nullptr); }
 // one cycle of the direct fence-increment port (the chip's Sync-Manager fast path)

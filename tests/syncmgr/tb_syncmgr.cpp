@@ -7,6 +7,8 @@
 #include "Vtessera_syncmgr.h"
 #include "verilated.h"
 
+#include "apb_drv.h"
+
 extern "C" {
 #include "tb_drv.h"
 int syncmgr_tests_main(int argc, char **argv);
@@ -72,33 +74,10 @@ extern "C" int tb_irq(void) { return dut->irq_o; }
 extern "C" void tb_msg_err_pulse(void) { err_pulse = true; }
 
 static int apb(bool wr, uint32_t off, uint32_t wdata, uint32_t *rdata) {
-  dut->apb_psel_i = 1;
-  dut->apb_penable_i = 0;
-  dut->apb_pwrite_i = wr;
-  dut->apb_pprot_i = 0;
-  dut->apb_paddr_i = off & 0xFFFF;
-  dut->apb_pwdata_i = wdata;
-  dut->apb_pstrb_i = 0xF;
-  tb_step();
-  dut->apb_penable_i = 1;
-  last_access = cyc;
-  for (int i = 0; i < 10000; i++) {
-    dut->clk_i = 0;
-    dut->eval();
-    if (dut->apb_pready_o) {
-      int err = dut->apb_pslverr_o;
-      if (rdata) *rdata = dut->apb_prdata_o;
-      tb_step();
-      dut->apb_psel_i = 0;
-      dut->apb_penable_i = 0;
-      return err;
-    }
-    tb_step();
-  }
-  fprintf(stderr, "tb: APB access to 0x%04x timed out\n", off);
-  dut->apb_psel_i = 0;
-  dut->apb_penable_i = 0;
-  return -1;
+  static tb::ApbDriver<TB_APB_ADDR_T(dut, apb_)> drv(
+      TB_APB_PINS(dut, apb_), tb_step, [] { dut->clk_i = 0; dut->eval(); }, 10000, "tb");
+  drv.on_access = [] { last_access = cyc; };
+  return drv.xfer(wr, off, wdata, rdata);
 }
 
 extern "C" int tb_apb_write(uint32_t off, uint32_t val) { return apb(true, off, val, nullptr); }

@@ -34,17 +34,14 @@ package uart_reg_pkg;
     } uart__STATUS__rx_valid__in_t;
 
     typedef struct packed {
-        logic next;
         logic hwset;
     } uart__STATUS__tx_overflow__in_t;
 
     typedef struct packed {
-        logic next;
         logic hwset;
     } uart__STATUS__rx_overrun__in_t;
 
     typedef struct packed {
-        logic next;
         logic hwset;
     } uart__STATUS__rx_frame_err__in_t;
 
@@ -90,6 +87,24 @@ package uart_reg_pkg;
     } uart__RXDATA__out_t;
 
     typedef struct packed {
+        logic value;
+    } uart__STATUS__tx_overflow__out_t;
+
+    typedef struct packed {
+        logic value;
+    } uart__STATUS__rx_overrun__out_t;
+
+    typedef struct packed {
+        logic value;
+    } uart__STATUS__rx_frame_err__out_t;
+
+    typedef struct packed {
+        uart__STATUS__tx_overflow__out_t tx_overflow;
+        uart__STATUS__rx_overrun__out_t rx_overrun;
+        uart__STATUS__rx_frame_err__out_t rx_frame_err;
+    } uart__STATUS__out_t;
+
+    typedef struct packed {
         logic [15:0] value;
     } uart__CTRL__div__out_t;
 
@@ -113,6 +128,7 @@ package uart_reg_pkg;
     typedef struct packed {
         uart__TXDATA__out_t TXDATA;
         uart__RXDATA__out_t RXDATA;
+        uart__STATUS__out_t STATUS;
         uart__CTRL__out_t CTRL;
         uart__IE__out_t IE;
     } uart__out_t;

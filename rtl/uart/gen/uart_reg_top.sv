@@ -241,9 +241,6 @@ module uart_reg_top (
         end else if(hwif_in.STATUS.tx_overflow.hwset) begin // HW Set
             next_c = '1;
             load_next_c = '1;
-        end else begin // HW Write
-            next_c = hwif_in.STATUS.tx_overflow.next;
-            load_next_c = '1;
         end
         field_combo.STATUS.tx_overflow.next = next_c;
         field_combo.STATUS.tx_overflow.load_next = load_next_c;
@@ -257,6 +254,7 @@ module uart_reg_top (
             end
         end
     end
+    assign hwif_out.STATUS.tx_overflow.value = field_storage.STATUS.tx_overflow.value;
     // Field: uart.STATUS.rx_overrun
     always_comb begin
         automatic logic [0:0] next_c;
@@ -268,9 +266,6 @@ module uart_reg_top (
             load_next_c = '1;
         end else if(hwif_in.STATUS.rx_overrun.hwset) begin // HW Set
             next_c = '1;
-            load_next_c = '1;
-        end else begin // HW Write
-            next_c = hwif_in.STATUS.rx_overrun.next;
             load_next_c = '1;
         end
         field_combo.STATUS.rx_overrun.next = next_c;
@@ -285,6 +280,7 @@ module uart_reg_top (
             end
         end
     end
+    assign hwif_out.STATUS.rx_overrun.value = field_storage.STATUS.rx_overrun.value;
     // Field: uart.STATUS.rx_frame_err
     always_comb begin
         automatic logic [0:0] next_c;
@@ -296,9 +292,6 @@ module uart_reg_top (
             load_next_c = '1;
         end else if(hwif_in.STATUS.rx_frame_err.hwset) begin // HW Set
             next_c = '1;
-            load_next_c = '1;
-        end else begin // HW Write
-            next_c = hwif_in.STATUS.rx_frame_err.next;
             load_next_c = '1;
         end
         field_combo.STATUS.rx_frame_err.next = next_c;
@@ -313,6 +306,7 @@ module uart_reg_top (
             end
         end
     end
+    assign hwif_out.STATUS.rx_frame_err.value = field_storage.STATUS.rx_frame_err.value;
     // Field: uart.CTRL.div
     always_comb begin
         automatic logic [15:0] next_c;

@@ -1,0 +1,36 @@
+// Simulation wrapper for the SYSCTRL block testbench: flat APB pins and the
+// read-buffer enable around tessera_sysctrl, so that a change of the block's
+// port types only touches this file.
+module tb_sysctrl_top #(
+  parameter int unsigned Platform = 0
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        apb_psel_i,
+  input  logic        apb_penable_i,
+  input  logic        apb_pwrite_i,
+  input  logic [2:0]  apb_pprot_i,
+  input  logic [15:0] apb_paddr_i,
+  input  logic [31:0] apb_pwdata_i,
+  input  logic [3:0]  apb_pstrb_i,
+  output logic        apb_pready_o,
+  output logic [31:0] apb_prdata_o,
+  output logic        apb_pslverr_o,
+  output logic        rdbuf_en_o
+);
+  tessera_sysctrl #(.Platform(Platform)) u_sysctrl (
+    .clk_i,
+    .rst_ni,
+    .apb_psel_i,
+    .apb_penable_i,
+    .apb_pwrite_i,
+    .apb_pprot_i,
+    .apb_paddr_i,
+    .apb_pwdata_i,
+    .apb_pstrb_i,
+    .apb_pready_o,
+    .apb_prdata_o,
+    .apb_pslverr_o,
+    .rdbuf_en_o
+  );
+endmodule
