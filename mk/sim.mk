@@ -84,7 +84,7 @@ SIM_GOLDEN   := tests/golden/numfmt.c tests/mme/mme_golden.c tests/golden/cp_mod
 # the TPC assembler (kernels are assembled in-process)
 SIM_GOLDEN   += tests/tpc/tpc_model.c tests/tpc/tpc_fp.c tests/tpc/tpc_sfu.c \
                 tests/tpc/golden/tpc_golden.c tools/tpcasm/tpcasm_lib.c
-SIM_C_SRCS   := sim/chip_tb.c $(wildcard tests/framework/*.c) $(wildcard tests/chip/*.c) $(SIM_GOLDEN)
+SIM_C_SRCS   := $(wildcard tests/framework/*.c) $(wildcard tests/chip/*.c) $(SIM_GOLDEN)
 SIM_OBJS     := $(patsubst %.cpp,$(SIM_BUILD)/o/%.o,$(SIM_CPP_SRCS)) \
                 $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(SIM_C_SRCS))
 SIM_OBJS     += $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(filter-out $(SIM_C_SRCS),$(HL_SRCS)))
