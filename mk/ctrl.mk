@@ -20,7 +20,7 @@ CTRL_VFLAGS := -O3 --x-assign fast --x-initial fast -Wno-fatal --cc --exe --buil
                -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1"
 CTRL_CINC   := -I$(ROOT)/tests/golden -I$(ROOT)/tests/syncmgr -I$(ROOT)/tests/qman \
                -I$(ROOT)/bsp/include -I$(CFG_INC)
-CTRL_GOLDEN := tests/golden/cp_model.c tests/golden/cp_model.h bsp/include/regs/syncmgr_regs.h \
+CTRL_GOLDEN := tests/golden/cp_model.c tests/golden/cp_model.h bsp/include/tessera/cp_pkt.h bsp/include/regs/syncmgr_regs.h \
                bsp/include/regs/qman_regs.h
 
 # ---- Sync Manager

@@ -7,7 +7,7 @@
 # This file is read before mk/sim.mk, so it only sets variables the simulator build
 # uses; the CLI rule refers to the simulator's objects by path.
 
-HL_SRCS := $(wildcard hostlink/src/*.c) tests/golden/cp_model.c bsp/src/image.c
+HL_SRCS := $(wildcard hostlink/src/*.c) bsp/src/image.c
 HL_INC  := -I$(ROOT)/hostlink/include -I$(ROOT)/hostlink/src
 HL_CLI  := $(BUILD)/hostlink/hostlink
 HL_SIMO := $(BUILD)/sim/o

@@ -50,6 +50,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cp_model.h"
 #include "hostlink.h"
 #include "mme_golden.h"
 #include "numfmt.h"
