@@ -33,7 +33,7 @@
 #include "regs/tpc_regs.h"
 #endif
 #include "tessera/hostif.h"
-#include "../tests/golden/cp_model.h"   /* packet encoding (opcodes, header bits, error codes) */
+#include "tessera/cp_pkt.h"   /* packet encoding (opcodes, header bits, error codes) */
 #include "tessera/tessera.h"
 #include "fw.h"
 

@@ -21,7 +21,7 @@ CTRL_VFLAGS := -O3 --x-assign fast --x-initial fast -Wno-fatal --cc --exe --buil
 CTRL_CINC   := -I$(ROOT)/tests/golden -I$(ROOT)/tests/syncmgr -I$(ROOT)/tests/qman \
                -I$(ROOT)/tests/framework -I$(ROOT)/bsp/include -I$(CFG_INC)
 APB_DRV     := tests/framework/apb_drv.h
-CTRL_GOLDEN := tests/golden/cp_model.c tests/golden/cp_model.h bsp/include/regs/syncmgr_regs.h \
+CTRL_GOLDEN := tests/golden/cp_model.c tests/golden/cp_model.h bsp/include/tessera/cp_pkt.h bsp/include/regs/syncmgr_regs.h \
                bsp/include/regs/qman_regs.h
 
 # ---- Sync Manager

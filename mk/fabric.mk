@@ -12,9 +12,9 @@ SYNTH_TOPS  += tessera_axi_xbar tessera_obi2axi
 
 FABRIC_BUILD   := $(BUILD)/fabric
 FABRIC_VFLAGS  := -O3 --x-assign fast --x-initial fast -Wall -Wno-fatal --cc --exe --build \
-                  -MAKEFLAGS "-j2" -CFLAGS "-O2 -std=c++17 -I$(ROOT)/sim/src -I$(ROOT)/tests/fabric"
+                  -MAKEFLAGS "-j2" -CFLAGS "-O2 -std=c++17 -I$(ROOT)/sim/include -I$(ROOT)/tests/fabric"
 FABRIC_TB_DEPS := $(FABRIC_SRCS) tests/fabric/fabric_slave.cpp tests/fabric/fabric_slave.h \
-                  tests/fabric/fabric_util.h sim/src/axi_mem_model.cpp sim/src/axi_mem_model.h
+                  tests/fabric/fabric_util.h sim/src/axi_mem_model.cpp sim/include/axi_mem_model.h
 FABRIC_TB_CPP  := $(ROOT)/tests/fabric/fabric_slave.cpp $(ROOT)/sim/src/axi_mem_model.cpp
 FABRIC_XBAR44  := $(FABRIC_BUILD)/xbar44/Vtessera_axi_xbar
 FABRIC_XBAR32  := $(FABRIC_BUILD)/xbar32/Vtessera_axi_xbar

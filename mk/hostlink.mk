@@ -5,19 +5,18 @@
 # The library sources are compiled into chip_tb too (mk/sim.mk: HL_SRCS, HL_INC), which
 # gives `chip_tb --serve PORT` and the `hostlink` test suite (tests/chip/hostlink.c).
 # This file is read before mk/sim.mk, so it only sets variables the simulator build
-# uses; the CLI rule refers to the simulator's objects by path.
+# uses; the CLI links the simulator library ($(SIM_LIB_LINK), mk/sim.mk) for its
+# in-process transport. hostlink's ELF reader is hostlib/elf32.c (mk/hostlib.mk).
 
-HL_SRCS := $(wildcard hostlink/src/*.c) tests/golden/cp_model.c bsp/src/image.c
-HL_INC  := -I$(ROOT)/hostlink/include -I$(ROOT)/hostlink/src
+HL_SRCS := $(wildcard hostlink/src/*.c) bsp/src/image.c $(HOSTLIB_SRCS)
+HL_INC  := -I$(ROOT)/hostlink/include -I$(ROOT)/hostlink/src $(HOSTLIB_INC)
 HL_CLI  := $(BUILD)/hostlink/hostlink
 HL_SIMO := $(BUILD)/sim/o
-HL_CLI_OBJS = $(HL_SIMO)/hostlink/tools/hostlink_cli.o $(patsubst %.c,$(HL_SIMO)/%.o,$(HL_SRCS)) \
-              $(HL_SIMO)/sim/src/tessera_sim.o $(HL_SIMO)/sim/src/tsim_elf.o $(HL_SIMO)/sim/src/tsim_timeline.o $(HL_SIMO)/sim/src/tsim_axistats.o \
-              $(HL_SIMO)/sim/src/axi_mem_model.o
+HL_CLI_OBJS = $(HL_SIMO)/hostlink/tools/hostlink_cli.o $(patsubst %.c,$(HL_SIMO)/%.o,$(HL_SRCS))
 
 .PHONY: hostlink
 hostlink: verilate $(HL_CLI)
 $(HL_CLI): $(BUILD)/chip_tb $(HL_SIMO)/hostlink/tools/hostlink_cli.o
 	@mkdir -p $(dir $@)
-	nice g++ -o $@ $(HL_CLI_OBJS) $(BUILD)/sim/obj_dir/Vtessera_top__ALL.a $(BUILD)/sim/obj_dir/libverilated.a -lz -pthread
+	nice g++ -o $@ $(HL_CLI_OBJS) $(SIM_LIB_LINK)
 TEST_BUILD += $(HL_CLI)

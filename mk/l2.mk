@@ -12,7 +12,7 @@ L2_GEN    := rtl/l2/gen/l2_reg_pkg.sv rtl/l2/gen/l2_reg_top.sv
 L2_ALL    := $(L2_PKG) $(L2_GEN) $(L2_SRCS)
 L2_TB_DIR := $(BUILD)/l2_tb
 L2_TB     := $(L2_TB_DIR)/Vtessera_l2
-L2_TB_SRC := $(wildcard tests/l2/*.cpp tests/l2/*.h) sim/src/axi_mem_model.cpp sim/src/axi_mem_model.h
+L2_TB_SRC := $(wildcard tests/l2/*.cpp tests/l2/*.h) sim/src/axi_mem_model.cpp sim/include/axi_mem_model.h
 # test geometry: the slice of this configuration (size from tessera_cfg_pkg, passed here)
 L2_SIZE   := $(shell sed -n 's/.*L2BytesPerDcore = \([0-9]*\).*/\1/p' $(CFG_PKG))
 # read bursts buffered per port (the read-ahead horizon), as the chip's slices have them
@@ -39,13 +39,13 @@ l2-tb: $(L2_TB) $(L2_TB2)
 $(L2_TB): $(L2_ALL) $(L2_TB_SRC) mk/l2.mk
 	@mkdir -p $(L2_TB_DIR)
 	nice verilator $(L2_TB_FLAGS) -GRdMasters=1 \
-	  -Mdir $(L2_TB_DIR) -CFLAGS "-O2 -std=c++17 -DL2_SIZE=$(L2_SIZE) -DL2_MID_BITS=$(L2_MID_BITS) -DL2_RD_MASTERS=1 -DL2_BANKS=4" \
+	  -Mdir $(L2_TB_DIR) -CFLAGS "-O2 -std=c++17 -I$(ROOT)/sim/include -DL2_SIZE=$(L2_SIZE) -DL2_MID_BITS=$(L2_MID_BITS) -DL2_RD_MASTERS=1 -DL2_BANKS=4" \
 	  $(L2_ALL) $(abspath tests/l2/l2_tb.cpp) $(abspath sim/src/axi_mem_model.cpp) -o Vtessera_l2 >$(L2_TB_DIR)/build.log 2>&1 \
 	  || { tail -30 $(L2_TB_DIR)/build.log; exit 1; }
 $(L2_TB2): $(L2_ALL) $(L2_TB_SRC) mk/l2.mk
 	@mkdir -p $(L2_TB2_DIR)
 	nice verilator $(L2_TB_FLAGS) -GRdMasters=2 -GNumBanks=$(L2_BANKS) \
-	  -Mdir $(L2_TB2_DIR) -CFLAGS "-O2 -std=c++17 -DL2_SIZE=$(L2_SIZE) -DL2_MID_BITS=$(L2_MID_BITS) -DL2_RD_MASTERS=2 -DL2_BANKS=$(L2_BANKS)" \
+	  -Mdir $(L2_TB2_DIR) -CFLAGS "-O2 -std=c++17 -I$(ROOT)/sim/include -DL2_SIZE=$(L2_SIZE) -DL2_MID_BITS=$(L2_MID_BITS) -DL2_RD_MASTERS=2 -DL2_BANKS=$(L2_BANKS)" \
 	  $(L2_ALL) $(abspath tests/l2/l2_tb.cpp) $(abspath sim/src/axi_mem_model.cpp) -o Vtessera_l2 >$(L2_TB2_DIR)/build.log 2>&1 \
 	  || { tail -30 $(L2_TB2_DIR)/build.log; exit 1; }
 

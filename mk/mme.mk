@@ -16,7 +16,7 @@ MME_TB_SRCS := tests/mme/tb_mme.cpp sim/src/axi_mem_model.cpp
 MME_C_SRCS  := tests/mme/mme_test.c tests/mme/mme_golden.c tests/golden/numfmt.c
 MME_C_HDRS  := tests/mme/tb_mme.h tests/mme/mme_golden.h tests/golden/numfmt.h bsp/include/regs/mme_regs.h
 MME_VFLAGS := -O3 --x-assign fast --x-initial fast -Wno-fatal --cc --exe --build \
-              -j 2 -CFLAGS "-O1 -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/sim/src -I$(ROOT)/bsp/include" \
+              -j 2 -CFLAGS "-O1 -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/sim/include -I$(ROOT)/bsp/include" \
               -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1"
 MME_RTL := rtl/mme/gen/mme_reg_pkg.sv $(MME_PKG) rtl/mme/gen/mme_reg_top.sv $(MME_SRCS)
 
@@ -58,7 +58,7 @@ $(MME_BUILD)/gl/tessera_mme_split.v: $(MME_BUILD)/gl/tessera_mme_netlist.v util/
 $(MME_GL): $(MME_BUILD)/gl/tessera_mme_split.v $(MME_TB_SRCS) $(MME_BUILD)/r4/libmmetest.a
 	nice verilator --cc --exe --build -j 2 -O1 --x-assign fast --x-initial fast -Wno-fatal -fno-const-bit-op-tree \
 	  -Wno-lint -Wno-style --top-module tessera_mme -Mdir $(MME_BUILD)/gl/obj -o Vtessera_mme \
-	  -CFLAGS "-O0 -DMME_ROWS=4 -DMME_COLS=4 -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/sim/src -I$(ROOT)/bsp/include" \
+	  -CFLAGS "-O0 -DMME_ROWS=4 -DMME_COLS=4 -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/sim/include -I$(ROOT)/bsp/include" \
 	  -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0" \
 	  -LDFLAGS -lm $< $(abspath $(MME_TB_SRCS)) $(MME_BUILD)/r4/libmmetest.a \
 	  > $(MME_BUILD)/gl/build.log 2>&1 || { tail -20 $(MME_BUILD)/gl/build.log; exit 1; }

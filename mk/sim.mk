@@ -1,7 +1,10 @@
-# Simulator harness: AXI memory model, Verilated chip model, C API library,
-# C test framework, chip-level tests and the chip_tb CLI. See docs/sim.md.
+# Simulator: the Verilated chip model and the simulator library (sim/: C API
+# sim/include/tessera_sim.h, AXI memory model sim/include/axi_mem_model.h), then the
+# chip_tb program built on it from tests/ (front end tests/chip/chip_tb.c, C test
+# framework, chip-level tests, golden models, hostlink). See docs/sim.md.
 #
 #   make verilate          build build/$(CONFIG)/chip_tb and copy it to ./chip_tb
+#   make sim-lib           build/$(CONFIG)/sim/libtessera_sim.a (link with $(SIM_LIB_LINK))
 #   make sim-axi-test      AXI memory model self-test
 # Incremental: Verilator only reruns when an RTL file, sim/tessera.vlt or the
 # verilator command line changed; the C/C++ objects are normal make targets.
@@ -14,17 +17,20 @@ SIM_CXX      ?= g++
 SIM_CC       ?= gcc
 VERILATOR    ?= verilator
 VERILATOR_ROOT_DIR := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
-SIM_CXXFLAGS := -O2 -std=c++17 -Wall -Wextra -I$(ROOT)/sim/src
+SIM_CXXFLAGS := -O2 -std=c++17 -Wall -Wextra -I$(ROOT)/sim/include
+# The simulator library: sim/ and the shared host modules (mk/hostlib.mk) only.
+SIM_LIB_INCS := -I$(ROOT)/sim/include -I$(ROOT)/sim/src -I$(CFG_INC) -I$(ROOT)/bsp/include $(HOSTLIB_INC)
+SIM_LIB_CXXFLAGS := -O2 -std=c++17 -Wall -MMD -MP $(SIM_LIB_INCS) -I$(SIM_OBJ) \
+                -I$(VERILATOR_ROOT_DIR)/include -I$(VERILATOR_ROOT_DIR)/include/vltstd
+SIM_LIB_CFLAGS := -O2 -std=gnu11 -Wall -Wextra -MMD -MP $(SIM_LIB_INCS)
+# chip_tb: the library's public headers plus the tests' framework, golden models and
+# hostlink (mk/hostlink.mk, read before this file).
 SIM_INCS     := -I$(ROOT)/sim/include -I$(ROOT)/tests/framework -I$(CFG_INC) -I$(ROOT)/bsp/include \
                 -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/tests/dma \
-                -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm
+                -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm $(HL_INC)
 # -ffp-contract=off -fno-fast-math: the TPC C ISA model's float arithmetic (docs/tpc.md)
 SIM_CFLAGS   := -O2 -std=gnu11 -Wall -Wextra -MMD -MP -ffp-contract=off -fno-fast-math $(SIM_INCS) \
                 -DTSIM_ROOT='"$(ROOT)"' -DTSIM_CONFIG='"$(CONFIG)"'
-SIM_VCXXFLAGS := -O2 -std=c++17 -Wall -MMD -MP $(SIM_INCS) -I$(ROOT)/sim/src -I$(SIM_OBJ) \
-                -I$(VERILATOR_ROOT_DIR)/include -I$(VERILATOR_ROOT_DIR)/include/vltstd
-# hostlink (mk/hostlink.mk, read before this file): its library is linked into chip_tb
-SIM_CFLAGS   += $(HL_INC)
 SIM_RTL      ?= $(CFG_PKG) $(RTL_PKGS) $(RTL_SRCS)
 # The Verilated top is sim/tessera_sim_top.sv: tessera_top with its memory-side inputs
 # loaded from the C++ memory models through DPI (docs/sim.md "Speed"); the C++ class keeps
@@ -39,11 +45,11 @@ SIM_CHIP_TB  := $(BUILD)/chip_tb
 
 # ---------------------------------------------------------------- AXI memory model self-test
 SIM_AXI_TEST := $(SIM_BUILD)/axi_mem_model_test
-$(SIM_AXI_TEST): sim/test/axi_mem_model_test.cpp sim/src/axi_mem_model.cpp sim/src/axi_mem_model.h
+$(SIM_AXI_TEST): sim/test/axi_mem_model_test.cpp sim/src/axi_mem_model.cpp sim/include/axi_mem_model.h
 	@mkdir -p $(dir $@)
 	nice $(SIM_CXX) $(SIM_CXXFLAGS) -o $@ sim/test/axi_mem_model_test.cpp sim/src/axi_mem_model.cpp
 
-.PHONY: sim-axi-test sim-model sim-sw FORCE
+.PHONY: sim-axi-test sim-model sim-lib sim-sw FORCE
 sim-axi-test: $(SIM_AXI_TEST)
 TEST_BUILD += $(SIM_AXI_TEST)
 
@@ -76,29 +82,46 @@ sim-sw:
 	@if [ -n "$(strip $(SW_ALL) $(BOOTROM_HEX) $(CORE_ELFS))" ]; then \
 	  $(MAKE) --no-print-directory $(SW_ALL) $(BOOTROM_HEX) $(CORE_ELFS); fi
 
+# ---------------------------------------------------------------- simulator library
+# sim/src/*.cpp (C API, ELF loader, timeline, AXI statistics, AXI memory model) and the
+# ELF reader of hostlib/: no tests/ or hostlink headers. A program using the simulator
+# links $(SIM_LIB_LINK) (the library, the Verilated model, zlib, pthreads).
+SIM_LIB      := $(SIM_BUILD)/libtessera_sim.a
+SIM_LIB_CPP  := $(wildcard sim/src/*.cpp)
+SIM_LIB_OBJS := $(patsubst %.cpp,$(SIM_BUILD)/lib/%.o,$(SIM_LIB_CPP)) \
+                $(patsubst %.c,$(SIM_BUILD)/lib/%.o,$(HOSTLIB_SRCS))
+SIM_LIB_LINK  = $(SIM_LIB) $(SIM_VLIBS) -lz -pthread
+
+$(SIM_BUILD)/lib/%.o: %.cpp $(SIM_VLIBS)
+	@mkdir -p $(dir $@)
+	nice $(SIM_CXX) $(SIM_LIB_CXXFLAGS) -c -o $@ $<
+$(SIM_BUILD)/lib/%.o: %.c
+	@mkdir -p $(dir $@)
+	nice $(SIM_CC) $(SIM_LIB_CFLAGS) -c -o $@ $<
+$(SIM_LIB): $(SIM_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+sim-lib: $(SIM_LIB)
+
 # ---------------------------------------------------------------- chip_tb
-SIM_CPP_SRCS := sim/src/tessera_sim.cpp sim/src/tsim_elf.cpp sim/src/tsim_timeline.cpp sim/src/tsim_axistats.cpp sim/src/axi_mem_model.cpp
 # golden models used by chip-level tests (tests/chip/mme.c, tests/chip/ctrl.c)
 SIM_GOLDEN   := tests/golden/numfmt.c tests/mme/mme_golden.c tests/golden/cp_model.c tests/dma/dma_model.c
 # tests/chip/tpc.c, tests/chip/hostlink.c: the TPC C ISA model, kernel golden models and
 # the TPC assembler (kernels are assembled in-process)
 SIM_GOLDEN   += tests/tpc/tpc_model.c tests/tpc/tpc_fp.c tests/tpc/tpc_sfu.c \
                 tests/tpc/golden/tpc_golden.c tools/tpcasm/tpcasm_lib.c
-SIM_C_SRCS   := sim/chip_tb.c $(wildcard tests/framework/*.c) $(wildcard tests/chip/*.c) $(SIM_GOLDEN)
-SIM_OBJS     := $(patsubst %.cpp,$(SIM_BUILD)/o/%.o,$(SIM_CPP_SRCS)) \
-                $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(SIM_C_SRCS))
-SIM_OBJS     += $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(filter-out $(SIM_C_SRCS),$(HL_SRCS)))
+# the front end (tests/chip/chip_tb.c), the test framework, the chip-level tests
+SIM_C_SRCS   := $(wildcard tests/framework/*.c) $(wildcard tests/chip/*.c) $(SIM_GOLDEN)
+SIM_OBJS     := $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(SIM_C_SRCS)) \
+                $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(filter-out $(SIM_C_SRCS),$(HL_SRCS)))
 
-$(SIM_BUILD)/o/%.o: %.cpp $(SIM_VLIBS)
-	@mkdir -p $(dir $@)
-	nice $(SIM_CXX) $(SIM_VCXXFLAGS) -c -o $@ $<
 $(SIM_BUILD)/o/%.o: %.c
 	@mkdir -p $(dir $@)
 	nice $(SIM_CC) $(SIM_CFLAGS) -c -o $@ $<
--include $(SIM_OBJS:.o=.d)
+-include $(SIM_OBJS:.o=.d) $(SIM_LIB_OBJS:.o=.d)
 
-$(SIM_CHIP_TB): $(SIM_OBJS) $(SIM_VLIBS)
-	nice $(SIM_CXX) -o $@ $(SIM_OBJS) $(SIM_VLIBS) -lz -pthread
+$(SIM_CHIP_TB): $(SIM_OBJS) $(SIM_LIB) $(SIM_VLIBS)
+	nice $(SIM_CXX) -o $@ $(SIM_OBJS) $(SIM_LIB_LINK)
 
 verilate: deps $(CFG_PKG) $(CFG_INC)/tessera_cfg.h sim-sw $(SIM_CHIP_TB)
 	@mkdir -p $(SIM_BUILD)

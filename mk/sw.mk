@@ -94,12 +94,12 @@ $(SW_BUILD)/tests/%.elf: $(SW_BUILD)/tests/%.o $(SW_CRT0) $(SW_LIB) bsp/ld/ram.l
 
 # ------------------------------------------------------------ host tools
 SW_HOST_CFLAGS := -O2 -g -Wall -Wextra -std=c11 $(SW_INC)
-$(SW_BUILD)/tools/mkimage: bsp/tools/mkimage.c bsp/src/image.c bsp/include/tessera/image.h
+$(SW_BUILD)/tools/mkimage: bsp/tools/mkimage.c bsp/src/image.c bsp/include/tessera/image.h $(HOSTLIB_SRCS) $(HOSTLIB_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(SW_HOST_CFLAGS) -o $@ bsp/tools/mkimage.c bsp/src/image.c
-$(SW_BUILD)/tools/image_test: bsp/tools/image_test.c bsp/src/image.c bsp/include/tessera/image.h
+	$(HOST_CC) $(SW_HOST_CFLAGS) $(HOSTLIB_INC) -o $@ bsp/tools/mkimage.c bsp/src/image.c $(HOSTLIB_SRCS)
+$(SW_BUILD)/tools/image_test: bsp/tools/image_test.c bsp/src/image.c bsp/include/tessera/image.h hostlib/elf32_bad.h
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(SW_HOST_CFLAGS) -o $@ bsp/tools/image_test.c bsp/src/image.c
+	$(HOST_CC) $(SW_HOST_CFLAGS) $(HOSTLIB_INC) -o $@ bsp/tools/image_test.c bsp/src/image.c
 
 SW_TOOLS := $(SW_BUILD)/tools/mkimage $(SW_BUILD)/tools/image_test
 

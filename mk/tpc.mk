@@ -1,8 +1,11 @@
 # TPC programming model and toolchain (docs/tpc.md, docs/tpc_isa.md).
 #   make tpc-tools       build/tools/tpcasm, build/tools/tpcdis
 #   make tpc-tests       build/tools/tpc_isa_test, build/tools/tpc_kernel_test (C ISA model tests)
-#   make tpc-gen         regenerate tools/tpcasm/tpc_isa_gen.h and docs/tpc_isa.md from rtl/tpc/data/tpc_isa.toml
-#   make tpc-gen-check   fail if those generated files are stale
+#   make tpc-gen         regenerate tools/tpcasm/tpc_isa_gen.h and docs/tpc_isa.md from
+#                        rtl/tpc/data/tpc_isa.toml (util/gen_tpc_isa.py), then the RTL decoder
+#                        packages from those tables (util/gen_tpc_dec.py, mk/tpc_rtl.mk)
+#   make tpc-gen-check   fail if any of those generated files is stale
+# `make gen` / `make gen-check` include them.
 TPC_TOOLS_DIR := $(ROOT)/build/tools
 TPC_HOST_CC   := gcc
 TPC_HOST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Wno-format-truncation -ffp-contract=off -fno-fast-math
@@ -19,9 +22,13 @@ tpc-tools: $(TPC_TOOLS_DIR)/tpcasm $(TPC_TOOLS_DIR)/tpcdis
 tpc-tests: tpc-tools $(TPC_TOOLS_DIR)/tpc_isa_test $(TPC_TOOLS_DIR)/tpc_kernel_test
 
 tpc-gen:
-	@python3 tools/tpcasm/gen_isa.py
+	@python3 util/gen_tpc_isa.py
+	@python3 util/gen_tpc_dec.py
 tpc-gen-check:
-	@python3 tools/tpcasm/gen_isa.py --check
+	@python3 util/gen_tpc_isa.py --check
+	@python3 util/gen_tpc_dec.py --check
+gen: tpc-gen
+gen-check: tpc-gen-check
 
 $(TPC_TOOLS_DIR)/tpcasm: tools/tpcasm/tpcasm.c $(TPC_ASM_SRCS) $(TPC_ASM_HDRS)
 	@mkdir -p $(dir $@)

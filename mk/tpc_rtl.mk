@@ -35,9 +35,9 @@ $(TPC_RTL_TB): $(TPC_RTL) tests/tpc/rtl/tb_tpc_core.cpp $(TPC_TOOLS_DIR)/libtpcm
 
 .PHONY: tpc-rtl-gen tpc-rtl-gen-check tpc-rtl-lint tpc-rtl-tb tpc-rtl-test tpc-rtl-synth
 tpc-rtl-gen:
-	@python3 tests/tpc/rtl/gen_tpc_dec.py
+	@python3 util/gen_tpc_dec.py
 tpc-rtl-gen-check:
-	@python3 tests/tpc/rtl/gen_tpc_dec.py --check
+	@python3 util/gen_tpc_dec.py --check
 tpc-rtl-lint:
 	verilator --lint-only -Wall --top-module tessera_tpc_core $(ROOT)/rtl/lint/waivers.vlt $(TPC_RTL)
 tpc-rtl-tb: $(TPC_RTL_TB)

@@ -13,13 +13,22 @@
  *    checker and every byte of every loadable ELF segment (read here with a
  *    separate minimal ELF reader) is in the image at its load address, and the
  *    entry is the ELF entry.
+ * 5. With --elf E: the mkimage beside this program rejects the broken copies
+ *    of E of hostlib/elf32_bad.h (ELF64, wrong machine, not ET_EXEC, truncated
+ *    header, program headers past the end, filesz > memsz, entry outside the
+ *    segments) with exit status 1, a message naming the file and the problem,
+ *    and no image.
  * Ends with "N passed, M failed". */
+#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "elf32_bad.h"
 #include "tessera_cfg.h"
 #include "tessera/image.h"
 
@@ -214,6 +223,65 @@ static void check_elf_image(const char *elf_path, const char *img_path)
     free(img);
 }
 
+/* 5. mkimage (hostlib/elf32.c) on broken ELF files */
+static void check_mkimage_rejects(const char *argv0, const char *elf_path)
+{
+    char tool[1024], bad_path[64], img_path[64], err_path[64], cmd[4096];
+    const char *slash = strrchr(argv0, '/');
+    snprintf(tool, sizeof tool, "%.*smkimage", slash ? (int)(slash - argv0 + 1) : 0, argv0);
+    size_t n = 0;
+    uint8_t *good = slurp(elf_path, &n);
+    check(good && n >= 52, "ELF readable for the mkimage checks", 0);
+    if (!good || n < 52)
+        return;
+    uint8_t *bad = malloc(n);
+    uint32_t ph = elf32_bad_first_load(good, n);
+    check(bad && ph, "ELF has a PT_LOAD segment", 0);
+    if (!bad || !ph) {
+        free(good);
+        free(bad);
+        return;
+    }
+    unsigned pid = (unsigned)getpid();
+    snprintf(bad_path, sizeof bad_path, "/tmp/image_test_%u.elf", pid);
+    snprintf(img_path, sizeof img_path, "/tmp/image_test_%u.img", pid);
+    snprintf(err_path, sizeof err_path, "/tmp/image_test_%u.err", pid);
+    int rejected = 0;
+    for (int k = 0; k < ELF32_BAD_CASES; k++) {
+        size_t len;
+        const char *why = elf32_bad_case(k, good, n, ph, bad, &len);
+        FILE *f = fopen(bad_path, "wb");
+        int wrote = f && fwrite(bad, 1, len, f) == len;
+        if (f)
+            fclose(f);
+        remove(img_path);
+        snprintf(cmd, sizeof cmd, "'%s' -o %s %s >/dev/null 2>%s", tool, img_path, bad_path, err_path);
+        int rc = wrote ? system(cmd) : -1;
+        size_t en = 0;
+        uint8_t *msg = slurp(err_path, &en);
+        char text[512] = "";
+        if (msg)
+            snprintf(text, sizeof text, "%.*s", (int)(en < 511 ? en : 511), (const char *)msg);
+        FILE *img = fopen(img_path, "rb");
+        int ok = rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 1 && strstr(text, why) &&
+                 strstr(text, bad_path) && !img;
+        check(ok, why, (uint32_t)k);
+        rejected += ok;
+        if (!ok)
+            printf("  mkimage case %d: status %d, image %s, message '%s'\n", k, rc, img ? "written" : "none", text);
+        if (img)
+            fclose(img);
+        free(msg);
+    }
+    printf("image_test: mkimage rejected %d of %d broken copies of %s as expected\n", rejected, ELF32_BAD_CASES,
+           elf_path);
+    remove(bad_path);
+    remove(img_path);
+    remove(err_path);
+    free(good);
+    free(bad);
+}
+
 int main(int argc, char **argv)
 {
     uint32_t seed = (uint32_t)time(NULL), iters = 200;
@@ -401,6 +469,8 @@ int main(int argc, char **argv)
 
     if (elf_path && img_path)
         check_elf_image(elf_path, img_path);
+    if (elf_path)
+        check_mkimage_rejects(argv[0], elf_path);
 
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

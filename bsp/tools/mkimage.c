@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf32.h"
 #include "tessera_cfg.h"
 #include "tessera/image.h"
 
@@ -54,8 +55,6 @@ static uint8_t *read_file(const char *path, size_t *len)
     return buf;
 }
 
-static uint32_t rd16(const uint8_t *p) { return (uint32_t)p[0] | ((uint32_t)p[1] << 8); }
-static uint32_t rd32(const uint8_t *p) { return rd16(p) | (rd16(p + 2) << 16); }
 static void wr32(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
@@ -68,36 +67,29 @@ static int cmp_chunk(const void *a, const void *b)
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* ELF32 little-endian: collect PT_LOAD file contents by physical address */
-static uint32_t elf_chunks(const uint8_t *f, size_t n, uint32_t gap, chunk_t *out, uint32_t *nout)
+/* ELF32 RISC-V (checked by the shared reader, hostlib/elf32.h): collect the
+ * PT_LOAD file contents by physical address */
+static uint32_t elf_chunks(const char *path, const uint8_t *f, size_t n, uint32_t gap, chunk_t *out, uint32_t *nout)
 {
-    if (n < 52 || memcmp(f, "\177ELF", 4) != 0 || f[4] != 1 || f[5] != 1)
-        die("%s", "not a 32-bit little-endian ELF file");
-    if (rd16(f + 18) != 243)
-        die("%s", "ELF machine is not RISC-V");
-    uint32_t entry = rd32(f + 24), phoff = rd32(f + 28);
-    uint32_t phentsize = rd16(f + 42), phnum = rd16(f + 44);
-    chunk_t segs[64];
+    elf32_t elf;
+    char why[ELF32_ERR_BYTES];
+    if (elf32_parse(&elf, f, n, why, sizeof why)) {
+        fprintf(stderr, "mkimage: %s: %s\n", path, why);
+        exit(1);
+    }
+    uint32_t entry = elf.entry;
+    chunk_t segs[ELF32_MAX_SEGS];
     uint32_t ns = 0;
-    for (uint32_t i = 0; i < phnum; i++) {
-        size_t off = (size_t)phoff + (size_t)i * phentsize;
-        if (off + 32 > n)
-            die("%s", "truncated program header table");
-        const uint8_t *ph = f + off;
-        uint32_t type = rd32(ph), poff = rd32(ph + 4), paddr = rd32(ph + 12), filesz = rd32(ph + 16);
-        if (type != 1 || filesz == 0)
+    for (uint32_t i = 0; i < elf.nseg; i++) {
+        if (elf.seg[i].filesz == 0)   /* bss only: the loaded program clears it */
             continue;
-        if ((size_t)poff + filesz > n)
-            die("%s", "segment outside the file");
-        if (ns == 64)
-            die("%s", "too many segments");
-        segs[ns].addr = paddr;
-        segs[ns].len = filesz;
-        segs[ns].data = (uint8_t *)f + poff;
+        segs[ns].addr = elf.seg[i].paddr;
+        segs[ns].len = elf.seg[i].filesz;
+        segs[ns].data = (uint8_t *)f + elf.seg[i].offset;
         ns++;
     }
     if (ns == 0)
-        die("%s", "no loadable segment");
+        die("%s", "no segment with file contents");
     qsort(segs, ns, sizeof segs[0], cmp_chunk);
     /* merge neighbours closer than gap */
     uint32_t nc = 0;
@@ -250,7 +242,7 @@ int main(int argc, char **argv)
             die("%s", "no input file");
         size_t n;
         uint8_t *f = read_file(in, &n);
-        uint32_t e = elf_chunks(f, n, gap, c, &nc);
+        uint32_t e = elf_chunks(in, f, n, gap, c, &nc);
         if (!have_entry)
             entry = e;
     }

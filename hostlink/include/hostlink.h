@@ -6,7 +6,7 @@
  * ("serial:/dev/ttyUSB0", framing protocol in docs/hostlink.md). On top of the
  * transport: register and memory access, firmware loading through the boot
  * ROM, a device-memory allocator, the command-buffer builder (the packet
- * encoding of tests/golden/cp_model, docs/packets.md) and job submission to
+ * encoding of bsp/include/tessera/cp_pkt.h, docs/packets.md) and job submission to
  * the firmware scheduler's queues (bsp/include/tessera/hostif.h).
  *
  * Functions return HL_OK (0) or a negative HL_E* code; hl_error() describes
@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cp_model.h"
+#include "tessera/cp_pkt.h"
 #include "tessera/hostif.h"
 
 #ifdef __cplusplus
@@ -109,7 +109,7 @@ uint64_t hl_mem_in_use(const hl_dev_t *dev);   /* device and host blocks */
 
 /* ------------------------------------------------------------ command buffers */
 /* A growing command buffer: one builder function per packet kind of
- * docs/packets.md; the encoding is cp_model's (tests/golden/cp_model.c).
+ * docs/packets.md; the encoding is bsp/include/tessera/cp_pkt.h's.
  * flags: HL_EB (engine barrier), HL_MB (message barrier). Return HL_OK or
  * HL_ENOMEM. */
 #define HL_EB CP_HDR_EB

@@ -1,6 +1,6 @@
 /* hostlink command-buffer builder: a growing buffer around the packet
- * encoder of the control-path golden model (tests/golden/cp_model.c), so the
- * host, the tests and the model share one encoding (docs/packets.md). */
+ * encoder of bsp/include/tessera/cp_pkt.h, so the host, the firmware, the
+ * tests and the golden model share one encoding (docs/packets.md). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf32.h"
 #include "hostlink.h"
 #include "hl_internal.h"
 #include "regs/intc_regs.h"
@@ -165,29 +166,23 @@ static uint8_t *slurp(const char *path, size_t *len) {
 }
 
 static uint32_t le32(const uint8_t *p) { return p[0] | (p[1] << 8) | (p[2] << 16) | ((uint32_t)p[3] << 24); }
-static uint32_t le16(const uint8_t *p) { return p[0] | (p[1] << 8); }
 
-/* ELF32 RISC-V: write the PT_LOAD segments (bss zeroed), return the entry. */
-static int load_elf(hl_dev_t *d, const uint8_t *f, size_t n, uint32_t *entry) {
-  if (n < 52 || f[4] != 1 || f[5] != 1 || le16(f + 18) != 243)
-    return hl_set_error(d, HL_EFILE, "not a 32-bit little-endian RISC-V ELF");
-  uint32_t phoff = le32(f + 28), phentsize = le16(f + 42), phnum = le16(f + 44);
-  for (uint32_t i = 0; i < phnum; i++) {
-    size_t off = (size_t)phoff + (size_t)i * phentsize;
-    if (off + 32 > n) return hl_set_error(d, HL_EFILE, "truncated program headers");
-    const uint8_t *ph = f + off;
-    uint32_t type = le32(ph), poff = le32(ph + 4), paddr = le32(ph + 12), filesz = le32(ph + 16),
-             memsz = le32(ph + 20);
-    if (type != 1 || memsz == 0) continue;
-    if (filesz > memsz || (size_t)poff + filesz > n) return hl_set_error(d, HL_EFILE, "bad segment %u", i);
-    uint8_t *img = calloc(1, memsz);
+/* ELF32 RISC-V (checked by the shared reader, hostlib/elf32.h): write the
+ * PT_LOAD segments (bss zeroed), return the entry. */
+static int load_elf(hl_dev_t *d, const char *path, const uint8_t *f, size_t n, uint32_t *entry) {
+  elf32_t elf;
+  char why[ELF32_ERR_BYTES];
+  if (elf32_parse(&elf, f, n, why, sizeof why)) return hl_set_error(d, HL_EFILE, "%s: %s", path, why);
+  for (uint32_t i = 0; i < elf.nseg; i++) {
+    const elf32_seg_t *sg = &elf.seg[i];
+    uint8_t *img = calloc(1, sg->memsz);
     if (!img) return HL_ENOMEM;
-    memcpy(img, f + poff, filesz);
-    int rc = hl_write(d, paddr, img, memsz);
+    memcpy(img, f + sg->offset, sg->filesz);
+    int rc = hl_write(d, sg->paddr, img, sg->memsz);
     free(img);
     if (rc) return rc;
   }
-  *entry = le32(f + 24);
+  *entry = elf.entry;
   return HL_OK;
 }
 
@@ -240,7 +235,7 @@ int hl_load(hl_dev_t *d, const char *path, uint32_t stage, int wait_fw, uint64_t
   d->hif = 0;
   if (n >= 4 && !memcmp(f, "\177ELF", 4)) {
     uint32_t entry = 0;
-    rc = load_elf(d, f, n, &entry);
+    rc = load_elf(d, path, f, n, &entry);
     free(f);
     if (rc) return rc;
     if ((rc = hl_write32(d, SYSC(BOOT_ADDR), entry))) return rc;

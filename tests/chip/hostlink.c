@@ -50,6 +50,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cp_model.h"
+#include "elf32_bad.h"
 #include "hostlink.h"
 #include "mme_golden.h"
 #include "numfmt.h"
@@ -336,6 +338,59 @@ TF_TEST(hostlink, fw_attach, 3000000) {
   for (unsigned i = 0; i < TESSERA_DMA_ENGINES; i++) want |= 1u << (TESSERA_QMAN_SLOT_DMA + i);
   if ((eq & want) != want) return tf_fail(t, "engine queues 0x%04x, expected at least 0x%04x", eq, want);
 #endif
+  hl_close(d);
+  return TF_PASS;
+}
+
+/* Broken copies of the firmware ELF (hostlib/elf32_bad.h): hl_load rejects each
+ * with HL_EFILE, a message naming the file and the problem (the shared ELF
+ * reader's), and writes nothing (a canary over the first segment's load address
+ * stays). */
+TF_TEST(hostlink, load_bad_elf, 3000000) {
+  const char *fw = fw_elf();
+  if (!tf_file_exists(fw)) {
+    if (tf_sw_expected(fw)) return tf_fail(t, "%s is listed in SW_ALL but was not built", fw);
+    return tf_skip(t, "%s not built yet", fw);
+  }
+  FILE *f = fopen(fw, "rb");
+  TF_CHECK(t, f != NULL);
+  static uint8_t good[1u << 20];
+  size_t n = fread(good, 1, sizeof good, f);
+  fclose(f);
+  TF_CHECK(t, n >= 52 && n < sizeof good);
+  uint32_t ph = elf32_bad_first_load(good, n);
+  TF_CHECK(t, ph != 0);
+  uint32_t load = elf32_bad_rd32(good + ph + 12);
+  hl_dev_t *d;
+  DEV_OPEN(t, d, 0);
+  uint32_t canary[4] = {0xC0FFEE01u, 0xC0FFEE02u, 0xC0FFEE03u, 0xC0FFEE04u}, back[4];
+  HL_CHECK(t, d, hl_write(d, load, canary, sizeof canary));
+
+  static uint8_t bad[sizeof good];
+  char path[] = "/tmp/hostlink_badelf_XXXXXX";
+  int fd = mkstemp(path);
+  TF_CHECK(t, fd >= 0);
+  close(fd);
+  for (int k = 0; k < ELF32_BAD_CASES; k++) {
+    size_t len;
+    const char *why = elf32_bad_case(k, good, n, ph, bad, &len);
+    f = fopen(path, "wb");
+    TF_CHECK(t, f != NULL);
+    TF_CHECK(t, fwrite(bad, 1, len, f) == len);
+    fclose(f);
+    int rc = hl_load(d, path, 0, 0, 100000);
+    if (rc != HL_EFILE || !strstr(hl_error(d), why) || !strstr(hl_error(d), path)) {
+      unlink(path);
+      return tf_fail(t, "case %d: rc %d '%s', expected HL_EFILE naming %s and '%s'", k, rc, hl_error(d), path, why);
+    }
+    tf_log(t, "case %d: %s", k, hl_error(d));
+    HL_CHECK(t, d, hl_read(d, load, back, sizeof back));
+    if (memcmp(back, canary, sizeof back)) {
+      unlink(path);
+      return tf_fail(t, "case %d: a rejected ELF wrote device memory at 0x%08x", k, load);
+    }
+  }
+  unlink(path);
   hl_close(d);
   return TF_PASS;
 }

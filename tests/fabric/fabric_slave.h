@@ -1,5 +1,5 @@
 // Stress AXI4 memory slave for the fabric tests. Same tick() protocol and port
-// struct as sim/src/axi_mem_model.h (tessera::AxiMemPort), but adversarial:
+// struct as sim/include/axi_mem_model.h (tessera::AxiMemPort), but adversarial:
 //  * random back-pressure on AW, W and AR; random response latency;
 //  * read bursts and write responses of DIFFERENT IDs are returned out of
 //    order (random choice among the oldest pending burst of each ID);

@@ -1,9 +1,10 @@
-/* Tessera control-path golden model: command-buffer packets, the queue
- * manager's packet execution, and the Sync Manager (objects and monitors).
+/* Tessera control-path golden model: the queue manager's packet execution and
+ * the Sync Manager (objects and monitors).
  *
- * This is the reference the RTL block tests compare against and the packet
- * builder that host/firmware code can share. The encoding is specified in
- * docs/packets.md; the Sync Manager semantics in docs/control_path.md.
+ * This is the reference the RTL block tests compare against. The packet
+ * encoding and the buffer builder are in bsp/include/tessera/cp_pkt.h (shared
+ * with the firmware and hostlink, specified in docs/packets.md); the Sync
+ * Manager semantics are in docs/control_path.md.
  * Plain C99, no dependencies besides the generated register headers.
  */
 #ifndef TESSERA_CP_MODEL_H
@@ -12,82 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tessera/cp_pkt.h" /* the packet encoding and buffer builder */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ------------------------------------------------------------ packets */
-/* Header word (first 32 bits of every packet, little-endian):
- *   [7:0]   opcode
- *   [8]     EB  engine barrier: wait for the engine to be idle first
- *   [9]     MB  message barrier: wait until earlier messages/register writes landed
- *   [15:10] reserved, must be 0 (else CP_ERR_RESERVED)
- *   [31:16] opcode-specific field ("arg") */
-enum cp_opcode {
-  CP_OP_NOP       = 0x00, /* 8 B                                              */
-  CP_OP_WREG32    = 0x01, /* 8 B: arg = reg offset; w1 = value                */
-  CP_OP_WREG_BULK = 0x02, /* 8 + 8*ceil(n/2) B: arg = offset; w1 = n; values  */
-  CP_OP_MSG_LONG  = 0x03, /* 16 B: w1 = data; w2 = address; w3 = 0           */
-  CP_OP_MSG_SHORT = 0x04, /* 8 B: arg = SOB id; w1[14:0] value, w1[31] add    */
-  CP_OP_FENCE     = 0x05, /* 8 B: arg[1:0] counter id; w1[15:0] target       */
-  CP_OP_LIN_DMA   = 0x06, /* 16 B: w1 = size; w2 = src; w3 = dst             */
-  CP_OP_WAIT      = 0x07, /* 8 B: w1 = cycles                                 */
-  CP_OP_STOP      = 0x08, /* 8 B                                              */
-  CP_OP_COUNT
-};
-
-#define CP_HDR_EB        (1u << 8)
-#define CP_HDR_MB        (1u << 9)
-#define CP_HDR_RSVD_MASK 0x0000FC00u
-#define CP_MSG_SHORT_ADD (1u << 31)
-#define CP_BULK_MAX      256u   /* WREG_BULK count 1..256 */
-#define CP_FENCES        4u     /* fence counters per queue */
-
-/* Error codes (QMAN STATUS.err). */
-enum cp_err {
-  CP_ERR_NONE          = 0,
-  CP_ERR_OPCODE        = 1,  /* unknown opcode                                  */
-  CP_ERR_TRUNCATED     = 2,  /* packet extends past the end of the buffer       */
-  CP_ERR_REG_RANGE     = 3,  /* register offset unaligned or outside WIN_LIMIT  */
-  CP_ERR_CB_RANGE      = 4,  /* buffer misaligned, empty, or outside device mem */
-  CP_ERR_AXI           = 5,  /* command-buffer read returned an AXI error       */
-  CP_ERR_APB           = 6,  /* engine register write answered pslverr          */
-  CP_ERR_FENCE_TIMEOUT = 7,  /* FENCE waited longer than FENCE_TIMEOUT cycles   */
-  CP_ERR_BAD_FENCE     = 8,  /* fence counter id >= 4                           */
-  CP_ERR_BAD_SOB       = 9,  /* MSG_SHORT object id >= number of objects        */
-  CP_ERR_NOT_DMA       = 10, /* LIN_DMA on a queue that is not a DMA queue      */
-  CP_ERR_BULK_COUNT    = 11, /* WREG_BULK count 0 or > 256                      */
-  CP_ERR_NO_STOP       = 12, /* reached the end of the buffer without a STOP    */
-  CP_ERR_RESERVED      = 13, /* reserved header bits [15:10] not zero           */
-  CP_ERR_MSG_ALIGN     = 14  /* MSG_LONG address not 4-byte aligned             */
-};
-
-const char *cp_err_name(unsigned code);
-const char *cp_op_name(unsigned op);
-/* Packet length in bytes from its first two words (w1 is needed by WREG_BULK);
- * 0 for an unknown opcode. */
-uint32_t cp_pkt_bytes(uint32_t w0, uint32_t w1);
-
-/* Command-buffer builder: appends packets to a word buffer. Functions return
- * 0, or -1 if the buffer is full (nothing appended). */
-typedef struct {
-  uint32_t *w;      /* storage (little-endian words as they go to memory) */
-  uint32_t cap;     /* capacity in words (keep it even) */
-  uint32_t n;       /* words used (always even after a complete packet) */
-} cp_buf_t;
-
-void cp_buf_init(cp_buf_t *b, uint32_t *storage, uint32_t cap_words);
-int cp_nop(cp_buf_t *b, uint32_t flags);
-int cp_wreg32(cp_buf_t *b, uint32_t flags, uint32_t off, uint32_t val);
-int cp_wreg_bulk(cp_buf_t *b, uint32_t flags, uint32_t off, uint32_t n, const uint32_t *vals);
-int cp_msg_long(cp_buf_t *b, uint32_t flags, uint32_t addr, uint32_t data);
-int cp_msg_short(cp_buf_t *b, uint32_t flags, uint32_t sob, int add, uint32_t val);
-int cp_fence(cp_buf_t *b, uint32_t flags, uint32_t id, uint32_t target);
-int cp_lin_dma(cp_buf_t *b, uint32_t flags, uint32_t src, uint32_t dst, uint32_t size);
-int cp_wait(cp_buf_t *b, uint32_t flags, uint32_t cycles);
-int cp_stop(cp_buf_t *b, uint32_t flags);
-/* Any header/words verbatim (for bad-input tests). */
-int cp_raw(cp_buf_t *b, const uint32_t *words, uint32_t n);
 
 /* ------------------------------------------------------------ queue model */
 typedef struct {
@@ -146,7 +76,6 @@ void cp_q_fence_timeout(cp_queue_t *q);
 /* ------------------------------------------------------------ Sync Manager */
 #define CP_SM_MAX_SOBS 1024u
 #define CP_SM_MAX_MONS 256u
-#define CP_SOB_MASK    0x7FFFu
 
 /* ARM word fields */
 #define CP_ARM_TARGET(w) ((w) & 0x7FFFu)

@@ -23,7 +23,7 @@
 
 #include "Vtessera_l2.h"
 #include "verilated.h"
-#include "../../sim/src/axi_mem_model.h"
+#include "axi_mem_model.h"
 #include "../../bsp/include/regs/l2_regs.h"
 #include <cstddef>
 #include <array>
