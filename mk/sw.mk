@@ -133,3 +133,12 @@ sw-tools: $(SW_TOOLS)
 
 -include $(shell find $(SW_BUILD) -name '*.d' 2>/dev/null)
 
+# ------------------------------------------------------------ module layers
+# util/check_layers.py: the include graph of bsp/, firmware/ and hostlink/ follows
+# the layers listed there (docs/bsp.md, docs/firmware.md, docs/hostlink.md "Layers");
+# part of `make lint`.
+.PHONY: sw-layers
+sw-layers:
+	@mkdir -p $(BUILD) && python3 util/check_layers.py --self-test > $(BUILD)/layers-selftest.log || { cat $(BUILD)/layers-selftest.log; exit 1; }
+	@python3 util/check_layers.py
+lint: sw-layers
