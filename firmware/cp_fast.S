@@ -177,7 +177,7 @@ cp_fast_start:
         bne   t1, t5, 6b
         sb    t5, fs_JNCB(a6)
         sw    a1, fs_JEQM(a6)
-        /* packets (pkt_check), the bridge's read buffer on (check_cbs) */
+        /* packets (pkt_check, pktcheck.c), the bridge's read buffer on (pkt_check_job) */
         lui   a5, %hi(fs_SYSBUS)
         li    a2, fs_RDBUF
         sw    a2, %lo(fs_SYSBUS)(a5)

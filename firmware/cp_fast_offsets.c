@@ -23,17 +23,17 @@
 #define DSC_OFF(f) ((uint32_t)offsetof(hif_job_t, f))
 
 /* What the assembly takes for granted about the layouts and constants below. */
-_Static_assert(FW_JOBS == 8u && HIF_NUM_SQ == 4u, "fast_start result fields");
+_Static_assert(FW_JOBS == 8u && HIF_NUM_SQ == 4u, "cp_fast_start result fields");
 _Static_assert((HIF_SQ_ENTRIES & (HIF_SQ_ENTRIES - 1u)) == 0u, "ring index mask");
-_Static_assert(CP_OP_NOP == 0 && HIF_NUM_EQ <= 32u, "fast_start opcodes and masks");
+_Static_assert(CP_OP_NOP == 0 && HIF_NUM_EQ <= 32u, "cp_fast_start opcodes and masks");
 _Static_assert(sizeof(((job_t *)0)->nbuf) == 4u && sizeof(((job_t *)0)->eq[0]) == 1u &&
                sizeof(((job_t *)0)->ncb) == 1u && sizeof(((job_t *)0)->bb[0]) == 4u &&
                sizeof(((job_t *)0)->cb_addr[0]) == 4u && sizeof(((job_t *)0)->eqmask) == 4u,
-               "fast_start job field widths");
-_Static_assert(sizeof(((hif_job_t *)0)->buf[0]) == 8u, "fast_start buffer entries are 8 bytes");
+               "cp_fast_start job field widths");
+_Static_assert(sizeof(((hif_job_t *)0)->buf[0]) == 8u, "cp_fast_start buffer entries are 8 bytes");
 _Static_assert(offsetof(hif_job_t, cb[0].addr) - offsetof(hif_job_t, cb[0].eq) == 4u &&
                offsetof(hif_job_t, cb[0].size) - offsetof(hif_job_t, cb[0].eq) == 8u,
-               "fast_start command buffer entry layout");
+               "cp_fast_start command buffer entry layout");
 _Static_assert(SOB_ADD_ADDR(SOB_DONE(1)) - SOB_ADD_ADDR(SOB_DONE(0)) == 4u, "DONE objects are consecutive");
 
 void cp_fast_offsets(void);
