@@ -11,6 +11,15 @@
 #include <stdio.h>
 #include "tessera/tessera.h"
 #include "fw.h"
+#include "events.h"
+#include "console.h"
+#include "cp.h"
+
+void fw_print_status(void)
+{
+    printf("fw: state 0x%02lx heartbeat %lu ticks %lu doorbells %lu\n", (unsigned long)sysctrl_fw_state(),
+           (unsigned long)sysctrl_heartbeat_count(), (unsigned long)fw_ticks, (unsigned long)fw_doorbells);
+}
 
 static void rx_ready(void)
 {

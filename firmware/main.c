@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include "tessera/tessera.h"
 #include "fw.h"
+#include "console.h"
+#include "sched.h"
 
 static const char *platform_name(uint32_t p)
 {
@@ -31,12 +33,6 @@ static void banner(void)
     if (i.dcores != TESSERA_DCORES || i.num_mme != TESSERA_NUM_MME || i.num_tpc != TESSERA_NUM_TPC ||
         i.hbm_channels != TESSERA_HBM_CHANNELS || i.mme_rows != TESSERA_MME_ROWS)
         printf("warning: chip configuration differs from the build config %s\n", TESSERA_CONFIG_NAME);
-}
-
-void fw_print_status(void)
-{
-    printf("fw: state 0x%02lx heartbeat %lu ticks %lu doorbells %lu\n", (unsigned long)sysctrl_fw_state(),
-           (unsigned long)sysctrl_heartbeat_count(), (unsigned long)fw_ticks, (unsigned long)fw_doorbells);
 }
 
 /* Any trap without a handler is fatal for the firmware: report it, publish

@@ -2,10 +2,10 @@
 #include "regs/intc_regs.h"
 #include "tessera/tessera.h"
 #include "fw.h"
-
-volatile uint32_t fw_events;
-volatile uint32_t fw_ticks;
-volatile uint32_t fw_doorbells;
+#include "events.h"
+#include "console.h"
+#include "cp.h"
+#include "sched.h"
 
 static uint32_t tick_cycles;
 static uint64_t next_tick;

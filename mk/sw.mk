@@ -66,13 +66,30 @@ define sw_ram_link
 	$(RV_OBJDUMP) -d $(1) > $(1:.elf=.dis)
 endef
 
-FW_SRCS := $(wildcard firmware/*.c)
-FW_OBJS := $(patsubst firmware/%.c,$(SW_BUILD)/firmware/%.o,$(FW_SRCS))
+# firmware/*_offsets.c are not linked: each is compiled to assembly and its
+# "->name value" markers become the generated header $(FW_GEN)/<name>.h that an
+# assembly file includes (structure offsets and constants from the C headers).
+FW_GEN  := $(SW_BUILD)/firmware/gen
+FW_OFFS := $(wildcard firmware/*_offsets.c)
+FW_SRCS := $(filter-out $(FW_OFFS),$(wildcard firmware/*.c)) $(wildcard firmware/*.S)
+FW_OBJS := $(patsubst firmware/%,$(SW_BUILD)/firmware/%.o,$(FW_SRCS))
 FW_ELF  := $(SW_BUILD)/firmware/firmware.elf
 FW_IMG  := $(SW_BUILD)/firmware/firmware.img
-$(SW_BUILD)/firmware/%.o: firmware/%.c
+$(SW_BUILD)/firmware/%.c.o: firmware/%.c
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(SW_CFLAGS) -Os -c $< -o $@
+$(SW_BUILD)/firmware/%.S.o: firmware/%.S $(patsubst firmware/%.c,$(FW_GEN)/%.h,$(FW_OFFS))
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(SW_CFLAGS) -I$(FW_GEN) -c $< -o $@
+.PRECIOUS: $(FW_GEN)/%.h
+$(FW_GEN)/%.h: firmware/%.c
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(SW_CFLAGS) -MT $@ -Os -S $< -o $(FW_GEN)/$*.s
+	@{ echo "/* generated from firmware/$*.c by mk/sw.mk: do not edit */"; \
+	  sed -n 's/^[[:space:]]*\.ascii[[:space:]]*"->\([A-Za-z_][A-Za-z0-9_]*\) \(-\{0,1\}[0-9][0-9]*\)"$$/#define \1 \2/p' $(FW_GEN)/$*.s; } > $@.tmp
+	@test "$$(grep -c '^#define' $@.tmp)" = "$$(grep -c '\.ascii[[:space:]]*"->' $(FW_GEN)/$*.s)" \
+	  || { echo "$@: a marker of firmware/$*.c was not understood"; exit 1; }
+	@mv $@.tmp $@
 $(FW_ELF): $(FW_OBJS) $(SW_CRT0) $(SW_LIB) bsp/ld/ram.ld
 	$(call sw_ram_link,$@,$(FW_OBJS))
 $(FW_IMG): $(FW_ELF) $(SW_BUILD)/tools/mkimage
@@ -115,3 +132,13 @@ sw-tests: $(SW_TEST_ELFS)
 sw-tools: $(SW_TOOLS)
 
 -include $(shell find $(SW_BUILD) -name '*.d' 2>/dev/null)
+
+# ------------------------------------------------------------ module layers
+# util/check_layers.py: the include graph of bsp/, firmware/ and hostlink/ follows
+# the layers listed there (docs/bsp.md, docs/firmware.md, docs/hostlink.md "Layers");
+# part of `make lint`.
+.PHONY: sw-layers
+sw-layers:
+	@mkdir -p $(BUILD) && python3 util/check_layers.py --self-test > $(BUILD)/layers-selftest.log || { cat $(BUILD)/layers-selftest.log; exit 1; }
+	@python3 util/check_layers.py
+lint: sw-layers

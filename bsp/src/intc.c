@@ -1,5 +1,9 @@
 /* Tessera BSP: interrupt controller driver. */
-#include "tessera/tessera.h"
+#include "tessera/csr.h"
+#include "tessera/intc.h"
+#include "tessera/mmio.h"
+#include "tessera/trap.h"
+#include "tessera/uart.h"
 
 static intc_handler_t handlers[INTC_NUM_SRC];
 

@@ -2,7 +2,8 @@
  * unbuffered stream: every character goes straight to uart_putc (nothing is
  * held back in a buffer that could be lost), "\n" is sent as "\r\n". */
 #include <stdio.h>
-#include "tessera/tessera.h"
+#include "tessera/uart.h"
+#include "tessera/uart_rx.h"
 
 static int tessera_stdio_put(char c, FILE *f)
 {

@@ -1,5 +1,6 @@
 /* Tessera BSP: system control block. */
-#include "tessera/tessera.h"
+#include "tessera/mmio.h"
+#include "tessera/sysctrl.h"
 
 uint32_t sysctrl_id(void) { return SYSCTRL_REG(ID); }
 uint32_t sysctrl_platform(void) { return FIELD_GET(SYSCTRL__CONFIG0__PLATFORM, SYSCTRL_REG(CONFIG0)); }

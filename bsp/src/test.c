@@ -1,5 +1,7 @@
 /* Tessera BSP: tohost convention and CHECK bookkeeping (bsp/include/tessera/test.h). */
-#include "tessera/tessera.h"
+#include "tessera/csr.h"
+#include "tessera/mmio.h"
+#include "tessera/uart.h"
 #include "tessera/test.h"
 
 volatile uint32_t tohost __attribute__((section(".tohost"), aligned(8)));

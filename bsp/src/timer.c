@@ -1,5 +1,8 @@
 /* Tessera BSP: CLINT timer. */
-#include "tessera/tessera.h"
+#include "tessera/csr.h"
+#include "tessera/mmio.h"
+#include "tessera/sysctrl.h"
+#include "tessera/timer.h"
 
 uint64_t timer_now(void)
 {

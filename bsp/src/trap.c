@@ -1,5 +1,6 @@
 /* Tessera BSP: C side of trap handling (see bsp/include/tessera/trap.h). */
-#include "tessera/tessera.h"
+#include "tessera/csr.h"
+#include "tessera/trap.h"
 
 extern char trap_entry[];
 extern char trap_vector_table[];

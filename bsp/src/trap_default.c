@@ -1,7 +1,8 @@
 /* Tessera BSP: default handler for a trap nobody registered. Kept in its own
  * object so that programs (firmware, boot ROM) can supply their own
  * trap_unexpected() and not pull in the test support code. */
-#include "tessera/tessera.h"
+#include "tessera/trap.h"
+#include "tessera/uart.h"
 #include "tessera/test.h"
 
 void trap_unexpected(trap_frame_t *f)

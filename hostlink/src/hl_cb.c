@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostlink.h"
-#include "hl_internal.h"
+#include "hl_cb.h"
+#include "hl_core.h"
 
 int hl_cb_init(hl_cb_t *cb) {
   memset(cb, 0, sizeof *cb);

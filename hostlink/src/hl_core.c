@@ -1,6 +1,7 @@
 /* hostlink core: device handle, register/memory access, firmware loading,
  * device-memory allocator, job submission and completions (docs/hostlink.md).
- * Transport independent: everything goes through the device's hl_ops_t. */
+ * Transport independent: everything goes through the device's hl_ops_t;
+ * opening a device by name (the transports) is hl_open.c. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,8 +10,7 @@
 #include <string.h>
 
 #include "elf32.h"
-#include "hostlink.h"
-#include "hl_internal.h"
+#include "hl_core.h"
 #include "regs/intc_regs.h"
 #include "regs/sysctrl_regs.h"
 #include "tessera/image.h"
@@ -85,28 +85,6 @@ void hl_close(hl_dev_t *d) {
 const hl_ops_t *hl_transport(const hl_dev_t *d, void **ctx) {
   if (ctx) *ctx = d->ctx;
   return d->ops;
-}
-
-int hl_open(const char *spec, hl_dev_t **dev) {
-  if (!spec || !dev) return HL_EARG;
-  if (!strcmp(spec, "sim")) return hl_open_sim(dev, 1, 0);
-  if (!strncmp(spec, "tcp:", 4)) {
-    const char *p = spec + 4, *colon = strrchr(p, ':');
-    char host[64] = "127.0.0.1";
-    if (colon) {
-      size_t n = (size_t)(colon - p);
-      if (n >= sizeof host) return HL_EARG;
-      memcpy(host, p, n);
-      host[n] = 0;
-      p = colon + 1;
-    }
-    char *end;
-    long port = strtol(p, &end, 10);
-    if (*end || port <= 0 || port > 65535) return HL_EARG;
-    return hl_open_tcp(host, (int)port, dev);
-  }
-  if (!strncmp(spec, "serial:", 7)) return hl_open_serial(spec + 7, dev);
-  return HL_EARG;
 }
 
 /* ------------------------------------------------------------ access */

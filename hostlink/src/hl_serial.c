@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hostlink.h"
-#include "hl_internal.h"
+#include "hl_core.h"
+#include "hl_serial.h"
 #include "tessera_cfg.h"
 
 #define SER_TIMEOUT 400000u   /* device cycles for one answer */

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostlink.h"
-#include "hl_internal.h"
+#include "hl_core.h"
+#include "hl_serial.h"
+#include "hl_sim.h"
 #include "tessera_sim.h"
 
 typedef struct {

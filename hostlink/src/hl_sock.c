@@ -15,8 +15,18 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "hostlink.h"
-#include "hl_internal.h"
+#include "hl_core.h"
+#include "hl_sock.h"
+
+/* Socket protocol (hl_sock.c, docs/hostlink.md): little-endian frames.
+ * request:  op u32, addr u32, arg u64, len u32, payload[len]
+ * response: status i32, value u64, len u32, payload[len] */
+enum {
+  HL_SOP_READ32 = 1, HL_SOP_WRITE32 = 2, HL_SOP_READ = 3, HL_SOP_WRITE = 4,
+  HL_SOP_RESET = 5, HL_SOP_WAIT = 6, HL_SOP_NOW = 7, HL_SOP_HELLO = 8, HL_SOP_SHUTDOWN = 9
+};
+#define HL_SOCK_MAGIC 0x4B4C4854u  /* HELLO answer value: 'THLK' */
+#define HL_SOCK_MAX_LEN (1u << 20)
 
 static int xfer_all(int fd, void *buf, size_t len, int wr) {
   uint8_t *p = buf;

@@ -1,0 +1,37 @@
+/* hostlink transport: the serial framing over a byte channel (hl_serial.c). */
+#ifndef TESSERA_HL_SERIAL_H
+#define TESSERA_HL_SERIAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hl_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Serial framing (hl_serial.c, docs/hostlink.md). The byte channel is an
+ * ops table too, so the same protocol runs over a tty or the simulator's UART. */
+typedef struct {
+  int (*put)(void *ctx, const uint8_t *buf, size_t len);
+  /* one byte, or -1 if none arrived within `cycles` device cycles */
+  int (*get)(void *ctx, uint64_t cycles);
+  int (*idle)(void *ctx, uint64_t cycles);   /* let the device run (no host interrupt line: 0) */
+  uint64_t (*now)(void *ctx);                /* device cycles */
+  void (*close)(void *ctx);
+} hl_bytes_t;
+/* Serial frames (docs/hostlink.md): request A5 op tag len payload crc8,
+ * response A6 op tag len payload crc8 (CRC-8 polynomial 0x07 over op..payload;
+ * response payload: status byte (0 ok, 1 bus error, 2 bad request), then data). */
+#define HL_SER_REQ 0xA5u
+#define HL_SER_RSP 0xA6u
+enum { HL_SER_HELLO = 1, HL_SER_READ32 = 2, HL_SER_WRITE32 = 3 };
+uint8_t hl_crc8(const uint8_t *p, size_t n);
+int hl_open_serial_bytes(const hl_bytes_t *io, void *ctx, hl_dev_t **dev);
+int hl_open_serial(const char *path, hl_dev_t **dev);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TESSERA_HL_SERIAL_H */
