@@ -17,4 +17,5 @@ $(NIC_TEST): $(NIC_SRCS) $(NIC_HDRS) mk/nic.mk
 .PHONY: nic-tb nic-test
 nic-tb: $(NIC_TEST)
 nic-test: $(NIC_TEST)
-	$(NIC_TEST) --seed 1 --out $(NIC_BUILD)
+	$(NIC_TEST) --seed 1 --out $(NIC_BUILD) --python $(VENV)/bin/python3 --scapy-check tests/nic/scapy_check.py
+

@@ -11,7 +11,8 @@
  *     and accepts changes to the ICRC-masked fields;
  *   - pcap round trip; the link model's statistics for a fixed seed, its timing
  *     and determinism, and a pcap of a lossy link that tshark decodes.
- * Usage: nic_test [--seed N] [--out DIR] [--tshark PATH].
+ *   - scapy (scapy.contrib.roce) as a second decoder, with its own ICRC code.
+ * Usage: nic_test [--seed N] [--out DIR] [--tshark PATH] [--python PATH] [--scapy-check PATH].
  * Ends with "N passed, M failed" (one count per test case).
  */
 #include <inttypes.h>
@@ -587,6 +588,39 @@ static void test_tshark(const char *dir) {
   case_end();
 }
 
+/* ---- scapy: a second decoder with its own ICRC code (tests/nic/scapy_check.py) */
+static const char *python = "python3";
+static const char *scapy_script = "tests/nic/scapy_check.py";
+
+static void test_scapy(const char *dir) {
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "%s '%s' '%s/nic_opcodes.pcap' 2>&1", python, scapy_script, dir);
+  case_begin("scapy: every catalogue frame reads as RoCE v2 with the built fields, scapy's ICRC agrees");
+  FILE *p = popen(cmd, "r");
+  char line[512];
+  int i = 0;
+  while (p && fgets(line, sizeof line, p)) {
+    long v[8];
+    if (sscanf(line, "%ld %ld %ld %ld %ld %ld %ld %ld", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+               &v[6], &v[7]) != 8) {
+      fail("scapy: %s", line);
+      continue;
+    }
+    if (i >= ncat) { fail("more frames than built"); break; }
+    const roce_pkt_t *e = &cat[i].exp;
+    int aeth = e->opcode == ROCE_OP_ACK;   /* scapy binds AETH to ACKNOWLEDGE only */
+    if (v[0] != e->opcode || v[1] != (long)cat_qp(&cat[i])->dest_qpn || v[2] != (long)e->psn ||
+        v[3] != e->ackreq || v[4] != e->padcnt || v[5] != (aeth ? e->syndrome : -1) ||
+        v[6] != (aeth ? (long)e->msn : -1) || v[7] != 1)
+      fail("frame %d (%s): scapy read '%.*s'", i + 1, cat[i].what, (int)strcspn(line, "\n"), line);
+    i++;
+  }
+  int st = p ? pclose(p) : -1;
+  if (st != 0) fail("%s failed (scapy is installed into .venv by make deps)", cmd);
+  EXPECT_EQ(i, ncat, "frames read by scapy");
+  case_end();
+}
+
 static void test_pcap(const char *dir) {
   char path[1024];
   snprintf(path, sizeof path, "%s/nic_roundtrip.pcap", dir);
@@ -845,8 +879,12 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], 0, 0);
     else if (!strcmp(argv[i], "--out") && i + 1 < argc) dir = argv[++i];
     else if (!strcmp(argv[i], "--tshark") && i + 1 < argc) tshark = argv[++i];
+    else if (!strcmp(argv[i], "--python") && i + 1 < argc) python = argv[++i];
+    else if (!strcmp(argv[i], "--scapy-check") && i + 1 < argc) scapy_script = argv[++i];
     else {
-      fprintf(stderr, "usage: %s [--seed N] [--out DIR] [--tshark PATH]\n", argv[0]);
+      fprintf(stderr,
+              "usage: %s [--seed N] [--out DIR] [--tshark PATH] [--python PATH] [--scapy-check PATH]\n",
+              argv[0]);
       return 2;
     }
   }
@@ -859,6 +897,7 @@ int main(int argc, char **argv) {
   test_build_parse();
   test_parser_rejects();
   test_tshark(dir);
+  test_scapy(dir);
   test_pcap(dir);
   test_link(dir, seed);
   printf("%d passed, %d failed\n", n_pass, n_fail);
