@@ -5,8 +5,8 @@
 
 NIC_BUILD := $(BUILD)/nic
 NIC_TEST  := $(NIC_BUILD)/nic_test
-NIC_SRCS  := tests/nic/nic_test.c tests/nic/roce_model.c sim/src/tsim_pcap.c sim/src/tsim_link.c
-NIC_HDRS  := tests/nic/roce_model.h bsp/include/tessera/roce.h sim/include/tessera_pcap.h \
+NIC_SRCS  := tests/nic/nic_test.c tests/nic/roce_model.c tests/nic/roce_transport.c sim/src/tsim_pcap.c sim/src/tsim_link.c
+NIC_HDRS  := tests/nic/roce_model.h tests/nic/roce_transport.h bsp/include/tessera/roce.h sim/include/tessera_pcap.h \
              sim/include/tessera_link.h
 
 $(NIC_TEST): $(NIC_SRCS) $(NIC_HDRS) mk/nic.mk

@@ -24,6 +24,7 @@
 #include <zlib.h>
 
 #include "roce_model.h"
+#include "roce_transport.h"
 #include "tessera_link.h"
 #include "tessera_pcap.h"
 
@@ -872,6 +873,156 @@ static void test_link(const char *dir, uint64_t seed) {
   free(lk_sent);
 }
 
+/* ---- transport reference model: WRITEs over lossy links, selective vs go-back-N */
+#define TR_WRS 1000u
+#define TR_SPAN 8192u   /* bytes of the region per WRITE */
+
+typedef struct {
+  rt_stats_t st;
+  int rc;
+  uint32_t misplaced;   /* bytes of the region that differ from the expected image */
+} tr_run_t;
+
+static uint8_t *tr_src, *tr_mem, *tr_exp;
+static rt_write_t tr_wr[TR_WRS];
+
+static void tr_run(int selective, uint32_t drop, uint32_t corrupt, uint32_t dup, uint32_t reorder,
+                   uint64_t seed, tsim_pcap_t *pd, tsim_pcap_t *pa, tr_run_t *r) {
+  rt_cfg_t c;
+  memset(&c, 0, sizeof c);
+  c.selective = selective;
+  c.mtu = ROCE_MTU_1024;
+  c.rto = 8000;
+  c.retry_limit = 16;
+  c.first_psn = ROCE_PSN_MASK - 300;   /* PSNs wrap during the run */
+  c.max_cycles = 50000000;
+  c.mr_base = 0x40000000ull;
+  c.mr_len = TR_WRS * TR_SPAN;
+  c.mr_rkey = 0x1234;
+  c.mem = tr_mem;
+  c.pcap_data = pd;
+  c.pcap_ack = pa;
+  tsim_link_cfg_t *l[2] = {&c.data_link, &c.ack_link};
+  for (int i = 0; i < 2; i++) {
+    tsim_link_cfg_default(l[i]);
+    l[i]->drop_ppm = drop;
+    l[i]->corrupt_ppm = corrupt;
+    l[i]->dup_ppm = dup;
+    l[i]->reorder_ppm = reorder;
+    l[i]->reorder_max = 2000;
+    l[i]->seed = seed * 2 + (uint64_t)i;
+  }
+  memset(tr_mem, 0xEE, c.mr_len);
+  r->rc = rt_run(&c, tr_wr, TR_WRS, &r->st);
+  r->misplaced = 0;
+  for (uint32_t i = 0; i < c.mr_len; i++) r->misplaced += tr_mem[i] != tr_exp[i];
+}
+
+static double tr_goodput(const tr_run_t *r) {   /* % of the link's 32 bytes per cycle */
+  return r->st.cycles ? 100.0 * (double)r->st.payload_bytes / (double)r->st.cycles / 32.0 : 0;
+}
+
+static void tr_print(const char *what, const tr_run_t *r) {
+  const rt_stats_t *s = &r->st;
+  printf("  %s: %u/%u WRITEs in %" PRIu64 " cycles, goodput %.1f %% of the link, %" PRIu64
+         " data frames, %" PRIu64 " resent, %" PRIu64 " timeouts, %" PRIu64 " ACK / %" PRIu64
+         " SACK / %" PRIu64 " NAK, %" PRIu64 " duplicates, %" PRIu64 " dropped out of order, %" PRIu64
+         " bad frames, %u bytes misplaced\n",
+         what, s->completed, TR_WRS, s->cycles, tr_goodput(r), s->data_frames, s->retransmits,
+         s->timeouts, s->acks, s->sacks, s->naks, s->duplicates, s->dropped_out_of_order,
+         s->bad_frames, r->misplaced);
+}
+
+static void tr_check(const tr_run_t *r) {
+  EXPECT_EQ(r->rc, 0, "run completed");
+  EXPECT_EQ(r->st.completed, TR_WRS, "WRITEs completed");
+  EXPECT_EQ(r->st.failed, 0, "QP failed");
+  EXPECT_EQ(r->misplaced, 0, "bytes lost or misplaced");
+}
+
+static void test_transport(const char *dir, uint64_t seed) {
+  tr_src = malloc((size_t)TR_WRS * TR_SPAN);
+  tr_mem = malloc((size_t)TR_WRS * TR_SPAN);
+  tr_exp = malloc((size_t)TR_WRS * TR_SPAN);
+  rnd_fill(tr_src, (size_t)TR_WRS * TR_SPAN);
+  memset(tr_exp, 0xEE, (size_t)TR_WRS * TR_SPAN);
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < TR_WRS; i++) {   /* disjoint destinations, 1 B .. 8 KiB */
+    uint32_t len = 1 + rnd() % TR_SPAN, off = rnd() % (TR_SPAN - len + 1);
+    tr_wr[i].va = 0x40000000ull + (uint64_t)i * TR_SPAN + off;
+    tr_wr[i].len = len;
+    tr_wr[i].data = tr_src + (size_t)i * TR_SPAN;
+    memcpy(tr_exp + (size_t)i * TR_SPAN + off, tr_wr[i].data, len);
+    total += len;
+  }
+  printf("  %u WRITEs, %" PRIu64 " bytes, MTU 1024, links 32 B/cycle, 200 cycles latency\n", TR_WRS, total);
+  tr_run_t sel0, gbn0, sel, gbn, sel1, gbn1;
+
+  case_begin("transport: 1000 WRITEs, lossless, selective and go-back-N: memory exact, nothing resent");
+  tr_run(1, 0, 0, 0, 0, seed, NULL, NULL, &sel0);
+  tr_print("selective", &sel0);
+  tr_check(&sel0);
+  EXPECT_EQ(sel0.st.retransmits + sel0.st.timeouts, 0, "selective resends");
+  tr_run(0, 0, 0, 0, 0, seed, NULL, NULL, &gbn0);
+  tr_print("go-back-N", &gbn0);
+  tr_check(&gbn0);
+  EXPECT_EQ(gbn0.st.retransmits + gbn0.st.timeouts, 0, "go-back-N resends");
+  case_end();
+
+  char path[2][1024];
+  snprintf(path[0], sizeof path[0], "%s/nic_transport_data.pcap", dir);
+  snprintf(path[1], sizeof path[1], "%s/nic_transport_ack.pcap", dir);
+  tsim_pcap_t *pd = tsim_pcap_create(path[0]), *pa = tsim_pcap_create(path[1]);
+  case_begin("transport: 1000 WRITEs, 5 % drop + 1 % corrupt + 1 % duplicate + 2 % reorder both ways: "
+             "0 bytes lost or misplaced, selective resends less than go-back-N");
+  tr_run(1, 50000, 10000, 10000, 20000, seed, pd, pa, &sel);
+  if (!pd || !pa || tsim_pcap_close(pd) || tsim_pcap_close(pa)) fail("pcap files");
+  tr_print("selective", &sel);
+  tr_check(&sel);
+  tr_run(0, 50000, 10000, 10000, 20000, seed, NULL, NULL, &gbn);
+  tr_print("go-back-N", &gbn);
+  tr_check(&gbn);
+  if (sel.st.retransmits >= gbn.st.retransmits)
+    fail("selective resent %" PRIu64 ", go-back-N %" PRIu64, sel.st.retransmits, gbn.st.retransmits);
+  if (sel.st.sacks == 0) fail("no selective ACK sent");
+  case_end();
+
+  case_begin("transport: 1 % drop: goodput of selective and go-back-N against lossless");
+  tr_run(1, 10000, 0, 0, 0, seed, NULL, NULL, &sel1);
+  tr_run(0, 10000, 0, 0, 0, seed, NULL, NULL, &gbn1);
+  tr_print("selective", &sel1);
+  tr_print("go-back-N", &gbn1);
+  tr_check(&sel1);
+  tr_check(&gbn1);
+  double rs = tr_goodput(&sel1) / tr_goodput(&sel0), rg = tr_goodput(&gbn1) / tr_goodput(&gbn0);
+  printf("  goodput at 1 %% drop: selective %.1f %%, go-back-N %.1f %% of lossless\n", 100 * rs, 100 * rg);
+  if (rs <= rg) fail("selective keeps %.3f, go-back-N %.3f of lossless goodput", rs, rg);
+  case_end();
+
+  case_begin("transport: the lossy run's pcaps decode in tshark; every SACK sent is there as a NAK PSN sequence error");
+  for (int i = 0; i < 2; i++) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s -r '%s' -n -T fields -e frame.protocols -e infiniband.aeth.syndrome -e _ws.malformed "
+             "2>/dev/null | awk -F'\\t' '$1 ~ /:udp:infiniband/ && $3 == \"\" {ok++} $2 == 96 {s++} "
+             "END {print ok+0, NR, s+0}'",
+             tshark, path[i]);
+    FILE *pp = popen(cmd, "r");
+    unsigned ok = 0, rows = 0, sacks = 0;
+    if (!pp || fscanf(pp, "%u %u %u", &ok, &rows, &sacks) != 3) fail("tshark did not run");
+    if (pp) pclose(pp);
+    printf("  %s: %u of %u frames clean InfiniBand, %u with syndrome 0x60\n", path[i], ok, rows, sacks);
+    uint64_t want = i == 0 ? sel.st.data_frames : sel.st.acks + sel.st.sacks + sel.st.naks;
+    EXPECT_EQ(rows, want, "frames in the pcap");
+    EXPECT_EQ(ok, rows, "clean frames");
+    EXPECT_EQ(sacks, i == 0 ? 0 : sel.st.sacks, "selective ACKs in the pcap");
+  }
+  case_end();
+  free(tr_src);
+  free(tr_mem);
+  free(tr_exp);
+}
+
 int main(int argc, char **argv) {
   uint64_t seed = 1;
   const char *dir = "build/nic";
@@ -900,6 +1051,7 @@ int main(int argc, char **argv) {
   test_scapy(dir);
   test_pcap(dir);
   test_link(dir, seed);
+  test_transport(dir, seed);
   printf("%d passed, %d failed\n", n_pass, n_fail);
   return n_fail ? 1 : 0;
 }
