@@ -951,6 +951,7 @@ static void test_transport(const char *dir, uint64_t seed) {
     uint32_t len = 1 + rnd() % TR_SPAN, off = rnd() % (TR_SPAN - len + 1);
     tr_wr[i].va = 0x40000000ull + (uint64_t)i * TR_SPAN + off;
     tr_wr[i].len = len;
+    tr_wr[i].rkey = 0x1234;
     tr_wr[i].data = tr_src + (size_t)i * TR_SPAN;
     memcpy(tr_exp + (size_t)i * TR_SPAN + off, tr_wr[i].data, len);
     total += len;
@@ -1018,6 +1019,54 @@ static void test_transport(const char *dir, uint64_t seed) {
     EXPECT_EQ(sacks, i == 0 ? 0 : sel.st.sacks, "selective ACKs in the pcap");
   }
   case_end();
+  /* bad R_Key and out-of-bounds WRITEs: NAK remote access, nothing written from then on */
+  static const char *const bad_what[2] = {"another R_Key", "past the region's end"};
+  for (int mode = 0; mode < 2; mode++) {
+    for (int bad = 0; bad < 2; bad++) {
+      char name[200];
+      snprintf(name, sizeof name,
+               "transport: %s, WRITE 2 of 3 with %s: NAK remote access, requester fails, "
+               "nothing written after WRITE 1%s",
+               mode ? "selective" : "go-back-N", bad_what[bad],
+               mode && bad ? " but WRITE 2's packets inside the region" : "");
+      case_begin(name);
+      rt_write_t w[3];
+      for (int i = 0; i < 3; i++) w[i] = tr_wr[i];
+      if (bad == 0) w[1].rkey = 0x4321;
+      else w[1].va = 0x40000000ull + (uint64_t)TR_WRS * TR_SPAN - w[1].len / 2;   /* straddles the end */
+      rt_cfg_t c;
+      memset(&c, 0, sizeof c);
+      c.selective = mode;
+      c.mtu = ROCE_MTU_1024;
+      c.rto = 8000;
+      c.retry_limit = 16;
+      c.max_cycles = 1000000;
+      c.mr_base = 0x40000000ull;
+      c.mr_len = TR_WRS * TR_SPAN;
+      c.mr_rkey = 0x1234;
+      c.mem = tr_mem;
+      tsim_link_cfg_default(&c.data_link);
+      tsim_link_cfg_default(&c.ack_link);
+      memset(tr_mem, 0xEE, c.mr_len);
+      rt_stats_t st;
+      EXPECT_EQ(rt_run(&c, w, 3, &st), (uint64_t)-1, "run fails");
+      EXPECT_EQ(st.failed, 1, "requester failed");
+      EXPECT_EQ(st.completed, 1, "WRITEs completed before the bad one");
+      EXPECT_EQ(st.naks, 1, "NAKs sent");
+      if (memcmp(tr_mem, tr_exp, TR_SPAN)) fail("WRITE 1 not in memory");
+      /* selective mode checks packet by packet: WRITE 2's packets inside the region may land */
+      uint64_t lo = w[1].va - c.mr_base, hi = mode && bad ? c.mr_len : lo;
+      uint32_t inside = 0;
+      for (uint32_t i = TR_SPAN; i < c.mr_len; i++) {
+        if (tr_mem[i] == 0xEE) continue;
+        if (i >= lo && i < hi && tr_mem[i] == w[1].data[i - lo]) { inside++; continue; }
+        fail("byte %u written after the bad WRITE", i);
+        break;
+      }
+      if (inside) printf("  %u bytes of WRITE 2 inside the region landed\n", inside);
+      case_end();
+    }
+  }
   free(tr_src);
   free(tr_mem);
   free(tr_exp);

@@ -38,7 +38,9 @@ typedef struct {
   uint32_t epsn;
   uint32_t tag[RT_WINDOW];         /* PSN | RT_TAG_VALID | RT_TAG_LAST of a placed PSN after ePSN */
   int nak_sent;
+  int resp_error;                  /* the responder's QP went to ERROR */
   uint64_t va_next;
+  uint32_t rkey_cur;               /* go-back-N: R_Key of the message being placed */
 } rt_t;
 
 #define RT_TAG_VALID 0x80000000u
@@ -55,7 +57,7 @@ static void req_send(rt_t *t, uint64_t now, uint32_t psn) {
   k.psn = psn;
   k.payload = w->data + s->off;
   k.payload_len = s->len;
-  k.rkey = t->cfg->mr_rkey;
+  k.rkey = w->rkey;
   int last = s->off + s->len >= w->len;
   k.ackreq = (uint8_t)last;
   if (t->cfg->selective) {
@@ -174,6 +176,10 @@ static int resp_place(rt_t *t, uint64_t va, uint32_t rkey, const roce_pkt_t *k) 
 }
 
 static void resp_rx(rt_t *t, uint64_t now, const roce_pkt_t *k) {
+  if (t->resp_error) {
+    t->st->bad_frames++;
+    return;
+  }
   if (k->dqpn != t->sq.qpn || k->opcode < ROCE_OP_WRITE_FIRST || k->opcode > ROCE_OP_WRITE_ONLY_IMM) {
     t->st->bad_frames++;
     return;
@@ -198,6 +204,7 @@ static void resp_rx(rt_t *t, uint64_t now, const roce_pkt_t *k) {
     }
     if (!resp_place(t, k->va, k->rkey, k)) {
       resp_ack(t, now, ROCE_SYN_NAK(ROCE_NAK_REMOTE_ACCESS), k->psn, t->sq.msn);
+      t->resp_error = 1;
       return;
     }
     if (d > 0) {
@@ -225,8 +232,13 @@ static void resp_rx(rt_t *t, uint64_t now, const roce_pkt_t *k) {
     return;
   }
   if (roce_op_has_reth(k->opcode)) t->va_next = k->va;
-  if (!resp_place(t, t->va_next, roce_op_has_reth(k->opcode) ? k->rkey : t->cfg->mr_rkey, k)) {
+  if (roce_op_has_reth(k->opcode)) t->rkey_cur = k->rkey;
+  const rt_cfg_t *c = t->cfg;   /* the first packet checks the whole message (RETH length) */
+  int msg_ok = !roce_op_has_reth(k->opcode) ||
+               (k->va >= c->mr_base && k->va - c->mr_base + k->dmalen <= c->mr_len);
+  if (!msg_ok || !resp_place(t, t->va_next, t->rkey_cur, k)) {
     resp_ack(t, now, ROCE_SYN_NAK(ROCE_NAK_REMOTE_ACCESS), k->psn, t->sq.msn);
+    t->resp_error = 1;
     return;
   }
   t->va_next += k->payload_len;

@@ -22,6 +22,7 @@ extern "C" {
 typedef struct {
   uint64_t va;
   uint32_t len;
+  uint32_t rkey;            /* R_Key the requester sends */
   const uint8_t *data;
 } rt_write_t;
 
@@ -49,7 +50,12 @@ typedef struct {
   uint64_t placed, duplicates, out_of_window, dropped_out_of_order, bad_frames;
 } rt_stats_t;
 
-/* Run the WRITEs (in order, on one QP) to completion or failure. 0 on success. */
+/* Run the WRITEs (in order, on one QP) to completion or failure. 0 on success.
+ * A WRITE outside the region or with another R_Key is answered with a NAK
+ * remote access error (go-back-N checks the whole message at its first packet;
+ * selective mode checks each self-describing packet, so the packets of a WRITE
+ * that lie inside the region may land before the one that does not); the responder then discards every later packet (its QP
+ * is in error), the requester stops (failed = 1, completed = WRITEs before it). */
 int rt_run(const rt_cfg_t *cfg, const rt_write_t *wr, uint32_t nwr, rt_stats_t *st);
 
 #ifdef __cplusplus
