@@ -886,25 +886,31 @@ typedef struct {
 static uint8_t *tr_src, *tr_mem, *tr_exp;
 static rt_write_t tr_wr[TR_WRS];
 
+/* The transport tests' QP pair: MTU 1024, a region of TR_WRS * TR_SPAN bytes, default links. */
+static void tr_cfg(rt_cfg_t *c, int selective) {
+  memset(c, 0, sizeof *c);
+  c->selective = selective;
+  c->mtu = ROCE_MTU_1024;
+  c->rto = 8000;
+  c->retry_limit = 16;
+  c->first_psn = ROCE_PSN_MASK - 300;   /* PSNs wrap during a run */
+  c->max_cycles = 50000000;
+  c->mr_base = 0x40000000ull;
+  c->mr_len = TR_WRS * TR_SPAN;
+  c->mr_rkey = 0x1234;
+  c->mem = tr_mem;
+  tsim_link_cfg_default(&c->data_link);
+  tsim_link_cfg_default(&c->ack_link);
+}
+
 static void tr_run(int selective, uint32_t drop, uint32_t corrupt, uint32_t dup, uint32_t reorder,
                    uint64_t seed, tsim_pcap_t *pd, tsim_pcap_t *pa, tr_run_t *r) {
   rt_cfg_t c;
-  memset(&c, 0, sizeof c);
-  c.selective = selective;
-  c.mtu = ROCE_MTU_1024;
-  c.rto = 8000;
-  c.retry_limit = 16;
-  c.first_psn = ROCE_PSN_MASK - 300;   /* PSNs wrap during the run */
-  c.max_cycles = 50000000;
-  c.mr_base = 0x40000000ull;
-  c.mr_len = TR_WRS * TR_SPAN;
-  c.mr_rkey = 0x1234;
-  c.mem = tr_mem;
+  tr_cfg(&c, selective);
   c.pcap_data = pd;
   c.pcap_ack = pa;
   tsim_link_cfg_t *l[2] = {&c.data_link, &c.ack_link};
   for (int i = 0; i < 2; i++) {
-    tsim_link_cfg_default(l[i]);
     l[i]->drop_ppm = drop;
     l[i]->corrupt_ppm = corrupt;
     l[i]->dup_ppm = dup;
@@ -1035,18 +1041,7 @@ static void test_transport(const char *dir, uint64_t seed) {
       if (bad == 0) w[1].rkey = 0x4321;
       else w[1].va = 0x40000000ull + (uint64_t)TR_WRS * TR_SPAN - w[1].len / 2;   /* straddles the end */
       rt_cfg_t c;
-      memset(&c, 0, sizeof c);
-      c.selective = mode;
-      c.mtu = ROCE_MTU_1024;
-      c.rto = 8000;
-      c.retry_limit = 16;
-      c.max_cycles = 1000000;
-      c.mr_base = 0x40000000ull;
-      c.mr_len = TR_WRS * TR_SPAN;
-      c.mr_rkey = 0x1234;
-      c.mem = tr_mem;
-      tsim_link_cfg_default(&c.data_link);
-      tsim_link_cfg_default(&c.ack_link);
+      tr_cfg(&c, mode);
       memset(tr_mem, 0xEE, c.mr_len);
       rt_stats_t st;
       EXPECT_EQ(rt_run(&c, w, 3, &st), (uint64_t)-1, "run fails");
