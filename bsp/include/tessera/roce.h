@@ -155,7 +155,8 @@ enum {
  * frame as a plain sequence-error NAK and goes back to ePSN: correct, only
  * slower. The frame has the length and layout of every other ACK, so every
  * decoder (Wireshark's infiniband dissector among them) reads it without
- * complaint.
+ * complaint. In selective mode a WRITE goes out as one RDMA WRITE only per MTU
+ * packet, each with its own RETH, so that any packet can be placed out of order.
  */
 #define ROCE_SYN_SACK         ROCE_SYN_NAK(ROCE_NAK_PSN_SEQ_ERR)            /* 0x60 */
 
