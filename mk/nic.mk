@@ -19,46 +19,61 @@ nic-tb: $(NIC_TEST)
 nic-test: $(NIC_TEST)
 	$(NIC_TEST) --seed 1 --out $(NIC_BUILD) --python $(VENV)/bin/python3 --scapy-check tests/nic/scapy_check.py
 
-# CRC-32 stream unit (rtl/nic): lint with the chip, synthesized by `make synth`,
-# block testbench against the golden model in two builds:
-#   w8:      8 bytes per beat, zlib crc32 of random packets
-#   w32icrc: 32 bytes per beat, InitState 0xDEBB20E3, ICRC of model-built frames
-NIC_RTL    := rtl/nic/tessera_nic_crc32.sv
+
+# NIC RTL units (rtl/nic, not in the chip yet): linted with the chip, synthesized by
+# `make synth`, block testbenches against the golden model:
+#   crc32_w8       tessera_nic_crc32, 8 bytes per beat, zlib crc32 of random packets
+#   crc32_w32icrc  tessera_nic_crc32, 32 bytes per beat, InitState 0xDEBB20E3, ICRC of model frames
+#   rx_w8, rx_w32  tessera_nic_rx_check, 8 / 32 bytes per beat, verdict = roce_parse's
+NIC_RTL    := rtl/nic/tessera_nic_crc32.sv rtl/nic/tessera_nic_rx_check.sv
 RTL_SRCS   += $(NIC_RTL)
-LINT_TOPS  += tessera_nic_crc32
-SYNTH_TOPS += tessera_nic_crc32
+LINT_TOPS  += tessera_nic_crc32 tessera_nic_rx_check
+SYNTH_TOPS += tessera_nic_crc32 tessera_nic_rx_check
 
 NIC_CRC_TB_W8   := $(NIC_BUILD)/crc32_w8/Vtessera_nic_crc32
 NIC_CRC_TB_W32  := $(NIC_BUILD)/crc32_w32icrc/Vtessera_nic_crc32
-NIC_CRC_TB_DEPS := $(NIC_RTL) tests/nic/tb_nic_crc32.cpp $(NIC_BUILD)/roce_model.o $(NIC_HDRS) mk/nic.mk
+NIC_RX_TB_W8    := $(NIC_BUILD)/rx_w8/Vtessera_nic_rx_check
+NIC_RX_TB_W32   := $(NIC_BUILD)/rx_w32/Vtessera_nic_rx_check
+NIC_RTL_TBS     := $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32) $(NIC_RX_TB_W8) $(NIC_RX_TB_W32)
+NIC_TB_DEPS     := $(NIC_RTL) tests/nic/tb_nic_stream.h $(NIC_BUILD)/roce_model.o $(NIC_HDRS) mk/nic.mk
 
 $(NIC_BUILD)/roce_model.o: tests/nic/roce_model.c $(NIC_HDRS)
 	@mkdir -p $(dir $@)
 	nice gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I$(ROOT)/bsp/include -c -o $@ $<
 
-# $(call nic_crc_tb,DATABYTES,INITSTATE,EXTRA_CFLAGS)
-define nic_crc_tb
+# $(call nic_rtl_tb,TOP,TB_CPP,VERILATOR_PARAMS,DATABYTES,EXTRA_CFLAGS)
+define nic_rtl_tb
 	@mkdir -p $(dir $@)
 	nice verilator -O3 --x-assign fast --x-initial fast -Wall --cc --exe --build -MAKEFLAGS "-j1" \
-	  --top-module tessera_nic_crc32 -GDataBytes=$(1) -GInitState=32\'h$(2) \
-	  -CFLAGS "-O2 -std=c++17 -DTB_BYTES=$(1) $(3) -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include" \
+	  --top-module $(1) -GDataBytes=$(4) $(3) \
+	  -CFLAGS "-O2 -std=c++17 -DTB_BYTES=$(4) $(5) -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include" \
 	  -LDFLAGS "$(NIC_BUILD)/roce_model.o" --Mdir $(dir $@) -o $(notdir $@) \
-	  $(ROOT)/$(NIC_RTL) $(ROOT)/tests/nic/tb_nic_crc32.cpp >$(dir $@)build.log 2>&1 \
+	  $(addprefix $(ROOT)/,$(NIC_RTL)) $(ROOT)/$(2) >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 endef
 
-$(NIC_CRC_TB_W8): $(NIC_CRC_TB_DEPS)
-	$(call nic_crc_tb,8,FFFFFFFF,)
-$(NIC_CRC_TB_W32): $(NIC_CRC_TB_DEPS)
-	$(call nic_crc_tb,32,DEBB20E3,-DTB_ICRC)
+$(NIC_CRC_TB_W8): $(NIC_TB_DEPS) tests/nic/tb_nic_crc32.cpp
+	$(call nic_rtl_tb,tessera_nic_crc32,tests/nic/tb_nic_crc32.cpp,-GInitState=32\'hFFFFFFFF,8,)
+$(NIC_CRC_TB_W32): $(NIC_TB_DEPS) tests/nic/tb_nic_crc32.cpp
+	$(call nic_rtl_tb,tessera_nic_crc32,tests/nic/tb_nic_crc32.cpp,-GInitState=32\'hDEBB20E3,32,-DTB_ICRC)
+$(NIC_RX_TB_W8): $(NIC_TB_DEPS) tests/nic/tb_nic_rx_check.cpp
+	$(call nic_rtl_tb,tessera_nic_rx_check,tests/nic/tb_nic_rx_check.cpp,,8,)
+$(NIC_RX_TB_W32): $(NIC_TB_DEPS) tests/nic/tb_nic_rx_check.cpp
+	$(call nic_rtl_tb,tessera_nic_rx_check,tests/nic/tb_nic_rx_check.cpp,,32,)
 
-.PHONY: nic-crc-tb nic-crc-test nic-lint
-nic-crc-tb: $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32)
-# both builds; their "N passed, M failed" lines are summed into one
-nic-crc-test: nic-crc-tb
-	@{ $(NIC_CRC_TB_W8) --seed 1 && $(NIC_CRC_TB_W32) --seed 1; } | tee $(NIC_BUILD)/crc32_test.log \
-	  | grep -v " passed, " ; \
-	awk '/ passed, / {p += $$1; f += $$3} END {print p " passed, " f " failed"; exit f != 0}' \
-	  $(NIC_BUILD)/crc32_test.log
+# run several testbenches; their "N passed, M failed" lines are summed into one
+# $(call nic_run_tbs,LOG,COMMANDS)
+define nic_run_tbs
+	@{ $(2); } | tee $(1) | grep -v " passed, " ; \
+	awk '/ passed, / {p += $$1; f += $$3} END {print p " passed, " f " failed"; exit f != 0}' $(1)
+endef
+
+.PHONY: nic-rtl-tb nic-crc-test nic-rx-test nic-lint
+nic-rtl-tb: $(NIC_RTL_TBS)
+nic-crc-test: $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32)
+	$(call nic_run_tbs,$(NIC_BUILD)/crc32_test.log,$(NIC_CRC_TB_W8) --seed 1 && $(NIC_CRC_TB_W32) --seed 1)
+nic-rx-test: $(NIC_RX_TB_W8) $(NIC_RX_TB_W32)
+	$(call nic_run_tbs,$(NIC_BUILD)/rx_test.log,$(NIC_RX_TB_W8) --seed 1 && $(NIC_RX_TB_W32) --seed 1)
 nic-lint:
-	verilator --lint-only -Wall --top-module tessera_nic_crc32 $(NIC_RTL)
+	for t in tessera_nic_crc32 tessera_nic_rx_check; do \
+	  verilator --lint-only -Wall --top-module $$t $(NIC_RTL) || exit 1; done

@@ -18,68 +18,30 @@
 
 #include "Vtessera_nic_crc32.h"
 #include "roce_model.h"
+#include "tb_nic_stream.h"
 
-#ifndef TB_BYTES
-#define TB_BYTES 8
-#endif
 #ifdef TB_ICRC
 #define TB_INIT 0xDEBB20E3u
 #else
 #define TB_INIT 0xFFFFFFFFu
 #endif
 
-static uint64_t rng;
-static uint32_t rnd() {
-  rng ^= rng >> 12;
-  rng ^= rng << 25;
-  rng ^= rng >> 27;
-  return (uint32_t)((rng * 0x2545F4914F6CDD1Dull) >> 32);
-}
-
-struct Tb {
-  Vtessera_nic_crc32 dut;
-  uint64_t cycles = 0;
-  void tick() {
-    dut.clk_i = 0;
-    dut.eval();
-    dut.clk_i = 1;
-    dut.eval();
-    cycles++;
-  }
-  // drive one beat's data (wide or narrow data port)
-  void set_data(const uint8_t *bytes) {
-#if TB_BYTES <= 8
-    uint64_t v = 0;
-    for (int i = TB_BYTES - 1; i >= 0; i--) v = v << 8 | bytes[i];
-    dut.data_i = v;
-#else
-    for (int w = 0; w < TB_BYTES / 4; w++)
-      dut.data_i[w] = (uint32_t)bytes[4 * w] | (uint32_t)bytes[4 * w + 1] << 8 |
-                      (uint32_t)bytes[4 * w + 2] << 16 | (uint32_t)bytes[4 * w + 3] << 24;
-#endif
-  }
-};
+using Tb = TbStream<Vtessera_nic_crc32>;
 
 // Stream the bytes (with null bytes when sparse) and return the CRC the DUT reports.
 static bool run_packet(Tb &tb, const std::vector<uint8_t> &bytes, bool sparse, uint32_t *crc) {
   size_t pos = 0;
   bool last = false;
   while (!last) {
-    while (rnd() % 4 == 0) {  // idle cycles: no beat
-      uint8_t junk[TB_BYTES];
-      for (auto &b : junk) b = (uint8_t)rnd();
-      tb.set_data(junk);
-      tb.dut.keep_i = rnd();
-      tb.dut.beat_i = 0;
-      tb.dut.last_i = rnd() & 1;
-      tb.tick();
+    while (tb_rnd() % 4 == 0) {  // idle cycles: no beat
+      tb.idle();
       if (tb.dut.crc_valid_o) return false;
     }
     uint8_t beat[TB_BYTES];
     uint64_t keep = 0;
     for (int i = 0; i < TB_BYTES; i++) {
-      beat[i] = (uint8_t)rnd();
-      if (pos < bytes.size() && !(sparse && rnd() % 5 == 0)) {
+      beat[i] = (uint8_t)tb_rnd();
+      if (pos < bytes.size() && !(sparse && tb_rnd() % 5 == 0)) {
         beat[i] = bytes[pos++];
         keep |= 1ull << i;
       }
@@ -124,17 +86,13 @@ int main(int argc, char **argv) {
 #endif
   printf("tb_nic_crc32: %d bytes per beat, %s, seed %" PRIu64 ", %d packets\n", TB_BYTES, mode,
          seed, packets);
-  rng = seed * 0x9E3779B97F4A7C15ull + 7;
+  tb_seed(seed);
   Tb tb;
-  tb.dut.rst_ni = 0;
-  tb.dut.beat_i = 0;
-  tb.tick();
-  tb.dut.rst_ni = 1;
-  tb.tick();
+  tb.reset();
 
   int pass = 0, fail = 0;
   static uint8_t pool[4096];
-  for (auto &b : pool) b = (uint8_t)rnd();
+  for (auto &b : pool) b = (uint8_t)tb_rnd();
   roce_qp_t q;
   memset(&q, 0, sizeof q);
   q.mtu = ROCE_MTU_4096;
@@ -150,21 +108,21 @@ int main(int argc, char **argv) {
     std::vector<uint8_t> bytes;
     uint32_t want;
 #ifdef TB_ICRC
-    uint32_t len = p < 4 ? (uint32_t)p : rnd() % 4097;
-    q.tos = (uint8_t)rnd();
-    q.ttl = (uint8_t)rnd();
-    q.sq_psn = rnd();
-    switch (rnd() % 3) {
-      case 0: roce_build_write(&q, (uint64_t)rnd() << 20, rnd(), pool, len, &fr, 1); break;
+    uint32_t len = p < 4 ? (uint32_t)p : tb_rnd() % 4097;
+    q.tos = (uint8_t)tb_rnd();
+    q.ttl = (uint8_t)tb_rnd();
+    q.sq_psn = tb_rnd();
+    switch (tb_rnd() % 3) {
+      case 0: roce_build_write(&q, (uint64_t)tb_rnd() << 20, tb_rnd(), pool, len, &fr, 1); break;
       case 1: roce_build_send(&q, pool, len, &fr, 1); break;
-      default: roce_build_sack(&q, rnd(), rnd(), &fr); break;
+      default: roce_build_sack(&q, tb_rnd(), tb_rnd(), &fr); break;
     }
     bytes = icrc_stream(fr);
     want = roce_icrc(fr.data, fr.len - ROCE_ICRC_LEN);
 #else
-    uint32_t len = p < 2 * TB_BYTES + 2 ? (uint32_t)p : rnd() % 3000;
+    uint32_t len = p < 2 * TB_BYTES + 2 ? (uint32_t)p : tb_rnd() % 3000;
     bytes.resize(len);
-    for (auto &b : bytes) b = (uint8_t)rnd();
+    for (auto &b : bytes) b = (uint8_t)tb_rnd();
     want = roce_crc32(bytes.data(), bytes.size());
 #endif
     uint32_t got = 0;
