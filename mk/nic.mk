@@ -1,7 +1,10 @@
-# RDMA NIC foundation: RoCE v2 golden model (tests/nic), pcap and link model (sim/).
-# Targets: nic-test (build and run tests/nic/nic_test: model vs zlib and tshark,
-#          parser, pcap, link model), nic-tb (build only). See docs/nic.md.
-# Needs tshark (Debian package, installed by util/deps.sh) and zlib.
+# RDMA NIC foundation: RoCE v2 golden and transport models (tests/nic), pcap and link
+# model (sim/), RTL units (rtl/nic). See docs/nic.md.
+# Targets: nic-test     build and run tests/nic/nic_test (model vs zlib, tshark and scapy,
+#                       parser, pcap, link model, transport model); nic-tb builds it only
+#          nic-crc-test, nic-rx-test   block testbenches of the RTL units; nic-rtl-tb builds them
+#          nic-lint     lint the RTL units alone
+# Needs tshark (Debian package, installed by util/deps.sh), zlib, scapy in .venv.
 
 NIC_BUILD := $(BUILD)/nic
 NIC_TEST  := $(NIC_BUILD)/nic_test
