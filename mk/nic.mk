@@ -2,7 +2,8 @@
 # model (sim/), RTL units (rtl/nic). See docs/nic.md.
 # Targets: nic-test     build and run tests/nic/nic_test (model vs zlib, tshark and scapy,
 #                       parser, pcap, link model, transport model); nic-tb builds it only
-#          nic-crc-test, nic-rx-test   block testbenches of the RTL units; nic-rtl-tb builds them
+#          nic-crc-test, nic-rx-test, nic-tx-test   block testbenches of the RTL units;
+#                       nic-rtl-tb builds them
 #          nic-lint     lint the RTL units alone
 # Needs tshark (Debian package, installed by util/deps.sh), zlib, scapy in .venv.
 
@@ -28,16 +29,21 @@ nic-test: $(NIC_TEST)
 #   crc32_w8       tessera_nic_crc32, 8 bytes per beat, zlib crc32 of random packets
 #   crc32_w32icrc  tessera_nic_crc32, 32 bytes per beat, InitState 0xDEBB20E3, ICRC of model frames
 #   rx_w8, rx_w32  tessera_nic_rx_check, 8 / 32 bytes per beat, verdict = roce_parse's
-NIC_RTL    := rtl/nic/tessera_nic_crc32.sv rtl/nic/tessera_nic_rx_check.sv
+#   tx_w8, tx_w32  tessera_nic_tx_frame, 8 / 32 bytes per beat, frames = roce_build's
+NIC_RTL_TOPS := tessera_nic_crc32 tessera_nic_rx_check tessera_nic_tx_frame
+NIC_RTL    := $(addprefix rtl/nic/,$(addsuffix .sv,$(NIC_RTL_TOPS)))
 RTL_SRCS   += $(NIC_RTL)
-LINT_TOPS  += tessera_nic_crc32 tessera_nic_rx_check
-SYNTH_TOPS += tessera_nic_crc32 tessera_nic_rx_check
+LINT_TOPS  += $(NIC_RTL_TOPS)
+SYNTH_TOPS += $(NIC_RTL_TOPS)
 
 NIC_CRC_TB_W8   := $(NIC_BUILD)/crc32_w8/Vtessera_nic_crc32
 NIC_CRC_TB_W32  := $(NIC_BUILD)/crc32_w32icrc/Vtessera_nic_crc32
 NIC_RX_TB_W8    := $(NIC_BUILD)/rx_w8/Vtessera_nic_rx_check
 NIC_RX_TB_W32   := $(NIC_BUILD)/rx_w32/Vtessera_nic_rx_check
-NIC_RTL_TBS     := $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32) $(NIC_RX_TB_W8) $(NIC_RX_TB_W32)
+NIC_TX_TB_W8    := $(NIC_BUILD)/tx_w8/Vtessera_nic_tx_frame
+NIC_TX_TB_W32   := $(NIC_BUILD)/tx_w32/Vtessera_nic_tx_frame
+NIC_RTL_TBS     := $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32) $(NIC_RX_TB_W8) $(NIC_RX_TB_W32) \
+                   $(NIC_TX_TB_W8) $(NIC_TX_TB_W32)
 NIC_TB_DEPS     := $(NIC_RTL) tests/nic/tb_nic_stream.h $(NIC_BUILD)/roce_model.o $(NIC_HDRS) mk/nic.mk
 
 $(NIC_BUILD)/roce_model.o: tests/nic/roce_model.c $(NIC_HDRS)
@@ -63,6 +69,10 @@ $(NIC_RX_TB_W8): $(NIC_TB_DEPS) tests/nic/tb_nic_rx_check.cpp
 	$(call nic_rtl_tb,tessera_nic_rx_check,tests/nic/tb_nic_rx_check.cpp,,8,)
 $(NIC_RX_TB_W32): $(NIC_TB_DEPS) tests/nic/tb_nic_rx_check.cpp
 	$(call nic_rtl_tb,tessera_nic_rx_check,tests/nic/tb_nic_rx_check.cpp,,32,)
+$(NIC_TX_TB_W8): $(NIC_TB_DEPS) tests/nic/tb_nic_tx_frame.cpp
+	$(call nic_rtl_tb,tessera_nic_tx_frame,tests/nic/tb_nic_tx_frame.cpp,,8,)
+$(NIC_TX_TB_W32): $(NIC_TB_DEPS) tests/nic/tb_nic_tx_frame.cpp
+	$(call nic_rtl_tb,tessera_nic_tx_frame,tests/nic/tb_nic_tx_frame.cpp,,32,)
 
 # run several testbenches; their "N passed, M failed" lines are summed into one
 # $(call nic_run_tbs,LOG,COMMANDS)
@@ -71,12 +81,14 @@ define nic_run_tbs
 	awk '/ passed, / {p += $$1; f += $$3} END {print p " passed, " f " failed"; exit f != 0}' $(1)
 endef
 
-.PHONY: nic-rtl-tb nic-crc-test nic-rx-test nic-lint
+.PHONY: nic-rtl-tb nic-crc-test nic-rx-test nic-tx-test nic-lint
 nic-rtl-tb: $(NIC_RTL_TBS)
 nic-crc-test: $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32)
 	$(call nic_run_tbs,$(NIC_BUILD)/crc32_test.log,$(NIC_CRC_TB_W8) --seed 1 && $(NIC_CRC_TB_W32) --seed 1)
 nic-rx-test: $(NIC_RX_TB_W8) $(NIC_RX_TB_W32)
 	$(call nic_run_tbs,$(NIC_BUILD)/rx_test.log,$(NIC_RX_TB_W8) --seed 1 && $(NIC_RX_TB_W32) --seed 1)
+nic-tx-test: $(NIC_TX_TB_W8) $(NIC_TX_TB_W32)
+	$(call nic_run_tbs,$(NIC_BUILD)/tx_test.log,$(NIC_TX_TB_W8) --seed 1 && $(NIC_TX_TB_W32) --seed 1)
 nic-lint:
-	for t in tessera_nic_crc32 tessera_nic_rx_check; do \
+	for t in $(NIC_RTL_TOPS); do \
 	  verilator --lint-only -Wall --top-module $$t $(NIC_RTL) || exit 1; done
