@@ -31,7 +31,9 @@ nic-test: $(NIC_TEST)
 #   rx_w8, rx_w32  tessera_nic_rx_check, 8 / 32 bytes per beat, verdict = roce_parse's
 #   tx_w8, tx_w32  tessera_nic_tx_frame, 8 / 32 bytes per beat, frames = roce_build's
 NIC_RTL_TOPS := tessera_nic_crc32 tessera_nic_rx_check tessera_nic_tx_frame
+NIC_PKG    := rtl/nic/tessera_nic_pkg.sv
 NIC_RTL    := $(addprefix rtl/nic/,$(addsuffix .sv,$(NIC_RTL_TOPS)))
+RTL_PKGS   += $(NIC_PKG)
 RTL_SRCS   += $(NIC_RTL)
 LINT_TOPS  += $(NIC_RTL_TOPS)
 SYNTH_TOPS += $(NIC_RTL_TOPS)
@@ -44,7 +46,7 @@ NIC_TX_TB_W8    := $(NIC_BUILD)/tx_w8/Vtessera_nic_tx_frame
 NIC_TX_TB_W32   := $(NIC_BUILD)/tx_w32/Vtessera_nic_tx_frame
 NIC_RTL_TBS     := $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32) $(NIC_RX_TB_W8) $(NIC_RX_TB_W32) \
                    $(NIC_TX_TB_W8) $(NIC_TX_TB_W32)
-NIC_TB_DEPS     := $(NIC_RTL) tests/nic/tb_nic_stream.h $(NIC_BUILD)/roce_model.o $(NIC_HDRS) mk/nic.mk
+NIC_TB_DEPS     := $(NIC_PKG) $(NIC_RTL) tests/nic/tb_nic_stream.h $(NIC_BUILD)/roce_model.o $(NIC_HDRS) mk/nic.mk
 
 $(NIC_BUILD)/roce_model.o: tests/nic/roce_model.c $(NIC_HDRS)
 	@mkdir -p $(dir $@)
@@ -57,7 +59,7 @@ define nic_rtl_tb
 	  --top-module $(1) -GDataBytes=$(4) $(3) \
 	  -CFLAGS "-O2 -std=c++17 -DTB_BYTES=$(4) $(5) -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include" \
 	  -LDFLAGS "$(NIC_BUILD)/roce_model.o" --Mdir $(dir $@) -o $(notdir $@) \
-	  $(addprefix $(ROOT)/,$(NIC_RTL)) $(ROOT)/$(2) >$(dir $@)build.log 2>&1 \
+	  $(addprefix $(ROOT)/,$(NIC_PKG) $(NIC_RTL)) $(ROOT)/$(2) >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 endef
 
@@ -91,4 +93,4 @@ nic-tx-test: $(NIC_TX_TB_W8) $(NIC_TX_TB_W32)
 	$(call nic_run_tbs,$(NIC_BUILD)/tx_test.log,$(NIC_TX_TB_W8) --seed 1 && $(NIC_TX_TB_W32) --seed 1)
 nic-lint:
 	for t in $(NIC_RTL_TOPS); do \
-	  verilator --lint-only -Wall --top-module $$t $(NIC_RTL) || exit 1; done
+	  verilator --lint-only -Wall --top-module $$t $(NIC_PKG) $(NIC_RTL) || exit 1; done

@@ -125,19 +125,6 @@ module tessera_nic_rx_check #(
   );
 
   // ---- verdict of the frame whose last beat was the previous cycle's
-  function automatic logic has_reth(logic [7:0] op);
-    has_reth = op == 8'h06 || op == 8'h0A || op == 8'h0B || op == 8'h0C;
-  endfunction
-  function automatic logic has_aeth(logic [7:0] op);
-    has_aeth = op == 8'h0D || op == 8'h0F || op == 8'h10 || op == 8'h11 || op == 8'h12;
-  endfunction
-  function automatic logic has_immdt(logic [7:0] op);
-    has_immdt = op == 8'h03 || op == 8'h05 || op == 8'h09 || op == 8'h0B;
-  endfunction
-  function automatic logic has_payload(logic [7:0] op);
-    has_payload = op <= 8'h0B || (op >= 8'h0D && op <= 8'h10);
-  endfunction
-
   logic [7:0]  opcode;
   logic [1:0]  se_m_unused;        // solicited event, MigReq: not checked here
   logic [3:0]  tver;
@@ -159,8 +146,10 @@ module tessera_nic_rx_check #(
     sum       = 20'(sum[15:0]) + 20'(sum[19:16]);
     sum       = 20'(sum[15:0]) + 20'(sum[19:16]);
     csum_calc = ~sum[15:0];
-    ext_end   = 17'(HdrBytes) + (has_reth(opcode) ? 17'd16 : 17'd0) +
-                (has_aeth(opcode) ? 17'd4 : 17'd0) + (has_immdt(opcode) ? 17'd4 : 17'd0);
+    ext_end   = 17'(HdrBytes) +
+                (tessera_nic_pkg::op_has_reth(opcode)  ? 17'd16 : 17'd0) +
+                (tessera_nic_pkg::op_has_aeth(opcode)  ? 17'd4  : 17'd0) +
+                (tessera_nic_pkg::op_has_immdt(opcode) ? 17'd4  : 17'd0);
     body_end  = 17'(IpOff) + 17'(tot_len) - 17'd4;                // first ICRC byte
     body      = body_end - ext_end;
 
@@ -183,8 +172,8 @@ module tessera_nic_rx_check #(
       status = StOpcode;
     end else if (ext_end > body_end) begin
       status = StLen;
-    end else if (!has_payload(opcode) ? (body != '0 || padcnt != 2'd0)
-                                      : (body[1:0] != 2'd0 || 17'(padcnt) > body)) begin
+    end else if (!tessera_nic_pkg::op_has_payload(opcode) ? (body != '0 || padcnt != 2'd0)
+                                                          : (body[1:0] != 2'd0 || 17'(padcnt) > body)) begin
       status = StLen;
     end else if (crc != Residue) begin
       status = StIcrc;

@@ -83,17 +83,6 @@ module tessera_nic_tx_frame #(
   logic unused_keep;
   assign unused_keep = ^s_tkeep_i;
 
-  // the golden model's opcode table (bsp/include/tessera/roce.h)
-  function automatic logic has_reth(logic [7:0] op);
-    has_reth = op == 8'h06 || op == 8'h0A || op == 8'h0B || op == 8'h0C;
-  endfunction
-  function automatic logic has_aeth(logic [7:0] op);
-    has_aeth = op == 8'h0D || op == 8'h0F || op == 8'h10 || op == 8'h11 || op == 8'h12;
-  endfunction
-  function automatic logic has_immdt(logic [7:0] op);
-    has_immdt = op == 8'h03 || op == 8'h05 || op == 8'h09 || op == 8'h0B;
-  endfunction
-
   // ---- header of the descriptor (byte j of the frame in bits 8*j +: 8)
   logic [8*HdrBytes-1:0] hdr_new;
   logic [6:0]            hlen_new;    // header bytes: 54 + extension headers
@@ -106,9 +95,9 @@ module tessera_nic_tx_frame #(
     logic [8*BaseBytes-1:0] base;      // network order, first byte in the top bits
     logic [8*ExtBytes-1:0]  ext;
     pad      = 2'(3'd4 - {1'b0, desc_len_i[1:0]});
-    aeth_off = has_reth(desc_opcode_i) ? 5'd16 : 5'd0;
-    imm_off  = aeth_off + (has_aeth(desc_opcode_i) ? 5'd4 : 5'd0);
-    ext_len  = imm_off + (has_immdt(desc_opcode_i) ? 5'd4 : 5'd0);
+    aeth_off = tessera_nic_pkg::op_has_reth(desc_opcode_i) ? 5'd16 : 5'd0;
+    imm_off  = aeth_off + (tessera_nic_pkg::op_has_aeth(desc_opcode_i) ? 5'd4 : 5'd0);
+    ext_len  = imm_off + (tessera_nic_pkg::op_has_immdt(desc_opcode_i) ? 5'd4 : 5'd0);
     tot_len  = 16'd44 + 16'(ext_len) + 16'(desc_len_i) + 16'(pad);
     sum = 20'({8'h45, desc_tos_i}) + 20'(tot_len) + 20'(desc_ip_id_i) + 20'h04000 +
           20'({desc_ttl_i, 8'd17}) + 20'(desc_sip_i[31:16]) + 20'(desc_sip_i[15:0]) +
@@ -123,13 +112,13 @@ module tessera_nic_tx_frame #(
             desc_opcode_i, desc_se_i, desc_migreq_i, pad, 4'h0, desc_pkey_i, 8'h00,
             desc_dqpn_i, desc_ackreq_i, 7'h00, desc_psn_i};
     ext = '0;
-    if (has_reth(desc_opcode_i)) begin
+    if (tessera_nic_pkg::op_has_reth(desc_opcode_i)) begin
       ext[8*ExtBytes-1 -: 128] = {desc_va_i, desc_rkey_i, desc_dmalen_i};
     end
-    if (has_aeth(desc_opcode_i)) begin
+    if (tessera_nic_pkg::op_has_aeth(desc_opcode_i)) begin
       ext[8*ExtBytes-1 - 8*aeth_off -: 32] = {desc_syndrome_i, desc_msn_i};
     end
-    if (has_immdt(desc_opcode_i)) begin
+    if (tessera_nic_pkg::op_has_immdt(desc_opcode_i)) begin
       ext[8*ExtBytes-1 - 8*imm_off -: 32] = desc_imm_i;
     end
     for (int unsigned j = 0; j < BaseBytes; j++) begin
