@@ -6,7 +6,9 @@
 // Descriptors: random opcode among all the model knows (0x00..0x14), random
 // addresses, ports, TOS/TTL/ID, P_Key, QP, PSN, flags, RETH/AETH/ImmDt fields;
 // payload length 0..4096 (uniform, or 0..80 to cover the short cases) for the
-// opcodes that carry payload, none for the others. Phase 1 (--frames) drives
+// opcodes that carry payload, none for the others; one payload in 20 has the
+// wrong tlast on its first beat, which pay_err_o must report (once) while the
+// frame still follows the descriptor. Phase 1 (--frames) drives
 // descriptors and payload with random tvalid gaps and the MAC side with
 // random tready; phase 2 (--full frames) keeps every input valid and tready
 // high and checks that no frame has an idle cycle between its first and last
@@ -31,6 +33,7 @@ struct Frame {
   roce_pkt_t k;
   std::vector<uint8_t> payload;
   std::vector<uint8_t> want;
+  bool bad_tlast;    // the payload's first beat carries the wrong tlast
 };
 
 static Vtessera_nic_tx_frame *dut;
@@ -128,6 +131,7 @@ static Frame make_frame(const uint8_t *pool) {
   f.payload.assign(pool + at, pool + at + plen);
   f.k.payload = f.payload.data();
   f.k.payload_len = plen;
+  f.bad_tlast = plen && tb_rnd() % 20 == 0;
   roce_qp_t q = f.q;   // roce_build advances the copy's IPv4 ID
   f.want.resize(ROCE_FRAME_MAX);
   f.want.resize(roce_build(&q, &f.k, f.want.data()));
@@ -199,7 +203,7 @@ int main(int argc, char **argv) {
       }
       put_bytes(dut->s_tdata_i, beat);
       dut->s_tkeep_i = keep;
-      dut->s_tlast_i = pay_pos + n == f.payload.size();
+      dut->s_tlast_i = (pay_pos + n == f.payload.size()) != (f.bad_tlast && pay_pos == 0);
     }
     dut->s_tvalid_i = pay_shown;
     dut->m_tready_i = !stall || tb_rnd() % 4 != 0;
@@ -258,8 +262,11 @@ int main(int argc, char **argv) {
     printf("FAIL: stuck after %zu frames\n", done);
     fail += (int)(all.size() - done);
   }
-  if (pay_errs) {
-    printf("FAIL: pay_err_o pulsed %d times\n", pay_errs);
+  int bad_tlasts = 0;
+  for (const Frame &f : all) bad_tlasts += f.bad_tlast;
+  printf("%d payloads with a wrong tlast, pay_err_o pulsed %d times\n", bad_tlasts, pay_errs);
+  if (pay_errs != bad_tlasts) {
+    printf("FAIL: pay_err_o pulses differ from the wrong tlasts\n");
     fail++;
   }
   if (bubbles) {
