@@ -24,8 +24,9 @@
 // beat, or sent as one more beat when fewer than 4 bytes are free in it.
 //
 // Timing: a descriptor is taken when the former is idle or in the cycle its
-// previous frame's last beat moves on, so frames follow each other without
-// idle cycles except the extra ICRC beat. Inside a frame one beat per cycle;
+// previous frame's last data beat moves on, so frames follow each other back
+// to back; the frame's first beat is on m_tdata_o two cycles after the
+// descriptor's handshake. Inside a frame one beat per cycle;
 // only an empty payload stream or m_tready low stalls it. s_tready_o and
 // desc_ready_o depend combinationally on m_tready_i (one register stage).
 module tessera_nic_tx_frame #(
@@ -82,6 +83,10 @@ module tessera_nic_tx_frame #(
 
   logic unused_keep;
   assign unused_keep = ^s_tkeep_i;
+
+  if (DataBytes < 4 || DataBytes > 32 || (DataBytes & (DataBytes - 1)) != 0) begin : g_bad_width
+    $error("tessera_nic_tx_frame: DataBytes must be 4, 8, 16 or 32");
+  end
 
   // ---- header of the descriptor (byte j of the frame in bits 8*j +: 8)
   logic [8*HdrBytes-1:0] hdr_new;
