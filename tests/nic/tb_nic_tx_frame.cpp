@@ -1,7 +1,8 @@
 // Block testbench of rtl/nic/tessera_nic_tx_frame.sv against the golden model's
 // frame builder (roce_build in tests/nic/roce_model.c): every frame the RTL
 // sends must equal the model's frame for the same fields byte for byte, with
-// packed tkeep and tlast on its last beat.
+// packed tkeep and tlast on its last beat; a beat held by m_tready low must not
+// change until it is taken.
 //
 // Descriptors: random opcode among all the model knows (0x00..0x14), random
 // addresses, ports, TOS/TTL/ID, P_Key, QP, PSN, flags, RETH/AETH/ImmDt fields;
@@ -176,6 +177,11 @@ int main(int argc, char **argv) {
   bool desc_shown = false, pay_shown = false, in_frame = false;
   uint64_t full_beats = 0, full_cycles = 0, bubbles = 0, idle = 0;
   size_t done = 0;
+  bool held = false;
+  uint8_t held_data[TB_BYTES];
+  uint32_t held_keep = 0;
+  bool held_last = false;
+  uint64_t unstable = 0;
 
   while (done < all.size() && idle < 100000) {
     bool stall = done < (size_t)frames;
@@ -219,6 +225,18 @@ int main(int argc, char **argv) {
     if (dut->s_tvalid_i && dut->s_tready_o) {
       pay_pos += TB_BYTES;
       pay_shown = false;
+    }
+    // a beat offered and not taken must stay the same until taken (AXI4-Stream)
+    {
+      uint8_t now[TB_BYTES];
+      get_bytes(dut->m_tdata_o, now);
+      if (held && (!dut->m_tvalid_o || memcmp(now, held_data, TB_BYTES) ||
+                   dut->m_tkeep_o != held_keep || dut->m_tlast_o != held_last))
+        unstable++;
+      held = dut->m_tvalid_o && !dut->m_tready_i;
+      memcpy(held_data, now, TB_BYTES);
+      held_keep = dut->m_tkeep_o;
+      held_last = dut->m_tlast_o;
     }
     if (!stall) full_cycles++;
     if (!stall && in_frame && !dut->m_tvalid_o) bubbles++;
@@ -267,6 +285,10 @@ int main(int argc, char **argv) {
   printf("%d payloads with a wrong tlast, pay_err_o pulsed %d times\n", bad_tlasts, pay_errs);
   if (pay_errs != bad_tlasts) {
     printf("FAIL: pay_err_o pulses differ from the wrong tlasts\n");
+    fail++;
+  }
+  if (unstable) {
+    printf("FAIL: %" PRIu64 " beats changed while m_tready_i was low\n", unstable);
     fail++;
   }
   if (bubbles) {
