@@ -1,0 +1,96 @@
+# RDMA NIC foundation: RoCE v2 golden and transport models (tests/nic), pcap and link
+# model (sim/), RTL units (rtl/nic). See docs/nic.md.
+# Targets: nic-test     build and run tests/nic/nic_test (model vs zlib, tshark and scapy,
+#                       parser, pcap, link model, transport model); nic-tb builds it only
+#          nic-crc-test, nic-rx-test, nic-tx-test   block testbenches of the RTL units;
+#                       nic-rtl-tb builds them
+#          nic-lint     lint the RTL units alone
+# Needs tshark (Debian package, installed by util/deps.sh), zlib, scapy in .venv.
+
+NIC_BUILD := $(BUILD)/nic
+NIC_TEST  := $(NIC_BUILD)/nic_test
+NIC_SRCS  := tests/nic/nic_test.c tests/nic/roce_model.c tests/nic/roce_transport.c sim/src/tsim_pcap.c sim/src/tsim_link.c
+NIC_HDRS  := tests/nic/roce_model.h tests/nic/roce_transport.h bsp/include/tessera/roce.h sim/include/tessera_pcap.h \
+             sim/include/tessera_link.h
+
+$(NIC_TEST): $(NIC_SRCS) $(NIC_HDRS) mk/nic.mk
+	@mkdir -p $(dir $@)
+	nice gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include \
+	  -I$(ROOT)/sim/include -o $@ $(NIC_SRCS) -lz
+
+.PHONY: nic-tb nic-test
+nic-tb: $(NIC_TEST)
+nic-test: $(NIC_TEST)
+	$(NIC_TEST) --seed 1 --out $(NIC_BUILD) --python $(VENV)/bin/python3 --scapy-check tests/nic/scapy_check.py
+
+
+# NIC RTL units (rtl/nic, not in the chip yet): linted with the chip, synthesized by
+# `make synth`, block testbenches against the golden model:
+#   crc32_w8       tessera_nic_crc32, 8 bytes per beat, zlib crc32 of random packets
+#   crc32_w32icrc  tessera_nic_crc32, 32 bytes per beat, InitState 0xDEBB20E3, ICRC of model frames
+#   rx_w8, rx_w32  tessera_nic_rx_check, 8 / 32 bytes per beat, verdict = roce_parse's
+#   tx_w8, tx_w32  tessera_nic_tx_frame, 8 / 32 bytes per beat, frames = roce_build's
+NIC_RTL_TOPS := tessera_nic_crc32 tessera_nic_rx_check tessera_nic_tx_frame
+NIC_PKG    := rtl/nic/tessera_nic_pkg.sv
+NIC_RTL    := $(addprefix rtl/nic/,$(addsuffix .sv,$(NIC_RTL_TOPS)))
+RTL_PKGS   += $(NIC_PKG)
+RTL_SRCS   += $(NIC_RTL)
+LINT_TOPS  += $(NIC_RTL_TOPS)
+SYNTH_TOPS += $(NIC_RTL_TOPS)
+
+NIC_CRC_TB_W8   := $(NIC_BUILD)/crc32_w8/Vtessera_nic_crc32
+NIC_CRC_TB_W32  := $(NIC_BUILD)/crc32_w32icrc/Vtessera_nic_crc32
+NIC_RX_TB_W8    := $(NIC_BUILD)/rx_w8/Vtessera_nic_rx_check
+NIC_RX_TB_W32   := $(NIC_BUILD)/rx_w32/Vtessera_nic_rx_check
+NIC_TX_TB_W8    := $(NIC_BUILD)/tx_w8/Vtessera_nic_tx_frame
+NIC_TX_TB_W32   := $(NIC_BUILD)/tx_w32/Vtessera_nic_tx_frame
+NIC_RTL_TBS     := $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32) $(NIC_RX_TB_W8) $(NIC_RX_TB_W32) \
+                   $(NIC_TX_TB_W8) $(NIC_TX_TB_W32)
+NIC_TB_DEPS     := $(NIC_PKG) $(NIC_RTL) tests/nic/tb_nic_stream.h $(NIC_BUILD)/roce_model.o $(NIC_HDRS) mk/nic.mk
+
+$(NIC_BUILD)/roce_model.o: tests/nic/roce_model.c $(NIC_HDRS)
+	@mkdir -p $(dir $@)
+	nice gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I$(ROOT)/bsp/include -c -o $@ $<
+
+# $(call nic_rtl_tb,TOP,TB_CPP,VERILATOR_PARAMS,DATABYTES,EXTRA_CFLAGS)
+define nic_rtl_tb
+	@mkdir -p $(dir $@)
+	nice verilator -O3 --x-assign fast --x-initial fast -Wall --cc --exe --build -MAKEFLAGS "-j1" \
+	  --top-module $(1) -GDataBytes=$(4) $(3) \
+	  -CFLAGS "-O2 -std=c++17 -DTB_BYTES=$(4) $(5) -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include" \
+	  -LDFLAGS "$(NIC_BUILD)/roce_model.o" --Mdir $(dir $@) -o $(notdir $@) \
+	  $(addprefix $(ROOT)/,$(NIC_PKG) $(NIC_RTL)) $(ROOT)/$(2) >$(dir $@)build.log 2>&1 \
+	  || { tail -30 $(dir $@)build.log; exit 1; }
+endef
+
+$(NIC_CRC_TB_W8): $(NIC_TB_DEPS) tests/nic/tb_nic_crc32.cpp
+	$(call nic_rtl_tb,tessera_nic_crc32,tests/nic/tb_nic_crc32.cpp,-GInitState=32\'hFFFFFFFF,8,)
+$(NIC_CRC_TB_W32): $(NIC_TB_DEPS) tests/nic/tb_nic_crc32.cpp
+	$(call nic_rtl_tb,tessera_nic_crc32,tests/nic/tb_nic_crc32.cpp,-GInitState=32\'hDEBB20E3,32,-DTB_ICRC)
+$(NIC_RX_TB_W8): $(NIC_TB_DEPS) tests/nic/tb_nic_rx_check.cpp
+	$(call nic_rtl_tb,tessera_nic_rx_check,tests/nic/tb_nic_rx_check.cpp,,8,)
+$(NIC_RX_TB_W32): $(NIC_TB_DEPS) tests/nic/tb_nic_rx_check.cpp
+	$(call nic_rtl_tb,tessera_nic_rx_check,tests/nic/tb_nic_rx_check.cpp,,32,)
+$(NIC_TX_TB_W8): $(NIC_TB_DEPS) tests/nic/tb_nic_tx_frame.cpp
+	$(call nic_rtl_tb,tessera_nic_tx_frame,tests/nic/tb_nic_tx_frame.cpp,,8,)
+$(NIC_TX_TB_W32): $(NIC_TB_DEPS) tests/nic/tb_nic_tx_frame.cpp
+	$(call nic_rtl_tb,tessera_nic_tx_frame,tests/nic/tb_nic_tx_frame.cpp,,32,)
+
+# run several testbenches; their "N passed, M failed" lines are summed into one
+# $(call nic_run_tbs,LOG,COMMANDS)
+define nic_run_tbs
+	@{ $(2); } | tee $(1) | grep -v " passed, " ; \
+	awk '/ passed, / {p += $$1; f += $$3} END {print p " passed, " f " failed"; exit f != 0}' $(1)
+endef
+
+.PHONY: nic-rtl-tb nic-crc-test nic-rx-test nic-tx-test nic-lint
+nic-rtl-tb: $(NIC_RTL_TBS)
+nic-crc-test: $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32)
+	$(call nic_run_tbs,$(NIC_BUILD)/crc32_test.log,$(NIC_CRC_TB_W8) --seed 1 && $(NIC_CRC_TB_W32) --seed 1)
+nic-rx-test: $(NIC_RX_TB_W8) $(NIC_RX_TB_W32)
+	$(call nic_run_tbs,$(NIC_BUILD)/rx_test.log,$(NIC_RX_TB_W8) --seed 1 && $(NIC_RX_TB_W32) --seed 1)
+nic-tx-test: $(NIC_TX_TB_W8) $(NIC_TX_TB_W32)
+	$(call nic_run_tbs,$(NIC_BUILD)/tx_test.log,$(NIC_TX_TB_W8) --seed 1 && $(NIC_TX_TB_W32) --seed 1)
+nic-lint:
+	for t in $(NIC_RTL_TOPS); do \
+	  verilator --lint-only -Wall --top-module $$t $(NIC_PKG) $(NIC_RTL) || exit 1; done

@@ -1,0 +1,65 @@
+/* Reference model of Tessera's reliable-connection transport for RDMA WRITE:
+ * a requester and a responder QP joined by two link models, with selective
+ * retransmission (docs/nic.md "Selective acknowledgement") or go-back-N.
+ * It checks the protocol design before the RTL exists and gives the expected
+ * memory image after a sequence of WRITEs under loss, corruption, duplication
+ * and reordering. Frames are built and parsed by roce_model.c.
+ */
+#ifndef TESSERA_ROCE_TRANSPORT_H
+#define TESSERA_ROCE_TRANSPORT_H
+
+#include <stdint.h>
+
+#include "roce_model.h"
+#include "tessera_link.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RT_WINDOW 128u   /* PSNs in flight (requester) and placement window (responder) */
+
+typedef struct {
+  uint64_t va;
+  uint32_t len;
+  uint32_t rkey;            /* R_Key the requester sends */
+  const uint8_t *data;
+} rt_write_t;
+
+typedef struct {
+  int selective;            /* 1: selective ACK and repeat; 0: go-back-N */
+  uint8_t mtu;              /* ROCE_MTU_* */
+  uint32_t rto;             /* retransmission timeout, cycles without progress */
+  uint32_t retry_limit;     /* timeouts in a row before the QP fails */
+  uint32_t first_psn;
+  tsim_link_cfg_t data_link, ack_link;   /* requester -> responder, responder -> requester */
+  tsim_pcap_t *pcap_data, *pcap_ack;     /* optional captures of both links */
+  uint64_t max_cycles;
+  /* responder's memory region */
+  uint64_t mr_base;
+  uint32_t mr_len, mr_rkey;
+  uint8_t *mem;             /* mr_len bytes, written by the responder */
+} rt_cfg_t;
+
+typedef struct {
+  uint64_t cycles;                 /* until the last WRITE completed */
+  uint32_t completed, failed;      /* WRITEs completed at the requester / QP error */
+  uint64_t payload_bytes;
+  uint64_t data_frames, retransmits, timeouts;
+  uint64_t acks, sacks, naks;      /* acknowledgement frames the responder sent */
+  uint64_t placed, duplicates, out_of_window, dropped_out_of_order, bad_frames;
+} rt_stats_t;
+
+/* Run the WRITEs (in order, on one QP) to completion or failure. 0 on success.
+ * A WRITE outside the region or with another R_Key is answered with a NAK
+ * remote access error (go-back-N checks the whole message at its first packet;
+ * selective mode checks each self-describing packet, so the packets of a WRITE
+ * that lie inside the region may land before the one that does not); the responder then discards every later packet (its QP
+ * is in error), the requester stops (failed = 1, completed = WRITEs before it). */
+int rt_run(const rt_cfg_t *cfg, const rt_write_t *wr, uint32_t nwr, rt_stats_t *st);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_ROCE_TRANSPORT_H */
