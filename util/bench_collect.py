@@ -61,6 +61,7 @@ def read_records(lines, suite):
             raise SystemExit(f"bench_collect: {suite} log line {n}: bad record ({e}): {line.strip()}")
         if "name" not in r or "cycles" not in r:
             raise SystemExit(f"bench_collect: {suite} log line {n}: record without name/cycles")
+        r.setdefault("unit", "cycles")
         if "util" not in r:  # a bench that cannot compute it (RV32IM firmware without floats)
             ideal, val = r.get("ideal") or 0, r["cycles"]
             rate = not r.get("unit", "cycles").startswith("cycles")
@@ -116,18 +117,23 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--config", default="proto")
     ap.add_argument("--suites", default=os.path.join(ROOT, "tests", "suites.txt"))
-    ap.add_argument("--logs", help="log directory (default build/<config>/logs)")
+    ap.add_argument("--logs", action="append",
+                    help="log directory (default build/<config>/logs); given several times, a suite's "
+                         "log is taken from the first directory where it has BENCH records, else from "
+                         "the first where it exists")
     ap.add_argument("-o", "--out", help="default docs/results/<config>.json")
     ap.add_argument("--commit", help="commit the logs were made at (default: HEAD)")
     ap.add_argument("--date", help="date of the run (default: the newest log's time)")
     a = ap.parse_args()
-    logs = a.logs or os.path.join(ROOT, "build", a.config, "logs")
+    logdirs = a.logs or [os.path.join(ROOT, "build", a.config, "logs")]
     out = a.out or os.path.join(ROOT, "docs", "results", f"{a.config}.json")
 
     suites, records, newest = {}, [], 0.0
     for name, _ in bench_suites(a.suites):
-        path = os.path.join(logs, f"{name}.log")
-        if not os.path.exists(path):
+        paths = [p for p in (os.path.join(d, f"{name}.log") for d in logdirs) if os.path.exists(p)]
+        path = next((p for p in paths if any(RECORD.search(l) for l in open(p, errors="replace"))),
+                    paths[0] if paths else None)
+        if path is None:
             suites[name] = {"status": "not run", "passed": 0, "failed": 0, "records": 0, "source": None}
             continue
         newest = max(newest, os.path.getmtime(path))

@@ -160,7 +160,7 @@ def parse(suite, lines):
                            retired=int(ret)))
         elif suite == "core_int" and (m := CORE.search(line)):
             k, cyc, ins = m.groups()
-            out.append(rec(f"core_int/{k}", cyc, ins, instructions=int(ins)))
+            out.append(rec(f"core_int/{k}", cyc, ins))
     for r in out:
         if r["name"] is None:
             raise SystemExit(f"bench_legacy: {suite}: a bench line before any '[ RUN  ]' line")
