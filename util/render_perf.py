@@ -40,7 +40,17 @@ HEAD = {"stall_in": "stall in", "stall_out": "stall out", "busy": "engine busy",
         "tpcs": "TPCs", "wr_alloc": "writes allocate", "row_bytes": "row bytes", "elem": "element bytes",
         "total": "doorbell to completion", "wait_read": "write side waited for reads",
         "writebacks": "write-backs", "consumer_cycles": "consumer alone", "producer": "producer alone",
-        "target_ratio": "target (x the longer)", "c_type ": "C"}
+        "target_ratio": "target (x the longer)", "stall_mem_pct": "memory stalls %",
+        "stall_dep_pct": "dependency stalls %", "ld_stall_pct": "load stalls %", "bytes_rd": "bytes read",
+        "bytes_wr": "bytes written", "rd_in_flight_avg": "reads in flight (avg)", "rd_idle_pct": "no read in flight %",
+        "rd_out_max": "reads in flight (max)", "w_beats": "W beats", "per_channel": "per channel",
+        "r_beats_per_cycle": "R beats/cycle", "w_beats_per_cycle": "W beats/cycle", "fetch_stalls": "fetch stalls",
+        "hbm_latency": "HBM latency", "host_latency": "host latency", "mem_latency": "memory latency",
+        "peak_bytes_per_cycle": "peak B/cycle", "stream_cycles": "stream job cycles",
+        "stream_misses": "stream job misses", "target_idle": "target idle", "tpc_run": "TPC run", "wakeup_min":
+        "firmware wake-up (min)", "instructions_per_job": "instructions/job", "passes_per_job": "scheduler passes/job",
+        "total_cycles": "total cycles", "sim_cycles": "simulated cycles", "burst_beats": "burst beats",
+        "consumer": "consumer", "contiguous": "contiguous"}
 PLOTS = {"mme": "mme_utilization.svg", "tpc": "tpc_scaling.svg"}
 
 
