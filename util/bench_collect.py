@@ -31,6 +31,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "util"))
 
 RECORD = re.compile(r"BENCH (\{.*\})\s*$")
+RUN = re.compile(r"^\[ RUN  \] ")
+FAIL = re.compile(r"^\[ FAIL \] ")
 SUMMARY = re.compile(r"^(?:\w+:\s*)?(\d+) passed, (\d+) failed")
 
 
@@ -49,9 +51,16 @@ def bench_suites(path):
 
 
 def read_records(lines, suite):
-    """The BENCH records of a log (in order); a repeated name keeps the last one."""
-    recs = {}
+    """The BENCH records of a log (in order); a repeated name keeps the last one. The
+    records of a chip test that then failed ("[ FAIL ]" after its "[ RUN  ]") are dropped."""
+    recs, current = {}, []
     for n, line in enumerate(lines, 1):
+        if RUN.match(line):
+            current = []
+        elif FAIL.match(line):
+            for name in current:
+                recs.pop(name, None)
+            current = []
         m = RECORD.search(line)
         if not m:
             continue
@@ -67,6 +76,7 @@ def read_records(lines, suite):
             rate = not r.get("unit", "cycles").startswith("cycles")
             r["util"] = round((val / ideal if rate else ideal / val), 4) if ideal and val else None
         recs[r["name"]] = dict({"suite": suite}, **r)
+        current.append(r["name"])
     return list(recs.values())
 
 
