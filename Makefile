@@ -63,8 +63,10 @@ gen-check: deps
 	@echo "gen-check: generated files are up to date"
 
 # The generated reference pages (docs/memory_map.md, docs/regs/*.md, docs/tpc_isa.md)
-# must match their sources; `make gen tpc-gen` rewrites them.
+# must match their sources; `make gen tpc-gen` rewrites them. docs/performance.md and its
+# plots must match docs/results/proto.json (`python3 util/render_perf.py` rewrites them).
 docs: gen-check tpc-gen-check
+	@python3 util/render_perf.py --check
 	@echo "docs: generated docs are up to date"
 
 include mk/rtl.mk
@@ -93,8 +95,13 @@ test: deps gen-check
 	@$(MAKE) --no-print-directory -j$(JOBS) verilate $(TEST_BUILD)
 	@python3 tests/run_suites.py --config $(CONFIG) --jobs $(JOBS) tests/suites.txt
 
+# The benches' BENCH records go into docs/results/$(CONFIG).json (util/bench_collect.py);
+# for proto, docs/performance.md and its plots are rendered from it (util/render_perf.py).
 bench: deps verilate $(BENCH_DEPS)
-	@python3 tests/run_suites.py --config $(CONFIG) --kind bench tests/suites.txt
+	@python3 tests/run_suites.py --config $(CONFIG) --kind bench tests/suites.txt; rc=$$?; \
+	  python3 util/bench_collect.py --config $(CONFIG) || rc=1; \
+	  if [ "$(CONFIG)" = proto ]; then python3 util/render_perf.py || rc=1; fi; \
+	  exit $$rc
 
 soak: deps verilate $(TEST_BUILD)
 	@python3 tests/run_suites.py --config $(CONFIG) --kind soak tests/suites.txt

@@ -1490,6 +1490,11 @@ static int bench_pipe(tf_ctx_t *t, uint32_t m, uint32_t n, uint32_t k, unsigned 
            "pipelined %llu cycles = %.3f x the longer (target <= 1.15), serial sum %llu\n",
            m, n, k, tpc ? "TPC relu" : "DMA transpose", slices, p.shared ? "shared" : "private", (unsigned long long)cp, (unsigned long long)cc, (unsigned long long)cpl,
            (double)cpl / (double)mx, (unsigned long long)(cp + cc));
+    tf_bench(t, NULL, NULL, (double)cpl, (double)mx,
+             "\"m\":%u,\"n\":%u,\"k\":%u,\"consumer\":\"%s\",\"slices\":%u,\"mode\":\"%s\",\"producer\":%llu,"
+             "\"consumer_cycles\":%llu,\"target_ratio\":1.15",
+             m, n, k, tpc ? "tpc" : "dma", slices, p.shared ? "shared" : "private", (unsigned long long)cp,
+             (unsigned long long)cc);
   }
   free(p.j.cexp);
   return rc;
@@ -1601,12 +1606,23 @@ static int bench_copy(tf_ctx_t *t, uint32_t bytes, int all, int wr_alloc) {
            "misses %u, evictions %u, write-backs %u, cycles with an engine stalled %u\n",
            d, wstall, 100.0 * wstall / busy, d, c1[0] - c0[d][0], c1[1] - c0[d][1], c1[2] - c0[d][2],
            c1[3] - c0[d][3], c1[4] - c0[d][4]);
+    char sub[16];
+    snprintf(sub, sizeof sub, "dma%u", d);
+    tf_bench(t, sub, NULL, busy, beats,
+             "\"kib\":%u,\"engines\":%u,\"wr_alloc\":%s,\"total\":%llu,\"wait_read\":%u,\"hits\":%u,"
+             "\"misses\":%u,\"evictions\":%u,\"writebacks\":%u,\"stalled\":%u",
+             bytes / 1024u, nd, wr_alloc ? "true" : "false", (unsigned long long)total, wstall, c1[0] - c0[d][0],
+             c1[1] - c0[d][1], c1[2] - c0[d][2], c1[3] - c0[d][3], c1[4] - c0[d][4]);
   }
   if (nd > 1)
     printf("CTRLBENCH dma copy aggregate: %.2f HBM beats/cycle (reads + writes) of a peak of %u (%u channels, "
            "R and W share a channel's 32 B/cycle): %.1f%%\n",
            2.0 * nd * bytes / 32.0 / total, TESSERA_HBM_CHANNELS, TESSERA_HBM_CHANNELS,
            100.0 * 2.0 * nd * bytes / 32.0 / total / TESSERA_HBM_CHANNELS);
+  if (nd > 1)
+    tf_bench(t, "aggregate", NULL, (double)total, 2.0 * nd * bytes / 32.0 / TESSERA_HBM_CHANNELS,
+             "\"engines\":%u,\"kib\":%u,\"wr_alloc\":%s,\"channels\":%u", nd, bytes / 1024u,
+             wr_alloc ? "true" : "false", TESSERA_HBM_CHANNELS);
   return img_check(t, "DMA bench copy");
 }
 TF_TEST_F(ctrl, bench_dma_copy_256k, 2000000, TF_BENCH) { return bench_copy(t, 256u * 1024u, 0, 1); }
@@ -1706,6 +1722,10 @@ static int bench_transpose_run(tf_ctx_t *t, uint32_t rows, uint32_t row_bytes, u
          "doorbell to completion %llu cycles (%.1f%%)\n", rows, row_bytes, e, bytes / 1024u, wr_alloc ? "" : "not ",
          hash ? ", L2 set hash" : "", busy, 100.0 * beats / busy,
          (unsigned long long)total, 100.0 * beats / total);
+  tf_bench(t, NULL, NULL, busy, beats,
+           "\"rows\":%u,\"row_bytes\":%u,\"elem\":%u,\"kib\":%u,\"wr_alloc\":%s,\"set_hash\":%s,\"total\":%llu",
+           rows, row_bytes, e, bytes / 1024u, wr_alloc ? "true" : "false", hash ? "true" : "false",
+           (unsigned long long)total);
   return img_check(t, "DMA bench transpose");
 }
 TF_TEST_F(ctrl, bench_dma_transpose_e4, 4000000, TF_BENCH) { return bench_transpose(t, 256, 1024, 4, 1, 0); }
@@ -1751,6 +1771,7 @@ static int bench_colblocks(tf_ctx_t *t, uint32_t blk) {
   CALL(dma0_bench_run(t, &b, &busy, &total));
   printf("CTRLBENCH dma strided copy of 256 x 1 KiB in %u-byte column blocks (a transpose's reads, full-line "
          "writes): engine busy %u cycles (%.1f%% of 1 beat/cycle)\n", blk, busy, 100.0 * bytes / 32.0 / busy);
+  tf_bench(t, NULL, NULL, busy, bytes / 32.0, "\"block\":%u", blk);
   return img_check(t, "DMA bench column blocks");
 }
 TF_TEST_F(ctrl, bench_dma_colblocks_64, 4000000, TF_BENCH) { return bench_colblocks(t, 64); }
@@ -1794,6 +1815,8 @@ static int bench_tensor(tf_ctx_t *t, int contig) {
   printf("CTRLBENCH dma tensor copy FP32 [%u][%u]%s (%u KiB): engine busy %u cycles (%.1f%% of 1 beat/cycle), "
          "doorbell to completion %llu cycles\n", n, n, contig ? ", contiguous" : " transposed by strides",
          bytes / 1024u, busy, 100.0 * bytes / 32.0 / busy, (unsigned long long)total);
+  tf_bench(t, NULL, NULL, busy, bytes / 32.0, "\"n\":%u,\"contiguous\":%s,\"kib\":%u,\"total\":%llu", n,
+           contig ? "true" : "false", bytes / 1024u, (unsigned long long)total);
   return img_check(t, "DMA bench tensor copy");
 }
 TF_TEST_F(ctrl, bench_dma_tensor_contig, 4000000, TF_BENCH) { return bench_tensor(t, 1); }
@@ -1839,11 +1862,18 @@ static int bench_host(tf_ctx_t *t, uint32_t bytes, int dir) {   /* dir 0 h2d, 1 
     printf("CTRLBENCH dma host %s %u KiB: DMA %u busy %u cycles = %.2f B/cycle (%.1f%% of the %u B/cycle host "
            "link)\n", dname[dir], bytes / 1024u, d, busy, (double)bytes / busy,
            100.0 * bytes / busy / TESSERA_HOST_BYTES_PER_CYCLE, TESSERA_HOST_BYTES_PER_CYCLE);
+    char sub[16];
+    snprintf(sub, sizeof sub, "dma%u", d);
+    tf_bench(t, sub, NULL, busy, (double)bytes / TESSERA_HOST_BYTES_PER_CYCLE, "\"direction\":\"%s\",\"kib\":%u",
+             dname[dir], bytes / 1024u);
   }
   printf("CTRLBENCH dma host %s %u KiB: doorbell to last completion %llu cycles, %.2f B/cycle over the host link "
          "(%.1f%% of %u B/cycle; host read latency %u)\n", dname[dir], bytes / 1024u, (unsigned long long)total,
          (double)nd * bytes / total, 100.0 * nd * bytes / total / TESSERA_HOST_BYTES_PER_CYCLE,
          TESSERA_HOST_BYTES_PER_CYCLE, TESSERA_HOST_LATENCY_CYCLES);
+  tf_bench(t, "total", NULL, (double)total, (double)nd * bytes / TESSERA_HOST_BYTES_PER_CYCLE,
+           "\"direction\":\"%s\",\"kib\":%u,\"engines\":%u,\"host_latency\":%u", dname[dir], bytes / 1024u, nd,
+           TESSERA_HOST_LATENCY_CYCLES);
   CALL(himg_check(t, "host bench (host memory)"));
   return img_check(t, "host bench (device memory)");
 }
@@ -1903,5 +1933,7 @@ TF_TEST_F(ctrl, bench_fence_latency, 2000000, TF_BENCH) {
   }
   printf("CTRLBENCH object update -> waiting engine start: min %llu, mean %.1f, max %llu cycles over %u runs "
          "(target <= 10)\n", (unsigned long long)lmin, (double)lsum / reps, (unsigned long long)lmax, reps);
+  tf_bench(t, NULL, NULL, (double)lmax, 0, "\"min\":%llu,\"mean\":%.6g,\"runs\":%u,\"target\":10",
+           (unsigned long long)lmin, (double)lsum / reps, reps);
   return TF_PASS;
 }

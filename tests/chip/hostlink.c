@@ -2336,6 +2336,10 @@ TF_TEST_F(hostlink, bench_doorbell, 3000000, TF_BENCH) {
   printf("bench hostlink doorbell_to_engine_write: median %u cycles, min %u, max %u (doorbell -> the DMA queue's "
          "first register write to its engine, simulator probe; includes the command-buffer fetch from HBM)\n",
          eng[N / 2], eng[0], eng[N - 1]);
+  tf_bench(t, "doorbell_to_start", NULL, lats[N / 2], 0,
+           "\"min\":%u,\"mean\":%.6g,\"max\":%u,\"wakeup_min\":%u,\"jobs\":%u,\"target\":300", mn,
+           (double)sum / N, mx, isr_mn, N);
+  tf_bench(t, "doorbell_to_engine_write", NULL, eng[N / 2], 0, "\"min\":%u,\"max\":%u", eng[0], eng[N - 1]);
   hl_close(d);
   return TF_PASS;
 }
@@ -2390,6 +2394,9 @@ TF_TEST_F(hostlink, bench_rate, 6000000, TF_BENCH) {
          "firmware: %.0f instructions and %.1f scheduler passes per job\n",
          N, (unsigned long long)cyc, (double)cyc / N, (double)N / cyc * TESSERA_CLK_HZ / 1e6, TESSERA_CLK_HZ / 1000000u,
          (double)ins / N, (double)(k1.polls - k0.polls) / N);
+  tf_bench(t, NULL, "cycles/job", (double)cyc / N, 0,
+           "\"jobs\":%u,\"total_cycles\":%llu,\"instructions_per_job\":%.6g,\"passes_per_job\":%.6g", N,
+           (unsigned long long)cyc, (double)ins / N, (double)(k1.polls - k0.polls) / N);
   hl_close(d);
   return TF_PASS;
 }

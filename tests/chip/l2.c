@@ -461,6 +461,8 @@ static int hint_mix(tf_ctx_t *t, uint32_t ycache, const char *what) {
     printf("L2BENCH hint mix, stream %-28s: stream %llu cycles %u misses; reuse re-run %llu cycles "
            "%u misses (utilization %.1f%%)\n",
            what, (unsigned long long)ycyc, ymiss, (unsigned long long)xcyc, xmiss, 100.0 * ideal / (double)xcyc);
+    tf_bench(t, NULL, NULL, (double)xcyc, ideal, "\"misses\":%u,\"stream_cycles\":%llu,\"stream_misses\":%u",
+             xmiss, (unsigned long long)ycyc, ymiss);
   }
   cjob_free(&x);
   cjob_free(&y);
@@ -503,6 +505,12 @@ static int mode_gemm(tf_ctx_t *t, unsigned k, uint32_t s) {
     if (rc == TF_PASS)
       printf("L2BENCH %s mode, GEMM BF16 %ux%ux%u cold on %u MME(s): %llu cycles (utilization %.1f%%)\n",
              k ? "shared " : "private", s, s, s, engines, (unsigned long long)cyc, 100.0 * ideal / (double)cyc);
+    if (rc == TF_PASS) {
+      char sub[16];
+      snprintf(sub, sizeof sub, "%umme", engines);
+      tf_bench(t, sub, NULL, (double)cyc, ideal, "\"mode\":\"%s\",\"m\":%u,\"n\":%u,\"k\":%u,\"engines\":%u",
+               k ? "shared" : "private", s, s, s, engines);
+    }
   }
   cjob_free(&j);
   int rc2 = set_mode(t, 0);

@@ -312,6 +312,11 @@ static int bench_case(tf_ctx_t *t, nf_fmt ty, uint32_t m, uint32_t n, uint32_t k
            warm ? "warm" : "cold", hash ? " set-hash" : "", (j.g.tc != NF_FP32) ? " C " : "",
            (j.g.tc != NF_FP32) ? nf_name(j.g.tc) : "", (unsigned long long)cyc, ideal,
            100.0 * ideal / (double)cyc, sin, sout, busy, 100.0 * ideal / (double)busy);
+    tf_bench(t, NULL, NULL, (double)cyc, ideal,
+             "\"type\":\"%s\",\"m\":%u,\"n\":%u,\"k\":%u,\"engines\":%u,\"split\":\"%s\",\"l2\":\"%s\","
+             "\"set_hash\":%s,\"c_type\":\"%s\",\"stall_in\":%u,\"stall_out\":%u,\"busy\":%u",
+             nf_name(ty), m, n, k, ne, (ne > 1) ? ((flags & CJOB_SPLIT_N) ? "cols" : "rows") : "",
+             warm ? "warm" : "cold", hash ? "true" : "false", nf_name(j.g.tc), sin, sout, busy);
   }
   if (hash && rc == TF_PASS) rc = chip_l2_set_hash(t, 0);
   cjob_free(&j);

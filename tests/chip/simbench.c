@@ -15,10 +15,13 @@ static double now_s(void) {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void report(const char *what, uint64_t cycles, double secs, uint64_t retired) {
+static void report(tf_ctx_t *t, const char *what, uint64_t cycles, double secs, uint64_t retired) {
   printf("SIMSPEED %-14s %10llu cycles %8.2f s %10.0f cycles/s  (%llu instructions retired)\n",
          what, (unsigned long long)cycles, secs, secs > 0 ? cycles / secs : 0.0,
          (unsigned long long)retired);
+  tf_bench(t, NULL, "cycles/s", secs > 0 ? (double)(uint64_t)(cycles / secs) : 0.0, 0,
+           "\"sim_cycles\":%llu,\"seconds\":%.2f,\"retired\":%llu", (unsigned long long)cycles, secs,
+           (unsigned long long)retired);
   fflush(stdout);
 }
 
@@ -29,7 +32,7 @@ TF_TEST_F(simbench, idle_rom, 3000000, TF_BENCH) {
   TF_CHECK_OK(t, tsim_step(t->sim, n));
   double dt = now_s() - t0;
   TF_CHECK(t, tsim_retired_count(t->sim) > r0);
-  report("idle_rom", n, dt, tsim_retired_count(t->sim) - r0);
+  report(t, "idle_rom", n, dt, tsim_retired_count(t->sim) - r0);
   return TF_PASS;
 }
 
@@ -46,7 +49,7 @@ TF_TEST_F(simbench, idle_firmware, 4000000, TF_BENCH) {
   TF_CHECK_OK(t, tsim_step(t->sim, n));
   double dt = now_s() - t0;
   if (tsim_uart_contains(t->sim, "FATAL")) return tf_fail(t, "firmware trapped");
-  report("idle_firmware", n, dt, tsim_retired_count(t->sim) - r0);
+  report(t, "idle_firmware", n, dt, tsim_retired_count(t->sim) - r0);
   return TF_PASS;
 }
 
@@ -67,7 +70,7 @@ TF_TEST_F(simbench, int_code, 50000000, TF_BENCH) {
   TF_CHECK_OK(t, tsim_run_tohost(t->sim, info.tohost, t->budget, &v));
   double dt = now_s() - t0;
   if (v != 1) return tf_fail(t, "%s: tohost 0x%08x", path, v);
-  report("int_code", tsim_cycles(t->sim) - c0, dt, tsim_retired_count(t->sim) - r0);
+  report(t, "int_code", tsim_cycles(t->sim) - c0, dt, tsim_retired_count(t->sim) - r0);
   tf_log(t, "program %s", path);
   return TF_PASS;
 }

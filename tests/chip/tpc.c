@@ -594,6 +594,13 @@ static int bench_one(tf_ctx_t *t, const char *kern, uint32_t W, uint32_t H, uint
            100.0 * roof / (double)*cycles, 3.0 * bytes / (double)*cycles);
     printf("TPCBENCH   TPC cycles %u, bundles %u; stalled on loads %u, on stores %u, on the arbiter %u\n",
            res->tpc_busy, res->bundles, res->stall_ld, res->stall_st, res->stall_arb);
+    char sub[32];
+    snprintf(sub, sizeof sub, "%uKiB_%utpc", bytes >> 10, ntpc);
+    tf_bench(t, sub, NULL, (double)*cycles, roof,
+             "\"kernel\":\"%s\",\"type\":\"%s\",\"rows\":%u,\"cols\":%u,\"kib\":%u,\"tpcs\":%u,"
+             "\"perf_busy\":%u,\"tpc_busy\":%u,\"bundles\":%u,\"stall_ld\":%u,\"stall_st\":%u,\"stall_arb\":%u",
+             kern, bf16 ? "BF16" : "FP32", H, W, bytes >> 10, ntpc, res->busy, res->tpc_busy, res->bundles,
+             res->stall_ld, res->stall_st, res->stall_arb);
   }
   free(va); free(vb); free(got); free(in);
   return rc;
@@ -746,6 +753,12 @@ static int bench_rows(tf_ctx_t *t, const char *kern) {
                       100.0 * (double)c1 / (double)res.cycles / k);
     printf("\nTPCBENCH   TPC cycles %u, bundles %u; stalled on loads %u, on stores %u, on the arbiter %u\n",
            res.tpc_busy, res.bundles, res.stall_ld, res.stall_st, res.stall_arb);
+    char sub[16];
+    snprintf(sub, sizeof sub, "%utpc", k);
+    tf_bench(t, sub, NULL, (double)res.cycles, 0,
+             "\"kernel\":\"%s\",\"type\":\"FP32\",\"rows\":%u,\"cols\":%u,\"tpcs\":%u,\"tpc_busy\":%u,"
+             "\"bundles\":%u,\"stall_ld\":%u,\"stall_st\":%u,\"stall_arb\":%u",
+             kern, H, W, k, res.tpc_busy, res.bundles, res.stall_ld, res.stall_st, res.stall_arb);
   }
   free(vx); free(vo); free(vg); free(vb); free(fx); free(fg); free(fb); free(ref);
   return rc;
@@ -829,5 +842,8 @@ TF_TEST_F(tpc, bench_launch_gap, 20000000, TF_BENCH) {
   printf("TPCBENCH launch gap (queue manager, engine-idle barrier, keep_prog, %u TPCs): period %.1f cycles per launch, "
          "launch busy (PERF_BUSY) %u, each TPC runs %.1f, TPC idle between launches %.1f cycles (target <= 16)\n",
          NTPC_ALL, period, busy, run, period - run);
+  tf_bench(t, NULL, "cycles/launch", period, 0,
+           "\"tpcs\":%u,\"perf_busy\":%u,\"tpc_run\":%.6g,\"idle\":%.6g,\"target_idle\":16", NTPC_ALL, busy,
+           run, period - run);
   return TF_PASS;
 }

@@ -11,6 +11,7 @@
 #include "dtb_drv.h"
 #include "regs/dma_regs.h"
 #include "tessera_cfg.h"
+#include "../framework/bench_rec.h"
 
 #define OFF(f) ((uint32_t)offsetof(dma_t, f))
 
@@ -551,6 +552,12 @@ static int bench_one(int mode, double *frac) {
   if (run(&d, &o)) return 1;
   uint32_t bytes = d.size * (mode == DMA_MODE_LINEAR ? 1 : mode == DMA_MODE_TRANSPOSE ? d.c1 : d.c1 * d.c2);
   *frac = (double)bytes / 32.0 / last_busy;
+  char name[48];
+  snprintf(name, sizeof name, "dma_block/%s%s", mode == DMA_MODE_LINEAR ? "linear" : mode == DMA_MODE_TRANSPOSE
+           ? "transpose_e" : mode == DMA_MODE_FILL ? "memset" : "strided", mode == DMA_MODE_TRANSPOSE
+           ? (d.ebytes == 2 ? "2" : "4") : "");
+  bench_record(name, NULL, last_busy, (double)bytes / 32.0, "\"bytes\":%u,\"hbm_latency\":%u", bytes,
+               TESSERA_HBM_LATENCY_CYCLES);
   return 0;
 }
 static int t_bench(void) {
@@ -594,6 +601,8 @@ static int t_bench(void) {
            k == 0 ? "contiguous 64 KiB (FP32, aligned)" : k == 1 ? "contiguous 64 KiB (INT8, src +3 / dst +17 bytes)"
                                                       : "transpose 128x128 FP32 by strides",
            last_busy, 100 * ft[k]);
+    bench_record(k == 0 ? "dma_block/tensor_contig_fp32" : k == 1 ? "dma_block/tensor_contig_int8_unaligned"
+                 : "dma_block/tensor_transpose_fp32", NULL, last_busy, 65536.0 / 32.0, "\"bytes\":65536");
   }
   printf("  throughput (bytes written / busy cycle / 32 B, read latency %u): linear 64 KiB %.1f%%, "
          "strided 16x4 rows of 1 KiB %.1f%%, memset %.1f%%\n",
@@ -611,6 +620,8 @@ static int t_bench(void) {
     run_opts_t o = {0, 0};
     if (run(&d, &o)) return 1;
     fh[k] = (double)d.size / 32.0 / last_busy;
+    bench_record(k == 0 ? "dma_block/host_h2d" : "dma_block/host_d2h", NULL, last_busy, (double)d.size / 32.0,
+                 "\"bytes\":%u,\"host_latency\":%u", (unsigned)d.size, TESSERA_HOST_LATENCY_CYCLES);
   }
   printf("  host->device 64 KiB %.1f%%, device->host 64 KiB %.1f%% (host read latency %u)\n", 100 * fh[0],
          100 * fh[1], TESSERA_HOST_LATENCY_CYCLES);

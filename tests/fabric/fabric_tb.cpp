@@ -33,6 +33,7 @@
 #include "fabric_slave.h"
 #include "fabric_util.h"
 #include "verilated.h"
+#include "../framework/bench_rec.h"
 
 using namespace fab;
 
@@ -777,6 +778,8 @@ int main(int argc, char** argv) {
     bool fast = aggr >= 0.9 * ideal;
     std::printf("  %-8s %u master(s): %.3f beats/cycle per channel, aggregate %.3f of ideal %.1f -> %s\n",
                 p.name.c_str(), k, per_ch, aggr, ideal, fast ? "ok" : "TOO SLOW");
+    bench_record(("fabric/" + p.name).c_str(), "beats/cycle", aggr, ideal,
+                 "\"masters\":%u,\"channels\":%u,\"per_channel\":%.3f,\"dir\":\"R\"", k, NS, per_ch);
     result(ok && fast);
   }
   for (unsigned k : ks) {
@@ -796,6 +799,8 @@ int main(int argc, char** argv) {
     bool fast = aggr >= 0.9 * ideal;
     std::printf("  %-8s %u master(s): %.3f W beats/cycle per channel, aggregate %.3f of ideal %.1f -> %s\n",
                 p.name.c_str(), k, per_ch, aggr, ideal, fast ? "ok" : "TOO SLOW");
+    bench_record(("fabric/" + p.name).c_str(), "beats/cycle", aggr, ideal,
+                 "\"masters\":%u,\"channels\":%u,\"per_channel\":%.3f,\"dir\":\"W\"", k, NS, per_ch);
     result(ok && fast);
   }
   // hot spot: all masters stream reads to channel 0; the channel must stay
@@ -813,6 +818,7 @@ int main(int argc, char** argv) {
     bool fast = aggr >= 0.9;
     std::printf("  hot      %u masters on channel 0: aggregate %.3f of ideal 1.0 -> %s\n", NM, aggr,
                 fast ? "ok" : "TOO SLOW");
+    bench_record("fabric/hot", "beats/cycle", aggr, 1.0, "\"masters\":%u,\"channels\":1,\"dir\":\"R\"", NM);
     result(ok && fast);
   }
   // Single-ID streaming: k masters, bursts of `len` beats, up to `pending`
@@ -837,6 +843,11 @@ int main(int argc, char** argv) {
     bool fast = aggr >= 0.9 * ideal;
     std::printf("  %-8s %u master(s), %u-beat bursts, single ID: %.3f beats/cycle per channel, aggregate %.3f of ideal %.1f -> %s\n",
                 name, k, len, per_ch, aggr, ideal, fast ? "ok" : "TOO SLOW");
+    char rname[64];
+    std::snprintf(rname, sizeof rname, "fabric/%s_%u", name, k);
+    bench_record(rname, "beats/cycle", aggr, ideal,
+                 "\"masters\":%u,\"channels\":%u,\"per_channel\":%.3f,\"dir\":\"R\",\"burst_beats\":%u", k, NS,
+                 per_ch, len);
     result(ok && fast);
   };
   if (selected("tput1id"))

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "tf.h"
 
+#include "bench_rec.h"
+
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,6 +98,17 @@ void tf_log(tf_ctx_t *t, const char *fmt, ...) {
   printf("      ");
   vprintf(fmt, ap);
   printf("\n");
+  va_end(ap);
+}
+
+void tf_bench(tf_ctx_t *t, const char *sub, const char *unit, double cycles, double ideal,
+              const char *extra_fmt, ...) {
+  char name[256];
+  snprintf(name, sizeof name, "%s/%s%s%s", t->test->suite, t->test->name, sub ? "/" : "",
+           sub ? sub : "");
+  va_list ap;
+  va_start(ap, extra_fmt);
+  bench_vrecord(name, unit, cycles, ideal, extra_fmt, ap);
   va_end(ap);
 }
 

@@ -94,6 +94,12 @@ void tf_add_init(tf_init_fn_t fn);   /* called once before tests are listed/run 
 int tf_fail(tf_ctx_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int tf_skip(tf_ctx_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tf_log(tf_ctx_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A benchmark record (tests/framework/bench_rec.h): a BENCH line named "<suite>/<test>",
+ * or "<suite>/<test>/<sub>" when `sub` is not NULL (a test measuring several cases).
+ * `unit` NULL means "cycles"; ideal 0: no ideal; `extra_fmt` (NULL for none) formats more
+ * JSON fields. Printed in addition to the test's human-readable lines. */
+void tf_bench(tf_ctx_t *t, const char *sub, const char *unit, double cycles, double ideal,
+              const char *extra_fmt, ...) __attribute__((format(printf, 6, 7)));
 
 #define TF_CHECK(t, cond)                                                              \
   do {                                                                                 \

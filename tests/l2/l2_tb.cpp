@@ -25,6 +25,7 @@
 #include "verilated.h"
 #include "axi_mem_model.h"
 #include "../../bsp/include/regs/l2_regs.h"
+#include "../framework/bench_rec.h"
 #include <cstddef>
 #include <array>
 #define REG(n) uint32_t(offsetof(l2_t, n))
@@ -1678,6 +1679,8 @@ static void bench() {
       printf("  hit bandwidth, %s: %.1f B/cycle (peak %.0f: %s) = %.0f%%\n",
              mode ? "3 ports read+write" : "3 ports read", bytes / cyc, peak,
              mode ? "4 banks x 32 B" : "3 read engines x 32 B", 100.0 * bytes / cyc / peak);
+      bench_record(mode ? "l2_block/hit_bw_read_write" : "l2_block/hit_bw_read", nullptr, cyc, bytes / peak,
+                   "\"bytes\":%llu,\"peak_bytes_per_cycle\":%.0f", (unsigned long long)bytes, peak);
     }
     for (int i = 0; i < 3; ++i) (void)i;
   }
@@ -1703,6 +1706,13 @@ static void bench() {
     printf("  latency (memory read latency 40 cycles), AR accepted -> first R beat:\n");
     printf("    hit %" PRIu64 ", clean miss %" PRIu64 ", non-allocating miss %" PRIu64
            ", miss with dirty victim %" PRIu64 " cycles\n", hit, clean, byp, dirty);
+    const char* lname[4] = {"hit", "clean_miss", "nalloc_miss", "dirty_miss"};
+    const uint64_t lval[4] = {hit, clean, byp, dirty};
+    for (int i = 0; i < 4; ++i) {
+      char name[64];
+      snprintf(name, sizeof name, "l2_block/latency_%s", lname[i]);
+      bench_record(name, nullptr, double(lval[i]), 0, "\"mem_latency\":40");
+    }
   }
   // 3. cold streaming through the slice (one port, 8-beat bursts, 8 in flight, like a DMA
   // engine): reads, full-line writes, and a copy (reads + writes on one port). Peak 32 B/cycle
@@ -1741,6 +1751,17 @@ static void bench() {
       printf("      slice: hits %u misses %u evictions %u write-backs %u stall cycles %u\n",
              b.rd(REG(HITS)), b.rd(REG(MISSES)), b.rd(REG(EVICTIONS)), b.rd(REG(WRITEBACKS)),
              b.rd(REG(STALLS)));
+      const char* rname[6] = {"read_alloc", "write_alloc", "copy_alloc", "read_nalloc", "copy_mem64",
+                              "write_nalloc"};
+      char name[64];
+      snprintf(name, sizeof name, "l2_block/stream_%s", rname[v]);
+      bench_record(name, nullptr, cyc, n / 32.0,
+                   "\"bytes\":%u,\"rd_in_flight_avg\":%.2f,\"rd_idle_pct\":%.1f,\"rd_out_max\":%u,"
+                   "\"w_beats\":%llu,\"hits\":%u,\"misses\":%u,\"evictions\":%u,\"writebacks\":%u,"
+                   "\"stalls\":%u",
+                   n, double(b.rd_occ_sum) / double(b.cycle), 100.0 * double(b.rd_idle_cycles) / double(b.cycle),
+                   b.rd_out_max, (unsigned long long)b.wr_beats, b.rd(REG(HITS)), b.rd(REG(MISSES)),
+                   b.rd(REG(EVICTIONS)), b.rd(REG(WRITEBACKS)), b.rd(REG(STALLS)));
     }
   }
   // 5. strided one-beat reads (the B panel of an MME GEMM with a 4 KiB row stride): for
@@ -1765,6 +1786,9 @@ static void bench() {
            " cycles for %u beats, hits %u, misses %u, up to %u downstream reads in flight\n",
            rows, stride, groups, g_hash ? "hashed" : "plain", b.cycle - t0, rows * groups, hits,
            miss, b.rd_out_max);
+    bench_record(g_hash ? "l2_block/strided_hashed" : "l2_block/strided_plain", nullptr, double(b.cycle - t0),
+                 double(rows * groups), "\"hits\":%u,\"misses\":%u,\"rd_out_max\":%u", hits, miss,
+                 b.rd_out_max);
   }
   g_hash = false;
   // 4. hints: reuse set (16 KiB for proto, quarter of the cache) re-read by port 0 while
@@ -1794,6 +1818,9 @@ static void bench() {
       const uint32_t hits = b.rd(REG(HITS)), miss = b.rd(REG(MISSES));
       printf("    %-42s: %8" PRIu64 " cycles, hits %6u, misses %6u\n", names[v], b.cycle - t0,
              hits, miss);
+      const char* mname[3] = {"l2_block/mix_stream_same_class", "l2_block/mix_stream_class0",
+                              "l2_block/mix_stream_no_alloc"};
+      bench_record(mname[v], nullptr, double(b.cycle - t0), 0, "\"hits\":%u,\"misses\":%u", hits, miss);
     }
   }
 }

@@ -17,6 +17,7 @@
 #include "numfmt.h"
 #include "regs/mme_regs.h"
 #include "tb_mme.h"
+#include "../framework/bench_rec.h"
 
 #define REG(name) ((uint32_t)offsetof(mme_t, name))
 #define HBM_BASE 0x80000000ull
@@ -671,6 +672,15 @@ static void bench(void) {
              j.g.k, (unsigned long long)ideal, busy, 100.0 * (double)ideal / busy,
              tb_reg_rd(0, REG(PERF_STALL_IN)), tb_reg_rd(0, REG(PERF_STALL_OUT)),
              tb_reg_rd(0, REG(PERF_BYTES_RD)), tb_reg_rd(0, REG(PERF_BYTES_WR)), ok ? "" : " FAILED");
+      char name[64];
+      snprintf(name, sizeof name, "mme_block/%s_%ux%ux%u", nf_name(t), j.g.m, j.g.n, j.g.k);
+      if (ok)
+        bench_record(name, NULL, busy, (double)ideal,
+                     "\"type\":\"%s\",\"m\":%u,\"n\":%u,\"k\":%u,\"engines\":1,\"stall_in\":%u,"
+                     "\"stall_out\":%u,\"bytes_rd\":%u,\"bytes_wr\":%u",
+                     nf_name(t), j.g.m, j.g.n, j.g.k, tb_reg_rd(0, REG(PERF_STALL_IN)),
+                     tb_reg_rd(0, REG(PERF_STALL_OUT)), tb_reg_rd(0, REG(PERF_BYTES_RD)),
+                     tb_reg_rd(0, REG(PERF_BYTES_WR)));
       fflush(stdout);
       if (s == ns - 2 || s == ns - 1) {
         tb_open(2, 40, 128);
@@ -678,6 +688,10 @@ static void bench(void) {
         printf("| %s | %ux%ux%u | 2 | %llu | %llu | %.1f%% (x%.2f of one engine's ideal) | | | | |\n",
                nf_name(t), j.g.m, j.g.n, j.g.k, (unsigned long long)(ideal / 2), (unsigned long long)cyc,
                100.0 * (double)ideal / 2 / (double)cyc, (double)ideal / (double)cyc);
+        snprintf(name, sizeof name, "mme_block/%s_%ux%ux%u_2mme", nf_name(t), j.g.m, j.g.n, j.g.k);
+        bench_record(name, NULL, (double)cyc, (double)ideal / 2,
+                     "\"type\":\"%s\",\"m\":%u,\"n\":%u,\"k\":%u,\"engines\":2,\"speedup\":%.4f",
+                     nf_name(t), j.g.m, j.g.n, j.g.k, (double)ideal / (double)cyc);
         fflush(stdout);
       }
       tb_close();

@@ -14,6 +14,7 @@
 #include "qtb_drv.h"
 #include "regs/qman_regs.h"
 #include "tessera_cfg.h"
+#include "../framework/bench_rec.h"
 
 #define OFF(f) ((uint32_t)offsetof(qman_t, f))
 #define FENCE_OFF(i) (OFF(FENCE) + 4u * (i))
@@ -579,6 +580,11 @@ static int t_bench(void) {
          TESSERA_HBM_LATENCY_CYCLES, bench_cpp_nop, bench_stall_nop, bench_cpp_wreg, st_w, bench_cpp_msg, st_m);
   printf("  fence release: FENCE counter write (APB access phase) -> engine APB setup of the next packet: %u cycles\n",
          bench_fence_lat);
+  bench_record("qman/packet_nop", "cycles/packet", bench_cpp_nop, 0, "\"fetch_stalls\":%u,\"packets\":513,"
+               "\"hbm_latency\":%u", bench_stall_nop, TESSERA_HBM_LATENCY_CYCLES);
+  bench_record("qman/packet_wreg32", "cycles/packet", bench_cpp_wreg, 0, "\"fetch_stalls\":%u", st_w);
+  bench_record("qman/packet_msg_short", "cycles/packet", bench_cpp_msg, 0, "\"fetch_stalls\":%u", st_m);
+  bench_record("qman/fence_release", NULL, bench_fence_lat, 0, NULL);
   CHECK(bench_stall_nop <= TESSERA_HBM_LATENCY_CYCLES + 16,
         "prefetch does not keep up: %u fetch-stall cycles on back-to-back NOPs", bench_stall_nop);
   return 0;

@@ -11,6 +11,7 @@
 #include "cp_model.h"
 #include "regs/syncmgr_regs.h"
 #include "tb_drv.h"
+#include "../framework/bench_rec.h"
 
 #define OFF(f) ((uint32_t)offsetof(syncmgr_t, f))
 #define SOB_SET_OFF(i) (OFF(SOB_SET) + 4u * (i))
@@ -431,7 +432,10 @@ int syncmgr_tests_main(int argc, char **argv) {
     fprintf(stderr, "\n");
     return 2;
   }
-  if (bench) printf("bench syncmgr: SOB update -> monitor payload latency %u cycles (target <= 10)\n", lat_worst);
+  if (bench) {
+    printf("bench syncmgr: SOB update -> monitor payload latency %u cycles (target <= 10)\n", lat_worst);
+    bench_record("syncmgr/sob_to_payload_latency", NULL, lat_worst, 0, "\"best\":%u,\"target\":10", lat_best);
+  }
   printf("%u passed, %u failed\n", pass, fail);
   return fail ? 1 : 0;
 }

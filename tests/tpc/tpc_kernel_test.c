@@ -9,6 +9,7 @@
  * Last line: "tpc_kernels: N passed, M failed". */
 #include "tpc_test_util.h"
 #include "golden/tpc_golden.h"
+#include "../framework/bench_rec.h"
 
 #define MAXBUNDLES 50000000ull
 static const char *kdir = "kernels/tpc";
@@ -488,6 +489,15 @@ static void perf_one(const char *name, int H, int W, int ntpc)
         (double)(st.bytes_ld + st.bytes_st) / (double)st.cycles, 100.0 * (double)st.stall_cycles / (double)st.cycles / ntpc,
         100.0 * (double)st.stall_mem / (double)st.cycles / ntpc, 100.0 * (double)st.stall_dep / (double)st.cycles / ntpc,
         100.0 * (double)st.branch_bubbles / (double)st.cycles / ntpc);
+  if (!err && !bad) {
+    char rname[96];
+    snprintf(rname, sizeof rname, "tpc_model/%s_%dx%d_%dtpc", name, H, W, ntpc);
+    bench_record(rname, NULL, (double)st.cycles, 0,
+                 "\"kernel\":\"%s\",\"rows\":%d,\"cols\":%d,\"tpcs\":%d,\"estimate\":true,"
+                 "\"stall_mem_pct\":%.1f,\"stall_dep_pct\":%.1f",
+                 name, H, W, ntpc, 100.0 * (double)st.stall_mem / (double)st.cycles / ntpc,
+                 100.0 * (double)st.stall_dep / (double)st.cycles / ntpc);
+  }
   free(va); free(vb); free(vo);
 }
 

@@ -21,6 +21,7 @@
 
 #include "Vtessera_l2_router.h"
 #include "verilated.h"
+#include "../../framework/bench_rec.h"
 
 static constexpr int kN = 4;
 static constexpr unsigned kAxW = 28, kWW = 32, kRW = 40, kBW = 8, kLenLsb = 16;
@@ -178,6 +179,13 @@ static bool run(uint64_t seed, uint64_t max_cycles, bool bench) {
                  " cycles, %.3f R beats/cycle, %.3f W beats/cycle\n",
                  k ? "shared " : "private", k, bursts, bursts, cyc - c0, double(beats - b0) / double(cyc - c0),
                  8.0 * bursts / double(cyc - c0));
+        if (bench) {
+          char name[64];
+          snprintf(name, sizeof name, "l2_router/%s_k%u", k ? "shared" : "private", k);
+          bench_record(name, nullptr, double(cyc - c0), 8.0 * bursts,
+                       "\"bursts\":%u,\"r_beats_per_cycle\":%.3f,\"w_beats_per_cycle\":%.3f", bursts,
+                       double(beats - b0) / double(cyc - c0), 8.0 * bursts / double(cyc - c0));
+        }
         break;
       }
       if (cyc > max_cycles || cyc - last_progress > 20000) {

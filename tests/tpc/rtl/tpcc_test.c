@@ -20,6 +20,7 @@
 #include "tpc_model.h"
 #include "tpcasm_lib.h"
 #include "tpcc_tb.h"
+#include "../../framework/bench_rec.h"
 
 #define REG(r) ((uint32_t)offsetof(tpc_t, r))
 #define FIELD(v, f) (((v) & TPC__##f##_bm) >> TPC__##f##_bp)
@@ -662,6 +663,13 @@ static uint64_t bench_one(const char *kn, int W, int H, uint32_t n, uint64_t c1)
          (double)moved / (double)cyc, 100.0 * (double)pf.stall_mem / ((double)cyc * n),
          c1 ? (double)c1 / (double)cyc : 1.0, ok ? "" : "WRONG RESULT");
   check(ok, "bench result golden-exact: ", kn);
+  char name[64];
+  snprintf(name, sizeof name, "tpc_cluster/%s_%uKiB_%utpc", kn, bytes >> 10, n);
+  if (ok)
+    bench_record(name, NULL, (double)cyc, (double)ideal,
+                 "\"kernel\":\"%s\",\"rows\":%d,\"cols\":%d,\"kib\":%u,\"tpcs\":%u,\"masters\":%u,"
+                 "\"ld_stall_pct\":%.1f",
+                 kn, H, W, bytes >> 10, n, tb_masters(), 100.0 * (double)pf.stall_mem / ((double)cyc * n));
   return cyc;
 }
 
@@ -684,6 +692,9 @@ static void bench(void) {
   for (int keep = 0; keep < 2; keep++) {
     int gap = 0, ok = back_to_back(keep, &gap);
     printf("bench: back-to-back launch idle cycles (%s): %d (target <= 16)\n", keep ? "keep_prog" : "program reload", gap);
+    if (ok)
+      bench_record(keep ? "tpc_cluster/launch_gap_keep_prog" : "tpc_cluster/launch_gap_reload", NULL, gap, 0,
+                   "\"target\":16");
     check(ok, "bench back-to-back", "");
   }
 }
