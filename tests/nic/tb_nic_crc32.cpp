@@ -6,7 +6,8 @@
 // ICRC of RoCE frames built by the model, fed from the IPv4 header on with the
 // variant fields masked. Packets have random lengths, random idle cycles
 // between beats, and in a third of them random null bytes (keep 0) anywhere.
-// Usage: Vtessera_nic_crc32 [--seed N] [--packets N]. Ends with "N passed, M failed"
+// Usage: Vtessera_nic_crc32 [--seed N] [--packets N]. Ends with "N passed, M failed", one
+// count per scenario (dense packets, packets with null bytes, state back to its initial value)
 // (one count per packet).
 #include <verilated.h>
 
@@ -90,7 +91,7 @@ int main(int argc, char **argv) {
   Tb tb;
   tb.reset();
 
-  int pass = 0, fail = 0;
+  int fail = 0, bad[2] = {0, 0}, n[2] = {0, 0}, bad_state = 0;
   static uint8_t pool[4096];
   for (auto &b : pool) b = (uint8_t)tb_rnd();
   roce_qp_t q;
@@ -127,19 +128,28 @@ int main(int argc, char **argv) {
 #endif
     uint32_t got = 0;
     bool ok = run_packet(tb, bytes, sparse, &got) && got == want;
-    if (ok) pass++;
-    else {
-      fail++;
-      if (fail <= 10)
+    n[sparse]++;
+    if (!ok) {
+      bad[sparse]++;
+      if (++fail <= 10)
         printf("FAIL packet %d (%zu bytes%s): crc 0x%08x, expected 0x%08x\n", p, bytes.size(),
                sparse ? ", null bytes" : "", got, want);
     }
     if (tb.dut.state_o != TB_INIT) {
-      fail++;
+      bad_state++;
       printf("FAIL packet %d: register not back at its initial state\n", p);
     }
   }
   printf("%" PRIu64 " cycles\n", tb.cycles);
-  printf("%d passed, %d failed\n", pass, fail);
-  return fail ? 1 : 0;
+  const char *names[2] = {"dense packets", "packets with null bytes"};
+  int pass = 0, failed = 0;
+  for (int k = 0; k < 2; k++) {
+    printf("[%s] %s: %d of %d packets match\n", bad[k] ? "FAIL" : " OK ", names[k], n[k] - bad[k], n[k]);
+    bad[k] ? failed++ : pass++;
+  }
+  printf("[%s] state back to its initial value after every packet (%d misses)\n",
+         bad_state ? "FAIL" : " OK ", bad_state);
+  bad_state ? failed++ : pass++;
+  printf("%d passed, %d failed\n", pass, failed);
+  return failed ? 1 : 0;
 }

@@ -10,13 +10,16 @@
 // random bytes, or any opcode with any payload length and pad count and a good
 // ICRC. Random idle cycles between beats.
 // Usage: Vtessera_nic_rx_check [--seed N] [--frames N]. Ends with
-// "N passed, M failed" (one count per frame).
+// "N passed, M failed" (one count per scenario: a kind of damage, each over many frames).
 #include <verilated.h>
 
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "Vtessera_nic_rx_check.h"
 #include "roce_model.h"
@@ -92,7 +95,8 @@ int main(int argc, char **argv) {
   q.qpn = 0x11;
   static roce_frame_t fr[8];
   static uint8_t f[ROCE_FRAME_MAX + 64];
-  int pass = 0, fail = 0;
+  int fail = 0;
+  std::vector<std::pair<std::string, std::pair<int, int>>> kinds;   // damage kind: frames, misses
   unsigned verdicts[ROCE_E_COUNT] = {0};
   for (int n = 0; n < frames; n++) {
     q.mtu = (uint8_t)(ROCE_MTU_256 + tb_rnd() % 5);
@@ -163,10 +167,13 @@ int main(int argc, char **argv) {
     bool ok = run_frame(tb, f, len, &st, &rl, &op, &dq, &ps) && (int)st == want && rl == len &&
               (want != ROCE_OK || (op == k.opcode && dq == k.dqpn && ps == k.psn));
     if (want >= 0 && want < ROCE_E_COUNT) verdicts[want]++;
-    if (ok) pass++;
-    else {
-      fail++;
-      if (fail <= 10)
+    size_t ki = 0;
+    while (ki < kinds.size() && kinds[ki].first != how) ki++;
+    if (ki == kinds.size()) kinds.push_back({how, {0, 0}});
+    kinds[ki].second.first++;
+    if (!ok) {
+      kinds[ki].second.second++;
+      if (++fail <= 10)
         printf("FAIL frame %d (%u bytes, %s): status %u len %u, model says %d (%s) len %u\n", n, len,
                how, st, rl, want, roce_strerror(want), len);
     }
@@ -174,6 +181,13 @@ int main(int argc, char **argv) {
   printf("model verdicts:");
   for (int i = 0; i < ROCE_E_COUNT; i++) printf(" %s %u,", roce_strerror(i), verdicts[i]);
   printf("\n%" PRIu64 " cycles\n", tb.cycles);
-  printf("%d passed, %d failed\n", pass, fail);
-  return fail ? 1 : 0;
+  int pass = 0, failed = 0;
+  for (auto &k : kinds) {
+    int frames_k = k.second.first, miss = k.second.second;
+    printf("[%s] %s: %d of %d frames get the model's verdict\n", miss ? "FAIL" : " OK ", k.first.c_str(),
+           frames_k - miss, frames_k);
+    miss ? failed++ : pass++;
+  }
+  printf("%d passed, %d failed\n", pass, failed);
+  return failed ? 1 : 0;
 }
