@@ -11,9 +11,13 @@ Output goes to build/<config>/logs/<name>.log and, on failure, its tail to the
 terminal. The last line printed here is the total: "N passed, M failed".
 --jobs N runs up to N suites side by side (in list order, longest first is the
 list's job); each suite's line is printed when it ends.
+Seeds: every program reads the SEED environment variable (set by `SEED=N make ...`)
+and uses its own fixed default without it, so two runs of one tree give the same
+counts. --random-seed (make soak) draws a seed when SEED is not set and prints it.
 """
 import argparse
 import os
+import random
 import re
 import subprocess
 import sys
@@ -44,12 +48,21 @@ def main():
     ap.add_argument("--kind", default="test")
     ap.add_argument("--only", help="run only suites whose name contains this")
     ap.add_argument("--jobs", type=int, default=1, help="suites run side by side")
+    ap.add_argument("--random-seed", action="store_true",
+                    help="draw a random SEED when the environment has none (make soak)")
     ap.add_argument("list")
     a = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     logdir = os.path.join(root, "build", a.config, "logs")
     os.makedirs(logdir, exist_ok=True)
     env = dict(os.environ, CONFIG=a.config)
+    seed = env.get("SEED", "")
+    if not seed and a.random_seed:
+        seed = env["SEED"] = str(random.SystemRandom().randrange(1, 1 << 31))
+    if seed:
+        print(f"[{a.kind}] seed {seed} for every suite (reproduce: SEED={seed} make {a.kind})", flush=True)
+    else:
+        print(f"[{a.kind}] seeds: each suite's fixed default (SEED=N make {a.kind} sets them all)", flush=True)
     total_p = total_f = 0
     rows = []
     t_all = time.time()

@@ -25,6 +25,7 @@ extern "C" {
 #include "regs/qman_regs.h"
 #include "regs/syncmgr_regs.h"
 #include "tessera_cfg.h"
+#include "../framework/tf_seed.h"
 }
 
 static Vtb_ctrl_top *d;
@@ -170,7 +171,7 @@ static void exp_wr(uint32_t a, uint8_t v) { expect.push_back({a, v}); }
 
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
-  uint64_t seed = (uint64_t)time(nullptr);
+  uint64_t seed = tf_env_seed(1);
   unsigned runs = 20;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 0);

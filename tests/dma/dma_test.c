@@ -11,6 +11,7 @@
 #include "dtb_drv.h"
 #include "regs/dma_regs.h"
 #include "tessera_cfg.h"
+#include "../framework/tf_seed.h"
 
 #define OFF(f) ((uint32_t)offsetof(dma_t, f))
 
@@ -620,7 +621,7 @@ static int t_bench(void) {
 
 typedef struct { const char *name; int (*fn)(void); } test_t;
 int dma_tests_main(int argc, char **argv) {
-  uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
+  uint64_t seed = tf_env_seed(1);
   int bench = 0;
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {

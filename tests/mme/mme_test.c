@@ -17,6 +17,7 @@
 #include "numfmt.h"
 #include "regs/mme_regs.h"
 #include "tb_mme.h"
+#include "../framework/tf_seed.h"
 
 #define REG(name) ((uint32_t)offsetof(mme_t, name))
 #define HBM_BASE 0x80000000ull
@@ -685,7 +686,7 @@ static void bench(void) {
 }
 
 int main(int argc, char **argv) {
-  uint64_t seed = 1;
+  uint64_t seed = tf_env_seed(1);
   int do_bench = 0, quick = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], 0, 0);

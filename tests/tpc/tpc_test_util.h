@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "../framework/tf_seed.h"
 
 #define DEV_BASE 0x80000000u
 #define DEV_SIZE (16u << 20)
@@ -34,7 +35,7 @@ static inline uint32_t rndn(uint32_t n) { return n ? (uint32_t)(rnd64() % n) : 0
 
 static inline uint64_t tu_seed(int argc, char **argv)
 {
-  uint64_t s = (uint64_t)time(NULL) % 1000000u; /* random unless --seed is given */
+  uint64_t s = tf_env_seed(1); /* fixed unless SEED or --seed is given */
   int i;
   for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc)

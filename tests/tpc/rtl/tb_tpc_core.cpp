@@ -26,6 +26,7 @@ extern "C" {
 #include <set>
 #include <string>
 #include <vector>
+#include "../../framework/tf_seed.h"
 
 #define ROOT(x) (top->rootp->tessera_tpc_core__DOT__##x)
 
@@ -1075,7 +1076,7 @@ static void run_more_kernels(int shapes) {
 }
 
 int main(int argc, char **argv) {
-  uint64_t seed = (uint64_t)time(nullptr);
+  uint64_t seed = tf_env_seed(1);
   int nprogs = 300, nkern = 4, nmore = 2, nfoc = -1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 0);

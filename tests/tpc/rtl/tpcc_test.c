@@ -20,6 +20,7 @@
 #include "tpc_model.h"
 #include "tpcasm_lib.h"
 #include "tpcc_tb.h"
+#include "../../framework/tf_seed.h"
 
 #define REG(r) ((uint32_t)offsetof(tpc_t, r))
 #define FIELD(v, f) (((v) & TPC__##f##_bm) >> TPC__##f##_bp)
@@ -689,7 +690,7 @@ static void bench(void) {
 }
 
 int main(int argc, char **argv) {
-  uint64_t seed = 1;
+  uint64_t seed = tf_env_seed(1);
   int shapes = 3, do_bench = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
