@@ -1,7 +1,10 @@
 # Simulator harness: AXI memory model, Verilated chip model, C API library,
 # C test framework, chip-level tests and the chip_tb CLI. See docs/sim.md.
 #
-#   make verilate          build build/$(CONFIG)/chip_tb and copy it to ./chip_tb
+#   make verilate          build build/$(CONFIG)/chip_tb and copy it to ./chip_tb; one line
+#                          per stage: [1/4] software, [2/4] verilator, [3/4] C++ of the
+#                          Verilated model, [4/4] C++ of chip_tb (full output of stage 1 in
+#                          build/$(CONFIG)/sim/sw.log, shown when it fails)
 #   make sim-axi-test      AXI memory model self-test
 # Incremental: Verilator only reruns when an RTL file, sim/tessera.vlt or the
 # verilator command line changed; the C/C++ objects are normal make targets.
@@ -57,11 +60,12 @@ $(SIM_OBJ)/Vtessera_top__ALL.a: FORCE
 	@exec 9>$(SIM_BUILD)/.lock; flock 9; \
 	if [ ! -f $(SIM_OBJ)/.stamp ] || ! cmp -s $(SIM_BUILD)/vl.args.new $(SIM_BUILD)/vl.args \
 	    || [ -n "$$(find $(SIM_VLT) $(SIM_RTL) $(SIM_TOP_SV) -newer $(SIM_OBJ)/.stamp 2>/dev/null)" ]; then \
-	  echo "verilator: tessera_top ($(CONFIG))"; \
+	  echo "[2/4] verilator: tessera_top ($(CONFIG))"; \
 	  touch $(SIM_BUILD)/.stamp.new; \
 	  nice $(VERILATOR) $(SIM_VFLAGS) $(SIM_VLT) $(SIM_RTL) $(SIM_TOP_SV) || exit 1; \
 	  mv $(SIM_BUILD)/vl.args.new $(SIM_BUILD)/vl.args; mv $(SIM_BUILD)/.stamp.new $(SIM_OBJ)/.stamp; \
-	fi; \
+	else echo "[2/4] verilator: tessera_top ($(CONFIG)) up to date"; fi; \
+	echo "[3/4] C++: Verilated model, $$(ls $(SIM_OBJ)/*.cpp | wc -l) files (ccache: unchanged files are quick)"; \
 	nice $(MAKE) --no-print-directory -s -j2 -C $(SIM_OBJ) -f Vtessera_top.mk \
 	  OPT_FAST="-O1" OPT_SLOW="-O0" OPT_GLOBAL="-O1" CXX="$(SIM_CXX)" Vtessera_top__ALL.a $(SIM_VRT_OBJS) >/dev/null || exit 1; \
 	cd $(SIM_OBJ) && { [ -f libverilated.a ] && [ -z "$$(find $(SIM_VRT_OBJS) -newer libverilated.a)" ] \
@@ -73,8 +77,11 @@ sim-model: $(SIM_VLIBS)
 # Firmware / test programs / boot ROM the default suites need (mk/sw.mk), and the core's
 # ISA programs (mk/core.mk), two of which are in the default smoke run (suite isa).
 sim-sw:
+	@mkdir -p $(SIM_BUILD)
 	@if [ -n "$(strip $(SW_ALL) $(BOOTROM_HEX) $(CORE_ELFS))" ]; then \
-	  $(MAKE) --no-print-directory $(SW_ALL) $(BOOTROM_HEX) $(CORE_ELFS); fi
+	  echo "[1/4] software: firmware, boot ROM, test and ISA programs (log: $(patsubst $(ROOT)/%,%,$(SIM_BUILD))/sw.log)"; \
+	  $(MAKE) --no-print-directory $(SW_ALL) $(BOOTROM_HEX) $(CORE_ELFS) > $(SIM_BUILD)/sw.log 2>&1 \
+	    || { tail -30 $(SIM_BUILD)/sw.log; echo "sim-sw: FAILED (build/$(CONFIG)/sim/sw.log)"; exit 1; }; fi
 
 # ---------------------------------------------------------------- chip_tb
 SIM_CPP_SRCS := sim/src/tessera_sim.cpp sim/src/tsim_elf.cpp sim/src/tsim_timeline.cpp sim/src/tsim_axistats.cpp sim/src/axi_mem_model.cpp
@@ -91,16 +98,21 @@ SIM_OBJS     += $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(filter-out $(SIM_C_SRCS),$(H
 
 $(SIM_BUILD)/o/%.o: %.cpp $(SIM_VLIBS)
 	@mkdir -p $(dir $@)
-	nice $(SIM_CXX) $(SIM_VCXXFLAGS) -c -o $@ $<
+	@nice $(SIM_CXX) $(SIM_VCXXFLAGS) -c -o $@ $<
 $(SIM_BUILD)/o/%.o: %.c
 	@mkdir -p $(dir $@)
-	nice $(SIM_CC) $(SIM_CFLAGS) -c -o $@ $<
+	@nice $(SIM_CC) $(SIM_CFLAGS) -c -o $@ $<
 -include $(SIM_OBJS:.o=.d)
 
 $(SIM_CHIP_TB): $(SIM_OBJS) $(SIM_VLIBS)
-	nice $(SIM_CXX) -o $@ $(SIM_OBJS) $(SIM_VLIBS) -lz -pthread
+	@nice $(SIM_CXX) -o $@ $(SIM_OBJS) $(SIM_VLIBS) -lz -pthread
 
-verilate: deps $(CFG_PKG) $(CFG_INC)/tessera_cfg.h sim-sw $(SIM_CHIP_TB)
+# The stages run one after the other (sub-makes share the jobserver of `make -jN`).
+verilate: deps $(CFG_PKG) $(CFG_INC)/tessera_cfg.h
+	@$(MAKE) --no-print-directory sim-sw
+	@$(MAKE) --no-print-directory sim-model
+	@echo "[4/4] C++: chip_tb, $(words $(SIM_OBJS)) sources (harness, tests, golden models, hostlink; changed ones recompile)"
+	@$(MAKE) --no-print-directory $(SIM_CHIP_TB)
 	@mkdir -p $(SIM_BUILD)
 	@echo "$(abspath $(SW_ALL))" | tr ' ' '\n' | grep -v '^$$' > $(SIM_BUILD)/sw_all.txt.new || true
 	@cmp -s $(SIM_BUILD)/sw_all.txt.new $(SIM_BUILD)/sw_all.txt || mv $(SIM_BUILD)/sw_all.txt.new $(SIM_BUILD)/sw_all.txt

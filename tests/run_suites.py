@@ -32,11 +32,12 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 SUMMARY = re.compile(r"^(?:\w+:\s*)?(\d+) passed, (\d+) failed")
 # Case lines, as the suites print them: (status, name) from each pattern's groups.
 CASE_LINES = (
-    # chip_tb / tests/framework: "[ PASS ] suite/name  N cycles  1.23s", "[ FAIL ] suite/name: why"
-    re.compile(r"^\[ (?P<st>PASS|FAIL|SKIP) \] (?P<name>[^\s:]+)"),
-    # "PASS name (detail)" / "FAIL name ..." / "FAIL: name (iteration n)"
-    re.compile(r"^(?P<st>PASS|FAIL|SKIP):? +(?P<name>[^(]*[^\s(])"),
-    # "name  ... PASS" (core_isa, run_core_tests.py)
+    # chip_tb / tests/framework: "[ PASS ] suite/name  N cycles  1.23s", "[ FAIL ] suite/name: why";
+    # block testbenches: "[  OK  ] name", "[ FAIL ] name (3 errors)"
+    re.compile(r"^\[ *(?P<st>PASS|FAIL|SKIP|OK) *\] (?P<name>.+?)(?::|  | \(|$)"),
+    # "PASS name (detail)", "FAIL name: why", "FAIL: name (iteration n)"
+    re.compile(r"^(?P<st>PASS|FAIL|SKIP):? +(?P<name>[^(:]*[^\s(:])"),
+    # "name  ... PASS" (core_isa: tests/core/run_core_tests.py, tb_core)
     re.compile(r"^(?P<name>[\w./-]+) .*\b(?P<st>PASS|FAIL)$"),
 )
 TAIL_LINES = 40
@@ -49,7 +50,7 @@ def cases_of(lines):
         for pat in CASE_LINES:
             m = pat.match(line.rstrip())
             if m:
-                name, st = m.group("name").strip(), m.group("st")
+                name, st = m.group("name").strip(), m.group("st").replace("OK", "PASS")
                 if cases.get(name) != "FAIL":
                     cases[name] = st
                 break
