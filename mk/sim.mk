@@ -3,8 +3,9 @@
 #
 #   make verilate          build build/$(CONFIG)/chip_tb and copy it to ./chip_tb; one line
 #                          per stage: [1/4] software, [2/4] verilator, [3/4] C++ of the
-#                          Verilated model, [4/4] C++ of chip_tb (full output of stage 1 in
-#                          build/$(CONFIG)/sim/sw.log, shown when it fails)
+#                          Verilated model, [4/4] C++ of chip_tb, printed when it links
+#                          (full output of stage 1 in build/$(CONFIG)/sim/sw.log, shown
+#                          when it fails)
 #   make sim-axi-test      AXI memory model self-test
 # Incremental: Verilator only reruns when an RTL file, sim/tessera.vlt or the
 # verilator command line changed; the C/C++ objects are normal make targets.
@@ -105,14 +106,10 @@ $(SIM_BUILD)/o/%.o: %.c
 -include $(SIM_OBJS:.o=.d)
 
 $(SIM_CHIP_TB): $(SIM_OBJS) $(SIM_VLIBS)
+	@echo "[4/4] C++: chip_tb, $(words $(filter %.o,$?)) of $(words $(SIM_OBJS)) harness/test/golden/hostlink objects recompiled, linking"
 	@nice $(SIM_CXX) -o $@ $(SIM_OBJS) $(SIM_VLIBS) -lz -pthread
 
-# The stages run one after the other (sub-makes share the jobserver of `make -jN`).
-verilate: deps $(CFG_PKG) $(CFG_INC)/tessera_cfg.h
-	@$(MAKE) --no-print-directory sim-sw
-	@$(MAKE) --no-print-directory sim-model
-	@echo "[4/4] C++: chip_tb, $(words $(SIM_OBJS)) sources (harness, tests, golden models, hostlink; changed ones recompile)"
-	@$(MAKE) --no-print-directory $(SIM_CHIP_TB)
+verilate: deps $(CFG_PKG) $(CFG_INC)/tessera_cfg.h sim-sw $(SIM_CHIP_TB)
 	@mkdir -p $(SIM_BUILD)
 	@echo "$(abspath $(SW_ALL))" | tr ' ' '\n' | grep -v '^$$' > $(SIM_BUILD)/sw_all.txt.new || true
 	@cmp -s $(SIM_BUILD)/sw_all.txt.new $(SIM_BUILD)/sw_all.txt || mv $(SIM_BUILD)/sw_all.txt.new $(SIM_BUILD)/sw_all.txt
