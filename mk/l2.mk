@@ -100,5 +100,5 @@ $(L2R_TB16): $(L2R_SRCS) tests/l2/router/router_tb.cpp mk/l2.mk
 TEST_BUILD += l2-router-tb
 
 l2-router-test: $(L2R_TB) $(L2R_TB16)
-	$(L2R_TB) --seed 1 --seeds 3
-	$(L2R_TB16) --seed 1 --seeds 3
+	$(L2R_TB) --seeds 3
+	$(L2R_TB16) --seeds 3

@@ -3,7 +3,11 @@
 # chip_tb program built on it from tests/ (front end tests/chip/chip_tb.c, C test
 # framework, chip-level tests, golden models, hostlink). See docs/sim.md.
 #
-#   make verilate          build build/$(CONFIG)/chip_tb and copy it to ./chip_tb
+#   make verilate          build build/$(CONFIG)/chip_tb and copy it to ./chip_tb; one line
+#                          per stage: [1/4] software, [2/4] verilator, [3/4] C++ of the
+#                          Verilated model, [4/4] C++ of chip_tb, printed when it links
+#                          (full output of stage 1 in build/$(CONFIG)/sim/sw.log, shown
+#                          when it fails)
 #   make sim-lib           build/$(CONFIG)/sim/libtessera_sim.a (link with $(SIM_LIB_LINK))
 #   make sim-axi-test      AXI memory model self-test
 # Incremental: Verilator only reruns when an RTL file, sim/tessera.vlt or the
@@ -63,11 +67,12 @@ $(SIM_OBJ)/Vtessera_top__ALL.a: FORCE
 	@exec 9>$(SIM_BUILD)/.lock; flock 9; \
 	if [ ! -f $(SIM_OBJ)/.stamp ] || ! cmp -s $(SIM_BUILD)/vl.args.new $(SIM_BUILD)/vl.args \
 	    || [ -n "$$(find $(SIM_VLT) $(SIM_RTL) $(SIM_TOP_SV) -newer $(SIM_OBJ)/.stamp 2>/dev/null)" ]; then \
-	  echo "verilator: tessera_top ($(CONFIG))"; \
+	  echo "[2/4] verilator: tessera_top ($(CONFIG))"; \
 	  touch $(SIM_BUILD)/.stamp.new; \
 	  nice $(VERILATOR) $(SIM_VFLAGS) $(SIM_VLT) $(SIM_RTL) $(SIM_TOP_SV) || exit 1; \
 	  mv $(SIM_BUILD)/vl.args.new $(SIM_BUILD)/vl.args; mv $(SIM_BUILD)/.stamp.new $(SIM_OBJ)/.stamp; \
-	fi; \
+	else echo "[2/4] verilator: tessera_top ($(CONFIG)) up to date"; fi; \
+	echo "[3/4] C++: Verilated model, $$(ls $(SIM_OBJ)/*.cpp | wc -l) files (ccache: unchanged files are quick)"; \
 	nice $(MAKE) --no-print-directory -s -j2 -C $(SIM_OBJ) -f Vtessera_top.mk \
 	  OPT_FAST="-O1" OPT_SLOW="-O0" OPT_GLOBAL="-O1" CXX="$(SIM_CXX)" Vtessera_top__ALL.a $(SIM_VRT_OBJS) >/dev/null || exit 1; \
 	cd $(SIM_OBJ) && { [ -f libverilated.a ] && [ -z "$$(find $(SIM_VRT_OBJS) -newer libverilated.a)" ] \
@@ -79,8 +84,11 @@ sim-model: $(SIM_VLIBS)
 # Firmware / test programs / boot ROM the default suites need (mk/sw.mk), and the core's
 # ISA programs (mk/core.mk), two of which are in the default smoke run (suite isa).
 sim-sw:
+	@mkdir -p $(SIM_BUILD)
 	@if [ -n "$(strip $(SW_ALL) $(BOOTROM_HEX) $(CORE_ELFS))" ]; then \
-	  $(MAKE) --no-print-directory $(SW_ALL) $(BOOTROM_HEX) $(CORE_ELFS); fi
+	  echo "[1/4] software: firmware, boot ROM, test and ISA programs (log: $(patsubst $(ROOT)/%,%,$(SIM_BUILD))/sw.log)"; \
+	  $(MAKE) --no-print-directory $(SW_ALL) $(BOOTROM_HEX) $(CORE_ELFS) > $(SIM_BUILD)/sw.log 2>&1 \
+	    || { tail -30 $(SIM_BUILD)/sw.log; echo "sim-sw: FAILED (build/$(CONFIG)/sim/sw.log)"; exit 1; }; fi
 
 # ---------------------------------------------------------------- simulator library
 # sim/src/*.cpp (C API, ELF loader, timeline, AXI statistics, AXI memory model) and the
@@ -94,13 +102,13 @@ SIM_LIB_LINK  = $(SIM_LIB) $(SIM_VLIBS) -lz -pthread
 
 $(SIM_BUILD)/lib/%.o: %.cpp $(SIM_VLIBS)
 	@mkdir -p $(dir $@)
-	nice $(SIM_CXX) $(SIM_LIB_CXXFLAGS) -c -o $@ $<
+	@nice $(SIM_CXX) $(SIM_LIB_CXXFLAGS) -c -o $@ $<
 $(SIM_BUILD)/lib/%.o: %.c
 	@mkdir -p $(dir $@)
-	nice $(SIM_CC) $(SIM_LIB_CFLAGS) -c -o $@ $<
+	@nice $(SIM_CC) $(SIM_LIB_CFLAGS) -c -o $@ $<
 $(SIM_LIB): $(SIM_LIB_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	@ar rcs $@ $^
 sim-lib: $(SIM_LIB)
 
 # ---------------------------------------------------------------- chip_tb
@@ -117,11 +125,12 @@ SIM_OBJS     := $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(SIM_C_SRCS)) \
 
 $(SIM_BUILD)/o/%.o: %.c
 	@mkdir -p $(dir $@)
-	nice $(SIM_CC) $(SIM_CFLAGS) -c -o $@ $<
+	@nice $(SIM_CC) $(SIM_CFLAGS) -c -o $@ $<
 -include $(SIM_OBJS:.o=.d) $(SIM_LIB_OBJS:.o=.d)
 
 $(SIM_CHIP_TB): $(SIM_OBJS) $(SIM_LIB) $(SIM_VLIBS)
-	nice $(SIM_CXX) -o $@ $(SIM_OBJS) $(SIM_LIB_LINK)
+	@echo "[4/4] C++: chip_tb, $(words $(filter %.o %.a,$?)) of $(words $(SIM_OBJS) $(SIM_LIB)) harness/test/golden/hostlink objects and the simulator library rebuilt, linking"
+	@nice $(SIM_CXX) -o $@ $(SIM_OBJS) $(SIM_LIB_LINK)
 
 verilate: deps $(CFG_PKG) $(CFG_INC)/tessera_cfg.h sim-sw $(SIM_CHIP_TB)
 	@mkdir -p $(SIM_BUILD)

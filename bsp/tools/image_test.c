@@ -18,19 +18,22 @@
  *    header, program headers past the end, filesz > memsz, entry outside the
  *    segments) with exit status 1, a message naming the file and the problem,
  *    and no image.
- * Ends with "N passed, M failed". */
+ * A case is one named check (the text given to check()), however many random
+ * iterations it ran: one line per case ("PASS <name> (<n> iterations)"), then
+ * "N passed, M failed" over the cases. The seed comes from --seed, else the SEED
+ * environment variable, else 1. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "elf32_bad.h"
 #include "tessera_cfg.h"
 #include "tessera/image.h"
+#include "../../tests/framework/tf_seed.h"
 
 static uint64_t rng_state;
 static uint32_t rnd(void)
@@ -40,14 +43,29 @@ static uint32_t rnd(void)
 }
 static uint32_t rnd_range(uint32_t lo, uint32_t hi) { return lo + rnd() % (hi - lo + 1u); }
 
-static int passed, failed;
+/* The cases, in the order their first check ran; `what` is a string literal. */
+#define MAX_CASES 64
+static struct {
+    const char *what;
+    uint32_t runs, fails;
+} cases[MAX_CASES];
+static uint32_t ncases, nfail_lines;
 static void check(int ok, const char *what, uint32_t iter)
 {
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        if (failed < 20)
+    uint32_t i = 0;
+    while (i < ncases && strcmp(cases[i].what, what))
+        i++;
+    if (i == ncases) {
+        if (ncases == MAX_CASES) {
+            printf("image_test: more than %d cases\n", MAX_CASES);
+            exit(1);
+        }
+        cases[ncases++].what = what;
+    }
+    cases[i].runs++;
+    if (!ok) {
+        cases[i].fails++;
+        if (++nfail_lines < 20)
             printf("FAIL: %s (iteration %u)\n", what, (unsigned)iter);
     }
 }
@@ -284,7 +302,7 @@ static void check_mkimage_rejects(const char *argv0, const char *elf_path)
 
 int main(int argc, char **argv)
 {
-    uint32_t seed = (uint32_t)time(NULL), iters = 200;
+    uint32_t seed = (uint32_t)tf_env_seed(1), iters = 200;
     const char *elf_path = NULL, *img_path = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--seed"))
@@ -296,8 +314,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--img"))
             img_path = argv[i + 1];
     }
-    printf("image_test: seed %u, %u iterations, config %s\n", (unsigned)seed, (unsigned)iters,
-           TESSERA_CONFIG_NAME);
+    printf("image_test: seed %u (reproduce with --seed %u or SEED=%u), %u iterations, config %s\n", (unsigned)seed,
+           (unsigned)seed, (unsigned)seed, (unsigned)iters, TESSERA_CONFIG_NAME);
     rng_state = seed;
 
     /* 1. CRC */
@@ -472,6 +490,16 @@ int main(int argc, char **argv)
     if (elf_path)
         check_mkimage_rejects(argv[0], elf_path);
 
-    printf("%d passed, %d failed\n", passed, failed);
+    uint32_t passed = 0, failed = 0;
+    for (uint32_t i = 0; i < ncases; i++) {
+        printf("%s %s (%u iteration%s", cases[i].fails ? "FAIL" : "PASS", cases[i].what,
+               (unsigned)cases[i].runs, cases[i].runs == 1u ? "" : "s");
+        if (cases[i].fails)
+            printf(", %u failed", (unsigned)cases[i].fails);
+        printf(")\n");
+        passed += !cases[i].fails;
+        failed += !!cases[i].fails;
+    }
+    printf("%u passed, %u failed\n", (unsigned)passed, (unsigned)failed);
     return failed ? 1 : 0;
 }

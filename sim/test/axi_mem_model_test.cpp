@@ -15,6 +15,7 @@
 #include <map>
 #include <string>
 #include <vector>
+#include "../../tests/framework/tf_seed.h"
 
 using namespace tessera;
 
@@ -480,7 +481,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (!have_seed) seed = 1;
+  if (!have_seed) seed = tf_env_seed(1);
   std::printf("axi_mem_model_test seed %" PRIu64 " (reproduce with --seed %" PRIu64 ")\n", seed,
               seed);
   report("sparse_storage", test_sparse());

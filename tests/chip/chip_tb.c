@@ -17,6 +17,7 @@
 #include "tessera_cfg.h"
 #include "tessera_sim.h"
 #include "tf.h"
+#include "tf_seed.h"
 
 #ifndef TSIM_CONFIG
 #define TSIM_CONFIG "proto"
@@ -33,7 +34,7 @@ static void usage(FILE *f) {
           "  --suite NAME          run a whole suite; 'all' = every suite (repeatable)\n"
           "  --shard K/N           of the selected tests run only every N-th, from the K-th (0-based)\n"
           "  --list                list the registered tests\n"
-          "  --seed N              global seed (default: time based; always printed)\n"
+          "  --seed N              global seed (default: $SEED, else 1; always printed)\n"
           "  --max-cycles N        cycle budget per test / for --elf (default: per test; 50M for --elf)\n"
           "  --trace FILE.fst      write an FST waveform (per test when several run)\n"
           "  --timeline FILE.json  write engine activity (queues, engines, TPCs, HBM) as a\n"
@@ -311,7 +312,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "chip_tb: bad value for %s: %s\n", a, v);
     return 2;
   }
-  if (!have_seed) o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+  if (!have_seed) o.seed = tf_env_seed(1);
   o.progress = isatty(2);
 
   if (serve_port) {

@@ -27,6 +27,7 @@ extern "C" {
 #include "regs/qman_regs.h"
 #include "regs/syncmgr_regs.h"
 #include "tessera_cfg.h"
+#include "../framework/tf_seed.h"
 }
 
 static Vtb_ctrl_top *d;
@@ -139,7 +140,7 @@ static void exp_wr(uint32_t a, uint8_t v) { expect.push_back({a, v}); }
 
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
-  uint64_t seed = (uint64_t)time(nullptr);
+  uint64_t seed = tf_env_seed(1);
   unsigned runs = 20;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 0);
@@ -154,7 +155,13 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 4; i++) step();
   d->rst_ni = 1;
   step();
-  unsigned pass = 0, fail = 0;
+  // pass/fail count runs; the summary counts the two cases (random command buffers,
+  // producer/consumer), each with its runs in its line
+  unsigned pass = 0, fail = 0, cases_pass = 0, cases_fail = 0;
+  auto end_case = [&](const char *name, unsigned p, unsigned f) {
+    (f ? cases_fail : cases_pass)++;
+    printf("%s %s (%u runs, %u failed)\n", f ? "FAIL" : "PASS", name, p + f, f);
+  };
   const uint32_t Q = 0;
   apb(false, true, offsetof(qman_t, CFG), QMAN__CFG__DMA_bm | QMAN__CFG__COMP_EN_bm, nullptr);
   apb(false, true, offsetof(qman_t, LDMA_OFF), offsetof(dma_t, SRC), nullptr);
@@ -212,6 +219,8 @@ int main(int argc, char **argv) {
   }
   (void)Q;
   printf("  %u command buffers of 1-3 LIN_DMA + STOP, %llu cycles\n", runs, (unsigned long long)cyc);
+  end_case("random command buffers", pass, fail);
+  const unsigned pass0 = pass, fail0 = fail;
 
   // ---- producer/consumer without firmware: the DMA queue waits on FENCE 0; a
   // monitor on a sync object releases it; the DMA's queue signals another object
@@ -280,7 +289,8 @@ int main(int argc, char **argv) {
   printf("  producer/consumer: object write (access phase) -> engine register write starts: %u..%u cycles\n"
          "  (includes the testbench's bus model: payload accepted, then an APB write to FENCE[0])\n",
          lat_best, lat_worst);
-  printf("%u passed, %u failed\n", pass, fail);
+  end_case("producer/consumer", pass - pass0, fail - fail0);
+  printf("%u passed, %u failed\n", cases_pass, cases_fail);
   delete d;
   return fail ? 1 : 0;
 }

@@ -12,6 +12,7 @@
 #include "regs/dma_regs.h"
 #include "tessera_cfg.h"
 #include "../framework/bench_rec.h"
+#include "../framework/tf_seed.h"
 
 #define OFF(f) ((uint32_t)offsetof(dma_t, f))
 
@@ -631,7 +632,7 @@ static int t_bench(void) {
 
 typedef struct { const char *name; int (*fn)(void); } test_t;
 int dma_tests_main(int argc, char **argv) {
-  uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
+  uint64_t seed = tf_env_seed(1);
   int bench = 0;
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {

@@ -34,6 +34,7 @@
 #include "fabric_util.h"
 #include "verilated.h"
 #include "../framework/bench_rec.h"
+#include "../framework/tf_seed.h"
 
 using namespace fab;
 
@@ -699,7 +700,7 @@ bool Bench::run(const PhaseCfg& pc, double* tput_per_ch, double* tput_aggr) {
 }
 
 int main(int argc, char** argv) {
-  uint64_t seed = 1;
+  uint64_t seed = tf_env_seed(1);
   unsigned txns = 400;
   uint64_t max_cycles = 2000000;
   std::string only;

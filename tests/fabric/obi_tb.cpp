@@ -29,6 +29,7 @@
 #include "fabric_slave.h"
 #include "fabric_util.h"
 #include "verilated.h"
+#include "../framework/tf_seed.h"
 
 using namespace fab;
 
@@ -253,7 +254,7 @@ static Result run(uint64_t seed, unsigned ops, bool stress, const char* name, bo
 }
 
 int main(int argc, char** argv) {
-  uint64_t seed = 1;
+  uint64_t seed = tf_env_seed(1);
   unsigned ops = 3000;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];

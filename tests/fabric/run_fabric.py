@@ -13,7 +13,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
 
@@ -25,8 +24,8 @@ def main():
     ap.add_argument("--txns", type=int, default=1500, help="random bursts per master per phase")
     ap.add_argument("--ops", type=int, default=4000, help="OBI accesses per bridge phase")
     a = ap.parse_args()
-    seed = a.seed if a.seed is not None else int(time.time() * 1000) % 1000000007
-    print(f"fabric: seed {seed} (reproduce with: make fabric-test FABRIC_ARGS='--seed {seed}')", flush=True)
+    seed = a.seed if a.seed is not None else int(os.environ.get("SEED") or 1)  # fixed unless SEED / --seed
+    print(f"fabric: seed {seed} (reproduce with: SEED={seed} make fabric-test)", flush=True)
     runs = [
         ("xbar 4x4", [os.path.join(a.build, "xbar44", "Vtessera_axi_xbar"), "--seed", str(seed), "--txns", str(a.txns)]),
         ("xbar 3x2", [os.path.join(a.build, "xbar32", "Vtessera_axi_xbar"), "--seed", str(seed), "--txns", str(a.txns)]),

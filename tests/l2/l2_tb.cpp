@@ -28,6 +28,7 @@
 #include "../framework/bench_rec.h"
 #include <cstddef>
 #include <array>
+#include "../framework/tf_seed.h"
 #define REG(n) uint32_t(offsetof(l2_t, n))
 
 #ifndef L2_BANKS  /* the slice's NumBanks (from mk/l2.mk) */
@@ -817,7 +818,7 @@ struct Bench {
 };
 
 // ---------------------------------------------------------------- tests
-static uint64_t g_seed = 1;
+static uint64_t g_seed;
 static uint64_t g_cycles = 300000;
 
 static void begin(const char* name) {
@@ -1829,6 +1830,7 @@ int main(int argc, char** argv) {
   Verilated::commandArgs(argc, argv);
   bool do_bench = false;
   unsigned seeds = 1;
+  g_seed = tf_env_seed(1);
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) g_seed = strtoull(argv[++i], nullptr, 0);
     else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) g_cycles = strtoull(argv[++i], nullptr, 0);

@@ -15,6 +15,7 @@
 #include "regs/qman_regs.h"
 #include "tessera_cfg.h"
 #include "../framework/bench_rec.h"
+#include "../framework/tf_seed.h"
 
 #define OFF(f) ((uint32_t)offsetof(qman_t, f))
 #define FENCE_OFF(i) (OFF(FENCE) + 4u * (i))
@@ -594,7 +595,7 @@ static int t_bench(void) {
 typedef struct { const char *name; int (*fn)(void); } test_t;
 
 int qman_tests_main(int argc, char **argv) {
-  uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
+  uint64_t seed = tf_env_seed(1);
   int bench = 0;
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {

@@ -15,6 +15,7 @@
 
 #include "Vtessera_qman_fetch_arb.h"
 #include "verilated.h"
+#include "../framework/tf_seed.h"
 
 static const unsigned P = 5;
 static uint64_t rs;
@@ -25,7 +26,7 @@ struct Burst { unsigned port; uint32_t addr; unsigned len, beat; };
 
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
-  uint64_t seed = (uint64_t)time(nullptr);
+  uint64_t seed = tf_env_seed(1);
   unsigned bursts = 4000;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 0);

@@ -12,6 +12,7 @@
 #include "regs/syncmgr_regs.h"
 #include "tb_drv.h"
 #include "../framework/bench_rec.h"
+#include "../framework/tf_seed.h"
 
 #define OFF(f) ((uint32_t)offsetof(syncmgr_t, f))
 #define SOB_SET_OFF(i) (OFF(SOB_SET) + 4u * (i))
@@ -390,7 +391,7 @@ static int t_random_bp(void) { return t_random(40); }
 typedef struct { const char *name; int (*fn)(void); } test_t;
 
 int syncmgr_tests_main(int argc, char **argv) {
-  uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
+  uint64_t seed = tf_env_seed(1);
   int bench = 0;
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {

@@ -1008,18 +1008,18 @@ int main(int argc, char **argv)
   tu_mem_init();
   printf("tpc_isa: TPC per-instruction tests on the C ISA MODEL (not RTL), seed %llu (reproduce with --seed %llu)\n",
          (unsigned long long)seed, (unsigned long long)seed);
-  test_arith();
-  test_unary_cmp_sel();
-  test_bitwise();
-  test_cvt();
-  test_reduce_shuffle();
-  test_sfu();
-  test_rng();
-  test_lanepred_property();
-  test_scalar();
-  test_memory();
-  test_errors();
-  test_asm();
-  printf("tpc_isa: %d passed, %d failed\n", tu_pass, tu_fail);
+  TU_CASE("arith", test_arith());
+  TU_CASE("unary_cmp_sel", test_unary_cmp_sel());
+  TU_CASE("bitwise", test_bitwise());
+  TU_CASE("cvt", test_cvt());
+  TU_CASE("reduce_shuffle", test_reduce_shuffle());
+  TU_CASE("sfu", test_sfu());
+  TU_CASE("rng", test_rng());
+  TU_CASE("lanepred_property", test_lanepred_property());
+  TU_CASE("scalar", test_scalar());
+  TU_CASE("memory", test_memory());
+  TU_CASE("errors", test_errors());
+  TU_CASE("asm", test_asm());
+  printf("tpc_isa: %d passed, %d failed (%d checks)\n", tu_cases_pass, tu_cases_fail, tu_pass + tu_fail);
   return tu_fail ? 1 : 0;
 }

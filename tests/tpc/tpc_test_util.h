@@ -1,5 +1,8 @@
 /* Shared helpers for the TPC ISA-model tests: seeded RNG, pass/fail counting,
- * device memory, assembling programs into it and launching them. */
+ * device memory, assembling programs into it and launching them.
+ * Counting: check() counts single checks; TU_CASE(name, call) runs one named case
+ * (a test function with all its checks and random iterations) and prints
+ * "PASS|FAIL <name> (<n> checks)"; the summary line counts cases (tu_cases_*). */
 #ifndef TPC_TEST_UTIL_H
 #define TPC_TEST_UTIL_H
 #include "tpc_model.h"
@@ -13,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "../framework/tf_seed.h"
 
 #define DEV_BASE 0x80000000u
 #define DEV_SIZE (16u << 20)
@@ -21,6 +25,7 @@
 
 static uint64_t tu_rng = 1;
 static int tu_pass, tu_fail, tu_verbose;
+static int tu_cases_pass, tu_cases_fail;
 
 static uint64_t rnd64(void)
 {
@@ -34,7 +39,7 @@ static inline uint32_t rndn(uint32_t n) { return n ? (uint32_t)(rnd64() % n) : 0
 
 static inline uint64_t tu_seed(int argc, char **argv)
 {
-  uint64_t s = (uint64_t)time(NULL) % 1000000u; /* random unless --seed is given */
+  uint64_t s = tf_env_seed(1); /* fixed unless SEED or --seed is given */
   int i;
   for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc)
@@ -69,6 +74,26 @@ static inline int check(int ok, const char *fmt, ...)
     printf("\n");
   }
   return ok;
+}
+
+/* one named case: every check() inside `call` belongs to it */
+#define TU_CASE(name, call)                                    \
+  do {                                                         \
+    int tu_p0_ = tu_pass, tu_f0_ = tu_fail;                    \
+    call;                                                      \
+    tu_case_end((name), tu_pass - tu_p0_, tu_fail - tu_f0_);   \
+  } while (0)
+
+static inline void tu_case_end(const char *name, int npass, int nfail)
+{
+  if (nfail)
+    tu_cases_fail++;
+  else
+    tu_cases_pass++;
+  printf("%s %s (%d checks", nfail ? "FAIL" : "PASS", name, npass + nfail);
+  if (nfail)
+    printf(", %d failed", nfail);
+  printf(")\n");
 }
 
 static uint8_t *tu_mem;

@@ -22,6 +22,7 @@
 #include "Vtessera_l2_router.h"
 #include "verilated.h"
 #include "../../framework/bench_rec.h"
+#include "../../framework/tf_seed.h"
 
 static constexpr int kN = 4;
 static constexpr unsigned kAxW = 28, kWW = 32, kRW = 40, kBW = 8, kLenLsb = 16;

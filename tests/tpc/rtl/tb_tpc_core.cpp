@@ -26,6 +26,7 @@ extern "C" {
 #include <set>
 #include <string>
 #include <vector>
+#include "../../framework/tf_seed.h"
 
 #define ROOT(x) (top->rootp->tessera_tpc_core__DOT__##x)
 
@@ -1075,7 +1076,7 @@ static void run_more_kernels(int shapes) {
 }
 
 int main(int argc, char **argv) {
-  uint64_t seed = (uint64_t)time(nullptr);
+  uint64_t seed = tf_env_seed(1);
   int nprogs = 300, nkern = 4, nmore = 2, nfoc = -1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 0);
@@ -1097,7 +1098,13 @@ int main(int argc, char **argv) {
   tick(); tick();
   top->rst_ni = 1; tick();
 
+  // The summary counts cases (named scenarios); a case's line gives its runs.
   int passed = 0, failed = 0, supported = 0, covered = 0;
+  int ncase_pass = 0, ncase_fail = 0;
+  auto tcase = [&](const char *name, bool ok, const std::string &detail) {
+    (ok ? ncase_pass : ncase_fail)++;
+    printf("%s %s (%s)\n", ok ? "PASS" : "FAIL", name, detail.c_str());
+  };
   std::string missing;
   auto coverage = [&]() {   // every instruction/type pair the RTL supports, executed or not
     supported = 0; covered = 0; missing.clear();
@@ -1130,6 +1137,7 @@ int main(int argc, char **argv) {
   }
   coverage();
   printf("random programs: %d passed, %d failed (%llu cycles)\n", passed, failed, (unsigned long long)cycles);
+  tcase("random programs", !failed, std::to_string(passed + failed) + " programs, " + std::to_string(failed) + " failed");
   uint64_t c0 = cycles;
   int fpass = 0, ffail = 0;
   uint64_t r0 = axi_reads, rb0 = axi_rbeats, w0 = axi_writes, wb0 = axi_wbeats;
@@ -1175,6 +1183,7 @@ int main(int argc, char **argv) {
          (unsigned long long)(axi_writes - w0), (unsigned long long)(axi_wbeats - wb0));
   passed += fpass;
   failed += ffail;
+  tcase("TMU-focus programs", !ffail, std::to_string(nfocus) + " programs, " + std::to_string(ffail) + " failed");
   run_kernels(nkern);
   run_more_kernels(nmore);
   slow_rd = 0;
@@ -1184,16 +1193,21 @@ int main(int argc, char **argv) {
   printf("TMU paths (programs and kernels):");
   for (int k = 0; k < kTmuCnt; k++)
     printf(" %s %llu%s", tmu_cnt_name[k], (unsigned long long)tmu_cnt[k], k < kTmuCnt - 1 ? "," : "\n");
+  int holes = 0;
   for (int k = 0; k < kTmuCnt && nprogs / 6 > 0; k++)  // each path must have run
-    if (!tmu_cnt[k]) { printf("FAIL TMU path '%s' never exercised\n", tmu_cnt_name[k]); failed++; }
+    if (!tmu_cnt[k]) { printf("  TMU path '%s' never exercised\n", tmu_cnt_name[k]); failed++; holes++; }
+  tcase("every TMU path exercised", !holes, std::to_string(kTmuCnt) + " paths");
+  holes = 0;
   printf("core commit paths (programs and kernels):");
   for (int k = 0; k < kCoreCnt; k++)
     printf(" %s %llu%s", core_cnt_name[k], (unsigned long long)core_cnt[k], k < kCoreCnt - 1 ? "," : "\n");
   for (int k = 0; k < kCoreCnt && nprogs / 6 > 0; k++)
-    if (!core_cnt[k]) { printf("FAIL core commit path '%s' never exercised\n", core_cnt_name[k]); failed++; }
+    if (!core_cnt[k]) { printf("  core commit path '%s' never exercised\n", core_cnt_name[k]); failed++; holes++; }
+  tcase("every core commit path exercised", !holes, std::to_string(kCoreCnt) + " paths");
   printf("kernels on RTL: %d passed, %d failed (relu add mul reduce_max reduce_sum transpose: golden + model;"
          " softmax(_vlm) layernorm(_vlm) rmsnorm add_layernorm gelu dropout bias_add residual_add 8 casts: model)\n",
          kpass, kfail);
+  tcase("kernels on RTL", !kfail, std::to_string(kpass + kfail) + " kernel runs, " + std::to_string(kfail) + " failed");
   printf("coverage: %d of %d supported instruction/type pairs executed%s%s\n", covered, supported,
          missing.empty() ? "" : "; not executed:", missing.c_str());
   printf("end states:");
@@ -1202,12 +1216,16 @@ int main(int argc, char **argv) {
          (unsigned long long)axi_reads, (unsigned long long)axi_writes);
   printf("TMU read footprint: %llu beats read outside the rows loaded\n", (unsigned long long)rd_stray);
   if (rd_stray) failed++; else passed++;
+  tcase("TMU read footprint", !rd_stray, std::to_string(rd_stray) + " stray beats");
   printf("TMU stream hints: %llu block fills hinted, %llu announcing a block outside the rows loaded\n",
          (unsigned long long)nx_hints, (unsigned long long)nx_stray);
   if (nx_stray || !nx_hints) failed++; else passed++;
+  tcase("TMU stream hints", !nx_stray && nx_hints, std::to_string(nx_hints) + " hinted, " + std::to_string(nx_stray) + " stray");
   // a coverage hole is a failure: every supported pair must run at least once
   if (covered < supported) failed++; else passed++;
-  printf("%d passed, %d failed\n", passed, failed);
+  tcase("instruction/type coverage", covered == supported,
+        std::to_string(covered) + " of " + std::to_string(supported) + " pairs");
+  printf("%d passed, %d failed (%d runs and checks)\n", ncase_pass, ncase_fail, passed + failed);
   delete top;
   return failed ? 1 : 0;
 }

@@ -19,6 +19,7 @@ extern "C" {
 #include <cstring>
 #include <ctime>
 #include <string>
+#include "../../framework/tf_seed.h"
 
 static uint64_t rs;
 static uint32_t rnd() { rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17; return (uint32_t)(rs >> 11); }
@@ -54,7 +55,7 @@ static uint32_t operand(int f) {
 }
 
 int main(int argc, char **argv) {
-  uint64_t seed = (uint64_t)time(nullptr);
+  uint64_t seed = tf_env_seed(1);
   int n = 2000;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 0);

@@ -21,6 +21,7 @@
 #include "tpcasm_lib.h"
 #include "tpcc_tb.h"
 #include "../../framework/bench_rec.h"
+#include "../../framework/tf_seed.h"
 
 #define REG(r) ((uint32_t)offsetof(tpc_t, r))
 #define FIELD(v, f) (((v) & TPC__##f##_bm) >> TPC__##f##_bp)
@@ -699,8 +700,24 @@ static void bench(void) {
   }
 }
 
+/* The summary counts cases: the register test, each kernel over every shape round,
+ * each error/flow test; a case's line gives its checks. */
+static int ncase_pass, ncase_fail;
+static void case_line(const char *name, int p, int f, const char *more) {
+  if (f) ncase_fail++; else ncase_pass++;
+  printf("%s %s (%d checks%s", f ? "FAIL" : "PASS", name, p + f, more);
+  if (f) printf(", %d failed", f);
+  printf(")\n");
+}
+#define TPCC_CASE(name, call)                                \
+  do {                                                       \
+    const int p0_ = npass, f0_ = nfail;                      \
+    call;                                                    \
+    case_line((name), npass - p0_, nfail - f0_, "");         \
+  } while (0)
+
 int main(int argc, char **argv) {
-  uint64_t seed = 1;
+  uint64_t seed = tf_env_seed(1);
   int shapes = 3, do_bench = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
@@ -709,7 +726,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "-v")) verbose = 1;
     else { fprintf(stderr, "usage: %s [--seed N] [--shapes N] [--bench] [-v]\n", argv[0]); return 2; }
   }
-  printf("tpc cluster tb: seed %llu\n", (unsigned long long)seed);
+  printf("tpc cluster tb: seed %llu (reproduce with --seed %llu or SEED=%llu make tpc-cluster-test)\n",
+         (unsigned long long)seed, (unsigned long long)seed, (unsigned long long)seed);
   rs = seed * 0x9E3779B97F4A7C15ull + 1;
   tb_init(1 + (unsigned)(seed % 24), seed);
   NT = tb_dcores() * tb_tpc_per_dcore();
@@ -718,23 +736,33 @@ int main(int argc, char **argv) {
   if (do_bench) {
     bench();
   } else {
-    test_regs();
+    int kp[NKERN] = {0}, kf[NKERN] = {0};
+    TPCC_CASE("regs", test_regs());
     for (int s = 0; s < shapes; s++) {
       for (int k = 0; k < NKERN; k++) {
+        const int p0 = npass, f0 = nfail;
         tb_set_latency(1 + rn(40));
         kernel_case(k);
+        kp[k] += npass - p0;
+        kf[k] += nfail - f0;
       }
       if (s == 0) {
-        test_bad_launches();
-        test_fetch_error();
-        test_core_errors();
-        test_limit_abort();
-        test_busy_reject();
-        test_back_to_back();
+        TPCC_CASE("bad_launches", test_bad_launches());
+        TPCC_CASE("fetch_error", test_fetch_error());
+        TPCC_CASE("core_errors", test_core_errors());
+        TPCC_CASE("limit_abort", test_limit_abort());
+        TPCC_CASE("busy_reject", test_busy_reject());
+        TPCC_CASE("back_to_back", test_back_to_back());
       }
+    }
+    for (int k = 0; k < NKERN; k++) {  /* one case per kernel: its checks over every shape round */
+      char name[40], more[40];
+      snprintf(name, sizeof name, "kernel_%s", kname[k]);
+      snprintf(more, sizeof more, ", %d shapes", shapes);
+      case_line(name, kp[k], kf[k], more);
     }
   }
   printf("%llu cycles\n", (unsigned long long)tb_cycles());
-  printf("%d passed, %d failed\n", npass, nfail);
+  printf("%d passed, %d failed\n", ncase_pass, ncase_fail);
   return nfail ? 1 : 0;
 }
