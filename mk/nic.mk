@@ -7,6 +7,7 @@
 #          nic-lint     lint the RTL units alone
 # Needs tshark (Debian package, installed by util/deps.sh), zlib, scapy in .venv.
 
+NIC_SEED := $(or $(SEED),1)   # SEED=N make test overrides it
 NIC_BUILD := $(BUILD)/nic
 NIC_TEST  := $(NIC_BUILD)/nic_test
 NIC_SRCS  := tests/nic/nic_test.c tests/nic/roce_model.c tests/nic/roce_transport.c sim/src/tsim_pcap.c sim/src/tsim_link.c
@@ -21,7 +22,7 @@ $(NIC_TEST): $(NIC_SRCS) $(NIC_HDRS) mk/nic.mk
 .PHONY: nic-tb nic-test
 nic-tb: $(NIC_TEST)
 nic-test: $(NIC_TEST)
-	$(NIC_TEST) --seed 1 --out $(NIC_BUILD) --python $(VENV)/bin/python3 --scapy-check tests/nic/scapy_check.py
+	$(NIC_TEST) --seed $(NIC_SEED) --out $(NIC_BUILD) --python $(VENV)/bin/python3 --scapy-check tests/nic/scapy_check.py
 
 
 # NIC RTL units (rtl/nic, not in the chip yet): linted with the chip, synthesized by
@@ -86,11 +87,11 @@ endef
 .PHONY: nic-rtl-tb nic-crc-test nic-rx-test nic-tx-test nic-lint
 nic-rtl-tb: $(NIC_RTL_TBS)
 nic-crc-test: $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32)
-	$(call nic_run_tbs,$(NIC_BUILD)/crc32_test.log,$(NIC_CRC_TB_W8) --seed 1 && $(NIC_CRC_TB_W32) --seed 1)
+	$(call nic_run_tbs,$(NIC_BUILD)/crc32_test.log,$(NIC_CRC_TB_W8) --seed $(NIC_SEED) && $(NIC_CRC_TB_W32) --seed $(NIC_SEED))
 nic-rx-test: $(NIC_RX_TB_W8) $(NIC_RX_TB_W32)
-	$(call nic_run_tbs,$(NIC_BUILD)/rx_test.log,$(NIC_RX_TB_W8) --seed 1 && $(NIC_RX_TB_W32) --seed 1)
+	$(call nic_run_tbs,$(NIC_BUILD)/rx_test.log,$(NIC_RX_TB_W8) --seed $(NIC_SEED) && $(NIC_RX_TB_W32) --seed $(NIC_SEED))
 nic-tx-test: $(NIC_TX_TB_W8) $(NIC_TX_TB_W32)
-	$(call nic_run_tbs,$(NIC_BUILD)/tx_test.log,$(NIC_TX_TB_W8) --seed 1 && $(NIC_TX_TB_W32) --seed 1)
+	$(call nic_run_tbs,$(NIC_BUILD)/tx_test.log,$(NIC_TX_TB_W8) --seed $(NIC_SEED) && $(NIC_TX_TB_W32) --seed $(NIC_SEED))
 nic-lint:
 	for t in $(NIC_RTL_TOPS); do \
 	  verilator --lint-only -Wall --top-module $$t $(NIC_PKG) $(NIC_RTL) || exit 1; done

@@ -7,7 +7,7 @@
 #   make periph-test         run all five
 PERIPH_BLOCKS := uart clint intc sysctrl sysbus
 PERIPH_BUILD  := $(BUILD)/periph
-PERIPH_SEED   ?= 1
+PERIPH_SEED   ?= $(or $(SEED),1)
 PERIPH_VFLAGS := -O3 --x-assign fast --x-initial fast -Wno-fatal --cc --exe --build -j 2 \
                  -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1"
 PERIPH_CINC   := -I$(ROOT)/tests/framework -I$(ROOT)/bsp/include -I$(CFG_INC)
