@@ -8,7 +8,7 @@
 #   make ctrl-bench          Sync Manager latency, queue-manager and DMA throughput
 #   make ctrl-synth          Yosys synthesis of the control-path blocks alone
 # See docs/control_path.md and docs/packets.md.
-CTRL_SRCS := rtl/syncmgr/tessera_syncmgr.sv rtl/qman/tessera_qman.sv rtl/qman/tessera_apb_mux.sv \
+CTRL_SRCS := rtl/syncmgr/tessera_syncmgr.sv rtl/qman/tessera_qman.sv \
              rtl/qman/tessera_qman_fetch_arb.sv \
              rtl/dma/tessera_dma_tensor.sv rtl/dma/tessera_dma.sv
 RTL_SRCS  += $(CTRL_SRCS)
@@ -84,7 +84,7 @@ ctrl-dma-bench: ctrl-dma-tb
 # ---- integration: queue manager -> APB mux -> DMA (simulation wrapper in tests/ctrl)
 CI_RTL := $(CFG_PKG) rtl/qman/gen/qman_reg_pkg.sv rtl/dma/gen/dma_reg_pkg.sv rtl/syncmgr/gen/syncmgr_reg_pkg.sv \
           rtl/qman/gen/qman_reg_top.sv rtl/dma/gen/dma_reg_top.sv rtl/syncmgr/gen/syncmgr_reg_top.sv \
-          rtl/qman/tessera_qman.sv rtl/qman/tessera_apb_mux.sv rtl/dma/tessera_dma_tensor.sv rtl/dma/tessera_dma.sv \
+          rtl/qman/tessera_qman.sv rtl/prim/tessera_apb_mux.sv rtl/dma/tessera_dma_tensor.sv rtl/dma/tessera_dma.sv \
           rtl/syncmgr/tessera_syncmgr.sv tests/ctrl/tb_ctrl_top.sv
 $(CTRL_BUILD)/ctrl/libcitest.a: tests/golden/cp_model.c tests/dma/dma_model.c $(CTRL_GOLDEN) tests/dma/dma_model.h
 	@mkdir -p $(CTRL_BUILD)/ctrl/c
@@ -103,10 +103,10 @@ ctrl-int-test: ctrl-int-tb
 TEST_BUILD += ctrl-int-tb
 
 # ---- APB mux
-$(CTRL_BUILD)/apb_mux/Vtessera_apb_mux: rtl/qman/tessera_apb_mux.sv tests/qman/tb_apb_mux.cpp
+$(CTRL_BUILD)/apb_mux/Vtessera_apb_mux: rtl/prim/tessera_apb_mux.sv tests/qman/tb_apb_mux.cpp
 	@mkdir -p $(CTRL_BUILD)/apb_mux && rm -f $@
 	nice verilator $(CTRL_VFLAGS) --top-module tessera_apb_mux -Mdir $(CTRL_BUILD)/apb_mux \
-	  -o Vtessera_apb_mux -CFLAGS "-O1" $(VLT_WAIVERS) rtl/qman/tessera_apb_mux.sv \
+	  -o Vtessera_apb_mux -CFLAGS "-O1" $(VLT_WAIVERS) rtl/prim/tessera_apb_mux.sv \
 	  $(abspath tests/qman/tb_apb_mux.cpp) \
 	  >$(CTRL_BUILD)/apb_mux/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/apb_mux/build.log; exit 1; }
 

@@ -1,6 +1,6 @@
 # L2 cache slice (rtl/l2, tests/l2). See docs/l2.md.
 L2_PKG  := rtl/l2/tessera_l2_pkg.sv
-L2_SRCS := rtl/l2/tessera_l2_rr_arb.sv rtl/l2/tessera_l2_bank.sv rtl/l2/tessera_l2_mshr.sv rtl/l2/tessera_l2_pf.sv \
+L2_SRCS := rtl/l2/tessera_l2_bank.sv rtl/l2/tessera_l2_mshr.sv rtl/l2/tessera_l2_pf.sv \
            rtl/l2/tessera_l2_wq.sv rtl/l2/tessera_l2_maint.sv rtl/l2/tessera_l2_rd_eng.sv \
            rtl/l2/tessera_l2_wr_eng.sv rtl/l2/tessera_l2.sv \
            rtl/l2/tessera_l2_router.sv rtl/l2/tessera_l2_cluster.sv
@@ -9,7 +9,7 @@ RTL_SRCS  += $(L2_SRCS)
 LINT_TOPS += tessera_l2 tessera_l2_cluster
 
 L2_GEN    := rtl/l2/gen/l2_reg_pkg.sv rtl/l2/gen/l2_reg_top.sv
-L2_ALL    := $(L2_PKG) $(L2_GEN) $(L2_SRCS)
+L2_ALL    := $(L2_PKG) $(L2_GEN) $(PRIM_SRCS) $(L2_SRCS)
 L2_TB_DIR := $(BUILD)/l2_tb
 L2_TB     := $(L2_TB_DIR)/Vtessera_l2
 L2_TB_SRC := $(wildcard tests/l2/*.cpp tests/l2/*.h) sim/src/axi_mem_model.cpp sim/include/axi_mem_model.h
@@ -75,7 +75,7 @@ l2-synth:
 # private and shared modes, random back-pressure, scoreboard (docs/l2.md).
 L2R_TB_DIR := $(BUILD)/l2_router_tb
 L2R_TB     := $(L2R_TB_DIR)/Vtessera_l2_router
-L2R_SRCS   := rtl/l2/tessera_l2_rr_arb.sv rtl/l2/tessera_l2_router.sv
+L2R_SRCS   := $(PRIM_SRCS) rtl/l2/tessera_l2_router.sv
 
 # Two builds: RobBursts = 4 (fewer R buffers than ring slots: slot modulo RobBursts) and
 # RobBursts = 16 = RingBursts (the chip's routers: shared mode as deep as private mode).

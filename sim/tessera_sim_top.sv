@@ -11,12 +11,14 @@
 // top-level inputs in every eval(), two per cycle (docs/sim.md "Speed").
 //
 // Data fields load only with their valid, as the harness drove them before. The other
-// inputs of tessera_top (UART, host register port) stay inputs; ports are connected by
-// name (.*), so a port added to tessera_top must be added here too.
+// inputs of tessera_top (UART, host register port) stay inputs. tessera_top's memory
+// ports are AXI request/response structs (tessera_bus_pkg); this top keeps them as flat
+// pins for the C++ harness (the assign macros of rtl/prim/tessera_bus.svh). The other
+// ports are connected by name (.*), so a port added to tessera_top must be added here too.
 module tessera_sim_top #(
   parameter              BootromHex = "",
-  parameter int unsigned HbmIdBits  = tessera_cfg_pkg::AxiIdBits + 5,
-  parameter int unsigned HostIdBits = tessera_cfg_pkg::AxiIdBits + 2
+  parameter int unsigned HbmIdBits  = tessera_bus_pkg::MemIdBits,
+  parameter int unsigned HostIdBits = tessera_bus_pkg::HostIdBits
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -152,6 +154,53 @@ module tessera_sim_top #(
       host_rlast_i <= rl;
       host_rdata_i <= rd;
     end
+  end
+
+  // tessera_top's memory-side structs <-> the flat pins and registers above
+  localparam int unsigned MemIdBits = tessera_bus_pkg::MemIdBits;
+  logic [NCh-1:0][tessera_bus_pkg::AxiMemReqBits-1:0] hbm_req_o;
+  logic [NCh-1:0][tessera_bus_pkg::AxiMemRspBits-1:0] hbm_rsp_i;
+  tessera_bus_pkg::axi_mem_req_t hmem_req_o;
+  tessera_bus_pkg::axi_mem_rsp_t hmem_rsp_i;
+  for (genvar c = 0; c < int'(NCh); c++) begin : g_hbm
+    tessera_bus_pkg::axi_mem_req_t req;
+    tessera_bus_pkg::axi_mem_rsp_t rsp;
+    assign req = hbm_req_o[c];
+    `TESSERA_AXI_FLAT_FROM_REQ(hbm_, _o, [c], req)
+    `TESSERA_AXI_RSP_FROM_FLAT(rsp, hbm_, _i, [c])
+    assign hbm_rsp_i[c] = rsp;
+  end
+  assign host_awid_o    = hmem_req_o.aw.id[HostIdBits-1:0];
+  assign host_awaddr_o  = hmem_req_o.aw.addr;
+  assign host_awlen_o   = hmem_req_o.aw.len;
+  assign host_awsize_o  = hmem_req_o.aw.size;
+  assign host_awburst_o = hmem_req_o.aw.burst;
+  assign host_awvalid_o = hmem_req_o.aw_valid;
+  assign host_wdata_o   = hmem_req_o.w.data;
+  assign host_wstrb_o   = hmem_req_o.w.strb;
+  assign host_wlast_o   = hmem_req_o.w.last;
+  assign host_wvalid_o  = hmem_req_o.w_valid;
+  assign host_bready_o  = hmem_req_o.b_ready;
+  assign host_arid_o    = hmem_req_o.ar.id[HostIdBits-1:0];
+  assign host_araddr_o  = hmem_req_o.ar.addr;
+  assign host_arlen_o   = hmem_req_o.ar.len;
+  assign host_arsize_o  = hmem_req_o.ar.size;
+  assign host_arburst_o = hmem_req_o.ar.burst;
+  assign host_arvalid_o = hmem_req_o.ar_valid;
+  assign host_rready_o  = hmem_req_o.r_ready;
+  always_comb begin
+    hmem_rsp_i          = '0;
+    hmem_rsp_i.aw_ready = host_awready_i;
+    hmem_rsp_i.w_ready  = host_wready_i;
+    hmem_rsp_i.b.id     = MemIdBits'(host_bid_i);
+    hmem_rsp_i.b.resp   = host_bresp_i;
+    hmem_rsp_i.b_valid  = host_bvalid_i;
+    hmem_rsp_i.ar_ready = host_arready_i;
+    hmem_rsp_i.r.id     = MemIdBits'(host_rid_i);
+    hmem_rsp_i.r.data   = host_rdata_i;
+    hmem_rsp_i.r.resp   = host_rresp_i;
+    hmem_rsp_i.r.last   = host_rlast_i;
+    hmem_rsp_i.r_valid  = host_rvalid_i;
   end
 
   tessera_top #(

@@ -25,9 +25,8 @@
 module tessera_axi_xbar #(
   parameter int unsigned NumMst          = 2,
   parameter int unsigned NumSlv          = 4,
-  parameter int unsigned DataBits        = 256,
-  parameter int unsigned IdBits          = 4,
-  parameter int unsigned SlvIdBits       = IdBits + 4,
+  parameter int unsigned IdBits          = 4,            // master ID bits used (<= tessera_bus_pkg::IdBits)
+  parameter int unsigned SlvIdBits       = IdBits + 4,   // channel ID bits used (<= tessera_bus_pkg::MemIdBits)
   parameter int unsigned InterleaveBytes = 256,
   parameter bit          ChannelHash     = 1'b0,  // channel = XOR-fold of the granule index
   parameter logic [31:0] MemBase         = 32'h8000_0000,
@@ -45,82 +44,21 @@ module tessera_axi_xbar #(
 ) (
   input  logic                                clk_i,
   input  logic                                rst_ni,
-  // ------------------------------------------------ slave side (from masters)
-  input  logic [NumMst-1:0][IdBits-1:0]       s_axi_awid_i,
-  input  logic [NumMst-1:0][31:0]             s_axi_awaddr_i,
-  input  logic [NumMst-1:0][7:0]              s_axi_awlen_i,
-  input  logic [NumMst-1:0][2:0]              s_axi_awsize_i,
-  input  logic [NumMst-1:0][1:0]              s_axi_awburst_i,
-  input  logic [NumMst-1:0][3:0]              s_axi_awcache_i,
-  input  logic [NumMst-1:0][2:0]              s_axi_awprot_i,
-  input  logic [NumMst-1:0][3:0]              s_axi_awqos_i,
-  input  logic [NumMst-1:0]                   s_axi_awvalid_i,
-  output logic [NumMst-1:0]                   s_axi_awready_o,
-  input  logic [NumMst-1:0][DataBits-1:0]     s_axi_wdata_i,
-  input  logic [NumMst-1:0][DataBits/8-1:0]   s_axi_wstrb_i,
-  input  logic [NumMst-1:0]                   s_axi_wlast_i,
-  input  logic [NumMst-1:0]                   s_axi_wvalid_i,
-  output logic [NumMst-1:0]                   s_axi_wready_o,
-  output logic [NumMst-1:0][IdBits-1:0]       s_axi_bid_o,
-  output logic [NumMst-1:0][1:0]              s_axi_bresp_o,
-  output logic [NumMst-1:0]                   s_axi_bvalid_o,
-  input  logic [NumMst-1:0]                   s_axi_bready_i,
-  input  logic [NumMst-1:0][IdBits-1:0]       s_axi_arid_i,
-  input  logic [NumMst-1:0][31:0]             s_axi_araddr_i,
-  input  logic [NumMst-1:0][7:0]              s_axi_arlen_i,
-  input  logic [NumMst-1:0][2:0]              s_axi_arsize_i,
-  input  logic [NumMst-1:0][1:0]              s_axi_arburst_i,
-  input  logic [NumMst-1:0][3:0]              s_axi_arcache_i,
-  input  logic [NumMst-1:0][2:0]              s_axi_arprot_i,
-  input  logic [NumMst-1:0][3:0]              s_axi_arqos_i,
-  input  logic [NumMst-1:0]                   s_axi_arvalid_i,
-  output logic [NumMst-1:0]                   s_axi_arready_o,
-  output logic [NumMst-1:0][IdBits-1:0]       s_axi_rid_o,
-  output logic [NumMst-1:0][DataBits-1:0]     s_axi_rdata_o,
-  output logic [NumMst-1:0][1:0]              s_axi_rresp_o,
-  output logic [NumMst-1:0]                   s_axi_rlast_o,
-  output logic [NumMst-1:0]                   s_axi_rvalid_o,
-  input  logic [NumMst-1:0]                   s_axi_rready_i,
-  // ------------------------------------------------ master side (to channels)
-  output logic [NumSlv-1:0][SlvIdBits-1:0]    m_axi_awid_o,
-  output logic [NumSlv-1:0][31:0]             m_axi_awaddr_o,
-  output logic [NumSlv-1:0][7:0]              m_axi_awlen_o,
-  output logic [NumSlv-1:0][2:0]              m_axi_awsize_o,
-  output logic [NumSlv-1:0][1:0]              m_axi_awburst_o,
-  output logic [NumSlv-1:0][3:0]              m_axi_awcache_o,
-  output logic [NumSlv-1:0][2:0]              m_axi_awprot_o,
-  output logic [NumSlv-1:0][3:0]              m_axi_awqos_o,
-  output logic [NumSlv-1:0]                   m_axi_awvalid_o,
-  input  logic [NumSlv-1:0]                   m_axi_awready_i,
-  output logic [NumSlv-1:0][DataBits-1:0]     m_axi_wdata_o,
-  output logic [NumSlv-1:0][DataBits/8-1:0]   m_axi_wstrb_o,
-  output logic [NumSlv-1:0]                   m_axi_wlast_o,
-  output logic [NumSlv-1:0]                   m_axi_wvalid_o,
-  input  logic [NumSlv-1:0]                   m_axi_wready_i,
-  input  logic [NumSlv-1:0][SlvIdBits-1:0]    m_axi_bid_i,
-  input  logic [NumSlv-1:0][1:0]              m_axi_bresp_i,
-  input  logic [NumSlv-1:0]                   m_axi_bvalid_i,
-  output logic [NumSlv-1:0]                   m_axi_bready_o,
-  output logic [NumSlv-1:0][SlvIdBits-1:0]    m_axi_arid_o,
-  output logic [NumSlv-1:0][31:0]             m_axi_araddr_o,
-  output logic [NumSlv-1:0][7:0]              m_axi_arlen_o,
-  output logic [NumSlv-1:0][2:0]              m_axi_arsize_o,
-  output logic [NumSlv-1:0][1:0]              m_axi_arburst_o,
-  output logic [NumSlv-1:0][3:0]              m_axi_arcache_o,
-  output logic [NumSlv-1:0][2:0]              m_axi_arprot_o,
-  output logic [NumSlv-1:0][3:0]              m_axi_arqos_o,
-  output logic [NumSlv-1:0]                   m_axi_arvalid_o,
-  input  logic [NumSlv-1:0]                   m_axi_arready_i,
-  input  logic [NumSlv-1:0][SlvIdBits-1:0]    m_axi_rid_i,
-  input  logic [NumSlv-1:0][DataBits-1:0]     m_axi_rdata_i,
-  input  logic [NumSlv-1:0][1:0]              m_axi_rresp_i,
-  input  logic [NumSlv-1:0]                   m_axi_rlast_i,
-  input  logic [NumSlv-1:0]                   m_axi_rvalid_i,
-  output logic [NumSlv-1:0]                   m_axi_rready_o
+  // masters' ports (ID: the low IdBits of the engine-side ID)
+  // (element m: a tessera_bus_pkg::axi_req_t / axi_rsp_t)
+  input  logic [NumMst-1:0][tessera_bus_pkg::AxiReqBits-1:0]    slv_req_i,
+  output logic [NumMst-1:0][tessera_bus_pkg::AxiRspBits-1:0]    slv_rsp_o,
+  // channels (ID: the low SlvIdBits of the memory-side ID, the others zero;
+  // element c: a tessera_bus_pkg::axi_mem_req_t / axi_mem_rsp_t)
+  output logic [NumSlv-1:0][tessera_bus_pkg::AxiMemReqBits-1:0] mst_req_o,
+  input  logic [NumSlv-1:0][tessera_bus_pkg::AxiMemRspBits-1:0] mst_rsp_i
 );
 
   // ---------------------------------------------------------------- constants
+  localparam int unsigned DataBits    = tessera_bus_pkg::DataBits;
   localparam int unsigned StrbBits    = DataBits / 8;
+  localparam int unsigned BusIdBits   = tessera_bus_pkg::IdBits;
+  localparam int unsigned MemIdBits   = tessera_bus_pkg::MemIdBits;
   localparam int unsigned MstIdxBits  = (NumMst > 1) ? $clog2(NumMst) : 1;
   localparam int unsigned NumPorts    = NumSlv + 1;          // channels + error slave
   localparam int unsigned PortIdxBits = $clog2(NumPorts);
@@ -191,6 +129,72 @@ module tessera_axi_xbar #(
     widen_id = SlvIdBits'(w);
   endfunction
 
+  // ---------------------------------------------------------------- masters' ports
+  // The masters' request and response structs as per-signal arrays (the logic below
+  // indexes them by master).
+  logic [NumMst-1:0][IdBits-1:0]   s_awid, s_arid, s_bid, s_rid;
+  logic [NumMst-1:0][31:0]         s_awaddr, s_araddr;
+  logic [NumMst-1:0][7:0]          s_awlen, s_arlen;
+  logic [NumMst-1:0][2:0]          s_awsize, s_arsize, s_awprot, s_arprot;
+  logic [NumMst-1:0][1:0]          s_awburst, s_arburst, s_bresp, s_rresp;
+  logic [NumMst-1:0][3:0]          s_awcache, s_arcache, s_awqos, s_arqos;
+  logic [NumMst-1:0]               s_awvalid, s_awready, s_arvalid, s_arready;
+  logic [NumMst-1:0][DataBits-1:0] s_wdata, s_rdata;
+  logic [NumMst-1:0][StrbBits-1:0] s_wstrb;
+  logic [NumMst-1:0]               s_wlast, s_wvalid, s_wready, s_bvalid, s_bready;
+  logic [NumMst-1:0]               s_rlast, s_rvalid, s_rready;
+
+  for (genvar m = 0; m < NumMst; m++) begin : g_slv_port
+    tessera_bus_pkg::axi_req_t req;
+    tessera_bus_pkg::axi_rsp_t rsp;
+    logic                      unused_req;
+    assign req          = slv_req_i[m];
+    assign s_awid[m]    = req.aw.id[IdBits-1:0];
+    assign s_awaddr[m]  = req.aw.addr;
+    assign s_awlen[m]   = req.aw.len;
+    assign s_awsize[m]  = req.aw.size;
+    assign s_awburst[m] = req.aw.burst;
+    assign s_awcache[m] = req.aw.cache;
+    assign s_awprot[m]  = req.aw.prot;
+    assign s_awqos[m]   = req.aw.qos;
+    assign s_awvalid[m] = req.aw_valid;
+    assign s_wdata[m]   = req.w.data;
+    assign s_wstrb[m]   = req.w.strb;
+    assign s_wlast[m]   = req.w.last;
+    assign s_wvalid[m]  = req.w_valid;
+    assign s_bready[m]  = req.b_ready;
+    assign s_arid[m]    = req.ar.id[IdBits-1:0];
+    assign s_araddr[m]  = req.ar.addr;
+    assign s_arlen[m]   = req.ar.len;
+    assign s_arsize[m]  = req.ar.size;
+    assign s_arburst[m] = req.ar.burst;
+    assign s_arcache[m] = req.ar.cache;
+    assign s_arprot[m]  = req.ar.prot;
+    assign s_arqos[m]   = req.ar.qos;
+    assign s_arvalid[m] = req.ar_valid;
+    assign s_rready[m]  = req.r_ready;
+    assign unused_req   = ^{req.aw.user, req.w.user, req.ar.user};
+    if (IdBits < BusIdBits) begin : g_unused_id
+      logic unused_id;
+      assign unused_id = ^{req.aw.id[BusIdBits-1:IdBits], req.ar.id[BusIdBits-1:IdBits]};
+    end
+
+    assign rsp.aw_ready = s_awready[m];
+    assign rsp.w_ready  = s_wready[m];
+    assign rsp.b.id     = BusIdBits'(s_bid[m]);
+    assign rsp.b.resp   = s_bresp[m];
+    assign rsp.b.user   = '0;
+    assign rsp.b_valid  = s_bvalid[m];
+    assign rsp.ar_ready = s_arready[m];
+    assign rsp.r.id     = BusIdBits'(s_rid[m]);
+    assign rsp.r.data   = s_rdata[m];
+    assign rsp.r.resp   = s_rresp[m];
+    assign rsp.r.last   = s_rlast[m];
+    assign rsp.r.user   = '0;
+    assign rsp.r_valid  = s_rvalid[m];
+    assign slv_rsp_o[m] = rsp;
+  end
+
   // ---------------------------------------------------------------- port-side signals
   // Ports 0..NumSlv-1 are the channels, port NumSlv the internal error slave.
   logic [NumPorts-1:0][AxBits-1:0]   port_aw, port_ar;
@@ -224,21 +228,21 @@ module tessera_axi_xbar #(
 
   always_comb begin
     for (int unsigned m = 0; m < NumMst; m++) begin
-      aw_tgt[m] = route(s_axi_awaddr_i[m], s_axi_awlen_i[m], s_axi_awsize_i[m]);
-      ar_tgt[m] = route(s_axi_araddr_i[m], s_axi_arlen_i[m], s_axi_arsize_i[m]);
+      aw_tgt[m] = route(s_awaddr[m], s_awlen[m], s_awsize[m]);
+      ar_tgt[m] = route(s_araddr[m], s_arlen[m], s_arsize[m]);
       // a read longer than the reorder beat store cannot be buffered: SLVERR
-      if ({24'd0, s_axi_arlen_i[m]} >= ReorderBeats) begin
+      if ({24'd0, s_arlen[m]} >= ReorderBeats) begin
         ar_tgt[m] = PortIdxBits'(ErrPort);
       end
       // reads for the error port are answered by the reorder buffer itself
       ar_local[m] = (ar_tgt[m] == PortIdxBits'(ErrPort));
-      ar_eresp[m] = in_window(s_axi_araddr_i[m]) ? RespSlvErr : RespDecErr;
-      aw_in[m] = {widen_id(MstIdxBits'(m), TagBits'(bq_tail[m])), s_axi_awaddr_i[m],
-                   s_axi_awlen_i[m], s_axi_awsize_i[m], s_axi_awburst_i[m],
-                   s_axi_awcache_i[m], s_axi_awprot_i[m], s_axi_awqos_i[m]};
-      ar_in[m] = {widen_id(MstIdxBits'(m), TagBits'(rob_tail[m])), s_axi_araddr_i[m],
-                   s_axi_arlen_i[m], s_axi_arsize_i[m], s_axi_arburst_i[m],
-                   s_axi_arcache_i[m], s_axi_arprot_i[m], s_axi_arqos_i[m]};
+      ar_eresp[m] = in_window(s_araddr[m]) ? RespSlvErr : RespDecErr;
+      aw_in[m] = {widen_id(MstIdxBits'(m), TagBits'(bq_tail[m])), s_awaddr[m],
+                   s_awlen[m], s_awsize[m], s_awburst[m],
+                   s_awcache[m], s_awprot[m], s_awqos[m]};
+      ar_in[m] = {widen_id(MstIdxBits'(m), TagBits'(rob_tail[m])), s_araddr[m],
+                   s_arlen[m], s_arsize[m], s_arburst[m],
+                   s_arcache[m], s_arprot[m], s_arqos[m]};
       aw_stall[m] = bq_full[m] || route_full[m];
       ar_stall[m] = rob_full[m];
     end
@@ -255,15 +259,15 @@ module tessera_axi_xbar #(
   always_comb begin
     for (int unsigned p = 0; p < NumPorts; p++) begin
       for (int unsigned m = 0; m < NumMst; m++) begin
-        aw_req[p][m] = s_axi_awvalid_i[m] && !aw_stall[m] && (aw_tgt[m] == PortIdxBits'(p));
-        ar_req[p][m] = s_axi_arvalid_i[m] && !ar_stall[m] && !ar_local[m] &&
+        aw_req[p][m] = s_awvalid[m] && !aw_stall[m] && (aw_tgt[m] == PortIdxBits'(p));
+        ar_req[p][m] = s_arvalid[m] && !ar_stall[m] && !ar_local[m] &&
                        (ar_tgt[m] == PortIdxBits'(p));
       end
     end
   end
 
   for (genvar p = 0; p < NumPorts; p++) begin : g_port_arb
-    tessera_fabric_rr_arb #(
+    tessera_rr_arb #(
       .N       (NumMst),
       .IdxBits (MstIdxBits)
     ) u_aw_arb (
@@ -275,7 +279,7 @@ module tessera_axi_xbar #(
       .idx_o  (aw_idx[p])
     );
 
-    tessera_fabric_rr_arb #(
+    tessera_rr_arb #(
       .N       (NumMst),
       .IdxBits (MstIdxBits)
     ) u_ar_arb (
@@ -307,17 +311,17 @@ module tessera_axi_xbar #(
       owner_in[p]   = aw_idx[p];
     end
     for (int unsigned m = 0; m < NumMst; m++) begin
-      s_axi_awready_o[m] = 1'b0;
-      s_axi_arready_o[m] = ar_local[m] && !ar_stall[m];
+      s_awready[m] = 1'b0;
+      s_arready[m] = ar_local[m] && !ar_stall[m];
       for (int unsigned p = 0; p < NumPorts; p++) begin
         if (aw_load[p] && aw_gnt[p][m]) begin
-          s_axi_awready_o[m] = 1'b1;
+          s_awready[m] = 1'b1;
         end
         if (ar_load[p] && ar_gnt[p][m]) begin
-          s_axi_arready_o[m] = 1'b1;
+          s_arready[m] = 1'b1;
         end
       end
-      route_push[m] = s_axi_awvalid_i[m] && s_axi_awready_o[m];
+      route_push[m] = s_awvalid[m] && s_awready[m];
     end
   end
 
@@ -352,7 +356,7 @@ module tessera_axi_xbar #(
 
   // ---------------------------------------------------------------- W routing
   for (genvar m = 0; m < NumMst; m++) begin : g_route_fifo
-    tessera_fabric_fifo #(
+    tessera_fifo #(
       .Width (PortIdxBits),
       .Depth (WFifoDepth)
     ) u_route (
@@ -368,7 +372,7 @@ module tessera_axi_xbar #(
   end
 
   for (genvar p = 0; p < NumPorts; p++) begin : g_owner_fifo
-    tessera_fabric_fifo #(
+    tessera_fifo #(
       .Width (MstIdxBits),
       .Depth (WFifoDepth)
     ) u_owner (
@@ -401,22 +405,22 @@ module tessera_axi_xbar #(
       port_wlast[p]  = 1'b0;
       for (int unsigned m = 0; m < NumMst; m++) begin
         if (w_conn[m][p]) begin
-          port_wvalid[p] = s_axi_wvalid_i[m];
-          port_wdata[p]  = s_axi_wdata_i[m];
-          port_wstrb[p]  = s_axi_wstrb_i[m];
-          port_wlast[p]  = s_axi_wlast_i[m];
+          port_wvalid[p] = s_wvalid[m];
+          port_wdata[p]  = s_wdata[m];
+          port_wstrb[p]  = s_wstrb[m];
+          port_wlast[p]  = s_wlast[m];
         end
       end
       owner_pop[p] = port_wvalid[p] && port_wready[p] && port_wlast[p];
     end
     for (int unsigned m = 0; m < NumMst; m++) begin
-      s_axi_wready_o[m] = 1'b0;
+      s_wready[m] = 1'b0;
       for (int unsigned p = 0; p < NumPorts; p++) begin
         if (w_conn[m][p]) begin
-          s_axi_wready_o[m] = port_wready[p];
+          s_wready[m] = port_wready[p];
         end
       end
-      route_pop[m] = s_axi_wvalid_i[m] && s_axi_wready_o[m] && s_axi_wlast_i[m];
+      route_pop[m] = s_wvalid[m] && s_wready[m] && s_wlast[m];
     end
   end
 
@@ -464,7 +468,7 @@ module tessera_axi_xbar #(
 
   for (genvar m = 0; m < NumMst; m++) begin : g_resp
     for (genvar b = 0; b < RdBanks; b++) begin : g_bank
-      tessera_fabric_rr_arb #(
+      tessera_rr_arb #(
         .N       (NumSlv),
         .IdxBits (SlvIdxBitsR)
       ) u_r_arb (
@@ -491,7 +495,7 @@ module tessera_axi_xbar #(
       end
     end
 
-    tessera_fabric_rr_arb #(
+    tessera_rr_arb #(
       .N       (NumPorts),
       .IdxBits (PortIdxBits)
     ) u_b_arb (
@@ -527,9 +531,9 @@ module tessera_axi_xbar #(
     ) u_rob (
       .clk_i        (clk_i),
       .rst_ni       (rst_ni),
-      .alloc_i      (s_axi_arvalid_i[m] && s_axi_arready_o[m]),
-      .alloc_id_i   (s_axi_arid_i[m]),
-      .alloc_len_i  (s_axi_arlen_i[m]),
+      .alloc_i      (s_arvalid[m] && s_arready[m]),
+      .alloc_id_i   (s_arid[m]),
+      .alloc_len_i  (s_arlen[m]),
       .alloc_err_i  (ar_local[m]),
       .alloc_resp_i (ar_eresp[m]),
       .full_o       (rob_full[m]),
@@ -540,12 +544,12 @@ module tessera_axi_xbar #(
       .wr_slot_i    (r_wslot[m]),
       .wr_data_i    (r_wdata[m]),
       .wr_resp_i    (r_wresp[m]),
-      .rid_o        (s_axi_rid_o[m]),
-      .rdata_o      (s_axi_rdata_o[m]),
-      .rresp_o      (s_axi_rresp_o[m]),
-      .rlast_o      (s_axi_rlast_o[m]),
-      .rvalid_o     (s_axi_rvalid_o[m]),
-      .rready_i     (s_axi_rready_i[m])
+      .rid_o        (s_rid[m]),
+      .rdata_o      (s_rdata[m]),
+      .rresp_o      (s_rresp[m]),
+      .rlast_o      (s_rlast[m]),
+      .rvalid_o     (s_rvalid[m]),
+      .rready_i     (s_rready[m])
     );
 
     tessera_fabric_b_queue #(
@@ -555,17 +559,17 @@ module tessera_axi_xbar #(
     ) u_bq (
       .clk_i        (clk_i),
       .rst_ni       (rst_ni),
-      .alloc_i      (s_axi_awvalid_i[m] && s_axi_awready_o[m]),
-      .alloc_id_i   (s_axi_awid_i[m]),
+      .alloc_i      (s_awvalid[m] && s_awready[m]),
+      .alloc_id_i   (s_awid[m]),
       .full_o       (bq_full[m]),
       .alloc_slot_o (bq_tail[m]),
       .wr_i         (b_wr[m]),
       .wr_slot_i    (b_wslot[m]),
       .wr_resp_i    (b_wresp[m]),
-      .bid_o        (s_axi_bid_o[m]),
-      .bresp_o      (s_axi_bresp_o[m]),
-      .bvalid_o     (s_axi_bvalid_o[m]),
-      .bready_i     (s_axi_bready_i[m])
+      .bid_o        (s_bid[m]),
+      .bresp_o      (s_bresp[m]),
+      .bvalid_o     (s_bvalid[m]),
+      .bready_i     (s_bready[m])
     );
   end
 
@@ -598,29 +602,35 @@ module tessera_axi_xbar #(
 
   // ---------------------------------------------------------------- channels
   for (genvar c = 0; c < NumSlv; c++) begin : g_chan
-    assign m_axi_awid_o[c]    = port_aw[c][AxId +: SlvIdBits];
-    assign m_axi_awaddr_o[c]  = port_aw[c][AxAddr +: 32];
-    assign m_axi_awlen_o[c]   = port_aw[c][AxLen +: 8];
-    assign m_axi_awsize_o[c]  = port_aw[c][AxSize +: 3];
-    assign m_axi_awburst_o[c] = port_aw[c][AxBurst +: 2];
-    assign m_axi_awcache_o[c] = port_aw[c][AxCache +: 4];
-    assign m_axi_awprot_o[c]  = port_aw[c][AxProt +: 3];
-    assign m_axi_awqos_o[c]   = port_aw[c][AxQos +: 4];
-    assign m_axi_awvalid_o[c] = port_awvalid[c];
-    assign port_awready[c]    = m_axi_awready_i[c];
+    tessera_bus_pkg::axi_mem_req_t req;
+    tessera_bus_pkg::axi_mem_rsp_t rsp;
+    logic                          unused_rsp;
+    assign rsp          = mst_rsp_i[c];
+    assign req.aw.id    = MemIdBits'(port_aw[c][AxId +: SlvIdBits]);
+    assign req.aw.addr  = port_aw[c][AxAddr +: 32];
+    assign req.aw.len   = port_aw[c][AxLen +: 8];
+    assign req.aw.size  = port_aw[c][AxSize +: 3];
+    assign req.aw.burst = port_aw[c][AxBurst +: 2];
+    assign req.aw.cache = port_aw[c][AxCache +: 4];
+    assign req.aw.prot  = port_aw[c][AxProt +: 3];
+    assign req.aw.qos   = port_aw[c][AxQos +: 4];
+    assign req.aw.user  = '0;
+    assign req.aw_valid = port_awvalid[c];
+    assign port_awready[c] = rsp.aw_ready;
+    assign req.w.user   = '0;
     if (WBufBeats == 0) begin : g_w_direct
-      assign m_axi_wdata_o[c]   = port_wdata[c];
-      assign m_axi_wstrb_o[c]   = port_wstrb[c];
-      assign m_axi_wlast_o[c]   = port_wlast[c];
-      assign m_axi_wvalid_o[c]  = port_wvalid[c];
-      assign port_wready[c]     = m_axi_wready_i[c];
+      assign req.w.data   = port_wdata[c];
+      assign req.w.strb   = port_wstrb[c];
+      assign req.w.last   = port_wlast[c];
+      assign req.w_valid  = port_wvalid[c];
+      assign port_wready[c] = rsp.w_ready;
     end else begin : g_w_buf
       // W buffer: a master's W beat for this channel is parked here when the channel is
       // busy (its R beats share the bandwidth), so the master's next W burst, bound for
       // another channel, is not held behind it (a master's W beats leave in its AW order).
       // Beats keep the port's order, so the channel sees its AW order.
       logic wb_full, wb_empty;
-      tessera_fabric_fifo #(
+      tessera_fifo #(
         .Width (DataBits + StrbBits + 1),
         .Depth (WBufBeats)
       ) u_wbuf (
@@ -628,67 +638,81 @@ module tessera_axi_xbar #(
         .rst_ni  (rst_ni),
         .push_i  (port_wvalid[c]),
         .data_i  ({port_wlast[c], port_wstrb[c], port_wdata[c]}),
-        .pop_i   (m_axi_wready_i[c]),
-        .data_o  ({m_axi_wlast_o[c], m_axi_wstrb_o[c], m_axi_wdata_o[c]}),
+        .pop_i   (rsp.w_ready),
+        .data_o  ({req.w.last, req.w.strb, req.w.data}),
         .full_o  (wb_full),
         .empty_o (wb_empty)
       );
-      assign m_axi_wvalid_o[c] = !wb_empty;
-      assign port_wready[c]    = !wb_full;
+      assign req.w_valid    = !wb_empty;
+      assign port_wready[c] = !wb_full;
     end
-    assign port_bid[c]        = m_axi_bid_i[c];
-    assign port_bresp[c]      = m_axi_bresp_i[c];
-    assign port_bvalid[c]     = m_axi_bvalid_i[c];
-    assign m_axi_bready_o[c]  = port_bready[c];
-    assign m_axi_arid_o[c]    = port_ar[c][AxId +: SlvIdBits];
-    assign m_axi_araddr_o[c]  = port_ar[c][AxAddr +: 32];
-    assign m_axi_arlen_o[c]   = port_ar[c][AxLen +: 8];
-    assign m_axi_arsize_o[c]  = port_ar[c][AxSize +: 3];
-    assign m_axi_arburst_o[c] = port_ar[c][AxBurst +: 2];
-    assign m_axi_arcache_o[c] = port_ar[c][AxCache +: 4];
-    assign m_axi_arprot_o[c]  = port_ar[c][AxProt +: 3];
-    assign m_axi_arqos_o[c]   = port_ar[c][AxQos +: 4];
-    assign m_axi_arvalid_o[c] = port_arvalid[c];
-    assign port_arready[c]    = m_axi_arready_i[c];
-    assign port_rid[c]        = m_axi_rid_i[c];
-    assign port_rdata[c]      = m_axi_rdata_i[c];
-    assign port_rresp[c]      = m_axi_rresp_i[c];
-    assign port_rlast[c]      = m_axi_rlast_i[c];
-    assign port_rvalid[c]     = m_axi_rvalid_i[c];
-    assign m_axi_rready_o[c]  = port_rready[c];
+    assign port_bid[c]    = rsp.b.id[SlvIdBits-1:0];
+    assign port_bresp[c]  = rsp.b.resp;
+    assign port_bvalid[c] = rsp.b_valid;
+    assign req.b_ready    = port_bready[c];
+    assign req.ar.id      = MemIdBits'(port_ar[c][AxId +: SlvIdBits]);
+    assign req.ar.addr    = port_ar[c][AxAddr +: 32];
+    assign req.ar.len     = port_ar[c][AxLen +: 8];
+    assign req.ar.size    = port_ar[c][AxSize +: 3];
+    assign req.ar.burst   = port_ar[c][AxBurst +: 2];
+    assign req.ar.cache   = port_ar[c][AxCache +: 4];
+    assign req.ar.prot    = port_ar[c][AxProt +: 3];
+    assign req.ar.qos     = port_ar[c][AxQos +: 4];
+    assign req.ar.user    = '0;
+    assign req.ar_valid   = port_arvalid[c];
+    assign port_arready[c] = rsp.ar_ready;
+    assign port_rid[c]    = rsp.r.id[SlvIdBits-1:0];
+    assign port_rdata[c]  = rsp.r.data;
+    assign port_rresp[c]  = rsp.r.resp;
+    assign port_rlast[c]  = rsp.r.last;
+    assign port_rvalid[c] = rsp.r_valid;
+    assign req.r_ready    = port_rready[c];
+    assign mst_req_o[c]   = req;
+    assign unused_rsp     = ^{rsp.b.user, rsp.r.user};
+    if (SlvIdBits < MemIdBits) begin : g_unused_id
+      logic unused_id;
+      assign unused_id = ^{rsp.b.id[MemIdBits-1:SlvIdBits], rsp.r.id[MemIdBits-1:SlvIdBits]};
+    end
   end
 
   // ---------------------------------------------------------------- error slave
+  tessera_bus_pkg::axi_mem_req_t err_req;
+  tessera_bus_pkg::axi_mem_rsp_t err_rsp;
+  always_comb begin
+    err_req          = '0;
+    err_req.aw.id    = MemIdBits'(port_aw[ErrPort][AxId +: SlvIdBits]);
+    err_req.aw.addr  = port_aw[ErrPort][AxAddr +: 32];
+    err_req.aw_valid = port_awvalid[ErrPort];
+    err_req.w.last   = port_wlast[ErrPort];
+    err_req.w_valid  = port_wvalid[ErrPort];
+    err_req.b_ready  = port_bready[ErrPort];
+    err_req.ar.id    = MemIdBits'(port_ar[ErrPort][AxId +: SlvIdBits]);
+    err_req.ar.addr  = port_ar[ErrPort][AxAddr +: 32];
+    err_req.ar.len   = port_ar[ErrPort][AxLen +: 8];
+    err_req.ar_valid = port_arvalid[ErrPort];
+    err_req.r_ready  = port_rready[ErrPort];
+  end
+  assign port_awready[ErrPort] = err_rsp.aw_ready;
+  assign port_wready[ErrPort]  = err_rsp.w_ready;
+  assign port_bid[ErrPort]     = err_rsp.b.id[SlvIdBits-1:0];
+  assign port_bresp[ErrPort]   = err_rsp.b.resp;
+  assign port_bvalid[ErrPort]  = err_rsp.b_valid;
+  assign port_arready[ErrPort] = err_rsp.ar_ready;
+  assign port_rid[ErrPort]     = err_rsp.r.id[SlvIdBits-1:0];
+  assign port_rdata[ErrPort]   = err_rsp.r.data;
+  assign port_rresp[ErrPort]   = err_rsp.r.resp;
+  assign port_rlast[ErrPort]   = err_rsp.r.last;
+  assign port_rvalid[ErrPort]  = err_rsp.r_valid;
+
   tessera_fabric_err_slv #(
-    .DataBits (DataBits),
     .IdBits   (SlvIdBits),
     .MemBase  (MemBase),
     .MemSize  (MemSize)
   ) u_err (
-    .clk_i           (clk_i),
-    .rst_ni          (rst_ni),
-    .s_axi_awid_i    (port_aw[ErrPort][AxId +: SlvIdBits]),
-    .s_axi_awaddr_i  (port_aw[ErrPort][AxAddr +: 32]),
-    .s_axi_awvalid_i (port_awvalid[ErrPort]),
-    .s_axi_awready_o (port_awready[ErrPort]),
-    .s_axi_wlast_i   (port_wlast[ErrPort]),
-    .s_axi_wvalid_i  (port_wvalid[ErrPort]),
-    .s_axi_wready_o  (port_wready[ErrPort]),
-    .s_axi_bid_o     (port_bid[ErrPort]),
-    .s_axi_bresp_o   (port_bresp[ErrPort]),
-    .s_axi_bvalid_o  (port_bvalid[ErrPort]),
-    .s_axi_bready_i  (port_bready[ErrPort]),
-    .s_axi_arid_i    (port_ar[ErrPort][AxId +: SlvIdBits]),
-    .s_axi_araddr_i  (port_ar[ErrPort][AxAddr +: 32]),
-    .s_axi_arlen_i   (port_ar[ErrPort][AxLen +: 8]),
-    .s_axi_arvalid_i (port_arvalid[ErrPort]),
-    .s_axi_arready_o (port_arready[ErrPort]),
-    .s_axi_rid_o     (port_rid[ErrPort]),
-    .s_axi_rdata_o   (port_rdata[ErrPort]),
-    .s_axi_rresp_o   (port_rresp[ErrPort]),
-    .s_axi_rlast_o   (port_rlast[ErrPort]),
-    .s_axi_rvalid_o  (port_rvalid[ErrPort]),
-    .s_axi_rready_i  (port_rready[ErrPort])
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .slv_req_i (err_req),
+    .slv_rsp_o (err_rsp)
   );
 
   // ---------------------------------------------------------------- unused
@@ -702,6 +726,6 @@ module tessera_axi_xbar #(
                         port_aw[ErrPort][AxCache +: 4], port_aw[ErrPort][AxProt +: 3], port_aw[ErrPort][AxQos +: 4],
                         port_ar[ErrPort][AxSize +: 3], port_ar[ErrPort][AxBurst +: 2],
                         port_ar[ErrPort][AxCache +: 4], port_ar[ErrPort][AxProt +: 3], port_ar[ErrPort][AxQos +: 4],
-                        port_rid, port_bid};
+                        port_rid, port_bid, err_rsp.b.user, err_rsp.r.user};
 
 endmodule

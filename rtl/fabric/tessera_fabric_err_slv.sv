@@ -6,38 +6,45 @@
 // Writes are accepted, all W beats up to wlast are drained, then one B is
 // returned. One read and one write are handled at a time (independently).
 module tessera_fabric_err_slv #(
-  parameter int unsigned DataBits = 256,
-  parameter int unsigned IdBits   = 8,
+  parameter int unsigned IdBits   = 8,   // ID bits used (at most tessera_bus_pkg::MemIdBits)
   parameter logic [31:0] MemBase  = 32'h8000_0000,
   parameter logic [31:0] MemSize  = 32'h4000_0000
 ) (
-  input  logic                clk_i,
-  input  logic                rst_ni,
-  // write address / data / response
-  input  logic [IdBits-1:0]   s_axi_awid_i,
-  input  logic [31:0]         s_axi_awaddr_i,
-  input  logic                s_axi_awvalid_i,
-  output logic                s_axi_awready_o,
-  input  logic                s_axi_wlast_i,
-  input  logic                s_axi_wvalid_i,
-  output logic                s_axi_wready_o,
-  output logic [IdBits-1:0]   s_axi_bid_o,
-  output logic [1:0]          s_axi_bresp_o,
-  output logic                s_axi_bvalid_o,
-  input  logic                s_axi_bready_i,
-  // read address / data
-  input  logic [IdBits-1:0]   s_axi_arid_i,
-  input  logic [31:0]         s_axi_araddr_i,
-  input  logic [7:0]          s_axi_arlen_i,
-  input  logic                s_axi_arvalid_i,
-  output logic                s_axi_arready_o,
-  output logic [IdBits-1:0]   s_axi_rid_o,
-  output logic [DataBits-1:0] s_axi_rdata_o,
-  output logic [1:0]          s_axi_rresp_o,
-  output logic                s_axi_rlast_o,
-  output logic                s_axi_rvalid_o,
-  input  logic                s_axi_rready_i
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  input  tessera_bus_pkg::axi_mem_req_t slv_req_i,
+  output tessera_bus_pkg::axi_mem_rsp_t slv_rsp_o
 );
+
+  localparam int unsigned MemIdBits = tessera_bus_pkg::MemIdBits;
+
+  // the request fields used, and the ones an error slave ignores
+  logic [IdBits-1:0] awid, arid;
+  logic [31:0]       awaddr, araddr;
+  logic [7:0]        arlen;
+  logic              awvalid, wlast, wvalid, bready;
+  logic              arvalid, rready;
+  logic              unused_req;
+  assign awid    = slv_req_i.aw.id[IdBits-1:0];
+  assign awaddr  = slv_req_i.aw.addr;
+  assign awvalid = slv_req_i.aw_valid;
+  assign wlast   = slv_req_i.w.last;
+  assign wvalid  = slv_req_i.w_valid;
+  assign bready  = slv_req_i.b_ready;
+  assign arid    = slv_req_i.ar.id[IdBits-1:0];
+  assign araddr  = slv_req_i.ar.addr;
+  assign arlen   = slv_req_i.ar.len;
+  assign arvalid = slv_req_i.ar_valid;
+  assign rready  = slv_req_i.r_ready;
+  assign unused_req = ^{slv_req_i.aw.len, slv_req_i.aw.size, slv_req_i.aw.burst,
+                        slv_req_i.aw.cache, slv_req_i.aw.prot, slv_req_i.aw.qos,
+                        slv_req_i.aw.user, slv_req_i.w.data, slv_req_i.w.strb, slv_req_i.w.user,
+                        slv_req_i.ar.size, slv_req_i.ar.burst, slv_req_i.ar.cache,
+                        slv_req_i.ar.prot, slv_req_i.ar.qos, slv_req_i.ar.user};
+  if (IdBits < MemIdBits) begin : gen_unused_id
+    logic unused_id;
+    assign unused_id = ^{slv_req_i.aw.id[MemIdBits-1:IdBits], slv_req_i.ar.id[MemIdBits-1:IdBits]};
+  end
 
   localparam logic [1:0] RespSlvErr = 2'b10;
   localparam logic [1:0] RespDecErr = 2'b11;
@@ -54,11 +61,12 @@ module tessera_fabric_err_slv #(
   logic [IdBits-1:0] bid_q, bid_d;
   logic [1:0]        bresp_q, bresp_d;
 
-  assign s_axi_awready_o = (wstate_q == WIdle);
-  assign s_axi_wready_o  = (wstate_q == WData);
-  assign s_axi_bvalid_o  = (wstate_q == WResp);
-  assign s_axi_bid_o     = bid_q;
-  assign s_axi_bresp_o   = bresp_q;
+  assign slv_rsp_o.aw_ready = (wstate_q == WIdle);
+  assign slv_rsp_o.w_ready  = (wstate_q == WData);
+  assign slv_rsp_o.b_valid  = (wstate_q == WResp);
+  assign slv_rsp_o.b.id     = MemIdBits'(bid_q);
+  assign slv_rsp_o.b.user   = '0;
+  assign slv_rsp_o.b.resp   = bresp_q;
 
   always_comb begin
     wstate_d = wstate_q;
@@ -66,19 +74,19 @@ module tessera_fabric_err_slv #(
     bresp_d  = bresp_q;
     unique case (wstate_q)
       WIdle: begin
-        if (s_axi_awvalid_i) begin
+        if (awvalid) begin
           wstate_d = WData;
-          bid_d    = s_axi_awid_i;
-          bresp_d  = err_code(s_axi_awaddr_i);
+          bid_d    = awid;
+          bresp_d  = err_code(awaddr);
         end
       end
       WData: begin
-        if (s_axi_wvalid_i && s_axi_wlast_i) begin
+        if (wvalid && wlast) begin
           wstate_d = WResp;
         end
       end
       WResp: begin
-        if (s_axi_bready_i) begin
+        if (bready) begin
           wstate_d = WIdle;
         end
       end
@@ -93,12 +101,13 @@ module tessera_fabric_err_slv #(
   logic [7:0]        rlen_q, rlen_d;
   logic [7:0]        rcnt_q, rcnt_d;
 
-  assign s_axi_arready_o = !rbusy_q;
-  assign s_axi_rvalid_o  = rbusy_q;
-  assign s_axi_rid_o     = rid_q;
-  assign s_axi_rresp_o   = rresp_q;
-  assign s_axi_rdata_o   = '0;
-  assign s_axi_rlast_o   = (rcnt_q == rlen_q);
+  assign slv_rsp_o.ar_ready = !rbusy_q;
+  assign slv_rsp_o.r_valid  = rbusy_q;
+  assign slv_rsp_o.r.id      = MemIdBits'(rid_q);
+  assign slv_rsp_o.r.user    = '0;
+  assign slv_rsp_o.r.resp   = rresp_q;
+  assign slv_rsp_o.r.data   = '0;
+  assign slv_rsp_o.r.last   = (rcnt_q == rlen_q);
 
   always_comb begin
     rbusy_d = rbusy_q;
@@ -107,15 +116,15 @@ module tessera_fabric_err_slv #(
     rlen_d  = rlen_q;
     rcnt_d  = rcnt_q;
     if (!rbusy_q) begin
-      if (s_axi_arvalid_i) begin
+      if (arvalid) begin
         rbusy_d = 1'b1;
-        rid_d   = s_axi_arid_i;
-        rresp_d = err_code(s_axi_araddr_i);
-        rlen_d  = s_axi_arlen_i;
+        rid_d   = arid;
+        rresp_d = err_code(araddr);
+        rlen_d  = arlen;
         rcnt_d  = 8'd0;
       end
-    end else if (s_axi_rready_i) begin
-      if (s_axi_rlast_o) begin
+    end else if (rready) begin
+      if (slv_rsp_o.r.last) begin
         rbusy_d = 1'b0;
       end else begin
         rcnt_d = rcnt_q + 8'd1;

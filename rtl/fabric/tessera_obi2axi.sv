@@ -1,7 +1,7 @@
 // OBI (32-bit system bus, one transaction outstanding) to AXI4 bridge.
 // Every OBI access becomes one single-beat AXI burst (len 0, full-width size,
-// INCR, ID 0). The AXI address is the OBI address aligned down to the AXI
-// data width; the 32-bit word sits on its natural byte lanes and wstrb is
+// INCR, ID 0) on its AXI manager port (tessera_bus_pkg::axi_req_t). The AXI
+// address is the OBI address aligned down to the AXI data width; the 32-bit word sits on its natural byte lanes and wstrb is
 // obi_be shifted to those lanes. rdata is taken from the same lanes.
 // Response: obi_rvalid one cycle after B/R arrives, obi_err = (resp != OKAY).
 // The next request is granted in the same cycle the response is returned.
@@ -14,8 +14,6 @@
 // read still returns the error of its own beat). With rdbuf_en_i = 0 the bridge
 // behaves exactly as above.
 module tessera_obi2axi #(
-  parameter int unsigned DataBits = 256,
-  parameter int unsigned IdBits   = 4,
   parameter int unsigned BufBeats = 2      // read-buffer block in beats (power of two)
 ) (
   input  logic                  clk_i,
@@ -31,44 +29,12 @@ module tessera_obi2axi #(
   output logic [31:0]           obi_rdata_o,
   output logic                  obi_err_o,
   input  logic                  rdbuf_en_i,  // read buffer on (see above)
-  // AXI4 master
-  output logic [IdBits-1:0]     m_axi_awid_o,
-  output logic [31:0]           m_axi_awaddr_o,
-  output logic [7:0]            m_axi_awlen_o,
-  output logic [2:0]            m_axi_awsize_o,
-  output logic [1:0]            m_axi_awburst_o,
-  output logic [3:0]            m_axi_awcache_o,
-  output logic [2:0]            m_axi_awprot_o,
-  output logic [3:0]            m_axi_awqos_o,
-  output logic                  m_axi_awvalid_o,
-  input  logic                  m_axi_awready_i,
-  output logic [DataBits-1:0]   m_axi_wdata_o,
-  output logic [DataBits/8-1:0] m_axi_wstrb_o,
-  output logic                  m_axi_wlast_o,
-  output logic                  m_axi_wvalid_o,
-  input  logic                  m_axi_wready_i,
-  input  logic [IdBits-1:0]     m_axi_bid_i,
-  input  logic [1:0]            m_axi_bresp_i,
-  input  logic                  m_axi_bvalid_i,
-  output logic                  m_axi_bready_o,
-  output logic [IdBits-1:0]     m_axi_arid_o,
-  output logic [31:0]           m_axi_araddr_o,
-  output logic [7:0]            m_axi_arlen_o,
-  output logic [2:0]            m_axi_arsize_o,
-  output logic [1:0]            m_axi_arburst_o,
-  output logic [3:0]            m_axi_arcache_o,
-  output logic [2:0]            m_axi_arprot_o,
-  output logic [3:0]            m_axi_arqos_o,
-  output logic                  m_axi_arvalid_o,
-  input  logic                  m_axi_arready_i,
-  input  logic [IdBits-1:0]     m_axi_rid_i,
-  input  logic [DataBits-1:0]   m_axi_rdata_i,
-  input  logic [1:0]            m_axi_rresp_i,
-  input  logic                  m_axi_rlast_i,
-  input  logic                  m_axi_rvalid_i,
-  output logic                  m_axi_rready_o
+  // AXI4 manager port
+  output tessera_bus_pkg::axi_req_t mst_req_o,
+  input  tessera_bus_pkg::axi_rsp_t mst_rsp_i
 );
 
+  localparam int unsigned DataBits  = tessera_bus_pkg::DataBits;
   localparam int unsigned DataBytes = DataBits / 8;
   localparam int unsigned OffBits   = $clog2(DataBytes);   // byte offset inside a beat
   localparam int unsigned NumWords  = DataBits / 32;
@@ -108,37 +74,29 @@ module tessera_obi2axi #(
   assign obi_rdata_o  = rdata_q;
   assign obi_err_o    = err_q;
 
-  // AXI requests: constant burst attributes
-  assign m_axi_awid_o    = '0;
-  assign m_axi_awaddr_o  = {addr_q[31:OffBits], OffBits'(0)};
-  assign m_axi_awlen_o   = 8'd0;
-  assign m_axi_awsize_o  = AxSize;
-  assign m_axi_awburst_o = 2'b01;      // INCR
-  assign m_axi_awcache_o = 4'b0000;    // device non-bufferable, no allocation
-  assign m_axi_awprot_o  = 3'b000;
-  assign m_axi_awqos_o   = 4'd0;
-  assign m_axi_awvalid_o = (state_q == WrAddrData) && !aw_done_q;
-  assign m_axi_wlast_o   = 1'b1;
-  assign m_axi_wvalid_o  = (state_q == WrAddrData) && !w_done_q;
-  assign m_axi_bready_o  = (state_q == WrResp);
-  assign m_axi_arid_o    = '0;
-  assign m_axi_araddr_o  = burst_q ? {addr_q[31:BlkBits], BlkBits'(0)} : {addr_q[31:OffBits], OffBits'(0)};
-  assign m_axi_arlen_o   = burst_q ? 8'(BufBeats - 1) : 8'd0;
-  assign m_axi_arsize_o  = AxSize;
-  assign m_axi_arburst_o = 2'b01;
-  assign m_axi_arcache_o = 4'b0000;
-  assign m_axi_arprot_o  = 3'b000;
-  assign m_axi_arqos_o   = 4'd0;
-  assign m_axi_arvalid_o = (state_q == RdAddr);
-  assign m_axi_rready_o  = (state_q == RdData);
-
+  // AXI requests: constant burst attributes, ID 0
   always_comb begin
-    m_axi_wdata_o = '0;
-    m_axi_wstrb_o = '0;
+    mst_req_o          = '0;
+    mst_req_o.aw.addr  = {addr_q[31:OffBits], OffBits'(0)};
+    mst_req_o.aw.len   = 8'd0;
+    mst_req_o.aw.size  = AxSize;
+    mst_req_o.aw.burst = 2'b01;      // INCR
+    mst_req_o.aw.cache = 4'b0000;    // device non-bufferable, no allocation
+    mst_req_o.aw_valid = (state_q == WrAddrData) && !aw_done_q;
+    mst_req_o.w.last   = 1'b1;
+    mst_req_o.w_valid  = (state_q == WrAddrData) && !w_done_q;
+    mst_req_o.b_ready  = (state_q == WrResp);
+    mst_req_o.ar.addr  = burst_q ? {addr_q[31:BlkBits], BlkBits'(0)} : {addr_q[31:OffBits], OffBits'(0)};
+    mst_req_o.ar.len   = burst_q ? 8'(BufBeats - 1) : 8'd0;
+    mst_req_o.ar.size  = AxSize;
+    mst_req_o.ar.burst = 2'b01;
+    mst_req_o.ar_valid = (state_q == RdAddr);
+    mst_req_o.r_ready  = (state_q == RdData);
+    // the word on every lane, strobes on the addressed one
     for (int unsigned i = 0; i < NumWords; i++) begin
-      m_axi_wdata_o[32*i +: 32] = wdata_q;
+      mst_req_o.w.data[32*i +: 32] = wdata_q;
       if (word_q == WordBits'(i)) begin
-        m_axi_wstrb_o[4*i +: 4] = be_q;
+        mst_req_o.w.strb[4*i +: 4] = be_q;
       end
     end
   end
@@ -148,7 +106,7 @@ module tessera_obi2axi #(
     rword = '0;
     for (int unsigned i = 0; i < NumWords; i++) begin
       if (word_q == WordBits'(i)) begin
-        rword = m_axi_rdata_i[32*i +: 32];
+        rword = mst_rsp_i.r.data[32*i +: 32];
       end
     end
   end
@@ -205,10 +163,10 @@ module tessera_obi2axi #(
         end
       end
       WrAddrData: begin
-        if (m_axi_awvalid_o && m_axi_awready_i) begin
+        if (mst_req_o.aw_valid && mst_rsp_i.aw_ready) begin
           aw_done_d = 1'b1;
         end
-        if (m_axi_wvalid_o && m_axi_wready_i) begin
+        if (mst_req_o.w_valid && mst_rsp_i.w_ready) begin
           w_done_d = 1'b1;
         end
         if (aw_done_d && w_done_d) begin
@@ -216,26 +174,26 @@ module tessera_obi2axi #(
         end
       end
       WrResp: begin
-        if (m_axi_bvalid_i) begin
+        if (mst_rsp_i.b_valid) begin
           rdata_d = '0;
-          err_d   = (m_axi_bresp_i != 2'b00);
+          err_d   = (mst_rsp_i.b.resp != 2'b00);
           state_d = Resp;
         end
       end
       RdAddr: begin
-        if (m_axi_arready_i) begin
+        if (mst_rsp_i.ar_ready) begin
           state_d = RdData;
         end
       end
       RdData: begin
-        if (m_axi_rvalid_i) begin
+        if (mst_rsp_i.r_valid) begin
           if (!burst_q || beat_q == addr_beat) begin
             rdata_d = rword;
-            err_d   = (m_axi_rresp_i != 2'b00);
+            err_d   = (mst_rsp_i.r.resp != 2'b00);
           end
-          burst_err_d = burst_err_q || (m_axi_rresp_i != 2'b00);
+          burst_err_d = burst_err_q || (mst_rsp_i.r.resp != 2'b00);
           beat_d      = beat_q + BeatBits'(1);
-          if (!burst_q || m_axi_rlast_i) begin
+          if (!burst_q || mst_rsp_i.r.last) begin
             buf_valid_d = burst_q && !burst_err_d;
             state_d     = Resp;
           end
@@ -251,8 +209,8 @@ module tessera_obi2axi #(
   // buffer data: written beat by beat while a buffered burst returns (no reset:
   // only read while buf_valid_q is set)
   always_ff @(posedge clk_i) begin
-    if (state_q == RdData && m_axi_rvalid_i && burst_q) begin
-      buf_q[beat_q] <= m_axi_rdata_i;
+    if (state_q == RdData && mst_rsp_i.r_valid && burst_q) begin
+      buf_q[beat_q] <= mst_rsp_i.r.data;
     end
   end
 
@@ -290,6 +248,6 @@ module tessera_obi2axi #(
 
   // One fixed ID, one burst at a time: bid/rid carry no information.
   logic unused_sig;
-  assign unused_sig = ^{m_axi_bid_i, m_axi_rid_i, addr_q[1:0]};
+  assign unused_sig = ^{mst_rsp_i.b.id, mst_rsp_i.b.user, mst_rsp_i.r.id, mst_rsp_i.r.user, addr_q[1:0]};
 
 endmodule

@@ -460,11 +460,11 @@ module tessera_l2 #(
   end
   logic [NumSide-1:0]  sd_gnt_arb;
   assign sd_req = {mt_side_req, ms_side_req};
-  tessera_l2_rr_arb #(.N(NumSide)) u_side_arb (
+  tessera_rr_arb #(.N(NumSide)) u_side_arb (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .req_i     (sd_req),
-    .advance_i (!fl_valid),
+    .ack_i     (!fl_valid),
     .gnt_o     (sd_gnt_arb),
     .idx_o     (sd_idx)
   );
@@ -560,11 +560,11 @@ module tessera_l2 #(
       if (pf_first_q && bk_rq[b][PfReq]) bk_rq[b][NumEng-1:0] = '0;
       else if (|bk_rq[b][NumEng-1:0])    bk_rq[b][PfReq] = 1'b0;
     end
-    tessera_l2_rr_arb #(.N(NumReq)) u_arb (
+    tessera_rr_arb #(.N(NumReq)) u_arb (
       .clk_i     (clk_i),
       .rst_ni    (rst_ni),
       .req_i     (bk_rq[b]),
-      .advance_i (1'b1),
+      .ack_i     (1'b1),
       .gnt_o     (bk_gnt[b]),
       .idx_o     (bk_gidx[b])
     );
@@ -1002,11 +1002,11 @@ module tessera_l2 #(
   logic [SrcW-1:0]         wp_src;
 
   // the maintenance engine has priority (its write-back is older than any later victim)
-  tessera_l2_rr_arb #(.N(NumEng)) u_wq_arb (
+  tessera_rr_arb #(.N(NumEng)) u_wq_arb (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .req_i     (ms_wq_req),
-    .advance_i (!wq_full && !mt_wq_req && !pf_wq_push),
+    .ack_i     (!wq_full && !mt_wq_req && !pf_wq_push),
     .gnt_o     (wp_gnt),
     .idx_o     (wp_idx)
   );
@@ -1143,11 +1143,11 @@ module tessera_l2 #(
     end
   end
   assign ar_take = !ar_v_q || m_axi_arready_i;
-  tessera_l2_rr_arb #(.N(NumRd)) u_ar_arb (
+  tessera_rr_arb #(.N(NumRd)) u_ar_arb (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .req_i     (ar_req_all),
-    .advance_i (ar_take),
+    .ack_i     (ar_take),
     .gnt_o     (ar_gnt_arb),
     .idx_o     (ar_idx)
   );
@@ -1203,11 +1203,11 @@ module tessera_l2 #(
                          - 10'(m1_axi_rvalid_i && m1_axi_rready_o);
       end
     end
-    tessera_l2_rr_arb #(.N(NumPf)) u_ar1_arb (
+    tessera_rr_arb #(.N(NumPf)) u_ar1_arb (
       .clk_i     (clk_i),
       .rst_ni    (rst_ni),
       .req_i     (ar1_req),
-      .advance_i (ar1_take),
+      .ack_i     (ar1_take),
       .gnt_o     (ar1_gnt_arb),
       .idx_o     (ar1_idx)
     );

@@ -169,19 +169,19 @@ module tessera_l2_router #(
     logic [N-1:0] ar_rr_gnt, aw_rr_gnt;
     logic [TW-1:0] ar_rr_idx, aw_rr_idx;
 
-    tessera_l2_rr_arb #(.N(N)) u_ar_arb (
+    tessera_rr_arb #(.N(N)) u_ar_arb (
       .clk_i    (clk_i),
       .rst_ni   (rst_ni),
       .req_i    (ar_req[s]),
-      .advance_i(ar_hs[s]),
+      .ack_i    (ar_hs[s]),
       .gnt_o    (ar_rr_gnt),
       .idx_o    (ar_rr_idx)
     );
-    tessera_l2_rr_arb #(.N(N)) u_aw_arb (
+    tessera_rr_arb #(.N(N)) u_aw_arb (
       .clk_i    (clk_i),
       .rst_ni   (rst_ni),
       .req_i    (aw_req[s]),
-      .advance_i(aw_hs[s]),
+      .ack_i    (aw_hs[s]),
       .gnt_o    (aw_rr_gnt),
       .idx_o    (aw_rr_idx)
     );

@@ -3,8 +3,9 @@
 module tessera_top #(
   parameter              BootromHex = "",   // $readmemh image of the boot ROM
   parameter int unsigned Platform   = 0,    // SYSCTRL.CONFIG0.platform: 0 sim, 1 FPGA
-  parameter int unsigned HbmIdBits  = tessera_cfg_pkg::AxiIdBits + 5,  // {master, read slot}: 64 slots up to 8 masters
-  parameter int unsigned HostIdBits = tessera_cfg_pkg::AxiIdBits + 2,  // {DMA engine, read slot}: 32 slots up to 2 engines
+  // channel-side ID bits the fabrics use (at most tessera_bus_pkg::MemIdBits)
+  parameter int unsigned HbmIdBits  = tessera_bus_pkg::MemIdBits,   // {master, read slot}: 64 slots up to 8 masters
+  parameter int unsigned HostIdBits = tessera_bus_pkg::HostIdBits,  // {DMA engine, read slot}: 32 slots up to 2 engines
   // MME array shape: the configuration's; `make synth` overrides it (4x4) to check the
   // chip's structure quickly (SYNTH_FULL=1 synthesizes the real size)
   parameter int unsigned MmeRows    = tessera_cfg_pkg::MmeRows,
@@ -28,79 +29,28 @@ module tessera_top #(
   output logic [31:0] host_rdata_o,
   output logic        host_err_o,
   output logic [tessera_cfg_pkg::NumHostIrqs-1:0] host_irq_o,
-  // device-memory channels (AXI4 masters)
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][HbmIdBits-1:0]      hbm_awid_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][31:0]               hbm_awaddr_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][7:0]                hbm_awlen_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][2:0]                hbm_awsize_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][1:0]                hbm_awburst_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][3:0]                hbm_awcache_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][2:0]                hbm_awprot_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][3:0]                hbm_awqos_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_awvalid_o,
-  input  logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_awready_i,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][tessera_cfg_pkg::AxiDataBits-1:0]    hbm_wdata_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][tessera_cfg_pkg::AxiDataBits/8-1:0]  hbm_wstrb_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_wlast_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_wvalid_o,
-  input  logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_wready_i,
-  input  logic [tessera_cfg_pkg::HbmChannels-1:0][HbmIdBits-1:0]      hbm_bid_i,
-  input  logic [tessera_cfg_pkg::HbmChannels-1:0][1:0]                hbm_bresp_i,
-  input  logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_bvalid_i,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_bready_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][HbmIdBits-1:0]      hbm_arid_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][31:0]               hbm_araddr_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][7:0]                hbm_arlen_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][2:0]                hbm_arsize_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][1:0]                hbm_arburst_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][3:0]                hbm_arcache_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][2:0]                hbm_arprot_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0][3:0]                hbm_arqos_o,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_arvalid_o,
-  input  logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_arready_i,
-  input  logic [tessera_cfg_pkg::HbmChannels-1:0][HbmIdBits-1:0]      hbm_rid_i,
-  input  logic [tessera_cfg_pkg::HbmChannels-1:0][tessera_cfg_pkg::AxiDataBits-1:0]    hbm_rdata_i,
-  input  logic [tessera_cfg_pkg::HbmChannels-1:0][1:0]                hbm_rresp_i,
-  input  logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_rlast_i,
-  input  logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_rvalid_i,
-  output logic [tessera_cfg_pkg::HbmChannels-1:0]                     hbm_rready_o,
-  // host memory (AXI4 master): the DMA engines' host port, host<->device copies
-  // (HOST window of docs/memory_map.md; host-memory model in simulation)
-  output logic [HostIdBits-1:0] host_awid_o,
-  output logic [31:0]           host_awaddr_o,
-  output logic [7:0]            host_awlen_o,
-  output logic [2:0]            host_awsize_o,
-  output logic [1:0]            host_awburst_o,
-  output logic                  host_awvalid_o,
-  input  logic                  host_awready_i,
-  output logic [tessera_cfg_pkg::AxiDataBits-1:0]   host_wdata_o,
-  output logic [tessera_cfg_pkg::AxiDataBits/8-1:0] host_wstrb_o,
-  output logic                  host_wlast_o,
-  output logic                  host_wvalid_o,
-  input  logic                  host_wready_i,
-  input  logic [HostIdBits-1:0] host_bid_i,
-  input  logic [1:0]            host_bresp_i,
-  input  logic                  host_bvalid_i,
-  output logic                  host_bready_o,
-  output logic [HostIdBits-1:0] host_arid_o,
-  output logic [31:0]           host_araddr_o,
-  output logic [7:0]            host_arlen_o,
-  output logic [2:0]            host_arsize_o,
-  output logic [1:0]            host_arburst_o,
-  output logic                  host_arvalid_o,
-  input  logic                  host_arready_i,
-  input  logic [HostIdBits-1:0] host_rid_i,
-  input  logic [tessera_cfg_pkg::AxiDataBits-1:0]   host_rdata_i,
-  input  logic [1:0]            host_rresp_i,
-  input  logic                  host_rlast_i,
-  input  logic                  host_rvalid_i,
-  output logic                  host_rready_o,
+  // device-memory channels (AXI4 managers; IDs use the low HbmIdBits)
+  // (element c: a tessera_bus_pkg::axi_mem_req_t / axi_mem_rsp_t)
+  output logic [tessera_cfg_pkg::HbmChannels-1:0][tessera_bus_pkg::AxiMemReqBits-1:0] hbm_req_o,
+  input  logic [tessera_cfg_pkg::HbmChannels-1:0][tessera_bus_pkg::AxiMemRspBits-1:0] hbm_rsp_i,
+  // host memory (AXI4 manager): the DMA engines' host port, host<->device copies
+  // (HOST window of docs/memory_map.md; host-memory model in simulation; IDs use the
+  // low HostIdBits)
+  output tessera_bus_pkg::axi_mem_req_t hmem_req_o,
+  input  tessera_bus_pkg::axi_mem_rsp_t hmem_rsp_i,
   // core retirement trace
   output logic        trace_valid_o,
   output logic [31:0] trace_pc_o,
   output logic [31:0] trace_insn_o
 );
   localparam int unsigned Dw = tessera_cfg_pkg::AxiDataBits;
+
+  // the bus types (tessera_bus_pkg) have the configuration's AXI widths
+  if (tessera_bus_pkg::AddrBits != tessera_cfg_pkg::AxiAddrBits ||
+      tessera_bus_pkg::DataBits != tessera_cfg_pkg::AxiDataBits ||
+      tessera_bus_pkg::IdBits   != tessera_cfg_pkg::AxiIdBits) begin : gen_bus_width_check
+    $error("tessera_bus_pkg: AXI widths differ from tessera_cfg_pkg (AxiAddrBits/AxiDataBits/AxiIdBits)");
+  end
 
   // ================================================================ core
   logic        ifetch_req, ifetch_gnt, ifetch_rvalid, ifetch_err;
@@ -539,58 +489,30 @@ module tessera_top #(
   logic [NumAxiMst-1:0][Dw-1:0]   ax_wdata, ax_rdata;
   logic [NumAxiMst-1:0][Dw/8-1:0] ax_wstrb;
 
-  tessera_obi2axi #(
-    .DataBits(Dw),
-    .IdBits  (Iw)
-  ) u_obi2axi (
-    .clk_i          (clk_i),
-    .rst_ni         (rst_ni),
-    .obi_req_i      (s_req[4]),
-    .obi_gnt_o      (s_gnt[4]),
-    .obi_addr_i     (s_addr[4]),
-    .obi_we_i       (s_we[4]),
-    .obi_be_i       (s_be[4]),
-    .obi_wdata_i    (s_wdata[4]),
-    .obi_rvalid_o   (s_rvalid[4]),
-    .obi_rdata_o    (s_rdata[4]),
-    .obi_err_o      (s_err[4]),
-    .rdbuf_en_i     (rdbuf_en),
-    .m_axi_awid_o   (ax_awid[0]),
-    .m_axi_awaddr_o (ax_awaddr[0]),
-    .m_axi_awlen_o  (ax_awlen[0]),
-    .m_axi_awsize_o (ax_awsize[0]),
-    .m_axi_awburst_o(ax_awburst[0]),
-    .m_axi_awcache_o(ax_awcache[0]),
-    .m_axi_awprot_o (ax_awprot[0]),
-    .m_axi_awqos_o  (ax_awqos[0]),
-    .m_axi_awvalid_o(ax_awvalid[0]),
-    .m_axi_awready_i(ax_awready[0]),
-    .m_axi_wdata_o  (ax_wdata[0]),
-    .m_axi_wstrb_o  (ax_wstrb[0]),
-    .m_axi_wlast_o  (ax_wlast[0]),
-    .m_axi_wvalid_o (ax_wvalid[0]),
-    .m_axi_wready_i (ax_wready[0]),
-    .m_axi_bid_i    (ax_bid[0]),
-    .m_axi_bresp_i  (ax_bresp[0]),
-    .m_axi_bvalid_i (ax_bvalid[0]),
-    .m_axi_bready_o (ax_bready[0]),
-    .m_axi_arid_o   (ax_arid[0]),
-    .m_axi_araddr_o (ax_araddr[0]),
-    .m_axi_arlen_o  (ax_arlen[0]),
-    .m_axi_arsize_o (ax_arsize[0]),
-    .m_axi_arburst_o(ax_arburst[0]),
-    .m_axi_arcache_o(ax_arcache[0]),
-    .m_axi_arprot_o (ax_arprot[0]),
-    .m_axi_arqos_o  (ax_arqos[0]),
-    .m_axi_arvalid_o(ax_arvalid[0]),
-    .m_axi_arready_i(ax_arready[0]),
-    .m_axi_rid_i    (ax_rid[0]),
-    .m_axi_rdata_i  (ax_rdata[0]),
-    .m_axi_rresp_i  (ax_rresp[0]),
-    .m_axi_rlast_i  (ax_rlast[0]),
-    .m_axi_rvalid_i (ax_rvalid[0]),
-    .m_axi_rready_o (ax_rready[0])
+  // the bridge is fabric master 0 (packed with the other masters' flat signals below)
+  tessera_bus_pkg::axi_req_t obi_axi_req;
+  tessera_bus_pkg::axi_rsp_t obi_axi_rsp;
+  tessera_obi2axi u_obi2axi (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .obi_req_i   (s_req[4]),
+    .obi_gnt_o   (s_gnt[4]),
+    .obi_addr_i  (s_addr[4]),
+    .obi_we_i    (s_we[4]),
+    .obi_be_i    (s_be[4]),
+    .obi_wdata_i (s_wdata[4]),
+    .obi_rvalid_o(s_rvalid[4]),
+    .obi_rdata_o (s_rdata[4]),
+    .obi_err_o   (s_err[4]),
+    .rdbuf_en_i  (rdbuf_en),
+    .mst_req_o   (obi_axi_req),
+    .mst_rsp_i   (obi_axi_rsp)
   );
+  `TESSERA_AXI_FLAT_FROM_REQ(ax_, , [0], obi_axi_req)
+  `TESSERA_AXI_RSP_FROM_FLAT(obi_axi_rsp, ax_, , [0])
+  logic unused_obi_axi;
+  assign unused_obi_axi = ^{obi_axi_req.aw.user, obi_axi_req.w.user, obi_axi_req.ar.user};
+
 
   // ================================================================ L2 slices
   // -------- begin L2 section: one tessera_l2 per DCORE (docs/l2.md "Integration").
@@ -1181,12 +1103,21 @@ module tessera_top #(
   // B in its own order, DECERR (never a hang) for a burst outside the host window.
   // 128 read beats per engine may be in flight: a 200-cycle host round trip at the
   // host link's rate needs ~100.
-  logic [3:0] h_awcache, h_arcache, h_awqos, h_arqos;
-  logic [2:0] h_awprot, h_arprot;
+  logic [NumDma-1:0][tessera_bus_pkg::AxiReqBits-1:0] dh_req;
+  logic [NumDma-1:0][tessera_bus_pkg::AxiRspBits-1:0] dh_rsp;
+  for (genvar d = 0; d < NumDma; d++) begin : g_dh_bus
+    tessera_bus_pkg::axi_req_t req;
+    tessera_bus_pkg::axi_rsp_t rsp;
+    logic                      unused_rsp;
+    `TESSERA_AXI_REQ_FROM_FLAT_MIN(req, dh_, , [d])
+    assign dh_req[d] = req;
+    assign rsp       = dh_rsp[d];
+    `TESSERA_AXI_FLAT_FROM_RSP(dh_, , [d], rsp)
+    assign unused_rsp = ^{rsp.b.user, rsp.r.user};
+  end
   tessera_axi_xbar #(
     .NumMst         (NumDma),
     .NumSlv         (1),
-    .DataBits       (Dw),
     .IdBits         (Iw),
     .SlvIdBits      (HostIdBits),
     .InterleaveBytes(256),
@@ -1194,81 +1125,13 @@ module tessera_top #(
     .MemSize        (tessera_cfg_pkg::HostSize),
     .ReorderBeats   (128)
   ) u_host_xbar (
-    .clk_i          (clk_i),
-    .rst_ni         (rst_ni),
-    .s_axi_awid_i   (dh_awid),
-    .s_axi_awaddr_i (dh_awaddr),
-    .s_axi_awlen_i  (dh_awlen),
-    .s_axi_awsize_i (dh_awsize),
-    .s_axi_awburst_i(dh_awburst),
-    .s_axi_awcache_i('0),
-    .s_axi_awprot_i ('0),
-    .s_axi_awqos_i  ('0),
-    .s_axi_awvalid_i(dh_awvalid),
-    .s_axi_awready_o(dh_awready),
-    .s_axi_wdata_i  (dh_wdata),
-    .s_axi_wstrb_i  (dh_wstrb),
-    .s_axi_wlast_i  (dh_wlast),
-    .s_axi_wvalid_i (dh_wvalid),
-    .s_axi_wready_o (dh_wready),
-    .s_axi_bid_o    (dh_bid),
-    .s_axi_bresp_o  (dh_bresp),
-    .s_axi_bvalid_o (dh_bvalid),
-    .s_axi_bready_i (dh_bready),
-    .s_axi_arid_i   (dh_arid),
-    .s_axi_araddr_i (dh_araddr),
-    .s_axi_arlen_i  (dh_arlen),
-    .s_axi_arsize_i (dh_arsize),
-    .s_axi_arburst_i(dh_arburst),
-    .s_axi_arcache_i('0),
-    .s_axi_arprot_i ('0),
-    .s_axi_arqos_i  ('0),
-    .s_axi_arvalid_i(dh_arvalid),
-    .s_axi_arready_o(dh_arready),
-    .s_axi_rid_o    (dh_rid),
-    .s_axi_rdata_o  (dh_rdata),
-    .s_axi_rresp_o  (dh_rresp),
-    .s_axi_rlast_o  (dh_rlast),
-    .s_axi_rvalid_o (dh_rvalid),
-    .s_axi_rready_i (dh_rready),
-    .m_axi_awid_o   (host_awid_o),
-    .m_axi_awaddr_o (host_awaddr_o),
-    .m_axi_awlen_o  (host_awlen_o),
-    .m_axi_awsize_o (host_awsize_o),
-    .m_axi_awburst_o(host_awburst_o),
-    .m_axi_awcache_o(h_awcache),
-    .m_axi_awprot_o (h_awprot),
-    .m_axi_awqos_o  (h_awqos),
-    .m_axi_awvalid_o(host_awvalid_o),
-    .m_axi_awready_i(host_awready_i),
-    .m_axi_wdata_o  (host_wdata_o),
-    .m_axi_wstrb_o  (host_wstrb_o),
-    .m_axi_wlast_o  (host_wlast_o),
-    .m_axi_wvalid_o (host_wvalid_o),
-    .m_axi_wready_i (host_wready_i),
-    .m_axi_bid_i    (host_bid_i),
-    .m_axi_bresp_i  (host_bresp_i),
-    .m_axi_bvalid_i (host_bvalid_i),
-    .m_axi_bready_o (host_bready_o),
-    .m_axi_arid_o   (host_arid_o),
-    .m_axi_araddr_o (host_araddr_o),
-    .m_axi_arlen_o  (host_arlen_o),
-    .m_axi_arsize_o (host_arsize_o),
-    .m_axi_arburst_o(host_arburst_o),
-    .m_axi_arcache_o(h_arcache),
-    .m_axi_arprot_o (h_arprot),
-    .m_axi_arqos_o  (h_arqos),
-    .m_axi_arvalid_o(host_arvalid_o),
-    .m_axi_arready_i(host_arready_i),
-    .m_axi_rid_i    (host_rid_i),
-    .m_axi_rdata_i  (host_rdata_i),
-    .m_axi_rresp_i  (host_rresp_i),
-    .m_axi_rlast_i  (host_rlast_i),
-    .m_axi_rvalid_i (host_rvalid_i),
-    .m_axi_rready_o (host_rready_o)
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .slv_req_i(dh_req),
+    .slv_rsp_o(dh_rsp),
+    .mst_req_o(hmem_req_o),
+    .mst_rsp_i(hmem_rsp_i)
   );
-  logic unused_host;
-  assign unused_host = ^{h_awcache, h_arcache, h_awqos, h_arqos, h_awprot, h_arprot};
 
   // ---------------------------------------------------------------- queue managers
   logic [NumQ-1:0][Iw-1:0] qf_arid, qf_rid;
@@ -1554,10 +1417,21 @@ module tessera_top #(
   end
   // ================================================================ end TPC cluster
 
+  logic [NumAxiMst-1:0][tessera_bus_pkg::AxiReqBits-1:0] ax_req;
+  logic [NumAxiMst-1:0][tessera_bus_pkg::AxiRspBits-1:0] ax_rsp;
+  for (genvar m = 0; m < NumAxiMst; m++) begin : g_ax_bus
+    tessera_bus_pkg::axi_req_t req;
+    tessera_bus_pkg::axi_rsp_t rsp;
+    logic                      unused_rsp;
+    `TESSERA_AXI_REQ_FROM_FLAT(req, ax_, , [m])
+    assign ax_req[m] = req;
+    assign rsp       = ax_rsp[m];
+    `TESSERA_AXI_FLAT_FROM_RSP(ax_, , [m], rsp)
+    assign unused_rsp = ^{rsp.b.user, rsp.r.user};
+  end
   tessera_axi_xbar #(
     .NumMst         (NumAxiMst),
     .NumSlv         (tessera_cfg_pkg::HbmChannels),
-    .DataBits       (Dw),
     .IdBits         (Iw),
     .SlvIdBits      (HbmIdBits),
     .InterleaveBytes(tessera_cfg_pkg::HbmInterleaveBytes),
@@ -1567,77 +1441,12 @@ module tessera_top #(
     .ReorderBeats   (tessera_cfg_pkg::FabricRdBufBeats),
     .WBufBeats      (tessera_cfg_pkg::FabricWBufBeats)
   ) u_axi_xbar (
-    .clk_i          (clk_i),
-    .rst_ni         (rst_ni),
-    .s_axi_awid_i   (ax_awid),
-    .s_axi_awaddr_i (ax_awaddr),
-    .s_axi_awlen_i  (ax_awlen),
-    .s_axi_awsize_i (ax_awsize),
-    .s_axi_awburst_i(ax_awburst),
-    .s_axi_awcache_i(ax_awcache),
-    .s_axi_awprot_i (ax_awprot),
-    .s_axi_awqos_i  (ax_awqos),
-    .s_axi_awvalid_i(ax_awvalid),
-    .s_axi_awready_o(ax_awready),
-    .s_axi_wdata_i  (ax_wdata),
-    .s_axi_wstrb_i  (ax_wstrb),
-    .s_axi_wlast_i  (ax_wlast),
-    .s_axi_wvalid_i (ax_wvalid),
-    .s_axi_wready_o (ax_wready),
-    .s_axi_bid_o    (ax_bid),
-    .s_axi_bresp_o  (ax_bresp),
-    .s_axi_bvalid_o (ax_bvalid),
-    .s_axi_bready_i (ax_bready),
-    .s_axi_arid_i   (ax_arid),
-    .s_axi_araddr_i (ax_araddr),
-    .s_axi_arlen_i  (ax_arlen),
-    .s_axi_arsize_i (ax_arsize),
-    .s_axi_arburst_i(ax_arburst),
-    .s_axi_arcache_i(ax_arcache),
-    .s_axi_arprot_i (ax_arprot),
-    .s_axi_arqos_i  (ax_arqos),
-    .s_axi_arvalid_i(ax_arvalid),
-    .s_axi_arready_o(ax_arready),
-    .s_axi_rid_o    (ax_rid),
-    .s_axi_rdata_o  (ax_rdata),
-    .s_axi_rresp_o  (ax_rresp),
-    .s_axi_rlast_o  (ax_rlast),
-    .s_axi_rvalid_o (ax_rvalid),
-    .s_axi_rready_i (ax_rready),
-    .m_axi_awid_o   (hbm_awid_o),
-    .m_axi_awaddr_o (hbm_awaddr_o),
-    .m_axi_awlen_o  (hbm_awlen_o),
-    .m_axi_awsize_o (hbm_awsize_o),
-    .m_axi_awburst_o(hbm_awburst_o),
-    .m_axi_awcache_o(hbm_awcache_o),
-    .m_axi_awprot_o (hbm_awprot_o),
-    .m_axi_awqos_o  (hbm_awqos_o),
-    .m_axi_awvalid_o(hbm_awvalid_o),
-    .m_axi_awready_i(hbm_awready_i),
-    .m_axi_wdata_o  (hbm_wdata_o),
-    .m_axi_wstrb_o  (hbm_wstrb_o),
-    .m_axi_wlast_o  (hbm_wlast_o),
-    .m_axi_wvalid_o (hbm_wvalid_o),
-    .m_axi_wready_i (hbm_wready_i),
-    .m_axi_bid_i    (hbm_bid_i),
-    .m_axi_bresp_i  (hbm_bresp_i),
-    .m_axi_bvalid_i (hbm_bvalid_i),
-    .m_axi_bready_o (hbm_bready_o),
-    .m_axi_arid_o   (hbm_arid_o),
-    .m_axi_araddr_o (hbm_araddr_o),
-    .m_axi_arlen_o  (hbm_arlen_o),
-    .m_axi_arsize_o (hbm_arsize_o),
-    .m_axi_arburst_o(hbm_arburst_o),
-    .m_axi_arcache_o(hbm_arcache_o),
-    .m_axi_arprot_o (hbm_arprot_o),
-    .m_axi_arqos_o  (hbm_arqos_o),
-    .m_axi_arvalid_o(hbm_arvalid_o),
-    .m_axi_arready_i(hbm_arready_i),
-    .m_axi_rid_i    (hbm_rid_i),
-    .m_axi_rdata_i  (hbm_rdata_i),
-    .m_axi_rresp_i  (hbm_rresp_i),
-    .m_axi_rlast_i  (hbm_rlast_i),
-    .m_axi_rvalid_i (hbm_rvalid_i),
-    .m_axi_rready_o (hbm_rready_o)
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .slv_req_i(ax_req),
+    .slv_rsp_o(ax_rsp),
+    .mst_req_o(hbm_req_o),
+    .mst_rsp_i(hbm_rsp_i)
   );
+
 endmodule

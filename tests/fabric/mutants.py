@@ -20,9 +20,9 @@ MUTANTS = [
     ("ROB shows a beat before it is written", "tessera_fabric_rd_rob.sv",
      "(CmpBits'(wcnt_q[head_slot]) > CmpBits'(rbeat_q))", "1'b1"),
     ("read tag is the master ID, not the ROB slot", "tessera_axi_xbar.sv",
-     "TagBits'(rob_tail[m])", "TagBits'(s_axi_arid_i[m])"),
+     "TagBits'(rob_tail[m])", "TagBits'(s_arid[m])"),
     ("write tag is the master ID, not the B slot", "tessera_axi_xbar.sv",
-     "TagBits'(bq_tail[m])", "TagBits'(s_axi_awid_i[m])"),
+     "TagBits'(bq_tail[m])", "TagBits'(s_awid[m])"),
     ("B queue returns the head before its B arrived", "tessera_fabric_b_queue.sv",
      "assign bvalid_o     = !empty && done_q[head_slot];", "assign bvalid_o     = !empty;"),
     ("AR accepted when the ROB is full", "tessera_axi_xbar.sv",
@@ -38,24 +38,26 @@ MUTANTS = [
     ("ROB frees beat space for error bursts too", "tessera_fabric_rd_rob.sv",
      "if (hs && !err_q[head_slot]) begin", "if (hs) begin"),
     ("error reads always DECERR", "tessera_axi_xbar.sv",
-     "in_window(s_axi_araddr_i[m]) ? RespSlvErr : RespDecErr", "RespDecErr"),
+     "in_window(s_araddr[m]) ? RespSlvErr : RespDecErr", "RespDecErr"),
     ("W ignores channel owner order", "tessera_axi_xbar.sv",
      "!owner_empty[p] && (owner_head[p] == MstIdxBits'(m))", "!owner_empty[p]"),
     ("no granule-crossing check", "tessera_axi_xbar.sv",
      "if (!in_win || (off_end > InterleaveBytes)) begin", "if (!in_win) begin"),
     ("error slave B before wlast", "tessera_fabric_err_slv.sv",
-     "        if (s_axi_wvalid_i && s_axi_wlast_i) begin", "        if (s_axi_wvalid_i) begin"),
+     "        if (wvalid && wlast) begin", "        if (wvalid) begin"),
     ("AW register overwritten while waiting", "tessera_axi_xbar.sv",
      "aw_load[p] = (|aw_req[p]) && !owner_full[p] && (!awq_valid_q[p] || port_awready[p]);",
      "aw_load[p] = (|aw_req[p]) && !owner_full[p];"),
     ("W buffer drops a beat the channel did not take", "tessera_axi_xbar.sv",
-     ".pop_i   (m_axi_wready_i[c]),", ".pop_i   (1'b1),"),
-    ("fixed priority instead of round robin", "tessera_fabric_rr_arb.sv",
-     "(IdxBits'(i) > last_q)", "(IdxBits'(i) > IdxBits'(N - 1))"),
+     ".pop_i   (rsp.w_ready),", ".pop_i   (1'b1),"),
+    ("fixed priority instead of round robin", "tessera_rr_arb.sv",
+     "j = {1'b0, ptr_q} + (IdxBits+1)'(k);", "j = (IdxBits+1)'(k);"),
 ]
 
-SRCS = ["tessera_fabric_fifo.sv", "tessera_fabric_rr_arb.sv", "tessera_fabric_rd_rob.sv",
-        "tessera_fabric_b_queue.sv", "tessera_fabric_err_slv.sv", "tessera_axi_xbar.sv"]
+# source files, relative to rtl/
+SRCS = ["prim/tessera_bus.svh", "prim/tessera_bus_pkg.sv", "prim/tessera_fifo.sv", "prim/tessera_rr_arb.sv", "fabric/tessera_fabric_rd_rob.sv",
+        "fabric/tessera_fabric_b_queue.sv", "fabric/tessera_fabric_err_slv.sv", "fabric/tessera_axi_xbar.sv",
+        "../tests/fabric/tb_xbar_top.sv"]
 
 
 def main():
@@ -72,7 +74,7 @@ def main():
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(os.path.join(d, "rtl"))
         for f in SRCS:
-            shutil.copy(os.path.join(ROOT, "rtl", "fabric", f), os.path.join(d, "rtl", f))
+            shutil.copy(os.path.join(ROOT, "rtl", f), os.path.join(d, "rtl", os.path.basename(f)))
         path = os.path.join(d, "rtl", fname)
         text = open(path).read()
         if old not in text:
@@ -83,8 +85,8 @@ def main():
         cmd = ["nice", "verilator", "-O3", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "--cc",
                "--exe", "--build", "-MAKEFLAGS", "-j2",
                "-CFLAGS", f"-O1 -std=c++17 -I{ROOT}/sim/src -I{ROOT}/tests/fabric -DFAB_NMST=4 -DFAB_NSLV=4",
-               "--top-module", "tessera_axi_xbar", "-GNumMst=4", "-GNumSlv=4", "-GWBufBeats=4", "--Mdir", os.path.join(d, "obj"),
-               "-o", "Vx"] + [os.path.join(d, "rtl", f) for f in SRCS] + [
+               "--top-module", "tb_xbar_top", "--prefix", "Vtessera_axi_xbar", "-GNumMst=4", "-GNumSlv=4", "-GWBufBeats=4", "--Mdir", os.path.join(d, "obj"),
+               "-o", "Vx"] + [os.path.join(d, "rtl", os.path.basename(f)) for f in SRCS] + [
                f"{ROOT}/tests/fabric/fabric_tb.cpp", f"{ROOT}/tests/fabric/fabric_slave.cpp",
                f"{ROOT}/sim/src/axi_mem_model.cpp"]
         r = subprocess.run(cmd, capture_output=True, text=True)

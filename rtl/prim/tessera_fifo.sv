@@ -1,7 +1,7 @@
-// Small register FIFO used by the AXI fabric for W-channel routing order.
+// Small register FIFO (the AXI fabric keeps its W-channel routing order in them).
 // Depth must be a power of two (>= 2). Pushing when full or popping when empty
 // is the caller's error; both are ignored (the FIFO state stays consistent).
-module tessera_fabric_fifo #(
+module tessera_fifo #(
   parameter int unsigned Width = 8,
   parameter int unsigned Depth = 4
 ) (

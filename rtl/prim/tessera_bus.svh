@@ -1,0 +1,281 @@
+// Tessera bus macros: typedefs of the AXI4, APB and OBI channel structs and
+// request/response pairs, and assign helpers between a struct and flat pins.
+// rtl/prim/tessera_bus_pkg.sv instantiates the typedefs once for every bus
+// flavour of the chip; modules use the package types, never these typedefs
+// themselves. The flat-pin helpers are for testbench wrappers and for the
+// simulation top, which keep flat pin lists (docs/fabric.md "Bus types").
+//
+// Conventions of a request/response pair:
+//   *_req_t  every signal the manager drives (channel payloads, valids, the
+//            readies of the response channels);
+//   *_rsp_t  every signal the subordinate drives.
+// A module's subordinate port is `slv_req_i`/`slv_rsp_o`, a manager port
+// `mst_req_o`/`mst_rsp_i`.
+`ifndef TESSERA_BUS_SVH
+`define TESSERA_BUS_SVH
+
+// ---------------------------------------------------------------- AXI4 channels
+// Address channel (AW and AR share the layout).
+`define TESSERA_AXI_AX_CHAN_T(name_t, addr_t, id_t, user_t) \
+  typedef struct packed {                                       \
+    id_t         id;                                            \
+    addr_t       addr;                                          \
+    logic [7:0]  len;                                           \
+    logic [2:0]  size;                                          \
+    logic [1:0]  burst;                                         \
+    logic [3:0]  cache;                                         \
+    logic [2:0]  prot;                                          \
+    logic [3:0]  qos;                                           \
+    user_t       user;                                          \
+  } name_t;
+
+`define TESSERA_AXI_W_CHAN_T(name_t, data_t, strb_t, user_t) \
+  typedef struct packed {                                     \
+    data_t data;                                              \
+    strb_t strb;                                              \
+    logic  last;                                              \
+    user_t user;                                              \
+  } name_t;
+
+`define TESSERA_AXI_B_CHAN_T(name_t, id_t, user_t) \
+  typedef struct packed {                           \
+    id_t        id;                                 \
+    logic [1:0] resp;                               \
+    user_t      user;                               \
+  } name_t;
+
+`define TESSERA_AXI_R_CHAN_T(name_t, data_t, id_t, user_t) \
+  typedef struct packed {                                   \
+    id_t        id;                                         \
+    data_t      data;                                       \
+    logic [1:0] resp;                                       \
+    logic       last;                                       \
+    user_t      user;                                       \
+  } name_t;
+
+`define TESSERA_AXI_REQ_T(name_t, ax_t, w_t) \
+  typedef struct packed {                     \
+    ax_t  aw;                                 \
+    logic aw_valid;                           \
+    w_t   w;                                  \
+    logic w_valid;                            \
+    logic b_ready;                            \
+    ax_t  ar;                                 \
+    logic ar_valid;                           \
+    logic r_ready;                            \
+  } name_t;
+
+`define TESSERA_AXI_RSP_T(name_t, b_t, r_t) \
+  typedef struct packed {                    \
+    logic aw_ready;                          \
+    logic w_ready;                           \
+    b_t   b;                                 \
+    logic b_valid;                           \
+    logic ar_ready;                          \
+    r_t   r;                                 \
+    logic r_valid;                           \
+  } name_t;
+
+// All AXI4 types of one flavour: <p>_ax_chan_t, <p>_w_chan_t, <p>_b_chan_t,
+// <p>_r_chan_t, <p>_req_t, <p>_rsp_t.
+`define TESSERA_AXI_TYPEDEF_ALL(p, addr_t, id_t, data_t, strb_t, user_t) \
+  `TESSERA_AXI_AX_CHAN_T(p``_ax_chan_t, addr_t, id_t, user_t)            \
+  `TESSERA_AXI_W_CHAN_T(p``_w_chan_t, data_t, strb_t, user_t)            \
+  `TESSERA_AXI_B_CHAN_T(p``_b_chan_t, id_t, user_t)                      \
+  `TESSERA_AXI_R_CHAN_T(p``_r_chan_t, data_t, id_t, user_t)              \
+  `TESSERA_AXI_REQ_T(p``_req_t, p``_ax_chan_t, p``_w_chan_t)             \
+  `TESSERA_AXI_RSP_T(p``_rsp_t, p``_b_chan_t, p``_r_chan_t)
+
+// ---------------------------------------------------------------- APB4
+// The request carries psel/penable of one subordinate; pstrb is per byte.
+`define TESSERA_APB_TYPEDEF_ALL(p, addr_t, data_t, strb_t) \
+  typedef struct packed {                                   \
+    logic  psel;                                            \
+    logic  penable;                                         \
+    logic  pwrite;                                          \
+    logic [2:0] pprot;                                      \
+    addr_t paddr;                                           \
+    data_t pwdata;                                          \
+    strb_t pstrb;                                           \
+  } p``_req_t;                                              \
+  typedef struct packed {                                   \
+    logic  pready;                                          \
+    data_t prdata;                                          \
+    logic  pslverr;                                         \
+  } p``_rsp_t;
+
+// ---------------------------------------------------------------- OBI (A and R channels)
+`define TESSERA_OBI_TYPEDEF_ALL(p, addr_t, data_t, be_t) \
+  typedef struct packed {                                 \
+    logic  req;                                           \
+    addr_t addr;                                          \
+    logic  we;                                            \
+    be_t   be;                                            \
+    data_t wdata;                                         \
+  } p``_req_t;                                            \
+  typedef struct packed {                                 \
+    logic  gnt;                                           \
+    logic  rvalid;                                        \
+    data_t rdata;                                         \
+    logic  err;                                           \
+  } p``_rsp_t;
+
+// ---------------------------------------------------------------- flat pins <-> structs
+// For testbench wrappers and the simulation top only. A flat pin is named
+// <pfx><signal><sfx><idx>, e.g. s_axi_awid_i[2] is pfx s_axi_, sfx _i, idx [2]
+// (idx may be empty). Flat pins narrower than the struct field are zero-extended
+// into requests/responses and truncated out of them; the fields a flat port
+// does not have (cache, prot, qos, user) are set to zero by the *_FROM_FLAT
+// macros when the port has none of them (the _MIN variants).
+
+// request fields of the AW, W and AR channels and the two readies, from flat pins
+`define TESSERA_AXI_REQ_FROM_FLAT(req, pfx, sfx, idx)                        \
+  assign req.aw.id    = pfx``awid``sfx idx;                                  \
+  assign req.aw.addr  = pfx``awaddr``sfx idx;                                \
+  assign req.aw.len   = pfx``awlen``sfx idx;                                 \
+  assign req.aw.size  = pfx``awsize``sfx idx;                                \
+  assign req.aw.burst = pfx``awburst``sfx idx;                               \
+  assign req.aw.cache = pfx``awcache``sfx idx;                               \
+  assign req.aw.prot  = pfx``awprot``sfx idx;                                \
+  assign req.aw.qos   = pfx``awqos``sfx idx;                                 \
+  assign req.aw.user  = '0;                                                  \
+  assign req.aw_valid = pfx``awvalid``sfx idx;                               \
+  assign req.w.data   = pfx``wdata``sfx idx;                                 \
+  assign req.w.strb   = pfx``wstrb``sfx idx;                                 \
+  assign req.w.last   = pfx``wlast``sfx idx;                                 \
+  assign req.w.user   = '0;                                                  \
+  assign req.w_valid  = pfx``wvalid``sfx idx;                                \
+  assign req.b_ready  = pfx``bready``sfx idx;                                \
+  assign req.ar.id    = pfx``arid``sfx idx;                                  \
+  assign req.ar.addr  = pfx``araddr``sfx idx;                                \
+  assign req.ar.len   = pfx``arlen``sfx idx;                                 \
+  assign req.ar.size  = pfx``arsize``sfx idx;                                \
+  assign req.ar.burst = pfx``arburst``sfx idx;                               \
+  assign req.ar.cache = pfx``arcache``sfx idx;                               \
+  assign req.ar.prot  = pfx``arprot``sfx idx;                                \
+  assign req.ar.qos   = pfx``arqos``sfx idx;                                 \
+  assign req.ar.user  = '0;                                                  \
+  assign req.ar_valid = pfx``arvalid``sfx idx;                               \
+  assign req.r_ready  = pfx``rready``sfx idx;
+
+// the same for a flat port without cache/prot/qos (set to zero)
+`define TESSERA_AXI_REQ_FROM_FLAT_MIN(req, pfx, sfx, idx)                    \
+  assign req.aw.id    = pfx``awid``sfx idx;                                  \
+  assign req.aw.addr  = pfx``awaddr``sfx idx;                                \
+  assign req.aw.len   = pfx``awlen``sfx idx;                                 \
+  assign req.aw.size  = pfx``awsize``sfx idx;                                \
+  assign req.aw.burst = pfx``awburst``sfx idx;                               \
+  assign req.aw.cache = '0;                                                  \
+  assign req.aw.prot  = '0;                                                  \
+  assign req.aw.qos   = '0;                                                  \
+  assign req.aw.user  = '0;                                                  \
+  assign req.aw_valid = pfx``awvalid``sfx idx;                               \
+  assign req.w.data   = pfx``wdata``sfx idx;                                 \
+  assign req.w.strb   = pfx``wstrb``sfx idx;                                 \
+  assign req.w.last   = pfx``wlast``sfx idx;                                 \
+  assign req.w.user   = '0;                                                  \
+  assign req.w_valid  = pfx``wvalid``sfx idx;                                \
+  assign req.b_ready  = pfx``bready``sfx idx;                                \
+  assign req.ar.id    = pfx``arid``sfx idx;                                  \
+  assign req.ar.addr  = pfx``araddr``sfx idx;                                \
+  assign req.ar.len   = pfx``arlen``sfx idx;                                 \
+  assign req.ar.size  = pfx``arsize``sfx idx;                                \
+  assign req.ar.burst = pfx``arburst``sfx idx;                               \
+  assign req.ar.cache = '0;                                                  \
+  assign req.ar.prot  = '0;                                                  \
+  assign req.ar.qos   = '0;                                                  \
+  assign req.ar.user  = '0;                                                  \
+  assign req.ar_valid = pfx``arvalid``sfx idx;                               \
+  assign req.r_ready  = pfx``rready``sfx idx;
+
+// flat request pins from a request struct (cache/prot/qos included)
+`define TESSERA_AXI_FLAT_FROM_REQ(pfx, sfx, idx, req)                        \
+  `TESSERA_AXI_FLAT_FROM_REQ_MIN(pfx, sfx, idx, req)                         \
+  assign pfx``awcache``sfx idx = req.aw.cache;                               \
+  assign pfx``awprot``sfx idx  = req.aw.prot;                                \
+  assign pfx``awqos``sfx idx   = req.aw.qos;                                 \
+  assign pfx``arcache``sfx idx = req.ar.cache;                               \
+  assign pfx``arprot``sfx idx  = req.ar.prot;                                \
+  assign pfx``arqos``sfx idx   = req.ar.qos;
+
+// flat request pins without cache/prot/qos
+`define TESSERA_AXI_FLAT_FROM_REQ_MIN(pfx, sfx, idx, req)                    \
+  assign pfx``awid``sfx idx    = req.aw.id;                                  \
+  assign pfx``awaddr``sfx idx  = req.aw.addr;                                \
+  assign pfx``awlen``sfx idx   = req.aw.len;                                 \
+  assign pfx``awsize``sfx idx  = req.aw.size;                                \
+  assign pfx``awburst``sfx idx = req.aw.burst;                               \
+  assign pfx``awvalid``sfx idx = req.aw_valid;                               \
+  assign pfx``wdata``sfx idx   = req.w.data;                                 \
+  assign pfx``wstrb``sfx idx   = req.w.strb;                                 \
+  assign pfx``wlast``sfx idx   = req.w.last;                                 \
+  assign pfx``wvalid``sfx idx  = req.w_valid;                                \
+  assign pfx``bready``sfx idx  = req.b_ready;                                \
+  assign pfx``arid``sfx idx    = req.ar.id;                                  \
+  assign pfx``araddr``sfx idx  = req.ar.addr;                                \
+  assign pfx``arlen``sfx idx   = req.ar.len;                                 \
+  assign pfx``arsize``sfx idx  = req.ar.size;                                \
+  assign pfx``arburst``sfx idx = req.ar.burst;                               \
+  assign pfx``arvalid``sfx idx = req.ar_valid;                               \
+  assign pfx``rready``sfx idx  = req.r_ready;
+
+// response struct from flat pins
+`define TESSERA_AXI_RSP_FROM_FLAT(rsp, pfx, sfx, idx)                        \
+  assign rsp.aw_ready = pfx``awready``sfx idx;                               \
+  assign rsp.w_ready  = pfx``wready``sfx idx;                                \
+  assign rsp.b.id     = pfx``bid``sfx idx;                                   \
+  assign rsp.b.resp   = pfx``bresp``sfx idx;                                 \
+  assign rsp.b.user   = '0;                                                  \
+  assign rsp.b_valid  = pfx``bvalid``sfx idx;                                \
+  assign rsp.ar_ready = pfx``arready``sfx idx;                               \
+  assign rsp.r.id     = pfx``rid``sfx idx;                                   \
+  assign rsp.r.data   = pfx``rdata``sfx idx;                                 \
+  assign rsp.r.resp   = pfx``rresp``sfx idx;                                 \
+  assign rsp.r.last   = pfx``rlast``sfx idx;                                 \
+  assign rsp.r.user   = '0;                                                  \
+  assign rsp.r_valid  = pfx``rvalid``sfx idx;
+
+// flat response pins from a response struct
+`define TESSERA_AXI_FLAT_FROM_RSP(pfx, sfx, idx, rsp)                        \
+  assign pfx``awready``sfx idx = rsp.aw_ready;                               \
+  assign pfx``wready``sfx idx  = rsp.w_ready;                                \
+  assign pfx``bid``sfx idx     = rsp.b.id;                                   \
+  assign pfx``bresp``sfx idx   = rsp.b.resp;                                 \
+  assign pfx``bvalid``sfx idx  = rsp.b_valid;                                \
+  assign pfx``arready``sfx idx = rsp.ar_ready;                               \
+  assign pfx``rid``sfx idx     = rsp.r.id;                                   \
+  assign pfx``rdata``sfx idx   = rsp.r.data;                                 \
+  assign pfx``rresp``sfx idx   = rsp.r.resp;                                 \
+  assign pfx``rlast``sfx idx   = rsp.r.last;                                 \
+  assign pfx``rvalid``sfx idx  = rsp.r_valid;
+
+// APB: request from flat pins p<psel|penable|pwrite|paddr|pwdata|pstrb>
+`define TESSERA_APB_REQ_FROM_FLAT(req, pfx, sfx, idx)                        \
+  assign req.psel    = pfx``psel``sfx idx;                                   \
+  assign req.penable = pfx``penable``sfx idx;                                \
+  assign req.pwrite  = pfx``pwrite``sfx idx;                                 \
+  assign req.pprot   = pfx``pprot``sfx idx;                                  \
+  assign req.paddr   = pfx``paddr``sfx idx;                                  \
+  assign req.pwdata  = pfx``pwdata``sfx idx;                                 \
+  assign req.pstrb   = pfx``pstrb``sfx idx;
+
+`define TESSERA_APB_FLAT_FROM_RSP(pfx, sfx, idx, rsp)                        \
+  assign pfx``pready``sfx idx  = rsp.pready;                                 \
+  assign pfx``prdata``sfx idx  = rsp.prdata;                                 \
+  assign pfx``pslverr``sfx idx = rsp.pslverr;
+
+// OBI: request from flat pins <req|addr|we|be|wdata>, flat pins from the response
+`define TESSERA_OBI_REQ_FROM_FLAT(req, pfx, sfx, idx)                        \
+  assign req.req   = pfx``req``sfx idx;                                      \
+  assign req.addr  = pfx``addr``sfx idx;                                     \
+  assign req.we    = pfx``we``sfx idx;                                       \
+  assign req.be    = pfx``be``sfx idx;                                       \
+  assign req.wdata = pfx``wdata``sfx idx;
+
+`define TESSERA_OBI_FLAT_FROM_RSP(pfx, sfx, idx, rsp)                        \
+  assign pfx``gnt``sfx idx    = rsp.gnt;                                     \
+  assign pfx``rvalid``sfx idx = rsp.rvalid;                                  \
+  assign pfx``rdata``sfx idx  = rsp.rdata;                                   \
+  assign pfx``err``sfx idx    = rsp.err;
+
+`endif  // TESSERA_BUS_SVH
