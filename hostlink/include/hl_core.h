@@ -59,10 +59,29 @@ const char *hl_error(const hl_dev_t *dev);
 const char *hl_strerror(int code);
 const hl_ops_t *hl_transport(const hl_dev_t *dev, void **ctx);
 
+/* ------------------------------------------------------------ memory map */
+/* The regions of the device memory map (docs/memory_map.md, populated sizes). */
+typedef enum { HL_MAP_ROM = 1, HL_MAP_MEM = 2, HL_MAP_HOST = 3, HL_MAP_REG = 4 } hl_map_kind_t;
+typedef struct {
+  const char *name;
+  uint32_t base, size;
+  hl_map_kind_t kind;
+} hl_region_t;
+/* The region that holds all of [addr, addr + len) (len 0 counts as 1), or NULL. */
+const hl_region_t *hl_map_region(uint32_t addr, uint64_t len);
+/* The checks of hl_read (write 0) / hl_write (write 1) for a whole range, without
+ * accessing the device: HL_OK, or HL_EARG / HL_EBUS with the reason in hl_error. */
+int hl_check_range(hl_dev_t *dev, uint32_t addr, uint64_t len, int write);
+
 /* ------------------------------------------------------------ access */
 int hl_reset(hl_dev_t *dev);
+/* 32-bit accesses: addr must be 4-byte aligned (HL_EARG, nothing accessed); the
+ * device answers the rest (HL_EBUS: unmapped, or a write to the boot ROM). */
 int hl_read32(hl_dev_t *dev, uint32_t addr, uint32_t *value);
 int hl_write32(hl_dev_t *dev, uint32_t addr, uint32_t value);
+/* Ranges: must lie inside one region of the memory map (HL_EARG before any access);
+ * a write into the boot ROM is refused (HL_EBUS) before any access; register ranges
+ * need 4-byte alignment. */
 int hl_read(hl_dev_t *dev, uint32_t addr, void *buf, size_t len);
 int hl_write(hl_dev_t *dev, uint32_t addr, const void *buf, size_t len);
 int hl_run(hl_dev_t *dev, uint64_t cycles);   /* let the device run (simulators) */

@@ -87,21 +87,86 @@ const hl_ops_t *hl_transport(const hl_dev_t *d, void **ctx) {
   return d->ops;
 }
 
+/* ------------------------------------------------------------ memory map */
+static const hl_region_t mem_map[] = {
+    {"boot ROM", TESSERA_BOOTROM_BASE, TESSERA_BOOTROM_BYTES, HL_MAP_ROM},
+    {"ISRAM", TESSERA_ISRAM_BASE, TESSERA_ISRAM_BYTES, HL_MAP_MEM},
+    {"DSRAM", TESSERA_DSRAM_BASE, TESSERA_DSRAM_BYTES, HL_MAP_MEM},
+    {"SYSCTRL registers", TESSERA_SYSCTRL_BASE, TESSERA_SYSCTRL_SIZE, HL_MAP_REG},
+    {"UART registers", TESSERA_UART_BASE, TESSERA_UART_SIZE, HL_MAP_REG},
+    {"INTC registers", TESSERA_INTC_BASE, TESSERA_INTC_SIZE, HL_MAP_REG},
+    {"CLINT registers", TESSERA_CLINT_BASE, TESSERA_CLINT_SIZE, HL_MAP_REG},
+    {"MME registers", TESSERA_MME_BASE, TESSERA_MME_SIZE, HL_MAP_REG},
+    {"TPC registers", TESSERA_TPC_BASE, TESSERA_TPC_SIZE, HL_MAP_REG},
+    {"DMA registers", TESSERA_DMA_BASE, TESSERA_DMA_SIZE, HL_MAP_REG},
+    {"Sync Manager registers", TESSERA_SYNCMGR_BASE, TESSERA_SYNCMGR_SIZE, HL_MAP_REG},
+    {"QMAN registers", TESSERA_QMAN_BASE, TESSERA_QMAN_SIZE, HL_MAP_REG},
+    {"L2 registers", TESSERA_L2_BASE, TESSERA_L2_SIZE, HL_MAP_REG},
+    {"NIC registers", TESSERA_NIC_BASE, TESSERA_NIC_SIZE, HL_MAP_REG},
+    {"host window", TESSERA_HOST_BASE, TESSERA_HOST_SIZE, HL_MAP_HOST},
+    {"device memory", TESSERA_HBM_BASE, TESSERA_HBM_SIZE, HL_MAP_MEM},
+};
+
+const hl_region_t *hl_map_region(uint32_t a, uint64_t len) {
+  if (!len) len = 1;
+  for (size_t i = 0; i < sizeof mem_map / sizeof mem_map[0]; i++) {
+    const hl_region_t *r = &mem_map[i];
+    if (a >= r->base && (uint64_t)(a - r->base) + len <= r->size) return r;
+  }
+  return NULL;
+}
+
+int hl_check_range(hl_dev_t *d, uint32_t a, uint64_t len, int wr) {
+  const char *what = wr ? "write" : "read";
+  const hl_region_t *r = hl_map_region(a, len), *s = hl_map_region(a, 1);
+  if (wr && s && s->kind == HL_MAP_ROM) r = s;   /* any write starting in the ROM: read-only */
+  if (!r) {
+    if (s)
+      return hl_set_error(d, HL_EARG, "%s 0x%08x+%llu: runs past the end of the %s [0x%08x, 0x%08llx)", what, a,
+                          (unsigned long long)len, s->name, s->base, (unsigned long long)s->base + s->size);
+    return hl_set_error(d, HL_EARG, "%s 0x%08x+%llu: 0x%08x is outside the device memory map", what, a,
+                        (unsigned long long)len, a);
+  }
+  if (wr && r->kind == HL_MAP_ROM)
+    return hl_set_error(d, HL_EBUS, "%s 0x%08x+%llu: the boot ROM [0x%08x, 0x%08x) is read-only", what, a,
+                        (unsigned long long)len, r->base, r->base + r->size);
+  if (r->kind == HL_MAP_REG && ((a | len) & 3u))
+    return hl_set_error(d, HL_EARG, "%s 0x%08x+%llu: a register range needs a 4-byte aligned address and length",
+                        what, a, (unsigned long long)len);
+  return HL_OK;
+}
+
 /* ------------------------------------------------------------ access */
+static int access32_failed(hl_dev_t *d, const char *what, uint32_t a, int rc) {
+  const hl_region_t *r = hl_map_region(a, 4);
+  if (rc == HL_EBUS && r && r->kind == HL_MAP_ROM && !strcmp(what, "write32"))
+    return hl_set_error(d, rc, "write32 0x%08x: bus error: the boot ROM is read-only", a);
+  return hl_set_error(d, rc, "%s 0x%08x: %s", what, a, hl_strerror(rc));
+}
+static int unaligned32(hl_dev_t *d, const char *what, uint32_t a) {
+  return hl_set_error(d, HL_EARG, "%s 0x%08x: address not 4-byte aligned (32-bit accesses need a multiple of 4)", what,
+                      a);
+}
 int hl_read32(hl_dev_t *d, uint32_t a, uint32_t *v) {
+  if (a & 3u) return unaligned32(d, "read32", a);
   int rc = d->ops->read32(d->ctx, a, v);
-  return rc ? hl_set_error(d, rc, "read32 0x%08x: %s", a, hl_strerror(rc)) : HL_OK;
+  return rc ? access32_failed(d, "read32", a, rc) : HL_OK;
 }
 int hl_write32(hl_dev_t *d, uint32_t a, uint32_t v) {
+  if (a & 3u) return unaligned32(d, "write32", a);
   int rc = d->ops->write32(d->ctx, a, v);
-  return rc ? hl_set_error(d, rc, "write32 0x%08x: %s", a, hl_strerror(rc)) : HL_OK;
+  return rc ? access32_failed(d, "write32", a, rc) : HL_OK;
 }
 int hl_read(hl_dev_t *d, uint32_t a, void *buf, size_t len) {
-  int rc = d->ops->read(d->ctx, a, buf, len);
+  int rc = hl_check_range(d, a, len, 0);
+  if (rc || !len) return rc;
+  rc = d->ops->read(d->ctx, a, buf, len);
   return rc ? hl_set_error(d, rc, "read 0x%08x+%zu: %s", a, len, hl_strerror(rc)) : HL_OK;
 }
 int hl_write(hl_dev_t *d, uint32_t a, const void *buf, size_t len) {
-  int rc = d->ops->write(d->ctx, a, buf, len);
+  int rc = hl_check_range(d, a, len, 1);
+  if (rc || !len) return rc;
+  rc = d->ops->write(d->ctx, a, buf, len);
   return rc ? hl_set_error(d, rc, "write 0x%08x+%zu: %s", a, len, hl_strerror(rc)) : HL_OK;
 }
 int hl_run(hl_dev_t *d, uint64_t cycles) {

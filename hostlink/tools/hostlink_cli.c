@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "hostlink.h"
 #include "regs/sysctrl_regs.h"
@@ -29,6 +31,11 @@ static void usage(FILE *f) {
           "commands:\n"
           "  read ADDR [N]            read N (1) 32-bit words (registers or memory)\n"
           "  write ADDR VALUE...      write 32-bit words from ADDR on\n"
+          "  dump ADDR BYTES FILE     copy a device range into FILE (bulk transfer)\n"
+          "  upload FILE ADDR         copy FILE into the device from ADDR on (bulk transfer)\n"
+          "                           (addresses of 32-bit words are 4-byte aligned; a range\n"
+          "                           must lie in one region of the memory map; the boot ROM\n"
+          "                           is read-only; transfers of 4 MiB or more show progress)\n"
           "  load FILE [STAGE]        boot FILE: a Tessera image is verified by the boot ROM\n"
           "                           (staged at STAGE, default 0x%08x); an ELF is loaded as\n"
           "                           linked and started; then wait for the firmware\n"
@@ -138,6 +145,170 @@ static int assemble(const char *in, const char *out) {
   }
   hl_cb_free(&cb);
   return bad;
+}
+
+/* ------------------------------------------------------------ bulk transfers */
+/* Memory ranges move in chunks of BULK_CHUNK bytes through hl_read / hl_write (the
+ * transport's fastest path: the simulator's back door, tcp READ/WRITE frames), so a
+ * transfer of any size streams with bounded host memory. Registers stay one 32-bit
+ * access per word. Transfers of PROGRESS_MIN bytes or more report progress on stderr. */
+#define BULK_CHUNK (1u << 20)
+#define PROGRESS_MIN (4u << 20)
+
+typedef struct {
+  const char *what;
+  uint64_t total, done;
+  double t0, last;
+} progress_t;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void progress_start(progress_t *p, const char *what, uint64_t total) {
+  p->what = what;
+  p->total = total;
+  p->done = 0;
+  p->t0 = p->last = now_s();
+}
+
+static void progress(progress_t *p, uint64_t n) {
+  p->done += n;
+  if (p->total < PROGRESS_MIN) return;
+  const double t = now_s(), el = t - p->t0;
+  const int end = p->done >= p->total;
+  if (!end && t - p->last < 0.5) return;
+  p->last = t;
+  const double rate = el > 0 ? (double)p->done / el : 0;
+  if (end) {
+    fprintf(stderr, "hostlink: %s: %llu bytes in %.2f s (%.1f MB/s)\n", p->what, (unsigned long long)p->done, el,
+            rate / 1e6);
+    return;
+  }
+  const double eta = rate > 0 ? (double)(p->total - p->done) / rate : 0;
+  fprintf(stderr, "hostlink: %s: %llu of %llu bytes (%.0f%%), %.1f MB/s, ETA %.0f s%s", p->what,
+          (unsigned long long)p->done, (unsigned long long)p->total, 100.0 * (double)p->done / (double)p->total,
+          rate / 1e6, eta, isatty(2) ? "\r" : "\n");
+}
+
+static int is_memory(uint32_t a, uint64_t len) {
+  const hl_region_t *r = hl_map_region(a, len);
+  return r && r->kind != HL_MAP_REG;
+}
+
+static int aligned_words(uint32_t a, const char *what) {
+  if (!(a & 3u)) return 1;
+  fprintf(stderr, "hostlink: %s 0x%08x: address not 4-byte aligned (32-bit words need a multiple of 4)\n", what, a);
+  return 0;
+}
+
+static int cmd_read(hl_dev_t *d, uint32_t a, uint32_t n) {
+  const uint64_t bytes = 4ull * n;
+  int rc;
+  if (!aligned_words(a, "read")) return 1;
+  if ((rc = hl_check_range(d, a, bytes, 0))) return fail(d, "read", rc);   /* before any access */
+  progress_t p;
+  progress_start(&p, "read", bytes);
+  if (n == 1 || !is_memory(a, bytes)) {
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t v;
+      if ((rc = hl_read32(d, a + 4 * i, &v))) return fail(d, "read", rc);
+      printf("0x%08x: 0x%08x\n", a + 4 * i, v);
+      progress(&p, 4);
+    }
+    return 0;
+  }
+  uint32_t *buf = malloc(bytes < BULK_CHUNK ? (size_t)bytes : BULK_CHUNK);
+  if (!buf) return fail(d, "read", HL_ENOMEM);
+  for (uint64_t off = 0; off < bytes;) {
+    const uint32_t len = bytes - off < BULK_CHUNK ? (uint32_t)(bytes - off) : BULK_CHUNK;
+    if ((rc = hl_read(d, a + (uint32_t)off, buf, len))) {
+      free(buf);
+      return fail(d, "read", rc);
+    }
+    for (uint32_t i = 0; i < len / 4; i++) printf("0x%08x: 0x%08x\n", a + (uint32_t)off + 4 * i, buf[i]);
+    off += len;
+    progress(&p, len);
+  }
+  free(buf);
+  return 0;
+}
+
+static int cmd_write(hl_dev_t *d, uint32_t a, int argc, char **argv) {
+  const uint32_t n = (uint32_t)argc;
+  int rc;
+  if (!aligned_words(a, "write")) return 1;
+  uint32_t *w = malloc(4u * n);
+  if (!w) return fail(d, "write", HL_ENOMEM);
+  for (uint32_t i = 0; i < n; i++)
+    if (!num(argv[i], &w[i])) {
+      free(w);
+      return fail(d, "write value", HL_EARG);
+    }
+  rc = hl_check_range(d, a, 4ull * n, 1);   /* before any access */
+  if (!rc && n > 1 && is_memory(a, 4ull * n)) rc = hl_write(d, a, w, 4u * n);
+  else
+    for (uint32_t i = 0; !rc && i < n; i++) rc = hl_write32(d, a + 4u * i, w[i]);
+  free(w);
+  return rc ? fail(d, "write", rc) : 0;
+}
+
+/* Stream `bytes` between device range `a` and the open file `f` (up: file -> device),
+ * BULK_CHUNK at a time, after the range checks (before any access). Returns the exit
+ * status; the file is closed. */
+static int file_xfer(hl_dev_t *d, int up, uint32_t a, uint32_t bytes, FILE *f, const char *path) {
+  const char *what = up ? "upload" : "dump";
+  int rc = hl_check_range(d, a, bytes, up);
+  uint8_t *buf = rc ? NULL : malloc(BULK_CHUNK);
+  if (!rc && !buf) rc = HL_ENOMEM;
+  progress_t p;
+  progress_start(&p, what, bytes);
+  for (uint32_t off = 0; !rc && off < bytes;) {
+    const uint32_t len = bytes - off < BULK_CHUNK ? bytes - off : BULK_CHUNK;
+    if (up && fread(buf, 1, len, f) != len) rc = HL_EFILE;
+    else if ((rc = up ? hl_write(d, a + off, buf, len) : hl_read(d, a + off, buf, len))) break;
+    else if (!up && fwrite(buf, 1, len, f) != len) rc = HL_EFILE;
+    off += len;
+    progress(&p, len);
+  }
+  free(buf);
+  if (fclose(f) && !rc) rc = HL_EFILE;
+  if (rc == HL_EFILE) {
+    fprintf(stderr, "hostlink: %s: cannot %s %s\n", what, up ? "read" : "write", path);
+    return 1;
+  }
+  return rc ? fail(d, what, rc) : 0;
+}
+
+/* dump ADDR BYTES FILE */
+static int cmd_dump(hl_dev_t *d, uint32_t a, uint32_t bytes, const char *path) {
+  int rc = hl_check_range(d, a, bytes, 0);   /* no file is created for a refused range */
+  if (rc) return fail(d, "dump", rc);
+  FILE *f = fopen(path, "wb");
+  if (!f) {
+    fprintf(stderr, "hostlink: dump: cannot create %s\n", path);
+    return 1;
+  }
+  return file_xfer(d, 0, a, bytes, f, path);
+}
+
+/* upload FILE ADDR */
+static int cmd_upload(hl_dev_t *d, const char *path, uint32_t a) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "hostlink: upload: cannot open %s\n", path);
+    return 1;
+  }
+  const long size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+  rewind(f);
+  if (size <= 0 || size > 0xFFFFFFFFL) {
+    fprintf(stderr, "hostlink: upload: %s: %s\n", path, size ? "cannot determine the file size" : "empty file");
+    fclose(f);
+    return 1;
+  }
+  return file_xfer(d, 1, a, (uint32_t)size, f, path);
 }
 
 /* ------------------------------------------------------------ commands */
@@ -260,9 +431,15 @@ static int cmd_copy(hl_dev_t *d, uint32_t src, uint32_t dst, uint32_t size, cons
   j.cb[0].eq = eq;
   j.cb[0].addr = a;
   j.cb[0].size = hl_cb_bytes(&cb);
-  j.nbuf = 1;
+  /* the job owns what it touches: its command buffer, the source and the destination
+   * (the packet check refuses a copy outside the job's buffers, DMA_RANGE) */
+  j.nbuf = 3;
   j.buf[0].base = a;
   j.buf[0].size = hl_cb_bytes(&cb);
+  j.buf[1].base = src;
+  j.buf[1].size = size;
+  j.buf[2].base = dst;
+  j.buf[2].size = size;
   hl_cb_free(&cb);
   uint32_t seq;
   if (rc || (rc = hl_submit(d, &j, &seq))) return fail(d, "copy", rc);
@@ -281,19 +458,11 @@ static int run_cmd(hl_dev_t *d, int argc, char **argv) {
   if (!strcmp(c, "read") && (argc == 2 || argc == 3) && num(argv[1], &a)) {
     uint32_t n = 1;
     if (argc == 3 && !num(argv[2], &n)) return fail(d, "read count", HL_EARG);
-    for (uint32_t i = 0; i < n; i++) {
-      if ((rc = hl_read32(d, a + 4 * i, &v))) return fail(d, "read", rc);
-      printf("0x%08x: 0x%08x\n", a + 4 * i, v);
-    }
-    return 0;
+    return cmd_read(d, a, n);
   }
-  if (!strcmp(c, "write") && argc >= 3 && num(argv[1], &a)) {
-    for (int i = 2; i < argc; i++) {
-      if (!num(argv[i], &v)) return fail(d, "write value", HL_EARG);
-      if ((rc = hl_write32(d, a + 4u * (uint32_t)(i - 2), v))) return fail(d, "write", rc);
-    }
-    return 0;
-  }
+  if (!strcmp(c, "write") && argc >= 3 && num(argv[1], &a)) return cmd_write(d, a, argc - 2, argv + 2);
+  if (!strcmp(c, "dump") && argc == 4 && num(argv[1], &a) && num(argv[2], &v)) return cmd_dump(d, a, v, argv[3]);
+  if (!strcmp(c, "upload") && argc == 3 && num(argv[2], &a)) return cmd_upload(d, argv[1], a);
   if (!strcmp(c, "load") && (argc == 2 || argc == 3)) {
     uint32_t stage = 0;
     if (argc == 3 && !num(argv[2], &stage)) return fail(d, "load stage", HL_EARG);

@@ -88,7 +88,9 @@ typedef void (*tsim_progress_fn)(tsim_t *s, void *ctx);
 void tsim_set_progress(tsim_t *s, tsim_progress_fn fn, void *ctx, uint64_t every);
 
 /* ---- back door (no simulated time passes). Addresses: BOOTROM, ISRAM, DSRAM
- * (populated sizes) and HBM. A range must lie inside one region. */
+ * (populated sizes), HBM and the host window. A range must lie inside one region.
+ * The boot ROM is read-only here as on the bus: tsim_mem_write refuses it (TSIM_EBUS);
+ * its contents come from the $readmemh image only. */
 int tsim_mem_read(tsim_t *s, uint32_t addr, void *buf, size_t len);
 int tsim_mem_write(tsim_t *s, uint32_t addr, const void *buf, size_t len);
 uint32_t tsim_mem_read32(tsim_t *s, uint32_t addr);     /* 0 if unmapped */
@@ -96,6 +98,8 @@ int tsim_mem_write32(tsim_t *s, uint32_t addr, uint32_t value);
 int tsim_mem_is_backed(uint32_t addr, size_t len);      /* 1 if the back door covers it */
 
 /* ---- front door: the host_* OBI port (simulated time passes) */
+/* addr must be 4-byte aligned (TSIM_EARG otherwise, nothing is accessed); a write to the
+ * boot ROM is answered with a bus error (TSIM_EBUS) */
 int tsim_host_read32(tsim_t *s, uint32_t addr, uint32_t *value);
 int tsim_host_write32(tsim_t *s, uint32_t addr, uint32_t value);
 int tsim_host_write_be(tsim_t *s, uint32_t addr, uint32_t value, unsigned be);

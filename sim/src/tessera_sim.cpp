@@ -455,6 +455,12 @@ void tsim::cycle() {
 }
 
 int tsim::host_access(uint32_t addr, bool we, unsigned be, uint32_t wdata, uint32_t* rdata) {
+  // The host port moves aligned 32-bit words (byte enables select bytes within one).
+  if (addr & 3u) {
+    set_err("host %s 0x%08x: address not 4-byte aligned (the host port moves aligned 32-bit words)",
+            we ? "write" : "read", addr);
+    return TSIM_EARG;
+  }
   Vtessera_top* t = top.get();
   t->host_req_i = 1;
   t->host_addr_i = addr;
@@ -958,6 +964,11 @@ int tsim_mem_write(tsim_t* s, uint32_t addr, const void* buf, size_t len) {
   if (!r) {
     s->set_err("back door: 0x%08x+%zu is not backed by memory", addr, len);
     return TSIM_EADDR;
+  }
+  if (r->kind == 0) {  // like the bus: the ROM refuses writes
+    s->set_err("back door: write 0x%08x+%zu: the boot ROM [0x%08x, 0x%08x) is read-only", addr, len, r->base,
+               r->base + r->bytes);
+    return TSIM_EBUS;
   }
   if (r->kind >= 3) {
     (r->kind == 3 ? s->hbm : s->hostmem).write(addr, buf, len);
