@@ -10,10 +10,12 @@
 # A line must exit 0, unless it ends with `# error: TEXT`: then it must fail and print
 # TEXT on stderr. A `./chip_tb --serve` line starts the server in the background, waits
 # until it listens, runs the client part and then waits for the server to stop.
+# Every command is cut after TMO seconds (a hanging example fails instead of blocking).
 # Usage: doc_test.sh [BUILD_DIR] [--seed N]  (BUILD_DIR default build/proto, seed default 1)
 set -u
 B=build/proto
 SEED=1
+TMO=300
 while [ $# -gt 0 ]; do
   case "$1" in
     --seed) [ $# -ge 2 ] || { echo "usage: $0 [BUILD_DIR] [--seed N]" >&2; exit 2; }; SEED=$2; shift 2 ;;
@@ -64,7 +66,7 @@ for line in "${LINES[@]}"; do
     cmd=${cmd//$ex_port/$port}
     server=${cmd%%&*}
     client=${cmd#*&}
-    eval "$server" > srv.log 2>&1 &
+    timeout "$TMO" bash -c "$server" > srv.log 2>&1 &
     SRV=$!
     up=0
     for _ in $(seq 600); do
@@ -73,13 +75,13 @@ for line in "${LINES[@]}"; do
       sleep 0.1
     done
     if [ $up = 0 ]; then bad "server did not start: $line ($(cat srv.log))"; kill "$SRV" 2> /dev/null; SRV=; continue; fi
-    out=$(eval "$client" 2>&1); rc=$?
+    out=$(timeout "$TMO" bash -c "$client" 2>&1); rc=$?
     for _ in $(seq 100); do kill -0 "$SRV" 2> /dev/null || break; sleep 0.1; done
     if kill -0 "$SRV" 2> /dev/null; then bad "server still running after: $line"; kill "$SRV"; fi
     wait "$SRV" 2> /dev/null
     SRV=
   else
-    out=$(eval "$cmd" 2>&1); rc=$?
+    out=$(timeout "$TMO" bash -c "$cmd" 2>&1); rc=$?
   fi
   if [ -n "$want_err" ]; then
     if [ $rc -ne 0 ] && printf '%s' "$out" | grep -qF -- "$want_err"; then ok; else bad "$line: exit $rc, output: $out"; fi
