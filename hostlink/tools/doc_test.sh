@@ -8,7 +8,7 @@
 #   fw.elf   -> the firmware ELF              fw.img      -> the firmware image
 #   ./chip_tb -> BUILD_DIR/chip_tb            the example port -> a free loopback port
 # A line must exit 0, unless it ends with `# error: TEXT`: then it must fail and print
-# TEXT on stderr. A `./chip_tb --serve` line starts the server in the background, waits
+# TEXT. A line ending with `# prints: TEXT` must exit 0 and print TEXT (stdout or stderr). A `./chip_tb --serve` line starts the server in the background, waits
 # until it listens, runs the client part and then waits for the server to stop.
 # Every command is cut after TMO seconds (a hanging example fails instead of blocking).
 # Usage: doc_test.sh [BUILD_DIR] [--seed N]  (BUILD_DIR default build/proto, seed default 1)
@@ -56,8 +56,11 @@ subst() {
 
 cd "$T" || exit 2
 for line in "${LINES[@]}"; do
-  want_err=
-  case "$line" in *"# error: "*) want_err=${line##*# error: } ;; esac
+  want_err=; want_out=
+  case "$line" in
+    *"# error: "*) want_err=${line##*# error: } ;;
+    *"# prints: "*) want_out=${line##*# prints: } ;;
+  esac
   cmd=$(printf '%s\n' "$line" | subst)
   if [[ "$line" == ./chip_tb\ --serve* ]]; then
     # server part & client part, on a free port instead of the example's
@@ -85,6 +88,8 @@ for line in "${LINES[@]}"; do
   fi
   if [ -n "$want_err" ]; then
     if [ $rc -ne 0 ] && printf '%s' "$out" | grep -qF -- "$want_err"; then ok; else bad "$line: exit $rc, output: $out"; fi
+  elif [ -n "$want_out" ]; then
+    if [ $rc -eq 0 ] && printf '%s' "$out" | grep -qF -- "$want_out"; then ok; else bad "$line: exit $rc, output: $out"; fi
   elif [ $rc -eq 0 ]; then ok
   else bad "$line: exit $rc, output: $out"
   fi
