@@ -35,7 +35,7 @@ static void usage(FILE *f) {
           "  upload FILE ADDR         copy FILE into the device from ADDR on (bulk transfer)\n"
           "                           (addresses of 32-bit words are 4-byte aligned; a range\n"
           "                           must lie in one region of the memory map; the boot ROM\n"
-          "                           is read-only; transfers of 4 MiB or more show progress)\n"
+          "                           is read-only; long transfers show progress on stderr)\n"
           "  load FILE [STAGE]        boot FILE: a Tessera image is verified by the boot ROM\n"
           "                           (staged at STAGE, default 0x%08x); an ELF is loaded as\n"
           "                           linked and started; then wait for the firmware\n"
@@ -151,14 +151,17 @@ static int assemble(const char *in, const char *out) {
 /* Memory ranges move in chunks of BULK_CHUNK bytes through hl_read / hl_write (the
  * transport's fastest path: the simulator's back door, tcp READ/WRITE frames), so a
  * transfer of any size streams with bounded host memory. Registers stay one 32-bit
- * access per word. Transfers of PROGRESS_MIN bytes or more report progress on stderr. */
+ * access per word. Transfers of PROGRESS_MIN bytes or more, or running longer than
+ * PROGRESS_SLOW, report progress on stderr. */
 #define BULK_CHUNK (1u << 20)
 #define PROGRESS_MIN (4u << 20)
+#define PROGRESS_SLOW 2.0   /* seconds: a smaller transfer that takes longer shows it too */
 
 typedef struct {
   const char *what;
   uint64_t total, done;
   double t0, last;
+  int shown;
 } progress_t;
 
 static double now_s(void) {
@@ -172,15 +175,17 @@ static void progress_start(progress_t *p, const char *what, uint64_t total) {
   p->total = total;
   p->done = 0;
   p->t0 = p->last = now_s();
+  p->shown = 0;
 }
 
 static void progress(progress_t *p, uint64_t n) {
   p->done += n;
-  if (p->total < PROGRESS_MIN) return;
   const double t = now_s(), el = t - p->t0;
+  if (p->total < PROGRESS_MIN && el < PROGRESS_SLOW && !p->shown) return;
   const int end = p->done >= p->total;
   if (!end && t - p->last < 0.5) return;
   p->last = t;
+  p->shown = 1;
   const double rate = el > 0 ? (double)p->done / el : 0;
   if (end) {
     fprintf(stderr, "hostlink: %s: %llu bytes in %.2f s (%.1f MB/s)\n", p->what, (unsigned long long)p->done, el,
