@@ -129,7 +129,10 @@ $TB --serve $PORT --max-cycles 300000 > $T/srv2.log 2>&1 &
 SRV=$!
 for i in $(seq 100); do grep -q serving $T/srv2.log && break; sleep 0.1; done
 cat > $T/budget.py << 'EOF2'
-import socket, struct, sys
+import socket, struct, sys, time
+slow = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=60)
+slow.sendall(b"\x06" + bytes(9))      # 10 of the 20 header bytes of a WAIT, then nothing
+t0 = time.time()
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=60)
 def call(op, addr=0, arg=0):
     s.sendall(struct.pack("<IIQI", op, addr, arg, 0))
@@ -153,6 +156,8 @@ print("write", call(WRITE32, SCRATCH, 0x5A5A1234)[0])
 st, v = call(READ32, SCRATCH)
 print("read", st, hex(v))
 print("wait", call(WAIT, arg=1000)[0])
+slow.settimeout(10)
+print("slow client closed by the server", slow.recv(1) == b"", "after %.0f s" % (time.time() - t0))
 call(SHUTDOWN)
 EOF2
 out=$(timeout 120 python3 $T/budget.py $PORT 0x20000030 2>&1)
@@ -161,6 +166,10 @@ echo "$out" | grep -q "^wait -6 " && echo "$out" | grep -q "^read -6$" && ok "bu
   || bad "budget: $out"
 echo "$out" | grep -q "^reset 0$" && echo "$out" | grep -q "^read 0 0x5a5a1234$" && echo "$out" | grep -q "^wait 0$" \
   && ok "budget reached: RESET recovers the chip" || bad "budget: after RESET: $out"
+secs=$(echo "$out" | sed -n 's/^slow client closed by the server True after \([0-9]*\) s/\1/p')
+[ -n "$secs" ] && [ "$secs" -ge 5 ] \
+  && grep -q "hostlink serve: client 1 dropped: frame incomplete (10 of 20 bytes) for more than 5000 ms" $T/srv2.log \
+  && ok "partial frame: client dropped after 5 s with the reason logged" || bad "partial frame: $out; $(cat $T/srv2.log)"
 
 $HL cb $T/c.txt $T/c.cb > /dev/null
 head -c 12 $T/c.cb > $T/odd.cb
