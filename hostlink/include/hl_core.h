@@ -25,7 +25,8 @@ enum {
   HL_EBOOT = -7,     /* the boot ROM rejected the image (hl_error has the status) */
   HL_ENOFW = -8,     /* no firmware host interface (not loaded, or not running) */
   HL_EFILE = -9,     /* file missing or unreadable / not an ELF or image */
-  HL_EUNSUP = -10    /* the transport cannot do this */
+  HL_EUNSUP = -10,   /* the transport cannot do this */
+  HL_EADDRINUSE = -11 /* hl_serve: the port is in use */
 };
 
 /* ------------------------------------------------------------ transport */

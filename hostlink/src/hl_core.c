@@ -61,6 +61,7 @@ const char *hl_strerror(int code) {
     case HL_ENOFW: return "no firmware host interface";
     case HL_EFILE: return "bad file";
     case HL_EUNSUP: return "not supported by the transport";
+    case HL_EADDRINUSE: return "address in use";
     default: return "unknown error";
   }
 }
@@ -237,6 +238,17 @@ int hl_attach_fw(hl_dev_t *d, uint64_t budget) {
     int rc = hl_read32(d, SYSC(FW_STATUS), &st);
     if (rc) return rc;
     if ((st & 0xFFu) == 0xE0u) return hl_set_error(d, HL_ENOFW, "firmware reports a fatal trap");
+    if ((st & 0xFFu) != 2u) {
+      /* nothing started by the boot ROM: no firmware will come, say so at once */
+      uint32_t boot = 0, go = 0;
+      if ((rc = hl_read32(d, SYSC(BOOT_STATUS), &boot)) || (rc = hl_read32(d, SYSC(BOOT_CTRL), &go))) return rc;
+      uint32_t code = boot & 0xFFu;
+      if (!(go & SYSCTRL__BOOT_CTRL__GO_bm) && (code == BOOT_ST_WAIT_GO || code >= 0x80u))
+        return hl_set_error(d, HL_ENOFW,
+                            "no firmware: the boot ROM has not started a program (BOOT_STATUS 0x%08x%s); "
+                            "load one first",
+                            boot, code >= 0x80u ? ", an error" : ", waiting for a boot request");
+    }
     if ((st & 0xFFu) == 2u) {
       if ((rc = hl_read32(d, SYSC(SCRATCH3), &addr))) return rc;
       if (addr && hl_read(d, addr, &magic, 4) == HL_OK && magic == HIF_MAGIC) {

@@ -4,10 +4,12 @@
  * Commands run in order on one device (with the in-process simulator every
  * invocation starts a fresh chip, so chain them with ","). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,43 +59,108 @@ static void usage(FILE *f) {
           HL_LOAD_ADDR_DEFAULT);
 }
 
+/* A 32-bit number: decimal, 0x.. hex or 0.. octal, optionally with a k (1000) or M
+ * (1000000) suffix; no sign, nothing after it, nothing above 0xFFFFFFFF. */
 static int num(const char *s, uint32_t *v) {
   char *e;
-  if (!s || !*s) return 0;
+  if (!s || !*s || *s == '-' || *s == '+' || *s == ' ' || *s == '\t') return 0;
+  errno = 0;
   unsigned long long x = strtoull(s, &e, 0);
-  if (*e == 'k' || *e == 'K') x *= 1000, e++;
-  else if (*e == 'M') x *= 1000000, e++;
-  if (*e || x > 0xFFFFFFFFull) return 0;
-  *v = (uint32_t)x;
+  if (errno || e == s) return 0;
+  unsigned long long mul = 1;
+  if (*e == 'k' || *e == 'K') mul = 1000, e++;
+  else if (*e == 'M') mul = 1000000, e++;
+  if (*e || x > 0xFFFFFFFFull / mul) return 0;
+  *v = (uint32_t)(x * mul);
   return 1;
 }
 
 static int fail(hl_dev_t *d, const char *what, int rc) {
-  fprintf(stderr, "hostlink: %s: %s (%s)\n", what, hl_strerror(rc), d ? hl_error(d) : "");
+  const char *detail = d ? hl_error(d) : NULL;
+  if (detail && *detail) fprintf(stderr, "hostlink: %s: %s (%s)\n", what, hl_strerror(rc), detail);
+  else fprintf(stderr, "hostlink: %s: %s\n", what, hl_strerror(rc));
   return 1;
 }
 
 /* ------------------------------------------------------------ cb assembler */
+/* Field limits of the packet format (bsp/include/tessera/cp_pkt.h, docs/packets.md):
+ * nothing is masked into a narrower field; a value that does not fit is an error
+ * naming the file, line, packet kind and field. */
+typedef struct {
+  const char *in;
+  int ln, bad;
+} asm_ctx_t;
+
+static int field(asm_ctx_t *x, const char *op, const char *name, uint32_t v, uint32_t lo, uint32_t hi) {
+  if (v >= lo && v <= hi) return 1;
+  fprintf(stderr, "hostlink: %s:%d: %s: %s %u (0x%x) out of range %u..%u (0x%x)\n", x->in, x->ln, op, name, v, v, lo,
+          hi, hi);
+  x->bad = 1;
+  return 0;
+}
+
+/* One packet line, tokens tok[0..n) (suffixes removed); 0 or an HL_E* code. The
+ * caller reports a non-zero code unless a field error was reported here. */
+static int asm_line(asm_ctx_t *x, hl_cb_t *cb, uint32_t flags, char **tok, int n) {
+  enum { MAX_ARGS = 300 };
+  uint32_t a[MAX_ARGS];
+  const char *op = tok[0];
+  int is_short = !strcmp(op, "msg_short");
+  for (int i = 1; i < n; i++)
+    if (!(i == 2 && is_short) && !num(tok[i], &a[i])) {
+      fprintf(stderr, "hostlink: %s:%d: %s: '%s' is not a 32-bit number\n", x->in, x->ln, op, tok[i]);
+      x->bad = 1;
+      return HL_EARG;
+    }
+  if (!strcmp(op, "nop") && n == 1) return hl_cb_nop(cb, flags);
+  if (!strcmp(op, "wreg32") && n == 3)
+    return field(x, op, "register offset", a[1], 0, 0xFFFFu) ? hl_cb_wreg32(cb, flags, a[1], a[2]) : HL_EARG;
+  if (!strcmp(op, "wreg_bulk") && n >= 3)
+    return field(x, op, "register offset", a[1], 0, 0xFFFFu) &&
+                   field(x, op, "value count", (uint32_t)n - 2, 1, CP_BULK_MAX)
+               ? hl_cb_wreg_bulk(cb, flags, a[1], (uint32_t)n - 2, a + 2)
+               : HL_EARG;
+  if (!strcmp(op, "msg_long") && n == 3) return hl_cb_msg_long(cb, flags, a[1], a[2]);
+  if (is_short && n == 4 && (!strcmp(tok[2], "add") || !strcmp(tok[2], "set")))
+    return field(x, op, "sync object", a[1], 0, 0xFFFFu) && field(x, op, "value", a[3], 0, CP_SOB_MASK)
+               ? hl_cb_msg_short(cb, flags, a[1], !strcmp(tok[2], "add"), a[3])
+               : HL_EARG;
+  if (!strcmp(op, "fence") && n == 3)
+    return field(x, op, "fence counter id", a[1], 0, CP_FENCES - 1u) && field(x, op, "target", a[2], 0, 0xFFFFu)
+               ? hl_cb_fence(cb, flags, a[1], a[2])
+               : HL_EARG;
+  if (!strcmp(op, "lin_dma") && n == 4) return hl_cb_lin_dma(cb, flags, a[1], a[2], a[3]);
+  if (!strcmp(op, "wait") && n == 2) return hl_cb_wait(cb, flags, a[1]);
+  if (!strcmp(op, "stop") && n == 1) return hl_cb_stop(cb, flags);
+  return HL_EARG;
+}
+
 static int assemble(const char *in, const char *out) {
+  struct stat st;
   FILE *f = fopen(in, "r");
   if (!f) {
-    fprintf(stderr, "hostlink: cannot open %s\n", in);
+    fprintf(stderr, "hostlink: cannot open %s: %s\n", in, strerror(errno));
+    return 1;
+  }
+  if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+    fprintf(stderr, "hostlink: %s is not a regular file\n", in);
+    fclose(f);
     return 1;
   }
   hl_cb_t cb;
   hl_cb_init(&cb);
   enum { MAX_TOKENS = 300 };
   char line[1024];
-  int ln = 0, bad = 0;
+  asm_ctx_t x = {in, 0, 0};
   while (fgets(line, sizeof line, f)) {
-    ln++;
+    x.ln++;
     size_t len = strlen(line);
     if (len && line[len - 1] != '\n') { /* no newline: the rest of the line did not fit (or EOF) */
       int c, more = 0;
       while ((c = fgetc(f)) != '\n' && c != EOF) more = 1;
       if (more) {
-        fprintf(stderr, "hostlink: %s:%d: line longer than %d characters\n", in, ln, (int)sizeof line - 1);
-        bad = 1;
+        fprintf(stderr, "hostlink: %s:%d: line longer than %d characters\n", in, x.ln, (int)sizeof line - 1);
+        x.bad = 1;
         continue;
       }
     }
@@ -106,45 +173,45 @@ static int assemble(const char *in, const char *out) {
       else over = 1;
     }
     if (over) {
-      fprintf(stderr, "hostlink: %s:%d: more than %d tokens on one line\n", in, ln, MAX_TOKENS);
-      bad = 1;
+      fprintf(stderr, "hostlink: %s:%d: more than %d tokens on one line\n", in, x.ln, MAX_TOKENS);
+      x.bad = 1;
       continue;
     }
     uint32_t flags = 0;
     while (n > 1 && (!strcmp(tok[n - 1], "eb") || !strcmp(tok[n - 1], "mb")))
       flags |= !strcmp(tok[--n], "eb") ? HL_EB : HL_MB;
     if (!n) continue;
-    uint32_t a[MAX_TOKENS];
-    int ok = 1;
-    for (int i = 1; i < n; i++)
-      if (!(i == 2 && !strcmp(tok[0], "msg_short")) && !num(tok[i], &a[i])) ok = 0;
-    const char *op = tok[0];
-    int rc = HL_EARG;
-    if (!ok) rc = HL_EARG;
-    else if (!strcmp(op, "nop") && n == 1) rc = hl_cb_nop(&cb, flags);
-    else if (!strcmp(op, "wreg32") && n == 3) rc = hl_cb_wreg32(&cb, flags, a[1], a[2]);
-    else if (!strcmp(op, "wreg_bulk") && n >= 3) rc = hl_cb_wreg_bulk(&cb, flags, a[1], (uint32_t)n - 2, a + 2);
-    else if (!strcmp(op, "msg_long") && n == 3) rc = hl_cb_msg_long(&cb, flags, a[1], a[2]);
-    else if (!strcmp(op, "msg_short") && n == 4 && (!strcmp(tok[2], "add") || !strcmp(tok[2], "set")))
-      rc = hl_cb_msg_short(&cb, flags, a[1], !strcmp(tok[2], "add"), a[3]);
-    else if (!strcmp(op, "fence") && n == 3) rc = hl_cb_fence(&cb, flags, a[1], a[2]);
-    else if (!strcmp(op, "lin_dma") && n == 4) rc = hl_cb_lin_dma(&cb, flags, a[1], a[2], a[3]);
-    else if (!strcmp(op, "wait") && n == 2) rc = hl_cb_wait(&cb, flags, a[1]);
-    else if (!strcmp(op, "stop") && n == 1) rc = hl_cb_stop(&cb, flags);
-    if (rc) {
-      fprintf(stderr, "hostlink: %s:%d: bad packet line\n", in, ln);
-      bad = 1;
-    }
+    int was_bad = x.bad;
+    x.bad = 0;
+    int rc = asm_line(&x, &cb, flags, tok, n);
+    if (rc && !x.bad) fprintf(stderr, "hostlink: %s:%d: bad packet line (see --help for the syntax)\n", in, x.ln);
+    x.bad |= was_bad || rc;
+  }
+  if (ferror(f)) {
+    fprintf(stderr, "hostlink: cannot read %s: %s\n", in, strerror(errno));
+    x.bad = 1;
   }
   fclose(f);
-  if (!bad) {
+  if (!x.bad && !hl_cb_bytes(&cb)) {
+    fprintf(stderr, "hostlink: %s: no packets\n", in);
+    x.bad = 1;
+  }
+  if (!x.bad) {
     FILE *o = fopen(out, "wb");
-    if (!o || fwrite(hl_cb_words(&cb), 1, hl_cb_bytes(&cb), o) != hl_cb_bytes(&cb)) bad = 1;
-    if (o) fclose(o);
-    if (!bad) printf("cb: %s: %u bytes\n", out, hl_cb_bytes(&cb));
+    if (!o) {
+      fprintf(stderr, "hostlink: cannot create %s: %s\n", out, strerror(errno));
+      x.bad = 1;
+    } else {
+      int wr_bad = fwrite(hl_cb_words(&cb), 1, hl_cb_bytes(&cb), o) != hl_cb_bytes(&cb);
+      if (fclose(o) || wr_bad) {
+        fprintf(stderr, "hostlink: cannot write %s: %s\n", out, strerror(errno));
+        x.bad = 1;
+      }
+    }
+    if (!x.bad) printf("cb: %s: %u bytes\n", out, hl_cb_bytes(&cb));
   }
   hl_cb_free(&cb);
-  return bad;
+  return x.bad;
 }
 
 /* ------------------------------------------------------------ bulk transfers */
@@ -470,7 +537,11 @@ static int run_cmd(hl_dev_t *d, int argc, char **argv) {
   if (!strcmp(c, "upload") && argc == 3 && num(argv[2], &a)) return cmd_upload(d, argv[1], a);
   if (!strcmp(c, "load") && (argc == 2 || argc == 3)) {
     uint32_t stage = 0;
-    if (argc == 3 && !num(argv[2], &stage)) return fail(d, "load stage", HL_EARG);
+    if (argc == 3 && (!num(argv[2], &stage) || !stage)) {
+      fprintf(stderr, "hostlink: load: bad staging address '%s' (a device-memory address; omit it for 0x%08x)\n",
+              argv[2], HL_LOAD_ADDR_DEFAULT);
+      return 1;
+    }
     if ((rc = hl_load(d, argv[1], stage, 1, 0))) return fail(d, "load", rc);
     printf("firmware running, host interface at 0x%08x\n", hl_hif_addr(d));
     return 0;
@@ -523,8 +594,16 @@ int main(int argc, char **argv) {
       return 0;
     } else if (!strcmp(argv[i], "--dev") && i + 1 < argc) {
       spec = argv[++i];
-    } else if (!strcmp(argv[i], "--seed") && i + 1 < argc && num(argv[i + 1], &seed)) {
+    } else if (!strcmp(argv[i], "--seed")) {
+      if (i + 1 >= argc || !num(argv[i + 1], &seed)) {
+        fprintf(stderr, "hostlink: --seed needs a number 0..4294967295%s%s%s\n", i + 1 < argc ? ", not '" : "",
+                i + 1 < argc ? argv[i + 1] : "", i + 1 < argc ? "'" : "");
+        return 2;
+      }
       i++;
+    } else if (!strcmp(argv[i], "--dev")) {
+      fprintf(stderr, "hostlink: --dev needs a device (sim, tcp:PORT or serial:/dev/ttyX)\n");
+      return 2;
     } else if (!strcmp(argv[i], "-v")) {
       verbose = 1;
     } else {

@@ -33,7 +33,7 @@ typedef struct tsim tsim_t;
 
 typedef struct {
   uint64_t seed;            /* recorded for diagnostics; the chip itself is deterministic */
-  uint64_t max_cycles;      /* global limit for this instance (0 = none); runs stop there */
+  uint64_t max_cycles;      /* cycle limit (0 = none), counted from the last reset; runs stop there */
   unsigned hbm_latency;     /* HBM read latency in cycles (0 = TESSERA_HBM_LATENCY_CYCLES) */
   unsigned hbm_bw;          /* HBM bytes/cycle per channel (0 = TESSERA_HBM_BYTES_PER_CYCLE) */
   unsigned hbm_max_reads;   /* read bursts in flight per HBM channel (0 = TESSERA_HBM_MAX_READS) */

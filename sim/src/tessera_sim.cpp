@@ -210,7 +210,8 @@ struct tsim {
   void axistats_setup();
   void axistats_sample();
 
-  bool limit_hit() const { return opts.max_cycles && cyc >= opts.max_cycles; }
+  uint64_t limit_base = 0;  // cycle of the last reset: max_cycles counts from there
+  bool limit_hit() const { return opts.max_cycles && cyc - limit_base >= opts.max_cycles; }
   void set_err(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
   void cycle();
   void reset_models();
@@ -782,6 +783,7 @@ void tsim_destroy(tsim_t* s) {
 
 void tsim_reset(tsim_t* s) {
   Vtessera_top* t = s->top.get();
+  s->limit_base = s->cyc;  // a reset starts a new cycle budget (and recovers from the last one)
   t->host_req_i = 0;
   t->rst_ni = 0;
   t->clk_i = 0;

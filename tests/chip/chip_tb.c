@@ -7,6 +7,7 @@
  * Exit status 0 only if everything selected passed. See docs/sim.md.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,8 @@ static void usage(FILE *f) {
           "                        per run (AXISTATS lines, docs/sim.md)\n"
           "  --serve PORT          serve a fresh chip to hostlink clients on 127.0.0.1:PORT\n"
           "                        (`hostlink --dev tcp:PORT ...`, docs/hostlink.md) until one\n"
-          "                        sends shutdown; --max-cycles limits the simulated time (default 1G)\n"
+          "                        sends shutdown; --max-cycles limits the simulated time from\n"
+          "                        the last reset (default 1G; a client's reset starts a new budget)\n"
           "  --hbm-latency N       HBM read latency in cycles (default %u)\n"
           "  --hbm-bw N            HBM bytes per cycle per channel (default %u)\n"
           "  --hbm-max-reads N     read bursts in flight per HBM channel (default %u)\n"
@@ -64,14 +66,18 @@ static void usage(FILE *f) {
           TESSERA_HOST_BYTES_PER_CYCLE, TSIM_CONFIG);
 }
 
+/* A non-negative integer (decimal, 0x hex, 0 octal), optionally with k (1000) or M
+ * (1000000); no sign, nothing after it, no overflow past 2^64 - 1. */
 static int parse_u64(const char *s, uint64_t *out) {
   char *end;
-  if (!s || !*s) return 0;
-  unsigned long long v = strtoull(s, &end, 0);
-  if (*end == 'M' || *end == 'm') v *= 1000000ull, ++end;
-  else if (*end == 'k' || *end == 'K') v *= 1000ull, ++end;
-  if (*end) return 0;
-  *out = v;
+  if (!s || !(*s >= '0' && *s <= '9')) return 0;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 0), mul = 1;
+  if (errno || end == s) return 0;
+  if (*end == 'M' || *end == 'm') mul = 1000000ull, ++end;
+  else if (*end == 'k' || *end == 'K') mul = 1000ull, ++end;
+  if (*end || v > ~0ull / mul) return 0;
+  *out = v * mul;
   return 1;
 }
 
@@ -79,6 +85,33 @@ static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* --elf: the run ends when the program writes tohost, or when a trap took the core
+ * back into the boot ROM, after which nothing will write tohost:
+ *   1  mtvec still the ROM's (the program never set its own): the ROM's handler prints
+ *      "boot: exception mcause=..." and parks the core;
+ *   2  mtvec = 0: the core jumps to the ROM's reset entry; the ROM starts over, prints
+ *      its banner a second time and waits for a boot request.
+ * Each is taken once its UART line is complete, so the diagnostic shows it. */
+#define ROM_BANNER "Tessera boot ROM"
+typedef struct {
+  uint32_t tohost, value;
+  size_t uart_seen;
+  int trapped;
+} elf_run_t;
+static const char *line_done(const char *p) { return p && strchr(p, '\n') ? p : NULL; }
+static int elf_done(tsim_t *s, void *c) {
+  elf_run_t *r = c;
+  r->value = tsim_mem_read32(s, r->tohost);
+  if (r->value) return 1;
+  size_t n = tsim_uart_len(s);
+  if (n == r->uart_seen) return 0;   /* only look again when the UART printed more */
+  r->uart_seen = n;
+  const char *log = tsim_uart_log(s), *b = strstr(log, ROM_BANNER);
+  if (line_done(strstr(log, "boot: exception mcause="))) return r->trapped = 1;
+  if (b && line_done(strstr(b + 1, ROM_BANNER))) return r->trapped = 2;
+  return 0;
 }
 
 static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
@@ -101,6 +134,7 @@ static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
   so.timeline_file = o->timeline;
   so.axi_stats = o->axi_stats;
   so.uart_echo = o->verbose;
+  so.quiet = 1;   /* the diagnostic is printed below, once */
   tsim_t *s = tsim_create(&so);
   if (!s) {
     fprintf(stderr, "chip_tb: cannot create simulator\n");
@@ -114,6 +148,18 @@ static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
   }
   if (!info.has_tohost) {
     fprintf(stderr, "chip_tb: %s has no `tohost` symbol; cannot tell pass from fail\n", path);
+    tsim_destroy(s);
+    return 2;
+  }
+  /* tohost must be a word the core can write and the host can watch: ISRAM, DSRAM or
+   * HBM (not the boot ROM, not the host-memory window the core cannot reach, nothing
+   * unmapped) */
+  const uint32_t th = info.tohost;
+  if ((th & 3u) || !(th - TESSERA_ISRAM_BASE <= TESSERA_ISRAM_BYTES - 4u ||
+                     th - TESSERA_DSRAM_BASE <= TESSERA_DSRAM_BYTES - 4u ||
+                     (uint64_t)(th - TESSERA_HBM_BASE) + 4u <= TESSERA_HBM_SIZE)) {
+    fprintf(stderr, "chip_tb: %s: symbol `tohost` at 0x%08x is not an aligned word of writable RAM\n", path,
+            info.tohost);
     tsim_destroy(s);
     return 2;
   }
@@ -140,26 +186,47 @@ static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
   if (o->progress) tf_progress_install(s, budget);
   double t0 = now_s();
   uint64_t c0 = tsim_cycles(s);
-  uint32_t v = 0;
-  int rc = tsim_run_tohost(s, info.tohost, budget, &v);
+  elf_run_t er = {info.tohost, 0, 0, 0};
+  int rc = tsim_run_until(s, elf_done, &er, budget, 32);
   double dt = now_s() - t0;
   if (o->progress) tf_progress_clear();
-  uint64_t cyc = tsim_cycles(s) - c0;
-  int pass = rc == TSIM_OK && v == 1;
-  if (rc != TSIM_OK)
+  /* the cycle of the end of the run: the diagnostic prints the same (its own host-port
+   * reads of the engines come after it) */
+  uint64_t end = tsim_cycles(s), cyc = end - c0, retired = tsim_retired_count(s);
+  uint32_t v = er.value;
+  int pass = rc == TSIM_OK && !er.trapped && v == 1;
+  if (er.trapped == 1)
+    printf("FAIL: %s: the program trapped into the boot ROM's exception handler (its own mtvec was never set); "
+           "the core stopped\n", path);
+  else if (er.trapped == 2)
+    printf("FAIL: %s: the program trapped with mtvec 0: the core re-entered the boot ROM, which started over\n",
+           path);
+  else if (rc != TSIM_OK)
     printf("FAIL: %s: %s\n", path, tsim_last_error(s));
   else if (v == 1)
     printf("PASS: %s\n", path);
   else
     printf("FAIL: %s: tohost = 0x%08x, failing test number %u\n", path, v, v >> 1);
-  printf("cycles %llu, retired %llu, %.2f s, %.0f cycles/s\n", (unsigned long long)cyc,
-         (unsigned long long)tsim_retired_count(s), dt, dt > 0 ? cyc / dt : 0.0);
-  if (!pass && rc == TSIM_OK) tsim_diag(s, stdout, "test reported failure");
+  fflush(stdout);
+  if (!pass)
+    tsim_diag(s, stdout, er.trapped == 1 ? "program trapped (boot ROM exception handler)"
+                         : er.trapped == 2 ? "program trapped with mtvec 0 (boot ROM restarted)"
+                         : rc != TSIM_OK ? tsim_last_error(s) : "test reported failure");
+  printf("cycle %llu (%llu since boot), retired %llu, %.2f s, %.0f cycles/s\n", (unsigned long long)end,
+         (unsigned long long)cyc, (unsigned long long)retired, dt, dt > 0 ? cyc / dt : 0.0);
   printf("%d passed, %d failed\n", pass, !pass);
   tsim_destroy(s);
   return pass ? 0 : 1;
 }
 
+/* --serve: one chip instance behind hostlink's tcp server (loopback only). The
+ * cycle budget (--max-cycles) counts from the last reset, so a client's RESET
+ * recovers a chip that ran into it. */
+static void serving(int port, void *arg) {
+  const tf_opts_t *o = arg;
+  printf("chip_tb: serving config %s on 127.0.0.1:%d, seed %llu\n", TSIM_CONFIG, port, (unsigned long long)o->seed);
+  fflush(stdout);
+}
 /* --serve: one chip instance behind hostlink's tcp server (loopback only). */
 static int serve(int port, const tf_opts_t *o) {
   tsim_opts_t so;
@@ -189,11 +256,16 @@ static int serve(int port, const tf_opts_t *o) {
   }
   void *ctx;
   const hl_ops_t *ops = hl_transport(d, &ctx);
-  printf("chip_tb: serving config %s on 127.0.0.1:%d, seed %llu\n", TSIM_CONFIG, port, (unsigned long long)o->seed);
-  fflush(stdout);
-  int rc = hl_serve(ops, ctx, port, NULL, NULL, o->verbose);
-  printf("chip_tb: server stopped after %llu cycles (%s)\n", (unsigned long long)tsim_cycles(s),
-         rc ? hl_strerror(rc) : "shutdown");
+  hl_serve_opts_t so2;
+  hl_serve_opts_default(&so2);
+  so2.on_bound = serving;
+  so2.arg = (void *)o;
+  int rc = hl_serve_ex(ops, ctx, port, NULL, NULL, o->verbose, &so2);
+  if (rc == HL_EADDRINUSE || rc == HL_EIO)
+    fprintf(stderr, "chip_tb: cannot serve on 127.0.0.1:%d: %s\n", port, hl_strerror(rc));
+  else
+    printf("chip_tb: server stopped after %llu cycles (%s)\n", (unsigned long long)tsim_cycles(s),
+           rc ? hl_strerror(rc) : "shutdown");
   hl_close(d);
   tsim_destroy(s);
   return rc ? 1 : 0;
@@ -309,7 +381,8 @@ int main(int argc, char **argv) {
     }
     continue;
   bad:
-    fprintf(stderr, "chip_tb: bad value for %s: %s\n", a, v);
+    fprintf(stderr, "chip_tb: bad value for %s: '%s' (expected %s; see --help)\n", a, v,
+            !strcmp(a, "--shard") ? "K/N with 0 <= K < N <= 64" : "a non-negative integer in the option's range");
     return 2;
   }
   if (!have_seed) o.seed = tf_env_seed(1);

@@ -15,6 +15,9 @@
  *                    code and detail; ring overrun; full ring (HL_EFULL)
  *   socket           tcp transport: a server thread serves this simulator,
  *                    the client repeats register/memory round trips and a job
+ *   serve_limits     a shared server against one client: a frame left incomplete
+ *                    (dropped at the timeout, others answered), WAIT over the maximum
+ *                    (refused without running the chip)
  *   serial           serial framing through the simulator's UART to the
  *                    firmware's frame handler: registers, memory, bus error
  *   dma_job ... (engine tests, need the queue managers in the chip; they fail
@@ -43,11 +46,16 @@
  *   bench_doorbell   (bench) doorbell -> first engine queue start through the firmware
  *   bench_rate       (bench) sustained rate of small jobs */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cp_model.h"
@@ -703,6 +711,151 @@ out:
   return r;
 }
 
+/* ------------------------------------------------------------------ serve_limits
+ * What one client can do to the others of a shared server: a frame left incomplete
+ * (the client is dropped after the frame timeout, another client is answered
+ * meanwhile) and a WAIT far over the per-request maximum (refused at once, no cycle
+ * run). (A chip run into its cycle budget and recovered by RESET: hostlink_cli, against
+ * chip_tb --serve --max-cycles.) */
+typedef struct {
+  const hl_ops_t *ops;
+  void *ctx;
+  volatile int port, stop;
+  int rc;
+  hl_serve_opts_t o;
+} srvx_t;
+static void *srvx_main(void *arg) {
+  srvx_t *s = arg;
+  s->rc = hl_serve_ex(s->ops, s->ctx, 0, &s->port, &s->stop, 0, &s->o);
+  return NULL;
+}
+
+/* A raw connection to 127.0.0.1:port whose receives give up after ms. */
+static int raw_connect(int port, int ms) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons((uint16_t)port);
+  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
+  if (fd < 0) return -1;
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  if (connect(fd, (struct sockaddr *)&sa, sizeof sa)) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+static void le_put(uint8_t *p, uint64_t v, int n) {
+  for (int i = 0; i < n; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static uint64_t le_get(const uint8_t *p, int n) {
+  uint64_t v = 0;
+  for (int i = n - 1; i >= 0; i--) v = (v << 8) | p[i];
+  return v;
+}
+/* One request frame without payload and its answer (docs/hostlink.md, tcp frames);
+ * 0, or -1 when the answer did not come (closed or timed out). */
+static int raw_call(int fd, uint32_t op, uint64_t arg, int32_t *st, uint64_t *value) {
+  uint8_t h[20], r[16];
+  le_put(h, op, 4);
+  le_put(h + 4, 0, 4);
+  le_put(h + 8, arg, 8);
+  le_put(h + 16, 0, 4);
+  if (send(fd, h, sizeof h, MSG_NOSIGNAL) != (ssize_t)sizeof h) return -1;
+  size_t got = 0;
+  while (got < sizeof r) {
+    ssize_t n = recv(fd, r + got, sizeof r - got, 0);
+    if (n <= 0) return -1;
+    got += (size_t)n;
+  }
+  *st = (int32_t)le_get(r, 4);
+  *value = le_get(r + 4, 8);
+  return le_get(r + 12, 4) ? -1 : 0;   /* no payload expected */
+}
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+#define SL_FRAME_MS 300u    /* the server's frame timeout */
+TF_TEST(hostlink, serve_limits, 100000) {
+  hl_dev_t *local = NULL;
+  TF_CHECK(t, hl_open_sim_attach(t->sim, &local) == HL_OK);
+  srvx_t s;
+  memset(&s, 0, sizeof s);
+  s.ops = hl_transport(local, &s.ctx);
+  hl_serve_opts_default(&s.o);
+  s.o.frame_timeout_ms = SL_FRAME_MS;
+  pthread_t th;
+  TF_CHECK(t, pthread_create(&th, NULL, srvx_main, &s) == 0);
+  for (int i = 0; i < 2000 && !s.port; i++) usleep(1000);
+  int r = TF_FAIL, a = -1, b = -1;
+  int32_t st = 0;
+  uint64_t v = 0, c0 = 0, c1 = 0;
+  if (!s.port) {
+    r = tf_fail(t, "server did not bind");
+    goto out;
+  }
+  /* scenario "partial frame": A sends 10 of the 20 header bytes and stops; B is
+   * answered at once, A is dropped after the frame timeout */
+  a = raw_connect(s.port, 5000);
+  b = raw_connect(s.port, 5000);
+  uint8_t half[10] = {6, 0, 0, 0, 0, 0, 0, 0, 1, 2};   /* the start of a WAIT */
+  double t0 = now_ms();
+  if (a < 0 || b < 0 || send(a, half, sizeof half, MSG_NOSIGNAL) != (ssize_t)sizeof half) {
+    r = tf_fail(t, "cannot connect to port %d", s.port);
+    goto out;
+  }
+  usleep(20000);
+  if (raw_call(b, 8 /* HELLO */, 0, &st, &v) || st != HL_OK || v != 0x4B4C4854u) {
+    r = tf_fail(t, "partial frame: client B not answered while A holds a partial frame (status %d)", st);
+    goto out;
+  }
+  double tb = now_ms() - t0;
+  uint8_t x;
+  ssize_t n = recv(a, &x, 1, 0);
+  double ta = now_ms() - t0;
+  if (n != 0 || ta < SL_FRAME_MS * 0.9 || ta > SL_FRAME_MS + 3000.0) {
+    r = tf_fail(t, "partial frame: client A %s after %.0f ms (frame timeout %u ms)",
+                n == 0 ? "dropped" : "not dropped", ta, SL_FRAME_MS);
+    goto out;
+  }
+  tf_log(t, "partial frame: B answered after %.0f ms, A dropped after %.0f ms", tb, ta);
+  /* scenario "wait bound": WAIT 2^62 and HL_SERVE_MAX_WAIT + 1 are refused without
+   * running the chip; the maximum itself is accepted (not run here: 10 M cycles) */
+  if (raw_call(b, 7 /* NOW */, 0, &st, &c0) || st) {
+    r = tf_fail(t, "NOW failed");
+    goto out;
+  }
+  uint64_t big[2] = {1ull << 62, HL_SERVE_MAX_WAIT + 1u};
+  for (int i = 0; i < 2; i++)
+    if (raw_call(b, 6 /* WAIT */, big[i], &st, &v) || st != HL_EARG) {
+      r = tf_fail(t, "wait bound: WAIT %llu answered %d, expected %d (HL_EARG)", (unsigned long long)big[i], st,
+                  HL_EARG);
+      goto out;
+    }
+  if (raw_call(b, 7 /* NOW */, 0, &st, &c1) || st || c1 != c0) {
+    r = tf_fail(t, "wait bound: the refused WAITs ran %llu cycles", (unsigned long long)(c1 - c0));
+    goto out;
+  }
+  if (raw_call(b, 6 /* WAIT */, 1000, &st, &v) || st != HL_OK || raw_call(b, 7, 0, &st, &c1) || c1 - c0 < 1000) {
+    r = tf_fail(t, "wait bound: WAIT 1000 status %d, %llu cycles", st, (unsigned long long)(c1 - c0));
+    goto out;
+  }
+  r = TF_PASS;
+out:
+  if (a >= 0) close(a);
+  if (b >= 0) close(b);
+  s.stop = 1;
+  pthread_join(th, NULL);
+  if (r == TF_PASS && s.rc != HL_OK) r = tf_fail(t, "server returned %d", s.rc);
+  hl_close(local);
+  return r;
+}
+
 /* ------------------------------------------------------------------ serial */
 TF_TEST(hostlink, serial, 3000000) {
   hl_dev_t *local, *d = NULL;
@@ -1292,7 +1445,9 @@ TF_TEST(hostlink, coherence, 2000000) {
  * copies (LIN_DMA or the descriptor registers + go) from the job's source area
  * into its own destination area. A malformed buffer has exactly one defect, so
  * the firmware's packet check must refuse the job with HIF_CAUSE_PACKET and the
- * exact reason and packet offset, and nothing of the job may run. After every
+ * exact reason and packet offset, and nothing of the job may run (defects include a
+ * TPC commit with its program outside the buffer, reason 21, and a command buffer of
+ * 1 MiB or more in a second, long buffer of the job, reason 20). After every
  * batch of concurrently submitted jobs (several rings, shared queues) the whole
  * arena must equal the model: no stray write, no lost write. */
 #define FZ_SLOTS   6u
@@ -1304,12 +1459,19 @@ TF_TEST(hostlink, coherence, 2000000) {
 #define FZ_DST(c)  (0x3000u + 0x1400u * (c)) /* 4 KiB DMA destination + 1 KiB messages per cb */
 #define FZ_MSG(c)  (FZ_DST(c) + 0x1000u)
 #define FZ_WORDS   128u                     /* words per command buffer at most */
+#define FZ_LONG    ((1u << 20) + 64u)       /* the long-buffer region (TOO_LONG defects) */
+#if __has_include("regs/tpc_regs.h")
+#include "regs/tpc_regs.h"
+#define FZ_TPC 1                            /* TPC_RANGE defects on the TPC queue */
+#endif
 
 typedef struct {
   tf_ctx_t *t;
   uint32_t arena, asz;                      /* device address, bytes (guard + slots) */
   uint8_t *model;
-  int kind[HIF_NUM_EQ];                     /* 0 other, 1 MME, 2 DMA */
+  int kind[HIF_NUM_EQ];                     /* 0 other, 1 MME, 2 DMA, 3 TPC */
+  uint32_t lbuf;                            /* FZ_LONG bytes of device memory, never written */
+  unsigned n_long, n_tpc;                   /* TOO_LONG and TPC_RANGE defects drawn so far */
   uint32_t eqs[HIF_NUM_EQ], neq;
   uint32_t dma_regs;                        /* DMA register offsets (offsetof in dma_t) */
   unsigned defects[24];
@@ -1373,15 +1535,46 @@ static void fz_valid_pkt(fz_t *f, hl_cb_t *cb, uint32_t slot, unsigned c, int eq
 
 /* Append one defective packet (or make the buffer defective); returns the
  * expected reason, *off gets the offset the firmware must report. Returns 0
- * if this defect does not apply to the queue (the caller picks another). */
-static uint32_t fz_bad_pkt(fz_t *f, hl_cb_t *cb, uint32_t slot, int eq, uint32_t *off, int *no_stop, int *trunc) {
+ * if this defect does not apply to the queue (the caller picks another).
+ * *too_long: the command buffer is to be a long one (1 MiB or more) in f->lbuf. */
+static uint32_t fz_bad_pkt(fz_t *f, hl_cb_t *cb, uint32_t slot, int eq, uint32_t *off, int *no_stop, int *trunc,
+                           int *too_long) {
   tf_ctx_t *t = f->t;
   uint32_t base = f->arena + FZ_GUARD + slot * FZ_STRIDE;
   int k = f->kind[eq];
   *off = hl_cb_bytes(cb);
-  unsigned d = tf_rand_below(t, 15);
+  /* the first defect is a TOO_LONG one, the first on the TPC queue a TPC_RANGE one
+   * (so that every run has both), then one of the 17 kinds at random */
+#ifdef FZ_TPC
+  const int tpc = k == 3;
+#else
+  const int tpc = 0;
+#endif
+  unsigned d = !f->n_long ? 16u : tpc && (!f->n_tpc || tf_rand_below(t, 3) == 0) ? 15u : tf_rand_below(t, 17);
   uint32_t w[4];
   switch (d) {
+    case 15: {   /* a TPC commit whose program is not inside the job's buffer */
+#ifdef FZ_TPC
+      if (k != 3) return 0;
+      uint32_t len = 1u + tf_rand_below(t, 4), at = tf_rand_below(t, 2) ? fz_outside(f, slot) & ~31u
+                                                                           : base + FZ_BUF - 32u * (len - 1u);
+      if (at == base + FZ_BUF) len++, at -= 32u;   /* straddle the end by at least 32 bytes */
+      hl_cb_wreg32(cb, 0, (uint32_t)offsetof(tpc_t, PROG_ADDR), at);
+      hl_cb_wreg32(cb, 0, (uint32_t)offsetof(tpc_t, PROG_LEN), len);
+      hl_cb_wreg32(cb, 0, (uint32_t)offsetof(tpc_t, NTENSORS), 0);
+      *off = hl_cb_bytes(cb);
+      hl_cb_wreg32(cb, 0, (uint32_t)offsetof(tpc_t, CTRL), TPC__CTRL__COMMIT_bm);
+      f->n_tpc++;
+      return HIF_PKT_TPC_RANGE;
+#else
+      return 0;
+#endif
+    }
+    case 16:   /* longer than the check walks: refused before any packet is read */
+      *too_long = 1;
+      *off = 0;
+      f->n_long++;
+      return HIF_PKT_TOO_LONG;
     case 0: w[0] = 0x00u | ((1u + tf_rand_below(t, 63)) << 10); w[1] = 0; hl_cb_raw(cb, w, 2); return 13; /* RESERVED */
     case 1: w[0] = 0x09u + tf_rand_below(t, 0xF7u); w[1] = 0; hl_cb_raw(cb, w, 2); return 1;            /* OPCODE */
     case 2: hl_cb_msg_long(cb, 0, base + FZ_MSG(0), 1); *trunc = 1; return 2;                            /* TRUNCATED */
@@ -1422,7 +1615,7 @@ static uint32_t fz_bad_pkt(fz_t *f, hl_cb_t *cb, uint32_t slot, int eq, uint32_t
       return HIF_PKT_DMA_RANGE;
     }
     case 13: {   /* an engine completion message to an outside address, enabled */
-      if (k == 0) return 0;
+      if (k != 1 && k != 2) return 0;
       uint32_t in = base + FZ_SRC;
       hl_cb_wreg32(cb, 0, k == 2 ? FZ_OFF_DMA(MSG_ADDR) : FZ_OFF_MME(MSG_ADDR), fz_outside(f, slot));
       hl_cb_wreg32(cb, 0, k == 2 ? FZ_OFF_DMA(MSG_CTRL) : FZ_OFF_MME(MSG_CTRL), 1);
@@ -1463,12 +1656,13 @@ static int fz_run(tf_ctx_t *t, unsigned ncb_total) {
   const char *names[] = {"mme0", "mme1", "dma0", "dma1", "tpc"};
   for (unsigned i = 0; i < 5; i++) {
     int e = hl_queue_id(names[i]);
-    if (e >= 0 && ((present >> e) & 1u)) f.kind[e] = names[i][0] == 'm' ? 1 : names[i][0] == 'd' ? 2 : 0;
+    if (e >= 0 && ((present >> e) & 1u)) f.kind[e] = names[i][0] == 'm' ? 1 : names[i][0] == 'd' ? 2 : 3;
   }
   for (unsigned e = 0; e < HIF_NUM_EQ; e++)
     if ((present >> e) & 1u) f.eqs[f.neq++] = e;
   f.asz = FZ_GUARD + FZ_SLOTS * FZ_STRIDE;
   HL_CHECK(t, d, hl_alloc(d, f.asz, 4096, &f.arena));
+  HL_CHECK(t, d, hl_alloc(d, FZ_LONG, 4096, &f.lbuf));
   f.model = malloc(f.asz);
   uint8_t *got = malloc(f.asz);
   fill_rand(t, f.model, f.asz);
@@ -1507,16 +1701,26 @@ static int fz_run(tf_ctx_t *t, unsigned ncb_total) {
         int eq = (int)order[c];
         hl_cb_clear(&cb);
         unsigned np = tf_rand_below(t, 4);
-        int no_stop = 0, trunc = 0;
+        int no_stop = 0, trunc = 0, too_long = 0;
         uint32_t why = 0, off = 0;
         unsigned at = (int)c == bad_cb ? tf_rand_below(t, np + 1) : ~0u;
         for (unsigned p = 0; p <= np; p++) {
           if (p == at) {
-            do why = fz_bad_pkt(&f, &cb, s, eq, &off, &no_stop, &trunc);
+            do why = fz_bad_pkt(&f, &cb, s, eq, &off, &no_stop, &trunc, &too_long);
             while (!why);
             break;
           }
           if (p < np) fz_valid_pkt(&f, &cb, s, c, eq, mdl);
+        }
+        if (too_long) {   /* 1 MiB .. FZ_LONG bytes in a second buffer of the job; its contents never read */
+          j.buf[1].base = f.lbuf;
+          j.buf[1].size = FZ_LONG;
+          j.nbuf = 2;
+          j.cb[c].eq = eq;
+          j.cb[c].addr = f.lbuf;
+          j.cb[c].size = (1u << 20) + 8u * tf_rand_below(t, 9);
+          exp_det[s] = HIF_PKT_DETAIL(c, why, off), reasons[why]++;
+          continue;
         }
         if (!no_stop && !trunc) hl_cb_stop(&cb, HL_EB);
         uint32_t bytes = hl_cb_bytes(&cb) - (trunc ? 8u : 0u);
@@ -1571,6 +1775,15 @@ static int fz_run(tf_ctx_t *t, unsigned ncb_total) {
     if (reasons[r]) tf_log(t, "  reason %u: %u", r, reasons[r]);
   TF_CHECK_EQ(t, k.jobs_ok, njobs - nbad);
   TF_CHECK_EQ(t, k.jobs_error, nbad);
+  /* the reasons only these buffers reach were drawn: 20 TOO_LONG always, 21 TPC_RANGE
+   * where the chip has the TPC queue */
+  int have_tpc = 0;
+#ifdef FZ_TPC
+  for (unsigned e = 0; e < HIF_NUM_EQ; e++) have_tpc |= f.kind[e] == 3;
+#endif
+  if (nbad && !reasons[HIF_PKT_TOO_LONG]) return tf_fail(t, "fuzz: reason 20 (TOO_LONG) never drawn");
+  if (nbad > 20u && have_tpc && !reasons[HIF_PKT_TPC_RANGE])
+    return tf_fail(t, "fuzz: reason 21 (TPC_RANGE) never drawn in %u malformed jobs", nbad);
   free(got);
   free(f.model);
   hl_cb_free(&cb);
