@@ -63,7 +63,7 @@ struct Scenario {
   uint32_t first_psn;
   unsigned drop, dup, reorder, corrupt, early;   // per mille per frame
   int bad_wr;             // WRITE index with a fault, -1: none
-  int fault;              // 1 R_Key, 2 past the region's end, 3 region without write right
+  int fault;              // 1 R_Key, 2 past the region's end, 3 region without write right, 4 before the region
   int wrong_state;        // frames first arrive while the QP is in INIT
   int wrong_qpn;          // some frames carry another destination QP
   unsigned stall;         // per mille of cycles with AXI / ACK backpressure
@@ -84,6 +84,7 @@ struct Env {
   std::vector<std::vector<uint8_t>> queue;   // frames to stream
   size_t qhead = 0, qpos = 0;
   uint32_t errs = 0;
+  int64_t bursts_open = 0;   // AW accepted, B not yet
 
   Env() {
     tessera::AxiMemConfig c;
@@ -138,7 +139,10 @@ struct Env {
     if (dut.ack_valid_o && dut.ack_ready_i) {
       acks.push_back({dut.ack_syndrome_o, dut.ack_psn_o, dut.ack_msn_o});
       if (dut.ack_dqpn_o != kRqpn || dut.ack_qp_o != kQp) errs++;
+      if (bursts_open) errs++;   // acknowledged before every write response came back
     }
+    if (dut.m_awvalid_o && dut.m_awready_i) bursts_open++;
+    if (dut.m_bvalid_i && dut.m_bready_o) bursts_open--;
     if (dut.m_arvalid_o) errs++;
     port.awid = dut.m_awid_o;
     port.awaddr = dut.m_awaddr_o;
@@ -272,6 +276,11 @@ static std::vector<Pkt> build_packets(const Scenario &s, std::vector<std::vector
     if ((int)w == s.bad_wr && s.fault == 2) {   // ends past the region
       len = len < 1500 ? 1500 : len;
       va = kMrBase + kMrLen - len / 2;
+      dmalen = len;
+    }
+    if ((int)w == s.bad_wr && s.fault == 4) {   // starts before the region
+      len = len < 1500 ? 1500 : len;
+      va = kMrBase - len / 2;
       dmalen = len;
     }
     data.emplace_back(len);
@@ -416,9 +425,9 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
       if (damage && chance(s.drop)) continue;
       batch.push_back(k);
       if (damage && chance(s.dup)) batch.push_back(k);
-      if (damage && chance(s.early)) {   // a later PSN, possibly beyond the window
-        uint32_t ahead = 100 + rnd() % 120;
-        uint32_t idx = ((p - first) & ROCE_PSN_MASK) + ahead;
+      if (damage && chance(s.early)) {   // a later PSN: at the window's edge or past it
+        uint32_t ahead = rnd() % 2 ? 126 + rnd() % 4 : i + 100 + rnd() % 120;
+        uint32_t idx = ((e - first) & ROCE_PSN_MASK) + ahead;
         if (idx < pk.size()) batch.push_back(&pk[idx]);
       }
     }
@@ -509,7 +518,7 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
     ok = false;
   }
   if (env.errs) {
-    printf("  %u protocol errors (read issued, 4 KiB crossed, descriptor QP fields)\n", env.errs);
+    printf("  %u protocol errors (read issued, 4 KiB crossed, descriptor QP fields, ACK before B)\n", env.errs);
     ok = false;
   }
   printf("%s %s: %zu packets, %u frames (%u damaged, %u to another QP), %u rounds, %zu acknowledgements "
@@ -574,6 +583,8 @@ int main(int argc, char **argv) {
       {"bad-rkey-gbn", 0, ROCE_MTU_1024, 8, 4000, 0x000200, 0, 0, 0, 0, 0, 3, 1, 0, 0, 250},
       {"out-of-bounds-selective", 1, ROCE_MTU_1024, 8, 4000, 0x000300, 0, 0, 0, 0, 0, 3, 2, 0, 0, 250},
       {"out-of-bounds-gbn", 0, ROCE_MTU_1024, 8, 4000, 0x000300, 0, 0, 0, 0, 0, 3, 2, 0, 0, 250},
+      {"before-region-selective", 1, ROCE_MTU_1024, 8, 4000, 0x000380, 0, 0, 0, 0, 0, 2, 4, 0, 0, 250},
+      {"before-region-gbn", 0, ROCE_MTU_1024, 8, 4000, 0x000380, 0, 0, 0, 0, 0, 2, 4, 0, 0, 250},
       {"no-write-right", 1, ROCE_MTU_1024, 4, 4000, 0x000400, 0, 0, 0, 0, 0, 0, 3, 0, 0, 250},
       {"qp-wrong-state", 1, ROCE_MTU_1024, 10, 4000, 0x000500, 0, 0, 0, 0, 0, -1, 0, 1, 0, 250},
       {"wrong-qpn", 1, ROCE_MTU_1024, 20, 4000, 0x000600, 0, 0, 0, 0, 0, -1, 0, 0, 100, 250},
