@@ -35,9 +35,10 @@ nic-test: $(NIC_TEST)
 #   tx_w8, tx_w32  tessera_nic_tx_frame, 8 / 32 bytes per beat, frames = roce_build's
 #   resp           tessera_nic_responder with rx_check, QP and MR tables (tests/nic/tb_nic_resp_top.sv),
 #                  ACK/SACK/NAK sequence, memory image and counters = the reference responder's
-NIC_RTL_TOPS := tessera_nic_crc32 tessera_nic_rx_check tessera_nic_tx_frame tessera_nic_rx_window \
+NIC_RTL_TOPS := tessera_nic_crc32 tessera_nic_rx_check tessera_nic_tx_frame tessera_nic_rx_window tessera_nic_rx \
                 tessera_nic_mr_table tessera_nic_qp_table tessera_nic_responder
 NIC_PKG    := rtl/nic/tessera_nic_pkg.sv
+NIC_GEN    := rtl/nic/gen/nic_reg_pkg.sv rtl/nic/gen/nic_reg_top.sv
 NIC_RTL    := $(addprefix rtl/nic/,$(addsuffix .sv,$(NIC_RTL_TOPS)))
 RTL_PKGS   += $(NIC_PKG)
 RTL_SRCS   += $(NIC_RTL)
@@ -52,7 +53,7 @@ NIC_TX_TB_W8    := $(NIC_BUILD)/tx_w8/Vtessera_nic_tx_frame
 NIC_TX_TB_W32   := $(NIC_BUILD)/tx_w32/Vtessera_nic_tx_frame
 NIC_RTL_TBS     := $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32) $(NIC_RX_TB_W8) $(NIC_RX_TB_W32) \
                    $(NIC_TX_TB_W8) $(NIC_TX_TB_W32)
-NIC_TB_DEPS     := $(PRIM_PKG) $(NIC_PKG) $(NIC_RTL) tests/nic/tb_nic_stream.h $(NIC_BUILD)/roce_model.o $(NIC_HDRS) mk/nic.mk
+NIC_TB_DEPS     := $(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL) tests/nic/tb_nic_stream.h $(NIC_BUILD)/roce_model.o $(NIC_HDRS) mk/nic.mk
 
 $(NIC_BUILD)/roce_model.o: tests/nic/roce_model.c $(NIC_HDRS)
 	@mkdir -p $(dir $@)
@@ -65,7 +66,7 @@ define nic_rtl_tb
 	  --top-module $(1) -GDataBytes=$(4) $(3) \
 	  -CFLAGS "-O2 -std=c++17 -DTB_BYTES=$(4) $(5) -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include" \
 	  -LDFLAGS "$(NIC_BUILD)/roce_model.o" --Mdir $(dir $@) -o $(notdir $@) \
-	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_RTL)) $(ROOT)/$(2) >$(dir $@)build.log 2>&1 \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL)) $(ROOT)/$(2) >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 endef
 
@@ -99,7 +100,7 @@ $(NIC_RESP_TB): $(NIC_TB_DEPS) $(NIC_REF_OBJS) tests/nic/tb_nic_resp_top.sv test
 	  --top-module tb_nic_resp_top \
 	  -CFLAGS "-O2 -std=c++17 -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include -I$(ROOT)/sim/include" \
 	  -LDFLAGS "$(abspath $(NIC_REF_OBJS))" --Mdir $(dir $@) -o $(notdir $@) \
-	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_RTL)) $(ROOT)/tests/nic/tb_nic_resp_top.sv \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL)) $(ROOT)/tests/nic/tb_nic_resp_top.sv \
 	  $(ROOT)/tests/nic/tb_nic_responder.cpp $(ROOT)/sim/src/axi_mem_model.cpp >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 
@@ -122,5 +123,5 @@ nic-resp-test: $(NIC_RESP_TB)
 	$(call nic_run_tbs,$(NIC_BUILD)/resp_test.log,$(NIC_RESP_TB) --seed $(NIC_SEED))
 nic-lint:
 	for t in $(NIC_RTL_TOPS); do \
-	  verilator --lint-only -Wall --top-module $$t $(ROOT)/rtl/lint/waivers.vlt $(PRIM_PKG) $(NIC_PKG) $(NIC_RTL) \
+	  verilator --lint-only -Wall --top-module $$t $(ROOT)/rtl/lint/waivers.vlt $(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL) \
 	    || exit 1; done

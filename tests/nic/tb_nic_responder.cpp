@@ -1,7 +1,9 @@
-// Block testbench of the NIC responder (rtl/nic/tessera_nic_responder.sv with
-// tessera_nic_rx_check, tessera_nic_qp_table and tessera_nic_mr_table, top
-// tests/nic/tb_nic_resp_top.sv) against the reference responder of the
-// transport model (rt_resp_rx in tests/nic/roce_transport.c).
+// Block testbench of the NIC responder (rtl/nic/tessera_nic_responder.sv in
+// the port's receive side rtl/nic/tessera_nic_rx.sv with the RX check unit, the
+// QP and MR tables and the register block; top tests/nic/tb_nic_resp_top.sv)
+// against the reference responder of the transport model (rt_resp_rx in
+// tests/nic/roce_transport.c). Tables, counters and the error interrupt are
+// reached through the APB registers (offsets from bsp/include/regs/nic_regs.h).
 //
 // The testbench is the requester: it builds RDMA WRITE packets with the golden
 // model (selective mode: one self-describing WRITE only per MTU packet;
@@ -27,8 +29,11 @@
 #include <string>
 #include <vector>
 
+#include <cstddef>
+
 #include "Vtb_nic_resp_top.h"
 #include "axi_mem_model.h"
+#include "regs/nic_regs.h"
 #include "roce_model.h"
 #include "roce_transport.h"
 
@@ -170,8 +175,8 @@ struct Env {
   void reset() {
     dut.rst_ni = 0;
     dut.s_tvalid_i = 0;
-    dut.qp_cmd_valid_i = 0;
-    dut.mr_wr_i = 0;
+    dut.apb_psel_i = 0;
+    dut.apb_penable_i = 0;
     mem->reset(port);
     tick();
     tick();
@@ -192,42 +197,77 @@ struct Env {
     return false;
   }
 
+  // one APB access (setup, then access until pready); returns prdata of a read
+  uint32_t apb(bool write, uint32_t addr, uint32_t data) {
+    dut.apb_psel_i = 1;
+    dut.apb_penable_i = 0;
+    dut.apb_pwrite_i = write;
+    dut.apb_paddr_i = addr;
+    dut.apb_pwdata_i = data;
+    tick();
+    dut.apb_penable_i = 1;
+    uint32_t rd = 0;
+    for (int i = 0; i < 16; i++) {
+      dut.clk_i = 0;
+      dut.eval();
+      bool done = dut.apb_pready_o;
+      rd = dut.apb_prdata_o;
+      if (done && dut.apb_pslverr_o) errs++;
+      tick();
+      if (done) break;
+    }
+    dut.apb_psel_i = 0;
+    dut.apb_penable_i = 0;
+    return rd;
+  }
+  void wr(uint32_t addr, uint32_t v) { apb(true, addr, v); }
+  uint32_t rd(uint32_t addr) { return apb(false, addr, 0); }
+
   unsigned qp_modify(unsigned qp, unsigned state, uint32_t rq_psn, int selective, uint8_t mtu) {
-    dut.qp_cmd_valid_i = 1;
-    dut.qp_cmd_qp_i = qp;
-    dut.qp_cmd_state_i = state;
-    dut.qp_cmd_lqpn_i = qp == kQp ? kLqpn : kLqpn + 0x10 * (qp + 1);
-    dut.qp_cmd_dqpn_i = kRqpn;
-    dut.qp_cmd_rmac_i = 0x025453000101ull;
-    dut.qp_cmd_rip_i = 0x0A000001u;
-    dut.qp_cmd_mtu_i = mtu;
-    dut.qp_cmd_selective_i = selective;
-    dut.qp_cmd_rq_psn_i = rq_psn;
-    tick();
-    dut.qp_cmd_valid_i = 0;
-    tick();
-    return dut.qp_cmd_err_o;
+    uint32_t lqpn = qp == kQp ? kLqpn : kLqpn + 0x10 * (qp + 1);
+    wr(offsetof(nic_t, QP_SEL), qp);
+    wr(offsetof(nic_t, QP_LQPN), lqpn);
+    wr(offsetof(nic_t, QP_DQPN), kRqpn);
+    wr(offsetof(nic_t, QP_RMAC_LO), 0x53000101u);
+    wr(offsetof(nic_t, QP_RMAC_HI), 0x0254u);
+    wr(offsetof(nic_t, QP_RIP), 0x0A000001u);
+    wr(offsetof(nic_t, QP_CFG), (uint32_t)mtu << NIC__QP_CFG__MTU_bp | (uint32_t)(selective != 0) << NIC__QP_CFG__SELECTIVE_bp);
+    wr(offsetof(nic_t, QP_RQ_PSN), rq_psn);
+    wr(offsetof(nic_t, QP_CMD), 1u << NIC__QP_CMD__GO_bp | state << NIC__QP_CMD__STATE_bp);
+    uint32_t st = rd(offsetof(nic_t, QP_STATUS));
+    unsigned err = (st & NIC__QP_STATUS__ERR_bm) >> NIC__QP_STATUS__ERR_bp;
+    if (err == 0) {   // the attributes read back
+      uint32_t cfg = rd(offsetof(nic_t, QP_RD_CFG));
+      if (rd(offsetof(nic_t, QP_RD_LQPN)) != lqpn || rd(offsetof(nic_t, QP_RD_DQPN)) != kRqpn ||
+          ((cfg & NIC__QP_RD_CFG__MTU_bm) >> NIC__QP_RD_CFG__MTU_bp) != mtu ||
+          ((cfg & NIC__QP_RD_CFG__SELECTIVE_bm) != 0) != (selective != 0))
+        if (state >= 1 && state <= 3) errs++;
+    }
+    return err;
   }
 
   unsigned qp_state(unsigned qp) {
-    dut.qp_rd_qp_i = qp;
-    dut.eval();
-    return dut.qp_rd_state_o;
+    wr(offsetof(nic_t, QP_SEL), qp);
+    return (rd(offsetof(nic_t, QP_STATUS)) & NIC__QP_STATUS__STATE_bm) >> NIC__QP_STATUS__STATE_bp;
   }
 
-  void mr_write(unsigned idx, int valid, uint64_t base, uint32_t len, uint32_t key, int wr) {
-    dut.mr_wr_i = 1;
-    dut.mr_wr_idx_i = idx;
-    dut.mr_wr_valid_i = valid;
-    dut.mr_wr_base_i = base;
-    dut.mr_wr_len_i = len;
-    dut.mr_wr_rkey_i = key;
-    dut.mr_wr_wr_i = wr;
-    tick();
-    dut.mr_wr_i = 0;
+  void mr_write(unsigned idx, int valid, uint64_t base, uint32_t len, uint32_t key, int wrok) {
+    wr(offsetof(nic_t, MR_SEL), idx);
+    wr(offsetof(nic_t, MR_BASE_LO), (uint32_t)base);
+    wr(offsetof(nic_t, MR_BASE_HI), (uint32_t)(base >> 32));
+    wr(offsetof(nic_t, MR_LEN), len);
+    wr(offsetof(nic_t, MR_RKEY), key);
+    uint32_t cfg = (uint32_t)valid << NIC__MR_CFG__VALID_bp | 1u << NIC__MR_CFG__RD_OK_bp |
+                   (uint32_t)wrok << NIC__MR_CFG__WR_OK_bp;
+    wr(offsetof(nic_t, MR_CFG), cfg);
+    wr(offsetof(nic_t, MR_CMD), 1);
+    if (rd(offsetof(nic_t, MR_RD_RKEY)) != key || rd(offsetof(nic_t, MR_RD_LEN)) != len ||
+        rd(offsetof(nic_t, MR_RD_CFG)) != cfg)
+      errs++;
   }
 
-  uint32_t cnt(int i) { return dut.cnt_o[i]; }
+  // responder counter i (register order, CNT_FRAMES first)
+  uint32_t cnt(int i) { return rd((uint32_t)offsetof(nic_t, CNT_FRAMES) + 4u * (uint32_t)i); }
 };
 
 // ---- reference side
@@ -517,8 +557,28 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
     printf("  expected one NAK remote access error (reference error %d, RTL count %u)\n", ref.r.error, env.cnt(11));
     ok = false;
   }
+  // error interrupt: raised by the error NAK only, with its syndrome and QP; write 1 clears it
+  env.tick();
+  if (env.dut.irq_o != (ref.r.error != 0)) {
+    printf("  irq_o %d after the run, expected %d\n", env.dut.irq_o, ref.r.error);
+    ok = false;
+  }
+  if (ref.r.error) {
+    uint32_t info = env.rd(offsetof(nic_t, ERR_INFO));
+    if ((info & NIC__ERR_INFO__CODE_bm) >> NIC__ERR_INFO__CODE_bp != 0x62 ||
+        (info & NIC__ERR_INFO__QP_bm) >> NIC__ERR_INFO__QP_bp != kQp) {
+      printf("  ERR_INFO 0x%08X, expected syndrome 0x62 on QP %u\n", info, kQp);
+      ok = false;
+    }
+    env.wr(offsetof(nic_t, IRQ_STATUS), 1);
+    env.tick();
+    if (env.dut.irq_o) {
+      printf("  irq_o still high after IRQ_STATUS was cleared\n");
+      ok = false;
+    }
+  }
   if (env.errs) {
-    printf("  %u protocol errors (read issued, 4 KiB crossed, descriptor QP fields, ACK before B)\n", env.errs);
+    printf("  %u protocol errors (read issued, 4 KiB crossed, descriptor QP fields, ACK before B, register read-back)\n", env.errs);
     ok = false;
   }
   printf("%s %s: %zu packets, %u frames (%u damaged, %u to another QP), %u rounds, %zu acknowledgements "
