@@ -378,7 +378,7 @@ module tessera_nic_responder #(
                 berr_d    = 1'b0;
                 // buffer byte of the first beat's byte 0: pay_off - (addr % 32) >= 23
                 sbase     = pay_off - 7'(chk_va[4:0]);
-                wpos_d    = -14'(chk_va[4:0]);
+                wpos_d    = 14'd0 - 14'(chk_va[4:0]);
                 rd_d      = BufW'(sbase[6:5]);
                 sh_d      = sbase[4:0];
                 state_d   = pay_len == '0 ? SCommit : SPrep;
