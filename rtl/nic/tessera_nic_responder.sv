@@ -18,13 +18,15 @@
 //     (syndrome 0x60, BTH.PSN = ePSN, MSN field = the packet's PSN) otherwise;
 //     an AXI error response sends a NAK remote operational error instead and
 //     moves the QP to ERROR.
-// One frame is handled at a time; the stream stalls (s_tready_o low) meanwhile.
+// The frame buffer has two halves: one frame is received while the one before
+// it is checked, written and acknowledged; the stream stalls (s_tready_o low)
+// when both halves hold a frame. Frames are handled in arrival order.
 // The acknowledgement leaves as a descriptor with the fields tessera_nic_tx_frame
 // needs from the QP (destination QPN, MAC, IPv4 address) and the AETH.
 module tessera_nic_responder #(
   parameter int unsigned NQp      = 16,
   parameter int unsigned NMr      = 16,
-  parameter int unsigned BufBeats = 132,   // 4 224 bytes: the longest WRITE frame (4 174) fits
+  parameter int unsigned BufBeats = 132,   // per half, 4 224 bytes: the longest WRITE frame (4 174) fits
   parameter logic [tessera_bus_pkg::IdBits-1:0] AxiId = '0,
   localparam int unsigned QpW = NQp > 1 ? $clog2(NQp) : 1,
   localparam int unsigned MrW = NMr > 1 ? $clog2(NMr) : 1
@@ -74,6 +76,8 @@ module tessera_nic_responder #(
   output logic [7:0]                   ack_syndrome_o,
   output logic [23:0]                  ack_psn_o,
   output logic [23:0]                  ack_msn_o,
+  // a frame is being received, waits in the buffer or is handled
+  output logic                         busy_o,
   // errors and counters
   output logic                         err_o,           // one cycle: a NAK error was sent
   output logic [7:0]                   err_code_o,      // its syndrome
@@ -85,16 +89,22 @@ module tessera_nic_responder #(
   localparam int unsigned BufW     = $clog2(BufBeats + 1);
 
   typedef enum logic [3:0] {
-    SRecv, SVerdict, SCheck, SPrep, SAw, SW, SB, SCommit, SAdv, SAck
+    SIdle, SCheck, SPrep, SAw, SW, SB, SCommit, SAdv, SAck
   } state_e;
 
-  state_e state_q, state_d;
+  state_e state_q, state_d;        // the packet in half pxh_q
+  logic   rwait_q, rwait_d;        // waiting for the RX check's verdict of half rxh_q
+  logic   rxh_q, rxh_d;            // half receiving
+  logic   pxh_q, pxh_d;            // half processed
+  logic [1:0] full_q, full_d;      // the half holds a checked frame not yet handled
 
   // ---- frame buffer and header
-  logic [255:0]              fbuf_q [BufBeats];
+  logic [255:0]              fbuf_q [2*BufBeats];
   logic [BufW-1:0]           wbeat_q, wbeat_d;     // beats received
   logic                      long_q, long_d;
-  logic [8*HdrBytes-1:0]     hdr_q, hdr_d;
+  logic [1:0][8*HdrBytes-1:0] hdr_q, hdr_d;
+  logic [8*HdrBytes-1:0]     hdr;                  // of the packet processed
+  assign hdr = hdr_q[pxh_q];
 
   function automatic logic [7:0] hb(logic [8*HdrBytes-1:0] h, int unsigned j);
     hb = h[8*j +: 8];
@@ -111,22 +121,22 @@ module tessera_nic_responder #(
   logic [6:0]  pay_off;
 
   always_comb begin
-    opcode    = hb(hdr_q, 42);
-    padcnt    = hdr_q[8*43+4 +: 2];
-    dqpn      = {hb(hdr_q, 47), hb(hdr_q, 48), hb(hdr_q, 49)};
-    ackreq    = hdr_q[8*50+7];
-    psn       = {hb(hdr_q, 51), hb(hdr_q, 52), hb(hdr_q, 53)};
+    opcode    = hb(hdr, 42);
+    padcnt    = hdr[8*43+4 +: 2];
+    dqpn      = {hb(hdr, 47), hb(hdr, 48), hb(hdr, 49)};
+    ackreq    = hdr[8*50+7];
+    psn       = {hb(hdr, 51), hb(hdr, 52), hb(hdr, 53)};
     has_reth  = tessera_nic_pkg::op_has_reth(opcode);
     has_imm   = tessera_nic_pkg::op_has_immdt(opcode);
     reth_va   = '0;
     reth_rkey = '0;
     reth_len  = '0;
     if (has_reth) begin
-      for (int unsigned i = 0; i < 8; i++) reth_va[8*(7-i) +: 8]   = hb(hdr_q, 54 + i);
-      for (int unsigned i = 0; i < 4; i++) reth_rkey[8*(3-i) +: 8] = hb(hdr_q, 62 + i);
-      for (int unsigned i = 0; i < 4; i++) reth_len[8*(3-i) +: 8]  = hb(hdr_q, 66 + i);
+      for (int unsigned i = 0; i < 8; i++) reth_va[8*(7-i) +: 8]   = hb(hdr, 54 + i);
+      for (int unsigned i = 0; i < 4; i++) reth_rkey[8*(3-i) +: 8] = hb(hdr, 62 + i);
+      for (int unsigned i = 0; i < 4; i++) reth_len[8*(3-i) +: 8]  = hb(hdr, 66 + i);
     end
-    tot_len = {hb(hdr_q, 16), hb(hdr_q, 17)};
+    tot_len = {hb(hdr, 16), hb(hdr, 17)};
     pay_off = 7'd54 + (has_reth ? 7'd16 : 7'd0) + (has_imm ? 7'd4 : 7'd0);
     // IPv4 + UDP + BTH + ICRC = 44 bytes; extension headers and pad on top
     pay_len = 13'(tot_len - 16'd44 - (16'(pay_off) - 16'd54) - 16'(padcnt));
@@ -216,7 +226,7 @@ module tessera_nic_responder #(
   logic [255:0]    wdata;
   logic [31:0]     wstrb;
   assign rd_idx  = rd_q < BufW'(BufBeats) ? rd_q : BufW'(BufBeats - 1);
-  assign rd_data = fbuf_q[rd_idx];
+  assign rd_data = fbuf_q[(pxh_q ? BufBeats : 0) + int'(rd_idx)];
   assign wdata   = 256'({rd_data, prev_q} >> {sh_q, 3'b000});
   always_comb begin
     for (int unsigned j = 0; j < 32; j++) begin
@@ -259,7 +269,7 @@ module tessera_nic_responder #(
 
   // ---- main state machine
   logic s_hs;
-  assign s_tready_o = state_q == SRecv;
+  assign s_tready_o = !rwait_q && !full_q[rxh_q];
   assign s_hs       = s_tvalid_i && s_tready_o;
 
   logic       err_d;
@@ -271,6 +281,10 @@ module tessera_nic_responder #(
     wbeat_d      = wbeat_q;
     long_d       = long_q;
     hdr_d        = hdr_q;
+    rwait_d      = rwait_q;
+    rxh_d        = rxh_q;
+    pxh_d        = pxh_q;
+    full_d       = full_q;
     a_syn_d      = a_syn_q;
     a_psn_d      = a_psn_q;
     a_msn_d      = a_msn_q;
@@ -297,36 +311,39 @@ module tessera_nic_responder #(
     end
     bcnt_d = bcnt_q + (aw_hs ? 8'd1 : 8'd0) - (b_hs ? 8'd1 : 8'd0);
 
-    unique case (state_q)
-      SRecv: begin
-        if (s_hs) begin
-          for (int unsigned i = 0; i < 32; i++) begin
-            if (s_tkeep_i[i] && wbeat_q < BufW'(3) && 32'({wbeat_q, 5'd0}) + i < HdrBytes) begin
-              hdr_d[8*(32*int'(wbeat_q) + i) +: 8] = s_tdata_i[8*i +: 8];
-            end
-          end
-          if (wbeat_q == BufW'(BufBeats)) long_d = 1'b1;
-          else wbeat_d = wbeat_q + BufW'(1);
-          if (s_tlast_i) state_d = SVerdict;
+    // ---- receive: beats into half rxh_q, then the RX check's verdict
+    if (s_hs) begin
+      for (int unsigned i = 0; i < 32; i++) begin
+        if (s_tkeep_i[i] && wbeat_q < BufW'(3) && 32'({wbeat_q, 5'd0}) + i < HdrBytes) begin
+          hdr_d[rxh_q][8*(32*int'(wbeat_q) + i) +: 8] = s_tdata_i[8*i +: 8];
         end
       end
-      SVerdict: begin
-        if (chk_done_i) begin
-          cnt_d[tessera_nic_pkg::CntFrames] = cnt_q[tessera_nic_pkg::CntFrames] + 32'd1;
-          wbeat_d = '0;
-          long_d  = 1'b0;
-          state_d = SRecv;
-          if (chk_status_i != 4'd0) begin
-            cnt_d[tessera_nic_pkg::CntDropBad] = cnt_q[tessera_nic_pkg::CntDropBad] + 32'd1;
-          end else if (long_q) begin
-            cnt_d[tessera_nic_pkg::CntDropLong] = cnt_q[tessera_nic_pkg::CntDropLong] + 32'd1;
-          end else begin
-            state_d = SCheck;
-          end
-        end
+      if (wbeat_q == BufW'(BufBeats)) long_d = 1'b1;
+      else wbeat_d = wbeat_q + BufW'(1);
+      if (s_tlast_i) rwait_d = 1'b1;
+    end
+    if (rwait_q && chk_done_i) begin
+      cnt_d[tessera_nic_pkg::CntFrames] = cnt_q[tessera_nic_pkg::CntFrames] + 32'd1;
+      wbeat_d = '0;
+      long_d  = 1'b0;
+      rwait_d = 1'b0;
+      if (chk_status_i != 4'd0) begin
+        cnt_d[tessera_nic_pkg::CntDropBad] = cnt_q[tessera_nic_pkg::CntDropBad] + 32'd1;
+      end else if (long_q) begin
+        cnt_d[tessera_nic_pkg::CntDropLong] = cnt_q[tessera_nic_pkg::CntDropLong] + 32'd1;
+      end else begin
+        full_d[rxh_q] = 1'b1;
+        rxh_d         = !rxh_q;
+      end
+    end
+
+    // ---- process the packet in half pxh_q
+    unique case (state_q)
+      SIdle: begin
+        if (full_q[pxh_q]) state_d = SCheck;
       end
       SCheck: begin
-        state_d = SRecv;
+        state_d = SIdle;
         a_psn_d = psn;
         a_msn_d = win_msn;
         if (!qp_lk_hit_i) begin
@@ -447,14 +464,20 @@ module tessera_nic_responder #(
           if (a_syn_q == tessera_nic_pkg::SynAck) cnt_d[tessera_nic_pkg::CntAcks] = cnt_q[tessera_nic_pkg::CntAcks] + 32'd1;
           else if (a_syn_q == tessera_nic_pkg::SynNakSeq && cls_q != tessera_nic_pkg::ClsHoleNak) cnt_d[tessera_nic_pkg::CntSacks] = cnt_q[tessera_nic_pkg::CntSacks] + 32'd1;
           else cnt_d[tessera_nic_pkg::CntNaks] = cnt_q[tessera_nic_pkg::CntNaks] + 32'd1;
-          state_d = SRecv;
+          state_d = SIdle;
         end
       end
-      default: state_d = SRecv;
+      default: state_d = SIdle;
     endcase
+    // the packet is done (dropped or acknowledged): its half is free
+    if (state_q != SIdle && state_d == SIdle) begin
+      full_d[pxh_q] = 1'b0;
+      pxh_d         = !pxh_q;
+    end
   end
 
   assign ack_valid_o    = state_q == SAck;
+  assign busy_o         = rwait_q || wbeat_q != '0 || full_q != '0 || state_q != SIdle;
   assign ack_qp_o       = qp_q;
   assign ack_dqpn_o     = a_dqpn_q;
   assign ack_dmac_o     = a_rmac_q;
@@ -464,12 +487,16 @@ module tessera_nic_responder #(
   assign ack_msn_o      = a_msn_q;
 
   always_ff @(posedge clk_i) begin
-    if (s_hs && wbeat_q < BufW'(BufBeats)) fbuf_q[wbeat_q[BufW-1:0]] <= s_tdata_i;
+    if (s_hs && wbeat_q < BufW'(BufBeats)) fbuf_q[(rxh_q ? BufBeats : 0) + int'(wbeat_q)] <= s_tdata_i;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q    <= SRecv;
+      state_q    <= SIdle;
+      rwait_q    <= 1'b0;
+      rxh_q      <= 1'b0;
+      pxh_q      <= 1'b0;
+      full_q     <= '0;
       wbeat_q    <= '0;
       long_q     <= 1'b0;
       hdr_q      <= '0;
@@ -499,6 +526,10 @@ module tessera_nic_responder #(
       err_qp_o   <= '0;
     end else begin
       state_q   <= state_d;
+      rwait_q   <= rwait_d;
+      rxh_q     <= rxh_d;
+      pxh_q     <= pxh_d;
+      full_q    <= full_d;
       wbeat_q   <= wbeat_d;
       long_q    <= long_d;
       hdr_q     <= hdr_d;
@@ -526,7 +557,7 @@ module tessera_nic_responder #(
         a_rip_q  <= qp_lk_rip_i;
         len_q    <= pay_len;
         // go-back-N: the next packet of the message lands after this one
-        if (qp_lk_hit_i && !qp_lk_selective_i && state_d != SRecv && state_d != SAck) begin
+        if (qp_lk_hit_i && !qp_lk_selective_i && state_d != SIdle && state_d != SAck) begin
           va_next_q[qp_lk_qp_i]  <= chk_va + 64'(pay_len);
           rkey_cur_q[qp_lk_qp_i] <= mr_rkey_o;
         end

@@ -43,6 +43,7 @@ module tessera_nic_rx #(
   output logic [7:0]                ack_syndrome_o,
   output logic [23:0]               ack_psn_o,
   output logic [23:0]               ack_msn_o,
+  output logic                      busy_o,   // a frame is in the receive side
   output logic                      irq_o
 );
 
@@ -232,6 +233,7 @@ module tessera_nic_rx #(
     .ack_syndrome_o,
     .ack_psn_o,
     .ack_msn_o,
+    .busy_o,
     .err_o            (err),
     .err_code_o       (err_code),
     .err_qp_o         (err_qp),

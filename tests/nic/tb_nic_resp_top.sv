@@ -47,6 +47,7 @@ module tb_nic_resp_top (
   output logic [7:0]    ack_syndrome_o,
   output logic [23:0]   ack_psn_o,
   output logic [23:0]   ack_msn_o,
+  output logic          busy_o,
   output logic          irq_o
 );
 
@@ -82,6 +83,7 @@ module tb_nic_resp_top (
     .ack_syndrome_o,
     .ack_psn_o,
     .ack_msn_o,
+    .busy_o,
     .irq_o
   );
 

@@ -190,7 +190,7 @@ struct Env {
     while (cycles < limit) {
       size_t before = acks.size();
       tick();
-      bool idle = qhead >= queue.size() && dut.s_tready_o && !dut.ack_valid_o && mem->idle();
+      bool idle = qhead >= queue.size() && !dut.busy_o && mem->idle();
       quiet = idle && acks.size() == before ? quiet + 1 : 0;
       if (quiet > 20) return true;
     }
