@@ -90,6 +90,7 @@ struct Env {
   size_t qhead = 0, qpos = 0;
   uint32_t errs = 0;
   int64_t bursts_open = 0;   // AW accepted, B not yet
+  uint64_t w_beats = 0, w_wait = 0, s_idle = 0;   // W beats, W cycles held by wready, stream cycles not taken
 
   Env() {
     tessera::AxiMemConfig c;
@@ -147,6 +148,8 @@ struct Env {
       if (bursts_open) errs++;   // acknowledged before every write response came back
     }
     if (dut.m_awvalid_o && dut.m_awready_i) bursts_open++;
+    if (dut.m_wvalid_o) (dut.m_wready_i ? w_beats : w_wait)++;
+    if (dut.s_tvalid_i && !dut.s_tready_o) s_idle++;
     if (dut.m_bvalid_i && dut.m_bready_o) bursts_open--;
     if (dut.m_arvalid_o) errs++;
     port.awid = dut.m_awid_o;
@@ -590,8 +593,9 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
   if (s.stall == 0) {   // no backpressure: the responder's own rate
     uint64_t fb = 0;
     for (auto &f : env.queue) fb += f.size();
-    printf("     rate: %" PRIu64 " frame bytes in %" PRIu64 " cycles, %.2f bytes per cycle (the stream carries 32)\n", fb,
-           run_cycles, run_cycles ? (double)fb / (double)run_cycles : 0.0);
+    printf("     rate: %" PRIu64 " frame bytes in %" PRIu64 " cycles, %.2f bytes per cycle (the stream carries 32); "
+           "%" PRIu64 " W beats, %" PRIu64 " W cycles waiting for wready, %" PRIu64 " stream cycles stalled\n", fb,
+           run_cycles, run_cycles ? (double)fb / (double)run_cycles : 0.0, env.w_beats, env.w_wait, env.s_idle);
   }
   return ok;
 }
