@@ -313,9 +313,13 @@ module tessera_nic_responder #(
 
     // ---- receive: beats into half rxh_q, then the RX check's verdict
     if (s_hs) begin
-      for (int unsigned i = 0; i < 32; i++) begin
-        if (s_tkeep_i[i] && wbeat_q < BufW'(3) && 32'({wbeat_q, 5'd0}) + i < HdrBytes) begin
-          hdr_d[rxh_q][8*(32*int'(wbeat_q) + i) +: 8] = s_tdata_i[8*i +: 8];
+      // the header bytes of beats 0..2 (constant positions: no variable part-select)
+      for (int unsigned k = 0; k < 3; k++) begin
+        for (int unsigned i = 0; i < 32; i++) begin
+          if (32 * k + i < HdrBytes && wbeat_q == BufW'(k) && s_tkeep_i[i]) begin
+            if (rxh_q) hdr_d[1][8*(32*k+i) +: 8] = s_tdata_i[8*i +: 8];
+            else       hdr_d[0][8*(32*k+i) +: 8] = s_tdata_i[8*i +: 8];
+          end
         end
       end
       if (wbeat_q == BufW'(BufBeats)) long_d = 1'b1;
