@@ -53,6 +53,8 @@ static const uint32_t kMrKey = 0x5EED1234u;
 static const uint32_t kLqpn = 0x000202u, kRqpn = 0x000101u;
 static const unsigned kQp = 5;   // table index of the QP under test
 static const unsigned kGuard = 256;
+// scenarios with fault 5: the memory model serves addresses below this only (DECERR above)
+static const uint64_t kMemLimit = kMrBase + kMrLen - 0x1000;
 
 struct Ack {
   uint8_t syn;
@@ -68,7 +70,8 @@ struct Scenario {
   uint32_t first_psn;
   unsigned drop, dup, reorder, corrupt, early;   // per mille per frame
   int bad_wr;             // WRITE index with a fault, -1: none
-  int fault;              // 1 R_Key, 2 past the region's end, 3 region without write right, 4 before the region
+  int fault;              // 1 R_Key, 2 past the region's end, 3 region without write right, 4 before the region,
+                          // 5 memory missing under the region (AXI error response)
   int wrong_state;        // frames first arrive while the QP is in INIT
   int wrong_qpn;          // some frames carry another destination QP
   unsigned stall;         // per mille of cycles with AXI / ACK backpressure
@@ -321,6 +324,11 @@ static std::vector<Pkt> build_packets(const Scenario &s, std::vector<std::vector
       va = kMrBase + kMrLen - len / 2;
       dmalen = len;
     }
+    if ((int)w == s.bad_wr && s.fault == 5) {   // inside the region, ends in memory that does not exist
+      len = len < 1500 ? 1500 : len;
+      va = kMemLimit - len / 2;
+      dmalen = len;
+    }
     if ((int)w == s.bad_wr && s.fault == 4) {   // starts before the region
       len = len < 1500 ? 1500 : len;
       va = kMrBase - len / 2;
@@ -377,6 +385,8 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
 
   // tables: the QP under test and a few others, the region and decoys
   int no_write = s.fault == 3;
+  if (s.fault == 5) env.mem->set_size(kMemLimit - kMemBase);
+  unsigned want_code = s.fault == 5 ? 0x63 : 0x62;
   env.mr_write(0, 1, kMrBase + kMrLen, 4096, kMrKey ^ 0x100, 1);   // neighbour, other key
   env.mr_write(3, 1, kMrBase, kMrLen, kMrKey, !no_write);
   env.mr_write(7, 0, kMrBase - 8192, 8192, kMrKey ^ 0x100, 1);     // invalid entry with the bad key
@@ -436,7 +446,20 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
     } else if (!qp_live) {
       if (k.dqpn == kLqpn) dropped_state++;
     } else {
-      rt_resp_rx(&ref.r, &k);
+      // an AXI error response is outside the reference model: a packet it would place
+      // (in order here) that reaches the missing memory gets a NAK remote operational
+      // error instead, its bytes below the limit land, and the QP goes to ERROR
+      uint64_t va = s.selective || roce_op_has_reth(k.opcode) ? k.va : ref.r.va_next;
+      if (s.fault == 5 && !ref.r.error && k.dqpn == kLqpn && k.psn == ref.r.epsn &&
+          k.opcode >= ROCE_OP_WRITE_FIRST && k.opcode <= ROCE_OP_WRITE_ONLY_IMM && va + k.payload_len > kMemLimit) {
+        for (uint32_t i = 0; i < k.payload_len; i++)
+          if (va + i < kMemLimit) ref.mem[va + i - (kMrBase - kGuard)] = k.payload[i];
+        ref.acks.push_back({ROCE_SYN_NAK(ROCE_NAK_REMOTE_OP), k.psn, ref.r.qp.msn});
+        ref.st.naks++;
+        ref.r.error = 1;
+      } else {
+        rt_resp_rx(&ref.r, &k);
+      }
     }
     env.queue.push_back(f);
   };
@@ -558,8 +581,9 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
     printf("  QP state %u, expected %u\n", env.qp_state(kQp), want_state);
     ok = false;
   }
-  if (s.bad_wr >= 0 && (!ref.r.error || env.cnt(11) != 1)) {
-    printf("  expected one NAK remote access error (reference error %d, RTL count %u)\n", ref.r.error, env.cnt(11));
+  if (s.bad_wr >= 0 && (!ref.r.error || env.cnt(s.fault == 5 ? 12 : 11) != 1)) {
+    printf("  expected one error NAK 0x%02X (reference error %d, RTL counts %u, %u)\n", want_code, ref.r.error,
+           env.cnt(11), env.cnt(12));
     ok = false;
   }
   // error interrupt: raised by the error NAK only, with its syndrome and QP; write 1 clears it
@@ -570,9 +594,9 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
   }
   if (ref.r.error) {
     uint32_t info = env.rd(offsetof(nic_t, ERR_INFO));
-    if ((info & NIC__ERR_INFO__CODE_bm) >> NIC__ERR_INFO__CODE_bp != 0x62 ||
+    if ((info & NIC__ERR_INFO__CODE_bm) >> NIC__ERR_INFO__CODE_bp != want_code ||
         (info & NIC__ERR_INFO__QP_bm) >> NIC__ERR_INFO__QP_bp != kQp) {
-      printf("  ERR_INFO 0x%08X, expected syndrome 0x62 on QP %u\n", info, kQp);
+      printf("  ERR_INFO 0x%08X, expected syndrome 0x%02X on QP %u\n", info, want_code, kQp);
       ok = false;
     }
     env.wr(offsetof(nic_t, IRQ_STATUS), 1);
@@ -657,6 +681,8 @@ int main(int argc, char **argv) {
       {"out-of-bounds-gbn", 0, ROCE_MTU_1024, 8, 4000, 0x000300, 0, 0, 0, 0, 0, 3, 2, 0, 0, 250},
       {"before-region-selective", 1, ROCE_MTU_1024, 8, 4000, 0x000380, 0, 0, 0, 0, 0, 2, 4, 0, 0, 250},
       {"before-region-gbn", 0, ROCE_MTU_1024, 8, 4000, 0x000380, 0, 0, 0, 0, 0, 2, 4, 0, 0, 250},
+      {"axi-error-selective", 1, ROCE_MTU_1024, 8, 4000, 0x000390, 0, 0, 0, 0, 0, 2, 5, 0, 0, 250},
+      {"axi-error-gbn", 0, ROCE_MTU_1024, 8, 4000, 0x000390, 0, 0, 0, 0, 0, 2, 5, 0, 0, 250},
       {"no-write-right", 1, ROCE_MTU_1024, 4, 4000, 0x000400, 0, 0, 0, 0, 0, 0, 3, 0, 0, 250},
       {"qp-wrong-state", 1, ROCE_MTU_1024, 10, 4000, 0x000500, 0, 0, 0, 0, 0, -1, 0, 1, 0, 250},
       {"wrong-qpn", 1, ROCE_MTU_1024, 20, 4000, 0x000600, 0, 0, 0, 0, 0, -1, 0, 0, 100, 250},
