@@ -75,6 +75,7 @@ struct Scenario {
   int wrong_state;        // frames first arrive while the QP is in INIT
   int wrong_qpn;          // some frames carry another destination QP
   unsigned stall;         // per mille of cycles with AXI / ACK backpressure
+  int too_long;           // first a WRITE frame longer than the responder's buffer (a good frame: dropped, counted)
 };
 
 struct Pkt {
@@ -475,6 +476,28 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
     qp_live = true;
   }
 
+  unsigned long_frames = 0;
+  if (s.too_long) {   // 4 200 payload bytes at ePSN: 4 274 bytes, past the 4 224-byte half; the model would take it
+    static uint8_t big[8192], pay[4200];
+    for (auto &b : pay) b = (uint8_t)rnd();
+    roce_qp_t q = requester_qp(s.mtu);
+    roce_pkt_t k;
+    memset(&k, 0, sizeof k);
+    k.opcode = ROCE_OP_WRITE_ONLY;
+    k.psn = first;
+    k.ackreq = 1;
+    k.va = kMrBase;
+    k.rkey = kMrKey;
+    k.dmalen = sizeof pay;
+    k.payload = pay;
+    k.payload_len = sizeof pay;
+    uint32_t n = roce_build(&q, &k, big);
+    roce_pkt_t chk;
+    if (n <= ROCE_FRAME_MAX || roce_parse(big, n, &chk) != ROCE_OK) ok = false;
+    env.queue.emplace_back(big, big + n);
+    frames++;
+    long_frames++;
+  }
   unsigned round = 0;
   uint64_t t0 = env.cycles;
   while (!ref.r.error && roce_psn_diff(end_psn, ref.r.epsn) > 0 && round < 400) {
@@ -552,6 +575,7 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
       {"frames", env.cnt(0), frames},
       {"placed", env.cnt(2), ref.st.placed},
       {"bad frames", env.cnt(3), corrupted},
+      {"too long", env.cnt(4), long_frames},
       {"wrong QP", env.cnt(5), wrongq},
       {"acks", env.cnt(13), ref.st.acks},
       {"sacks", env.cnt(14), ref.st.sacks},
@@ -686,6 +710,7 @@ int main(int argc, char **argv) {
       {"no-write-right", 1, ROCE_MTU_1024, 4, 4000, 0x000400, 0, 0, 0, 0, 0, 0, 3, 0, 0, 250},
       {"qp-wrong-state", 1, ROCE_MTU_1024, 10, 4000, 0x000500, 0, 0, 0, 0, 0, -1, 0, 1, 0, 250},
       {"wrong-qpn", 1, ROCE_MTU_1024, 20, 4000, 0x000600, 0, 0, 0, 0, 0, -1, 0, 0, 100, 250},
+      {"too-long-frame", 1, ROCE_MTU_4096, 10, 9000, 0x000700, 0, 0, 0, 0, 0, -1, 0, 0, 0, 250, 1},
   };
   unsigned pass = 0, fail = 0;
   for (const Scenario &s : sc) (run_scenario(s, seed) ? pass : fail)++;
