@@ -4,6 +4,8 @@
 #                       parser, pcap, link model, transport model); nic-tb builds it only
 #          nic-crc-test, nic-rx-test, nic-tx-test   block testbenches of the RTL units;
 #                       nic-rtl-tb builds them
+#          nic-resp-test  responder block testbench (rx_check + QP/MR tables + responder
+#                       against the reference responder of roce_transport)
 #          nic-lint     lint the RTL units alone
 # Needs tshark (Debian package, installed by util/deps.sh), zlib, scapy in .venv.
 
@@ -31,8 +33,12 @@ nic-test: $(NIC_TEST)
 #   crc32_w32icrc  tessera_nic_crc32, 32 bytes per beat, InitState 0xDEBB20E3, ICRC of model frames
 #   rx_w8, rx_w32  tessera_nic_rx_check, 8 / 32 bytes per beat, verdict = roce_parse's
 #   tx_w8, tx_w32  tessera_nic_tx_frame, 8 / 32 bytes per beat, frames = roce_build's
-NIC_RTL_TOPS := tessera_nic_crc32 tessera_nic_rx_check tessera_nic_tx_frame
+#   resp           tessera_nic_responder with rx_check, QP and MR tables (tests/nic/tb_nic_resp_top.sv),
+#                  ACK/SACK/NAK sequence, memory image and counters = the reference responder's
+NIC_RTL_TOPS := tessera_nic_crc32 tessera_nic_rx_check tessera_nic_tx_frame tessera_nic_rx_window tessera_nic_rx \
+                tessera_nic_mr_table tessera_nic_qp_table tessera_nic_responder
 NIC_PKG    := rtl/nic/tessera_nic_pkg.sv
+NIC_GEN    := rtl/nic/gen/nic_reg_pkg.sv rtl/nic/gen/nic_reg_top.sv
 NIC_RTL    := $(addprefix rtl/nic/,$(addsuffix .sv,$(NIC_RTL_TOPS)))
 RTL_PKGS   += $(NIC_PKG)
 RTL_SRCS   += $(NIC_RTL)
@@ -47,7 +53,7 @@ NIC_TX_TB_W8    := $(NIC_BUILD)/tx_w8/Vtessera_nic_tx_frame
 NIC_TX_TB_W32   := $(NIC_BUILD)/tx_w32/Vtessera_nic_tx_frame
 NIC_RTL_TBS     := $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32) $(NIC_RX_TB_W8) $(NIC_RX_TB_W32) \
                    $(NIC_TX_TB_W8) $(NIC_TX_TB_W32)
-NIC_TB_DEPS     := $(NIC_PKG) $(NIC_RTL) tests/nic/tb_nic_stream.h $(NIC_BUILD)/roce_model.o $(NIC_HDRS) mk/nic.mk
+NIC_TB_DEPS     := $(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL) tests/nic/tb_nic_stream.h $(NIC_BUILD)/roce_model.o $(NIC_HDRS) mk/nic.mk
 
 $(NIC_BUILD)/roce_model.o: tests/nic/roce_model.c $(NIC_HDRS)
 	@mkdir -p $(dir $@)
@@ -60,7 +66,7 @@ define nic_rtl_tb
 	  --top-module $(1) -GDataBytes=$(4) $(3) \
 	  -CFLAGS "-O2 -std=c++17 -DTB_BYTES=$(4) $(5) -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include" \
 	  -LDFLAGS "$(NIC_BUILD)/roce_model.o" --Mdir $(dir $@) -o $(notdir $@) \
-	  $(addprefix $(ROOT)/,$(NIC_PKG) $(NIC_RTL)) $(ROOT)/$(2) >$(dir $@)build.log 2>&1 \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL)) $(ROOT)/$(2) >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 endef
 
@@ -77,6 +83,27 @@ $(NIC_TX_TB_W8): $(NIC_TB_DEPS) tests/nic/tb_nic_tx_frame.cpp
 $(NIC_TX_TB_W32): $(NIC_TB_DEPS) tests/nic/tb_nic_tx_frame.cpp
 	$(call nic_rtl_tb,tessera_nic_tx_frame,tests/nic/tb_nic_tx_frame.cpp,,32,)
 
+# responder: the reference responder (roce_transport.c with the link model it needs) as objects
+NIC_RESP_TB  := $(NIC_BUILD)/resp/Vtb_nic_resp_top
+NIC_REF_OBJS := $(NIC_BUILD)/roce_model.o $(NIC_BUILD)/roce_transport.o $(NIC_BUILD)/tsim_link.o \
+                $(NIC_BUILD)/tsim_pcap.o
+$(NIC_BUILD)/roce_transport.o: tests/nic/roce_transport.c $(NIC_HDRS)
+	@mkdir -p $(dir $@)
+	nice gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I$(ROOT)/bsp/include -I$(ROOT)/sim/include -c -o $@ $<
+$(NIC_BUILD)/tsim_%.o: sim/src/tsim_%.c $(NIC_HDRS)
+	@mkdir -p $(dir $@)
+	nice gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I$(ROOT)/bsp/include -I$(ROOT)/sim/include -c -o $@ $<
+$(NIC_RESP_TB): $(NIC_TB_DEPS) $(NIC_REF_OBJS) tests/nic/tb_nic_resp_top.sv tests/nic/tb_nic_responder.cpp \
+                sim/src/axi_mem_model.cpp sim/include/axi_mem_model.h
+	@mkdir -p $(dir $@)
+	nice verilator -O3 --x-assign fast --x-initial fast -Wall --cc --exe --build -MAKEFLAGS "-j1" \
+	  --top-module tb_nic_resp_top \
+	  -CFLAGS "-O2 -std=c++17 -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include -I$(ROOT)/sim/include" \
+	  -LDFLAGS "$(abspath $(NIC_REF_OBJS))" --Mdir $(dir $@) -o $(notdir $@) \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL)) $(ROOT)/tests/nic/tb_nic_resp_top.sv \
+	  $(ROOT)/tests/nic/tb_nic_responder.cpp $(ROOT)/sim/src/axi_mem_model.cpp >$(dir $@)build.log 2>&1 \
+	  || { tail -30 $(dir $@)build.log; exit 1; }
+
 # run several testbenches; their "N passed, M failed" lines are summed into one
 # $(call nic_run_tbs,LOG,COMMANDS)
 define nic_run_tbs
@@ -84,14 +111,17 @@ define nic_run_tbs
 	awk '/ passed, / {p += $$1; f += $$3} END {print p " passed, " f " failed"; exit f != 0}' $(1)
 endef
 
-.PHONY: nic-rtl-tb nic-crc-test nic-rx-test nic-tx-test nic-lint
-nic-rtl-tb: $(NIC_RTL_TBS)
+.PHONY: nic-rtl-tb nic-crc-test nic-rx-test nic-tx-test nic-resp-test nic-lint
+nic-rtl-tb: $(NIC_RTL_TBS) $(NIC_RESP_TB)
 nic-crc-test: $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32)
 	$(call nic_run_tbs,$(NIC_BUILD)/crc32_test.log,$(NIC_CRC_TB_W8) --seed $(NIC_SEED) && $(NIC_CRC_TB_W32) --seed $(NIC_SEED))
 nic-rx-test: $(NIC_RX_TB_W8) $(NIC_RX_TB_W32)
 	$(call nic_run_tbs,$(NIC_BUILD)/rx_test.log,$(NIC_RX_TB_W8) --seed $(NIC_SEED) && $(NIC_RX_TB_W32) --seed $(NIC_SEED))
 nic-tx-test: $(NIC_TX_TB_W8) $(NIC_TX_TB_W32)
 	$(call nic_run_tbs,$(NIC_BUILD)/tx_test.log,$(NIC_TX_TB_W8) --seed $(NIC_SEED) && $(NIC_TX_TB_W32) --seed $(NIC_SEED))
+nic-resp-test: $(NIC_RESP_TB)
+	$(call nic_run_tbs,$(NIC_BUILD)/resp_test.log,$(NIC_RESP_TB) --seed $(NIC_SEED))
 nic-lint:
 	for t in $(NIC_RTL_TOPS); do \
-	  verilator --lint-only -Wall --top-module $$t $(NIC_PKG) $(NIC_RTL) || exit 1; done
+	  verilator --lint-only -Wall --top-module $$t $(ROOT)/rtl/lint/waivers.vlt $(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL) \
+	    || exit 1; done

@@ -23,4 +23,45 @@ package tessera_nic_pkg;
     op_has_payload = op <= 8'h0B || (op >= 8'h0D && op <= 8'h10);
   endfunction
 
+  // PSN window classes of a packet (tessera_nic_rx_window)
+  localparam logic [2:0] ClsInOrder = 3'd0;
+  localparam logic [2:0] ClsOoo     = 3'd1;
+  localparam logic [2:0] ClsDup     = 3'd2;
+  localparam logic [2:0] ClsDupSack = 3'd3;
+  localparam logic [2:0] ClsBeyond  = 3'd4;
+  localparam logic [2:0] ClsHoleNak = 3'd5;
+  localparam logic [2:0] ClsHole    = 3'd6;
+
+  // QP states (tessera_nic_qp_table, registers)
+  localparam logic [2:0] QpReset = 3'd0;
+  localparam logic [2:0] QpInit  = 3'd1;
+  localparam logic [2:0] QpRtr   = 3'd2;
+  localparam logic [2:0] QpRts   = 3'd3;
+  localparam logic [2:0] QpError = 3'd4;
+
+  // responder counters (tessera_nic_responder cnt_o), in register order
+  localparam int unsigned CntFrames    = 0;   // frames received (every verdict)
+  localparam int unsigned CntBytes     = 1;   // payload bytes written to memory
+  localparam int unsigned CntPlaced    = 2;   // packets written to memory
+  localparam int unsigned CntDropBad   = 3;   // rx_check verdict not OK
+  localparam int unsigned CntDropLong  = 4;   // frame longer than the buffer
+  localparam int unsigned CntDropQp    = 5;   // no QP with the destination QPN
+  localparam int unsigned CntDropState = 6;   // QP not in RTR or RTS
+  localparam int unsigned CntDropOp    = 7;   // not an RDMA WRITE opcode
+  localparam int unsigned CntDropDup   = 8;   // duplicate PSN (re-acknowledged)
+  localparam int unsigned CntDropWin   = 9;   // beyond the 128-PSN window
+  localparam int unsigned CntDropSeq   = 10;  // go-back-N: past ePSN
+  localparam int unsigned CntNakAccess = 11;  // NAK remote access error sent
+  localparam int unsigned CntNakOper   = 12;  // NAK remote operational error sent (AXI error)
+  localparam int unsigned CntAcks      = 13;  // ACK frames requested
+  localparam int unsigned CntSacks     = 14;  // selective ACKs requested
+  localparam int unsigned CntNaks      = 15;  // NAKs requested (sequence and error)
+  localparam int unsigned NumCnt       = 16;
+
+  // AETH syndromes the responder sends
+  localparam logic [7:0] SynAck       = 8'h1F;
+  localparam logic [7:0] SynNakSeq    = 8'h60;   // also the selective ACK
+  localparam logic [7:0] SynNakAccess = 8'h62;
+  localparam logic [7:0] SynNakOper   = 8'h63;
+
 endpackage

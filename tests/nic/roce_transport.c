@@ -34,13 +34,8 @@ typedef struct {
   uint32_t timeouts_in_row;
   int failed;
   /* responder */
-  roce_qp_t sq;
-  uint32_t epsn;
-  uint32_t tag[RT_WINDOW];         /* PSN | RT_TAG_VALID | RT_TAG_LAST of a placed PSN after ePSN */
-  int nak_sent;
-  int resp_error;                  /* the responder's QP went to ERROR */
-  uint64_t va_next;
-  uint32_t rkey_cur;               /* go-back-N: R_Key of the message being placed */
+  rt_resp_t resp;
+  uint64_t now;
 } rt_t;
 
 #define RT_TAG_VALID 0x80000000u
@@ -157,95 +152,101 @@ static void req_rx(rt_t *t, uint64_t now, const roce_pkt_t *k) {
 }
 
 /* ---- responder */
-static void resp_ack(rt_t *t, uint64_t now, uint8_t syn, uint32_t psn, uint32_t msn) {
-  static roce_frame_t f;
-  roce_build_ack(&t->sq, psn, syn, msn, &f);
-  tsim_link_send(t->ack, now, f.data, f.len);
-  if (syn == ROCE_SYN_ACK) t->st->acks++;
-  else if (syn == ROCE_SYN_SACK && t->cfg->selective) t->st->sacks++;
-  else t->st->naks++;
+static void resp_ack(rt_resp_t *r, uint8_t syn, uint32_t psn, uint32_t msn) {
+  if (syn == ROCE_SYN_ACK) r->st->acks++;
+  else if (syn == ROCE_SYN_SACK && r->selective) r->st->sacks++;
+  else r->st->naks++;
+  r->ack(r->ctx, syn, psn, msn);
 }
 
 /* Place a packet's payload; 0 if it is outside the region. */
-static int resp_place(rt_t *t, uint64_t va, uint32_t rkey, const roce_pkt_t *k) {
-  const rt_cfg_t *c = t->cfg;
-  if (rkey != c->mr_rkey || va < c->mr_base || va - c->mr_base + k->payload_len > c->mr_len) return 0;
-  memcpy(c->mem + (va - c->mr_base), k->payload, k->payload_len);
-  t->st->placed++;
+static int resp_place(rt_resp_t *r, uint64_t va, uint32_t rkey, const roce_pkt_t *k) {
+  if (r->mr_no_write || rkey != r->mr_rkey || va < r->mr_base || va - r->mr_base + k->payload_len > r->mr_len)
+    return 0;
+  memcpy(r->mem + (va - r->mr_base), k->payload, k->payload_len);
+  r->st->placed++;
   return 1;
 }
 
-static void resp_rx(rt_t *t, uint64_t now, const roce_pkt_t *k) {
-  if (t->resp_error) {
-    t->st->bad_frames++;
+void rt_resp_rx(rt_resp_t *r, const roce_pkt_t *k) {
+  if (r->error) {
+    r->st->bad_frames++;
     return;
   }
-  if (k->dqpn != t->sq.qpn || k->opcode < ROCE_OP_WRITE_FIRST || k->opcode > ROCE_OP_WRITE_ONLY_IMM) {
-    t->st->bad_frames++;
+  if (k->dqpn != r->qp.qpn || k->opcode < ROCE_OP_WRITE_FIRST || k->opcode > ROCE_OP_WRITE_ONLY_IMM) {
+    r->st->bad_frames++;
     return;
   }
-  int32_t d = roce_psn_diff(k->psn, t->epsn);
-  uint32_t last_acked = psn_add(t->epsn, ROCE_PSN_MASK);   /* ePSN - 1 */
+  int32_t d = roce_psn_diff(k->psn, r->epsn);
+  uint32_t last_acked = psn_add(r->epsn, ROCE_PSN_MASK);   /* ePSN - 1 */
   if (d < 0) {                                             /* already placed: re-acknowledge */
-    t->st->duplicates++;
-    resp_ack(t, now, ROCE_SYN_ACK, last_acked, t->sq.msn);
+    r->st->duplicates++;
+    resp_ack(r, ROCE_SYN_ACK, last_acked, r->qp.msn);
     return;
   }
-  if (t->cfg->selective) {
+  if (r->selective) {
     if ((uint32_t)d >= RT_WINDOW) {
-      t->st->out_of_window++;
+      r->st->out_of_window++;
       return;
     }
-    uint32_t *tag = &t->tag[k->psn % RT_WINDOW];
+    uint32_t *tag = &r->tag[k->psn % RT_WINDOW];
     if (d > 0 && (*tag & RT_TAG_VALID) && (*tag & ROCE_PSN_MASK) == k->psn) {
-      t->st->duplicates++;
-      resp_ack(t, now, ROCE_SYN_SACK, t->epsn, k->psn);
+      r->st->duplicates++;
+      resp_ack(r, ROCE_SYN_SACK, r->epsn, k->psn);
       return;
     }
-    if (!resp_place(t, k->va, k->rkey, k)) {
-      resp_ack(t, now, ROCE_SYN_NAK(ROCE_NAK_REMOTE_ACCESS), k->psn, t->sq.msn);
-      t->resp_error = 1;
+    if (!resp_place(r, k->va, k->rkey, k)) {
+      resp_ack(r, ROCE_SYN_NAK(ROCE_NAK_REMOTE_ACCESS), k->psn, r->qp.msn);
+      r->error = 1;
       return;
     }
     if (d > 0) {
       *tag = k->psn | RT_TAG_VALID | (k->ackreq ? RT_TAG_LAST : 0);
-      resp_ack(t, now, ROCE_SYN_SACK, t->epsn, k->psn);
+      resp_ack(r, ROCE_SYN_SACK, r->epsn, k->psn);
       return;
     }
-    if (k->ackreq) t->sq.msn = psn_add(t->sq.msn, 1);
-    t->epsn = psn_add(t->epsn, 1);
+    if (k->ackreq) r->qp.msn = psn_add(r->qp.msn, 1);
+    r->epsn = psn_add(r->epsn, 1);
     for (;;) {   /* ePSN moves over the PSNs placed before */
-      uint32_t *nt = &t->tag[t->epsn % RT_WINDOW];
-      if (!(*nt & RT_TAG_VALID) || (*nt & ROCE_PSN_MASK) != t->epsn) break;
-      if (*nt & RT_TAG_LAST) t->sq.msn = psn_add(t->sq.msn, 1);
+      uint32_t *nt = &r->tag[r->epsn % RT_WINDOW];
+      if (!(*nt & RT_TAG_VALID) || (*nt & ROCE_PSN_MASK) != r->epsn) break;
+      if (*nt & RT_TAG_LAST) r->qp.msn = psn_add(r->qp.msn, 1);
       *nt = 0;
-      t->epsn = psn_add(t->epsn, 1);
+      r->epsn = psn_add(r->epsn, 1);
     }
-    resp_ack(t, now, ROCE_SYN_ACK, psn_add(t->epsn, ROCE_PSN_MASK), t->sq.msn);
+    resp_ack(r, ROCE_SYN_ACK, psn_add(r->epsn, ROCE_PSN_MASK), r->qp.msn);
     return;
   }
   /* go-back-N: only ePSN is accepted; one NAK per hole */
   if (d > 0) {
-    t->st->dropped_out_of_order++;
-    if (!t->nak_sent) resp_ack(t, now, ROCE_SYN_NAK(ROCE_NAK_PSN_SEQ_ERR), t->epsn, t->sq.msn);
-    t->nak_sent = 1;
+    r->st->dropped_out_of_order++;
+    if (!r->nak_sent) resp_ack(r, ROCE_SYN_NAK(ROCE_NAK_PSN_SEQ_ERR), r->epsn, r->qp.msn);
+    r->nak_sent = 1;
     return;
   }
-  if (roce_op_has_reth(k->opcode)) t->va_next = k->va;
-  if (roce_op_has_reth(k->opcode)) t->rkey_cur = k->rkey;
-  const rt_cfg_t *c = t->cfg;   /* the first packet checks the whole message (RETH length) */
+  if (roce_op_has_reth(k->opcode)) r->va_next = k->va;
+  if (roce_op_has_reth(k->opcode)) r->rkey_cur = k->rkey;
+  /* the first packet checks the whole message (RETH length) */
   int msg_ok = !roce_op_has_reth(k->opcode) ||
-               (k->va >= c->mr_base && k->va - c->mr_base + k->dmalen <= c->mr_len);
-  if (!msg_ok || !resp_place(t, t->va_next, t->rkey_cur, k)) {
-    resp_ack(t, now, ROCE_SYN_NAK(ROCE_NAK_REMOTE_ACCESS), k->psn, t->sq.msn);
-    t->resp_error = 1;
+               (k->va >= r->mr_base && k->va - r->mr_base + k->dmalen <= r->mr_len);
+  if (!msg_ok || !resp_place(r, r->va_next, r->rkey_cur, k)) {
+    resp_ack(r, ROCE_SYN_NAK(ROCE_NAK_REMOTE_ACCESS), k->psn, r->qp.msn);
+    r->error = 1;
     return;
   }
-  t->va_next += k->payload_len;
-  if (k->ackreq) t->sq.msn = psn_add(t->sq.msn, 1);
-  t->epsn = psn_add(t->epsn, 1);
-  t->nak_sent = 0;
-  resp_ack(t, now, ROCE_SYN_ACK, k->psn, t->sq.msn);
+  r->va_next += k->payload_len;
+  if (k->ackreq) r->qp.msn = psn_add(r->qp.msn, 1);
+  r->epsn = psn_add(r->epsn, 1);
+  r->nak_sent = 0;
+  resp_ack(r, ROCE_SYN_ACK, k->psn, r->qp.msn);
+}
+
+/* rt_run's responder sends its acknowledgements as frames on the ACK link */
+static void run_ack(void *ctx, uint8_t syn, uint32_t psn, uint32_t msn) {
+  rt_t *t = ctx;
+  static roce_frame_t f;
+  roce_build_ack(&t->resp.qp, psn, syn, msn, &f);
+  tsim_link_send(t->ack, t->now, f.data, f.len);
 }
 
 int rt_run(const rt_cfg_t *cfg, const rt_write_t *wr, uint32_t nwr, rt_stats_t *st) {
@@ -267,7 +268,7 @@ int rt_run(const rt_cfg_t *cfg, const rt_write_t *wr, uint32_t nwr, rt_stats_t *
              2 * (t->mtu + 128) / (cfg->data_link.bytes_per_cycle ? cfg->data_link.bytes_per_cycle : 1);
   static const uint8_t mac_a[6] = {0x02, 0x54, 0x53, 0x00, 0x00, 0x01};
   static const uint8_t mac_b[6] = {0x02, 0x54, 0x53, 0x00, 0x01, 0x01};
-  roce_qp_t *a = &t->rq, *b = &t->sq;
+  roce_qp_t *a = &t->rq, *b = &t->resp.qp;
   memcpy(a->mac, mac_a, 6);
   memcpy(a->rmac, mac_b, 6);
   memcpy(b->mac, mac_b, 6);
@@ -280,16 +281,25 @@ int rt_run(const rt_cfg_t *cfg, const rt_write_t *wr, uint32_t nwr, rt_stats_t *
   a->mtu = b->mtu = cfg->mtu;
   a->ttl = b->ttl = ROCE_IP_TTL_DEFAULT;
   a->tos = b->tos = ROCE_IP_ECN_ECT0;
-  t->una = t->nxt = t->epsn = cfg->first_psn & ROCE_PSN_MASK;
+  t->una = t->nxt = t->resp.epsn = cfg->first_psn & ROCE_PSN_MASK;
+  t->resp.selective = cfg->selective;
+  t->resp.mr_base = cfg->mr_base;
+  t->resp.mr_len = cfg->mr_len;
+  t->resp.mr_rkey = cfg->mr_rkey;
+  t->resp.mem = cfg->mem;
+  t->resp.st = st;
+  t->resp.ack = run_ack;
+  t->resp.ctx = t;
 
   static uint8_t buf[ROCE_FRAME_MAX];
   uint64_t now = 0;
   for (; t->done < nwr && !t->failed && now < cfg->max_cycles; now++) {
     uint32_t len;
     roce_pkt_t k;
+    t->now = now;
     while (tsim_link_recv(t->data, now, buf, sizeof buf, &len, NULL)) {
       if (roce_parse(buf, len, &k) != ROCE_OK) st->bad_frames++;
-      else resp_rx(t, now, &k);
+      else rt_resp_rx(&t->resp, &k);
     }
     while (tsim_link_recv(t->ack, now, buf, sizeof buf, &len, NULL)) {
       if (roce_parse(buf, len, &k) != ROCE_OK) st->bad_frames++;

@@ -50,6 +50,32 @@ typedef struct {
   uint64_t placed, duplicates, out_of_window, dropped_out_of_order, bad_frames;
 } rt_stats_t;
 
+/* The reference responder alone: one QP's receive side for RDMA WRITE, as
+ * rt_run uses it and as the RTL responder's testbench drives it with frames
+ * of its own (tests/nic/tb_nic_responder.cpp). Fill the fields above `epsn`
+ * (and `qp`: qpn, msn, the network fields of its ACK frames), set epsn to the
+ * first PSN, zero the rest; every acknowledgement goes to ack(ctx, ...). */
+typedef struct rt_resp {
+  int selective;
+  uint64_t mr_base;
+  uint32_t mr_len, mr_rkey;
+  int mr_no_write;          /* the region grants no remote write */
+  uint8_t *mem;             /* mr_len bytes */
+  rt_stats_t *st;           /* placed, duplicates, out_of_window, dropped_out_of_order, bad_frames, acks, sacks, naks */
+  void (*ack)(void *ctx, uint8_t syndrome, uint32_t psn, uint32_t msn);
+  void *ctx;
+  roce_qp_t qp;
+  uint32_t epsn;
+  uint32_t tag[RT_WINDOW];  /* PSN | valid | last of a placed PSN after ePSN */
+  int nak_sent;
+  int error;                /* the QP went to ERROR: every later packet is discarded */
+  uint64_t va_next;
+  uint32_t rkey_cur;        /* go-back-N: R_Key of the message being placed */
+} rt_resp_t;
+
+/* One packet that passed roce_parse. */
+void rt_resp_rx(rt_resp_t *r, const roce_pkt_t *k);
+
 /* Run the WRITEs (in order, on one QP) to completion or failure. 0 on success.
  * A WRITE outside the region or with another R_Key is answered with a NAK
  * remote access error (go-back-N checks the whole message at its first packet;

@@ -1,0 +1,572 @@
+// RDMA WRITE responder of a NIC port's receive side (docs/nic.md "Responder
+// RTL"). It takes the frames the MAC delivers (32 bytes per beat, packed, the
+// same stream tessera_nic_rx_check taps) into a one-frame buffer, and with the
+// frame's verdict from rx_check:
+//   - drops bad frames, frames longer than the buffer, frames for no QP, for a
+//     QP not in RTR or RTS, and opcodes other than RDMA WRITE (each counted);
+//   - classifies the PSN in the QP's window (tessera_nic_rx_window): duplicates
+//     are re-acknowledged, PSNs beyond the window dropped, go-back-N holes get
+//     one sequence NAK;
+//   - checks R_Key, bounds and the write right in the memory-region table
+//     (per packet in selective mode; the whole message at its first packet and
+//     every packet at its own address in go-back-N); a failure sends a NAK
+//     remote access error, moves the QP to ERROR and writes nothing;
+//   - writes the payload through its AXI4 master (INCR bursts of 32-byte beats,
+//     aligned down with strobes, split at every 4 KiB boundary), and only after
+//     the last write response marks the PSN placed and emits the acknowledgement:
+//     an ACK (BTH.PSN = ePSN - 1, MSN) when ePSN moved, a selective ACK
+//     (syndrome 0x60, BTH.PSN = ePSN, MSN field = the packet's PSN) otherwise;
+//     an AXI error response sends a NAK remote operational error instead and
+//     moves the QP to ERROR.
+// The frame buffer has two halves: one frame is received while the one before
+// it is checked, written and acknowledged; the stream stalls (s_tready_o low)
+// when both halves hold a frame. Frames are handled in arrival order.
+// The acknowledgement leaves as a descriptor with the fields tessera_nic_tx_frame
+// needs from the QP (destination QPN, MAC, IPv4 address) and the AETH.
+module tessera_nic_responder #(
+  parameter int unsigned NQp      = 16,
+  parameter int unsigned NMr      = 16,
+  parameter int unsigned BufBeats = 132,   // per half, 4 224 bytes: the longest WRITE frame (4 174) fits
+  parameter logic [tessera_bus_pkg::IdBits-1:0] AxiId = '0,
+  localparam int unsigned QpW = NQp > 1 ? $clog2(NQp) : 1,
+  localparam int unsigned MrW = NMr > 1 ? $clog2(NMr) : 1
+) (
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+  // frames from the MAC
+  input  logic                         s_tvalid_i,
+  output logic                         s_tready_o,
+  input  logic [255:0]                 s_tdata_i,
+  input  logic [31:0]                  s_tkeep_i,
+  input  logic                         s_tlast_i,
+  // verdict of tessera_nic_rx_check on the same stream
+  input  logic                         chk_done_i,
+  input  logic [3:0]                   chk_status_i,
+  // QP table lookup
+  output logic [23:0]                  qp_lk_qpn_o,
+  input  logic                         qp_lk_hit_i,
+  input  logic [QpW-1:0]               qp_lk_qp_i,
+  input  logic [2:0]                   qp_lk_state_i,
+  input  logic                         qp_lk_selective_i,
+  input  logic [23:0]                  qp_lk_dqpn_i,
+  input  logic [47:0]                  qp_lk_rmac_i,
+  input  logic [31:0]                  qp_lk_rip_i,
+  output logic                         qp_err_o,        // move qp_err_qp_o to ERROR
+  output logic [QpW-1:0]               qp_err_qp_o,
+  // window load when a QP enters RTR (from the QP table)
+  input  logic                         win_init_i,
+  input  logic [QpW-1:0]               win_init_qp_i,
+  input  logic [23:0]                  win_init_epsn_i,
+  // memory-region check
+  output logic [31:0]                  mr_rkey_o,
+  output logic [63:0]                  mr_va_o,
+  output logic [31:0]                  mr_len_o,
+  input  logic [1:0]                   mr_err_i,
+  input  logic [MrW-1:0]               mr_idx_i,
+  // memory
+  output tessera_bus_pkg::axi_req_t    axi_req_o,
+  input  tessera_bus_pkg::axi_rsp_t    axi_rsp_i,
+  // acknowledgement descriptors
+  output logic                         ack_valid_o,
+  input  logic                         ack_ready_i,
+  output logic [QpW-1:0]               ack_qp_o,
+  output logic [23:0]                  ack_dqpn_o,
+  output logic [47:0]                  ack_dmac_o,
+  output logic [31:0]                  ack_dip_o,
+  output logic [7:0]                   ack_syndrome_o,
+  output logic [23:0]                  ack_psn_o,
+  output logic [23:0]                  ack_msn_o,
+  // a frame is being received, waits in the buffer or is handled
+  output logic                         busy_o,
+  // errors and counters
+  output logic                         err_o,           // one cycle: a NAK error was sent
+  output logic [7:0]                   err_code_o,      // its syndrome
+  output logic [QpW-1:0]               err_qp_o,
+  output logic [tessera_nic_pkg::NumCnt-1:0][31:0] cnt_o
+);
+
+  localparam int unsigned HdrBytes = 70;   // Ethernet .. BTH + RETH
+  localparam int unsigned BufW     = $clog2(BufBeats + 1);
+
+  typedef enum logic [3:0] {
+    SIdle, SCheck, SPrep, SAw, SW, SB, SCommit, SAdv, SAck
+  } state_e;
+
+  state_e state_q, state_d;        // the packet in half pxh_q
+  logic   rwait_q, rwait_d;        // waiting for the RX check's verdict of half rxh_q
+  logic   rxh_q, rxh_d;            // half receiving
+  logic   pxh_q, pxh_d;            // half processed
+  logic [1:0] full_q, full_d;      // the half holds a checked frame not yet handled
+
+  // ---- frame buffer and header
+  logic [255:0]              fbuf_q [2*BufBeats];
+  logic [BufW-1:0]           wbeat_q, wbeat_d;     // beats received
+  logic                      long_q, long_d;
+  logic [1:0][8*HdrBytes-1:0] hdr_q, hdr_d;
+  logic [8*HdrBytes-1:0]     hdr;                  // of the packet processed
+  assign hdr = hdr_q[pxh_q];
+
+  function automatic logic [7:0] hb(logic [8*HdrBytes-1:0] h, int unsigned j);
+    hb = h[8*j +: 8];
+  endfunction
+
+  logic [7:0]  opcode;
+  logic [1:0]  padcnt;
+  logic        ackreq, has_reth, has_imm;
+  logic [23:0] dqpn, psn;
+  logic [63:0] reth_va;
+  logic [31:0] reth_rkey, reth_len;
+  logic [15:0] tot_len;
+  logic [12:0] pay_len;
+  logic [6:0]  pay_off;
+
+  always_comb begin
+    opcode    = hb(hdr, 42);
+    padcnt    = hdr[8*43+4 +: 2];
+    dqpn      = {hb(hdr, 47), hb(hdr, 48), hb(hdr, 49)};
+    ackreq    = hdr[8*50+7];
+    psn       = {hb(hdr, 51), hb(hdr, 52), hb(hdr, 53)};
+    has_reth  = tessera_nic_pkg::op_has_reth(opcode);
+    has_imm   = tessera_nic_pkg::op_has_immdt(opcode);
+    reth_va   = '0;
+    reth_rkey = '0;
+    reth_len  = '0;
+    if (has_reth) begin
+      for (int unsigned i = 0; i < 8; i++) reth_va[8*(7-i) +: 8]   = hb(hdr, 54 + i);
+      for (int unsigned i = 0; i < 4; i++) reth_rkey[8*(3-i) +: 8] = hb(hdr, 62 + i);
+      for (int unsigned i = 0; i < 4; i++) reth_len[8*(3-i) +: 8]  = hb(hdr, 66 + i);
+    end
+    tot_len = {hb(hdr, 16), hb(hdr, 17)};
+    pay_off = 7'd54 + (has_reth ? 7'd16 : 7'd0) + (has_imm ? 7'd4 : 7'd0);
+    // IPv4 + UDP + BTH + ICRC = 44 bytes; extension headers and pad on top
+    pay_len = 13'(tot_len - 16'd44 - (16'(pay_off) - 16'd54) - 16'(padcnt));
+  end
+
+  // ---- per-QP go-back-N message state: next address and R_Key
+  logic [NQp-1:0][63:0] va_next_q;
+  logic [NQp-1:0][31:0] rkey_cur_q;
+
+  // ---- packet being handled
+  logic [QpW-1:0] qp_q;
+  logic [2:0]     cls_q;
+  logic [23:0]    a_dqpn_q;
+  logic [47:0]    a_rmac_q;
+  logic [31:0]    a_rip_q;
+  logic [7:0]     a_syn_q, a_syn_d;
+  logic [23:0]    a_psn_q, a_psn_d, a_msn_q, a_msn_d;
+
+  // ---- write engine
+  logic [31:0]    wr_addr_q, wr_addr_d;     // next byte to write
+  logic [12:0]    wr_left_q, wr_left_d;     // bytes not yet in a burst
+  logic [12:0]    len_q;                    // payload bytes
+  logic [7:0]     beats_q, beats_d;         // W beats left in the current burst
+  logic [13:0]    wpos_q, wpos_d;           // beat's first byte - start (two's complement)
+  logic [4:0]     sh_q, sh_d;                   // byte shift from the buffer to the beat
+  logic [BufW-1:0] rd_q, rd_d;              // buffer beat read next
+  logic [255:0]   prev_q, prev_d;
+  logic [7:0]     bcnt_q, bcnt_d;           // write responses outstanding
+  logic           berr_q, berr_d;
+
+  // ---- window
+  logic [2:0]  win_cls;
+  logic [23:0] win_epsn, win_msn;
+  logic        win_commit, win_nak_sent, win_busy;
+
+  tessera_nic_rx_window #(.NQp(NQp)) u_win (
+    .clk_i,
+    .rst_ni,
+    .qp_i           (state_q == SCheck ? qp_lk_qp_i : qp_q),
+    .psn_i          (psn),
+    .selective_i    (state_q == SCheck ? qp_lk_selective_i : 1'b0),
+    .class_o        (win_cls),
+    .epsn_o         (win_epsn),
+    .msn_o          (win_msn),
+    .commit_i       (win_commit),
+    .commit_ackreq_i(ackreq),
+    .nak_sent_i     (win_nak_sent),
+    .busy_o         (win_busy),
+    .init_i         (win_init_i),
+    .init_qp_i      (win_init_qp_i),
+    .init_epsn_i    (win_init_epsn_i)
+  );
+
+  // ---- memory-region check of the packet in SCheck
+  logic        first_gbn;
+  logic [63:0] chk_va;
+  always_comb begin
+    first_gbn = !qp_lk_selective_i && has_reth;
+    if (qp_lk_selective_i || has_reth) begin
+      chk_va    = reth_va;
+      mr_rkey_o = reth_rkey;
+    end else begin
+      chk_va    = va_next_q[qp_lk_qp_i];
+      mr_rkey_o = rkey_cur_q[qp_lk_qp_i];
+    end
+    mr_va_o = chk_va;
+    // go-back-N's first packet checks the whole message (RETH DMA length)
+    mr_len_o = first_gbn && reth_len > 32'(pay_len) ? reth_len : 32'(pay_len);
+  end
+  logic unused_mr;
+  assign unused_mr = ^mr_idx_i;
+
+  assign qp_lk_qpn_o = dqpn;
+
+  // ---- burst of the next AW: up to the 4 KiB boundary
+  logic [12:0] to_4k, burst_bytes;
+  logic [8:0]  burst_beats;
+  always_comb begin
+    to_4k       = 13'd4096 - 13'(wr_addr_q[11:0]);
+    burst_bytes = wr_left_q < to_4k ? wr_left_q : to_4k;
+    burst_beats = 9'((14'(wr_addr_q[4:0]) + 14'(burst_bytes) + 14'd31) >> 5);
+  end
+
+  // ---- W beat from the buffer: bytes sh_q.. of {fbuf[rd], prev}
+  logic [BufW-1:0] rd_idx;
+  logic [255:0]    rd_data;
+  logic [255:0]    wdata;
+  logic [31:0]     wstrb;
+  assign rd_idx  = rd_q < BufW'(BufBeats) ? rd_q : BufW'(BufBeats - 1);
+  assign rd_data = fbuf_q[(pxh_q ? BufBeats : 0) + int'(rd_idx)];
+  assign wdata   = 256'({rd_data, prev_q} >> {sh_q, 3'b000});
+  always_comb begin
+    for (int unsigned j = 0; j < 32; j++) begin
+      logic [13:0] p;
+      p = wpos_q + 14'(j);
+      wstrb[j] = !p[13] && p < 14'(len_q);
+    end
+  end
+
+  // ---- AXI master
+  always_comb begin
+    axi_req_o          = '0;
+    axi_req_o.aw.id    = AxiId;
+    axi_req_o.aw.addr  = {wr_addr_q[31:5], 5'd0};
+    axi_req_o.aw.len   = 8'(burst_beats - 9'd1);
+    axi_req_o.aw.size  = 3'd5;
+    axi_req_o.aw.burst = 2'b01;
+    axi_req_o.aw.cache = 4'b0011;
+    axi_req_o.aw_valid = state_q == SAw;
+    axi_req_o.w.data   = wdata;
+    axi_req_o.w.strb   = wstrb;
+    axi_req_o.w.last   = beats_q == 8'd1;
+    axi_req_o.w_valid  = state_q == SW;
+    axi_req_o.b_ready  = 1'b1;
+    axi_req_o.ar.size  = 3'd5;
+    axi_req_o.ar.burst = 2'b01;
+  end
+
+  logic aw_hs, w_hs, b_hs;
+  assign aw_hs = axi_req_o.aw_valid && axi_rsp_i.aw_ready;
+  assign w_hs  = axi_req_o.w_valid && axi_rsp_i.w_ready;
+  assign b_hs  = axi_rsp_i.b_valid;
+  logic unused_rsp;
+  assign unused_rsp = ^{axi_rsp_i.ar_ready, axi_rsp_i.r, axi_rsp_i.r_valid, axi_rsp_i.b.id,
+                        axi_rsp_i.b.user};
+
+  // ---- counters
+  logic [tessera_nic_pkg::NumCnt-1:0][31:0] cnt_q, cnt_d;
+  assign cnt_o = cnt_q;
+
+  // ---- main state machine
+  logic s_hs;
+  assign s_tready_o = !rwait_q && !full_q[rxh_q];
+  assign s_hs       = s_tvalid_i && s_tready_o;
+
+  logic       err_d;
+  logic [7:0] err_code_d;
+
+  always_comb begin
+    logic [6:0] sbase;
+    state_d      = state_q;
+    wbeat_d      = wbeat_q;
+    long_d       = long_q;
+    hdr_d        = hdr_q;
+    rwait_d      = rwait_q;
+    rxh_d        = rxh_q;
+    pxh_d        = pxh_q;
+    full_d       = full_q;
+    a_syn_d      = a_syn_q;
+    a_psn_d      = a_psn_q;
+    a_msn_d      = a_msn_q;
+    wr_addr_d    = wr_addr_q;
+    wr_left_d    = wr_left_q;
+    beats_d      = beats_q;
+    wpos_d       = wpos_q;
+    rd_d         = rd_q;
+    sh_d         = sh_q;
+    prev_d       = prev_q;
+    bcnt_d       = bcnt_q;
+    berr_d       = berr_q;
+    cnt_d        = cnt_q;
+    win_commit   = 1'b0;
+    win_nak_sent = 1'b0;
+    qp_err_o     = 1'b0;
+    qp_err_qp_o  = qp_q;
+    err_d        = 1'b0;
+    err_code_d   = '0;
+    sbase        = 7'd0;
+
+    if (b_hs) begin
+      if (axi_rsp_i.b.resp != 2'b00) berr_d = 1'b1;
+    end
+    bcnt_d = bcnt_q + (aw_hs ? 8'd1 : 8'd0) - (b_hs ? 8'd1 : 8'd0);
+
+    // ---- receive: beats into half rxh_q, then the RX check's verdict
+    if (s_hs) begin
+      // the header bytes of beats 0..2 (constant positions: no variable part-select)
+      for (int unsigned k = 0; k < 3; k++) begin
+        for (int unsigned i = 0; i < 32; i++) begin
+          if (32 * k + i < HdrBytes && wbeat_q == BufW'(k) && s_tkeep_i[i]) begin
+            if (rxh_q) hdr_d[1][8*(32*k+i) +: 8] = s_tdata_i[8*i +: 8];
+            else       hdr_d[0][8*(32*k+i) +: 8] = s_tdata_i[8*i +: 8];
+          end
+        end
+      end
+      if (wbeat_q == BufW'(BufBeats)) long_d = 1'b1;
+      else wbeat_d = wbeat_q + BufW'(1);
+      if (s_tlast_i) rwait_d = 1'b1;
+    end
+    if (rwait_q && chk_done_i) begin
+      cnt_d[tessera_nic_pkg::CntFrames] = cnt_q[tessera_nic_pkg::CntFrames] + 32'd1;
+      wbeat_d = '0;
+      long_d  = 1'b0;
+      rwait_d = 1'b0;
+      if (chk_status_i != 4'd0) begin
+        cnt_d[tessera_nic_pkg::CntDropBad] = cnt_q[tessera_nic_pkg::CntDropBad] + 32'd1;
+      end else if (long_q) begin
+        cnt_d[tessera_nic_pkg::CntDropLong] = cnt_q[tessera_nic_pkg::CntDropLong] + 32'd1;
+      end else begin
+        full_d[rxh_q] = 1'b1;
+        rxh_d         = !rxh_q;
+      end
+    end
+
+    // ---- process the packet in half pxh_q
+    unique case (state_q)
+      SIdle: begin
+        if (full_q[pxh_q]) state_d = SCheck;
+      end
+      SCheck: begin
+        state_d = SIdle;
+        a_psn_d = psn;
+        a_msn_d = win_msn;
+        if (!qp_lk_hit_i) begin
+          cnt_d[tessera_nic_pkg::CntDropQp] = cnt_q[tessera_nic_pkg::CntDropQp] + 32'd1;
+        end else if (qp_lk_state_i != tessera_nic_pkg::QpRtr && qp_lk_state_i != tessera_nic_pkg::QpRts) begin
+          cnt_d[tessera_nic_pkg::CntDropState] = cnt_q[tessera_nic_pkg::CntDropState] + 32'd1;
+        end else if (opcode < 8'h06 || opcode > 8'h0B) begin
+          cnt_d[tessera_nic_pkg::CntDropOp] = cnt_q[tessera_nic_pkg::CntDropOp] + 32'd1;
+        end else begin
+          unique case (win_cls)
+            tessera_nic_pkg::ClsDup: begin
+              cnt_d[tessera_nic_pkg::CntDropDup] = cnt_q[tessera_nic_pkg::CntDropDup] + 32'd1;
+              a_syn_d = tessera_nic_pkg::SynAck;
+              a_psn_d = win_epsn - 24'd1;
+              state_d = SAck;
+            end
+            tessera_nic_pkg::ClsDupSack: begin
+              cnt_d[tessera_nic_pkg::CntDropDup] = cnt_q[tessera_nic_pkg::CntDropDup] + 32'd1;
+              a_syn_d = tessera_nic_pkg::SynNakSeq;
+              a_psn_d = win_epsn;
+              a_msn_d = psn;
+              state_d = SAck;
+            end
+            tessera_nic_pkg::ClsBeyond: begin
+              cnt_d[tessera_nic_pkg::CntDropWin] = cnt_q[tessera_nic_pkg::CntDropWin] + 32'd1;
+            end
+            tessera_nic_pkg::ClsHoleNak: begin
+              cnt_d[tessera_nic_pkg::CntDropSeq] = cnt_q[tessera_nic_pkg::CntDropSeq] + 32'd1;
+              win_nak_sent = 1'b1;
+              a_syn_d = tessera_nic_pkg::SynNakSeq;
+              a_psn_d = win_epsn;
+              state_d = SAck;
+            end
+            tessera_nic_pkg::ClsHole: begin
+              cnt_d[tessera_nic_pkg::CntDropSeq] = cnt_q[tessera_nic_pkg::CntDropSeq] + 32'd1;
+            end
+            tessera_nic_pkg::ClsInOrder, tessera_nic_pkg::ClsOoo: begin
+              if (mr_err_i != 2'd0) begin
+                cnt_d[tessera_nic_pkg::CntNakAccess] = cnt_q[tessera_nic_pkg::CntNakAccess] + 32'd1;
+                a_syn_d     = tessera_nic_pkg::SynNakAccess;
+                qp_err_o    = 1'b1;
+                qp_err_qp_o = qp_lk_qp_i;
+                err_d       = 1'b1;
+                err_code_d  = tessera_nic_pkg::SynNakAccess;
+                state_d     = SAck;
+              end else begin
+                wr_addr_d = chk_va[31:0];
+                wr_left_d = pay_len;
+                berr_d    = 1'b0;
+                // buffer byte of the first beat's byte 0: pay_off - (addr % 32) >= 23
+                sbase     = pay_off - 7'(chk_va[4:0]);
+                wpos_d    = 14'd0 - 14'(chk_va[4:0]);
+                rd_d      = BufW'(sbase[6:5]);
+                sh_d      = sbase[4:0];
+                state_d   = pay_len == '0 ? SCommit : SPrep;
+              end
+            end
+            default: ;
+          endcase
+        end
+      end
+      SPrep: begin
+        prev_d  = rd_data;
+        rd_d    = rd_q + BufW'(1);
+        state_d = SAw;
+      end
+      SAw: begin
+        if (aw_hs) begin
+          beats_d   = 8'(burst_beats);
+          wr_addr_d = wr_addr_q + 32'(burst_bytes);
+          wr_left_d = wr_left_q - burst_bytes;
+          state_d   = SW;
+        end
+      end
+      SW: begin
+        if (w_hs) begin
+          prev_d  = rd_data;
+          rd_d    = rd_q + BufW'(1);
+          wpos_d  = wpos_q + 14'd32;
+          beats_d = beats_q - 8'd1;
+          if (beats_q == 8'd1) state_d = wr_left_q == '0 ? SB : SAw;
+        end
+      end
+      SB: begin
+        if (bcnt_q == '0) state_d = SCommit;
+      end
+      SCommit: begin
+        if (berr_q) begin
+          cnt_d[tessera_nic_pkg::CntNakOper] = cnt_q[tessera_nic_pkg::CntNakOper] + 32'd1;
+          a_syn_d     = tessera_nic_pkg::SynNakOper;
+          qp_err_o    = 1'b1;
+          err_d       = 1'b1;
+          err_code_d  = tessera_nic_pkg::SynNakOper;
+          state_d     = SAck;
+        end else begin
+          win_commit = 1'b1;
+          cnt_d[tessera_nic_pkg::CntPlaced] = cnt_q[tessera_nic_pkg::CntPlaced] + 32'd1;
+          cnt_d[tessera_nic_pkg::CntBytes]  = cnt_q[tessera_nic_pkg::CntBytes] + 32'(len_q);
+          state_d = SAdv;
+        end
+      end
+      SAdv: begin
+        if (!win_busy) begin
+          if (cls_q == tessera_nic_pkg::ClsInOrder) begin
+            a_syn_d = tessera_nic_pkg::SynAck;
+            a_psn_d = win_epsn - 24'd1;
+            a_msn_d = win_msn;
+          end else begin
+            a_syn_d = tessera_nic_pkg::SynNakSeq;
+            a_psn_d = win_epsn;
+            a_msn_d = a_psn_q;
+          end
+          state_d = SAck;
+        end
+      end
+      SAck: begin
+        if (ack_ready_i) begin
+          if (a_syn_q == tessera_nic_pkg::SynAck) cnt_d[tessera_nic_pkg::CntAcks] = cnt_q[tessera_nic_pkg::CntAcks] + 32'd1;
+          else if (a_syn_q == tessera_nic_pkg::SynNakSeq && cls_q != tessera_nic_pkg::ClsHoleNak) cnt_d[tessera_nic_pkg::CntSacks] = cnt_q[tessera_nic_pkg::CntSacks] + 32'd1;
+          else cnt_d[tessera_nic_pkg::CntNaks] = cnt_q[tessera_nic_pkg::CntNaks] + 32'd1;
+          state_d = SIdle;
+        end
+      end
+      default: state_d = SIdle;
+    endcase
+    // the packet is done (dropped or acknowledged): its half is free
+    if (state_q != SIdle && state_d == SIdle) begin
+      full_d[pxh_q] = 1'b0;
+      pxh_d         = !pxh_q;
+    end
+  end
+
+  assign ack_valid_o    = state_q == SAck;
+  assign busy_o         = rwait_q || wbeat_q != '0 || full_q != '0 || state_q != SIdle;
+  assign ack_qp_o       = qp_q;
+  assign ack_dqpn_o     = a_dqpn_q;
+  assign ack_dmac_o     = a_rmac_q;
+  assign ack_dip_o      = a_rip_q;
+  assign ack_syndrome_o = a_syn_q;
+  assign ack_psn_o      = a_psn_q;
+  assign ack_msn_o      = a_msn_q;
+
+  always_ff @(posedge clk_i) begin
+    if (s_hs && wbeat_q < BufW'(BufBeats)) fbuf_q[(rxh_q ? BufBeats : 0) + int'(wbeat_q)] <= s_tdata_i;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q    <= SIdle;
+      rwait_q    <= 1'b0;
+      rxh_q      <= 1'b0;
+      pxh_q      <= 1'b0;
+      full_q     <= '0;
+      wbeat_q    <= '0;
+      long_q     <= 1'b0;
+      hdr_q      <= '0;
+      qp_q       <= '0;
+      cls_q      <= tessera_nic_pkg::ClsInOrder;
+      a_dqpn_q   <= '0;
+      a_rmac_q   <= '0;
+      a_rip_q    <= '0;
+      a_syn_q    <= '0;
+      a_psn_q    <= '0;
+      a_msn_q    <= '0;
+      wr_addr_q  <= '0;
+      wr_left_q  <= '0;
+      len_q      <= '0;
+      beats_q    <= '0;
+      wpos_q     <= '0;
+      sh_q       <= '0;
+      rd_q       <= '0;
+      prev_q     <= '0;
+      bcnt_q     <= '0;
+      berr_q     <= 1'b0;
+      cnt_q      <= '0;
+      va_next_q  <= '0;
+      rkey_cur_q <= '0;
+      err_o      <= 1'b0;
+      err_code_o <= '0;
+      err_qp_o   <= '0;
+    end else begin
+      state_q   <= state_d;
+      rwait_q   <= rwait_d;
+      rxh_q     <= rxh_d;
+      pxh_q     <= pxh_d;
+      full_q    <= full_d;
+      wbeat_q   <= wbeat_d;
+      long_q    <= long_d;
+      hdr_q     <= hdr_d;
+      a_syn_q   <= a_syn_d;
+      a_psn_q   <= a_psn_d;
+      a_msn_q   <= a_msn_d;
+      wr_addr_q <= wr_addr_d;
+      wr_left_q <= wr_left_d;
+      beats_q   <= beats_d;
+      wpos_q    <= wpos_d;
+      rd_q      <= rd_d;
+      sh_q      <= sh_d;
+      prev_q    <= prev_d;
+      bcnt_q    <= bcnt_d;
+      berr_q    <= berr_d;
+      cnt_q     <= cnt_d;
+      err_o     <= err_d;
+      err_code_o <= err_code_d;
+      err_qp_o  <= qp_err_qp_o;
+      if (state_q == SCheck) begin
+        qp_q     <= qp_lk_qp_i;
+        cls_q    <= win_cls;
+        a_dqpn_q <= qp_lk_dqpn_i;
+        a_rmac_q <= qp_lk_rmac_i;
+        a_rip_q  <= qp_lk_rip_i;
+        len_q    <= pay_len;
+        // go-back-N: the next packet of the message lands after this one
+        if (qp_lk_hit_i && !qp_lk_selective_i && state_d != SIdle && state_d != SAck) begin
+          va_next_q[qp_lk_qp_i]  <= chk_va + 64'(pay_len);
+          rkey_cur_q[qp_lk_qp_i] <= mr_rkey_o;
+        end
+      end
+    end
+  end
+
+endmodule

@@ -1,0 +1,283 @@
+// Receive side of a NIC port (docs/nic.md "Responder RTL"): the RX check
+// unit and the RDMA WRITE responder on the MAC's frame stream, the QP and
+// memory-region tables, and the port's register block (rtl/nic/data/nic.rdl:
+// table access through staging registers, responder counters, error
+// interrupt). The responder writes through the AXI4 master and hands its
+// acknowledgements to the transmit side as descriptors.
+module tessera_nic_rx #(
+  parameter int unsigned NQp = 16,   // 1..16 (the registers select with 4 bits)
+  parameter int unsigned NMr = 16,   // 1..16
+  parameter logic [tessera_bus_pkg::IdBits-1:0] AxiId = '0,
+  localparam int unsigned QpW = NQp > 1 ? $clog2(NQp) : 1,
+  localparam int unsigned MrW = NMr > 1 ? $clog2(NMr) : 1
+) (
+  input  logic                      clk_i,
+  input  logic                      rst_ni,
+  // registers
+  input  logic                      apb_psel_i,
+  input  logic                      apb_penable_i,
+  input  logic                      apb_pwrite_i,
+  input  logic [2:0]                apb_pprot_i,
+  input  logic [15:0]               apb_paddr_i,
+  input  logic [31:0]               apb_pwdata_i,
+  input  logic [3:0]                apb_pstrb_i,
+  output logic                      apb_pready_o,
+  output logic [31:0]               apb_prdata_o,
+  output logic                      apb_pslverr_o,
+  // frames from the MAC (32 bytes per beat, packed, no FCS)
+  input  logic                      s_tvalid_i,
+  output logic                      s_tready_o,
+  input  logic [255:0]              s_tdata_i,
+  input  logic [31:0]               s_tkeep_i,
+  input  logic                      s_tlast_i,
+  // memory
+  output tessera_bus_pkg::axi_req_t axi_req_o,
+  input  tessera_bus_pkg::axi_rsp_t axi_rsp_i,
+  // acknowledgements for the transmit side
+  output logic                      ack_valid_o,
+  input  logic                      ack_ready_i,
+  output logic [QpW-1:0]            ack_qp_o,
+  output logic [23:0]               ack_dqpn_o,
+  output logic [47:0]               ack_dmac_o,
+  output logic [31:0]               ack_dip_o,
+  output logic [7:0]                ack_syndrome_o,
+  output logic [23:0]               ack_psn_o,
+  output logic [23:0]               ack_msn_o,
+  output logic                      busy_o,   // a frame is in the receive side
+  output logic                      irq_o
+);
+
+  nic_reg_pkg::nic__in_t  hwif_in;
+  nic_reg_pkg::nic__out_t hwif_out;
+
+  nic_reg_top u_regs (
+    .clk           (clk_i),
+    .arst_n        (rst_ni),
+    .s_apb_psel    (apb_psel_i),
+    .s_apb_penable (apb_penable_i),
+    .s_apb_pwrite  (apb_pwrite_i),
+    .s_apb_pprot   (apb_pprot_i),
+    .s_apb_paddr   (apb_paddr_i),
+    .s_apb_pwdata  (apb_pwdata_i),
+    .s_apb_pstrb   (apb_pstrb_i),
+    .s_apb_pready  (apb_pready_o),
+    .s_apb_prdata  (apb_prdata_o),
+    .s_apb_pslverr (apb_pslverr_o),
+    .hwif_in       (hwif_in),
+    .hwif_out      (hwif_out)
+  );
+
+  // ---- RX check on the stream the responder takes
+  logic        chk_done;
+  logic [3:0]  chk_status;
+  logic [15:0] chk_len_unused;
+  logic [7:0]  chk_op_unused;
+  logic [23:0] chk_dqpn_unused, chk_psn_unused;
+
+  tessera_nic_rx_check #(.DataBytes(32)) u_chk (
+    .clk_i,
+    .rst_ni,
+    .beat_i  (s_tvalid_i && s_tready_o),
+    .data_i  (s_tdata_i),
+    .keep_i  (s_tkeep_i),
+    .last_i  (s_tlast_i),
+    .done_o  (chk_done),
+    .status_o(chk_status),
+    .len_o   (chk_len_unused),
+    .opcode_o(chk_op_unused),
+    .dqpn_o  (chk_dqpn_unused),
+    .psn_o   (chk_psn_unused)
+  );
+
+  // ---- QP table
+  logic [23:0]    lk_qpn, lk_dqpn, win_init_epsn;
+  logic           lk_hit, lk_sel, qp_err, win_init;
+  logic [QpW-1:0] lk_qp, qp_err_qp, win_init_qp, qp_sel;
+  logic [2:0]     lk_state;
+  logic [47:0]    lk_rmac, rd_rmac_unused;
+  logic [31:0]    lk_rip, rd_rip_unused;
+  logic [23:0]    rd_sq_psn_unused, rd_lqpn, rd_dqpn;
+  logic [2:0]     rd_state, rd_mtu;
+  logic           rd_sel, cmd_done_unused;
+  logic [1:0]     cmd_err;
+
+  assign qp_sel = QpW'(hwif_out.QP_SEL.idx.value);
+
+  tessera_nic_qp_table #(.NQp(NQp)) u_qp (
+    .clk_i,
+    .rst_ni,
+    .cmd_valid_i    (hwif_out.QP_CMD.go.value),
+    .cmd_qp_i       (qp_sel),
+    .cmd_state_i    (hwif_out.QP_CMD.state.value),
+    .cmd_lqpn_i     (hwif_out.QP_LQPN.qpn.value),
+    .cmd_dqpn_i     (hwif_out.QP_DQPN.qpn.value),
+    .cmd_rmac_i     ({hwif_out.QP_RMAC_HI.mac.value, hwif_out.QP_RMAC_LO.mac.value}),
+    .cmd_rip_i      (hwif_out.QP_RIP.ip.value),
+    .cmd_mtu_i      (hwif_out.QP_CFG.mtu.value),
+    .cmd_selective_i(hwif_out.QP_CFG.selective.value),
+    .cmd_sq_psn_i   (hwif_out.QP_SQ_PSN.psn.value),
+    .cmd_rq_psn_i   (hwif_out.QP_RQ_PSN.psn.value),
+    .cmd_done_o     (cmd_done_unused),
+    .cmd_err_o      (cmd_err),
+    .init_o         (win_init),
+    .init_qp_o      (win_init_qp),
+    .init_epsn_o    (win_init_epsn),
+    .hw_err_i       (qp_err),
+    .hw_err_qp_i    (qp_err_qp),
+    .lk_qpn_i       (lk_qpn),
+    .lk_hit_o       (lk_hit),
+    .lk_qp_o        (lk_qp),
+    .lk_state_o     (lk_state),
+    .lk_selective_o (lk_sel),
+    .lk_dqpn_o      (lk_dqpn),
+    .lk_rmac_o      (lk_rmac),
+    .lk_rip_o       (lk_rip),
+    .rd_qp_i        (qp_sel),
+    .rd_state_o     (rd_state),
+    .rd_lqpn_o      (rd_lqpn),
+    .rd_dqpn_o      (rd_dqpn),
+    .rd_rmac_o      (rd_rmac_unused),
+    .rd_rip_o       (rd_rip_unused),
+    .rd_mtu_o       (rd_mtu),
+    .rd_selective_o (rd_sel),
+    .rd_sq_psn_o    (rd_sq_psn_unused)
+  );
+
+  // ---- memory-region table
+  logic [31:0]    mr_rkey, mr_len, rdm_rkey, rdm_len;
+  logic [63:0]    mr_va, rdm_base_unused;
+  logic [1:0]     mr_err;
+  logic [MrW-1:0] mr_idx;
+  logic           rdm_valid, rdm_rd, rdm_wr;
+
+  tessera_nic_mr_table #(.NMr(NMr)) u_mr (
+    .clk_i,
+    .rst_ni,
+    .wr_i      (hwif_out.MR_CMD.go.value),
+    .wr_idx_i  (MrW'(hwif_out.MR_SEL.idx.value)),
+    .wr_valid_i(hwif_out.MR_CFG.valid.value),
+    .wr_base_i ({hwif_out.MR_BASE_HI.addr.value, hwif_out.MR_BASE_LO.addr.value}),
+    .wr_len_i  (hwif_out.MR_LEN.len.value),
+    .wr_rkey_i (hwif_out.MR_RKEY.rkey.value),
+    .wr_rd_i   (hwif_out.MR_CFG.rd_ok.value),
+    .wr_wr_i   (hwif_out.MR_CFG.wr_ok.value),
+    .rd_idx_i  (MrW'(hwif_out.MR_SEL.idx.value)),
+    .rd_valid_o(rdm_valid),
+    .rd_base_o (rdm_base_unused),
+    .rd_len_o  (rdm_len),
+    .rd_rkey_o (rdm_rkey),
+    .rd_rd_o   (rdm_rd),
+    .rd_wr_o   (rdm_wr),
+    .rkey_i    (mr_rkey),
+    .va_i      (mr_va),
+    .len_i     (mr_len),
+    .write_i   (1'b1),
+    .err_o     (mr_err),
+    .idx_o     (mr_idx)
+  );
+
+  assign hwif_in.QP_STATUS.err.next     = cmd_err;
+  assign hwif_in.QP_STATUS.state.next   = rd_state;
+  assign hwif_in.QP_RD_LQPN.qpn.next    = rd_lqpn;
+  assign hwif_in.QP_RD_DQPN.qpn.next    = rd_dqpn;
+  assign hwif_in.QP_RD_CFG.mtu.next     = rd_mtu;
+  assign hwif_in.QP_RD_CFG.selective.next = rd_sel;
+  assign hwif_in.MR_RD_RKEY.rkey.next  = rdm_rkey;
+  assign hwif_in.MR_RD_LEN.len.next    = rdm_len;
+  assign hwif_in.MR_RD_CFG.valid.next  = rdm_valid;
+  assign hwif_in.MR_RD_CFG.rd_ok.next  = rdm_rd;
+  assign hwif_in.MR_RD_CFG.wr_ok.next  = rdm_wr;
+
+  // ---- responder
+  logic           err;
+  logic [7:0]     err_code;
+  logic [QpW-1:0] err_qp;
+  logic [tessera_nic_pkg::NumCnt-1:0][31:0] cnt;
+
+  tessera_nic_responder #(.NQp(NQp), .NMr(NMr), .AxiId(AxiId)) u_resp (
+    .clk_i,
+    .rst_ni,
+    .s_tvalid_i,
+    .s_tready_o,
+    .s_tdata_i,
+    .s_tkeep_i,
+    .s_tlast_i,
+    .chk_done_i       (chk_done),
+    .chk_status_i     (chk_status),
+    .qp_lk_qpn_o      (lk_qpn),
+    .qp_lk_hit_i      (lk_hit),
+    .qp_lk_qp_i       (lk_qp),
+    .qp_lk_state_i    (lk_state),
+    .qp_lk_selective_i(lk_sel),
+    .qp_lk_dqpn_i     (lk_dqpn),
+    .qp_lk_rmac_i     (lk_rmac),
+    .qp_lk_rip_i      (lk_rip),
+    .qp_err_o         (qp_err),
+    .qp_err_qp_o      (qp_err_qp),
+    .win_init_i       (win_init),
+    .win_init_qp_i    (win_init_qp),
+    .win_init_epsn_i  (win_init_epsn),
+    .mr_rkey_o        (mr_rkey),
+    .mr_va_o          (mr_va),
+    .mr_len_o         (mr_len),
+    .mr_err_i         (mr_err),
+    .mr_idx_i         (mr_idx),
+    .axi_req_o,
+    .axi_rsp_i,
+    .ack_valid_o,
+    .ack_ready_i,
+    .ack_qp_o,
+    .ack_dqpn_o,
+    .ack_dmac_o,
+    .ack_dip_o,
+    .ack_syndrome_o,
+    .ack_psn_o,
+    .ack_msn_o,
+    .busy_o,
+    .err_o            (err),
+    .err_code_o       (err_code),
+    .err_qp_o         (err_qp),
+    .cnt_o            (cnt)
+  );
+
+  // ---- counters, last error, interrupt
+  logic [7:0] last_code_q;
+  logic [3:0] last_qp_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      last_code_q <= '0;
+      last_qp_q   <= '0;
+    end else if (err) begin
+      last_code_q <= err_code;
+      last_qp_q   <= 4'(err_qp);
+    end
+  end
+
+  assign hwif_in.IRQ_STATUS.err.hwset = err;
+  assign hwif_in.ERR_INFO.code.next   = last_code_q;
+  assign hwif_in.ERR_INFO.qp.next     = last_qp_q;
+  assign irq_o = hwif_out.IRQ_STATUS.err.value && hwif_out.IRQ_EN.err.value;
+
+  assign hwif_in.CNT_FRAMES.val.next      = cnt[tessera_nic_pkg::CntFrames];
+  assign hwif_in.CNT_BYTES.val.next       = cnt[tessera_nic_pkg::CntBytes];
+  assign hwif_in.CNT_PLACED.val.next      = cnt[tessera_nic_pkg::CntPlaced];
+  assign hwif_in.CNT_DROP_BAD.val.next    = cnt[tessera_nic_pkg::CntDropBad];
+  assign hwif_in.CNT_DROP_LONG.val.next   = cnt[tessera_nic_pkg::CntDropLong];
+  assign hwif_in.CNT_DROP_QP.val.next     = cnt[tessera_nic_pkg::CntDropQp];
+  assign hwif_in.CNT_DROP_STATE.val.next  = cnt[tessera_nic_pkg::CntDropState];
+  assign hwif_in.CNT_DROP_OPCODE.val.next = cnt[tessera_nic_pkg::CntDropOp];
+  assign hwif_in.CNT_DROP_DUP.val.next    = cnt[tessera_nic_pkg::CntDropDup];
+  assign hwif_in.CNT_DROP_WINDOW.val.next = cnt[tessera_nic_pkg::CntDropWin];
+  assign hwif_in.CNT_DROP_SEQ.val.next    = cnt[tessera_nic_pkg::CntDropSeq];
+  assign hwif_in.CNT_NAK_ACCESS.val.next  = cnt[tessera_nic_pkg::CntNakAccess];
+  assign hwif_in.CNT_NAK_OPER.val.next    = cnt[tessera_nic_pkg::CntNakOper];
+  assign hwif_in.CNT_ACKS.val.next        = cnt[tessera_nic_pkg::CntAcks];
+  assign hwif_in.CNT_SACKS.val.next       = cnt[tessera_nic_pkg::CntSacks];
+  assign hwif_in.CNT_NAKS.val.next        = cnt[tessera_nic_pkg::CntNaks];
+
+  logic unused;
+  assign unused = ^{chk_len_unused, chk_op_unused, chk_dqpn_unused, chk_psn_unused, rd_rmac_unused,
+                    rd_rip_unused, rd_sq_psn_unused, rdm_base_unused, cmd_done_unused};
+
+endmodule

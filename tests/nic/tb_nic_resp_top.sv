@@ -1,0 +1,116 @@
+// Testbench top of the NIC receive side (tests/nic/tb_nic_responder.cpp):
+// tessera_nic_rx (registers, RX check, QP and MR tables, responder) with flat
+// pins for its AXI4 write master.
+module tb_nic_resp_top (
+  input  logic          clk_i,
+  input  logic          rst_ni,
+  // registers
+  input  logic          apb_psel_i,
+  input  logic          apb_penable_i,
+  input  logic          apb_pwrite_i,
+  input  logic [15:0]   apb_paddr_i,
+  input  logic [31:0]   apb_pwdata_i,
+  output logic          apb_pready_o,
+  output logic [31:0]   apb_prdata_o,
+  output logic          apb_pslverr_o,
+  // frames
+  input  logic          s_tvalid_i,
+  output logic          s_tready_o,
+  input  logic [255:0]  s_tdata_i,
+  input  logic [31:0]   s_tkeep_i,
+  input  logic          s_tlast_i,
+  // AXI4 write master (the read channels are tied off)
+  output logic [4:0]    m_awid_o,
+  output logic [31:0]   m_awaddr_o,
+  output logic [7:0]    m_awlen_o,
+  output logic [2:0]    m_awsize_o,
+  output logic [1:0]    m_awburst_o,
+  output logic          m_awvalid_o,
+  input  logic          m_awready_i,
+  output logic [255:0]  m_wdata_o,
+  output logic [31:0]   m_wstrb_o,
+  output logic          m_wlast_o,
+  output logic          m_wvalid_o,
+  input  logic          m_wready_i,
+  input  logic [4:0]    m_bid_i,
+  input  logic [1:0]    m_bresp_i,
+  input  logic          m_bvalid_i,
+  output logic          m_bready_o,
+  output logic          m_arvalid_o,
+  // acknowledgements
+  output logic          ack_valid_o,
+  input  logic          ack_ready_i,
+  output logic [3:0]    ack_qp_o,
+  output logic [23:0]   ack_dqpn_o,
+  output logic [47:0]   ack_dmac_o,
+  output logic [31:0]   ack_dip_o,
+  output logic [7:0]    ack_syndrome_o,
+  output logic [23:0]   ack_psn_o,
+  output logic [23:0]   ack_msn_o,
+  output logic          busy_o,
+  output logic          irq_o
+);
+
+  tessera_bus_pkg::axi_req_t axi_req;
+  tessera_bus_pkg::axi_rsp_t axi_rsp;
+
+  tessera_nic_rx #(.NQp(16), .NMr(16), .AxiId(5'd3)) u_rx (
+    .clk_i,
+    .rst_ni,
+    .apb_psel_i,
+    .apb_penable_i,
+    .apb_pwrite_i,
+    .apb_pprot_i  (3'b000),
+    .apb_paddr_i,
+    .apb_pwdata_i,
+    .apb_pstrb_i  (4'hF),
+    .apb_pready_o,
+    .apb_prdata_o,
+    .apb_pslverr_o,
+    .s_tvalid_i,
+    .s_tready_o,
+    .s_tdata_i,
+    .s_tkeep_i,
+    .s_tlast_i,
+    .axi_req_o    (axi_req),
+    .axi_rsp_i    (axi_rsp),
+    .ack_valid_o,
+    .ack_ready_i,
+    .ack_qp_o,
+    .ack_dqpn_o,
+    .ack_dmac_o,
+    .ack_dip_o,
+    .ack_syndrome_o,
+    .ack_psn_o,
+    .ack_msn_o,
+    .busy_o,
+    .irq_o
+  );
+
+  assign m_awid_o    = axi_req.aw.id;
+  assign m_awaddr_o  = axi_req.aw.addr;
+  assign m_awlen_o   = axi_req.aw.len;
+  assign m_awsize_o  = axi_req.aw.size;
+  assign m_awburst_o = axi_req.aw.burst;
+  assign m_awvalid_o = axi_req.aw_valid;
+  assign m_wdata_o   = axi_req.w.data;
+  assign m_wstrb_o   = axi_req.w.strb;
+  assign m_wlast_o   = axi_req.w.last;
+  assign m_wvalid_o  = axi_req.w_valid;
+  assign m_bready_o  = axi_req.b_ready;
+  assign m_arvalid_o = axi_req.ar_valid;
+
+  always_comb begin
+    axi_rsp          = '0;
+    axi_rsp.aw_ready = m_awready_i;
+    axi_rsp.w_ready  = m_wready_i;
+    axi_rsp.b.id     = m_bid_i;
+    axi_rsp.b.resp   = m_bresp_i;
+    axi_rsp.b_valid  = m_bvalid_i;
+  end
+
+  logic unused;
+  assign unused = ^{axi_req.aw.cache, axi_req.aw.prot, axi_req.aw.qos, axi_req.aw.user,
+                    axi_req.w.user, axi_req.ar, axi_req.r_ready};
+
+endmodule

@@ -1,0 +1,720 @@
+// Block testbench of the NIC responder (rtl/nic/tessera_nic_responder.sv in
+// the port's receive side rtl/nic/tessera_nic_rx.sv with the RX check unit, the
+// QP and MR tables and the register block; top tests/nic/tb_nic_resp_top.sv)
+// against the reference responder of the transport model (rt_resp_rx in
+// tests/nic/roce_transport.c). Tables, counters and the error interrupt are
+// reached through the APB registers (offsets from bsp/include/regs/nic_regs.h).
+//
+// The testbench is the requester: it builds RDMA WRITE packets with the golden
+// model (selective mode: one self-describing WRITE only per MTU packet;
+// go-back-N: first/middle/last), and sends them in rounds, each round the PSNs
+// the reference responder still misses (selective) or everything from its ePSN
+// (go-back-N), damaged on the way as the scenario says: dropped, duplicated,
+// swapped with the next frame, one bit flipped, or a later PSN sent early. Every
+// frame goes to the reference (after roce_parse, as rt_run does) and, in the
+// same order, into the RTL's frame stream with random idle beats. The RTL
+// writes through an AXI memory model (sim/include/axi_mem_model.h) with random
+// backpressure on AW, W and B; its acknowledgement descriptors are taken with
+// random ready. At the end of a scenario the descriptor sequence (syndrome, PSN,
+// MSN), the memory image (the region and 256 bytes around it, byte for byte,
+// pre-filled with a pattern) and the ACK/SACK/NAK/placed counters must equal the
+// reference's. Usage: Vtb_nic_resp_top [--seed N] (SEED in the environment
+// as well). Ends with "N passed, M failed", one count per scenario.
+#include <verilated.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <cstddef>
+
+#include "Vtb_nic_resp_top.h"
+#include "axi_mem_model.h"
+#include "regs/nic_regs.h"
+#include "roce_model.h"
+#include "roce_transport.h"
+
+static uint64_t rng_state;
+static uint32_t rnd() {
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return (uint32_t)((rng_state * 0x2545F4914F6CDD1Dull) >> 32);
+}
+static bool chance(unsigned per_mille) { return rnd() % 1000 < per_mille; }
+
+static const uint64_t kMemBase = 0x80000000ull;
+static const uint64_t kMrBase = 0x80010000ull;
+static const uint32_t kMrLen = 0x20000;
+static const uint32_t kMrKey = 0x5EED1234u;
+static const uint32_t kLqpn = 0x000202u, kRqpn = 0x000101u;
+static const unsigned kQp = 5;   // table index of the QP under test
+static const unsigned kGuard = 256;
+// scenarios with fault 5: the memory model serves addresses below this only (DECERR above)
+static const uint64_t kMemLimit = kMrBase + kMrLen - 0x1000;
+
+struct Ack {
+  uint8_t syn;
+  uint32_t psn, msn;
+};
+
+struct Scenario {
+  const char *name;
+  int selective;
+  uint8_t mtu;
+  unsigned nwr;           // WRITEs
+  uint32_t max_len;
+  uint32_t first_psn;
+  unsigned drop, dup, reorder, corrupt, early;   // per mille per frame
+  int bad_wr;             // WRITE index with a fault, -1: none
+  int fault;              // 1 R_Key, 2 past the region's end, 3 region without write right, 4 before the region,
+                          // 5 memory missing under the region (AXI error response)
+  int wrong_state;        // frames first arrive while the QP is in INIT
+  int wrong_qpn;          // some frames carry another destination QP
+  unsigned stall;         // per mille of cycles with AXI / ACK backpressure
+  int too_long;           // first a WRITE frame longer than the responder's buffer (a good frame: dropped, counted)
+};
+
+struct Pkt {
+  uint32_t psn;
+  std::vector<uint8_t> frame;
+};
+
+struct Env {
+  Vtb_nic_resp_top dut;
+  tessera::AxiMemModel *mem;
+  tessera::AxiMemPort port;
+  unsigned stall = 250;
+  uint64_t cycles = 0;
+  std::vector<Ack> acks;
+  std::vector<std::vector<uint8_t>> queue;   // frames to stream
+  size_t qhead = 0, qpos = 0;
+  uint32_t errs = 0;
+  int64_t bursts_open = 0;   // AW accepted, B not yet
+  uint64_t w_beats = 0, w_wait = 0, s_idle = 0;   // W beats, W cycles held by wready, stream cycles not taken
+
+  Env() {
+    tessera::AxiMemConfig c;
+    c.data_bytes = 32;
+    c.base = kMemBase;
+    c.size = 0x100000;
+    c.write_latency = 3;
+    mem = new tessera::AxiMemModel(c);
+  }
+  ~Env() { delete mem; }
+
+  void set_beat() {
+    if (qhead >= queue.size() || (stall && chance(200))) {
+      dut.s_tvalid_i = 0;
+      return;
+    }
+    const std::vector<uint8_t> &f = queue[qhead];
+    uint32_t keep = 0;
+    for (int w = 0; w < 8; w++) {
+      uint32_t v = 0;
+      for (int b = 3; b >= 0; b--) {
+        size_t p = qpos + 4 * w + b;
+        v = v << 8 | (p < f.size() ? f[p] : (uint8_t)rnd());
+        if (p < f.size()) keep |= 1u << (4 * w + b);
+      }
+      dut.s_tdata_i[w] = v;
+    }
+    dut.s_tkeep_i = keep;
+    dut.s_tlast_i = qpos + 32 >= f.size();
+    dut.s_tvalid_i = 1;
+  }
+
+  void tick() {
+    bool st_aw = chance(stall), st_w = chance(stall), st_b = chance(stall);
+    dut.clk_i = 0;
+    set_beat();
+    dut.ack_ready_i = !chance(stall);
+    dut.m_awready_i = port.awready && !st_aw;
+    dut.m_wready_i = port.wready && !st_w;
+    dut.m_bvalid_i = port.bvalid && !st_b;
+    dut.m_bid_i = port.bid;
+    dut.m_bresp_i = port.bresp;
+    dut.eval();
+    // handshakes of this cycle
+    if (dut.s_tvalid_i && dut.s_tready_o) {
+      qpos += 32;
+      if (dut.s_tlast_i) {
+        qhead++;
+        qpos = 0;
+      }
+    }
+    if (dut.ack_valid_o && dut.ack_ready_i) {
+      acks.push_back({dut.ack_syndrome_o, dut.ack_psn_o, dut.ack_msn_o});
+      if (dut.ack_dqpn_o != kRqpn || dut.ack_qp_o != kQp) errs++;
+      if (bursts_open) errs++;   // acknowledged before every write response came back
+    }
+    if (dut.m_awvalid_o && dut.m_awready_i) bursts_open++;
+    if (dut.m_wvalid_o) (dut.m_wready_i ? w_beats : w_wait)++;
+    if (dut.s_tvalid_i && !dut.s_tready_o) s_idle++;
+    if (dut.m_bvalid_i && dut.m_bready_o) bursts_open--;
+    if (dut.m_arvalid_o) errs++;
+    port.awid = dut.m_awid_o;
+    port.awaddr = dut.m_awaddr_o;
+    port.awlen = dut.m_awlen_o;
+    port.awsize = dut.m_awsize_o;
+    port.awburst = dut.m_awburst_o;
+    port.awvalid = dut.m_awvalid_o && !st_aw;
+    for (int w = 0; w < 8; w++) port.wdata[w] = dut.m_wdata_o[w];
+    port.wstrb = dut.m_wstrb_o;
+    port.wlast = dut.m_wlast_o;
+    port.wvalid = dut.m_wvalid_o && !st_w;
+    port.bready = dut.m_bready_o && !st_b;
+    port.arvalid = false;
+    port.rready = true;
+    // an AXI burst must not cross 4 KiB
+    if (port.awvalid && port.awready &&
+        ((port.awaddr & 0xFFF) + ((uint64_t)port.awlen + 1) * 32 > 4096))
+      errs++;
+    mem->tick(port);
+    dut.clk_i = 1;
+    dut.eval();
+    cycles++;
+  }
+
+  void reset() {
+    dut.rst_ni = 0;
+    dut.s_tvalid_i = 0;
+    dut.apb_psel_i = 0;
+    dut.apb_penable_i = 0;
+    mem->reset(port);
+    tick();
+    tick();
+    dut.rst_ni = 1;
+    tick();
+  }
+
+  // run until every queued frame is in and the responder is idle
+  bool drain() {
+    uint64_t quiet = 0, limit = cycles + 2000000;
+    while (cycles < limit) {
+      size_t before = acks.size();
+      tick();
+      bool idle = qhead >= queue.size() && !dut.busy_o && mem->idle();
+      quiet = idle && acks.size() == before ? quiet + 1 : 0;
+      if (quiet > 20) return true;
+    }
+    return false;
+  }
+
+  // one APB access (setup, then access until pready); returns prdata of a read
+  uint32_t apb(bool write, uint32_t addr, uint32_t data) {
+    dut.apb_psel_i = 1;
+    dut.apb_penable_i = 0;
+    dut.apb_pwrite_i = write;
+    dut.apb_paddr_i = addr;
+    dut.apb_pwdata_i = data;
+    tick();
+    dut.apb_penable_i = 1;
+    uint32_t rd = 0;
+    for (int i = 0; i < 16; i++) {
+      dut.clk_i = 0;
+      dut.eval();
+      bool done = dut.apb_pready_o;
+      rd = dut.apb_prdata_o;
+      if (done && dut.apb_pslverr_o) errs++;
+      tick();
+      if (done) break;
+    }
+    dut.apb_psel_i = 0;
+    dut.apb_penable_i = 0;
+    return rd;
+  }
+  void wr(uint32_t addr, uint32_t v) { apb(true, addr, v); }
+  uint32_t rd(uint32_t addr) { return apb(false, addr, 0); }
+
+  unsigned qp_modify(unsigned qp, unsigned state, uint32_t rq_psn, int selective, uint8_t mtu) {
+    uint32_t lqpn = qp == kQp ? kLqpn : kLqpn + 0x10 * (qp + 1);
+    wr(offsetof(nic_t, QP_SEL), qp);
+    wr(offsetof(nic_t, QP_LQPN), lqpn);
+    wr(offsetof(nic_t, QP_DQPN), kRqpn);
+    wr(offsetof(nic_t, QP_RMAC_LO), 0x53000101u);
+    wr(offsetof(nic_t, QP_RMAC_HI), 0x0254u);
+    wr(offsetof(nic_t, QP_RIP), 0x0A000001u);
+    wr(offsetof(nic_t, QP_CFG), (uint32_t)mtu << NIC__QP_CFG__MTU_bp | (uint32_t)(selective != 0) << NIC__QP_CFG__SELECTIVE_bp);
+    wr(offsetof(nic_t, QP_RQ_PSN), rq_psn);
+    wr(offsetof(nic_t, QP_CMD), 1u << NIC__QP_CMD__GO_bp | state << NIC__QP_CMD__STATE_bp);
+    uint32_t st = rd(offsetof(nic_t, QP_STATUS));
+    unsigned err = (st & NIC__QP_STATUS__ERR_bm) >> NIC__QP_STATUS__ERR_bp;
+    if (err == 0) {   // the attributes read back
+      uint32_t cfg = rd(offsetof(nic_t, QP_RD_CFG));
+      if (rd(offsetof(nic_t, QP_RD_LQPN)) != lqpn || rd(offsetof(nic_t, QP_RD_DQPN)) != kRqpn ||
+          ((cfg & NIC__QP_RD_CFG__MTU_bm) >> NIC__QP_RD_CFG__MTU_bp) != mtu ||
+          ((cfg & NIC__QP_RD_CFG__SELECTIVE_bm) != 0) != (selective != 0))
+        if (state >= 1 && state <= 3) errs++;
+    }
+    return err;
+  }
+
+  unsigned qp_state(unsigned qp) {
+    wr(offsetof(nic_t, QP_SEL), qp);
+    return (rd(offsetof(nic_t, QP_STATUS)) & NIC__QP_STATUS__STATE_bm) >> NIC__QP_STATUS__STATE_bp;
+  }
+
+  void mr_write(unsigned idx, int valid, uint64_t base, uint32_t len, uint32_t key, int wrok) {
+    wr(offsetof(nic_t, MR_SEL), idx);
+    wr(offsetof(nic_t, MR_BASE_LO), (uint32_t)base);
+    wr(offsetof(nic_t, MR_BASE_HI), (uint32_t)(base >> 32));
+    wr(offsetof(nic_t, MR_LEN), len);
+    wr(offsetof(nic_t, MR_RKEY), key);
+    uint32_t cfg = (uint32_t)valid << NIC__MR_CFG__VALID_bp | 1u << NIC__MR_CFG__RD_OK_bp |
+                   (uint32_t)wrok << NIC__MR_CFG__WR_OK_bp;
+    wr(offsetof(nic_t, MR_CFG), cfg);
+    wr(offsetof(nic_t, MR_CMD), 1);
+    if (rd(offsetof(nic_t, MR_RD_RKEY)) != key || rd(offsetof(nic_t, MR_RD_LEN)) != len ||
+        rd(offsetof(nic_t, MR_RD_CFG)) != cfg)
+      errs++;
+  }
+
+  // responder counter i (register order, CNT_FRAMES first)
+  uint32_t cnt(int i) { return rd((uint32_t)offsetof(nic_t, CNT_FRAMES) + 4u * (uint32_t)i); }
+};
+
+// ---- reference side
+struct Ref {
+  rt_resp_t r;
+  rt_stats_t st;
+  std::vector<Ack> acks;
+  std::vector<uint8_t> mem;   // the region and kGuard bytes on each side
+};
+static void ref_ack(void *ctx, uint8_t syn, uint32_t psn, uint32_t msn) {
+  ((Ref *)ctx)->acks.push_back({syn, psn, msn});
+}
+
+static roce_qp_t requester_qp(uint8_t mtu) {
+  roce_qp_t q;
+  memset(&q, 0, sizeof q);
+  static const uint8_t mac_a[6] = {0x02, 0x54, 0x53, 0x00, 0x00, 0x01};
+  static const uint8_t mac_b[6] = {0x02, 0x54, 0x53, 0x00, 0x01, 0x01};
+  memcpy(q.mac, mac_a, 6);
+  memcpy(q.rmac, mac_b, 6);
+  q.ip = 0x0A000001u;
+  q.rip = 0x0A000101u;
+  q.qpn = kRqpn;
+  q.dest_qpn = kLqpn;
+  q.pkey = ROCE_PKEY_DEFAULT;
+  q.mtu = mtu;
+  q.ttl = ROCE_IP_TTL_DEFAULT;
+  q.tos = ROCE_IP_ECN_ECT0;
+  return q;
+}
+
+// the packets of the WRITEs, PSNs from first_psn
+static std::vector<Pkt> build_packets(const Scenario &s, std::vector<std::vector<uint8_t>> &data) {
+  std::vector<Pkt> pk;
+  roce_qp_t q = requester_qp(s.mtu);
+  uint32_t mtu = ROCE_MTU_BYTES(s.mtu), psn = s.first_psn & ROCE_PSN_MASK;
+  uint64_t off = rnd() % 64;
+  static uint8_t buf[ROCE_FRAME_MAX];
+  for (unsigned w = 0; w < s.nwr; w++) {
+    uint32_t len = rnd() % 8 == 0 ? rnd() % 40 : rnd() % (s.max_len + 1);
+    if (off + len + 64 > kMrLen) break;
+    uint64_t va = kMrBase + off;
+    uint32_t rkey = kMrKey;
+    uint32_t dmalen = len;
+    if ((int)w == s.bad_wr && s.fault == 1) rkey ^= 0x100;
+    if ((int)w == s.bad_wr && s.fault == 2) {   // ends past the region
+      len = len < 1500 ? 1500 : len;
+      va = kMrBase + kMrLen - len / 2;
+      dmalen = len;
+    }
+    if ((int)w == s.bad_wr && s.fault == 5) {   // inside the region, ends in memory that does not exist
+      len = len < 1500 ? 1500 : len;
+      va = kMemLimit - len / 2;
+      dmalen = len;
+    }
+    if ((int)w == s.bad_wr && s.fault == 4) {   // starts before the region
+      len = len < 1500 ? 1500 : len;
+      va = kMrBase - len / 2;
+      dmalen = len;
+    }
+    data.emplace_back(len);
+    for (auto &b : data.back()) b = (uint8_t)rnd();
+    const uint8_t *d = data.back().data();
+    off += len + rnd() % 48;
+    for (uint32_t o = 0;;) {
+      uint32_t n = len - o < mtu ? len - o : mtu;
+      bool first = o == 0, last = o + n >= len;
+      roce_pkt_t k;
+      memset(&k, 0, sizeof k);
+      k.psn = psn;
+      k.payload = d + o;
+      k.payload_len = n;
+      k.rkey = rkey;
+      k.ackreq = last;
+      if (s.selective) {
+        k.opcode = ROCE_OP_WRITE_ONLY;
+        k.va = va + o;
+        k.dmalen = n;
+      } else {
+        k.opcode = first && last ? ROCE_OP_WRITE_ONLY : first ? ROCE_OP_WRITE_FIRST
+                   : last ? ROCE_OP_WRITE_LAST : ROCE_OP_WRITE_MIDDLE;
+        k.va = va;
+        k.dmalen = dmalen;
+      }
+      uint32_t fl = roce_build(&q, &k, buf);
+      pk.push_back({psn, std::vector<uint8_t>(buf, buf + fl)});
+      psn = (psn + 1) & ROCE_PSN_MASK;
+      o += n;
+      if (o >= len) break;
+    }
+  }
+  return pk;
+}
+
+static bool run_scenario(const Scenario &s, uint64_t seed) {
+  rng_state = seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
+  for (const char *p = s.name; *p; p++) rng_state = rng_state * 31 + (uint8_t)*p;
+  Env env;
+  env.stall = s.stall;
+  env.reset();
+
+  // pattern in memory, the same in the reference image
+  Ref ref;
+  memset(&ref.r, 0, sizeof ref.r);
+  memset(&ref.st, 0, sizeof ref.st);
+  ref.mem.resize(kMrLen + 2 * kGuard);
+  for (auto &b : ref.mem) b = (uint8_t)rnd();
+  env.mem->mem().write(kMrBase - kGuard, ref.mem.data(), ref.mem.size());
+
+  // tables: the QP under test and a few others, the region and decoys
+  int no_write = s.fault == 3;
+  if (s.fault == 5) env.mem->set_size(kMemLimit - kMemBase);
+  unsigned want_code = s.fault == 5 ? 0x63 : 0x62;
+  env.mr_write(0, 1, kMrBase + kMrLen, 4096, kMrKey ^ 0x100, 1);   // neighbour, other key
+  env.mr_write(3, 1, kMrBase, kMrLen, kMrKey, !no_write);
+  env.mr_write(7, 0, kMrBase - 8192, 8192, kMrKey ^ 0x100, 1);     // invalid entry with the bad key
+  bool ok = true;
+  if (env.qp_modify(kQp, 1, 0, s.selective, s.mtu) != 0) ok = false;
+  for (unsigned other = 0; other < 3; other++) {
+    if (env.qp_modify(other, 1, 0, 1, s.mtu) || env.qp_modify(other, 2, 77, 1, s.mtu)) ok = false;
+  }
+  bool qp_live = false;
+  if (!s.wrong_state) {
+    if (env.qp_modify(kQp, 2, s.first_psn, s.selective, s.mtu) != 0) ok = false;
+    qp_live = true;
+  }
+  if (!ok) printf("  QP setup refused\n");
+
+  ref.r.selective = s.selective;
+  ref.r.mr_base = kMrBase;
+  ref.r.mr_len = kMrLen;
+  ref.r.mr_rkey = kMrKey;
+  ref.r.mr_no_write = no_write;
+  ref.r.mem = ref.mem.data() + kGuard;
+  ref.r.st = &ref.st;
+  ref.r.ack = ref_ack;
+  ref.r.ctx = &ref;
+  ref.r.qp = requester_qp(s.mtu);
+  ref.r.qp.qpn = kLqpn;
+  ref.r.qp.msn = 0;
+  ref.r.epsn = s.first_psn & ROCE_PSN_MASK;
+
+  std::vector<std::vector<uint8_t>> data;
+  std::vector<Pkt> pk = build_packets(s, data);
+  uint32_t first = s.first_psn & ROCE_PSN_MASK;
+  uint32_t end_psn = (first + (uint32_t)pk.size()) & ROCE_PSN_MASK;
+
+  unsigned frames = 0, corrupted = 0, wrongq = 0, dropped_state = 0;
+  auto deliver = [&](const std::vector<uint8_t> &f0, bool may_damage) {
+    std::vector<uint8_t> f = f0;
+    if (may_damage && chance(s.corrupt)) {
+      size_t bit = rnd() % (f.size() * 8);
+      f[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+    }
+    if (may_damage && s.wrong_qpn && chance(s.wrong_qpn)) {   // another destination QP, valid frame
+      roce_pkt_t k;
+      if (roce_parse(f.data(), (uint32_t)f.size(), &k) == ROCE_OK) {
+        roce_qp_t q = requester_qp(s.mtu);
+        q.dest_qpn = kLqpn ^ 0x40;
+        static uint8_t b[ROCE_FRAME_MAX];
+        uint32_t n = roce_build(&q, &k, b);
+        f.assign(b, b + n);
+        wrongq++;
+      }
+    }
+    frames++;
+    roce_pkt_t k;
+    if (roce_parse(f.data(), (uint32_t)f.size(), &k) != ROCE_OK) {
+      corrupted++;
+    } else if (!qp_live) {
+      if (k.dqpn == kLqpn) dropped_state++;
+    } else {
+      // an AXI error response is outside the reference model: a packet it would place
+      // (in order here) that reaches the missing memory gets a NAK remote operational
+      // error instead, its bytes below the limit land, and the QP goes to ERROR
+      uint64_t va = s.selective || roce_op_has_reth(k.opcode) ? k.va : ref.r.va_next;
+      if (s.fault == 5 && !ref.r.error && k.dqpn == kLqpn && k.psn == ref.r.epsn &&
+          k.opcode >= ROCE_OP_WRITE_FIRST && k.opcode <= ROCE_OP_WRITE_ONLY_IMM && va + k.payload_len > kMemLimit) {
+        for (uint32_t i = 0; i < k.payload_len; i++)
+          if (va + i < kMemLimit) ref.mem[va + i - (kMrBase - kGuard)] = k.payload[i];
+        ref.acks.push_back({ROCE_SYN_NAK(ROCE_NAK_REMOTE_OP), k.psn, ref.r.qp.msn});
+        ref.st.naks++;
+        ref.r.error = 1;
+      } else {
+        rt_resp_rx(&ref.r, &k);
+      }
+    }
+    env.queue.push_back(f);
+  };
+
+  if (s.wrong_state) {   // a few frames while the QP is in INIT: dropped, nothing answered
+    for (size_t i = 0; i < pk.size() && i < 6; i++) deliver(pk[i].frame, false);
+    if (!env.drain()) ok = false;
+    if (!env.acks.empty()) {
+      printf("  acknowledgement from a QP in INIT\n");
+      ok = false;
+    }
+    if (env.qp_modify(kQp, 2, s.first_psn, s.selective, s.mtu) != 0) ok = false;
+    qp_live = true;
+  }
+
+  unsigned long_frames = 0;
+  if (s.too_long) {   // 4 200 payload bytes at ePSN: 4 274 bytes, past the 4 224-byte half; the model would take it
+    static uint8_t big[8192], pay[4200];
+    for (auto &b : pay) b = (uint8_t)rnd();
+    roce_qp_t q = requester_qp(s.mtu);
+    roce_pkt_t k;
+    memset(&k, 0, sizeof k);
+    k.opcode = ROCE_OP_WRITE_ONLY;
+    k.psn = first;
+    k.ackreq = 1;
+    k.va = kMrBase;
+    k.rkey = kMrKey;
+    k.dmalen = sizeof pay;
+    k.payload = pay;
+    k.payload_len = sizeof pay;
+    uint32_t n = roce_build(&q, &k, big);
+    roce_pkt_t chk;
+    if (n <= ROCE_FRAME_MAX || roce_parse(big, n, &chk) != ROCE_OK) ok = false;
+    env.queue.emplace_back(big, big + n);
+    frames++;
+    long_frames++;
+  }
+  unsigned round = 0;
+  uint64_t t0 = env.cycles;
+  while (!ref.r.error && roce_psn_diff(end_psn, ref.r.epsn) > 0 && round < 400) {
+    bool damage = round < 40;
+    std::vector<const Pkt *> batch;
+    uint32_t e = ref.r.epsn;
+    for (uint32_t i = 0; i < 100; i++) {
+      uint32_t p = (e + i) & ROCE_PSN_MASK;
+      if (roce_psn_diff(end_psn, p) <= 0) break;
+      const Pkt *k = &pk[(p - first) & ROCE_PSN_MASK];
+      if (s.selective) {
+        uint32_t t = ref.r.tag[p % RT_WINDOW];
+        if (i > 0 && (t & 0x80000000u) && (t & ROCE_PSN_MASK) == p) continue;   // placed
+      }
+      if (damage && chance(s.drop)) continue;
+      batch.push_back(k);
+      if (damage && chance(s.dup)) batch.push_back(k);
+      if (damage && chance(s.early)) {   // a later PSN: at the window's edge or past it
+        uint32_t ahead = rnd() % 2 ? 126 + rnd() % 4 : i + 100 + rnd() % 120;
+        uint32_t idx = ((e - first) & ROCE_PSN_MASK) + ahead;
+        if (idx < pk.size()) batch.push_back(&pk[idx]);
+      }
+    }
+    if (damage) {
+      for (size_t i = 0; i + 1 < batch.size(); i++)
+        if (chance(s.reorder)) std::swap(batch[i], batch[i + 1]);
+    }
+    if (damage && s.dup && round > 0 && chance(300)) batch.push_back(&pk[rnd() % pk.size()]);   // an old one
+    for (const Pkt *k : batch) deliver(k->frame, damage);
+    if (!env.drain()) {
+      printf("  the responder did not finish round %u\n", round);
+      ok = false;
+      break;
+    }
+    round++;
+  }
+  uint64_t run_cycles = env.cycles - t0;
+  if (ref.r.error) {   // frames after the QP went to ERROR: dropped by both
+    for (size_t i = 0; i < 5 && i < pk.size(); i++) deliver(pk[pk.size() - 1 - i].frame, false);
+  }
+  if (!env.drain()) ok = false;
+
+  // ---- compare
+  bool complete = ref.r.error || ref.r.epsn == end_psn;
+  if (!complete) {
+    printf("  the reference did not complete\n");
+    ok = false;
+  }
+  if (env.acks.size() != ref.acks.size()) {
+    printf("  %zu acknowledgements from the RTL, %zu from the reference\n", env.acks.size(), ref.acks.size());
+    ok = false;
+  }
+  for (size_t i = 0; i < env.acks.size() && i < ref.acks.size(); i++) {
+    const Ack &a = env.acks[i], &b = ref.acks[i];
+    if (a.syn != b.syn || a.psn != b.psn || a.msn != b.msn) {
+      printf("  acknowledgement %zu: RTL syndrome 0x%02X PSN 0x%06X MSN 0x%06X, reference 0x%02X 0x%06X 0x%06X\n", i,
+             a.syn, a.psn, a.msn, b.syn, b.psn, b.msn);
+      ok = false;
+      break;
+    }
+  }
+  std::vector<uint8_t> img(ref.mem.size());
+  env.mem->mem().read(kMrBase - kGuard, img.data(), img.size());
+  size_t bad = 0, first_bad = 0;
+  for (size_t i = 0; i < img.size(); i++)
+    if (img[i] != ref.mem[i] && bad++ == 0) first_bad = i;
+  if (bad) {
+    printf("  memory: %zu bytes differ, first at region offset %ld\n", bad, (long)first_bad - (long)kGuard);
+    ok = false;
+  }
+  struct {
+    const char *name;
+    uint64_t rtl, ref;
+  } cmp[] = {
+      {"frames", env.cnt(0), frames},
+      {"placed", env.cnt(2), ref.st.placed},
+      {"bad frames", env.cnt(3), corrupted},
+      {"too long", env.cnt(4), long_frames},
+      {"wrong QP", env.cnt(5), wrongq},
+      {"acks", env.cnt(13), ref.st.acks},
+      {"sacks", env.cnt(14), ref.st.sacks},
+      {"naks", env.cnt(15), ref.st.naks},
+      {"duplicates", env.cnt(8), ref.st.duplicates},
+      {"beyond window", env.cnt(9), ref.st.out_of_window},
+      {"go-back-N out of sequence", env.cnt(10), ref.st.dropped_out_of_order},
+  };
+  for (auto &c : cmp) {
+    if (c.rtl != c.ref) {
+      printf("  counter %s: RTL %" PRIu64 ", reference %" PRIu64 "\n", c.name, c.rtl, c.ref);
+      ok = false;
+    }
+  }
+  uint64_t bytes = 0;
+  for (auto &d : data) bytes += d.size();
+  if (!ref.r.error && env.cnt(1) < bytes) {   // every byte written at least once
+    printf("  bytes counter %u below the payload %" PRIu64 "\n", env.cnt(1), bytes);
+    ok = false;
+  }
+  if (s.wrong_state && env.cnt(6) != dropped_state) {
+    printf("  wrong-state drops: RTL %u, expected %u\n", env.cnt(6), dropped_state);
+    ok = false;
+  }
+  unsigned want_state = ref.r.error ? 4 : 2;
+  if (env.qp_state(kQp) != want_state) {
+    printf("  QP state %u, expected %u\n", env.qp_state(kQp), want_state);
+    ok = false;
+  }
+  if (s.bad_wr >= 0 && (!ref.r.error || env.cnt(s.fault == 5 ? 12 : 11) != 1)) {
+    printf("  expected one error NAK 0x%02X (reference error %d, RTL counts %u, %u)\n", want_code, ref.r.error,
+           env.cnt(11), env.cnt(12));
+    ok = false;
+  }
+  // error interrupt: raised by the error NAK only, with its syndrome and QP; write 1 clears it
+  env.tick();
+  if (env.dut.irq_o != (ref.r.error != 0)) {
+    printf("  irq_o %d after the run, expected %d\n", env.dut.irq_o, ref.r.error);
+    ok = false;
+  }
+  if (ref.r.error) {
+    uint32_t info = env.rd(offsetof(nic_t, ERR_INFO));
+    if ((info & NIC__ERR_INFO__CODE_bm) >> NIC__ERR_INFO__CODE_bp != want_code ||
+        (info & NIC__ERR_INFO__QP_bm) >> NIC__ERR_INFO__QP_bp != kQp) {
+      printf("  ERR_INFO 0x%08X, expected syndrome 0x%02X on QP %u\n", info, want_code, kQp);
+      ok = false;
+    }
+    env.wr(offsetof(nic_t, IRQ_STATUS), 1);
+    env.tick();
+    if (env.dut.irq_o) {
+      printf("  irq_o still high after IRQ_STATUS was cleared\n");
+      ok = false;
+    }
+  }
+  if (env.errs) {
+    printf("  %u protocol errors (read issued, 4 KiB crossed, descriptor QP fields, ACK before B, register read-back)\n", env.errs);
+    ok = false;
+  }
+  printf("%s %s: %zu packets, %u frames (%u damaged, %u to another QP), %u rounds, %zu acknowledgements "
+         "(%" PRIu64 " ACK, %" PRIu64 " SACK, %" PRIu64 " NAK), %" PRIu64 " placed, %" PRIu64 " cycles\n",
+         ok ? "ok  " : "FAIL", s.name, pk.size(), frames, corrupted, wrongq, round, env.acks.size(), ref.st.acks,
+         ref.st.sacks, ref.st.naks, ref.st.placed, run_cycles);
+  if (s.stall == 0) {   // no backpressure: the responder's own rate
+    uint64_t fb = 0;
+    for (auto &f : env.queue) fb += f.size();
+    printf("     rate: %" PRIu64 " frame bytes in %" PRIu64 " cycles, %.2f bytes per cycle (the stream carries 32); "
+           "%" PRIu64 " W beats, %" PRIu64 " W cycles waiting for wready, %" PRIu64 " stream cycles stalled\n", fb,
+           run_cycles, run_cycles ? (double)fb / (double)run_cycles : 0.0, env.w_beats, env.w_wait, env.s_idle);
+  }
+  return ok;
+}
+
+// QP state machine: legal transitions taken, illegal ones refused with code 1, MTU code 0 with 2
+static bool run_qp_transitions() {
+  Env env;
+  env.reset();
+  struct {
+    unsigned to, err, state;
+  } seq[] = {
+      {2, 1, 0}, {3, 1, 0}, {1, 0, 1}, {3, 1, 1}, {1, 0, 1}, {2, 0, 2}, {1, 1, 2}, {2, 1, 2},
+      {3, 0, 3}, {3, 0, 3}, {2, 1, 3}, {4, 0, 4}, {1, 1, 4}, {3, 1, 4}, {0, 0, 0}, {5, 1, 0},
+      {1, 0, 1}, {4, 0, 4}, {0, 0, 0},
+  };
+  bool ok = true;
+  for (auto &t : seq) {
+    unsigned err = env.qp_modify(9, t.to, 0, 1, ROCE_MTU_1024);
+    if (err != t.err || env.qp_state(9) != t.state) {
+      printf("  modify to %u: error %u, state %u; expected %u, %u\n", t.to, err, env.qp_state(9), t.err, t.state);
+      ok = false;
+    }
+  }
+  if (env.qp_modify(9, 1, 0, 1, 0) != 2 || env.qp_state(9) != 0) ok = false;   // MTU code 0
+  if (env.qp_modify(9, 1, 0, 1, 6) != 2 || env.qp_state(9) != 0) ok = false;   // MTU code 6
+  if (env.qp_state(8) != 0 || env.qp_state(10) != 0) ok = false;              // others untouched
+  printf("%s qp-transitions: %zu modifies, illegal ones refused with code 1, bad MTU with 2\n",
+         ok ? "ok  " : "FAIL", sizeof seq / sizeof seq[0] + 2);
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  Verilated::commandArgs(argc, argv);
+  uint64_t seed = 1;
+  if (const char *e = getenv("SEED")) seed = strtoull(e, nullptr, 0);
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 0);
+  printf("tb_nic_responder: seed %" PRIu64 "\n", seed);
+
+  //  name                sel mtu            nwr max   first_psn  drop dup reo cor early bad fault st qpn stall
+  static const Scenario sc[] = {
+      {"in-order-selective", 1, ROCE_MTU_1024, 24, 5000, 0x000100, 0, 0, 0, 0, 0, -1, 0, 0, 0, 250},
+      {"in-order-gbn", 0, ROCE_MTU_1024, 24, 5000, 0x000100, 0, 0, 0, 0, 0, -1, 0, 0, 0, 250},
+      {"in-order-mtu4096", 1, ROCE_MTU_4096, 12, 9000, 0x000010, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0},
+      {"in-order-mtu256", 0, ROCE_MTU_256, 20, 2000, 0x000010, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0},
+      {"reordered", 1, ROCE_MTU_1024, 30, 5000, 0x001000, 0, 0, 300, 0, 0, -1, 0, 0, 0, 250},
+      {"dropped-resent", 1, ROCE_MTU_1024, 30, 5000, 0x002000, 150, 0, 0, 0, 0, -1, 0, 0, 0, 250},
+      {"duplicate", 1, ROCE_MTU_1024, 30, 5000, 0x003000, 0, 200, 0, 0, 0, -1, 0, 0, 0, 250},
+      {"corrupt", 1, ROCE_MTU_1024, 30, 5000, 0x004000, 0, 0, 0, 100, 0, -1, 0, 0, 0, 250},
+      {"beyond-window", 1, ROCE_MTU_256, 40, 4000, 0x005000, 50, 0, 0, 0, 100, -1, 0, 0, 0, 250},
+      {"mixed-selective", 1, ROCE_MTU_1024, 40, 6000, 0x006000, 50, 20, 50, 20, 20, -1, 0, 0, 40, 250},
+      {"mixed-gbn", 0, ROCE_MTU_1024, 40, 6000, 0x006000, 50, 20, 50, 20, 20, -1, 0, 0, 40, 250},
+      {"gbn-hole", 0, ROCE_MTU_1024, 30, 5000, 0x007000, 120, 0, 100, 0, 0, -1, 0, 0, 0, 250},
+      {"psn-wrap-selective", 1, ROCE_MTU_512, 30, 3000, 0xFFFFC0, 100, 50, 100, 0, 0, -1, 0, 0, 0, 250},
+      {"psn-wrap-gbn", 0, ROCE_MTU_512, 30, 3000, 0xFFFFE0, 100, 50, 100, 0, 0, -1, 0, 0, 0, 250},
+      {"bad-rkey-selective", 1, ROCE_MTU_1024, 8, 4000, 0x000200, 0, 0, 0, 0, 0, 3, 1, 0, 0, 250},
+      {"bad-rkey-gbn", 0, ROCE_MTU_1024, 8, 4000, 0x000200, 0, 0, 0, 0, 0, 3, 1, 0, 0, 250},
+      {"out-of-bounds-selective", 1, ROCE_MTU_1024, 8, 4000, 0x000300, 0, 0, 0, 0, 0, 3, 2, 0, 0, 250},
+      {"out-of-bounds-gbn", 0, ROCE_MTU_1024, 8, 4000, 0x000300, 0, 0, 0, 0, 0, 3, 2, 0, 0, 250},
+      {"before-region-selective", 1, ROCE_MTU_1024, 8, 4000, 0x000380, 0, 0, 0, 0, 0, 2, 4, 0, 0, 250},
+      {"before-region-gbn", 0, ROCE_MTU_1024, 8, 4000, 0x000380, 0, 0, 0, 0, 0, 2, 4, 0, 0, 250},
+      {"axi-error-selective", 1, ROCE_MTU_1024, 8, 4000, 0x000390, 0, 0, 0, 0, 0, 2, 5, 0, 0, 250},
+      {"axi-error-gbn", 0, ROCE_MTU_1024, 8, 4000, 0x000390, 0, 0, 0, 0, 0, 2, 5, 0, 0, 250},
+      {"no-write-right", 1, ROCE_MTU_1024, 4, 4000, 0x000400, 0, 0, 0, 0, 0, 0, 3, 0, 0, 250},
+      {"qp-wrong-state", 1, ROCE_MTU_1024, 10, 4000, 0x000500, 0, 0, 0, 0, 0, -1, 0, 1, 0, 250},
+      {"wrong-qpn", 1, ROCE_MTU_1024, 20, 4000, 0x000600, 0, 0, 0, 0, 0, -1, 0, 0, 100, 250},
+      {"too-long-frame", 1, ROCE_MTU_4096, 10, 9000, 0x000700, 0, 0, 0, 0, 0, -1, 0, 0, 0, 250, 1},
+  };
+  unsigned pass = 0, fail = 0;
+  for (const Scenario &s : sc) (run_scenario(s, seed) ? pass : fail)++;
+  (run_qp_transitions() ? pass : fail)++;
+  printf("%u passed, %u failed\n", pass, fail);
+  return fail != 0;
+}
