@@ -211,6 +211,13 @@ static bool run(const Scenario &s, uint64_t seed) {
   dut.cfg_sport_i = 0xC000 | (qa.qpn & 0x3FFF);
   dut.cfg_pkey_i = qa.pkey;
 
+  std::vector<uint32_t> psn_end;   // PSN after each WRITE's last packet
+  uint32_t pe = s.first_psn;
+  for (auto &w : wrs) {
+    uint32_t n = w.len ? (w.len + ROCE_MTU_BYTES(s.mtu) - 1) / ROCE_MTU_BYTES(s.mtu) : 1;
+    pe = (pe + n) & ROCE_PSN_MASK;
+    psn_end.push_back(pe);
+  }
   uint64_t now = 0;
   std::vector<Cpl> cpls;
   struct A {
@@ -254,7 +261,16 @@ static bool run(const Scenario &s, uint64_t seed) {
     dut.eval();
     if (!rst) {
       if (dut.wr_valid_i && dut.wr_ready_o) wnext++;
-      if (dut.cpl_valid_o && dut.cpl_ready_i) cpls.push_back({dut.cpl_id_o, dut.cpl_status_o});
+      if (dut.cpl_valid_o && dut.cpl_ready_i) {
+        // a successful completion only after the responder placed the whole message
+        size_t i = cpls.size();
+        if (dut.cpl_status_o == 0 && i < wrs.size() && roce_psn_diff(ref.r.epsn, psn_end[i]) < 0) {
+          printf("  WR %zu completed before the responder placed it (ePSN %06x, message ends before %06x)\n", i,
+                 ref.r.epsn, psn_end[i]);
+          errs++;
+        }
+        cpls.push_back({dut.cpl_id_o, dut.cpl_status_o});
+      }
       if (dut.ack_valid_i) acks.pop_front();
       if (dut.m_tvalid_o && dut.m_tready_i) {
         for (int i = 0; i < 32; i++)
