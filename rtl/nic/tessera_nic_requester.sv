@@ -252,6 +252,7 @@ module tessera_nic_requester #(
     adv        = 1'b0;
     trig_rel   = '0;
     rest       = '0;
+    ref_una    = una_q;
 
     if (wr_fire) begin
       tail_d = tail_q + 1'b1;
