@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "Vtessera_nic_requester.h"
+#include "Vtessera_nic_req_arb.h"
 #include "axi_mem_model.h"
 #include "roce_model.h"
 #include "roce_transport.h"
@@ -37,30 +37,33 @@ static uint32_t rnd() { return tb_rnd(); }
 static bool chance(unsigned per_mille) { return rnd() % 1000 < per_mille; }
 
 static const uint64_t kMemBase = 0x80000000ull;   // local (source) memory
-static const uint64_t kMrBase = 0x40010000ull;    // the responder's region
+static const uint64_t kMrBase = 0x40010000ull;    // the responder's region (one per QP)
 static const uint32_t kMrLen = 0x80000;
 static const uint32_t kMrKey = 0x5EED1234u;
+static const unsigned kNQp = 2;                   // tessera_nic_req_arb's NQp
 
 struct Scenario {
   const char *name;
   int selective;
   uint8_t mtu;
-  unsigned nwr;
+  unsigned nwr;                           // WRITEs per QP
   uint32_t max_len;
   uint32_t first_psn;
   uint32_t drop, reorder, dup, corrupt;   // data link, ppm
   uint32_t ack_drop, ack_dup;             // ACK link, ppm
   uint32_t rto, retry;
-  int expect_fail;                        // the ACK link loses everything: retry limit
+  int expect_fail;                        // QP 0's ACKs are all lost: retry limit, ERROR
   int expect_tmo;                         // ACKs lost for the first 6000 cycles: the timer must fire
   int zero_len;                           // some WRITEs of length 0
   unsigned stall;                         // per mille AXI / frame backpressure
+  unsigned nqp;                           // QPs in use (1 or 2)
 };
 
 struct Wr {
   uint64_t laddr, va;
   uint32_t len;
   uint16_t id;
+  std::vector<uint8_t> data;
 };
 
 struct Cpl {
@@ -68,20 +71,34 @@ struct Cpl {
   uint8_t status;
 };
 
-struct Ref {
+struct Ack {
+  unsigned qp;
+  uint8_t syn;
+  uint32_t psn, msn;
+};
+
+// one QP: its WRITEs, the reference responder behind it, the expected image
+struct Qp {
+  Scenario s;
+  std::vector<Wr> wrs;
+  std::vector<uint32_t> psn_end;   // PSN after each WRITE's last packet
+  std::vector<uint8_t> image, expect;
+  std::vector<Cpl> cpls;
+  roce_qp_t qa, qb;                // requester and responder side
   rt_resp_t r;
-  rt_stats_t st;
+  rt_stats_t st, ref_st;           // the reference responder's, rt_run's
   tsim_link_t *ack_link;
   uint64_t now;
+  uint64_t done_at;
 };
 static void ref_ack(void *ctx, uint8_t syn, uint32_t psn, uint32_t msn) {
-  Ref *f = (Ref *)ctx;
+  Qp *q = (Qp *)ctx;
   roce_frame_t fr;
-  roce_build_ack(&f->r.qp, psn, syn, msn, &fr);
-  tsim_link_send(f->ack_link, f->now, fr.data, fr.len);
+  roce_build_ack(&q->r.qp, psn, syn, msn, &fr);
+  tsim_link_send(q->ack_link, q->now, fr.data, fr.len);
 }
 
-static void qps(uint8_t mtu, roce_qp_t *a, roce_qp_t *b) {
+static void qps(uint8_t mtu, unsigned n, roce_qp_t *a, roce_qp_t *b) {
   static const uint8_t mac_a[6] = {0x02, 0x54, 0x53, 0x00, 0x00, 0x01};
   static const uint8_t mac_b[6] = {0x02, 0x54, 0x53, 0x00, 0x01, 0x01};
   memset(a, 0, sizeof *a);
@@ -92,8 +109,8 @@ static void qps(uint8_t mtu, roce_qp_t *a, roce_qp_t *b) {
   memcpy(b->rmac, mac_a, 6);
   a->ip = b->rip = 0x0A000001u;
   b->ip = a->rip = 0x0A000101u;
-  a->qpn = b->dest_qpn = 0x000101u;
-  b->qpn = a->dest_qpn = 0x000202u;
+  a->qpn = b->dest_qpn = 0x000101u + 0x10 * n;
+  b->qpn = a->dest_qpn = 0x000202u + 0x10 * n;
   a->pkey = b->pkey = ROCE_PKEY_DEFAULT;
   a->mtu = b->mtu = mtu;
   a->ttl = b->ttl = ROCE_IP_TTL_DEFAULT;
@@ -106,9 +123,52 @@ static uint64_t mac48(const uint8_t *m) {
   return v;
 }
 
-static bool run(const Scenario &s, uint64_t seed) {
+// bits [lo, lo + w) of a Verilator signal (scalar or wide)
+template <class T>
+static void put(T &sig, unsigned lo, unsigned w, uint64_t v) {
+  uint64_t m = (w >= 64 ? ~0ull : (1ull << w) - 1) << lo;
+  sig = (T)((sig & ~m) | (v << lo & m));
+}
+template <std::size_t N>
+static void put(VlWide<N> &sig, unsigned lo, unsigned w, uint64_t v) {
+  for (unsigned i = 0; i < w; i++) {
+    unsigned b = lo + i;
+    sig[b / 32] = (sig[b / 32] & ~(1u << (b % 32))) | (uint32_t)(v >> i & 1) << (b % 32);
+  }
+}
+
+static void make_wrs(Qp &q, unsigned n, uint64_t &laddr, tessera::AxiMemModel &mem) {
+  const Scenario &s = q.s;
+  q.image.resize(kMrLen);
+  for (auto &b : q.image) b = (uint8_t)rnd();
+  q.expect = q.image;
+  uint64_t va = kMrBase + rnd() % 4096;
+  uint32_t pe = s.first_psn;
+  for (unsigned i = 0; i < s.nwr; i++) {
+    Wr w;
+    uint32_t len = 1 + rnd() % s.max_len;
+    if (s.zero_len && i % 3 == 1) len = 0;
+    if (va + len > kMrBase + kMrLen) va = kMrBase + rnd() % 64;
+    w.data.resize(len);
+    for (auto &b : w.data) b = (uint8_t)rnd();
+    mem.mem().write(laddr, w.data.data(), len);
+    memcpy(q.expect.data() + (va - kMrBase), w.data.data(), len);
+    w.laddr = laddr;
+    w.va = va;
+    w.len = len;
+    w.id = (uint16_t)(0x1000 * (n + 1) + i);
+    q.wrs.push_back(w);
+    uint32_t np = len ? (len + ROCE_MTU_BYTES(s.mtu) - 1) / ROCE_MTU_BYTES(s.mtu) : 1;
+    pe = (pe + np) & ROCE_PSN_MASK;
+    q.psn_end.push_back(pe);
+    laddr += (len + 31) / 32 * 32 + 32 * (rnd() % 4);
+    va += len + rnd() % 64;
+  }
+}
+
+static bool run(const Scenario &sc, uint64_t seed) {
   tb_seed(seed);
-  Vtessera_nic_requester dut;
+  Vtessera_nic_req_arb dut;
   tessera::AxiMemConfig mc;
   mc.data_bytes = 32;
   mc.base = kMemBase;
@@ -118,127 +178,107 @@ static bool run(const Scenario &s, uint64_t seed) {
   tessera::AxiMemPort port;
   uint32_t errs = 0;
 
-  // work requests: source data in the memory model, destinations in the region
-  std::vector<Wr> wrs;
-  std::vector<uint8_t> image(kMrLen);
-  for (auto &b : image) b = (uint8_t)rnd();
-  std::vector<uint8_t> expect = image;
-  std::vector<std::vector<uint8_t>> datas;
-  uint64_t laddr = kMemBase + 0x1000 + 32 * (rnd() % 64);
-  uint64_t va = kMrBase + rnd() % 4096;
-  for (unsigned i = 0; i < s.nwr; i++) {
-    uint32_t len = 1 + rnd() % s.max_len;
-    if (s.zero_len && i % 3 == 1) len = 0;
-    if (va + len > kMrBase + kMrLen) va = kMrBase + rnd() % 64;
-    std::vector<uint8_t> d(len);
-    for (auto &b : d) b = (uint8_t)rnd();
-    mem.mem().write(laddr, d.data(), len);
-    memcpy(expect.data() + (va - kMrBase), d.data(), len);
-    wrs.push_back({laddr, va, len, (uint16_t)(0x100 + i)});
-    datas.push_back(d);
-    laddr += (len + 31) / 32 * 32 + 32 * (rnd() % 4);
-    va += len + rnd() % 64;
-  }
-
-  // reference transport model on the same WRITEs (counts, cycles)
+  // one data link and one ACK link (the port's wire), shared by the QPs
   tsim_link_cfg_t dl, al;
   tsim_link_cfg_default(&dl);
   tsim_link_cfg_default(&al);
-  dl.drop_ppm = s.drop;
-  dl.reorder_ppm = s.reorder;
-  dl.dup_ppm = s.dup;
-  dl.corrupt_ppm = s.corrupt;
-  al.drop_ppm = s.ack_drop;
-  al.dup_ppm = s.ack_dup;
+  dl.drop_ppm = sc.drop;
+  dl.reorder_ppm = sc.reorder;
+  dl.dup_ppm = sc.dup;
+  dl.corrupt_ppm = sc.corrupt;
+  al.drop_ppm = sc.ack_drop;
+  al.dup_ppm = sc.ack_dup;
   dl.seed = seed * 3 + 1;
   al.seed = seed * 5 + 2;
-  uint32_t guard = dl.latency + al.latency + 2 * (ROCE_MTU_BYTES(s.mtu) + 128) / dl.bytes_per_cycle;
-  rt_stats_t rst;
-  {
+  tsim_link_t *data_link = tsim_link_new(&dl);
+  tsim_link_t *ack_link = tsim_link_new(&al);
+  uint32_t guard = dl.latency + al.latency + 2 * (ROCE_MTU_BYTES(sc.mtu) + 128) / dl.bytes_per_cycle;
+
+  std::vector<Qp> q(sc.nqp);
+  uint64_t laddr = kMemBase + 0x1000 + 32 * (rnd() % 64);
+  for (unsigned n = 0; n < sc.nqp; n++) {
+    Qp &p = q[n];
+    p.s = sc;
+    if (n > 0) p.s.expect_fail = 0;   // the other QP must complete
+    make_wrs(p, n, laddr, mem);
+    // the reference transport model on the same WRITEs (its own links, same impairments)
     std::vector<rt_write_t> rw;
-    for (unsigned i = 0; i < s.nwr; i++) rw.push_back({wrs[i].va, wrs[i].len, kMrKey, datas[i].data()});
-    std::vector<uint8_t> rmem = image;
+    for (auto &w : p.wrs) rw.push_back({w.va, w.len, kMrKey, w.data.data()});
+    std::vector<uint8_t> rmem = p.image;
     rt_cfg_t c;
     memset(&c, 0, sizeof c);
-    c.selective = s.selective;
-    c.mtu = s.mtu;
-    c.rto = s.rto;
-    c.retry_limit = s.retry;
-    c.first_psn = s.first_psn;
+    c.selective = sc.selective;
+    c.mtu = sc.mtu;
+    c.rto = sc.rto;
+    c.retry_limit = sc.retry;
+    c.first_psn = sc.first_psn;
     c.data_link = dl;
     c.ack_link = al;
+    if (p.s.expect_fail) c.ack_link.drop_ppm = 1000000;
     c.max_cycles = 20000000;
     c.mr_base = kMrBase;
     c.mr_len = kMrLen;
     c.mr_rkey = kMrKey;
     c.mem = rmem.data();
-    rt_run(&c, rw.data(), (uint32_t)rw.size(), &rst);
+    rt_run(&c, rw.data(), (uint32_t)rw.size(), &p.ref_st);
+    // the reference responder behind the RTL requester
+    qps(sc.mtu, n, &p.qa, &p.qb);
+    memset(&p.r, 0, sizeof p.r);
+    memset(&p.st, 0, sizeof p.st);
+    p.r.selective = sc.selective;
+    p.r.mr_base = kMrBase;
+    p.r.mr_len = kMrLen;
+    p.r.mr_rkey = kMrKey;
+    p.r.mem = p.image.data();
+    p.r.st = &p.st;
+    p.r.ack = ref_ack;
+    p.ack_link = ack_link;
+    p.r.qp = p.qb;
+    p.r.epsn = sc.first_psn & ROCE_PSN_MASK;
+    p.done_at = 0;
   }
+  for (auto &p : q) p.r.ctx = &p;   // after the vector stopped moving
 
-  // the reference responder behind the RTL requester
-  tsim_link_t *data_link = tsim_link_new(&dl);
-  Ref ref;
-  memset(&ref, 0, sizeof ref);
-  ref.ack_link = tsim_link_new(&al);
-  roce_qp_t qa, qb;
-  qps(s.mtu, &qa, &qb);
-  std::vector<uint8_t> rimage = image;
-  ref.r.selective = s.selective;
-  ref.r.mr_base = kMrBase;
-  ref.r.mr_len = kMrLen;
-  ref.r.mr_rkey = kMrKey;
-  ref.r.mem = rimage.data();
-  ref.r.st = &ref.st;
-  ref.r.ack = ref_ack;
-  ref.r.ctx = &ref;
-  ref.r.qp = qb;
-  ref.r.epsn = s.first_psn & ROCE_PSN_MASK;
-
-  // configuration
-  dut.cfg_psn_i = s.first_psn;
-  dut.cfg_selective_i = s.selective;
-  dut.cfg_mtu_i = s.mtu;
-  dut.cfg_rto_i = s.rto;
-  dut.cfg_retry_i = s.retry;
-  dut.cfg_guard_i = guard;
-  dut.cfg_dqpn_i = qa.dest_qpn;
-  dut.cfg_dmac_i = mac48(qa.rmac);
-  dut.cfg_smac_i = mac48(qa.mac);
-  dut.cfg_sip_i = qa.ip;
-  dut.cfg_dip_i = qa.rip;
-  dut.cfg_tos_i = qa.tos;
-  dut.cfg_ttl_i = qa.ttl;
-  dut.cfg_sport_i = 0xC000 | (qa.qpn & 0x3FFF);
-  dut.cfg_pkey_i = qa.pkey;
-
-  std::vector<uint32_t> psn_end;   // PSN after each WRITE's last packet
-  uint32_t pe = s.first_psn;
-  for (auto &w : wrs) {
-    uint32_t n = w.len ? (w.len + ROCE_MTU_BYTES(s.mtu) - 1) / ROCE_MTU_BYTES(s.mtu) : 1;
-    pe = (pe + n) & ROCE_PSN_MASK;
-    psn_end.push_back(pe);
+  // configuration (QP n's fields; unused QPs keep the same values)
+  for (unsigned n = 0; n < kNQp; n++) {
+    const Qp &p = q[n < sc.nqp ? n : 0];
+    put(dut.cfg_psn_i, 24 * n, 24, sc.first_psn);
+    put(dut.cfg_selective_i, n, 1, (uint64_t)sc.selective);
+    put(dut.cfg_mtu_i, 3 * n, 3, sc.mtu);
+    put(dut.cfg_rto_i, 32 * n, 32, sc.rto);
+    put(dut.cfg_retry_i, 8 * n, 8, sc.retry);
+    put(dut.cfg_guard_i, 16 * n, 16, guard);
+    put(dut.cfg_dqpn_i, 24 * n, 24, p.qa.dest_qpn);
+    put(dut.cfg_dmac_i, 48 * n, 48, mac48(p.qa.rmac));
+    put(dut.cfg_dip_i, 32 * n, 32, p.qa.rip);
+    put(dut.cfg_sport_i, 16 * n, 16, 0xC000 | (p.qa.qpn & 0x3FFF));
   }
+  dut.cfg_smac_i = mac48(q[0].qa.mac);
+  dut.cfg_sip_i = q[0].qa.ip;
+  dut.cfg_tos_i = q[0].qa.tos;
+  dut.cfg_ttl_i = q[0].qa.ttl;
+  dut.cfg_pkey_i = q[0].qa.pkey;
+
+  // work requests of the QPs interleaved
+  std::vector<std::pair<unsigned, size_t>> feed;
+  for (size_t i = 0; i < sc.nwr; i++)
+    for (unsigned n = 0; n < sc.nqp; n++) feed.push_back({n, i});
+
   uint64_t now = 0;
-  std::vector<Cpl> cpls;
-  struct A {
-    uint8_t syn;
-    uint32_t psn, msn;
-  };
-  std::deque<A> acks;
+  std::deque<Ack> acks;
   std::vector<uint8_t> frame;
   size_t wnext = 0;
-  uint64_t payload_sent = 0;
   static uint8_t buf[ROCE_FRAME_MAX];
 
   auto tick = [&](bool rst) {
-    bool st_ar = chance(s.stall), st_r = chance(s.stall), st_t = chance(s.stall);
+    bool st_ar = chance(sc.stall), st_r = chance(sc.stall), st_t = chance(sc.stall);
     dut.clk_i = 0;
     dut.rst_ni = !rst;
-    dut.cfg_start_i = now == 3;
-    // work requests
-    dut.wr_valid_i = wnext < wrs.size() && now > 4 && !chance(100);
-    if (wnext < wrs.size()) {
-      const Wr &w = wrs[wnext];
+    dut.cfg_start_i = now == 3 ? (1u << kNQp) - 1 : 0;
+    dut.wr_valid_i = wnext < feed.size() && now > 4 && !chance(100);
+    if (wnext < feed.size()) {
+      const Wr &w = q[feed[wnext].first].wrs[feed[wnext].second];
+      dut.wr_qp_i = feed[wnext].first;
       dut.wr_id_i = w.id;
       dut.wr_laddr_i = (uint32_t)w.laddr;
       dut.wr_va_i = w.va;
@@ -248,6 +288,7 @@ static bool run(const Scenario &s, uint64_t seed) {
     dut.cpl_ready_i = !chance(200);
     dut.ack_valid_i = !acks.empty();
     if (!acks.empty()) {
+      dut.ack_qp_i = acks.front().qp;
       dut.ack_syndrome_i = acks.front().syn;
       dut.ack_psn_i = acks.front().psn;
       dut.ack_msn_i = acks.front().msn;
@@ -255,6 +296,7 @@ static bool run(const Scenario &s, uint64_t seed) {
     dut.m_arready_i = port.arready && !st_ar;
     dut.m_rvalid_i = port.rvalid && !st_r;
     for (int w = 0; w < 8; w++) dut.m_rdata_i[w] = port.rdata[w];
+    dut.m_rid_i = port.rid;
     dut.m_rresp_i = port.rresp;
     dut.m_rlast_i = port.rlast;
     dut.m_tready_i = !st_t && tsim_link_free_at(data_link) <= now;
@@ -262,14 +304,21 @@ static bool run(const Scenario &s, uint64_t seed) {
     if (!rst) {
       if (dut.wr_valid_i && dut.wr_ready_o) wnext++;
       if (dut.cpl_valid_o && dut.cpl_ready_i) {
-        // a successful completion only after the responder placed the whole message
-        size_t i = cpls.size();
-        if (dut.cpl_status_o == 0 && i < wrs.size() && roce_psn_diff(ref.r.epsn, psn_end[i]) < 0) {
-          printf("  WR %zu completed before the responder placed it (ePSN %06x, message ends before %06x)\n", i,
-                 ref.r.epsn, psn_end[i]);
+        unsigned n = dut.cpl_qp_o;
+        if (n >= sc.nqp) {
           errs++;
+        } else {
+          // a successful completion only after the responder placed the whole message
+          Qp &p = q[n];
+          size_t i = p.cpls.size();
+          if (dut.cpl_status_o == 0 && i < p.wrs.size() && roce_psn_diff(p.r.epsn, p.psn_end[i]) < 0) {
+            printf("  QP %u WR %zu completed before the responder placed it (ePSN %06x, message ends before %06x)\n",
+                   n, i, p.r.epsn, p.psn_end[i]);
+            errs++;
+          }
+          p.cpls.push_back({dut.cpl_id_o, dut.cpl_status_o});
+          if (p.cpls.size() == p.wrs.size()) p.done_at = now;
         }
-        cpls.push_back({dut.cpl_id_o, dut.cpl_status_o});
       }
       if (dut.ack_valid_i) acks.pop_front();
       if (dut.m_tvalid_o && dut.m_tready_i) {
@@ -299,85 +348,103 @@ static bool run(const Scenario &s, uint64_t seed) {
     else mem.tick(port);
     dut.clk_i = 1;
     dut.eval();
-    // links
+    // links: the responder side finds the QP by destination QPN, the requester side as well
     uint32_t len;
     roce_pkt_t k;
-    ref.now = now;
+    for (auto &p : q) p.now = now;
     while (tsim_link_recv(data_link, now, buf, sizeof buf, &len, NULL)) {
-      if (roce_parse(buf, len, &k) != ROCE_OK) {
-        ref.st.bad_frames++;
-      } else {
-        payload_sent += k.payload_len;
-        rt_resp_rx(&ref.r, &k);
-      }
+      if (roce_parse(buf, len, &k) != ROCE_OK) continue;   // corrupted: dropped
+      bool found = false;
+      for (auto &p : q)
+        if (k.dqpn == p.qb.qpn) {
+          rt_resp_rx(&p.r, &k);
+          found = true;
+        }
+      if (!found) errs++;
     }
-    while (tsim_link_recv(ref.ack_link, now, buf, sizeof buf, &len, NULL)) {
-      if (s.expect_tmo && now < 6000) continue;
-      if (roce_parse(buf, len, &k) == ROCE_OK && k.opcode == ROCE_OP_ACK && k.dqpn == qa.qpn)
-        acks.push_back({k.syndrome, k.psn, k.msn});
+    while (tsim_link_recv(ack_link, now, buf, sizeof buf, &len, NULL)) {
+      if (sc.expect_tmo && now < 6000) continue;
+      if (roce_parse(buf, len, &k) != ROCE_OK || k.opcode != ROCE_OP_ACK) continue;
+      for (unsigned n = 0; n < sc.nqp; n++)
+        if (k.dqpn == q[n].qa.qpn && !q[n].s.expect_fail) acks.push_back({n, k.syndrome, k.psn, k.msn});
     }
     now++;
   };
 
   for (int i = 0; i < 3; i++) tick(true);
-  uint64_t limit = 20000000, done_at = 0;
+  uint64_t limit = 20000000, fin_at = 0;
   while (now < limit) {
     tick(false);
-    bool fin = cpls.size() == wrs.size();
-    if (fin && !done_at) done_at = now;
-    if (fin && now > done_at + 2000) break;
+    bool fin = true;
+    for (auto &p : q) fin = fin && p.cpls.size() == p.wrs.size();
+    if (fin && !fin_at) fin_at = now;
+    if (fin && now > fin_at + 2000) break;
   }
 
   // checks
-  bool ok = errs == 0 && cpls.size() == wrs.size();
-  for (size_t i = 0; i < cpls.size(); i++) {
-    uint8_t want = 0;
-    if (s.expect_fail) want = i == 0 ? 1 : 4;
-    if (cpls[i].id != wrs[i].id || cpls[i].status != want) {
-      if (ok) printf("  completion %zu: id %04x status %u, want %04x status %u\n", i, cpls[i].id,
-                     cpls[i].status, wrs[i].id, want);
+  bool all = errs == 0;
+  for (unsigned n = 0; n < sc.nqp; n++) {
+    Qp &p = q[n];
+    const Scenario &s = p.s;
+    bool ok = p.cpls.size() == p.wrs.size();
+    for (size_t i = 0; i < p.cpls.size(); i++) {
+      uint8_t want = 0;
+      if (s.expect_fail) want = i == 0 ? 1 : 4;
+      if (p.cpls[i].id != p.wrs[i].id || p.cpls[i].status != want) {
+        if (ok) printf("  QP %u completion %zu: id %04x status %u, want %04x status %u\n", n, i, p.cpls[i].id,
+                       p.cpls[i].status, p.wrs[i].id, want);
+        ok = false;
+      }
+    }
+    bool err = dut.err_o >> n & 1, idle = dut.idle_o >> n & 1;
+    if (!s.expect_fail) {
+      for (uint32_t i = 0; i < kMrLen; i++)
+        if (p.image[i] != p.expect[i]) {
+          printf("  QP %u image differs at region offset 0x%x: %02x want %02x\n", n, i, p.image[i], p.expect[i]);
+          ok = false;
+          break;
+        }
+      if (!idle || err) ok = false;
+    } else if (!err) {
       ok = false;
     }
+    uint32_t pkts = (uint32_t)(dut.cnt_pkts_o >> (32 * n)), res = (uint32_t)(dut.cnt_resends_o >> (32 * n)),
+             tmo = (uint32_t)(dut.cnt_timeouts_o >> (32 * n));
+    bool lossless = !s.drop && !s.reorder && !s.dup && !s.corrupt && !s.ack_drop && !s.ack_dup && !s.expect_tmo &&
+                    !s.expect_fail;
+    if (lossless && (pkts != p.ref_st.data_frames || res != 0 || p.ref_st.retransmits != 0)) {
+      printf("  QP %u packets %u resends %u, reference %" PRIu64 " / %" PRIu64 "\n", n, pkts, res,
+             p.ref_st.data_frames, p.ref_st.retransmits);
+      ok = false;
+    }
+    if (s.expect_tmo && tmo == 0) {
+      printf("  QP %u: the retransmission timer never fired\n", n);
+      ok = false;
+    }
+    if (s.expect_fail && tmo != s.retry + 1) {
+      printf("  QP %u timeouts %u, want %u\n", n, tmo, s.retry + 1);
+      ok = false;
+    }
+    uint64_t bytes = 0;
+    for (auto &w : p.wrs) bytes += w.len;
+    double good = p.done_at ? 100.0 * (double)bytes / ((double)p.done_at * 32) : 0;
+    double rgood = p.ref_st.cycles ? 100.0 * (double)p.ref_st.payload_bytes / ((double)p.ref_st.cycles * 32) : 0;
+    char name[64];
+    snprintf(name, sizeof name, sc.nqp > 1 ? "%s/qp%u" : "%s", sc.name, n);
+    printf("%-24s %s  WRs %u bytes %" PRIu64 " cycles %" PRIu64 " goodput %.1f%% pkts %u resends %u timeouts %u"
+           " | reference: cycles %" PRIu64 " goodput %.1f%% pkts %" PRIu64 " resends %" PRIu64 " timeouts %" PRIu64
+           "\n",
+           name, ok ? "PASS" : "FAIL", s.nwr, bytes, p.done_at, good, pkts, res, tmo, p.ref_st.cycles, rgood,
+           p.ref_st.data_frames, p.ref_st.retransmits, p.ref_st.timeouts);
+    all = all && ok;
   }
-  if (!s.expect_fail) {
-    for (uint32_t i = 0; i < kMrLen; i++)
-      if (rimage[i] != expect[i]) {
-        printf("  image differs at region offset 0x%x: %02x want %02x\n", i, rimage[i], expect[i]);
-        ok = false;
-        break;
-      }
-    if (!dut.idle_o || dut.err_o) ok = false;
-  } else if (!dut.err_o) {
-    ok = false;
-  }
-  bool lossless = !s.drop && !s.reorder && !s.dup && !s.corrupt && !s.ack_drop && !s.ack_dup;
-  if (lossless && (dut.cnt_pkts_o != rst.data_frames || dut.cnt_resends_o != 0 || rst.retransmits != 0)) {
-    printf("  packets %u resends %u, reference %" PRIu64 " / %" PRIu64 "\n", dut.cnt_pkts_o,
-           dut.cnt_resends_o, rst.data_frames, rst.retransmits);
-    ok = false;
-  }
-  if (s.expect_tmo && dut.cnt_timeouts_o == 0) {
-    printf("  the retransmission timer never fired\n");
-    ok = false;
-  }
-  if (s.expect_fail && dut.cnt_timeouts_o != s.retry + 1) {
-    printf("  timeouts %u, want %u\n", dut.cnt_timeouts_o, s.retry + 1);
-    ok = false;
-  }
-  uint64_t bytes = 0;
-  for (auto &w : wrs) bytes += w.len;
-  double good = done_at ? 100.0 * (double)bytes / ((double)done_at * 32) : 0;
-  double rgood = rst.cycles ? 100.0 * (double)rst.payload_bytes / ((double)rst.cycles * 32) : 0;
-  printf("%-22s %s  WRs %u bytes %" PRIu64 " cycles %" PRIu64 " goodput %.1f%% pkts %u resends %u timeouts %u"
-         " | reference: cycles %" PRIu64 " goodput %.1f%% pkts %" PRIu64 " resends %" PRIu64 " timeouts %" PRIu64
-         "  (errs %u, cpls %zu)\n",
-         s.name, ok ? "PASS" : "FAIL", s.nwr, bytes, done_at, good, dut.cnt_pkts_o, dut.cnt_resends_o,
-         dut.cnt_timeouts_o, rst.cycles, rgood, rst.data_frames, rst.retransmits, rst.timeouts, errs,
-         cpls.size());
+  // QPs not in use stay idle
+  for (unsigned n = sc.nqp; n < kNQp; n++)
+    if (!(dut.idle_o >> n & 1) || (dut.err_o >> n & 1) || (uint32_t)(dut.cnt_pkts_o >> (32 * n))) all = false;
+  if (errs) printf("  %u protocol errors (AXI bursts, completions, frames of no QP)\n", errs);
   tsim_link_free(data_link);
-  tsim_link_free(ref.ack_link);
-  (void)payload_sent;
-  return ok;
+  tsim_link_free(ack_link);
+  return all;
 }
 
 int main(int argc, char **argv) {
@@ -387,21 +454,22 @@ int main(int argc, char **argv) {
   for (int i = 1; i + 1 < argc; i++)
     if (!strcmp(argv[i], "--seed")) seed = strtoull(argv[i + 1], nullptr, 0);
   printf("tb_nic_requester seed %" PRIu64 "\n", seed);
-  //   name                  sel mtu            nwr maxlen first_psn  drop   reo    dup   corr  adrop  adup    rto   retry fail tmo zero stall
+  //   name                  sel mtu            nwr maxlen first_psn  drop   reo    dup   corr  adrop  adup    rto   retry fail tmo zero stall qps
   static const Scenario sc[] = {
-      {"lossless_selective", 1, ROCE_MTU_1024, 12, 6000, 0x100, 0, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 200},
-      {"lossless_gbn", 0, ROCE_MTU_1024, 12, 6000, 0x100, 0, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 200},
-      {"zero_length", 1, ROCE_MTU_1024, 9, 3000, 0x10, 0, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 1, 200},
-      {"mtu256", 1, ROCE_MTU_256, 8, 3000, 0x55, 0, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 200},
-      {"mtu4096", 1, ROCE_MTU_4096, 8, 20000, 0x55, 0, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 200},
-      {"psn_wrap", 1, ROCE_MTU_512, 10, 4000, 0xFFFFF0, 0, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 200},
-      {"drop1_selective", 1, ROCE_MTU_1024, 40, 16000, 0x200, 10000, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 0},
-      {"drop1_gbn", 0, ROCE_MTU_1024, 40, 16000, 0x200, 10000, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 0},
-      {"reorder_selective", 1, ROCE_MTU_1024, 20, 8000, 0x300, 0, 20000, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 100},
-      {"dup_acks_selective", 1, ROCE_MTU_1024, 20, 8000, 0x300, 0, 0, 20000, 0, 0, 100000, 20000, 7, 0, 0, 0, 100},
-      {"corrupt_selective", 1, ROCE_MTU_1024, 20, 8000, 0x300, 0, 0, 0, 20000, 0, 0, 20000, 7, 0, 0, 0, 100},
-      {"timeout_recovery", 1, ROCE_MTU_1024, 10, 4000, 0x400, 20000, 0, 0, 0, 20000, 0, 1500, 7, 0, 1, 0, 100},
-      {"retry_limit_error", 1, ROCE_MTU_1024, 4, 3000, 0x500, 0, 0, 0, 0, 1000000, 0, 3000, 3, 1, 0, 0, 100},
+      {"lossless_selective", 1, ROCE_MTU_1024, 12, 6000, 0x100, 0, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 200, 1},
+      {"lossless_gbn", 0, ROCE_MTU_1024, 12, 6000, 0x100, 0, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 200, 1},
+      {"zero_length", 1, ROCE_MTU_1024, 9, 3000, 0x10, 0, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 1, 200, 1},
+      {"mtu256", 1, ROCE_MTU_256, 8, 3000, 0x55, 0, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 200, 1},
+      {"mtu4096", 1, ROCE_MTU_4096, 8, 20000, 0x55, 0, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 200, 1},
+      {"psn_wrap", 1, ROCE_MTU_512, 10, 4000, 0xFFFFF0, 0, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 200, 1},
+      {"drop1_selective", 1, ROCE_MTU_1024, 40, 16000, 0x200, 10000, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 0, 1},
+      {"drop1_gbn", 0, ROCE_MTU_1024, 40, 16000, 0x200, 10000, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 0, 1},
+      {"reorder_selective", 1, ROCE_MTU_1024, 20, 8000, 0x300, 0, 20000, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 100, 1},
+      {"dup_acks_selective", 1, ROCE_MTU_1024, 20, 8000, 0x300, 0, 0, 20000, 0, 0, 100000, 20000, 7, 0, 0, 0, 100, 1},
+      {"corrupt_selective", 1, ROCE_MTU_1024, 20, 8000, 0x300, 0, 0, 0, 20000, 0, 0, 20000, 7, 0, 0, 0, 100, 1},
+      {"timeout_recovery", 1, ROCE_MTU_1024, 10, 4000, 0x400, 20000, 0, 0, 0, 20000, 0, 1500, 7, 0, 1, 0, 100, 1},
+      {"retry_limit_error", 1, ROCE_MTU_1024, 4, 3000, 0x500, 0, 0, 0, 0, 0, 0, 3000, 3, 1, 0, 0, 100, 2},
+      {"two_qps_drop1", 1, ROCE_MTU_1024, 16, 8000, 0x600, 10000, 0, 0, 0, 0, 0, 20000, 7, 0, 0, 0, 100, 2},
   };
   unsigned pass = 0, fail = 0;
   for (const Scenario &s : sc) (run(s, seed) ? pass : fail)++;
