@@ -4,9 +4,12 @@
 // keeps its own send window, timer, retry count and error state, so a QP in
 // ERROR does not hold up the others.
 //
-// Frames: round robin between QPs with a frame ready, a frame at a time (the
-// output stays with a QP until its tlast beat is taken). AXI reads: round robin
-// on AR; QP q uses ARID AxiIdBase + q and its R beats are routed back by RID.
+// Packets: one QP at a time reads and frames a packet; the next turn (round
+// robin among the QPs that have a packet) begins when its payload has been
+// read, so R beats of one QP never wait behind a frame of another. Frames:
+// the output stays with a QP from its first beat to its tlast beat. AXI reads:
+// QP q uses ARID AxiIdBase + q, its R beats are routed back by RID; an AR
+// shown stays until taken.
 // Work requests and acknowledgements go to the QP of wr_qp_i / ack_qp_i;
 // completions leave round robin with their QP in cpl_qp_o.
 module tessera_nic_req_arb #(
@@ -85,6 +88,7 @@ module tessera_nic_req_arb #(
   output logic [NQp-1:0][31:0]          cnt_timeouts_o
 );
 
+  logic [NQp-1:0]                 q_pick_en, q_want, q_busy;
   logic [NQp-1:0]                 q_wr_ready, q_cpl_valid, q_cpl_ready, q_arvalid, q_arready;
   logic [NQp-1:0]                 q_rvalid, q_rready, q_tvalid, q_tready, q_tlast;
   logic [NQp-1:0][15:0]           q_cpl_id;
@@ -120,6 +124,9 @@ module tessera_nic_req_arb #(
       .cfg_ttl_i,
       .cfg_sport_i    (cfg_sport_i[q]),
       .cfg_pkey_i,
+      .pick_en_i      (q_pick_en[q]),
+      .want_o         (q_want[q]),
+      .busy_o         (q_busy[q]),
       .wr_valid_i     (wr_valid_i && wr_qp_i == QpW'(q)),
       .wr_ready_o     (q_wr_ready[q]),
       .wr_id_i,
@@ -177,6 +184,26 @@ module tessera_nic_req_arb #(
       end
     end
   endfunction
+
+  // ---- packet turns: one QP between its pick and the end of its reads
+  logic [QpW-1:0] p_rr_q, p_rr_d, p_sel;
+  logic           p_act_q, p_act_d;
+  logic [QpW-1:0] p_cur_q, p_cur_d;
+  assign p_sel = rr_pick(q_want, p_rr_q);
+  always_comb begin
+    q_pick_en = '0;
+    p_rr_d    = p_rr_q;
+    p_act_d   = p_act_q;
+    p_cur_d   = p_cur_q;
+    if (p_act_q) begin
+      p_act_d = q_busy[p_cur_q];
+    end else if (|q_want) begin
+      q_pick_en[p_sel] = 1'b1;
+      p_act_d = 1'b1;
+      p_cur_d = p_sel;
+      p_rr_d  = QpW'((32'(p_sel) + 1) % NQp);
+    end
+  end
 
   // ---- AR: a QP's request stays chosen until taken
   logic [QpW-1:0] ar_rr_q, ar_rr_d, ar_sel, ar_cur_q;
@@ -239,6 +266,9 @@ module tessera_nic_req_arb #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      p_rr_q   <= '0;
+      p_act_q  <= 1'b0;
+      p_cur_q  <= '0;
       ar_rr_q  <= '0;
       ar_cur_q <= '0;
       ar_hold_q <= 1'b0;
@@ -249,6 +279,9 @@ module tessera_nic_req_arb #(
       t_busy_q <= 1'b0;
       c_rr_q   <= '0;
     end else begin
+      p_rr_q   <= p_rr_d;
+      p_act_q  <= p_act_d;
+      p_cur_q  <= p_cur_d;
       ar_rr_q  <= ar_rr_d;
       ar_cur_q <= ar_sel;
       ar_hold_q <= m_arvalid_o && !m_arready_i;

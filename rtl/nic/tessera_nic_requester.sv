@@ -27,6 +27,10 @@
 // error's status, every later one with CplFlushed. cfg_start_i (with the QP
 // idle or in ERROR) sets the first PSN and clears the state.
 //
+// pick_en_i lets the unit start a packet (want_o: it has one; busy_o: it is
+// reading and framing one), so that QPs sharing a read port and a wire take
+// turns a packet at a time (tessera_nic_req_arb).
+//
 // Limits: local addresses are multiples of DataBytes; one packet is read and
 // framed at a time.
 module tessera_nic_requester #(
@@ -54,6 +58,10 @@ module tessera_nic_requester #(
   input  logic [7:0]             cfg_ttl_i,
   input  logic [15:0]            cfg_sport_i,
   input  logic [15:0]            cfg_pkey_i,
+  // packet start permission (a port's arbiter lets one QP at a time read and frame)
+  input  logic                   pick_en_i,
+  output logic                   want_o,          // a packet to send, allowed when pick_en_i
+  output logic                   busy_o,          // a packet being read and framed
   // work requests
   input  logic                   wr_valid_i,
   output logic                   wr_ready_o,
@@ -329,7 +337,9 @@ module tessera_nic_requester #(
     // packet engine
     unique case (st_q)
       SIdle: begin
-        if (!err_q && res_found) begin
+        if (!pick_en_i) begin
+          // another QP's packet goes first
+        end else if (!err_q && res_found) begin
           pick        = 1'b1;
           pick_resend = 1'b1;
           pick_psn    = una_q + 24'(res_rel);
@@ -560,6 +570,8 @@ module tessera_nic_requester #(
   logic unused;
   assign unused = ^{m_rlast_i, m_rresp_i[0], pay_err_unused};
 
+  assign want_o         = st_q == SIdle && !err_q && (res_found || new_ok);
+  assign busy_o         = st_q == SSend;
   assign err_o          = err_q;
   assign idle_o         = st_q == SIdle && una_q == nxt_q && sendp_q == tail_q;
   assign cnt_pkts_o     = npkt_q;
