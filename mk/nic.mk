@@ -36,7 +36,8 @@ nic-test: $(NIC_TEST)
 #   resp           tessera_nic_responder with rx_check, QP and MR tables (tests/nic/tb_nic_resp_top.sv),
 #                  ACK/SACK/NAK sequence, memory image and counters = the reference responder's
 NIC_RTL_TOPS := tessera_nic_crc32 tessera_nic_rx_check tessera_nic_tx_frame tessera_nic_rx_window tessera_nic_rx \
-                tessera_nic_mr_table tessera_nic_qp_table tessera_nic_responder
+                tessera_nic_mr_table tessera_nic_qp_table tessera_nic_responder tessera_nic_requester \
+                tessera_nic_req_arb
 NIC_PKG    := rtl/nic/tessera_nic_pkg.sv
 NIC_GEN    := rtl/nic/gen/nic_reg_pkg.sv rtl/nic/gen/nic_reg_top.sv
 NIC_RTL    := $(addprefix rtl/nic/,$(addsuffix .sv,$(NIC_RTL_TOPS)))
@@ -111,8 +112,25 @@ define nic_run_tbs
 	awk '/ passed, / {p += $$1; f += $$3} END {print p " passed, " f " failed"; exit f != 0}' $(1)
 endef
 
+# requester: tessera_nic_req_arb (two tessera_nic_requester QPs) -> link model -> reference responder -> ACKs back
+NIC_REQ_TB := $(NIC_BUILD)/req/Vtessera_nic_req_arb
+$(NIC_REQ_TB): $(NIC_TB_DEPS) $(NIC_REF_OBJS) tests/nic/tb_nic_requester.cpp sim/src/axi_mem_model.cpp \
+               sim/include/axi_mem_model.h
+	@mkdir -p $(dir $@)
+	nice verilator -O3 --x-assign fast --x-initial fast -Wall --cc --exe --build -MAKEFLAGS "-j1" \
+	  --top-module tessera_nic_req_arb \
+	  -CFLAGS "-O2 -std=c++17 -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include -I$(ROOT)/sim/include" \
+	  -LDFLAGS "$(abspath $(NIC_REF_OBJS))" --Mdir $(dir $@) -o $(notdir $@) \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL)) \
+	  $(ROOT)/tests/nic/tb_nic_requester.cpp $(ROOT)/sim/src/axi_mem_model.cpp >$(dir $@)build.log 2>&1 \
+	  || { tail -30 $(dir $@)build.log; exit 1; }
+
+.PHONY: nic-req-test
+nic-req-test: $(NIC_REQ_TB)
+	$(call nic_run_tbs,$(NIC_BUILD)/req_test.log,$(NIC_REQ_TB) --seed $(NIC_SEED))
+
 .PHONY: nic-rtl-tb nic-crc-test nic-rx-test nic-tx-test nic-resp-test nic-lint
-nic-rtl-tb: $(NIC_RTL_TBS) $(NIC_RESP_TB)
+nic-rtl-tb: $(NIC_RTL_TBS) $(NIC_RESP_TB) $(NIC_REQ_TB)
 nic-crc-test: $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32)
 	$(call nic_run_tbs,$(NIC_BUILD)/crc32_test.log,$(NIC_CRC_TB_W8) --seed $(NIC_SEED) && $(NIC_CRC_TB_W32) --seed $(NIC_SEED))
 nic-rx-test: $(NIC_RX_TB_W8) $(NIC_RX_TB_W32)

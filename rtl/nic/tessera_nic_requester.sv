@@ -1,0 +1,581 @@
+// RoCE v2 requester (send side) of one reliable-connection QP for RDMA WRITE
+// (docs/nic.md "Requester unit"). Work requests (local address, remote VA,
+// R_Key, length, WR id) enter a ring of NWr entries; the unit splits each into
+// MTU packets, reads their payload through an AXI4 read master (DataBytes = 32
+// per beat, bursts never cross 4 KiB) and hands header descriptor and payload
+// stream to a tessera_nic_tx_frame. Selective QPs send every packet as a WRITE
+// only with its own RETH; go-back-N QPs send first/middle/last. The last packet
+// of a message asks for an acknowledgement.
+//
+// Send window: 128 PSNs. A slot per PSN (PSN modulo 128) records the work
+// request and the byte offset of its packet, so any PSN in flight is rebuilt
+// for a resend, plus its send time, a "selectively acknowledged" and a
+// "resend pending" bit. Resends go before new packets, oldest first.
+//
+// Acknowledgements (parsed AETH fields of the frames the responder side
+// received for this QP): ACK retires every PSN up to BTH.PSN; syndrome 0x60
+// (PSN sequence error) retires up to BTH.PSN = ePSN, and then in selective
+// mode is a selective ACK of PSN AETH.MSN: the PSN is marked, and every
+// unmarked PSN before it that was sent at least cfg_guard_i cycles ago (a
+// round trip) is marked for resend; in go-back-N mode every PSN in flight is
+// resent. Any other NAK puts the QP into ERROR.
+// Retransmission timer: cfg_rto_i cycles without progress while PSNs are in
+// flight resend every PSN not selectively acknowledged; more than
+// cfg_retry_i timeouts in a row put the QP into ERROR.
+// Completions leave in order (WR id and status) once the message's last PSN is
+// acknowledged; in ERROR the oldest open work request completes with the
+// error's status, every later one with CplFlushed. cfg_start_i (with the QP
+// idle or in ERROR) sets the first PSN and clears the state.
+//
+// pick_en_i lets the unit start a packet (want_o: it has one; busy_o: it is
+// reading and framing one), so that QPs sharing a read port and a wire take
+// turns a packet at a time (tessera_nic_req_arb).
+//
+// Limits: local addresses are multiples of DataBytes; one packet is read and
+// framed at a time.
+module tessera_nic_requester #(
+  parameter int unsigned NWr       = 8,     // work requests held (power of 2)
+  parameter logic [4:0]  AxiId     = 5'd4,
+  localparam int unsigned DataBytes = 32,
+  localparam int unsigned WrW       = $clog2(NWr)
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // QP configuration (stable while the QP runs)
+  input  logic                   cfg_start_i,     // pulse: first PSN, clear state and error
+  input  logic [23:0]            cfg_psn_i,
+  input  logic                   cfg_selective_i,
+  input  logic [2:0]             cfg_mtu_i,       // 1..5: 256..4096 bytes
+  input  logic [31:0]            cfg_rto_i,       // cycles without progress
+  input  logic [7:0]             cfg_retry_i,     // timeouts in a row allowed
+  input  logic [15:0]            cfg_guard_i,     // cycles before a hole is resent again
+  input  logic [23:0]            cfg_dqpn_i,
+  input  logic [47:0]            cfg_dmac_i,
+  input  logic [47:0]            cfg_smac_i,
+  input  logic [31:0]            cfg_sip_i,
+  input  logic [31:0]            cfg_dip_i,
+  input  logic [7:0]             cfg_tos_i,
+  input  logic [7:0]             cfg_ttl_i,
+  input  logic [15:0]            cfg_sport_i,
+  input  logic [15:0]            cfg_pkey_i,
+  // packet start permission (a port's arbiter lets one QP at a time read and frame)
+  input  logic                   pick_en_i,
+  output logic                   want_o,          // a packet to send, allowed when pick_en_i
+  output logic                   busy_o,          // a packet being read and framed
+  // work requests
+  input  logic                   wr_valid_i,
+  output logic                   wr_ready_o,
+  input  logic [15:0]            wr_id_i,
+  input  logic [31:0]            wr_laddr_i,
+  input  logic [63:0]            wr_va_i,
+  input  logic [31:0]            wr_rkey_i,
+  input  logic [31:0]            wr_len_i,
+  // completions
+  output logic                   cpl_valid_o,
+  input  logic                   cpl_ready_i,
+  output logic [15:0]            cpl_id_o,
+  output logic [2:0]             cpl_status_o,
+  // acknowledgements of this QP
+  input  logic                   ack_valid_i,
+  input  logic [7:0]             ack_syndrome_i,
+  input  logic [23:0]            ack_psn_i,
+  input  logic [23:0]            ack_msn_i,
+  // AXI4 read master (payload)
+  output logic [4:0]             m_arid_o,
+  output logic [31:0]            m_araddr_o,
+  output logic [7:0]             m_arlen_o,
+  output logic [2:0]             m_arsize_o,
+  output logic [1:0]             m_arburst_o,
+  output logic                   m_arvalid_o,
+  input  logic                   m_arready_i,
+  input  logic [8*DataBytes-1:0] m_rdata_i,
+  input  logic [1:0]             m_rresp_i,
+  input  logic                   m_rlast_i,
+  input  logic                   m_rvalid_i,
+  output logic                   m_rready_o,
+  // frames to the MAC
+  output logic                   m_tvalid_o,
+  input  logic                   m_tready_i,
+  output logic [8*DataBytes-1:0] m_tdata_o,
+  output logic [DataBytes-1:0]   m_tkeep_o,
+  output logic                   m_tlast_o,
+  // state and counters
+  output logic                   err_o,           // QP in ERROR
+  output logic                   idle_o,          // nothing in flight, nothing to send
+  output logic [31:0]            cnt_pkts_o,      // data packets sent (with resends)
+  output logic [31:0]            cnt_resends_o,
+  output logic [31:0]            cnt_timeouts_o
+);
+
+  localparam int unsigned Win = 128;
+  // completion status
+  localparam logic [2:0] CplOk      = 3'd0;
+  localparam logic [2:0] CplRetry   = 3'd1;   // retry limit exceeded
+  localparam logic [2:0] CplRemote  = 3'd2;   // NAK from the responder
+  localparam logic [2:0] CplLocal   = 3'd3;   // AXI read error
+  localparam logic [2:0] CplFlushed = 3'd4;   // a work request after the failed one
+
+  function automatic logic psn_after(logic [23:0] a, logic [23:0] b);   // a later than b
+    logic [23:0] d;
+    d = a - b;
+    psn_after = !d[23] && d != '0;
+  endfunction
+
+  // ---- work request ring
+  logic [15:0] wr_id_q   [NWr];
+  logic [31:0] wr_laddr_q[NWr];
+  logic [63:0] wr_va_q   [NWr];
+  logic [31:0] wr_rkey_q [NWr];
+  logic [31:0] wr_len_q  [NWr];
+  logic [23:0] wr_last_q [NWr];
+  logic [WrW:0] head_q, head_d;   // oldest not completed
+  logic [WrW:0] sendp_q, sendp_d; // next to packetize
+  logic [WrW:0] tail_q, tail_d;   // next free
+  logic [31:0]  woff_q, woff_d;   // byte offset of the next new packet of sendp
+  logic         wr_fire, last_set;
+  logic [WrW-1:0] last_idx;
+  logic [23:0]  last_psn;
+
+  assign wr_ready_o = (tail_q - head_q) != (WrW + 1)'(NWr);
+  assign wr_fire    = wr_valid_i && wr_ready_o;
+
+  // ---- send window
+  logic [Win-1:0]              sacked_q, sacked_d, pend_q, pend_d;
+  logic [Win-1:0][15:0]        sent_q;
+  logic [Win-1:0][WrW-1:0]     slot_wr_q;
+  logic [Win-1:0][31:0]        slot_off_q;
+  logic [23:0]                 una_q, una_d, nxt_q, nxt_d;
+  logic [31:0]                 timer_q, timer_d;
+  logic [7:0]                  tmo_q, tmo_d;
+  logic [15:0]                 now_q;
+  logic                        err_q, err_d;
+  logic [2:0]                  est_q, est_d;      // status of the failed work request
+  logic [31:0]                 npkt_q, npkt_d, nres_q, nres_d, ntmo_q, ntmo_d;
+
+  // ---- packet engine
+  typedef enum logic [0:0] {SIdle, SSend} state_e;
+  state_e       st_q, st_d;
+  logic [23:0]  p_psn_q, p_psn_d;
+  logic [7:0]   p_op_q, p_op_d;
+  logic         p_ackreq_q, p_ackreq_d;
+  logic [63:0]  p_va_q, p_va_d;
+  logic [31:0]  p_rkey_q, p_rkey_d, p_dmalen_q, p_dmalen_d;
+  logic [12:0]  p_len_q, p_len_d;
+  logic         desc_pend_q, desc_pend_d;    // descriptor not yet taken
+  logic [31:0]  ar_addr_q, ar_addr_d;
+  logic [7:0]   ar_left_q, ar_left_d;        // beats still to request
+  logic [7:0]   r_left_q, r_left_d;          // beats still to forward
+  logic         pick, pick_resend, slot_we;
+  logic [23:0]  pick_psn;
+  logic [6:0]   pick_slot;
+  logic [WrW-1:0] pick_wr;
+  logic [31:0]  pick_off;
+
+  logic [12:0]  mtu_bytes;
+  logic [7:0]   inflight;                    // nxt - una, 0..128
+  assign mtu_bytes = 13'(13'd128 << cfg_mtu_i);
+  assign inflight  = 8'(nxt_q - una_q);
+
+  // oldest pending PSN in flight
+  logic        res_found;
+  logic [6:0]  res_rel;
+  always_comb begin
+    res_found = 1'b0;
+    res_rel   = '0;
+    for (int unsigned k = 0; k < Win; k++) begin
+      logic [6:0] s;
+      s = 7'(una_q[6:0] + 7'(k));
+      if (!res_found && 8'(k) < inflight && pend_q[s]) begin
+        res_found = 1'b1;
+        res_rel   = 7'(k);
+      end
+    end
+  end
+
+  logic new_ok;
+  assign new_ok = sendp_q != tail_q && inflight < 8'(Win) && !err_q;
+
+  // AXI burst: up to the next 4 KiB boundary
+  logic [7:0] ar_beats, to_4k;
+  assign to_4k    = 8'((13'h1000 - {1'b0, ar_addr_q[11:0]}) >> 5);
+  assign ar_beats = ar_left_q < to_4k || to_4k == '0 ? ar_left_q : to_4k;
+
+  assign m_arid_o    = AxiId;
+  assign m_araddr_o  = ar_addr_q;
+  assign m_arlen_o   = ar_beats - 8'd1;
+  assign m_arsize_o  = 3'd5;
+  assign m_arburst_o = 2'b01;
+  assign m_arvalid_o = st_q == SSend && ar_left_q != '0;
+
+  logic        tx_desc_ready, tx_s_tready, r_fire, r_err;
+  assign m_rready_o = st_q == SSend && r_left_q != '0 && tx_s_tready;
+  assign r_fire     = m_rvalid_i && m_rready_o;
+  assign r_err      = r_fire && m_rresp_i[1];
+
+  always_comb begin
+    logic [23:0] upto;
+    logic        adv;
+    logic [23:0] ref_una;
+    logic [6:0]  trig_rel;
+    logic [31:0] rest;
+
+    head_d     = head_q;
+    sendp_d    = sendp_q;
+    tail_d     = tail_q;
+    woff_d     = woff_q;
+    sacked_d   = sacked_q;
+    pend_d     = pend_q;
+    una_d      = una_q;
+    nxt_d      = nxt_q;
+    timer_d    = timer_q;
+    tmo_d      = tmo_q;
+    err_d      = err_q;
+    est_d      = est_q;
+    npkt_d     = npkt_q;
+    nres_d     = nres_q;
+    ntmo_d     = ntmo_q;
+    st_d       = st_q;
+    p_psn_d    = p_psn_q;
+    p_op_d     = p_op_q;
+    p_ackreq_d = p_ackreq_q;
+    p_va_d     = p_va_q;
+    p_rkey_d   = p_rkey_q;
+    p_dmalen_d = p_dmalen_q;
+    p_len_d    = p_len_q;
+    desc_pend_d = desc_pend_q;
+    ar_addr_d  = ar_addr_q;
+    ar_left_d  = ar_left_q;
+    r_left_d   = r_left_q;
+    pick       = 1'b0;
+    pick_resend = 1'b0;
+    pick_psn   = nxt_q;
+    pick_slot  = nxt_q[6:0];
+    pick_wr    = sendp_q[WrW-1:0];
+    pick_off   = woff_q;
+    slot_we    = 1'b0;
+    last_set   = 1'b0;
+    last_idx   = sendp_q[WrW-1:0];
+    last_psn   = nxt_q;
+    upto       = '0;
+    adv        = 1'b0;
+    trig_rel   = '0;
+    rest       = '0;
+    ref_una    = una_q;
+
+    if (wr_fire) begin
+      tail_d = tail_q + 1'b1;
+    end
+    if (cpl_valid_o && cpl_ready_i) begin
+      head_d = head_q + 1'b1;
+      if (err_q && cpl_status_o != CplOk) begin
+        est_d = CplFlushed;
+      end
+    end
+
+    // acknowledgements
+    if (ack_valid_i && !err_q) begin
+      if (ack_syndrome_i[7:5] == 3'b000) begin
+        upto = ack_psn_i + 24'd1;
+        adv  = 1'b1;
+      end else if (ack_syndrome_i == tessera_nic_pkg::SynNakSeq) begin
+        upto = ack_psn_i;
+        adv  = 1'b1;
+      end else if (ack_syndrome_i[7:5] == 3'b011) begin
+        err_d = 1'b1;
+        est_d = CplRemote;
+      end
+      if (adv && psn_after(upto, una_q) && !psn_after(upto, nxt_q)) begin
+        una_d   = upto;
+        timer_d = '0;
+        tmo_d   = '0;
+      end
+      ref_una = una_d;
+      if (ack_syndrome_i == tessera_nic_pkg::SynNakSeq && ack_psn_i == ref_una) begin
+        if (cfg_selective_i) begin
+          trig_rel = 7'(ack_msn_i - ref_una);
+          if (!psn_after(ref_una, ack_msn_i) && psn_after(nxt_q, ack_msn_i)) begin
+            sacked_d[ack_msn_i[6:0]] = 1'b1;
+            for (int unsigned i = 0; i < Win; i++) begin
+              if (7'(7'(i) - ref_una[6:0]) < trig_rel && !sacked_q[i] && !pend_q[i] &&
+                  now_q - sent_q[i] >= cfg_guard_i) begin
+                pend_d[i] = 1'b1;
+              end
+            end
+          end
+        end else begin
+          for (int unsigned i = 0; i < Win; i++) begin
+            if (8'(7'(7'(i) - ref_una[6:0])) < 8'(nxt_q - ref_una)) begin
+              pend_d[i] = 1'b1;
+            end
+          end
+        end
+      end
+    end
+
+    // retransmission timer
+    if (una_d == nxt_q || err_q) begin
+      timer_d = '0;
+    end else if (una_d == una_q) begin
+      timer_d = timer_q + 32'd1;
+      if (timer_q >= cfg_rto_i) begin
+        timer_d = '0;
+        ntmo_d  = ntmo_q + 32'd1;
+        if (tmo_q >= cfg_retry_i) begin
+          err_d = 1'b1;
+          est_d = CplRetry;
+        end else begin
+          tmo_d = tmo_q + 8'd1;
+          for (int unsigned i = 0; i < Win; i++) begin
+            if (8'(7'(7'(i) - una_q[6:0])) < inflight && !sacked_q[i]) begin
+              pend_d[i] = 1'b1;
+            end
+          end
+        end
+      end
+    end
+
+    // packet engine
+    unique case (st_q)
+      SIdle: begin
+        if (!pick_en_i) begin
+          // another QP's packet goes first
+        end else if (!err_q && res_found) begin
+          pick        = 1'b1;
+          pick_resend = 1'b1;
+          pick_psn    = una_q + 24'(res_rel);
+          pick_slot   = pick_psn[6:0];
+          pick_wr     = slot_wr_q[pick_slot];
+          pick_off    = slot_off_q[pick_slot];
+          pend_d[pick_slot] = 1'b0;
+          nres_d      = nres_q + 32'd1;
+        end else if (new_ok) begin
+          pick      = 1'b1;
+          slot_we   = 1'b1;
+          sacked_d[pick_slot] = 1'b0;
+          pend_d[pick_slot]   = 1'b0;
+          nxt_d     = nxt_q + 24'd1;
+        end
+        if (pick) begin
+          rest       = wr_len_q[pick_wr] - pick_off;
+          p_len_d    = rest < 32'(mtu_bytes) ? 13'(rest) : mtu_bytes;
+          p_ackreq_d = rest <= 32'(mtu_bytes);
+          p_psn_d    = pick_psn;
+          p_rkey_d   = wr_rkey_q[pick_wr];
+          if (cfg_selective_i) begin
+            p_op_d     = 8'h0A;
+            p_va_d     = wr_va_q[pick_wr] + 64'(pick_off);
+            p_dmalen_d = 32'(p_len_d);
+          end else begin
+            p_op_d     = pick_off == '0 ? (p_ackreq_d ? 8'h0A : 8'h06) : (p_ackreq_d ? 8'h08 : 8'h07);
+            p_va_d     = wr_va_q[pick_wr];
+            p_dmalen_d = wr_len_q[pick_wr];
+          end
+          ar_addr_d   = wr_laddr_q[pick_wr] + pick_off;
+          ar_left_d   = 8'((14'(p_len_d) + 14'(DataBytes - 1)) >> 5);
+          r_left_d    = ar_left_d;
+          desc_pend_d = 1'b1;
+          npkt_d      = npkt_q + 32'd1;
+          st_d        = SSend;
+          if (!pick_resend) begin
+            if (p_ackreq_d) begin
+              last_set = 1'b1;
+              sendp_d  = sendp_q + 1'b1;
+              woff_d   = '0;
+            end else begin
+              woff_d = woff_q + 32'(mtu_bytes);
+            end
+          end
+        end
+      end
+      SSend: begin
+        if (desc_pend_q && tx_desc_ready) begin
+          desc_pend_d = 1'b0;
+        end
+        if (m_arvalid_o && m_arready_i) begin
+          ar_addr_d = ar_addr_q + {19'd0, ar_beats, 5'd0};
+          ar_left_d = ar_left_q - ar_beats;
+        end
+        if (r_fire) begin
+          r_left_d = r_left_q - 8'd1;
+        end
+        if (r_err) begin
+          err_d = 1'b1;
+          est_d = CplLocal;
+        end
+        if (!desc_pend_d && ar_left_d == '0 && r_left_d == '0) begin
+          st_d = SIdle;
+        end
+      end
+      default: st_d = SIdle;
+    endcase
+
+    if (cfg_start_i) begin
+      head_d   = tail_q;
+      sendp_d  = tail_q;
+      woff_d   = '0;
+      una_d    = cfg_psn_i;
+      nxt_d    = cfg_psn_i;
+      sacked_d = '0;
+      pend_d   = '0;
+      timer_d  = '0;
+      tmo_d    = '0;
+      err_d    = 1'b0;
+      est_d    = CplOk;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      head_q      <= '0;
+      sendp_q     <= '0;
+      tail_q      <= '0;
+      woff_q      <= '0;
+      sacked_q    <= '0;
+      pend_q      <= '0;
+      una_q       <= '0;
+      nxt_q       <= '0;
+      timer_q     <= '0;
+      tmo_q       <= '0;
+      now_q       <= '0;
+      err_q       <= 1'b0;
+      est_q       <= CplOk;
+      npkt_q      <= '0;
+      nres_q      <= '0;
+      ntmo_q      <= '0;
+      st_q        <= SIdle;
+      p_psn_q     <= '0;
+      p_op_q      <= '0;
+      p_ackreq_q  <= 1'b0;
+      p_va_q      <= '0;
+      p_rkey_q    <= '0;
+      p_dmalen_q  <= '0;
+      p_len_q     <= '0;
+      desc_pend_q <= 1'b0;
+      ar_addr_q   <= '0;
+      ar_left_q   <= '0;
+      r_left_q    <= '0;
+      sent_q      <= '0;
+      slot_wr_q   <= '0;
+      slot_off_q  <= '0;
+    end else begin
+      head_q      <= head_d;
+      sendp_q     <= sendp_d;
+      tail_q      <= tail_d;
+      woff_q      <= woff_d;
+      sacked_q    <= sacked_d;
+      pend_q      <= pend_d;
+      una_q       <= una_d;
+      nxt_q       <= nxt_d;
+      timer_q     <= timer_d;
+      tmo_q       <= tmo_d;
+      now_q       <= now_q + 16'd1;
+      err_q       <= err_d;
+      est_q       <= est_d;
+      npkt_q      <= npkt_d;
+      nres_q      <= nres_d;
+      ntmo_q      <= ntmo_d;
+      st_q        <= st_d;
+      p_psn_q     <= p_psn_d;
+      p_op_q      <= p_op_d;
+      p_ackreq_q  <= p_ackreq_d;
+      p_va_q      <= p_va_d;
+      p_rkey_q    <= p_rkey_d;
+      p_dmalen_q  <= p_dmalen_d;
+      p_len_q     <= p_len_d;
+      desc_pend_q <= desc_pend_d;
+      ar_addr_q   <= ar_addr_d;
+      ar_left_q   <= ar_left_d;
+      r_left_q    <= r_left_d;
+      if (pick) begin
+        sent_q[pick_slot] <= now_q;
+      end
+      if (slot_we) begin
+        slot_wr_q[pick_slot]  <= pick_wr;
+        slot_off_q[pick_slot] <= pick_off;
+      end
+    end
+  end
+
+  // work request ring storage (no reset: written before it is read)
+  always_ff @(posedge clk_i) begin
+    if (wr_fire) begin
+      wr_id_q[tail_q[WrW-1:0]]    <= wr_id_i;
+      wr_laddr_q[tail_q[WrW-1:0]] <= wr_laddr_i;
+      wr_va_q[tail_q[WrW-1:0]]    <= wr_va_i;
+      wr_rkey_q[tail_q[WrW-1:0]]  <= wr_rkey_i;
+      wr_len_q[tail_q[WrW-1:0]]   <= wr_len_i;
+    end
+    if (last_set) begin
+      wr_last_q[last_idx] <= last_psn;
+    end
+  end
+
+  // ---- completions
+  logic [WrW-1:0] hidx;
+  assign hidx = head_q[WrW-1:0];
+  always_comb begin
+    cpl_valid_o  = 1'b0;
+    cpl_status_o = CplOk;
+    if (err_q) begin
+      cpl_valid_o  = head_q != tail_q;
+      cpl_status_o = head_q == sendp_q || !psn_after(una_q, wr_last_q[hidx]) ? est_q : CplOk;
+    end else begin
+      cpl_valid_o = head_q != sendp_q && psn_after(una_q, wr_last_q[hidx]);
+    end
+  end
+  assign cpl_id_o = wr_id_q[hidx];
+
+  // ---- framer
+  logic pay_err_unused;
+  tessera_nic_tx_frame #(.DataBytes(DataBytes)) u_frame (
+    .clk_i,
+    .rst_ni,
+    .desc_valid_i   (st_q == SSend && desc_pend_q),
+    .desc_ready_o   (tx_desc_ready),
+    .desc_dmac_i    (cfg_dmac_i),
+    .desc_smac_i    (cfg_smac_i),
+    .desc_sip_i     (cfg_sip_i),
+    .desc_dip_i     (cfg_dip_i),
+    .desc_tos_i     (cfg_tos_i),
+    .desc_ttl_i     (cfg_ttl_i),
+    .desc_ip_id_i   (16'h0000),
+    .desc_sport_i   (cfg_sport_i),
+    .desc_opcode_i  (p_op_q),
+    .desc_se_i      (1'b0),
+    .desc_migreq_i  (1'b0),
+    .desc_pkey_i    (cfg_pkey_i),
+    .desc_dqpn_i    (cfg_dqpn_i),
+    .desc_ackreq_i  (p_ackreq_q),
+    .desc_psn_i     (p_psn_q),
+    .desc_va_i      (p_va_q),
+    .desc_rkey_i    (p_rkey_q),
+    .desc_dmalen_i  (p_dmalen_q),
+    .desc_syndrome_i(8'h00),
+    .desc_msn_i     (24'h0),
+    .desc_imm_i     (32'h0),
+    .desc_len_i     (p_len_q),
+    .s_tvalid_i     (st_q == SSend && r_left_q != '0 && m_rvalid_i),
+    .s_tready_o     (tx_s_tready),
+    .s_tdata_i      (m_rdata_i),
+    .s_tkeep_i      ('1),
+    .s_tlast_i      (r_left_q == 8'd1),
+    .m_tvalid_o,
+    .m_tready_i,
+    .m_tdata_o,
+    .m_tkeep_o,
+    .m_tlast_o,
+    .pay_err_o      (pay_err_unused)
+  );
+
+  logic unused;
+  assign unused = ^{m_rlast_i, m_rresp_i[0], pay_err_unused};
+
+  assign want_o         = st_q == SIdle && !err_q && (res_found || new_ok);
+  assign busy_o         = st_q == SSend;
+  assign err_o          = err_q;
+  assign idle_o         = st_q == SIdle && una_q == nxt_q && sendp_q == tail_q;
+  assign cnt_pkts_o     = npkt_q;
+  assign cnt_resends_o  = nres_q;
+  assign cnt_timeouts_o = ntmo_q;
+
+endmodule
