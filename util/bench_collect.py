@@ -18,6 +18,15 @@ by util/bench_legacy.py from the benches' human-readable lines instead; "source"
 which. util/render_perf.py renders docs/performance.md from the file.
 
   python3 util/bench_collect.py --config proto [-o docs/results/proto.json]
+
+Running only some benches: run them (their logs land in build/<config>/logs), then
+
+  python3 util/bench_collect.py --config proto --keep docs/results/proto.json
+
+takes every suite without a log from the committed results file instead (its records,
+status and counts unchanged; the suite entry then names the commit and date of that
+earlier run), so the file still holds what `make bench` collects. Use it only for suites
+whose inputs did not change since that run.
 """
 import argparse
 import datetime
@@ -36,8 +45,8 @@ FAIL = re.compile(r"^\[ FAIL \] ")
 SUMMARY = re.compile(r"^(?:\w+:\s*)?(\d+) passed, (\d+) failed")
 
 
-def bench_suites(path):
-    """[(name, command)] of the `bench` lines of tests/suites.txt, in order."""
+def suite_lines(path, kind):
+    """[(name, command)] of the lines of kind `kind` of tests/suites.txt, in order."""
     out = []
     for line in open(path):
         line = line.strip()
@@ -45,9 +54,14 @@ def bench_suites(path):
             continue
         head, _, cmd = line.partition(":")
         parts = head.split()
-        if len(parts) == 2 and parts[0] == "bench":
+        if len(parts) == 2 and parts[0] == kind:
             out.append((parts[1], cmd.strip()))
     return out
+
+
+def bench_suites(path):
+    """[(name, command)] of the `bench` lines of tests/suites.txt, in order."""
+    return suite_lines(path, "bench")
 
 
 def read_records(lines, suite):
@@ -134,7 +148,10 @@ def main():
     ap.add_argument("-o", "--out", help="default docs/results/<config>.json")
     ap.add_argument("--commit", help="commit the logs were made at (default: HEAD)")
     ap.add_argument("--date", help="date of the run (default: the newest log's time)")
+    ap.add_argument("--keep", metavar="RESULTS",
+                    help="an earlier results file: suites without a log keep its records (see above)")
     a = ap.parse_args()
+    kept = json.load(open(a.keep)) if a.keep else None
     logdirs = a.logs or [os.path.join(ROOT, "build", a.config, "logs")]
     out = a.out or os.path.join(ROOT, "docs", "results", f"{a.config}.json")
 
@@ -143,6 +160,12 @@ def main():
         paths = [p for p in (os.path.join(d, f"{name}.log") for d in logdirs) if os.path.exists(p)]
         path = next((p for p in paths if any(RECORD.search(l) for l in open(p, errors="replace"))),
                     paths[0] if paths else None)
+        if path is None and kept and kept["suites"].get(name, {}).get("status", "not run") != "not run":
+            suites[name] = dict(kept["suites"][name])
+            suites[name].setdefault("commit", kept["commit"])
+            suites[name].setdefault("date", kept["date"])
+            records += [r for r in kept["records"] if r["suite"] == name]
+            continue
         if path is None:
             suites[name] = {"status": "not run", "passed": 0, "failed": 0, "records": 0, "source": None}
             continue
