@@ -17,6 +17,10 @@
 # SIM_COV=1: the coverage variant of the model and chip_tb (Verilator line + toggle
 # coverage), built apart in build/$(CONFIG)/cov/ (`make coverage`, docs/testing.md).
 SIM_COV      ?=
+# Toggle coverage of signals and arrays up to this many bits: control, state, counters,
+# addresses; the wide data paths and RAM arrays are left out (with them Verilator
+# needs more memory than the machine has for the whole chip).
+SIM_COV_MAX_WIDTH ?= 32
 SIM_BUILD    := $(BUILD)/$(if $(SIM_COV),cov,sim)
 SIM_OBJ      := $(SIM_BUILD)/obj_dir
 SIM_VLT      := $(ROOT)/sim/tessera.vlt
@@ -46,7 +50,7 @@ SIM_TOP_SV   := $(ROOT)/sim/tessera_sim_top.sv
 SIM_VFLAGS    = --cc -O3 --x-assign fast --x-initial fast --trace-fst -Wno-fatal \
                 --top-module tessera_sim_top --prefix Vtessera_top -Mdir $(SIM_OBJ) \
                 $(if $(BOOTROM_HEX),-GBootromHex='"$(abspath $(BOOTROM_HEX))"')
-SIM_VFLAGS   += $(if $(SIM_COV),--coverage-line --coverage-toggle)
+SIM_VFLAGS   += $(if $(SIM_COV),--coverage-line --coverage-toggle --coverage-max-width $(SIM_COV_MAX_WIDTH))
 SIM_LIB_CXXFLAGS += $(if $(SIM_COV),-DVM_COVERAGE=1)
 SIM_VLIBS    := $(SIM_OBJ)/Vtessera_top__ALL.a $(SIM_OBJ)/libverilated.a
 SIM_VRT_OBJS := verilated.o verilated_fst_c.o verilated_threads.o $(if $(SIM_COV),verilated_cov.o)

@@ -28,7 +28,7 @@ file, between HTML-comment markers (invisible in the rendered markdown):
   <!--/bench-table-->
         the records of SUITE (whose name matches REGEX) as in docs/performance.md
 
-FMT: pct (a fraction as "97.4 %"), int ("65 610"), f0 / f1 / f2 (that many decimals),
+FMT: pct (a fraction as "97.4 %"), int ("65 610"), f0 .. f3 (that many decimals),
 x2 ("×1.95"). Without FMT a value is written as in docs/performance.md. A marker naming a
 record or field that the results do not hold is an error, so a renamed bench cannot leave
 a stale figure behind.
@@ -211,7 +211,7 @@ def fmt_value(v, f):
         return f"{100.0 * v:.1f} %"
     if f == "int":
         return fmt(int(round(v)))
-    if f in ("f0", "f1", "f2"):
+    if f in ("f0", "f1", "f2", "f3"):
         return f"{v:.{f[1]}f}"
     if f == "x2":
         return f"\u00d7{v:.2f}"
