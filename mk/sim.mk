@@ -17,10 +17,10 @@
 # SIM_COV=1: the coverage variant of the model and chip_tb (Verilator line + toggle
 # coverage), built apart in build/$(CONFIG)/cov/ (`make coverage`, docs/testing.md).
 SIM_COV      ?=
-# Toggle coverage of signals and arrays up to this many bits: control, state, counters,
-# addresses; the wide data paths and RAM arrays are left out (with them Verilator
-# needs more memory than the machine has for the whole chip).
-SIM_COV_MAX_WIDTH ?= 32
+# Toggle coverage of signals up to this many bits (--coverage-max-width): by default the
+# one-bit signals (valid, ready, enables, flags). Wider limits make Verilator and the C++
+# build of the whole chip far slower and larger (32 bits: over 7 GB for Verilator alone).
+SIM_COV_MAX_WIDTH ?= 1
 SIM_BUILD    := $(BUILD)/$(if $(SIM_COV),cov,sim)
 SIM_OBJ      := $(SIM_BUILD)/obj_dir
 SIM_VLT      := $(ROOT)/sim/tessera.vlt

@@ -109,18 +109,30 @@ def summarise(dat):
             b[kind][0] += 1
         elif kind == "line":
             rel = re.sub(r"^.*?(?=(?:rtl|sim)/)", "", f)
-            h = holes.setdefault((rel, page.split("/", 1)[-1]), [0, set()])
-            h[0] += 1
-            h[1].add(int(k.get("l", 0)))
+            holes.setdefault((rel, page.split("/", 1)[-1]), []).append(int(k.get("l", 0)))
     out = {}
     for name in sorted(blocks):
         b = blocks[name]
         out[name] = {kind: {"hit": b[kind][0], "points": b[kind][1],
                             "pct": round(100.0 * b[kind][0] / b[kind][1], 1) if b[kind][1] else None}
                      for kind in ("line", "toggle")}
-    top = sorted(holes.items(), key=lambda kv: -kv[1][0])[:25]
-    uncovered = [{"file": f, "module": m, "line_points": n, "lines": f"{min(ls)}-{max(ls)}"}
-                 for (f, m), (n, ls) in top]
+    # never-reached line points grouped into source ranges (a gap of more than GAP lines
+    # starts a new range), the ranges with the most points first
+    GAP = 8
+    parts = []
+    for (f, mod), ls in holes.items():
+        ls.sort()
+        start = prev = ls[0]
+        n = 0
+        for l in ls + [None]:
+            if l is None or l - prev > GAP:
+                parts.append({"file": f, "module": mod, "line_points": n, "lines": f"{start}-{prev}"})
+                if l is None:
+                    break
+                start, n = l, 0
+            n += 1
+            prev = l
+    uncovered = sorted(parts, key=lambda u: (-u["line_points"], u["file"], u["lines"]))[:25]
     return out, uncovered
 
 
