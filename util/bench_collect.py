@@ -25,8 +25,8 @@ Running only some benches: run them (their logs land in build/<config>/logs), th
 
 takes every suite without a log from the committed results file instead (its records,
 status and counts unchanged; the suite entry then names the commit and date of that
-earlier run), so the file still holds what `make bench` collects. Use it only for suites
-whose inputs did not change since that run.
+earlier run; docs/performance.md marks them), so the file still holds every bench suite.
+Rerun a suite whenever what it measures may have changed.
 """
 import argparse
 import datetime
@@ -95,11 +95,13 @@ def read_records(lines, suite):
 
 
 def summary(lines):
+    """Passed and failed counts: the sum of the log's summary lines (a suite whose command
+    runs several programs, or a log of several runs of one program, has one per run)."""
     p = f = None
     for line in lines:
         m = SUMMARY.match(line.strip())
         if m:
-            p, f = int(m.group(1)), int(m.group(2))
+            p, f = (p or 0) + int(m.group(1)), (f or 0) + int(m.group(2))
     return p, f
 
 

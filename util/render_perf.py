@@ -120,8 +120,8 @@ def meta(res):
     t = res.get("tools", {})
     commit = (res.get("commit") or "?")[:12] + (" (with uncommitted changes)" if res.get("dirty") else "")
     kept = sorted({(s["commit"][:12], s.get("date") or "?") for s in res["suites"].values() if s.get("commit")})
-    older = "".join(f" Suites marked † are kept from the run at commit `{c}` ({d}): their inputs did not "
-                    f"change since (util/bench_collect.py --keep)." for c, d in kept)
+    older = "".join(f" Suites marked † were not rerun: their records are those of the run at commit `{c}` "
+                    f"({d}), kept by util/bench_collect.py --keep." for c, d in kept)
     return [f"Configuration `{res['config']}`, commit `{commit}`, run {res.get('date') or '?'}; "
             f"{len(res['records'])} records from {len(res['suites'])} bench suites.{older}",
             "Tools: " + "; ".join(f"{k} `{v}`" for k, v in sorted(t.items())) + "."]
