@@ -150,6 +150,9 @@ def main():
     ap.add_argument("-o", "--out", help="default docs/results/<config>.json")
     ap.add_argument("--commit", help="commit the logs were made at (default: HEAD)")
     ap.add_argument("--date", help="date of the run (default: the newest log's time)")
+    ap.add_argument("--note", action="append", default=[], metavar="SUITE=TEXT",
+                    help="a remark on a suite's run (e.g. which of its cases ran), kept in the results file "
+                         "and shown in docs/performance.md")
     ap.add_argument("--keep", metavar="RESULTS",
                     help="an earlier results file: suites without a log keep its records (see above)")
     a = ap.parse_args()
@@ -183,6 +186,11 @@ def main():
                         "source": source if recs else None}
         records += recs
 
+    for n in a.note:
+        name, _, text = n.partition("=")
+        if name not in suites:
+            raise SystemExit(f"bench_collect: --note for an unknown suite {name}")
+        suites[name]["note"] = text
     commit = a.commit or run("git rev-parse HEAD")
     dirty = bool(run("git status --porcelain --untracked-files=no")) if not a.commit else False
     date = a.date or (datetime.datetime.fromtimestamp(newest, datetime.timezone.utc)

@@ -15,7 +15,7 @@ Verilator --coverage-line --coverage-toggle, mk/sim.mk SIM_COV=1), then runs thi
           (Verilator's line and branch points) and toggle coverage (one point per signal
           bit and direction). Written to docs/results/coverage_<config>.json (with the
           largest uncovered parts: the source ranges with most never-hit line points) and
-          rendered into docs/testing.md between <!--coverage-table--> markers.
+          rendered into docs/testing.md between <!--coverage-table CONFIG--> markers.
   check   fail if the table in docs/testing.md differs from the results file (`make docs`)
 
   python3 util/coverage.py [--config proto] [run] [report]    (default: run report)
@@ -33,7 +33,7 @@ PAGE = os.path.join(ROOT, "docs", "testing.md")
 sys.path.insert(0, os.path.join(ROOT, "util"))
 import bench_collect  # noqa: E402  (tests/suites.txt reader)
 
-MARK = re.compile(r"(<!--coverage-table-->\n)(.*?)(<!--/coverage-table-->)", re.S)
+MARK = re.compile(r"(<!--coverage-table (\w+)-->\n)(.*?)(<!--/coverage-table-->)", re.S)
 
 
 def shards(suites_path):
@@ -165,10 +165,18 @@ def table(res):
     return "\n".join(out) + "\n"
 
 
-def render_page(res, text):
+def render_page(text, results_of):
+    """`text` with every <!--coverage-table CONFIG--> block rendered from results_of(CONFIG)."""
     if not MARK.search(text):
-        raise SystemExit("coverage: docs/testing.md has no <!--coverage-table--> ... <!--/coverage-table--> markers")
-    return MARK.sub(lambda m: m.group(1) + table(res) + m.group(3), text)
+        raise SystemExit("coverage: docs/testing.md has no <!--coverage-table CONFIG--> ... <!--/coverage-table--> markers")
+    return MARK.sub(lambda m: m.group(1) + table(results_of(m.group(2))) + m.group(4), text)
+
+
+def results(config):
+    path = os.path.join(ROOT, "docs", "results", f"coverage_{config}.json")
+    if not os.path.exists(path):
+        raise SystemExit(f"coverage: docs/testing.md shows coverage of {config}, but {os.path.relpath(path, ROOT)} is missing")
+    return json.load(open(path))
 
 
 def git(*args):
@@ -203,9 +211,9 @@ def cmd_report(a, cov):
         json.dump(res, f, indent=1)
         f.write("\n")
     print(table(res))
-    if a.config == "proto":
-        text = open(PAGE).read()
-        new = render_page(res, text)
+    text = open(PAGE).read()
+    if f"<!--coverage-table {a.config}-->" in text:
+        new = render_page(text, results)
         if new != text:
             with open(PAGE, "w") as f:
                 f.write(new)
@@ -215,14 +223,13 @@ def cmd_report(a, cov):
 
 
 def cmd_check(a):
-    path = os.path.join(ROOT, "docs", "results", "coverage_proto.json")
-    if not os.path.exists(path):
-        return 0
     text = open(PAGE).read()
-    if render_page(json.load(open(path)), text) != text:
-        raise SystemExit("coverage: the coverage table in docs/testing.md differs from docs/results/coverage_proto.json"
-                         " (python3 util/coverage.py report, or render it: python3 util/coverage.py render)")
-    print("coverage: docs/testing.md matches docs/results/coverage_proto.json")
+    if not MARK.search(text):
+        return 0
+    if render_page(text, results) != text:
+        raise SystemExit("coverage: the coverage table in docs/testing.md differs from docs/results/coverage_<config>.json"
+                         " (python3 util/coverage.py render)")
+    print("coverage: docs/testing.md matches its docs/results/coverage_<config>.json")
     return 0
 
 
@@ -242,10 +249,9 @@ def main():
         elif step == "check":
             rc |= cmd_check(a)
         elif step == "render":
-            path = os.path.join(ROOT, "docs", "results", "coverage_proto.json")
             text = open(PAGE).read()
             with open(PAGE, "w") as f:
-                f.write(render_page(json.load(open(path)), text))
+                f.write(render_page(text, results))
     return rc
 
 

@@ -128,10 +128,11 @@ def meta(res):
 
 
 def suites_table(res):
-    out = ["| suite | status | checks passed / failed | records | from |", "|---|---|---|---|---|"]
+    out = ["| suite | status | checks passed / failed | records | from | note |", "|---|---|---|---|---|---|"]
     for n, s in res["suites"].items():
         src = {"records": "BENCH lines", "legacy": "human-readable lines (bench_legacy.py)"}.get(s["source"], "")
-        out.append(f"| `{n}`{' †' if s.get('commit') else ''} | {s['status']} | {s['passed']} / {s['failed']} | {s['records']} | {src} |")
+        out.append(f"| `{n}`{' †' if s.get('commit') else ''} | {s['status']} | {s['passed']} / {s['failed']} | "
+                   f"{s['records']} | {src} | {fmt(s.get('note'))} |")
     return out
 
 
