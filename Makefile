@@ -113,11 +113,12 @@ bench: deps verilate $(BENCH_DEPS)
 # variant of the chip model in build/$(CONFIG)/cov/ (mk/sim.mk SIM_COV=1; a Verilator and
 # C++ build of its own, slower than the normal one), the chip suite's shards on it, then
 # verilator_coverage merges and annotates and util/coverage.py summarises per block.
+# COV_ARGS="--suite all --shard 0/2" runs one chip_tb with those arguments instead (a subset).
 coverage: deps
 	@$(MAKE) --no-print-directory sim-sw
 	@$(MAKE) --no-print-directory SIM_COV=1 $(BUILD)/cov/chip_tb
 	@mkdir -p $(BUILD)/sim && echo "$(abspath $(SW_ALL))" | tr ' ' '\n' | grep -v '^$$' > $(BUILD)/sim/sw_all.txt
-	@python3 util/coverage.py --config $(CONFIG) run report
+	@python3 util/coverage.py --config $(CONFIG) $(if $(COV_ARGS),--chip-args "$(COV_ARGS)") run report
 
 soak: deps verilate $(TEST_BUILD)
 	@python3 tests/run_suites.py --config $(CONFIG) --kind soak --random-seed tests/suites.txt
