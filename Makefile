@@ -1,7 +1,7 @@
 # Tessera top-level Makefile.
 #   make verilate && ./chip_tb     build the chip model and run the smoke suite
 #   make test                      full regression; last line "N passed, M failed"
-#   make lint | synth | bench | soak | gen | docs | clean
+#   make lint | synth | bench | soak | coverage | gen | docs | clean
 # CONFIG=proto (default) or CONFIG=tiny selects the chip shape (config/tessera.toml).
 # Every area of the tree adds its sources and rules in mk/<area>.mk.
 
@@ -43,7 +43,7 @@ SYNTH_TOPS  :=   # block tops synthesized one by one by `make synth`
 TEST_BUILD  :=   # targets `make test` builds before running suites
 BENCH_DEPS  :=   # targets `make bench` builds first
 
-.PHONY: all deps gen gen-check lint verilate test synth bench soak docs clean help
+.PHONY: all deps gen gen-check lint verilate test synth bench soak coverage docs clean help
 all: verilate
 
 help:
@@ -67,9 +67,12 @@ gen-check: deps
 
 # The generated reference pages (docs/memory_map.md, docs/regs/*.md, docs/tpc_isa.md)
 # must match their sources; `make gen tpc-gen` rewrites them. docs/performance.md and its
-# plots must match docs/results/proto.json (`python3 util/render_perf.py` rewrites them).
+# plots, and the figures marked in README.md and the block pages, must match
+# docs/results/proto.json (`python3 util/render_perf.py` rewrites them); the coverage
+# table of docs/testing.md must match docs/results/coverage_proto.json.
 docs: gen-check tpc-gen-check
 	@python3 util/render_perf.py --check
+	@python3 util/coverage.py check
 	@echo "docs: generated docs are up to date"
 
 include mk/rtl.mk
@@ -105,6 +108,17 @@ bench: deps verilate $(BENCH_DEPS)
 	  python3 util/bench_collect.py --config $(CONFIG) || rc=1; \
 	  if [ "$(CONFIG)" = proto ]; then python3 util/render_perf.py || rc=1; fi; \
 	  exit $$rc
+
+# Line + toggle coverage of the chip regression (docs/testing.md "Coverage"): the coverage
+# variant of the chip model in build/$(CONFIG)/cov/ (mk/sim.mk SIM_COV=1; a Verilator and
+# C++ build of its own, slower than the normal one), the chip suite's shards on it, then
+# verilator_coverage merges and annotates and util/coverage.py summarises per block.
+# COV_ARGS="--suite all --shard 0/2" runs one chip_tb with those arguments instead (a subset).
+coverage: deps
+	@$(MAKE) --no-print-directory sim-sw
+	@$(MAKE) --no-print-directory SIM_COV=1 $(BUILD)/cov/chip_tb
+	@mkdir -p $(BUILD)/sim && echo "$(abspath $(SW_ALL))" | tr ' ' '\n' | grep -v '^$$' > $(BUILD)/sim/sw_all.txt
+	@python3 util/coverage.py --config $(CONFIG) $(if $(COV_ARGS),--chip-args "$(COV_ARGS)") run report
 
 soak: deps verilate $(TEST_BUILD)
 	@python3 tests/run_suites.py --config $(CONFIG) --kind soak --random-seed tests/suites.txt

@@ -14,7 +14,14 @@
 # verilator command line changed; the C/C++ objects are normal make targets.
 # SIM_RTL may be overridden (e.g. a private stub top) for harness development.
 
-SIM_BUILD    := $(BUILD)/sim
+# SIM_COV=1: the coverage variant of the model and chip_tb (Verilator line + toggle
+# coverage), built apart in build/$(CONFIG)/cov/ (`make coverage`, docs/testing.md).
+SIM_COV      ?=
+# Toggle coverage of signals up to this many bits (--coverage-max-width): by default the
+# one-bit signals (valid, ready, enables, flags). Wider limits make Verilator and the C++
+# build of the whole chip far slower and larger (32 bits: over 7 GB for Verilator alone).
+SIM_COV_MAX_WIDTH ?= 1
+SIM_BUILD    := $(BUILD)/$(if $(SIM_COV),cov,sim)
 SIM_OBJ      := $(SIM_BUILD)/obj_dir
 SIM_VLT      := $(ROOT)/sim/tessera.vlt
 SIM_CXX      ?= g++
@@ -43,9 +50,11 @@ SIM_TOP_SV   := $(ROOT)/sim/tessera_sim_top.sv
 SIM_VFLAGS    = --cc -O3 --x-assign fast --x-initial fast --trace-fst -Wno-fatal \
                 --top-module tessera_sim_top --prefix Vtessera_top -Mdir $(SIM_OBJ) \
                 $(if $(BOOTROM_HEX),-GBootromHex='"$(abspath $(BOOTROM_HEX))"')
+SIM_VFLAGS   += $(if $(SIM_COV),--coverage-line --coverage-toggle --coverage-max-width $(SIM_COV_MAX_WIDTH))
+SIM_LIB_CXXFLAGS += $(if $(SIM_COV),-DVM_COVERAGE=1)
 SIM_VLIBS    := $(SIM_OBJ)/Vtessera_top__ALL.a $(SIM_OBJ)/libverilated.a
-SIM_VRT_OBJS := verilated.o verilated_fst_c.o verilated_threads.o
-SIM_CHIP_TB  := $(BUILD)/chip_tb
+SIM_VRT_OBJS := verilated.o verilated_fst_c.o verilated_threads.o $(if $(SIM_COV),verilated_cov.o)
+SIM_CHIP_TB  := $(if $(SIM_COV),$(SIM_BUILD)/chip_tb,$(BUILD)/chip_tb)
 
 # ---------------------------------------------------------------- AXI memory model self-test
 SIM_AXI_TEST := $(SIM_BUILD)/axi_mem_model_test

@@ -18,6 +18,15 @@ by util/bench_legacy.py from the benches' human-readable lines instead; "source"
 which. util/render_perf.py renders docs/performance.md from the file.
 
   python3 util/bench_collect.py --config proto [-o docs/results/proto.json]
+
+Running only some benches: run them (their logs land in build/<config>/logs), then
+
+  python3 util/bench_collect.py --config proto --keep docs/results/proto.json
+
+takes every suite without a log from the committed results file instead (its records,
+status and counts unchanged; the suite entry then names the commit and date of that
+earlier run; docs/performance.md marks them), so the file still holds every bench suite.
+Rerun a suite whenever what it measures may have changed.
 """
 import argparse
 import datetime
@@ -36,8 +45,8 @@ FAIL = re.compile(r"^\[ FAIL \] ")
 SUMMARY = re.compile(r"^(?:\w+:\s*)?(\d+) passed, (\d+) failed")
 
 
-def bench_suites(path):
-    """[(name, command)] of the `bench` lines of tests/suites.txt, in order."""
+def suite_lines(path, kind):
+    """[(name, command)] of the lines of kind `kind` of tests/suites.txt, in order."""
     out = []
     for line in open(path):
         line = line.strip()
@@ -45,9 +54,14 @@ def bench_suites(path):
             continue
         head, _, cmd = line.partition(":")
         parts = head.split()
-        if len(parts) == 2 and parts[0] == "bench":
+        if len(parts) == 2 and parts[0] == kind:
             out.append((parts[1], cmd.strip()))
     return out
+
+
+def bench_suites(path):
+    """[(name, command)] of the `bench` lines of tests/suites.txt, in order."""
+    return suite_lines(path, "bench")
 
 
 def read_records(lines, suite):
@@ -81,11 +95,13 @@ def read_records(lines, suite):
 
 
 def summary(lines):
+    """Passed and failed counts: the sum of the log's summary lines (a suite whose command
+    runs several programs, or a log of several runs of one program, has one per run)."""
     p = f = None
     for line in lines:
         m = SUMMARY.match(line.strip())
         if m:
-            p, f = int(m.group(1)), int(m.group(2))
+            p, f = (p or 0) + int(m.group(1)), (f or 0) + int(m.group(2))
     return p, f
 
 
@@ -134,7 +150,13 @@ def main():
     ap.add_argument("-o", "--out", help="default docs/results/<config>.json")
     ap.add_argument("--commit", help="commit the logs were made at (default: HEAD)")
     ap.add_argument("--date", help="date of the run (default: the newest log's time)")
+    ap.add_argument("--note", action="append", default=[], metavar="SUITE=TEXT",
+                    help="a remark on a suite's run (e.g. which of its cases ran), kept in the results file "
+                         "and shown in docs/performance.md")
+    ap.add_argument("--keep", metavar="RESULTS",
+                    help="an earlier results file: suites without a log keep its records (see above)")
     a = ap.parse_args()
+    kept = json.load(open(a.keep)) if a.keep else None
     logdirs = a.logs or [os.path.join(ROOT, "build", a.config, "logs")]
     out = a.out or os.path.join(ROOT, "docs", "results", f"{a.config}.json")
 
@@ -143,6 +165,12 @@ def main():
         paths = [p for p in (os.path.join(d, f"{name}.log") for d in logdirs) if os.path.exists(p)]
         path = next((p for p in paths if any(RECORD.search(l) for l in open(p, errors="replace"))),
                     paths[0] if paths else None)
+        if path is None and kept and kept["suites"].get(name, {}).get("status", "not run") != "not run":
+            suites[name] = dict(kept["suites"][name])
+            suites[name].setdefault("commit", kept["commit"])
+            suites[name].setdefault("date", kept["date"])
+            records += [r for r in kept["records"] if r["suite"] == name]
+            continue
         if path is None:
             suites[name] = {"status": "not run", "passed": 0, "failed": 0, "records": 0, "source": None}
             continue
@@ -158,6 +186,11 @@ def main():
                         "source": source if recs else None}
         records += recs
 
+    for n in a.note:
+        name, _, text = n.partition("=")
+        if name not in suites:
+            raise SystemExit(f"bench_collect: --note for an unknown suite {name}")
+        suites[name]["note"] = text
     commit = a.commit or run("git rev-parse HEAD")
     dirty = bool(run("git status --porcelain --untracked-files=no")) if not a.commit else False
     date = a.date or (datetime.datetime.fromtimestamp(newest, datetime.timezone.utc)

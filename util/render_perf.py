@@ -16,9 +16,26 @@ a directive is replaced by what it names; every figure of the page comes from th
 Every record must appear in some @table (the script fails otherwise), so a new bench
 shows up as an error until the page says what it measures.
 
+Figures quoted in README.md and the block pages (docs/*.md) are rendered from the same
+file, between HTML-comment markers (invisible in the rendered markdown):
+
+  <!--bench SUITE:NAME FIELD [FMT]-->97.4 %<!--/bench-->
+        one field of one record (cycles, ideal, util or a bench field)
+  <!--bench ratio SUITE:NAME FIELD SUITE:NAME FIELD [FMT]-->x1.95<!--/bench-->
+        the quotient of two fields (a speed-up: one engine's cycles / two engines')
+  <!--bench-table SUITE [REGEX]-->
+  ...table lines...
+  <!--/bench-table-->
+        the records of SUITE (whose name matches REGEX) as in docs/performance.md
+
+FMT: pct (a fraction as "97.4 %"), int ("65 610"), f0 .. f3 (that many decimals),
+x2 ("×1.95"). Without FMT a value is written as in docs/performance.md. A marker naming a
+record or field that the results do not hold is an error, so a renamed bench cannot leave
+a stale figure behind.
+
   python3 util/render_perf.py                  write docs/performance.md and the SVGs
   python3 util/render_perf.py --check          render into a temp dir; fail if the committed
-                                               page or plots differ (`make docs`)
+                                               page, plots or marked figures differ (`make docs`)
 """
 import argparse
 import difflib
@@ -26,7 +43,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "util"))
@@ -103,16 +119,20 @@ def tables(recs, suite):
 def meta(res):
     t = res.get("tools", {})
     commit = (res.get("commit") or "?")[:12] + (" (with uncommitted changes)" if res.get("dirty") else "")
+    kept = sorted({(s["commit"][:12], s.get("date") or "?") for s in res["suites"].values() if s.get("commit")})
+    older = "".join(f" Suites marked † were not rerun: their records are those of the run at commit `{c}` "
+                    f"({d}), kept by util/bench_collect.py --keep." for c, d in kept)
     return [f"Configuration `{res['config']}`, commit `{commit}`, run {res.get('date') or '?'}; "
-            f"{len(res['records'])} records from {len(res['suites'])} bench suites.",
+            f"{len(res['records'])} records from {len(res['suites'])} bench suites.{older}",
             "Tools: " + "; ".join(f"{k} `{v}`" for k, v in sorted(t.items())) + "."]
 
 
 def suites_table(res):
-    out = ["| suite | status | checks passed / failed | records | from |", "|---|---|---|---|---|"]
+    out = ["| suite | status | checks passed / failed | records | from | note |", "|---|---|---|---|---|---|"]
     for n, s in res["suites"].items():
         src = {"records": "BENCH lines", "legacy": "human-readable lines (bench_legacy.py)"}.get(s["source"], "")
-        out.append(f"| `{n}` | {s['status']} | {s['passed']} / {s['failed']} | {s['records']} | {src} |")
+        out.append(f"| `{n}`{' †' if s.get('commit') else ''} | {s['status']} | {s['passed']} / {s['failed']} | "
+                   f"{s['records']} | {src} | {fmt(s.get('note'))} |")
     return out
 
 
@@ -178,6 +198,85 @@ def plot_tpc(recs):
     return "\n".join(o) + "\n"
 
 
+# ---------------------------------------------------------------- marked figures in other pages
+INLINE = re.compile(r"<!--bench ([^>]*?)-->(.*?)<!--/bench-->")
+TABLE = re.compile(r"(<!--bench-table ([^>]*?)-->\n)(.*?)(<!--/bench-table-->)", re.S)
+
+
+def fmt_value(v, f):
+    if f is None:
+        return fmt(v)
+    if v is None:
+        raise ValueError("no value")
+    if f == "pct":
+        return f"{100.0 * v:.1f} %"
+    if f == "int":
+        return fmt(int(round(v)))
+    if f in ("f0", "f1", "f2", "f3"):
+        return f"{v:.{f[1]}f}"
+    if f == "x2":
+        return f"\u00d7{v:.2f}"
+    raise ValueError(f"unknown format {f}")
+
+
+def find_record(res, ref):
+    suite, _, name = ref.partition(":")
+    for r in res["records"]:
+        if r["suite"] == suite and r["name"] == name:
+            return r
+    raise ValueError(f"no record {ref}")
+
+
+def field(res, ref, key):
+    r = find_record(res, ref)
+    if key not in r:
+        raise ValueError(f"record {ref} has no field {key}")
+    return r[key]
+
+
+def inline_value(res, spec):
+    d = spec.split()
+    if d and d[0] == "ratio" and len(d) in (5, 6):
+        a, b = field(res, d[1], d[2]), field(res, d[3], d[4])
+        return fmt_value(a / b, d[5] if len(d) == 6 else None)
+    if len(d) in (2, 3):
+        return fmt_value(field(res, d[0], d[1]), d[2] if len(d) == 3 else None)
+    raise ValueError("want SUITE:NAME FIELD [FMT] or ratio SUITE:NAME FIELD SUITE:NAME FIELD [FMT]")
+
+
+def render_marked(res, text, where):
+    """`text` with every marked figure and table re-rendered from `res`."""
+    def table(m):
+        d = m.group(2).split()
+        if len(d) not in (1, 2):
+            raise SystemExit(f"render_perf: {where}: bad bench-table marker: {m.group(1).strip()}")
+        rx = re.compile(d[1]) if len(d) == 2 else None
+        sel = [r for r in res["records"] if r["suite"] == d[0] and (rx is None or rx.search(r["name"]))]
+        if not sel:
+            raise SystemExit(f"render_perf: {where}: no records for {m.group(1).strip()}")
+        return m.group(1) + "\n".join(tables(sel, d[0])) + "\n" + m.group(4)
+
+    def inline(m):
+        try:
+            v = inline_value(res, m.group(1))
+        except (ValueError, ZeroDivisionError, TypeError) as e:
+            raise SystemExit(f"render_perf: {where}: <!--bench {m.group(1)}-->: {e}")
+        return f"<!--bench {m.group(1)}-->{v}<!--/bench-->"
+
+    return INLINE.sub(inline, TABLE.sub(table, text))
+
+
+def marked_pages():
+    """README.md and the docs pages that hold markers (paths relative to ROOT)."""
+    out = []
+    for rel in ["README.md"] + sorted(os.path.join("docs", f) for f in os.listdir(os.path.join(ROOT, "docs"))
+                                      if f.endswith(".md") and f != "performance.md"):
+        text = open(os.path.join(ROOT, rel)).read()
+        if "<!--bench" in text:
+            out.append(rel)
+    return out
+
+
 # ---------------------------------------------------------------- page
 def render(res, template):
     """(page text, {svg file name: text})."""
@@ -226,29 +325,32 @@ def main():
     a = ap.parse_args()
     res = json.load(open(a.results))
     page, svgs = render(res, open(a.template).read())
-    files = dict(svgs, **{"performance.md": page})
+    # path relative to ROOT -> rendered text: the page, its plots, the pages with markers
+    files = {os.path.relpath(os.path.join(a.out_dir, n), ROOT): t for n, t in dict(svgs, **{"performance.md": page}).items()}
+    for rel in marked_pages():
+        files[rel] = render_marked(res, open(os.path.join(ROOT, rel)).read(), rel)
+    src = os.path.relpath(a.results, ROOT)
     if a.check:
         bad = []
-        with tempfile.TemporaryDirectory() as tmp:
-            for name, text in files.items():
-                with open(os.path.join(tmp, name), "w") as f:
-                    f.write(text)
-                committed = os.path.join(a.out_dir, name)
-                old = open(committed).read() if os.path.exists(committed) else ""
-                if old != text:
-                    bad.append(name)
-                    diff = difflib.unified_diff(old.splitlines(), text.splitlines(), f"docs/{name}",
-                                                "rendered", lineterm="", n=1)
-                    print("\n".join(list(diff)[:30]))
+        for rel, text in files.items():
+            committed = os.path.join(ROOT, rel)
+            old = open(committed).read() if os.path.exists(committed) else ""
+            if old != text:
+                bad.append(rel)
+                diff = difflib.unified_diff(old.splitlines(), text.splitlines(), rel, "rendered", lineterm="", n=1)
+                print("\n".join(list(diff)[:30]))
         if bad:
-            raise SystemExit(f"render_perf: docs/{', docs/'.join(bad)} differ from {os.path.relpath(a.results, ROOT)}"
-                             f" (run python3 util/render_perf.py)")
-        print(f"render_perf: docs/performance.md and {len(svgs)} plot(s) match {os.path.relpath(a.results, ROOT)}")
+            raise SystemExit(f"render_perf: {', '.join(bad)} differ from {src} (run python3 util/render_perf.py)")
+        print(f"render_perf: docs/performance.md, {len(svgs)} plot(s) and the figures in "
+              f"{len(files) - len(svgs) - 1} page(s) match {src}")
         return
-    for name, text in files.items():
-        with open(os.path.join(a.out_dir, name), "w") as f:
-            f.write(text)
-    print(f"render_perf: wrote docs/performance.md and {len(svgs)} plot(s) from {os.path.relpath(a.results, ROOT)}")
+    for rel, text in files.items():
+        path = os.path.join(ROOT, rel)
+        if not os.path.exists(path) or open(path).read() != text:
+            with open(path, "w") as f:
+                f.write(text)
+    print(f"render_perf: wrote docs/performance.md, {len(svgs)} plot(s) and the figures in "
+          f"{len(files) - len(svgs) - 1} page(s) from {src}")
 
 
 if __name__ == "__main__":

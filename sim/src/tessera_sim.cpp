@@ -21,6 +21,14 @@
 #include "tessera_cfg.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
+#if VM_COVERAGE
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <unistd.h>
+
+#include "verilated_cov.h"
+#endif
 
 extern "C" {
 #include "regs/dma_regs.h"
@@ -705,6 +713,67 @@ void tsim_axistats_print(tsim_t* s, const char* label) {
 
 }  // extern "C"
 
+#if VM_COVERAGE
+// Coverage build (SIM_COV=1, `make coverage`): every model's counters are written to a
+// temporary file when it is destroyed, added up per coverage point in the process, and
+// the totals written once at exit to $TSIM_COVERAGE_FILE (default coverage.dat), in
+// Verilator's coverage file format (read by verilator_coverage).
+namespace {
+struct CovTotals {
+  std::unordered_map<std::string, uint64_t> count;
+  std::vector<std::string> order;
+  bool hooked = false;
+};
+CovTotals& cov_totals() {
+  static CovTotals* t = new CovTotals();
+  return *t;
+}
+std::string cov_file() {
+  const char* f = std::getenv("TSIM_COVERAGE_FILE");
+  return f && f[0] ? f : "coverage.dat";
+}
+void cov_write_totals() {
+  CovTotals& t = cov_totals();
+  const std::string path = cov_file();
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) {
+    std::fprintf(stderr, "tessera_sim: cannot write %s\n", path.c_str());
+    return;
+  }
+  std::fprintf(f, "# SystemC::Coverage-3\n");
+  for (const std::string& k : t.order) std::fprintf(f, "C '%s' %llu\n", k.c_str(), (unsigned long long)t.count[k]);
+  std::fclose(f);
+}
+// Lines: C '<key>' <count>
+void cov_collect(VerilatedContext* ctx) {
+  CovTotals& t = cov_totals();
+  const std::string part = cov_file() + ".part." + std::to_string(getpid());
+  ctx->coveragep()->write(part.c_str());
+  std::ifstream in(part);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.size() < 5 || line[0] != 'C') continue;
+    const size_t q = line.rfind('\'');
+    if (q == std::string::npos || q < 3) continue;
+    const std::string key = line.substr(3, q - 3);
+    const uint64_t n = std::strtoull(line.c_str() + q + 1, nullptr, 10);
+    auto it = t.count.find(key);
+    if (it == t.count.end()) {
+      t.order.push_back(key);
+      t.count.emplace(key, n);
+    } else {
+      it->second += n;
+    }
+  }
+  std::remove(part.c_str());
+  if (!t.hooked) {
+    t.hooked = true;
+    std::atexit(cov_write_totals);
+  }
+}
+}  // namespace
+#endif
+
 extern "C" {
 
 void tsim_opts_default(tsim_opts_t* o) {
@@ -778,6 +847,9 @@ void tsim_destroy(tsim_t* s) {
   s->timeline_write();
   tsim_trace_close(s);
   s->top->final();
+#if VM_COVERAGE
+  cov_collect(s->ctx.get());
+#endif
   delete s;
 }
 

@@ -631,6 +631,8 @@ static void test_regs(void) {
   check((int)ok, "", "registers: INFO, scalar-argument and descriptor windows read back, bad offset -> pslverr, reset values");
 }
 
+static void case_line(const char *name, int p, int f, const char *more);
+
 /* ------------------------------------------------------------------ benchmarks */
 /* Elementwise FP32 add of [H][W] tensors on n TPCs, AXI read latency 40 (the HBM model's
  * default), each DCORE port 32 B/cycle. Cycles = PERF_BUSY (commit to completion).
@@ -656,16 +658,24 @@ static uint64_t bench_one(const char *kn, int W, int H, uint32_t n, uint64_t c1)
   tpc_stats_t pf;
   int ok = rtl_launch(&l, &r, &pf) && r.err == 0;
   get_matrix(&o, v);
-  for (int i = 0; i < W * H && ok; i++) ok = v[i] == tg_add(av[i], bv[i]);
+  /* check against the golden add, and keep the model's memory the image of the device
+   * memory (later cases compare the whole memory): the golden result goes to mm */
+  for (int i = 0; i < W * H; i++) {
+    const uint32_t want = tg_add(av[i], bv[i]);
+    ok = ok && v[i] == want;
+    v[i] = want;
+  }
+  for (int r = 0; r < H; r++)
+    memcpy(mm + (o.addr - TB_MEM_BASE) + 4u * (uint32_t)(r * o.pitch), v + (size_t)r * W, 4u * (uint32_t)W);
   free(v); free(av); free(bv);
   uint64_t cyc = pf.cycles, moved = 3ull * bytes, ideal = moved / (32ull * tb_masters());
   printf("bench: %-10s %4d x %-5d %5u %10llu %9llu %10.1f%% %8.2f %8.1f%% %7.2fx %s\n", kn, H, W, n,
          (unsigned long long)cyc, (unsigned long long)ideal, 100.0 * (double)ideal / (double)cyc,
          (double)moved / (double)cyc, 100.0 * (double)pf.stall_mem / ((double)cyc * n),
          c1 ? (double)c1 / (double)cyc : 1.0, ok ? "" : "WRONG RESULT");
-  check(ok, "bench result golden-exact: ", kn);
   char name[64];
   snprintf(name, sizeof name, "tpc_cluster/%s_%uKiB_%utpc", kn, bytes >> 10, n);
+  case_line(name + 12, ok, !ok, ", result golden-exact");
   if (ok)
     bench_record(name, NULL, (double)cyc, (double)ideal,
                  "\"kernel\":\"%s\",\"rows\":%d,\"cols\":%d,\"kib\":%u,\"tpcs\":%u,\"masters\":%u,"
@@ -692,11 +702,12 @@ static void bench(void) {
   }
   for (int keep = 0; keep < 2; keep++) {
     int gap = 0, ok = back_to_back(keep, &gap);
-    printf("bench: back-to-back launch idle cycles (%s): %d (target <= 16)\n", keep ? "keep_prog" : "program reload", gap);
-    if (ok)
-      bench_record(keep ? "tpc_cluster/launch_gap_keep_prog" : "tpc_cluster/launch_gap_reload", NULL, gap, 0,
-                   "\"target\":16");
-    check(ok, "bench back-to-back", "");
+    const char *name = keep ? "tpc_cluster/launch_gap_keep_prog" : "tpc_cluster/launch_gap_reload";
+    printf("bench: back-to-back launch idle cycles (%s): %d (the host commits the second launch on the "
+           "first's interrupt; the chip's queue-manager gap is tpc/bench_launch_gap)\n",
+           keep ? "keep_prog" : "program reload", gap);
+    if (ok) bench_record(name, NULL, gap, 0, NULL);
+    case_line(name + 12, ok, !ok, ", both launches checked against the model, whole memory compared");
   }
 }
 
@@ -764,5 +775,5 @@ int main(int argc, char **argv) {
   }
   printf("%llu cycles\n", (unsigned long long)tb_cycles());
   printf("%d passed, %d failed\n", ncase_pass, ncase_fail);
-  return nfail ? 1 : 0;
+  return nfail || ncase_fail ? 1 : 0;
 }
