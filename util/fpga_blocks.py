@@ -9,6 +9,7 @@ every listed block a black box). One Yosys process at a time. After each run the
 (LUT4, TRELLIS_FF, DP16KD, MULT18X18D, CCU2C, distributed RAM) go into OUT/blocks.json,
 so an interrupted run keeps what it measured; FPGA_REUSE=1 skips blocks already there.
 Usage (repository root): fpga_blocks.py OUTDIR YOSYS "SOURCES" [BLOCK ...]
+       fpga_blocks.py --table OUTDIR/blocks.json   (markdown table for docs/fpga.md)
 """
 import hashlib
 import json
@@ -47,7 +48,34 @@ def own_figures(mods, name, leaves):
     return walk(name)
 
 
+# LFE5U-85F: LUT4, flip-flops, 18 Kb block RAMs, 18x18 multipliers
+PART = {"lut4": 83640, "ff": 83640, "dp16kd": 208, "mult18": 156}
+
+
+def table(path):
+    """Markdown table of blocks.json: each block's own cells (nested listed blocks
+    excluded), its instances in the chip, and the chip total against the part."""
+    res = json.load(open(path))
+    cols = ["lut4", "ff", "dp16kd", "mult18"]
+    print("| block | in chip | LUT4 | FF | DP16KD | MULT18 | synth s |")
+    print("|---|---|---|---|---|---|---|")
+    tot = dict.fromkeys(cols, 0)
+    for key, f in sorted(res.items(), key=lambda kv: -kv[1]["lut4"] * kv[1].get("instances", 1)):
+        n = f.get("instances", 1)
+        print(f"| {f['block']} | {n} | " + " | ".join(str(f[c]) for c in cols)
+              + f" | {f['seconds']} |")
+        for c in cols:
+            tot[c] += n * f[c]
+    print("| **measured total** (x instances) | | " + " | ".join(str(tot[c]) for c in cols) + " | |")
+    print("| LFE5U-85F | | " + " | ".join(str(PART[c]) for c in cols) + " | |")
+    print("| share of the part | | " + " | ".join(f"{100 * tot[c] / PART[c]:.0f} %" for c in cols)
+          + " | |")
+    return 0
+
+
 def main():
+    if sys.argv[1] == "--table":
+        return table(sys.argv[2])
     out, yosys, srcs = sys.argv[1:4]
     want = sys.argv[4:]
     os.makedirs(out, exist_ok=True)

@@ -20,7 +20,8 @@ t0=$(date +%s)
 echo "fpga: synth_ecp5 $top ($variant)"
 "$yosys" -q -l "$out/yosys.log" -p "read_verilog -sv $srcs; $param \
     synth_ecp5 -top $top -json $out/$top.json; \
-    select -assert-none t:\$dlatch t:\$_DLATCH_*; tee -q -o $out/synth.stat stat" >/dev/null
+    select -assert-none t:\$dlatch t:\$_DLATCH_*; tee -q -o $out/synth.stat stat" >/dev/null 2>"$out/yosys.stderr" \
+    || { echo "fpga: synthesis FAILED (see $out/yosys.log)"; exit 1; }
 t1=$(date +%s)
 echo "fpga: place and route ($pnr_args, $freq MHz target, seed $seed)"
 "$nextpnr" $pnr_args --json "$out/$top.json" --lpf "$lpf" --freq "$freq" --seed "$seed" \

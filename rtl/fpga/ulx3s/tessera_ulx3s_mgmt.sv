@@ -120,7 +120,7 @@ module tessera_ulx3s_mgmt #(
       rsp_err_q <= 1'b0;
     end else begin
       apb_q     <= apb_d;
-      rsp_mem_q <= d_gnt && tgt inside {TgtRom, TgtIsram, TgtDsram};
+      rsp_mem_q <= d_gnt && (tgt == TgtRom || tgt == TgtIsram || tgt == TgtDsram);
       rsp_err_q <= d_gnt && tgt == TgtErr;
       if (d_gnt) rsp_tgt_q <= tgt;
       if (d_gnt && tgt == TgtUart) begin

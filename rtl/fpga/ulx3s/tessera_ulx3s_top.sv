@@ -100,6 +100,12 @@ module tessera_ulx3s_top #(
   logic        trace_valid;
   logic [31:0] trace_pc;
   logic        chip_irq;
+  // chip outputs not used on the board yet (gen_chip)
+  tessera_bus_pkg::axi_mem_req_t hmem_req;
+  logic [tessera_cfg_pkg::HbmChannels-1:0][tessera_bus_pkg::AxiMemReqBits-1:0] hbm_req;
+  logic        host_gnt, host_rvalid, host_err;
+  logic [31:0] host_rdata, trace_insn;
+  logic [tessera_cfg_pkg::NumHostIrqs-1:0] host_irq;
 
   if (MgmtOnly != 0) begin : gen_mgmt
     tessera_ulx3s_mgmt #(.BootromHex(BootromHex)) u_mgmt (
@@ -110,15 +116,18 @@ module tessera_ulx3s_top #(
       .trace_valid_o(trace_valid),
       .trace_pc_o   (trace_pc)
     );
-    assign chip_irq = 1'b0;
+    assign chip_irq    = 1'b0;
+    assign hmem_req    = '0;
+    assign hbm_req     = '0;
+    assign host_gnt    = 1'b0;
+    assign host_rvalid = 1'b0;
+    assign host_err    = 1'b0;
+    assign host_rdata  = '0;
+    assign trace_insn  = '0;
+    assign host_irq    = '0;
   end else begin : gen_chip
     // no host port on the board yet (hostlink talks over the UART); device memory and
     // host memory are tied off until the SDRAM controller exists: an access there waits
-    tessera_bus_pkg::axi_mem_req_t hmem_req;
-    logic [tessera_cfg_pkg::HbmChannels-1:0][tessera_bus_pkg::AxiMemReqBits-1:0] hbm_req;
-    logic        host_gnt, host_rvalid, host_err;
-    logic [31:0] host_rdata, trace_insn;
-    logic [tessera_cfg_pkg::NumHostIrqs-1:0] host_irq;
     tessera_top #(
       .BootromHex(BootromHex),
       .Platform  (1),
@@ -147,10 +156,10 @@ module tessera_ulx3s_top #(
       .trace_insn_o (trace_insn)
     );
     assign chip_irq = |host_irq;
-    logic unused_chip;
-    assign unused_chip = ^{hmem_req, hbm_req, host_gnt, host_rvalid, host_rdata, host_err,
-                           trace_insn};
   end
+  logic unused_chip;
+  assign unused_chip = ^{hmem_req, hbm_req, host_gnt, host_rvalid, host_rdata, host_err,
+                         trace_insn, host_irq};
 
   // ---------------------------------------------------------------- LEDs
   // 0 heartbeat (about 1.5 Hz), 1 PLL locked, 2 out of reset, 3 UART line idle,
