@@ -56,13 +56,24 @@ def table(path):
     """Markdown table of blocks.json: each block's own cells (nested listed blocks
     excluded), its instances in the chip, and the chip total against the part."""
     res = json.load(open(path))
+    elab = os.path.join(os.path.dirname(path), "elab.stat")
+    if os.path.exists(elab):   # instances from the elaborated chip (also for a partial run)
+        every = parse_stat(elab)
+        top = next((m for m in every if base(m) == "tessera_top"), "tessera_top")
+        for key, f in res.items():
+            if key != "glue":
+                f["instances"] = instances(every, top, key) or 1
     cols = ["lut4", "ff", "dp16kd", "mult18"]
     print("| block | in chip | LUT4 | FF | DP16KD | MULT18 | synth s |")
     print("|---|---|---|---|---|---|---|")
     tot = dict.fromkeys(cols, 0)
+    names = [f["block"] for f in res.values()]
     for key, f in sorted(res.items(), key=lambda kv: -kv[1]["lut4"] * kv[1].get("instances", 1)):
         n = f.get("instances", 1)
-        print(f"| {f['block']} | {n} | " + " | ".join(str(f[c]) for c in cols)
+        # a block with several parameterisations: each its own row, told apart by a hash
+        tag = "" if names.count(f["block"]) == 1 else \
+            " (" + hashlib.sha1(key.encode()).hexdigest()[:8] + ")"
+        print(f"| {f['block']}{tag} | {n} | " + " | ".join(str(f[c]) for c in cols)
               + f" | {f['seconds']} |")
         for c in cols:
             tot[c] += n * f[c]
