@@ -49,7 +49,8 @@ def own_figures(mods, name, leaves):
 
 
 # LFE5U-85F: LUT4, flip-flops, 18 Kb block RAMs, 18x18 multipliers
-PART = {"lut4": 83640, "ff": 83640, "dp16kd": 208, "mult18": 156}
+# (DPR16X4: 16x4 distributed-RAM cells, one nextpnr TRELLIS_RAMW each; its count on the part)
+PART = {"lut4": 83640, "ff": 83640, "dp16kd": 208, "mult18": 156, "dpr16x4": 10455}
 
 
 def table(path):
@@ -63,9 +64,9 @@ def table(path):
         for key, f in res.items():
             if key != "glue":
                 f["instances"] = instances(every, top, key) or 1
-    cols = ["lut4", "ff", "dp16kd", "mult18"]
-    print("| block | in chip | LUT4 | FF | DP16KD | MULT18 | synth s |")
-    print("|---|---|---|---|---|---|---|")
+    cols = ["lut4", "ff", "dp16kd", "mult18", "dpr16x4"]
+    print("| block | in chip | LUT4 | FF | DP16KD | MULT18 | DPR16X4 | synth s |")
+    print("|---|---|---|---|---|---|---|---|")
     tot = dict.fromkeys(cols, 0)
     names = [f["block"] for f in res.values()]
     for key, f in sorted(res.items(), key=lambda kv: -kv[1]["lut4"] * kv[1].get("instances", 1)):
