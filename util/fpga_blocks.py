@@ -64,6 +64,7 @@ def table(path):
         for key, f in res.items():
             if key != "glue":
                 f["instances"] = instances(every, top, key) or 1
+        json.dump(res, open(path, "w"), indent=1, sort_keys=True)
     cols = ["lut4", "ff", "dp16kd", "mult18", "dpr16x4"]
     print("| block | in chip | LUT4 | FF | DP16KD | MULT18 | DPR16X4 | synth s |")
     print("|---|---|---|---|---|---|---|---|")
