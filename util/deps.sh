@@ -16,6 +16,7 @@ have make                          || need_apt+=(make)
 have python3                       || need_apt+=(python3)
 python3 -c 'import ensurepip, venv' 2>/dev/null || need_apt+=(python3-venv)
 [ -f /usr/include/zlib.h ]         || need_apt+=(zlib1g-dev)
+have openFPGALoader                || need_apt+=(openfpgaloader)   # make fpga-flash (docs/fpga.md)
 have tshark || { need_apt+=(tshark); [ "$(id -u)" -ne 0 ] || echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections; }   # NIC tests decode frames
 
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -1,0 +1,211 @@
+// Management subsystem alone, for the ULX3S flow check (docs/fpga.md "Flow check"):
+// the chip's RV32IM core, its instruction-fetch mux, boot ROM, ISRAM, DSRAM and UART
+// (the chip's own modules), joined by a small data-side decoder. Not the chip: no
+// SYSCTRL, interrupt controller, timer, engines or device memory; an access outside
+// ROM/ISRAM/DSRAM/UART answers with an error. It exists so that `make fpga
+// BOARD=ulx3s FPGA_MGMT=1` runs synthesis, place and route and bitstream end to end on
+// real RTL while the whole board shape is too big for one Yosys process.
+module tessera_ulx3s_mgmt #(
+  parameter BootromHex = ""
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  output logic        uart_tx_o,
+  input  logic        uart_rx_i,
+  output logic        trace_valid_o,
+  output logic [31:0] trace_pc_o
+);
+  // core
+  logic        i_req, i_gnt, i_rvalid, i_err;
+  logic [31:0] i_addr, i_rdata;
+  logic        d_req, d_gnt, d_we, d_rvalid, d_err;
+  logic [3:0]  d_be;
+  logic [31:0] d_addr, d_wdata, d_rdata;
+  logic        uart_irq;
+  logic [31:0] trace_insn;
+
+  tessera_core #(.BootAddr(tessera_cfg_pkg::BootromBase), .HartId(32'h0)) u_core (
+    .clk_i, .rst_ni,
+    .instr_req_o   (i_req),
+    .instr_gnt_i   (i_gnt),
+    .instr_addr_o  (i_addr),
+    .instr_rvalid_i(i_rvalid),
+    .instr_rdata_i (i_rdata),
+    .instr_err_i   (i_err),
+    .data_req_o    (d_req),
+    .data_gnt_i    (d_gnt),
+    .data_addr_o   (d_addr),
+    .data_we_o     (d_we),
+    .data_be_o     (d_be),
+    .data_wdata_o  (d_wdata),
+    .data_rvalid_i (d_rvalid),
+    .data_rdata_i  (d_rdata),
+    .data_err_i    (d_err),
+    .irq_software_i(1'b0),
+    .irq_timer_i   (1'b0),
+    .irq_external_i(uart_irq),
+    .trace_valid_o,
+    .trace_pc_o,
+    .trace_insn_o  (trace_insn)
+  );
+
+  logic unused_insn;
+  assign unused_insn = ^trace_insn;
+
+  // fetch side: the chip's fetch mux over ROM, ISRAM, DSRAM
+  logic [2:0]       f_req, f_rvalid;
+  logic [31:0]      f_addr;
+  logic [2:0][31:0] f_rdata;
+  tessera_imux u_imux (
+    .clk_i, .rst_ni,
+    .req_i     (i_req),
+    .gnt_o     (i_gnt),
+    .addr_i    (i_addr),
+    .rvalid_o  (i_rvalid),
+    .rdata_o   (i_rdata),
+    .err_o     (i_err),
+    .t_req_o   (f_req),
+    .t_addr_o  (f_addr),
+    .t_rvalid_i(f_rvalid),
+    .t_rdata_i (f_rdata)
+  );
+
+  // data side: 0 ROM, 1 ISRAM, 2 DSRAM (one-cycle memories), 3 UART (APB), else error
+  typedef enum logic [2:0] {TgtRom, TgtIsram, TgtDsram, TgtUart, TgtErr} tgt_e;
+  tgt_e tgt;
+  always_comb begin
+    unique case (1'b1)
+      d_addr[31:16] == tessera_cfg_pkg::BootromBase[31:16]: tgt = d_we ? TgtErr : TgtRom;
+      d_addr[31:16] == tessera_cfg_pkg::IsramBase[31:16]:   tgt = TgtIsram;
+      d_addr[31:16] == tessera_cfg_pkg::DsramBase[31:16]:   tgt = TgtDsram;
+      d_addr[31:12] == tessera_cfg_pkg::UartBase[31:12]:    tgt = TgtUart;
+      default:                                              tgt = TgtErr;
+    endcase
+  end
+
+  // APB access to the UART: setup, then access until pready; the core waits (no grant)
+  typedef enum logic [1:0] {ApbIdle, ApbSetup, ApbAccess} apb_e;
+  apb_e        apb_d, apb_q;
+  logic [15:0] paddr_q;
+  logic        pwrite_q;
+  logic [31:0] pwdata_q;
+  logic [3:0]  pstrb_q;
+  logic        pready, pslverr;
+  logic [31:0] prdata;
+  logic        apb_done;
+
+  assign d_gnt    = d_req && apb_q == ApbIdle;
+  assign apb_done = apb_q == ApbAccess && pready;
+  always_comb begin
+    apb_d = apb_q;
+    unique case (apb_q)
+      ApbIdle:   if (d_req && tgt == TgtUart) apb_d = ApbSetup;
+      ApbSetup:  apb_d = ApbAccess;
+      ApbAccess: if (pready) apb_d = ApbIdle;
+      default:   apb_d = ApbIdle;
+    endcase
+  end
+
+  tgt_e rsp_tgt_q;
+  logic rsp_mem_q, rsp_err_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      apb_q     <= ApbIdle;
+      paddr_q   <= '0;
+      pwrite_q  <= 1'b0;
+      pwdata_q  <= '0;
+      pstrb_q   <= '0;
+      rsp_tgt_q <= TgtErr;
+      rsp_mem_q <= 1'b0;
+      rsp_err_q <= 1'b0;
+    end else begin
+      apb_q     <= apb_d;
+      rsp_mem_q <= d_gnt && (tgt == TgtRom || tgt == TgtIsram || tgt == TgtDsram);
+      rsp_err_q <= d_gnt && tgt == TgtErr;
+      if (d_gnt) rsp_tgt_q <= tgt;
+      if (d_gnt && tgt == TgtUart) begin
+        paddr_q  <= d_addr[15:0];
+        pwrite_q <= d_we;
+        pwdata_q <= d_wdata;
+        pstrb_q  <= d_we ? d_be : 4'h0;
+      end
+    end
+  end
+
+  logic [2:0]       b_req, b_rvalid;
+  logic [2:0][31:0] b_rdata;
+  assign b_req[0] = d_gnt && tgt == TgtRom;
+  assign b_req[1] = d_gnt && tgt == TgtIsram;
+  assign b_req[2] = d_gnt && tgt == TgtDsram;
+
+  tessera_rom #(.Bytes(tessera_cfg_pkg::BootromBytes), .InitFile(BootromHex)) u_bootrom (
+    .clk_i, .rst_ni,
+    .a_req_i   (f_req[0]),
+    .a_addr_i  (f_addr),
+    .a_rvalid_o(f_rvalid[0]),
+    .a_rdata_o (f_rdata[0]),
+    .b_req_i   (b_req[0]),
+    .b_addr_i  (d_addr),
+    .b_rvalid_o(b_rvalid[0]),
+    .b_rdata_o (b_rdata[0])
+  );
+  tessera_sram_dp #(.Bytes(tessera_cfg_pkg::IsramBytes)) u_isram (
+    .clk_i, .rst_ni,
+    .a_req_i   (f_req[1]),
+    .a_addr_i  (f_addr),
+    .a_rvalid_o(f_rvalid[1]),
+    .a_rdata_o (f_rdata[1]),
+    .b_req_i   (b_req[1]),
+    .b_addr_i  (d_addr),
+    .b_we_i    (d_we),
+    .b_be_i    (d_be),
+    .b_wdata_i (d_wdata),
+    .b_rvalid_o(b_rvalid[1]),
+    .b_rdata_o (b_rdata[1])
+  );
+  tessera_sram_dp #(.Bytes(tessera_cfg_pkg::DsramBytes)) u_dsram (
+    .clk_i, .rst_ni,
+    .a_req_i   (f_req[2]),
+    .a_addr_i  (f_addr),
+    .a_rvalid_o(f_rvalid[2]),
+    .a_rdata_o (f_rdata[2]),
+    .b_req_i   (b_req[2]),
+    .b_addr_i  (d_addr),
+    .b_we_i    (d_we),
+    .b_be_i    (d_be),
+    .b_wdata_i (d_wdata),
+    .b_rvalid_o(b_rvalid[2]),
+    .b_rdata_o (b_rdata[2])
+  );
+
+  tessera_uart u_uart (
+    .clk_i, .rst_ni,
+    .apb_psel_i   (apb_q != ApbIdle),
+    .apb_penable_i(apb_q == ApbAccess),
+    .apb_pwrite_i (pwrite_q),
+    .apb_pprot_i  (3'b000),
+    .apb_paddr_i  (paddr_q),
+    .apb_pwdata_i (pwdata_q),
+    .apb_pstrb_i  (pstrb_q),
+    .apb_pready_o (pready),
+    .apb_prdata_o (prdata),
+    .apb_pslverr_o(pslverr),
+    .tx_o         (uart_tx_o),
+    .rx_i         (uart_rx_i),
+    .irq_o        (uart_irq)
+  );
+
+  // responses in request order: a memory answers the cycle after its grant, the UART
+  // when its access phase ends (no other grant meanwhile), an error the cycle after
+  always_comb begin
+    d_rvalid = rsp_err_q || apb_done || (rsp_mem_q && |b_rvalid);
+    d_err    = rsp_err_q || (apb_done && pslverr);
+    unique case (rsp_tgt_q)
+      TgtRom:   d_rdata = b_rdata[0];
+      TgtIsram: d_rdata = b_rdata[1];
+      TgtDsram: d_rdata = b_rdata[2];
+      TgtUart:  d_rdata = prdata;
+      default:  d_rdata = '0;
+    endcase
+  end
+endmodule
