@@ -555,41 +555,20 @@ module tessera_top #(
   // register field, a done pulse into its sticky bit) then lands as in the ungated chip.
   logic l2_clk, l2_clk_en, l2_idle;
   // the slices' second, read-only masters (tied off with l2_rd_masters = 1)
-  logic [NumL2-1:0][tessera_bus_pkg::AxiReqBits-1:0] l2r_req;
-  logic [NumL2-1:0][tessera_bus_pkg::AxiRspBits-1:0] l2r_rsp;
-  logic [NumL2-1:0]                                  l2r_busy;   // AR or R valid
-  // the upstream ports (flat l2u_*: the simulator's AXI statistics probe them) and the
-  // slices' memory masters (flat ax_*[AxL2 + d], likewise) as bus structs
-  logic [NumL2U-1:0][tessera_bus_pkg::AxiReqBits-1:0] l2u_req;
-  logic [NumL2U-1:0][tessera_bus_pkg::AxiRspBits-1:0] l2u_rsp;
-  logic [NumL2-1:0][tessera_bus_pkg::AxiReqBits-1:0]  l2m_req;
-  logic [NumL2-1:0][tessera_bus_pkg::AxiRspBits-1:0]  l2m_rsp;
-  for (genvar u = 0; u < NumL2U; u++) begin : g_l2u_bus
-    tessera_bus_pkg::axi_req_t req;
-    tessera_bus_pkg::axi_rsp_t rsp;
-    logic                      unused_user;
-    `TESSERA_AXI_REQ_FROM_FLAT(req, l2u_, , [u])
-    assign l2u_req[u]  = req;
-    assign rsp         = l2u_rsp[u];
-    `TESSERA_AXI_FLAT_FROM_RSP(l2u_, , [u], rsp)
-    assign unused_user = ^{rsp.b.user, rsp.r.user};
-  end
-  for (genvar d = 0; d < NumL2; d++) begin : g_l2m_bus
-    tessera_bus_pkg::axi_req_t req;
-    tessera_bus_pkg::axi_rsp_t rsp;
-    logic                      unused_user;
-    assign req = l2m_req[d];
-    `TESSERA_AXI_FLAT_FROM_REQ(ax_, , [AxL2 + d], req)
-    `TESSERA_AXI_RSP_FROM_FLAT(rsp, ax_, , [AxL2 + d])
-    assign l2m_rsp[d]  = rsp;
-    assign unused_user = ^{req.aw.user, req.w.user, req.ar.user};
-  end
+  logic [NumL2-1:0][Iw-1:0]  l2r_arid, l2r_rid;
+  logic [NumL2-1:0][31:0]    l2r_araddr;
+  logic [NumL2-1:0][7:0]     l2r_arlen;
+  logic [NumL2-1:0][2:0]     l2r_arsize, l2r_arprot;
+  logic [NumL2-1:0][1:0]     l2r_arburst, l2r_rresp;
+  logic [NumL2-1:0][3:0]     l2r_arcache, l2r_arqos;
+  logic [NumL2-1:0]          l2r_arvalid, l2r_arready, l2r_rlast, l2r_rvalid, l2r_rready;
+  logic [NumL2-1:0][Dw-1:0]  l2r_rdata;
   assign l2_clk_en = !rst_ni || !l2_idle || (|psel[PerL2 +: NumL2]) || (|msg_valid[MsgL2 +: NumL2])
                      || (|l2u_awvalid) || (|l2u_wvalid) || (|l2u_arvalid)
                      || (|l2u_bvalid) || (|l2u_rvalid)
                      || (|ax_awvalid[AxL2 +: NumL2]) || (|ax_wvalid[AxL2 +: NumL2])
                      || (|ax_arvalid[AxL2 +: NumL2]) || (|ax_bvalid[AxL2 +: NumL2])
-                     || (|ax_rvalid[AxL2 +: NumL2]) || (|l2r_busy);
+                     || (|ax_rvalid[AxL2 +: NumL2]) || (|l2r_arvalid) || (|l2r_rvalid);
   tessera_clk_gate #(.Enable(EngClkGate), .Hold(2)) u_l2_cg (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
@@ -615,12 +594,92 @@ module tessera_top #(
   ) u_l2 (
     .clk_i          (l2_clk),
     .rst_ni         (rst_ni),
-    .slv_req_i      (l2u_req),
-    .slv_rsp_o      (l2u_rsp),
-    .mst_req_o      (l2m_req),
-    .mst_rsp_i      (l2m_rsp),
-    .mst1_req_o     (l2r_req),
-    .mst1_rsp_i     (l2r_rsp),
+    .s_axi_awid_i   (l2u_awid),
+    .s_axi_awaddr_i (l2u_awaddr),
+    .s_axi_awlen_i  (l2u_awlen),
+    .s_axi_awsize_i (l2u_awsize),
+    .s_axi_awburst_i(l2u_awburst),
+    .s_axi_awcache_i(l2u_awcache),
+    .s_axi_awprot_i (l2u_awprot),
+    .s_axi_awqos_i  (l2u_awqos),
+    .s_axi_awvalid_i(l2u_awvalid),
+    .s_axi_awready_o(l2u_awready),
+    .s_axi_wdata_i  (l2u_wdata),
+    .s_axi_wstrb_i  (l2u_wstrb),
+    .s_axi_wlast_i  (l2u_wlast),
+    .s_axi_wvalid_i (l2u_wvalid),
+    .s_axi_wready_o (l2u_wready),
+    .s_axi_bid_o    (l2u_bid),
+    .s_axi_bresp_o  (l2u_bresp),
+    .s_axi_bvalid_o (l2u_bvalid),
+    .s_axi_bready_i (l2u_bready),
+    .s_axi_arid_i   (l2u_arid),
+    .s_axi_araddr_i (l2u_araddr),
+    .s_axi_arlen_i  (l2u_arlen),
+    .s_axi_arsize_i (l2u_arsize),
+    .s_axi_arburst_i(l2u_arburst),
+    .s_axi_arcache_i(l2u_arcache),
+    .s_axi_arprot_i (l2u_arprot),
+    .s_axi_arqos_i  (l2u_arqos),
+    .s_axi_arvalid_i(l2u_arvalid),
+    .s_axi_arready_o(l2u_arready),
+    .s_axi_rid_o    (l2u_rid),
+    .s_axi_rdata_o  (l2u_rdata),
+    .s_axi_rresp_o  (l2u_rresp),
+    .s_axi_rlast_o  (l2u_rlast),
+    .s_axi_rvalid_o (l2u_rvalid),
+    .s_axi_rready_i (l2u_rready),
+    .m_axi_awid_o   (ax_awid[AxL2 +: NumL2]),
+    .m_axi_awaddr_o (ax_awaddr[AxL2 +: NumL2]),
+    .m_axi_awlen_o  (ax_awlen[AxL2 +: NumL2]),
+    .m_axi_awsize_o (ax_awsize[AxL2 +: NumL2]),
+    .m_axi_awburst_o(ax_awburst[AxL2 +: NumL2]),
+    .m_axi_awcache_o(ax_awcache[AxL2 +: NumL2]),
+    .m_axi_awprot_o (ax_awprot[AxL2 +: NumL2]),
+    .m_axi_awqos_o  (ax_awqos[AxL2 +: NumL2]),
+    .m_axi_awvalid_o(ax_awvalid[AxL2 +: NumL2]),
+    .m_axi_awready_i(ax_awready[AxL2 +: NumL2]),
+    .m_axi_wdata_o  (ax_wdata[AxL2 +: NumL2]),
+    .m_axi_wstrb_o  (ax_wstrb[AxL2 +: NumL2]),
+    .m_axi_wlast_o  (ax_wlast[AxL2 +: NumL2]),
+    .m_axi_wvalid_o (ax_wvalid[AxL2 +: NumL2]),
+    .m_axi_wready_i (ax_wready[AxL2 +: NumL2]),
+    .m_axi_bid_i    (ax_bid[AxL2 +: NumL2]),
+    .m_axi_bresp_i  (ax_bresp[AxL2 +: NumL2]),
+    .m_axi_bvalid_i (ax_bvalid[AxL2 +: NumL2]),
+    .m_axi_bready_o (ax_bready[AxL2 +: NumL2]),
+    .m_axi_arid_o   (ax_arid[AxL2 +: NumL2]),
+    .m_axi_araddr_o (ax_araddr[AxL2 +: NumL2]),
+    .m_axi_arlen_o  (ax_arlen[AxL2 +: NumL2]),
+    .m_axi_arsize_o (ax_arsize[AxL2 +: NumL2]),
+    .m_axi_arburst_o(ax_arburst[AxL2 +: NumL2]),
+    .m_axi_arcache_o(ax_arcache[AxL2 +: NumL2]),
+    .m_axi_arprot_o (ax_arprot[AxL2 +: NumL2]),
+    .m_axi_arqos_o  (ax_arqos[AxL2 +: NumL2]),
+    .m_axi_arvalid_o(ax_arvalid[AxL2 +: NumL2]),
+    .m_axi_arready_i(ax_arready[AxL2 +: NumL2]),
+    .m_axi_rid_i    (ax_rid[AxL2 +: NumL2]),
+    .m_axi_rdata_i  (ax_rdata[AxL2 +: NumL2]),
+    .m_axi_rresp_i  (ax_rresp[AxL2 +: NumL2]),
+    .m_axi_rlast_i  (ax_rlast[AxL2 +: NumL2]),
+    .m_axi_rvalid_i (ax_rvalid[AxL2 +: NumL2]),
+    .m_axi_rready_o (ax_rready[AxL2 +: NumL2]),
+    .m1_axi_arid_o   (l2r_arid),
+    .m1_axi_araddr_o (l2r_araddr),
+    .m1_axi_arlen_o  (l2r_arlen),
+    .m1_axi_arsize_o (l2r_arsize),
+    .m1_axi_arburst_o(l2r_arburst),
+    .m1_axi_arcache_o(l2r_arcache),
+    .m1_axi_arprot_o (l2r_arprot),
+    .m1_axi_arqos_o  (l2r_arqos),
+    .m1_axi_arvalid_o(l2r_arvalid),
+    .m1_axi_arready_i(l2r_arready),
+    .m1_axi_rid_i    (l2r_rid),
+    .m1_axi_rdata_i  (l2r_rdata),
+    .m1_axi_rresp_i  (l2r_rresp),
+    .m1_axi_rlast_i  (l2r_rlast),
+    .m1_axi_rvalid_i (l2r_rvalid),
+    .m1_axi_rready_o (l2r_rready),
     .apb_psel_i     (psel[PerL2 +: NumL2]),
     .apb_penable_i  (penable),
     .apb_pwrite_i   (pwrite),
@@ -638,24 +697,53 @@ module tessera_top #(
     .msg_data_o     (msg_data[MsgL2 +: NumL2]),
     .idle_o         (l2_idle)
   );
-  for (genvar d = 0; d < NumL2; d++) begin : g_l2r
-    tessera_bus_pkg::axi_req_t req;
-    tessera_bus_pkg::axi_rsp_t rsp;
-    assign req         = l2r_req[d];
-    assign l2r_rsp[d]  = rsp;
-    assign l2r_busy[d] = req.ar_valid || rsp.r_valid;
-    if (L2RdM == 2) begin : g_rd1
-      // fabric master AxL2R + d (read only: the slice drives no AW or W)
+  if (L2RdM == 2) begin : g_l2_rd1
+    for (genvar d = 0; d < NumL2; d++) begin : g_m
       localparam int unsigned M = AxL2R + d;
-      logic unused_user;
-      `TESSERA_AXI_FLAT_FROM_REQ(ax_, , [M], req)
-      `TESSERA_AXI_RSP_FROM_FLAT(rsp, ax_, , [M])
-      assign unused_user = ^{req.aw.user, req.w.user, req.ar.user};
-    end else begin : g_no_rd1
-      logic unused_req;
-      assign rsp        = '0;
-      assign unused_req = ^req;
+      assign ax_arid[M]    = l2r_arid[d];
+      assign ax_araddr[M]  = l2r_araddr[d];
+      assign ax_arlen[M]   = l2r_arlen[d];
+      assign ax_arsize[M]  = l2r_arsize[d];
+      assign ax_arburst[M] = l2r_arburst[d];
+      assign ax_arcache[M] = l2r_arcache[d];
+      assign ax_arprot[M]  = l2r_arprot[d];
+      assign ax_arqos[M]   = l2r_arqos[d];
+      assign ax_arvalid[M] = l2r_arvalid[d];
+      assign l2r_arready[d] = ax_arready[M];
+      assign l2r_rid[d]     = ax_rid[M];
+      assign l2r_rdata[d]   = ax_rdata[M];
+      assign l2r_rresp[d]   = ax_rresp[M];
+      assign l2r_rlast[d]   = ax_rlast[M];
+      assign l2r_rvalid[d]  = ax_rvalid[M];
+      assign ax_rready[M]  = l2r_rready[d];
+      // read-only: no write channel
+      assign ax_awid[M]    = '0;
+      assign ax_awaddr[M]  = '0;
+      assign ax_awlen[M]   = '0;
+      assign ax_awsize[M]  = '0;
+      assign ax_awburst[M] = '0;
+      assign ax_awcache[M] = '0;
+      assign ax_awprot[M]  = '0;
+      assign ax_awqos[M]   = '0;
+      assign ax_awvalid[M] = 1'b0;
+      assign ax_wdata[M]   = '0;
+      assign ax_wstrb[M]   = '0;
+      assign ax_wlast[M]   = 1'b0;
+      assign ax_wvalid[M]  = 1'b0;
+      assign ax_bready[M]  = 1'b1;
+      logic unused_w;
+      assign unused_w = ^{ax_awready[M], ax_wready[M], ax_bid[M], ax_bresp[M], ax_bvalid[M]};
     end
+  end else begin : g_l2_no_rd1
+    assign l2r_arready = '0;
+    assign l2r_rid     = '0;
+    assign l2r_rdata   = '0;
+    assign l2r_rresp   = '0;
+    assign l2r_rlast   = '0;
+    assign l2r_rvalid  = '0;
+    logic unused_rd1;
+    assign unused_rd1 = ^{l2r_arid, l2r_araddr, l2r_arlen, l2r_arsize, l2r_arburst, l2r_arcache,
+                          l2r_arprot, l2r_arqos, l2r_arvalid, l2r_rready};
   end
   // -------- end L2 section
 
