@@ -48,7 +48,7 @@ TEST_BUILD += ctrl-syncmgr-tb
 BENCH_DEPS += ctrl-syncmgr-tb
 
 # ---- Queue manager
-QM_RTL := $(CFG_PKG) rtl/qman/gen/qman_reg_pkg.sv rtl/qman/gen/qman_reg_top.sv rtl/qman/tessera_qman.sv
+QM_RTL := $(CFG_PKG) $(PRIM_PKG) rtl/qman/gen/qman_reg_pkg.sv rtl/qman/gen/qman_reg_top.sv rtl/qman/tessera_qman.sv tests/qman/tb_qman_top.sv
 QM_C   := tests/qman/qman_test.c tests/golden/cp_model.c
 $(CTRL_BUILD)/qman/libqmtest.a: $(QM_C) $(CTRL_GOLDEN) tests/qman/qtb_drv.h
 	@mkdir -p $(CTRL_BUILD)/qman/c
@@ -56,13 +56,14 @@ $(CTRL_BUILD)/qman/libqmtest.a: $(QM_C) $(CTRL_GOLDEN) tests/qman/qtb_drv.h
 	  && ar rcs $@ *.o
 $(CTRL_BUILD)/qman/Vtessera_qman: $(QM_RTL) tests/qman/tb_qman.cpp $(APB_DRV) $(CTRL_BUILD)/qman/libqmtest.a
 	@mkdir -p $(CTRL_BUILD)/qman && rm -f $@
-	nice verilator $(CTRL_VFLAGS) --top-module tessera_qman -Mdir $(CTRL_BUILD)/qman \
+	nice verilator $(CTRL_VFLAGS) --top-module tb_qman_top --prefix Vtessera_qman -Mdir $(CTRL_BUILD)/qman \
 	  -o Vtessera_qman -CFLAGS "-O1 $(CTRL_CINC)" $(VLT_WAIVERS) $(QM_RTL) \
 	  $(abspath tests/qman/tb_qman.cpp) $(CTRL_BUILD)/qman/libqmtest.a \
 	  >$(CTRL_BUILD)/qman/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/qman/build.log; exit 1; }
 
 # ---- DMA engine
-DMA_RTL := $(CFG_PKG) rtl/dma/gen/dma_reg_pkg.sv rtl/dma/gen/dma_reg_top.sv rtl/dma/tessera_dma_tensor.sv rtl/dma/tessera_dma.sv
+DMA_RTL := $(CFG_PKG) $(PRIM_PKG) rtl/dma/gen/dma_reg_pkg.sv rtl/dma/gen/dma_reg_top.sv rtl/dma/tessera_dma_tensor.sv \
+           rtl/dma/tessera_dma.sv tests/dma/tb_dma_top.sv
 DMA_C   := tests/dma/dma_test.c tests/dma/dma_model.c
 $(CTRL_BUILD)/dma/libdmatest.a: $(DMA_C) tests/dma/dma_model.h tests/dma/dtb_drv.h bsp/include/regs/dma_regs.h
 	@mkdir -p $(CTRL_BUILD)/dma/c
@@ -70,7 +71,7 @@ $(CTRL_BUILD)/dma/libdmatest.a: $(DMA_C) tests/dma/dma_model.h tests/dma/dtb_drv
 	  && ar rcs $@ *.o
 $(CTRL_BUILD)/dma/Vtessera_dma: $(DMA_RTL) tests/dma/tb_dma.cpp $(APB_DRV) $(CTRL_BUILD)/dma/libdmatest.a
 	@mkdir -p $(CTRL_BUILD)/dma && rm -f $@
-	nice verilator $(CTRL_VFLAGS) --top-module tessera_dma -Mdir $(CTRL_BUILD)/dma \
+	nice verilator $(CTRL_VFLAGS) --top-module tb_dma_top --prefix Vtessera_dma -Mdir $(CTRL_BUILD)/dma \
 	  -o Vtessera_dma -CFLAGS "-O1 -I$(ROOT)/tests/dma $(CTRL_CINC)" $(VLT_WAIVERS) $(DMA_RTL) \
 	  $(abspath tests/dma/tb_dma.cpp) $(CTRL_BUILD)/dma/libdmatest.a \
 	  >$(CTRL_BUILD)/dma/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/dma/build.log; exit 1; }
@@ -82,7 +83,7 @@ ctrl-dma-bench: ctrl-dma-tb
 	@$(CTRL_BUILD)/dma/Vtessera_dma --bench $(CTRL_ARGS)
 
 # ---- integration: queue manager -> APB mux -> DMA (simulation wrapper in tests/ctrl)
-CI_RTL := $(CFG_PKG) rtl/qman/gen/qman_reg_pkg.sv rtl/dma/gen/dma_reg_pkg.sv rtl/syncmgr/gen/syncmgr_reg_pkg.sv \
+CI_RTL := $(CFG_PKG) $(PRIM_PKG) rtl/qman/gen/qman_reg_pkg.sv rtl/dma/gen/dma_reg_pkg.sv rtl/syncmgr/gen/syncmgr_reg_pkg.sv \
           rtl/qman/gen/qman_reg_top.sv rtl/dma/gen/dma_reg_top.sv rtl/syncmgr/gen/syncmgr_reg_top.sv \
           rtl/qman/tessera_qman.sv rtl/prim/tessera_apb_mux.sv rtl/dma/tessera_dma_tensor.sv rtl/dma/tessera_dma.sv \
           rtl/syncmgr/tessera_syncmgr.sv tests/ctrl/tb_ctrl_top.sv
@@ -111,10 +112,12 @@ $(CTRL_BUILD)/apb_mux/Vtessera_apb_mux: rtl/prim/tessera_apb_mux.sv tests/qman/t
 	  >$(CTRL_BUILD)/apb_mux/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/apb_mux/build.log; exit 1; }
 
 # ---- command-buffer fetch arbiter (5 ports)
-$(CTRL_BUILD)/fetch_arb/Vtessera_qman_fetch_arb: rtl/qman/tessera_qman_fetch_arb.sv tests/qman/tb_fetch_arb.cpp
+FA_RTL := $(PRIM_PKG) rtl/qman/tessera_qman_fetch_arb.sv tests/qman/tb_qman_fetch_arb_top.sv
+$(CTRL_BUILD)/fetch_arb/Vtessera_qman_fetch_arb: $(FA_RTL) tests/qman/tb_fetch_arb.cpp
 	@mkdir -p $(CTRL_BUILD)/fetch_arb && rm -f $@
-	nice verilator $(CTRL_VFLAGS) --top-module tessera_qman_fetch_arb -GNumPorts=5 -Mdir $(CTRL_BUILD)/fetch_arb \
-	  -o Vtessera_qman_fetch_arb -CFLAGS "-O1" $(VLT_WAIVERS) rtl/qman/tessera_qman_fetch_arb.sv \
+	nice verilator $(CTRL_VFLAGS) --top-module tb_qman_fetch_arb_top --prefix Vtessera_qman_fetch_arb \
+	  -GNumPorts=5 -Mdir $(CTRL_BUILD)/fetch_arb \
+	  -o Vtessera_qman_fetch_arb -CFLAGS "-O1" $(VLT_WAIVERS) $(FA_RTL) \
 	  $(abspath tests/qman/tb_fetch_arb.cpp) \
 	  >$(CTRL_BUILD)/fetch_arb/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/fetch_arb/build.log; exit 1; }
 .PHONY: ctrl-fetch-arb-test

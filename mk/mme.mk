@@ -13,12 +13,13 @@ LINT_TOPS += tessera_mme
 
 MME_BUILD := $(ROOT)/build/mme
 MME_TB_SRCS := tests/mme/tb_mme.cpp sim/src/axi_mem_model.cpp
+MME_TB_TOP  := tests/mme/tb_mme_top.sv
 MME_C_SRCS  := tests/mme/mme_test.c tests/mme/mme_golden.c tests/golden/numfmt.c
 MME_C_HDRS  := tests/mme/tb_mme.h tests/mme/mme_golden.h tests/golden/numfmt.h bsp/include/regs/mme_regs.h
 MME_VFLAGS := -O3 --x-assign fast --x-initial fast -Wno-fatal --cc --exe --build \
               -j 2 -CFLAGS "-O1 -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/sim/include -I$(ROOT)/bsp/include" \
               -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1"
-MME_RTL := rtl/mme/gen/mme_reg_pkg.sv $(MME_PKG) rtl/mme/gen/mme_reg_top.sv $(MME_SRCS)
+MME_RTL := $(PRIM_PKG) rtl/mme/gen/mme_reg_pkg.sv $(MME_PKG) rtl/mme/gen/mme_reg_top.sv $(MME_SRCS)
 
 # one Verilated model per array shape: $(MME_BUILD)/r<R>/Vtessera_mme
 define MME_TB_RULE
@@ -27,10 +28,10 @@ $(MME_BUILD)/r$(1)/libmmetest.a: $(MME_C_SRCS) $(MME_C_HDRS)
 	cd $(MME_BUILD)/r$(1)/c && gcc -O2 -Wall -Wextra -DMME_ROWS=$(1) -DMME_COLS=$(1) \
 	  -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/bsp/include -c $(abspath $(MME_C_SRCS)) \
 	  && ar rcs $$@ *.o
-$(MME_BUILD)/r$(1)/Vtessera_mme: $(MME_RTL) $(MME_TB_SRCS) $(MME_BUILD)/r$(1)/libmmetest.a
+$(MME_BUILD)/r$(1)/Vtessera_mme: $(MME_RTL) $(MME_TB_TOP) $(MME_TB_SRCS) $(MME_BUILD)/r$(1)/libmmetest.a
 	@mkdir -p $(MME_BUILD)/r$(1) && rm -f $$@
-	nice verilator $(MME_VFLAGS) --top-module tessera_mme -GRows=$(1) -GCols=$(1) \
-	  -Mdir $(MME_BUILD)/r$(1) -o Vtessera_mme $(VLT_WAIVERS) $(MME_RTL) $(abspath $(MME_TB_SRCS)) \
+	nice verilator $(MME_VFLAGS) --top-module tb_mme_top --prefix Vtessera_mme -GRows=$(1) -GCols=$(1) \
+	  -Mdir $(MME_BUILD)/r$(1) -o Vtessera_mme $(VLT_WAIVERS) $(MME_RTL) $(MME_TB_TOP) $(abspath $(MME_TB_SRCS)) \
 	  $(MME_BUILD)/r$(1)/libmmetest.a -LDFLAGS -lm \
 	  -CFLAGS "-DMME_ROWS=$(1) -DMME_COLS=$(1)" >$(MME_BUILD)/r$(1)/build.log 2>&1 \
 	  || { tail -30 $(MME_BUILD)/r$(1)/build.log; exit 1; }
@@ -55,12 +56,13 @@ $(MME_BUILD)/gl/tessera_mme_netlist.v: $(MME_RTL) | deps
 	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; write_verilog -noattr $(patsubst $(ROOT)/%,%,$@)" > /dev/null
 $(MME_BUILD)/gl/tessera_mme_split.v: $(MME_BUILD)/gl/tessera_mme_netlist.v util/gl_split_var.py
 	python3 util/gl_split_var.py $< $@
-$(MME_GL): $(MME_BUILD)/gl/tessera_mme_split.v $(MME_TB_SRCS) $(MME_BUILD)/r4/libmmetest.a
+$(MME_GL): $(MME_BUILD)/gl/tessera_mme_split.v $(MME_TB_TOP) $(MME_TB_SRCS) $(MME_BUILD)/r4/libmmetest.a
 	nice verilator --cc --exe --build -j 2 -O1 --x-assign fast --x-initial fast -Wno-fatal -fno-const-bit-op-tree \
-	  -Wno-lint -Wno-style --top-module tessera_mme -Mdir $(MME_BUILD)/gl/obj -o Vtessera_mme \
+	  -Wno-lint -Wno-style --top-module tb_mme_top --prefix Vtessera_mme -DTESSERA_TB_NETLIST -GRows=4 -GCols=4 \
+	  -Mdir $(MME_BUILD)/gl/obj -o Vtessera_mme \
 	  -CFLAGS "-O0 -DMME_ROWS=4 -DMME_COLS=4 -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/sim/include -I$(ROOT)/bsp/include" \
 	  -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0" \
-	  -LDFLAGS -lm $< $(abspath $(MME_TB_SRCS)) $(MME_BUILD)/r4/libmmetest.a \
+	  -LDFLAGS -lm $(PRIM_PKG) $< $(MME_TB_TOP) $(abspath $(MME_TB_SRCS)) $(MME_BUILD)/r4/libmmetest.a \
 	  > $(MME_BUILD)/gl/build.log 2>&1 || { tail -20 $(MME_BUILD)/gl/build.log; exit 1; }
 .PHONY: mme-gl-test
 mme-gl-test: $(MME_GL) $(MME_BUILD)/r4/Vtessera_mme

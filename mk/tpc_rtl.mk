@@ -8,7 +8,7 @@ TPC_RTL_PKG  := rtl/tpc/tessera_tpc_isa_pkg.sv rtl/tpc/tessera_tpc_sfu_pkg.sv
 TPC_RTL_MODS := rtl/tpc/tessera_tpc_dec.sv rtl/tpc/tessera_tpc_vlane.sv rtl/tpc/tessera_tpc_valu.sv rtl/tpc/tessera_tpc_tmu.sv rtl/tpc/tessera_tpc_fadd.sv rtl/tpc/tessera_tpc_fmul.sv \
                 rtl/tpc/tessera_tpc_ffma.sv rtl/tpc/tessera_tpc_fpu.sv \
                 rtl/tpc/tessera_tpc_core.sv
-TPC_RTL      := rtl/cfg/$(CONFIG)/tessera_cfg_pkg.sv rtl/mme/tessera_mme_pkg.sv $(TPC_RTL_PKG) $(TPC_RTL_MODS)
+TPC_RTL      := rtl/cfg/$(CONFIG)/tessera_cfg_pkg.sv $(PRIM_PKG) rtl/mme/tessera_mme_pkg.sv $(TPC_RTL_PKG) $(TPC_RTL_MODS)
 
 RTL_PKGS  += $(TPC_RTL_PKG)
 RTL_SRCS  += $(TPC_RTL_MODS)
@@ -24,13 +24,14 @@ $(TPC_RTL_BUILD)/tpc_golden.o: tests/tpc/golden/tpc_golden.c $(TPC_GOLDEN_HDRS) 
 	@mkdir -p $(dir $@)
 	$(TPC_HOST_CC) $(TPC_HOST_CFLAGS) -Itests/tpc -Itools/tpcasm -c -o $@ $<
 
-$(TPC_RTL_TB): $(TPC_RTL) tests/tpc/rtl/tb_tpc_core.cpp $(TPC_TOOLS_DIR)/libtpcmodel.a $(TPC_RTL_BUILD)/tpc_golden.o mk/tpc_rtl.mk
+$(TPC_RTL_TB): $(TPC_RTL) tests/tpc/rtl/tb_tpc_core_top.sv tests/tpc/rtl/tb_tpc_core.cpp $(TPC_TOOLS_DIR)/libtpcmodel.a $(TPC_RTL_BUILD)/tpc_golden.o mk/tpc_rtl.mk
 	@mkdir -p $(TPC_RTL_BUILD)/tb && rm -f $@
 	nice verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast \
-	  --public-flat-rw -Wno-fatal --top-module tessera_tpc_core "-GMemSize=33'h40000" -Mdir $(TPC_RTL_BUILD)/tb \
+	  --public-flat-rw -Wno-fatal --top-module tb_tpc_core_top --prefix Vtessera_tpc_core "-GMemSize=33'h40000" -Mdir $(TPC_RTL_BUILD)/tb \
 	  -o Vtessera_tpc_core -CFLAGS "-O1 -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm -I$(CFG_INC)" \
 	  -LDFLAGS "$(TPC_RTL_BUILD)/tpc_golden.o $(TPC_TOOLS_DIR)/libtpcmodel.a -lm" \
-	  $(addprefix $(ROOT)/,$(TPC_RTL)) $(ROOT)/tests/tpc/rtl/tb_tpc_core.cpp > $(TPC_RTL_BUILD)/tb/build.log 2>&1 \
+	  $(addprefix $(ROOT)/,$(TPC_RTL)) $(ROOT)/tests/tpc/rtl/tb_tpc_core_top.sv $(ROOT)/tests/tpc/rtl/tb_tpc_core.cpp \
+	  > $(TPC_RTL_BUILD)/tb/build.log 2>&1 \
 	  || { tail -30 $(TPC_RTL_BUILD)/tb/build.log; exit 1; }
 
 .PHONY: tpc-rtl-gen tpc-rtl-gen-check tpc-rtl-lint tpc-rtl-tb tpc-rtl-test tpc-rtl-synth

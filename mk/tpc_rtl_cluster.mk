@@ -15,6 +15,7 @@ TPCC_BUILD := $(BUILD)/tpc_cluster_$(TPCC_PER_DCORE)
 TPCC_TB    := $(TPCC_BUILD)/Vtessera_tpc_cluster
 TPCC_RTL   := $(CFG_PKG) rtl/tpc/gen/tpc_reg_pkg.sv rtl/tpc/gen/tpc_reg_top.sv \
               $(filter-out rtl/cfg/%,$(TPC_RTL)) $(TPCC_MODS)
+TPCC_TOP   := tests/tpc/rtl/tb_tpc_cluster_top.sv
 TPCC_SRCS  := tests/tpc/rtl/tpcc_harness.cpp sim/src/axi_mem_model.cpp
 TPCC_HDRS  := tests/tpc/rtl/tpcc_tb.h sim/include/axi_mem_model.h bsp/include/regs/tpc_regs.h
 TPCC_SHAPES ?= 2
@@ -27,16 +28,16 @@ $(TPCC_BUILD)/tpcc.vlt:
 	@mkdir -p $(dir $@)
 	@printf '`verilator_config\npublic_flat_rw -module "tessera_tpc_cluster" -var "c_retire"\n' > $@
 
-$(TPCC_TB): $(TPCC_RTL) $(TPCC_SRCS) $(TPCC_HDRS) $(TPC_TOOLS_DIR)/libtpcmodel.a $(TPC_RTL_BUILD)/tpc_golden.o \
+$(TPCC_TB): $(TPCC_RTL) $(TPCC_TOP) $(TPCC_SRCS) $(TPCC_HDRS) $(TPC_TOOLS_DIR)/libtpcmodel.a $(TPC_RTL_BUILD)/tpc_golden.o \
             $(TPCC_BUILD)/tpcc.vlt $(TPCC_BUILD)/tpcc_test.o mk/tpc_rtl_cluster.mk
 	@mkdir -p $(TPCC_BUILD) && rm -f $@
 	nice verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast -Wno-fatal \
-	  --top-module tessera_tpc_cluster "-GMemSize=33'h1000000" -GTpcPerDcore=$(TPCC_PER_DCORE) -Mdir $(TPCC_BUILD) -o Vtessera_tpc_cluster \
+	  --top-module tb_tpc_cluster_top --prefix Vtessera_tpc_cluster "-GMemSize=33'h1000000" -GTpcPerDcore=$(TPCC_PER_DCORE) -Mdir $(TPCC_BUILD) -o Vtessera_tpc_cluster \
 	  -CFLAGS "-O1 -DTPCC_PER_DCORE=$(TPCC_PER_DCORE) -I$(ROOT)/tests/tpc -I$(ROOT)/tests/tpc/rtl -I$(ROOT)/tools/tpcasm -I$(ROOT)/sim/include -I$(ROOT)/bsp/include -I$(CFG_INC)" \
 	  -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1" \
 	  -LDFLAGS "$(TPCC_BUILD)/tpcc_test.o $(TPC_RTL_BUILD)/tpc_golden.o $(TPC_TOOLS_DIR)/libtpcmodel.a -lm" \
 	  $(VLT_WAIVERS) $(TPCC_BUILD)/tpcc.vlt $(CFG_PKG) $(addprefix $(ROOT)/,$(filter-out $(CFG_PKG),$(TPCC_RTL))) \
-	  $(addprefix $(ROOT)/,$(TPCC_SRCS)) > $(TPCC_BUILD)/build.log 2>&1 \
+	  $(ROOT)/$(TPCC_TOP) $(addprefix $(ROOT)/,$(TPCC_SRCS)) > $(TPCC_BUILD)/build.log 2>&1 \
 	  || { tail -30 $(TPCC_BUILD)/build.log; exit 1; }
 
 .PHONY: tpc-cluster-tb tpc-cluster-lint tpc-cluster-test tpc-cluster-bench

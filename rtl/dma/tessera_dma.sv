@@ -21,82 +21,14 @@ module tessera_dma #(
   input  logic         clk_i,
   input  logic         rst_ni,
   // APB4 register slave
-  input  logic         apb_psel_i,
-  input  logic         apb_penable_i,
-  input  logic         apb_pwrite_i,
-  input  logic [2:0]   apb_pprot_i,
-  input  logic [15:0]  apb_paddr_i,
-  input  logic [31:0]  apb_pwdata_i,
-  input  logic [3:0]   apb_pstrb_i,
-  output logic         apb_pready_o,
-  output logic [31:0]  apb_prdata_o,
-  output logic         apb_pslverr_o,
+  input  tessera_bus_pkg::apb_req_t apb_req_i,
+  output tessera_bus_pkg::apb_rsp_t apb_rsp_o,
   // AXI4 master
-  output logic [IdBits-1:0]   m_axi_awid_o,
-  output logic [31:0]  m_axi_awaddr_o,
-  output logic [7:0]   m_axi_awlen_o,
-  output logic [2:0]   m_axi_awsize_o,
-  output logic [1:0]   m_axi_awburst_o,
-  output logic [3:0]   m_axi_awcache_o,
-  output logic [2:0]   m_axi_awprot_o,
-  output logic [3:0]   m_axi_awqos_o,
-  output logic         m_axi_awvalid_o,
-  input  logic         m_axi_awready_i,
-  output logic [255:0] m_axi_wdata_o,
-  output logic [31:0]  m_axi_wstrb_o,
-  output logic         m_axi_wlast_o,
-  output logic         m_axi_wvalid_o,
-  input  logic         m_axi_wready_i,
-  input  logic [IdBits-1:0]   m_axi_bid_i,
-  input  logic [1:0]   m_axi_bresp_i,
-  input  logic         m_axi_bvalid_i,
-  output logic         m_axi_bready_o,
-  output logic [IdBits-1:0]   m_axi_arid_o,
-  output logic [31:0]  m_axi_araddr_o,
-  output logic [7:0]   m_axi_arlen_o,
-  output logic [2:0]   m_axi_arsize_o,
-  output logic [1:0]   m_axi_arburst_o,
-  output logic [3:0]   m_axi_arcache_o,
-  output logic [2:0]   m_axi_arprot_o,
-  output logic [3:0]   m_axi_arqos_o,
-  output logic         m_axi_arvalid_o,
-  input  logic         m_axi_arready_i,
-  input  logic [IdBits-1:0]   m_axi_rid_i,
-  input  logic [255:0] m_axi_rdata_i,
-  input  logic [1:0]   m_axi_rresp_i,
-  input  logic         m_axi_rlast_i,
-  input  logic         m_axi_rvalid_i,
-  output logic         m_axi_rready_o,
+  output tessera_bus_pkg::axi_req_t mst_req_o,
+  input  tessera_bus_pkg::axi_rsp_t mst_rsp_i,
   // AXI4 master to host memory (same ID, sizes and bursts as the memory port)
-  output logic [IdBits-1:0]   h_axi_awid_o,
-  output logic [31:0]  h_axi_awaddr_o,
-  output logic [7:0]   h_axi_awlen_o,
-  output logic [2:0]   h_axi_awsize_o,
-  output logic [1:0]   h_axi_awburst_o,
-  output logic         h_axi_awvalid_o,
-  input  logic         h_axi_awready_i,
-  output logic [255:0] h_axi_wdata_o,
-  output logic [31:0]  h_axi_wstrb_o,
-  output logic         h_axi_wlast_o,
-  output logic         h_axi_wvalid_o,
-  input  logic         h_axi_wready_i,
-  input  logic [IdBits-1:0]   h_axi_bid_i,
-  input  logic [1:0]   h_axi_bresp_i,
-  input  logic         h_axi_bvalid_i,
-  output logic         h_axi_bready_o,
-  output logic [IdBits-1:0]   h_axi_arid_o,
-  output logic [31:0]  h_axi_araddr_o,
-  output logic [7:0]   h_axi_arlen_o,
-  output logic [2:0]   h_axi_arsize_o,
-  output logic [1:0]   h_axi_arburst_o,
-  output logic         h_axi_arvalid_o,
-  input  logic         h_axi_arready_i,
-  input  logic [IdBits-1:0]   h_axi_rid_i,
-  input  logic [255:0] h_axi_rdata_i,
-  input  logic [1:0]   h_axi_rresp_i,
-  input  logic         h_axi_rlast_i,
-  input  logic         h_axi_rvalid_i,
-  output logic         h_axi_rready_o,
+  output tessera_bus_pkg::axi_req_t host_req_o,
+  input  tessera_bus_pkg::axi_rsp_t host_rsp_i,
   // completion message
   output logic         msg_valid_o,
   input  logic         msg_ready_i,
@@ -105,6 +37,11 @@ module tessera_dma #(
   output logic         idle_o,
   output logic         irq_o
 );
+  // the AXI ports as signals: m_axi_* (memory), h_axi_* (host memory)
+  `TESSERA_AXI_SIGS_DECL(m_axi_, IdBits)
+  `TESSERA_AXI_MST_CONNECT(mst_req_o, mst_rsp_i, m_axi_)
+  `TESSERA_AXI_SIGS_DECL_MIN(h_axi_, IdBits)
+  `TESSERA_AXI_MST_CONNECT_MIN(host_req_o, host_rsp_i, h_axi_)
   localparam int unsigned FifoW = $clog2(FifoBeats);
   localparam int unsigned CntW  = FifoW + 1;
   // transpose: tile columns read together per row (one burst of up to TrK beats); a group of
@@ -134,16 +71,16 @@ module tessera_dma #(
   dma_reg_top u_regs (
     .clk           (clk_i),
     .arst_n        (rst_ni),
-    .s_apb_psel    (apb_psel_i),
-    .s_apb_penable (apb_penable_i),
-    .s_apb_pwrite  (apb_pwrite_i),
-    .s_apb_pprot   (apb_pprot_i),
-    .s_apb_paddr   (apb_paddr_i),
-    .s_apb_pwdata  (apb_pwdata_i),
-    .s_apb_pstrb   (apb_pstrb_i),
-    .s_apb_pready  (apb_pready_o),
-    .s_apb_prdata  (apb_prdata_o),
-    .s_apb_pslverr (apb_pslverr_o),
+    .s_apb_psel    (apb_req_i.psel),
+    .s_apb_penable (apb_req_i.penable),
+    .s_apb_pwrite  (apb_req_i.pwrite),
+    .s_apb_pprot   (apb_req_i.pprot),
+    .s_apb_paddr   (apb_req_i.paddr),
+    .s_apb_pwdata  (apb_req_i.pwdata),
+    .s_apb_pstrb   (apb_req_i.pstrb),
+    .s_apb_pready  (apb_rsp_o.pready),
+    .s_apb_prdata  (apb_rsp_o.prdata),
+    .s_apb_pslverr (apb_rsp_o.pslverr),
     .hwif_in       (hwif_in),
     .hwif_out      (hwif_out)
   );
@@ -186,14 +123,14 @@ module tessera_dma #(
   logic         ar_rdy, r_vld, aw_rdy, w_rdy, b_vld;
   logic [255:0] r_dat;
   logic [1:0]   r_rsp, b_rsp;
-  assign ar_rdy = src_h ? h_axi_arready_i : m_axi_arready_i;
-  assign r_vld  = src_h ? h_axi_rvalid_i : m_axi_rvalid_i;
-  assign r_dat  = src_h ? h_axi_rdata_i : m_axi_rdata_i;
-  assign r_rsp  = src_h ? h_axi_rresp_i : m_axi_rresp_i;
-  assign aw_rdy = dst_h ? h_axi_awready_i : m_axi_awready_i;
-  assign w_rdy  = dst_h ? h_axi_wready_i : m_axi_wready_i;
-  assign b_vld  = dst_h ? h_axi_bvalid_i : m_axi_bvalid_i;
-  assign b_rsp  = dst_h ? h_axi_bresp_i : m_axi_bresp_i;
+  assign ar_rdy = src_h ? h_axi_arready : m_axi_arready;
+  assign r_vld  = src_h ? h_axi_rvalid : m_axi_rvalid;
+  assign r_dat  = src_h ? h_axi_rdata : m_axi_rdata;
+  assign r_rsp  = src_h ? h_axi_rresp : m_axi_rresp;
+  assign aw_rdy = dst_h ? h_axi_awready : m_axi_awready;
+  assign w_rdy  = dst_h ? h_axi_wready : m_axi_wready;
+  assign b_vld  = dst_h ? h_axi_bvalid : m_axi_bvalid;
+  assign b_rsp  = dst_h ? h_axi_bresp : m_axi_bresp;
 
   logic [7:0]  err_q;
   logic        done_q, reject_q;
@@ -451,15 +388,15 @@ module tessera_dma #(
   assign tr_wnull       = trm && !tfull_q[tout_q];
   assign e_wvalid       = (wq_n_q != 3'd0) && (!tr_wnull || stop_q);
   assign w_last         = (w_beat_q == wq_q[0] - 4'd1);
-  assign m_axi_wvalid_o = ten_q ? t_wvalid : (e_wvalid && !dst_h);
-  assign m_axi_wlast_o  = ten_q ? t_wlast : w_last;
+  assign m_axi_wvalid = ten_q ? t_wvalid : (e_wvalid && !dst_h);
+  assign m_axi_wlast  = ten_q ? t_wlast : w_last;
   // W beat of a non-tensor job (on the memory or the host port)
   logic [255:0] e_wdata;
   logic [31:0]  e_wstrb;
   assign e_wdata        = fillm ? {8{fill_q}} : (trm ? tr_beat : fifo_mem[rd_ptr_q]);
   assign e_wstrb        = tr_wnull ? 32'h0 : 32'hFFFF_FFFF;
-  assign m_axi_wdata_o  = ten_q ? t_wdata : e_wdata;
-  assign m_axi_wstrb_o  = ten_q ? t_wstrb : e_wstrb;
+  assign m_axi_wdata  = ten_q ? t_wdata : e_wdata;
+  assign m_axi_wstrb  = ten_q ? t_wstrb : e_wstrb;
   assign w_fire         = e_wvalid && w_rdy && !ten_q;
   // a tile register may be refilled from the cycle its last transposed beat is written
   // (the load lands at the clock edge after that beat has been read), so the W channel
@@ -502,23 +439,23 @@ module tessera_dma #(
     .err_o      (t_err),
     .ran_o      (t_ran),
     .ar_valid_o (t_arvalid),
-    .ar_ready_i (m_axi_arready_i && ten_q),
+    .ar_ready_i (m_axi_arready && ten_q),
     .ar_addr_o  (t_araddr),
     .ar_len_o   (t_arlen),
-    .r_valid_i  (m_axi_rvalid_i && ten_q),
-    .r_data_i   (m_axi_rdata_i),
-    .r_resp_i   (m_axi_rresp_i),
+    .r_valid_i  (m_axi_rvalid && ten_q),
+    .r_data_i   (m_axi_rdata),
+    .r_resp_i   (m_axi_rresp),
     .aw_valid_o (t_awvalid),
-    .aw_ready_i (m_axi_awready_i && ten_q),
+    .aw_ready_i (m_axi_awready && ten_q),
     .aw_addr_o  (t_awaddr),
     .aw_len_o   (t_awlen),
     .w_valid_o  (t_wvalid),
-    .w_ready_i  (m_axi_wready_i && ten_q),
+    .w_ready_i  (m_axi_wready && ten_q),
     .w_data_o   (t_wdata),
     .w_strb_o   (t_wstrb),
     .w_last_o   (t_wlast),
-    .b_valid_i  (m_axi_bvalid_i && ten_q),
-    .b_resp_i   (m_axi_bresp_i)
+    .b_valid_i  (m_axi_bvalid && ten_q),
+    .b_resp_i   (m_axi_bresp)
   );
   always_comb begin
     t_wbytes = '0;
@@ -539,45 +476,45 @@ module tessera_dma #(
     end
   end
 
-  assign m_axi_awid_o    = IdBits'(AxiId);
-  assign m_axi_awaddr_o  = ten_q ? t_awaddr : awaddr_q;
-  assign m_axi_awlen_o   = ten_q ? t_awlen : awlen_q;
-  assign m_axi_awsize_o  = 3'd5;
-  assign m_axi_awburst_o = 2'b01;
-  assign m_axi_awcache_o = {wr_alloc_q, wr_alloc_q, 2'b11};
-  assign m_axi_awprot_o  = 3'b000;
-  assign m_axi_awqos_o   = {2'b00, wr_class_q};
-  assign m_axi_awvalid_o = ten_q ? t_awvalid : (awvalid_q && !dst_h);
-  assign m_axi_bready_o  = 1'b1;
-  assign m_axi_arid_o    = IdBits'(AxiId);
-  assign m_axi_araddr_o  = ten_q ? t_araddr : araddr_q;
-  assign m_axi_arlen_o   = ten_q ? t_arlen : arlen_q;
-  assign m_axi_arsize_o  = 3'd5;
-  assign m_axi_arburst_o = 2'b01;
-  assign m_axi_arcache_o = {rd_alloc_q, rd_alloc_q, 2'b11};
-  assign m_axi_arprot_o  = 3'b000;
-  assign m_axi_arqos_o   = {2'b00, rd_class_q};
-  assign m_axi_arvalid_o = ten_q ? t_arvalid : (arvalid_q && !src_h);
-  assign m_axi_rready_o  = 1'b1;
+  assign m_axi_awid    = IdBits'(AxiId);
+  assign m_axi_awaddr  = ten_q ? t_awaddr : awaddr_q;
+  assign m_axi_awlen   = ten_q ? t_awlen : awlen_q;
+  assign m_axi_awsize  = 3'd5;
+  assign m_axi_awburst = 2'b01;
+  assign m_axi_awcache = {wr_alloc_q, wr_alloc_q, 2'b11};
+  assign m_axi_awprot  = 3'b000;
+  assign m_axi_awqos   = {2'b00, wr_class_q};
+  assign m_axi_awvalid = ten_q ? t_awvalid : (awvalid_q && !dst_h);
+  assign m_axi_bready  = 1'b1;
+  assign m_axi_arid    = IdBits'(AxiId);
+  assign m_axi_araddr  = ten_q ? t_araddr : araddr_q;
+  assign m_axi_arlen   = ten_q ? t_arlen : arlen_q;
+  assign m_axi_arsize  = 3'd5;
+  assign m_axi_arburst = 2'b01;
+  assign m_axi_arcache = {rd_alloc_q, rd_alloc_q, 2'b11};
+  assign m_axi_arprot  = 3'b000;
+  assign m_axi_arqos   = {2'b00, rd_class_q};
+  assign m_axi_arvalid = ten_q ? t_arvalid : (arvalid_q && !src_h);
+  assign m_axi_rready  = 1'b1;
 
-  assign h_axi_awid_o    = IdBits'(AxiId);
-  assign h_axi_awaddr_o  = awaddr_q;
-  assign h_axi_awlen_o   = awlen_q;
-  assign h_axi_awsize_o  = 3'd5;
-  assign h_axi_awburst_o = 2'b01;
-  assign h_axi_awvalid_o = awvalid_q && dst_h;
-  assign h_axi_wdata_o   = e_wdata;
-  assign h_axi_wstrb_o   = e_wstrb;
-  assign h_axi_wlast_o   = w_last;
-  assign h_axi_wvalid_o  = e_wvalid && dst_h;
-  assign h_axi_bready_o  = 1'b1;
-  assign h_axi_arid_o    = IdBits'(AxiId);
-  assign h_axi_araddr_o  = araddr_q;
-  assign h_axi_arlen_o   = arlen_q;
-  assign h_axi_arsize_o  = 3'd5;
-  assign h_axi_arburst_o = 2'b01;
-  assign h_axi_arvalid_o = arvalid_q && src_h;
-  assign h_axi_rready_o  = 1'b1;
+  assign h_axi_awid    = IdBits'(AxiId);
+  assign h_axi_awaddr  = awaddr_q;
+  assign h_axi_awlen   = awlen_q;
+  assign h_axi_awsize  = 3'd5;
+  assign h_axi_awburst = 2'b01;
+  assign h_axi_awvalid = awvalid_q && dst_h;
+  assign h_axi_wdata   = e_wdata;
+  assign h_axi_wstrb   = e_wstrb;
+  assign h_axi_wlast   = w_last;
+  assign h_axi_wvalid  = e_wvalid && dst_h;
+  assign h_axi_bready  = 1'b1;
+  assign h_axi_arid    = IdBits'(AxiId);
+  assign h_axi_araddr  = araddr_q;
+  assign h_axi_arlen   = arlen_q;
+  assign h_axi_arsize  = 3'd5;
+  assign h_axi_arburst = 2'b01;
+  assign h_axi_arvalid = arvalid_q && src_h;
+  assign h_axi_rready  = 1'b1;
 
   logic axi_err;
   assign axi_err = (r_vld && r_rsp != 2'b00) || (b_vld && b_rsp != 2'b00);
@@ -662,8 +599,8 @@ module tessera_dma #(
         end
         STen: begin
           perf_busy_q <= perf_busy_q + 32'd1;
-          if (m_axi_rvalid_i) perf_rd_q <= perf_rd_q + 32'd32;
-          if (t_wvalid && m_axi_wready_i) perf_wr_q <= perf_wr_q + 32'(t_wbytes);
+          if (m_axi_rvalid) perf_rd_q <= perf_rd_q + 32'd32;
+          if (t_wvalid && m_axi_wready) perf_wr_q <= perf_wr_q + 32'(t_wbytes);
           if (t_done) begin
             err_q <= t_err;
             if (t_ran && hwif_out.MSG_CTRL.en.value) begin
@@ -885,5 +822,5 @@ module tessera_dma #(
   assign irq_o  = (hwif_out.IRQ_EN.done.value && done_q) || (hwif_out.IRQ_EN.err.value && err_q != 8'd0);
 
   logic unused;
-  assign unused = ^{m_axi_bid_i, m_axi_rid_i, m_axi_rlast_i, t_busy, h_axi_bid_i, h_axi_rid_i, h_axi_rlast_i};
+  assign unused = ^{m_axi_bid, m_axi_rid, m_axi_rlast, t_busy, h_axi_bid, h_axi_rid, h_axi_rlast};
 endmodule

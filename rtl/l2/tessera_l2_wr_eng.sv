@@ -116,9 +116,12 @@ module tessera_l2_wr_eng #(
     logic [8:0]        left;
     logic [1:0]        cls;
   } aw_ent_t;
-  localparam int unsigned AbW = (AbDepth > 1) ? $clog2(AbDepth) : 1;
+  localparam int unsigned AbW    = (AbDepth > 1) ? $clog2(AbDepth) : 1;
+  localparam int unsigned AbEntW = 2 + IdBits + 32 + 9 + 2;   // $bits(aw_ent_t)
   aw_ent_t                  ab_q, aw_in;
-  aw_ent_t [AbDepth-1:0]    abf_q;
+  // a plain two-dimensional array, not a packed array of structs (Yosys' read_verilog
+  // mis-reads those, docs/fabric.md "Bus types"); an entry is copied into ab_q whole
+  logic [AbDepth-1:0][AbEntW-1:0] abf_q;
   logic [AbW-1:0]           abf_rd_q, abf_wr_q;
   logic [AbW:0]             abf_cnt_q;
   logic                     ab_valid_q, ab_take, abf_empty, ab_to_head, abf_push, abf_pop;

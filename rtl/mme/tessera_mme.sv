@@ -16,98 +16,22 @@ module tessera_mme
   parameter int unsigned Cols        = 16,           // array columns (power of two)
   parameter int unsigned KWords      = 64,           // operand buffer words per lane (power of two)
   parameter int unsigned AxiIdBits   = 4,
-  parameter int unsigned AxiAddrBits = 32,           // must be 32
-  parameter int unsigned AxiDataBits = 256,          // must be 256
   parameter logic [31:0] MemBase     = 32'h8000_0000, // addresses A/B/C/bias must lie in
   parameter logic [31:0] MemSize     = 32'h4000_0000
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
   // APB4 register slave
-  input  logic                   apb_psel_i,
-  input  logic                   apb_penable_i,
-  input  logic                   apb_pwrite_i,
-  input  logic [2:0]             apb_pprot_i,
-  input  logic [15:0]            apb_paddr_i,
-  input  logic [31:0]            apb_pwdata_i,
-  input  logic [3:0]             apb_pstrb_i,
-  output logic                   apb_pready_o,
-  output logic [31:0]            apb_prdata_o,
-  output logic                   apb_pslverr_o,
-  // AXI4 master
-  output logic [AxiIdBits-1:0]   m_axi_awid_o,
-  output logic [AxiAddrBits-1:0] m_axi_awaddr_o,
-  output logic [7:0]             m_axi_awlen_o,
-  output logic [2:0]             m_axi_awsize_o,
-  output logic [1:0]             m_axi_awburst_o,
-  output logic [3:0]             m_axi_awcache_o,
-  output logic [2:0]             m_axi_awprot_o,
-  output logic [3:0]             m_axi_awqos_o,
-  output logic                   m_axi_awvalid_o,
-  input  logic                   m_axi_awready_i,
-  output logic [AxiDataBits-1:0] m_axi_wdata_o,
-  output logic [AxiDataBits/8-1:0] m_axi_wstrb_o,
-  output logic                   m_axi_wlast_o,
-  output logic                   m_axi_wvalid_o,
-  input  logic                   m_axi_wready_i,
-  input  logic [AxiIdBits-1:0]   m_axi_bid_i,
-  input  logic [1:0]             m_axi_bresp_i,
-  input  logic                   m_axi_bvalid_i,
-  output logic                   m_axi_bready_o,
-  output logic [AxiIdBits-1:0]   m_axi_arid_o,
-  output logic [AxiAddrBits-1:0] m_axi_araddr_o,
-  output logic [7:0]             m_axi_arlen_o,
-  output logic [2:0]             m_axi_arsize_o,
-  output logic [1:0]             m_axi_arburst_o,
-  output logic [3:0]             m_axi_arcache_o,
-  output logic [2:0]             m_axi_arprot_o,
-  output logic [3:0]             m_axi_arqos_o,
-  output logic                   m_axi_arvalid_o,
-  input  logic                   m_axi_arready_i,
-  input  logic [AxiIdBits-1:0]   m_axi_rid_i,
-  input  logic [AxiDataBits-1:0] m_axi_rdata_i,
-  input  logic [1:0]             m_axi_rresp_i,
-  input  logic                   m_axi_rlast_i,
-  input  logic                   m_axi_rvalid_i,
-  output logic                   m_axi_rready_o,
+  input  tessera_bus_pkg::apb_req_t apb_req_i,
+  output tessera_bus_pkg::apb_rsp_t apb_rsp_o,
+  // AXI4 master (port A)
+  output tessera_bus_pkg::axi_req_t mst_req_o,
+  input  tessera_bus_pkg::axi_rsp_t mst_rsp_i,
   // Port B: a second AXI master. It reads the B panels (A panels and the init tile are
-  // read on port m_axi_*), so A and B cross in parallel, and writes the odd rows of
+  // read on port A), so A and B cross in parallel, and writes the odd rows of
   // each C tile (port A the even rows), so a tile drains in half the time.
-  output logic [AxiIdBits-1:0]   mb_axi_awid_o,
-  output logic [AxiAddrBits-1:0] mb_axi_awaddr_o,
-  output logic [7:0]             mb_axi_awlen_o,
-  output logic [2:0]             mb_axi_awsize_o,
-  output logic [1:0]             mb_axi_awburst_o,
-  output logic [3:0]             mb_axi_awcache_o,
-  output logic [2:0]             mb_axi_awprot_o,
-  output logic [3:0]             mb_axi_awqos_o,
-  output logic                   mb_axi_awvalid_o,
-  input  logic                   mb_axi_awready_i,
-  output logic [AxiDataBits-1:0] mb_axi_wdata_o,
-  output logic [AxiDataBits/8-1:0] mb_axi_wstrb_o,
-  output logic                   mb_axi_wlast_o,
-  output logic                   mb_axi_wvalid_o,
-  input  logic                   mb_axi_wready_i,
-  input  logic [AxiIdBits-1:0]   mb_axi_bid_i,
-  input  logic [1:0]             mb_axi_bresp_i,
-  input  logic                   mb_axi_bvalid_i,
-  output logic                   mb_axi_bready_o,
-  output logic [AxiIdBits-1:0]   mb_axi_arid_o,
-  output logic [AxiAddrBits-1:0] mb_axi_araddr_o,
-  output logic [7:0]             mb_axi_arlen_o,
-  output logic [2:0]             mb_axi_arsize_o,
-  output logic [1:0]             mb_axi_arburst_o,
-  output logic [3:0]             mb_axi_arcache_o,
-  output logic [2:0]             mb_axi_arprot_o,
-  output logic [3:0]             mb_axi_arqos_o,
-  output logic                   mb_axi_arvalid_o,
-  input  logic                   mb_axi_arready_i,
-  input  logic [AxiIdBits-1:0]   mb_axi_rid_i,
-  input  logic [AxiDataBits-1:0] mb_axi_rdata_i,
-  input  logic [1:0]             mb_axi_rresp_i,
-  input  logic                   mb_axi_rlast_i,
-  input  logic                   mb_axi_rvalid_i,
-  output logic                   mb_axi_rready_o,
+  output tessera_bus_pkg::axi_req_t mstb_req_o,
+  input  tessera_bus_pkg::axi_rsp_t mstb_rsp_i,
   // completion message to the Sync Manager
   output logic                   msg_valid_o,
   input  logic                   msg_ready_i,
@@ -118,6 +42,11 @@ module tessera_mme
   // interrupt (level): STATUS.done | STATUS.busy_reject
   output logic                   irq_o
 );
+  // the AXI ports as signals: m_axi_* (port A), mb_axi_* (port B)
+  `TESSERA_AXI_SIGS_DECL(m_axi_, AxiIdBits)
+  `TESSERA_AXI_MST_CONNECT(mst_req_o, mst_rsp_i, m_axi_)
+  `TESSERA_AXI_SIGS_DECL(mb_axi_, AxiIdBits)
+  `TESSERA_AXI_MST_CONNECT(mstb_req_o, mstb_rsp_i, mb_axi_)
   localparam int unsigned LR   = $clog2(Rows);
   localparam int unsigned LC   = $clog2(Cols);
   localparam int unsigned KAW  = $clog2(KWords);
@@ -134,16 +63,16 @@ module tessera_mme
   mme_reg_top u_regs (
     .clk          (clk_i),
     .arst_n       (rst_ni),
-    .s_apb_psel   (apb_psel_i),
-    .s_apb_penable(apb_penable_i),
-    .s_apb_pwrite (apb_pwrite_i),
-    .s_apb_pprot  (apb_pprot_i),
-    .s_apb_paddr  (apb_paddr_i),
-    .s_apb_pwdata (apb_pwdata_i),
-    .s_apb_pstrb  (apb_pstrb_i),
-    .s_apb_pready (apb_pready_o),
-    .s_apb_prdata (apb_prdata_o),
-    .s_apb_pslverr(apb_pslverr_o),
+    .s_apb_psel   (apb_req_i.psel),
+    .s_apb_penable(apb_req_i.penable),
+    .s_apb_pwrite (apb_req_i.pwrite),
+    .s_apb_pprot  (apb_req_i.pprot),
+    .s_apb_paddr  (apb_req_i.paddr),
+    .s_apb_pwdata (apb_req_i.pwdata),
+    .s_apb_pstrb  (apb_req_i.pstrb),
+    .s_apb_pready (apb_rsp_o.pready),
+    .s_apb_prdata (apb_rsp_o.prdata),
+    .s_apb_pslverr(apb_rsp_o.pslverr),
     .hwif_in      (hw_in),
     .hwif_out     (hw_out)
   );
@@ -490,16 +419,16 @@ module tessera_mme
     b_early = (f_ph_q == FTile) && !run_start && !f_go && need_b && free_b && !bj_full;
   end
 
-  assign m_axi_arvalid_o = (f_ph_q == FA || f_ph_q == FI) && !fq_full && !f_done;
-  assign m_axi_araddr_o  = f_ar_addr;
-  assign m_axi_arlen_o   = 8'(f_blen) - 8'd1;
-  assign m_axi_arid_o    = '0;
-  assign m_axi_arsize_o  = 3'd5;
-  assign m_axi_arburst_o = 2'b01;
-  assign m_axi_arcache_o = {rd_alloc_q, rd_alloc_q, 2'b11};
-  assign m_axi_arprot_o  = 3'b000;
-  assign m_axi_arqos_o   = {2'b00, rd_class_q};
-  assign f_issue = m_axi_arvalid_o && m_axi_arready_i;
+  assign m_axi_arvalid = (f_ph_q == FA || f_ph_q == FI) && !fq_full && !f_done;
+  assign m_axi_araddr  = f_ar_addr;
+  assign m_axi_arlen   = 8'(f_blen) - 8'd1;
+  assign m_axi_arid    = '0;
+  assign m_axi_arsize  = 3'd5;
+  assign m_axi_arburst = 2'b01;
+  assign m_axi_arcache = {rd_alloc_q, rd_alloc_q, 2'b11};
+  assign m_axi_arprot  = 3'b000;
+  assign m_axi_arqos   = {2'b00, rd_class_q};
+  assign f_issue = m_axi_arvalid && m_axi_arready;
 
   // the marker hands the tile to the array: queued in FTile when the tile has no init
   // fetch, else in FMark after the init bursts
@@ -771,16 +700,16 @@ module tessera_mme
     .beat_o   (pb_beat)
   );
 
-  assign mb_axi_arvalid_o = pb_act_q && !pb_done && !fqb_full;
-  assign mb_axi_araddr_o  = pb_ar_addr;
-  assign mb_axi_arlen_o   = 8'(pb_blen) - 8'd1;
-  assign mb_axi_arid_o    = '0;
-  assign mb_axi_arsize_o  = 3'd5;
-  assign mb_axi_arburst_o = 2'b01;
-  assign mb_axi_arcache_o = {rd_alloc_q, rd_alloc_q, 2'b11};
-  assign mb_axi_arprot_o  = 3'b000;
-  assign mb_axi_arqos_o   = {2'b00, rd_class_q};
-  assign pb_issue = mb_axi_arvalid_o && mb_axi_arready_i;
+  assign mb_axi_arvalid = pb_act_q && !pb_done && !fqb_full;
+  assign mb_axi_araddr  = pb_ar_addr;
+  assign mb_axi_arlen   = 8'(pb_blen) - 8'd1;
+  assign mb_axi_arid    = '0;
+  assign mb_axi_arsize  = 3'd5;
+  assign mb_axi_arburst = 2'b01;
+  assign mb_axi_arcache = {rd_alloc_q, rd_alloc_q, 2'b11};
+  assign mb_axi_arprot  = 3'b000;
+  assign mb_axi_arqos   = {2'b00, rd_class_q};
+  assign pb_issue = mb_axi_arvalid && mb_axi_arready;
   // the next job starts when the port is idle or with the current job's last burst
   assign bj_pop   = !bj_empty && (!pb_act_q || (pb_issue && pb_last));
 
@@ -839,16 +768,16 @@ module tessera_mme
   logic [KAW-1:0] rb_waddr;
   logic [4:0]     rb_bpos;
   logic [31:0]    rb_bmask;
-  assign mb_axi_rready_o = !fqb_empty;
-  assign rb_beat = mb_axi_rvalid_i && mb_axi_rready_o;
-  assign fqb_pop = rb_beat && mb_axi_rlast_i;
+  assign mb_axi_rready = !fqb_empty;
+  assign rb_beat = mb_axi_rvalid && mb_axi_rready;
+  assign fqb_pop = rb_beat && mb_axi_rlast;
   assign rb_kend = fqb_pop && fqb_head.kend;
   assign rb_j    = fqb_head.beat0 + rb_cnt_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rb_cnt_q <= '0;
     end else if (rb_beat) begin
-      rb_cnt_q <= mb_axi_rlast_i ? 8'd0 : rb_cnt_q + 8'd1;
+      rb_cnt_q <= mb_axi_rlast ? 8'd0 : rb_cnt_q + 8'd1;
     end
   end
   always_comb begin
@@ -893,10 +822,10 @@ module tessera_mme
   logic [1:0] r_lb;
   logic       mk_pop;
   logic [TW-1:0] mk_q;   // tiles whose marker reached the head (init data landed)
-  assign m_axi_rready_o = !fq_empty && !fq_head.marker;
-  assign r_beat  = m_axi_rvalid_i && m_axi_rready_o;
+  assign m_axi_rready = !fq_empty && !fq_head.marker;
+  assign r_beat  = m_axi_rvalid && m_axi_rready;
   assign mk_pop  = !fq_empty && fq_head.marker;
-  assign fq_pop  = mk_pop || (r_beat && m_axi_rlast_i);
+  assign fq_pop  = mk_pop || (r_beat && m_axi_rlast);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       mk_q <= '0;
@@ -906,7 +835,7 @@ module tessera_mme
       mk_q <= mk_q + 1'b1;
     end
   end
-  assign r_kend  = r_beat && m_axi_rlast_i && fq_head.kend;
+  assign r_kend  = r_beat && m_axi_rlast && fq_head.kend;
   assign r_j     = fq_head.beat0 + r_cnt_q;
   always_comb begin
     unique case (fq_head.dest)
@@ -920,7 +849,7 @@ module tessera_mme
     if (!rst_ni) begin
       r_cnt_q <= '0;
     end else if (r_beat) begin
-      r_cnt_q <= m_axi_rlast_i ? 8'd0 : r_cnt_q + 8'd1;
+      r_cnt_q <= m_axi_rlast ? 8'd0 : r_cnt_q + 8'd1;
     end
   end
 
@@ -963,9 +892,9 @@ module tessera_mme
     logic [31:0] e;
     always_comb begin
       q  = 8'(fq_head.off) + (8'(l) << r_lb);
-      e  = 32'(m_axi_rdata_i >> {q[4:0], 3'b000});
+      e  = 32'(m_axi_rdata >> {q[4:0], 3'b000});
       wa_be[l]   = '0;
-      wa_data[l] = m_axi_rdata_i;
+      wa_data[l] = m_axi_rdata;
       if (r_beat && fq_head.dest == 2'd0) begin
         if (fq_head.lay_l) begin
           if (8'(q[7:5]) == r_j) begin
@@ -983,7 +912,7 @@ module tessera_mme
     logic [7:0]  q;
     always_comb begin
       q  = 8'(fq_head.off) + (8'(l) << r_lb);
-      wi_elem[l] = 32'(m_axi_rdata_i >> {q[4:0], 3'b000});
+      wi_elem[l] = 32'(m_axi_rdata >> {q[4:0], 3'b000});
       wi_en[l]   = r_beat && fq_head.dest == 2'd2 && (8'(q[7:5]) == r_j);
     end
   end
@@ -993,9 +922,9 @@ module tessera_mme
     logic [31:0] e;
     always_comb begin
       q  = 8'(fqb_head.off) + (8'(l) << lbb);
-      e  = 32'(mb_axi_rdata_i >> {q[4:0], 3'b000});
+      e  = 32'(mb_axi_rdata >> {q[4:0], 3'b000});
       wb_be[l]   = '0;
-      wb_data[l] = mb_axi_rdata_i;
+      wb_data[l] = mb_axi_rdata;
       if (rb_beat) begin
         if (fqb_head.lay_l) begin
           if (8'(q[7:5]) == rb_j) begin
@@ -1475,38 +1404,38 @@ module tessera_mme
   assign drain_busy = |l_busy;
 
   // port A carries lane 0, port B's write channel lane 1
-  assign l_awready = {mb_axi_awready_i, m_axi_awready_i};
-  assign l_wready  = {mb_axi_wready_i, m_axi_wready_i};
-  assign l_bvalid  = {mb_axi_bvalid_i, m_axi_bvalid_i};
+  assign l_awready = {mb_axi_awready, m_axi_awready};
+  assign l_wready  = {mb_axi_wready, m_axi_wready};
+  assign l_bvalid  = {mb_axi_bvalid, m_axi_bvalid};
 
-  assign m_axi_awvalid_o  = l_awvalid[0];
-  assign m_axi_awaddr_o   = l_awaddr[0];
-  assign m_axi_awlen_o    = l_awlen[0];
-  assign m_axi_wvalid_o   = l_wvalid[0];
-  assign m_axi_wdata_o    = l_wdata[0];
-  assign m_axi_wstrb_o    = l_wstrb[0];
-  assign m_axi_wlast_o    = l_wlast[0];
-  assign mb_axi_awvalid_o = l_awvalid[1];
-  assign mb_axi_awaddr_o  = l_awaddr[1];
-  assign mb_axi_awlen_o   = l_awlen[1];
-  assign mb_axi_wvalid_o  = l_wvalid[1];
-  assign mb_axi_wdata_o   = l_wdata[1];
-  assign mb_axi_wstrb_o   = l_wstrb[1];
-  assign mb_axi_wlast_o   = l_wlast[1];
-  assign m_axi_awid_o     = '0;
-  assign m_axi_awsize_o   = 3'd5;
-  assign m_axi_awburst_o  = 2'b01;
-  assign m_axi_awcache_o  = {wr_alloc_q, wr_alloc_q, 2'b11};
-  assign m_axi_awprot_o   = 3'b000;
-  assign m_axi_awqos_o    = {2'b00, wr_class_q};
-  assign m_axi_bready_o   = 1'b1;
-  assign mb_axi_awid_o    = '0;
-  assign mb_axi_awsize_o  = 3'd5;
-  assign mb_axi_awburst_o = 2'b01;
-  assign mb_axi_awcache_o = {wr_alloc_q, wr_alloc_q, 2'b11};
-  assign mb_axi_awprot_o  = 3'b000;
-  assign mb_axi_awqos_o   = {2'b00, wr_class_q};
-  assign mb_axi_bready_o  = 1'b1;
+  assign m_axi_awvalid  = l_awvalid[0];
+  assign m_axi_awaddr   = l_awaddr[0];
+  assign m_axi_awlen    = l_awlen[0];
+  assign m_axi_wvalid   = l_wvalid[0];
+  assign m_axi_wdata    = l_wdata[0];
+  assign m_axi_wstrb    = l_wstrb[0];
+  assign m_axi_wlast    = l_wlast[0];
+  assign mb_axi_awvalid = l_awvalid[1];
+  assign mb_axi_awaddr  = l_awaddr[1];
+  assign mb_axi_awlen   = l_awlen[1];
+  assign mb_axi_wvalid  = l_wvalid[1];
+  assign mb_axi_wdata   = l_wdata[1];
+  assign mb_axi_wstrb   = l_wstrb[1];
+  assign mb_axi_wlast   = l_wlast[1];
+  assign m_axi_awid     = '0;
+  assign m_axi_awsize   = 3'd5;
+  assign m_axi_awburst  = 2'b01;
+  assign m_axi_awcache  = {wr_alloc_q, wr_alloc_q, 2'b11};
+  assign m_axi_awprot   = 3'b000;
+  assign m_axi_awqos    = {2'b00, wr_class_q};
+  assign m_axi_bready   = 1'b1;
+  assign mb_axi_awid    = '0;
+  assign mb_axi_awsize  = 3'd5;
+  assign mb_axi_awburst = 2'b01;
+  assign mb_axi_awcache = {wr_alloc_q, wr_alloc_q, 2'b11};
+  assign mb_axi_awprot  = 3'b000;
+  assign mb_axi_awqos   = {2'b00, wr_class_q};
+  assign mb_axi_bready  = 1'b1;
 
   // ================================================================ job state
   logic [7:0]  err_q;
@@ -1566,9 +1495,9 @@ module tessera_mme
         pc_mac_q  <= '0;
       end else begin
         if (state_q == SCheck) err_q <= chk_err;
-        if ((r_beat && m_axi_rresp_i != 2'b00) || (rb_beat && mb_axi_rresp_i != 2'b00) ||
-            (m_axi_bvalid_i && m_axi_bresp_i != 2'b00) ||
-            (mb_axi_bvalid_i && mb_axi_bresp_i != 2'b00)) begin
+        if ((r_beat && m_axi_rresp != 2'b00) || (rb_beat && mb_axi_rresp != 2'b00) ||
+            (m_axi_bvalid && m_axi_bresp != 2'b00) ||
+            (mb_axi_bvalid && mb_axi_bresp != 2'b00)) begin
           axi_err_q <= 1'b1;
         end
         if (state_q == SFlush && state_d != SFlush && axi_err_q) err_q <= tessera_mme_pkg::ErrAxi;
@@ -1607,7 +1536,7 @@ module tessera_mme
 
   // single AXI ID per direction: responses are in order, IDs are not needed
   logic unused_ids;
-  assign unused_ids = ^{m_axi_bid_i, m_axi_rid_i, mb_axi_bid_i, mb_axi_rid_i};
+  assign unused_ids = ^{m_axi_bid, m_axi_rid, mb_axi_bid, mb_axi_rid};
   // port B's metadata uses fmeta_t without the marker fields; the marker's slot fields
   // go to the tile-info FIFO when it is queued, not through the metadata FIFO
   logic unused_fqb;

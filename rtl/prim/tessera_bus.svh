@@ -278,4 +278,277 @@
   assign pfx``rdata``sfx idx  = rsp.rdata;                                   \
   assign pfx``err``sfx idx    = rsp.err;
 
+
+// ---------------------------------------------------------------- a module's bus port <-> its signals
+// A module whose logic is written on per-signal names keeps them as internal signals
+// <pfx><signal> (e.g. m_axi_awaddr) and connects them to its struct port with these
+// macros (declarations and assigns). IDs are idw bits (<= the flavour's ID width): the
+// request's upper ID bits are zero, the response's are ignored. The _MIN variants are
+// for a port without cache/prot/qos (driven to zero); the _RD variants for a read-only
+// manager (AW and W idle, B never accepted). Response user bits are ignored, request
+// user bits zero.
+`define TESSERA_AXI_SIGS_DECL_MIN(pfx, idw)                                    \
+  logic [idw-1:0] pfx``awid, pfx``arid, pfx``bid, pfx``rid;                    \
+  logic [31:0]    pfx``awaddr, pfx``araddr;                                    \
+  logic [7:0]     pfx``awlen, pfx``arlen;                                      \
+  logic [2:0]     pfx``awsize, pfx``arsize;                                    \
+  logic [1:0]     pfx``awburst, pfx``arburst, pfx``bresp, pfx``rresp;          \
+  logic           pfx``awvalid, pfx``awready, pfx``arvalid, pfx``arready;      \
+  logic           pfx``wlast, pfx``wvalid, pfx``wready;                        \
+  logic           pfx``bvalid, pfx``bready, pfx``rlast, pfx``rvalid, pfx``rready; \
+  logic [tessera_bus_pkg::DataBits-1:0] pfx``wdata, pfx``rdata;                \
+  logic [tessera_bus_pkg::StrbBits-1:0] pfx``wstrb;
+
+`define TESSERA_AXI_SIGS_DECL(pfx, idw)                                        \
+  `TESSERA_AXI_SIGS_DECL_MIN(pfx, idw)                                         \
+  logic [3:0] pfx``awcache, pfx``arcache, pfx``awqos, pfx``arqos;              \
+  logic [2:0] pfx``awprot, pfx``arprot;
+
+// manager port: request from the signals, the signals from the response
+`define TESSERA_AXI_MST_CONNECT_BASE(req, rsp, pfx)                            \
+  assign req.aw.id    = tessera_bus_pkg::id_t'(pfx``awid);                     \
+  assign req.aw.addr  = pfx``awaddr;                                           \
+  assign req.aw.len   = pfx``awlen;                                            \
+  assign req.aw.size  = pfx``awsize;                                           \
+  assign req.aw.burst = pfx``awburst;                                          \
+  assign req.aw.user  = '0;                                                    \
+  assign req.aw_valid = pfx``awvalid;                                          \
+  assign req.w.data   = pfx``wdata;                                            \
+  assign req.w.strb   = pfx``wstrb;                                            \
+  assign req.w.last   = pfx``wlast;                                            \
+  assign req.w.user   = '0;                                                    \
+  assign req.w_valid  = pfx``wvalid;                                           \
+  assign req.b_ready  = pfx``bready;                                           \
+  assign req.ar.id    = tessera_bus_pkg::id_t'(pfx``arid);                     \
+  assign req.ar.addr  = pfx``araddr;                                           \
+  assign req.ar.len   = pfx``arlen;                                            \
+  assign req.ar.size  = pfx``arsize;                                           \
+  assign req.ar.burst = pfx``arburst;                                          \
+  assign req.ar.user  = '0;                                                    \
+  assign req.ar_valid = pfx``arvalid;                                          \
+  assign req.r_ready  = pfx``rready;                                           \
+  assign pfx``awready = rsp.aw_ready;                                          \
+  assign pfx``wready  = rsp.w_ready;                                           \
+  assign pfx``bid     = rsp.b.id[$bits(pfx``bid)-1:0];                         \
+  assign pfx``bresp   = rsp.b.resp;                                            \
+  assign pfx``bvalid  = rsp.b_valid;                                           \
+  assign pfx``arready = rsp.ar_ready;                                          \
+  assign pfx``rid     = rsp.r.id[$bits(pfx``rid)-1:0];                         \
+  assign pfx``rdata   = rsp.r.data;                                            \
+  assign pfx``rresp   = rsp.r.resp;                                            \
+  assign pfx``rlast   = rsp.r.last;                                            \
+  assign pfx``rvalid  = rsp.r_valid;                                           \
+  logic pfx``unused_rsp;                                                       \
+  assign pfx``unused_rsp = ^{rsp.b.id, rsp.r.id, rsp.b.user, rsp.r.user};
+
+`define TESSERA_AXI_MST_CONNECT_MIN(req, rsp, pfx)                             \
+  `TESSERA_AXI_MST_CONNECT_BASE(req, rsp, pfx)                                 \
+  assign req.aw.cache = '0;                                                    \
+  assign req.aw.prot  = '0;                                                    \
+  assign req.aw.qos   = '0;                                                    \
+  assign req.ar.cache = '0;                                                    \
+  assign req.ar.prot  = '0;                                                    \
+  assign req.ar.qos   = '0;
+
+`define TESSERA_AXI_MST_CONNECT(req, rsp, pfx)                                 \
+  `TESSERA_AXI_MST_CONNECT_BASE(req, rsp, pfx)                                 \
+  assign req.aw.cache = pfx``awcache;                                          \
+  assign req.aw.prot  = pfx``awprot;                                           \
+  assign req.aw.qos   = pfx``awqos;                                            \
+  assign req.ar.cache = pfx``arcache;                                          \
+  assign req.ar.prot  = pfx``arprot;                                           \
+  assign req.ar.qos   = pfx``arqos;
+
+// read-only manager: AR and R signals (with cache/prot/qos); AW, W idle, B not accepted
+`define TESSERA_AXI_SIGS_DECL_RD(pfx, idw)                                     \
+  logic [idw-1:0] pfx``arid, pfx``rid;                                         \
+  logic [31:0]    pfx``araddr;                                                 \
+  logic [7:0]     pfx``arlen;                                                  \
+  logic [2:0]     pfx``arsize, pfx``arprot;                                    \
+  logic [1:0]     pfx``arburst, pfx``rresp;                                    \
+  logic [3:0]     pfx``arcache, pfx``arqos;                                    \
+  logic           pfx``arvalid, pfx``arready, pfx``rlast, pfx``rvalid, pfx``rready; \
+  logic [tessera_bus_pkg::DataBits-1:0] pfx``rdata;
+
+`define TESSERA_AXI_MST_CONNECT_RD(req, rsp, pfx)                              \
+  assign req.aw       = '0;                                                    \
+  assign req.aw_valid = 1'b0;                                                  \
+  assign req.w        = '0;                                                    \
+  assign req.w_valid  = 1'b0;                                                  \
+  assign req.b_ready  = 1'b0;                                                  \
+  assign req.ar.id    = tessera_bus_pkg::id_t'(pfx``arid);                     \
+  assign req.ar.addr  = pfx``araddr;                                           \
+  assign req.ar.len   = pfx``arlen;                                            \
+  assign req.ar.size  = pfx``arsize;                                           \
+  assign req.ar.burst = pfx``arburst;                                          \
+  assign req.ar.cache = pfx``arcache;                                          \
+  assign req.ar.prot  = pfx``arprot;                                           \
+  assign req.ar.qos   = pfx``arqos;                                            \
+  assign req.ar.user  = '0;                                                    \
+  assign req.ar_valid = pfx``arvalid;                                          \
+  assign req.r_ready  = pfx``rready;                                           \
+  assign pfx``arready = rsp.ar_ready;                                          \
+  assign pfx``rid     = rsp.r.id[$bits(pfx``rid)-1:0];                         \
+  assign pfx``rdata   = rsp.r.data;                                            \
+  assign pfx``rresp   = rsp.r.resp;                                            \
+  assign pfx``rlast   = rsp.r.last;                                            \
+  assign pfx``rvalid  = rsp.r_valid;                                           \
+  logic pfx``unused_rsp;                                                       \
+  assign pfx``unused_rsp = ^{rsp.aw_ready, rsp.w_ready, rsp.b, rsp.b_valid, rsp.r.id, rsp.r.user};
+
+// flat read-only manager pins (AR and R) from/to the structs: testbench wrappers
+`define TESSERA_AXI_FLAT_FROM_REQ_RD(pfx, sfx, idx, req)                     \
+  assign pfx``arid``sfx idx    = req.ar.id;                                  \
+  assign pfx``araddr``sfx idx  = req.ar.addr;                                \
+  assign pfx``arlen``sfx idx   = req.ar.len;                                 \
+  assign pfx``arsize``sfx idx  = req.ar.size;                                \
+  assign pfx``arburst``sfx idx = req.ar.burst;                               \
+  assign pfx``arcache``sfx idx = req.ar.cache;                               \
+  assign pfx``arprot``sfx idx  = req.ar.prot;                                \
+  assign pfx``arqos``sfx idx   = req.ar.qos;                                 \
+  assign pfx``arvalid``sfx idx = req.ar_valid;                               \
+  assign pfx``rready``sfx idx  = req.r_ready;
+
+`define TESSERA_AXI_RSP_FROM_FLAT_RD(rsp, pfx, sfx, idx)                     \
+  assign rsp.aw_ready = 1'b0;                                                \
+  assign rsp.w_ready  = 1'b0;                                                \
+  assign rsp.b        = '0;                                                  \
+  assign rsp.b_valid  = 1'b0;                                                \
+  assign rsp.ar_ready = pfx``arready``sfx idx;                               \
+  assign rsp.r.id     = pfx``rid``sfx idx;                                   \
+  assign rsp.r.data   = pfx``rdata``sfx idx;                                 \
+  assign rsp.r.resp   = pfx``rresp``sfx idx;                                 \
+  assign rsp.r.last   = pfx``rlast``sfx idx;                                 \
+  assign rsp.r.user   = '0;                                                  \
+  assign rsp.r_valid  = pfx``rvalid``sfx idx;
+
+// APB manager side of flat pins: a request to flat pins, a response from flat pins
+`define TESSERA_APB_FLAT_FROM_REQ(pfx, sfx, idx, req)                        \
+  assign pfx``psel``sfx idx    = req.psel;                                   \
+  assign pfx``penable``sfx idx = req.penable;                                \
+  assign pfx``pwrite``sfx idx  = req.pwrite;                                 \
+  assign pfx``pprot``sfx idx   = req.pprot;                                  \
+  assign pfx``paddr``sfx idx   = req.paddr;                                  \
+  assign pfx``pwdata``sfx idx  = req.pwdata;                                 \
+  assign pfx``pstrb``sfx idx   = req.pstrb;
+
+`define TESSERA_APB_RSP_FROM_FLAT(rsp, pfx, sfx, idx)                        \
+  assign rsp.pready  = pfx``pready``sfx idx;                                 \
+  assign rsp.prdata  = pfx``prdata``sfx idx;                                 \
+  assign rsp.pslverr = pfx``pslverr``sfx idx;
+
+// ---------------------------------------------------------------- port arrays <-> per-signal arrays
+// n ports of the engine flavour (axi_req_t/axi_rsp_t) as logic [n-1:0][Axi*Bits-1:0]
+// arrays (Yosys reads no packed arrays of structs), unpacked into per-signal arrays
+// <pfx><signal>[n] that a module's logic indexes. IDs are idw bits (<= IdBits).
+`define TESSERA_AXI_ARRAY_DECL(pfx, n, idw)                                      \
+  logic [n-1:0][idw-1:0] pfx``awid, pfx``arid, pfx``bid, pfx``rid;              \
+  logic [n-1:0][31:0]    pfx``awaddr, pfx``araddr;                              \
+  logic [n-1:0][7:0]     pfx``awlen, pfx``arlen;                                \
+  logic [n-1:0][2:0]     pfx``awsize, pfx``arsize, pfx``awprot, pfx``arprot;    \
+  logic [n-1:0][1:0]     pfx``awburst, pfx``arburst, pfx``bresp, pfx``rresp;    \
+  logic [n-1:0][3:0]     pfx``awcache, pfx``arcache, pfx``awqos, pfx``arqos;    \
+  logic [n-1:0]          pfx``awvalid, pfx``awready, pfx``arvalid, pfx``arready; \
+  logic [n-1:0]          pfx``wlast, pfx``wvalid, pfx``wready;                  \
+  logic [n-1:0]          pfx``bvalid, pfx``bready, pfx``rlast, pfx``rvalid, pfx``rready; \
+  logic [n-1:0][tessera_bus_pkg::DataBits-1:0] pfx``wdata, pfx``rdata;         \
+  logic [n-1:0][tessera_bus_pkg::StrbBits-1:0] pfx``wstrb;
+
+// subordinate ports: the request signals from reqs[k], rsps[k] from the response signals
+`define TESSERA_AXI_SLV_ARRAY_CONNECT(reqs, rsps, pfx, n, idw)                   \
+  for (genvar pfx``k = 0; pfx``k < n; pfx``k++) begin : g_``pfx``port           \
+    tessera_bus_pkg::axi_req_t req;                                             \
+    tessera_bus_pkg::axi_rsp_t rsp;                                             \
+    logic                      unused_req;                                      \
+    assign req                  = reqs[pfx``k];                                 \
+    assign pfx``awid[pfx``k]    = req.aw.id[idw-1:0];                           \
+    assign pfx``awaddr[pfx``k]  = req.aw.addr;                                  \
+    assign pfx``awlen[pfx``k]   = req.aw.len;                                   \
+    assign pfx``awsize[pfx``k]  = req.aw.size;                                  \
+    assign pfx``awburst[pfx``k] = req.aw.burst;                                 \
+    assign pfx``awcache[pfx``k] = req.aw.cache;                                 \
+    assign pfx``awprot[pfx``k]  = req.aw.prot;                                  \
+    assign pfx``awqos[pfx``k]   = req.aw.qos;                                   \
+    assign pfx``awvalid[pfx``k] = req.aw_valid;                                 \
+    assign pfx``wdata[pfx``k]   = req.w.data;                                   \
+    assign pfx``wstrb[pfx``k]   = req.w.strb;                                   \
+    assign pfx``wlast[pfx``k]   = req.w.last;                                   \
+    assign pfx``wvalid[pfx``k]  = req.w_valid;                                  \
+    assign pfx``bready[pfx``k]  = req.b_ready;                                  \
+    assign pfx``arid[pfx``k]    = req.ar.id[idw-1:0];                           \
+    assign pfx``araddr[pfx``k]  = req.ar.addr;                                  \
+    assign pfx``arlen[pfx``k]   = req.ar.len;                                   \
+    assign pfx``arsize[pfx``k]  = req.ar.size;                                  \
+    assign pfx``arburst[pfx``k] = req.ar.burst;                                 \
+    assign pfx``arcache[pfx``k] = req.ar.cache;                                 \
+    assign pfx``arprot[pfx``k]  = req.ar.prot;                                  \
+    assign pfx``arqos[pfx``k]   = req.ar.qos;                                   \
+    assign pfx``arvalid[pfx``k] = req.ar_valid;                                 \
+    assign pfx``rready[pfx``k]  = req.r_ready;                                  \
+    assign unused_req = ^{req.aw.id, req.ar.id, req.aw.user, req.w.user, req.ar.user}; \
+    assign rsp.aw_ready = pfx``awready[pfx``k];                                 \
+    assign rsp.w_ready  = pfx``wready[pfx``k];                                  \
+    assign rsp.b.id     = tessera_bus_pkg::id_t'(pfx``bid[pfx``k]);             \
+    assign rsp.b.resp   = pfx``bresp[pfx``k];                                   \
+    assign rsp.b.user   = '0;                                                   \
+    assign rsp.b_valid  = pfx``bvalid[pfx``k];                                  \
+    assign rsp.ar_ready = pfx``arready[pfx``k];                                 \
+    assign rsp.r.id     = tessera_bus_pkg::id_t'(pfx``rid[pfx``k]);             \
+    assign rsp.r.data   = pfx``rdata[pfx``k];                                   \
+    assign rsp.r.resp   = pfx``rresp[pfx``k];                                   \
+    assign rsp.r.last   = pfx``rlast[pfx``k];                                   \
+    assign rsp.r.user   = '0;                                                   \
+    assign rsp.r_valid  = pfx``rvalid[pfx``k];                                  \
+    assign rsps[pfx``k] = rsp;                                                  \
+  end
+
+// manager ports: reqs[k] from the request signals, the response signals from rsps[k]
+`define TESSERA_AXI_MST_ARRAY_CONNECT(reqs, rsps, pfx, n, idw)                   \
+  for (genvar pfx``k = 0; pfx``k < n; pfx``k++) begin : g_``pfx``port           \
+    tessera_bus_pkg::axi_req_t req;                                             \
+    tessera_bus_pkg::axi_rsp_t rsp;                                             \
+    logic                      unused_rsp;                                      \
+    assign req.aw.id    = tessera_bus_pkg::id_t'(pfx``awid[pfx``k]);            \
+    assign req.aw.addr  = pfx``awaddr[pfx``k];                                  \
+    assign req.aw.len   = pfx``awlen[pfx``k];                                   \
+    assign req.aw.size  = pfx``awsize[pfx``k];                                  \
+    assign req.aw.burst = pfx``awburst[pfx``k];                                 \
+    assign req.aw.cache = pfx``awcache[pfx``k];                                 \
+    assign req.aw.prot  = pfx``awprot[pfx``k];                                  \
+    assign req.aw.qos   = pfx``awqos[pfx``k];                                   \
+    assign req.aw.user  = '0;                                                   \
+    assign req.aw_valid = pfx``awvalid[pfx``k];                                 \
+    assign req.w.data   = pfx``wdata[pfx``k];                                   \
+    assign req.w.strb   = pfx``wstrb[pfx``k];                                   \
+    assign req.w.last   = pfx``wlast[pfx``k];                                   \
+    assign req.w.user   = '0;                                                   \
+    assign req.w_valid  = pfx``wvalid[pfx``k];                                  \
+    assign req.b_ready  = pfx``bready[pfx``k];                                  \
+    assign req.ar.id    = tessera_bus_pkg::id_t'(pfx``arid[pfx``k]);            \
+    assign req.ar.addr  = pfx``araddr[pfx``k];                                  \
+    assign req.ar.len   = pfx``arlen[pfx``k];                                   \
+    assign req.ar.size  = pfx``arsize[pfx``k];                                  \
+    assign req.ar.burst = pfx``arburst[pfx``k];                                 \
+    assign req.ar.cache = pfx``arcache[pfx``k];                                 \
+    assign req.ar.prot  = pfx``arprot[pfx``k];                                  \
+    assign req.ar.qos   = pfx``arqos[pfx``k];                                   \
+    assign req.ar.user  = '0;                                                   \
+    assign req.ar_valid = pfx``arvalid[pfx``k];                                 \
+    assign req.r_ready  = pfx``rready[pfx``k];                                  \
+    assign reqs[pfx``k] = req;                                                  \
+    assign rsp                  = rsps[pfx``k];                                 \
+    assign pfx``awready[pfx``k] = rsp.aw_ready;                                 \
+    assign pfx``wready[pfx``k]  = rsp.w_ready;                                  \
+    assign pfx``bid[pfx``k]     = rsp.b.id[idw-1:0];                            \
+    assign pfx``bresp[pfx``k]   = rsp.b.resp;                                   \
+    assign pfx``bvalid[pfx``k]  = rsp.b_valid;                                  \
+    assign pfx``arready[pfx``k] = rsp.ar_ready;                                 \
+    assign pfx``rid[pfx``k]     = rsp.r.id[idw-1:0];                            \
+    assign pfx``rdata[pfx``k]   = rsp.r.data;                                   \
+    assign pfx``rresp[pfx``k]   = rsp.r.resp;                                   \
+    assign pfx``rlast[pfx``k]   = rsp.r.last;                                   \
+    assign pfx``rvalid[pfx``k]  = rsp.r_valid;                                  \
+    assign unused_rsp = ^{rsp.b.id, rsp.r.id, rsp.b.user, rsp.r.user};          \
+  end
+
 `endif  // TESSERA_BUS_SVH

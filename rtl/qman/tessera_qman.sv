@@ -21,44 +21,14 @@ module tessera_qman #(
   input  logic         clk_i,
   input  logic         rst_ni,
   // APB4 register slave (16-bit offsets)
-  input  logic         apb_psel_i,
-  input  logic         apb_penable_i,
-  input  logic         apb_pwrite_i,
-  input  logic [2:0]   apb_pprot_i,
-  input  logic [15:0]  apb_paddr_i,
-  input  logic [31:0]  apb_pwdata_i,
-  input  logic [3:0]   apb_pstrb_i,
-  output logic         apb_pready_o,
-  output logic [31:0]  apb_prdata_o,
-  output logic         apb_pslverr_o,
+  input  tessera_bus_pkg::apb_req_t apb_req_i,
+  output tessera_bus_pkg::apb_rsp_t apb_rsp_o,
   // AXI4 read master (command-buffer fetch)
-  output logic [IdBits-1:0]   m_axi_arid_o,
-  output logic [31:0]  m_axi_araddr_o,
-  output logic [7:0]   m_axi_arlen_o,
-  output logic [2:0]   m_axi_arsize_o,
-  output logic [1:0]   m_axi_arburst_o,
-  output logic [3:0]   m_axi_arcache_o,
-  output logic [2:0]   m_axi_arprot_o,
-  output logic [3:0]   m_axi_arqos_o,
-  output logic         m_axi_arvalid_o,
-  input  logic         m_axi_arready_i,
-  input  logic [IdBits-1:0]   m_axi_rid_i,
-  input  logic [255:0] m_axi_rdata_i,
-  input  logic [1:0]   m_axi_rresp_i,
-  input  logic         m_axi_rlast_i,
-  input  logic         m_axi_rvalid_i,
-  output logic         m_axi_rready_o,
+  output tessera_bus_pkg::axi_req_t mst_req_o,
+  input  tessera_bus_pkg::axi_rsp_t mst_rsp_i,
   // APB4 master towards the engine's register block (through tessera_apb_mux)
-  output logic         eng_psel_o,
-  output logic         eng_penable_o,
-  output logic         eng_pwrite_o,
-  output logic [2:0]   eng_pprot_o,
-  output logic [15:0]  eng_paddr_o,
-  output logic [31:0]  eng_pwdata_o,
-  output logic [3:0]   eng_pstrb_o,
-  input  logic         eng_pready_i,
-  input  logic [31:0]  eng_prdata_i,
-  input  logic         eng_pslverr_i,
+  output tessera_bus_pkg::apb_req_t eng_req_o,
+  input  tessera_bus_pkg::apb_rsp_t eng_rsp_i,
   // messages (MSG_LONG, MSG_SHORT, completion) -> system-bus writes
   output logic         msg_valid_o,
   input  logic         msg_ready_i,
@@ -77,6 +47,9 @@ module tessera_qman #(
   // they are inputs). See the queue managers' clock gates in tessera_top.
   output logic         idle_o
 );
+  // the command-buffer fetch port as signals (m_axi_ar*, m_axi_r*)
+  `TESSERA_AXI_SIGS_DECL_RD(m_axi_, IdBits)
+  `TESSERA_AXI_MST_CONNECT_RD(mst_req_o, mst_rsp_i, m_axi_)
   localparam int unsigned FifoW = $clog2(FifoBeats);
 
   // opcodes and error codes (docs/packets.md, tests/golden/cp_model.h)
@@ -95,16 +68,16 @@ module tessera_qman #(
   qman_reg_top u_regs (
     .clk           (clk_i),
     .arst_n        (rst_ni),
-    .s_apb_psel    (apb_psel_i),
-    .s_apb_penable (apb_penable_i),
-    .s_apb_pwrite  (apb_pwrite_i),
-    .s_apb_pprot   (apb_pprot_i),
-    .s_apb_paddr   (apb_paddr_i),
-    .s_apb_pwdata  (apb_pwdata_i),
-    .s_apb_pstrb   (apb_pstrb_i),
-    .s_apb_pready  (apb_pready_o),
-    .s_apb_prdata  (apb_prdata_o),
-    .s_apb_pslverr (apb_pslverr_o),
+    .s_apb_psel    (apb_req_i.psel),
+    .s_apb_penable (apb_req_i.penable),
+    .s_apb_pwrite  (apb_req_i.pwrite),
+    .s_apb_pprot   (apb_req_i.pprot),
+    .s_apb_paddr   (apb_req_i.paddr),
+    .s_apb_pwdata  (apb_req_i.pwdata),
+    .s_apb_pstrb   (apb_req_i.pstrb),
+    .s_apb_pready  (apb_rsp_o.pready),
+    .s_apb_prdata  (apb_rsp_o.prdata),
+    .s_apb_pslverr (apb_rsp_o.pslverr),
     .hwif_in       (hwif_in),
     .hwif_out      (hwif_out)
   );
@@ -180,22 +153,22 @@ module tessera_qman #(
                  (32'(credits) >= b_want);
   end
 
-  assign m_axi_arid_o    = IdBits'(AxiId);
-  assign m_axi_araddr_o  = araddr_q;
-  assign m_axi_arlen_o   = arlen_q;
-  assign m_axi_arsize_o  = 3'd5;
-  assign m_axi_arburst_o = 2'b01;
-  assign m_axi_arcache_o = 4'b0000;
-  assign m_axi_arprot_o  = 3'b000;
-  assign m_axi_arqos_o   = 4'h0;
-  assign m_axi_arvalid_o = arvalid_q;
-  assign m_axi_rready_o  = 1'b1;       // space was reserved when the burst was issued
+  assign m_axi_arid    = IdBits'(AxiId);
+  assign m_axi_araddr  = araddr_q;
+  assign m_axi_arlen   = arlen_q;
+  assign m_axi_arsize  = 3'd5;
+  assign m_axi_arburst = 2'b01;
+  assign m_axi_arcache = 4'b0000;
+  assign m_axi_arprot  = 3'b000;
+  assign m_axi_arqos   = 4'h0;
+  assign m_axi_arvalid = arvalid_q;
+  assign m_axi_rready  = 1'b1;       // space was reserved when the burst was issued
 
   logic r_push;
-  assign r_push = m_axi_rvalid_i && fetch_en_q;
+  assign r_push = m_axi_rvalid && fetch_en_q;
 
   always_ff @(posedge clk_i) begin
-    if (r_push) fifo_mem[wr_ptr_q] <= {m_axi_rresp_i != 2'b00, m_axi_rdata_i};
+    if (r_push) fifo_mem[wr_ptr_q] <= {m_axi_rresp != 2'b00, m_axi_rdata};
   end
 
   // ------------------------------------------------------------------ decode of the header qword
@@ -258,15 +231,15 @@ module tessera_qman #(
   logic [15:0] eapb_addr_q;
   logic [31:0] eapb_data_q;
   logic        eapb_done, eapb_err;
-  assign eng_psel_o    = eapb_sel_q;
-  assign eng_penable_o = eapb_en_q;
-  assign eng_pwrite_o  = 1'b1;
-  assign eng_pprot_o   = 3'b000;
-  assign eng_paddr_o   = eapb_addr_q;
-  assign eng_pwdata_o  = eapb_data_q;
-  assign eng_pstrb_o   = 4'hF;
-  assign eapb_done     = eapb_sel_q && eapb_en_q && eng_pready_i;
-  assign eapb_err      = eng_pslverr_i;
+  assign eng_req_o.psel    = eapb_sel_q;
+  assign eng_req_o.penable = eapb_en_q;
+  assign eng_req_o.pwrite  = 1'b1;
+  assign eng_req_o.pprot   = 3'b000;
+  assign eng_req_o.paddr   = eapb_addr_q;
+  assign eng_req_o.pwdata  = eapb_data_q;
+  assign eng_req_o.pstrb   = 4'hF;
+  assign eapb_done     = eapb_sel_q && eapb_en_q && eng_rsp_i.pready;
+  assign eapb_err      = eng_rsp_i.pslverr;
 
   // ------------------------------------------------------------------ message port
   logic        msg_valid_q;
@@ -595,11 +568,11 @@ module tessera_qman #(
         araddr_q  <= faddr_q;
         arlen_q   <= 8'(b_want - 32'd1);
         faddr_q   <= faddr_q + (b_want << 5);
-      end else if (arvalid_q && m_axi_arready_i) begin
+      end else if (arvalid_q && m_axi_arready) begin
         arvalid_q <= 1'b0;
       end
-      outst_q <= outst_q + ((arvalid_q && m_axi_arready_i) ? ((FifoW+5)'(arlen_q) + (FifoW+5)'(1)) : '0)
-                         - (FifoW+5)'(m_axi_rvalid_i);
+      outst_q <= outst_q + ((arvalid_q && m_axi_arready) ? ((FifoW+5)'(arlen_q) + (FifoW+5)'(1)) : '0)
+                         - (FifoW+5)'(m_axi_rvalid);
       if (r_push) cnt_bytes_q <= cnt_bytes_q + 32'd32;
 
       // ---- packet bookkeeping
@@ -689,6 +662,6 @@ module tessera_qman #(
   assign idle_o = !running && !arvalid_q && !msg_valid_q && !eapb_sel_q;
 
   logic unused;
-  assign unused = ^{m_axi_rid_i, m_axi_rlast_i, eng_prdata_i, hwif_out.FENCE.wr_biten,
+  assign unused = ^{m_axi_rid, m_axi_rlast, eng_rsp_i.prdata, hwif_out.FENCE.wr_biten,
                     hwif_out.FENCE.addr[1:0], hq_q[15:10], hw0[9:8]};
 endmodule

@@ -4,49 +4,44 @@
 // returns read data with the request's ID, which routes each R beat back to its port.
 // AR: round robin between the ports with arvalid; a granted request stays selected until
 // it is accepted (AXI: the address must not change while arvalid waits).
+// Ports: the queue managers' read ports slv_req_i/slv_rsp_o (one element per port, AW, W
+// and B unused), the fabric master mst_req_o/mst_rsp_i (never writes).
 module tessera_qman_fetch_arb #(
-  parameter int unsigned NumPorts = 2,
-  parameter int unsigned IdBits   = 4,
-  parameter int unsigned DataBits = 256
+  parameter int unsigned NumPorts = 2
 ) (
-  input  logic                                clk_i,
-  input  logic                                rst_ni,
+  input  logic                                                  clk_i,
+  input  logic                                                  rst_ni,
   // queue-manager side
-  input  logic [NumPorts-1:0][IdBits-1:0]     s_arid_i,
-  input  logic [NumPorts-1:0][31:0]           s_araddr_i,
-  input  logic [NumPorts-1:0][7:0]            s_arlen_i,
-  input  logic [NumPorts-1:0][2:0]            s_arsize_i,
-  input  logic [NumPorts-1:0][1:0]            s_arburst_i,
-  input  logic [NumPorts-1:0][3:0]            s_arcache_i,
-  input  logic [NumPorts-1:0][2:0]            s_arprot_i,
-  input  logic [NumPorts-1:0][3:0]            s_arqos_i,
-  input  logic [NumPorts-1:0]                 s_arvalid_i,
-  output logic [NumPorts-1:0]                 s_arready_o,
-  output logic [NumPorts-1:0][IdBits-1:0]     s_rid_o,
-  output logic [NumPorts-1:0][DataBits-1:0]   s_rdata_o,
-  output logic [NumPorts-1:0][1:0]            s_rresp_o,
-  output logic [NumPorts-1:0]                 s_rlast_o,
-  output logic [NumPorts-1:0]                 s_rvalid_o,
-  input  logic [NumPorts-1:0]                 s_rready_i,
+  input  logic [NumPorts-1:0][tessera_bus_pkg::AxiReqBits-1:0] slv_req_i,
+  output logic [NumPorts-1:0][tessera_bus_pkg::AxiRspBits-1:0] slv_rsp_o,
   // fabric side
-  output logic [IdBits-1:0]                   m_arid_o,
-  output logic [31:0]                         m_araddr_o,
-  output logic [7:0]                          m_arlen_o,
-  output logic [2:0]                          m_arsize_o,
-  output logic [1:0]                          m_arburst_o,
-  output logic [3:0]                          m_arcache_o,
-  output logic [2:0]                          m_arprot_o,
-  output logic [3:0]                          m_arqos_o,
-  output logic                                m_arvalid_o,
-  input  logic                                m_arready_i,
-  input  logic [IdBits-1:0]                   m_rid_i,
-  input  logic [DataBits-1:0]                 m_rdata_i,
-  input  logic [1:0]                          m_rresp_i,
-  input  logic                                m_rlast_i,
-  input  logic                                m_rvalid_i,
-  output logic                                m_rready_o
+  output tessera_bus_pkg::axi_req_t                             mst_req_o,
+  input  tessera_bus_pkg::axi_rsp_t                             mst_rsp_i
 );
-  localparam int unsigned PW = (NumPorts > 1) ? $clog2(NumPorts) : 1;
+  localparam int unsigned PW     = (NumPorts > 1) ? $clog2(NumPorts) : 1;
+  localparam int unsigned AxBits = tessera_bus_pkg::IdBits + tessera_bus_pkg::AddrBits +
+                                   tessera_bus_pkg::AxiAxFixBits + tessera_bus_pkg::UserBits;
+
+  logic [NumPorts-1:0][AxBits-1:0] s_ar;
+  logic [NumPorts-1:0]             s_arvalid, s_arready, s_rready;
+  logic [PW-1:0]                   r_port;
+  for (genvar p = 0; p < NumPorts; p++) begin : g_port
+    tessera_bus_pkg::axi_req_t req;
+    tessera_bus_pkg::axi_rsp_t rsp;
+    logic                      unused_req;
+    assign req          = slv_req_i[p];
+    assign s_ar[p]      = req.ar;
+    assign s_arvalid[p] = req.ar_valid;
+    assign s_rready[p]  = req.r_ready;
+    assign unused_req   = ^{req.aw, req.aw_valid, req.w, req.w_valid, req.b_ready};
+    always_comb begin
+      rsp          = '0;
+      rsp.ar_ready = s_arready[p];
+      rsp.r        = mst_rsp_i.r;
+      rsp.r_valid  = mst_rsp_i.r_valid && (r_port == PW'(p));
+    end
+    assign slv_rsp_o[p] = rsp;
+  end
 
   // ---------------------------------------------------------------- AR
   logic          lock_q;   // the selected port's request waits for arready
@@ -60,27 +55,25 @@ module tessera_qman_fetch_arb #(
     for (int unsigned k = 1; k <= NumPorts; k++) begin
       logic [PW-1:0] p;
       p = PW'((int'(last_q) + k) % NumPorts);
-      if (!found && s_arvalid_i[p]) begin
+      if (!found && s_arvalid[p]) begin
         found = 1'b1;
         pick  = p;
       end
     end
   end
 
-  assign sel         = lock_q ? sel_q : pick;
-  assign m_arvalid_o = lock_q || found;
-  assign m_arid_o    = s_arid_i[sel];
-  assign m_araddr_o  = s_araddr_i[sel];
-  assign m_arlen_o   = s_arlen_i[sel];
-  assign m_arsize_o  = s_arsize_i[sel];
-  assign m_arburst_o = s_arburst_i[sel];
-  assign m_arcache_o = s_arcache_i[sel];
-  assign m_arprot_o  = s_arprot_i[sel];
-  assign m_arqos_o   = s_arqos_i[sel];
+  assign sel = lock_q ? sel_q : pick;
+  always_comb begin
+    mst_req_o          = '0;
+    mst_req_o.ar       = s_ar[sel];
+    mst_req_o.ar_valid = lock_q || found;
+    mst_req_o.b_ready  = 1'b1;     // never written: no B arrives
+    mst_req_o.r_ready  = s_rready[r_port];
+  end
 
   always_comb begin
-    s_arready_o = '0;
-    s_arready_o[sel] = m_arvalid_o && m_arready_i;
+    s_arready = '0;
+    s_arready[sel] = mst_req_o.ar_valid && mst_rsp_i.ar_ready;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -88,8 +81,8 @@ module tessera_qman_fetch_arb #(
       lock_q <= 1'b0;
       sel_q  <= '0;
       last_q <= PW'(NumPorts - 1);
-    end else if (m_arvalid_o) begin
-      if (m_arready_i) begin
+    end else if (mst_req_o.ar_valid) begin
+      if (mst_rsp_i.ar_ready) begin
         lock_q <= 1'b0;
         last_q <= sel;
       end else begin
@@ -100,17 +93,7 @@ module tessera_qman_fetch_arb #(
   end
 
   // ---------------------------------------------------------------- R (routed by ID)
-  logic [PW-1:0] r_port;
-  assign r_port = PW'(m_rid_i);
-
-  always_comb begin
-    for (int unsigned p = 0; p < NumPorts; p++) begin
-      s_rid_o[p]    = m_rid_i;
-      s_rdata_o[p]  = m_rdata_i;
-      s_rresp_o[p]  = m_rresp_i;
-      s_rlast_o[p]  = m_rlast_i;
-      s_rvalid_o[p] = m_rvalid_i && (r_port == PW'(p));
-    end
-  end
-  assign m_rready_o = s_rready_i[r_port];
+  logic unused_rsp;
+  assign r_port     = PW'(mst_rsp_i.r.id);
+  assign unused_rsp = ^{mst_rsp_i.aw_ready, mst_rsp_i.w_ready, mst_rsp_i.b, mst_rsp_i.b_valid};
 endmodule

@@ -749,6 +749,23 @@ module tessera_top #(
 
   // ================================================================ MMEs
   for (genvar i = 0; i < NumMme; i++) begin : g_mme
+    // ports A and B: upstream ports UA, UB of the L2 cluster (through the flat l2u_*
+    // signals, which the simulator's AXI statistics probe)
+    localparam int unsigned UA = i * L2Ports + L2PMme;
+    localparam int unsigned UB = i * L2Ports + L2PMmeB;
+    tessera_bus_pkg::apb_req_t apb_req;
+    tessera_bus_pkg::apb_rsp_t apb_rsp;
+    tessera_bus_pkg::axi_req_t a_req, b_req;
+    tessera_bus_pkg::axi_rsp_t a_rsp, b_rsp;
+    logic                      unused_user;
+    `TESSERA_APB_REQ_FROM_FLAT(apb_req, e_, , [i])
+    `TESSERA_APB_FLAT_FROM_RSP(e_, , [i], apb_rsp)
+    `TESSERA_AXI_FLAT_FROM_REQ(l2u_, , [UA], a_req)
+    `TESSERA_AXI_RSP_FROM_FLAT(a_rsp, l2u_, , [UA])
+    `TESSERA_AXI_FLAT_FROM_REQ(l2u_, , [UB], b_req)
+    `TESSERA_AXI_RSP_FROM_FLAT(b_rsp, l2u_, , [UB])
+    assign unused_user = ^{a_req.aw.user, a_req.w.user, a_req.ar.user,
+                           b_req.aw.user, b_req.w.user, b_req.ar.user};
     // The MME's clock runs while it works and whenever something asks for it:
     // a register access, a message or an AXI transfer in flight on its port.
     // An idle MME holds no transaction open (idle_o), so nothing else can move it.
@@ -771,93 +788,18 @@ module tessera_top #(
       .Rows       (MmeRows),
       .Cols       (MmeCols),
       .AxiIdBits  (Iw),
-      .AxiDataBits(Dw),
       .MemBase    (tessera_cfg_pkg::HbmBase),
       .MemSize    (tessera_cfg_pkg::HbmSize)
     ) u_mme (
       .clk_i          (mme_clk),
       .rst_ni         (rst_ni),
       // registers: behind the APB mux shared with queue manager i (control path section)
-      .apb_psel_i     (e_psel[i]),
-      .apb_penable_i  (e_penable[i]),
-      .apb_pwrite_i   (e_pwrite[i]),
-      .apb_pprot_i    (e_pprot[i]),
-      .apb_paddr_i    (e_paddr[i]),
-      .apb_pwdata_i   (e_pwdata[i]),
-      .apb_pstrb_i    (e_pstrb[i]),
-      .apb_pready_o   (e_pready[i]),
-      .apb_prdata_o   (e_prdata[i]),
-      .apb_pslverr_o  (e_pslverr[i]),
-      .m_axi_awid_o   (l2u_awid[i*L2Ports+L2PMme]),
-      .m_axi_awaddr_o (l2u_awaddr[i*L2Ports+L2PMme]),
-      .m_axi_awlen_o  (l2u_awlen[i*L2Ports+L2PMme]),
-      .m_axi_awsize_o (l2u_awsize[i*L2Ports+L2PMme]),
-      .m_axi_awburst_o(l2u_awburst[i*L2Ports+L2PMme]),
-      .m_axi_awcache_o(l2u_awcache[i*L2Ports+L2PMme]),
-      .m_axi_awprot_o (l2u_awprot[i*L2Ports+L2PMme]),
-      .m_axi_awqos_o  (l2u_awqos[i*L2Ports+L2PMme]),
-      .m_axi_awvalid_o(l2u_awvalid[i*L2Ports+L2PMme]),
-      .m_axi_awready_i(l2u_awready[i*L2Ports+L2PMme]),
-      .m_axi_wdata_o  (l2u_wdata[i*L2Ports+L2PMme]),
-      .m_axi_wstrb_o  (l2u_wstrb[i*L2Ports+L2PMme]),
-      .m_axi_wlast_o  (l2u_wlast[i*L2Ports+L2PMme]),
-      .m_axi_wvalid_o (l2u_wvalid[i*L2Ports+L2PMme]),
-      .m_axi_wready_i (l2u_wready[i*L2Ports+L2PMme]),
-      .m_axi_bid_i    (l2u_bid[i*L2Ports+L2PMme]),
-      .m_axi_bresp_i  (l2u_bresp[i*L2Ports+L2PMme]),
-      .m_axi_bvalid_i (l2u_bvalid[i*L2Ports+L2PMme]),
-      .m_axi_bready_o (l2u_bready[i*L2Ports+L2PMme]),
-      .m_axi_arid_o   (l2u_arid[i*L2Ports+L2PMme]),
-      .m_axi_araddr_o (l2u_araddr[i*L2Ports+L2PMme]),
-      .m_axi_arlen_o  (l2u_arlen[i*L2Ports+L2PMme]),
-      .m_axi_arsize_o (l2u_arsize[i*L2Ports+L2PMme]),
-      .m_axi_arburst_o(l2u_arburst[i*L2Ports+L2PMme]),
-      .m_axi_arcache_o(l2u_arcache[i*L2Ports+L2PMme]),
-      .m_axi_arprot_o (l2u_arprot[i*L2Ports+L2PMme]),
-      .m_axi_arqos_o  (l2u_arqos[i*L2Ports+L2PMme]),
-      .m_axi_arvalid_o(l2u_arvalid[i*L2Ports+L2PMme]),
-      .m_axi_arready_i(l2u_arready[i*L2Ports+L2PMme]),
-      .m_axi_rid_i    (l2u_rid[i*L2Ports+L2PMme]),
-      .m_axi_rdata_i  (l2u_rdata[i*L2Ports+L2PMme]),
-      .m_axi_rresp_i  (l2u_rresp[i*L2Ports+L2PMme]),
-      .m_axi_rlast_i  (l2u_rlast[i*L2Ports+L2PMme]),
-      .m_axi_rvalid_i (l2u_rvalid[i*L2Ports+L2PMme]),
-      .m_axi_rready_o (l2u_rready[i*L2Ports+L2PMme]),
-      .mb_axi_awid_o   (l2u_awid[i*L2Ports+L2PMmeB]),
-      .mb_axi_awaddr_o (l2u_awaddr[i*L2Ports+L2PMmeB]),
-      .mb_axi_awlen_o  (l2u_awlen[i*L2Ports+L2PMmeB]),
-      .mb_axi_awsize_o (l2u_awsize[i*L2Ports+L2PMmeB]),
-      .mb_axi_awburst_o(l2u_awburst[i*L2Ports+L2PMmeB]),
-      .mb_axi_awcache_o(l2u_awcache[i*L2Ports+L2PMmeB]),
-      .mb_axi_awprot_o (l2u_awprot[i*L2Ports+L2PMmeB]),
-      .mb_axi_awqos_o  (l2u_awqos[i*L2Ports+L2PMmeB]),
-      .mb_axi_awvalid_o(l2u_awvalid[i*L2Ports+L2PMmeB]),
-      .mb_axi_awready_i(l2u_awready[i*L2Ports+L2PMmeB]),
-      .mb_axi_wdata_o  (l2u_wdata[i*L2Ports+L2PMmeB]),
-      .mb_axi_wstrb_o  (l2u_wstrb[i*L2Ports+L2PMmeB]),
-      .mb_axi_wlast_o  (l2u_wlast[i*L2Ports+L2PMmeB]),
-      .mb_axi_wvalid_o (l2u_wvalid[i*L2Ports+L2PMmeB]),
-      .mb_axi_wready_i (l2u_wready[i*L2Ports+L2PMmeB]),
-      .mb_axi_bid_i    (l2u_bid[i*L2Ports+L2PMmeB]),
-      .mb_axi_bresp_i  (l2u_bresp[i*L2Ports+L2PMmeB]),
-      .mb_axi_bvalid_i (l2u_bvalid[i*L2Ports+L2PMmeB]),
-      .mb_axi_bready_o (l2u_bready[i*L2Ports+L2PMmeB]),
-      .mb_axi_arid_o   (l2u_arid[i*L2Ports+L2PMmeB]),
-      .mb_axi_araddr_o (l2u_araddr[i*L2Ports+L2PMmeB]),
-      .mb_axi_arlen_o  (l2u_arlen[i*L2Ports+L2PMmeB]),
-      .mb_axi_arsize_o (l2u_arsize[i*L2Ports+L2PMmeB]),
-      .mb_axi_arburst_o(l2u_arburst[i*L2Ports+L2PMmeB]),
-      .mb_axi_arcache_o(l2u_arcache[i*L2Ports+L2PMmeB]),
-      .mb_axi_arprot_o (l2u_arprot[i*L2Ports+L2PMmeB]),
-      .mb_axi_arqos_o  (l2u_arqos[i*L2Ports+L2PMmeB]),
-      .mb_axi_arvalid_o(l2u_arvalid[i*L2Ports+L2PMmeB]),
-      .mb_axi_arready_i(l2u_arready[i*L2Ports+L2PMmeB]),
-      .mb_axi_rid_i    (l2u_rid[i*L2Ports+L2PMmeB]),
-      .mb_axi_rdata_i  (l2u_rdata[i*L2Ports+L2PMmeB]),
-      .mb_axi_rresp_i  (l2u_rresp[i*L2Ports+L2PMmeB]),
-      .mb_axi_rlast_i  (l2u_rlast[i*L2Ports+L2PMmeB]),
-      .mb_axi_rvalid_i (l2u_rvalid[i*L2Ports+L2PMmeB]),
-      .mb_axi_rready_o (l2u_rready[i*L2Ports+L2PMmeB]),
+      .apb_req_i      (apb_req),
+      .apb_rsp_o      (apb_rsp),
+      .mst_req_o      (a_req),
+      .mst_rsp_i      (a_rsp),
+      .mstb_req_o     (b_req),
+      .mstb_rsp_i     (b_rsp),
       .msg_valid_o    (msg_valid[i]),
       .msg_ready_i    (msg_ready[i]),
       .msg_addr_o     (msg_addr[i]),
@@ -977,16 +919,9 @@ module tessera_top #(
   // ---------------------------------------------------------------- DMA engines
   // DMA engine d belongs to DCORE d: its memory port is port 2 of the DCORE's L2 slice
   // (L2 section above); its host port is master d of the host-port fabric (below).
-  logic [NumDma-1:0][Iw-1:0]   dh_awid, dh_bid, dh_arid, dh_rid;
-  logic [NumDma-1:0][31:0]     dh_awaddr, dh_araddr;
-  logic [NumDma-1:0][7:0]      dh_awlen, dh_arlen;
-  logic [NumDma-1:0][2:0]      dh_awsize, dh_arsize;
-  logic [NumDma-1:0][1:0]      dh_awburst, dh_arburst, dh_bresp, dh_rresp;
-  logic [NumDma-1:0]           dh_awvalid, dh_awready, dh_wlast, dh_wvalid, dh_wready;
-  logic [NumDma-1:0]           dh_bvalid, dh_bready, dh_arvalid, dh_arready;
-  logic [NumDma-1:0]           dh_rlast, dh_rvalid, dh_rready;
-  logic [NumDma-1:0][Dw-1:0]   dh_wdata, dh_rdata;
-  logic [NumDma-1:0][Dw/8-1:0] dh_wstrb;
+  // the engines' host ports, masters of the host-port fabric (below)
+  logic [NumDma-1:0][tessera_bus_pkg::AxiReqBits-1:0] dh_req;
+  logic [NumDma-1:0][tessera_bus_pkg::AxiRspBits-1:0] dh_rsp;
   for (genvar d = 0; d < NumDma; d++) begin : g_dma
     localparam int unsigned Q = QDma + d;
     localparam int unsigned U = d * L2Ports + L2PDma;
@@ -994,12 +929,26 @@ module tessera_top #(
     // latched or running and whenever something asks for it (register access, message, a
     // valid on its L2 port or its host port). An idle engine holds no transaction open.
     // Two more cycles after the last such cycle, as for the L2 (above).
+    // memory port: upstream port U of the L2 cluster (through the flat l2u_* signals,
+    // which the simulator's AXI statistics probe); host port: master d of the host fabric
+    tessera_bus_pkg::apb_req_t apb_req;
+    tessera_bus_pkg::apb_rsp_t apb_rsp;
+    tessera_bus_pkg::axi_req_t mem_req, host_req;
+    tessera_bus_pkg::axi_rsp_t mem_rsp, host_rsp;
+    logic                      unused_user;
+    `TESSERA_APB_REQ_FROM_FLAT(apb_req, e_, , [Q])
+    `TESSERA_APB_FLAT_FROM_RSP(e_, , [Q], apb_rsp)
+    `TESSERA_AXI_FLAT_FROM_REQ(l2u_, , [U], mem_req)
+    `TESSERA_AXI_RSP_FROM_FLAT(mem_rsp, l2u_, , [U])
+    assign unused_user = ^{mem_req.aw.user, mem_req.w.user, mem_req.ar.user};
+    assign dh_req[d] = host_req;
+    assign host_rsp  = dh_rsp[d];
     logic dma_clk, dma_clk_en;
     assign dma_clk_en = !rst_ni || !e_idle[Q] || e_psel[Q] || msg_valid[MsgDma+d]
                         || l2u_awvalid[U] || l2u_wvalid[U] || l2u_arvalid[U]
                         || l2u_bvalid[U] || l2u_rvalid[U]
-                        || dh_awvalid[d] || dh_wvalid[d] || dh_arvalid[d]
-                        || dh_bvalid[d] || dh_rvalid[d];
+                        || host_req.aw_valid || host_req.w_valid || host_req.ar_valid
+                        || host_rsp.b_valid || host_rsp.r_valid;
     tessera_clk_gate #(.Enable(EngClkGate), .Hold(2)) u_dma_cg (
       .clk_i    (clk_i),
       .rst_ni   (rst_ni),
@@ -1014,80 +963,12 @@ module tessera_top #(
     ) u_dma (
       .clk_i          (dma_clk),
       .rst_ni         (rst_ni),
-      .apb_psel_i     (e_psel[Q]),
-      .apb_penable_i  (e_penable[Q]),
-      .apb_pwrite_i   (e_pwrite[Q]),
-      .apb_pprot_i    (e_pprot[Q]),
-      .apb_paddr_i    (e_paddr[Q]),
-      .apb_pwdata_i   (e_pwdata[Q]),
-      .apb_pstrb_i    (e_pstrb[Q]),
-      .apb_pready_o   (e_pready[Q]),
-      .apb_prdata_o   (e_prdata[Q]),
-      .apb_pslverr_o  (e_pslverr[Q]),
-      .m_axi_awid_o   (l2u_awid[d*L2Ports+L2PDma]),
-      .m_axi_awaddr_o (l2u_awaddr[d*L2Ports+L2PDma]),
-      .m_axi_awlen_o  (l2u_awlen[d*L2Ports+L2PDma]),
-      .m_axi_awsize_o (l2u_awsize[d*L2Ports+L2PDma]),
-      .m_axi_awburst_o(l2u_awburst[d*L2Ports+L2PDma]),
-      .m_axi_awcache_o(l2u_awcache[d*L2Ports+L2PDma]),
-      .m_axi_awprot_o (l2u_awprot[d*L2Ports+L2PDma]),
-      .m_axi_awqos_o  (l2u_awqos[d*L2Ports+L2PDma]),
-      .m_axi_awvalid_o(l2u_awvalid[d*L2Ports+L2PDma]),
-      .m_axi_awready_i(l2u_awready[d*L2Ports+L2PDma]),
-      .m_axi_wdata_o  (l2u_wdata[d*L2Ports+L2PDma]),
-      .m_axi_wstrb_o  (l2u_wstrb[d*L2Ports+L2PDma]),
-      .m_axi_wlast_o  (l2u_wlast[d*L2Ports+L2PDma]),
-      .m_axi_wvalid_o (l2u_wvalid[d*L2Ports+L2PDma]),
-      .m_axi_wready_i (l2u_wready[d*L2Ports+L2PDma]),
-      .m_axi_bid_i    (l2u_bid[d*L2Ports+L2PDma]),
-      .m_axi_bresp_i  (l2u_bresp[d*L2Ports+L2PDma]),
-      .m_axi_bvalid_i (l2u_bvalid[d*L2Ports+L2PDma]),
-      .m_axi_bready_o (l2u_bready[d*L2Ports+L2PDma]),
-      .m_axi_arid_o   (l2u_arid[d*L2Ports+L2PDma]),
-      .m_axi_araddr_o (l2u_araddr[d*L2Ports+L2PDma]),
-      .m_axi_arlen_o  (l2u_arlen[d*L2Ports+L2PDma]),
-      .m_axi_arsize_o (l2u_arsize[d*L2Ports+L2PDma]),
-      .m_axi_arburst_o(l2u_arburst[d*L2Ports+L2PDma]),
-      .m_axi_arcache_o(l2u_arcache[d*L2Ports+L2PDma]),
-      .m_axi_arprot_o (l2u_arprot[d*L2Ports+L2PDma]),
-      .m_axi_arqos_o  (l2u_arqos[d*L2Ports+L2PDma]),
-      .m_axi_arvalid_o(l2u_arvalid[d*L2Ports+L2PDma]),
-      .m_axi_arready_i(l2u_arready[d*L2Ports+L2PDma]),
-      .m_axi_rid_i    (l2u_rid[d*L2Ports+L2PDma]),
-      .m_axi_rdata_i  (l2u_rdata[d*L2Ports+L2PDma]),
-      .m_axi_rresp_i  (l2u_rresp[d*L2Ports+L2PDma]),
-      .m_axi_rlast_i  (l2u_rlast[d*L2Ports+L2PDma]),
-      .m_axi_rvalid_i (l2u_rvalid[d*L2Ports+L2PDma]),
-      .m_axi_rready_o (l2u_rready[d*L2Ports+L2PDma]),
-      .h_axi_awid_o   (dh_awid[d]),
-      .h_axi_awaddr_o (dh_awaddr[d]),
-      .h_axi_awlen_o  (dh_awlen[d]),
-      .h_axi_awsize_o (dh_awsize[d]),
-      .h_axi_awburst_o(dh_awburst[d]),
-      .h_axi_awvalid_o(dh_awvalid[d]),
-      .h_axi_awready_i(dh_awready[d]),
-      .h_axi_wdata_o  (dh_wdata[d]),
-      .h_axi_wstrb_o  (dh_wstrb[d]),
-      .h_axi_wlast_o  (dh_wlast[d]),
-      .h_axi_wvalid_o (dh_wvalid[d]),
-      .h_axi_wready_i (dh_wready[d]),
-      .h_axi_bid_i    (dh_bid[d]),
-      .h_axi_bresp_i  (dh_bresp[d]),
-      .h_axi_bvalid_i (dh_bvalid[d]),
-      .h_axi_bready_o (dh_bready[d]),
-      .h_axi_arid_o   (dh_arid[d]),
-      .h_axi_araddr_o (dh_araddr[d]),
-      .h_axi_arlen_o  (dh_arlen[d]),
-      .h_axi_arsize_o (dh_arsize[d]),
-      .h_axi_arburst_o(dh_arburst[d]),
-      .h_axi_arvalid_o(dh_arvalid[d]),
-      .h_axi_arready_i(dh_arready[d]),
-      .h_axi_rid_i    (dh_rid[d]),
-      .h_axi_rdata_i  (dh_rdata[d]),
-      .h_axi_rresp_i  (dh_rresp[d]),
-      .h_axi_rlast_i  (dh_rlast[d]),
-      .h_axi_rvalid_i (dh_rvalid[d]),
-      .h_axi_rready_o (dh_rready[d]),
+      .apb_req_i      (apb_req),
+      .apb_rsp_o      (apb_rsp),
+      .mst_req_o      (mem_req),
+      .mst_rsp_i      (mem_rsp),
+      .host_req_o     (host_req),
+      .host_rsp_i     (host_rsp),
       .msg_valid_o    (msg_valid[MsgDma+d]),
       .msg_ready_i    (msg_ready[MsgDma+d]),
       .msg_addr_o     (msg_addr[MsgDma+d]),
@@ -1103,18 +984,6 @@ module tessera_top #(
   // B in its own order, DECERR (never a hang) for a burst outside the host window.
   // 128 read beats per engine may be in flight: a 200-cycle host round trip at the
   // host link's rate needs ~100.
-  logic [NumDma-1:0][tessera_bus_pkg::AxiReqBits-1:0] dh_req;
-  logic [NumDma-1:0][tessera_bus_pkg::AxiRspBits-1:0] dh_rsp;
-  for (genvar d = 0; d < NumDma; d++) begin : g_dh_bus
-    tessera_bus_pkg::axi_req_t req;
-    tessera_bus_pkg::axi_rsp_t rsp;
-    logic                      unused_rsp;
-    `TESSERA_AXI_REQ_FROM_FLAT_MIN(req, dh_, , [d])
-    assign dh_req[d] = req;
-    assign rsp       = dh_rsp[d];
-    `TESSERA_AXI_FLAT_FROM_RSP(dh_, , [d], rsp)
-    assign unused_rsp = ^{rsp.b.user, rsp.r.user};
-  end
   tessera_axi_xbar #(
     .NumMst         (NumDma),
     .NumSlv         (1),
@@ -1134,14 +1003,9 @@ module tessera_top #(
   );
 
   // ---------------------------------------------------------------- queue managers
-  logic [NumQ-1:0][Iw-1:0] qf_arid, qf_rid;
-  logic [NumQ-1:0][31:0]   qf_araddr;
-  logic [NumQ-1:0][7:0]    qf_arlen;
-  logic [NumQ-1:0][2:0]    qf_arsize, qf_arprot;
-  logic [NumQ-1:0][1:0]    qf_arburst, qf_rresp;
-  logic [NumQ-1:0][3:0]    qf_arcache, qf_arqos;
-  logic [NumQ-1:0]         qf_arvalid, qf_arready, qf_rlast, qf_rvalid, qf_rready;
-  logic [NumQ-1:0][Dw-1:0] qf_rdata;
+  // the queue managers' command-buffer fetch ports (read only), joined by u_qman_fetch
+  logic [NumQ-1:0][tessera_bus_pkg::AxiReqBits-1:0] qf_req;
+  logic [NumQ-1:0][tessera_bus_pkg::AxiRspBits-1:0] qf_rsp;
 
   logic [NumQ-1:0] qm_idle;
   for (genvar q = 0; q < NumQ; q++) begin : g_qman
@@ -1150,7 +1014,26 @@ module tessera_top #(
     // input asks for it (its registers selected, a Sync-Manager fence increment, a fetch
     // read beat). Two more cycles after the last such cycle, as for the L2 and the DMAs.
     logic qm_clk, qm_clk_en;
-    assign qm_clk_en = !rst_ni || !qm_idle[q] || psel[PerQm+q] || q_fence_inc[q] || qf_rvalid[q];
+    tessera_bus_pkg::apb_req_t apb_req, eng_req;
+    tessera_bus_pkg::apb_rsp_t apb_rsp, eng_rsp;
+    tessera_bus_pkg::axi_req_t cbf_req;
+    tessera_bus_pkg::axi_rsp_t cbf_rsp;
+    assign apb_req.psel    = psel[PerQm+q];
+    assign apb_req.penable = penable;
+    assign apb_req.pwrite  = pwrite;
+    assign apb_req.pprot   = pprot;
+    assign apb_req.paddr   = paddr;
+    assign apb_req.pwdata  = pwdata;
+    assign apb_req.pstrb   = pstrb;
+    assign pready[PerQm+q]  = apb_rsp.pready;
+    assign prdata[PerQm+q]  = apb_rsp.prdata;
+    assign pslverr[PerQm+q] = apb_rsp.pslverr;
+    // engine register writes go to the engine's APB mux (g_eng_apb)
+    `TESSERA_APB_FLAT_FROM_REQ(q_, , [q], eng_req)
+    `TESSERA_APB_RSP_FROM_FLAT(eng_rsp, q_, , [q])
+    assign qf_req[q]  = cbf_req;
+    assign cbf_rsp  = qf_rsp[q];
+    assign qm_clk_en = !rst_ni || !qm_idle[q] || psel[PerQm+q] || q_fence_inc[q] || cbf_rsp.r_valid;
     tessera_clk_gate #(.Enable(EngClkGate), .Hold(2)) u_qm_cg (
       .clk_i    (clk_i),
       .rst_ni   (rst_ni),
@@ -1167,42 +1050,12 @@ module tessera_top #(
     ) u_qman (
       .clk_i          (qm_clk),
       .rst_ni         (rst_ni),
-      .apb_psel_i     (psel[PerQm+q]),
-      .apb_penable_i  (penable),
-      .apb_pwrite_i   (pwrite),
-      .apb_pprot_i    (pprot),
-      .apb_paddr_i    (paddr),
-      .apb_pwdata_i   (pwdata),
-      .apb_pstrb_i    (pstrb),
-      .apb_pready_o   (pready[PerQm+q]),
-      .apb_prdata_o   (prdata[PerQm+q]),
-      .apb_pslverr_o  (pslverr[PerQm+q]),
-      .m_axi_arid_o   (qf_arid[q]),
-      .m_axi_araddr_o (qf_araddr[q]),
-      .m_axi_arlen_o  (qf_arlen[q]),
-      .m_axi_arsize_o (qf_arsize[q]),
-      .m_axi_arburst_o(qf_arburst[q]),
-      .m_axi_arcache_o(qf_arcache[q]),
-      .m_axi_arprot_o (qf_arprot[q]),
-      .m_axi_arqos_o  (qf_arqos[q]),
-      .m_axi_arvalid_o(qf_arvalid[q]),
-      .m_axi_arready_i(qf_arready[q]),
-      .m_axi_rid_i    (qf_rid[q]),
-      .m_axi_rdata_i  (qf_rdata[q]),
-      .m_axi_rresp_i  (qf_rresp[q]),
-      .m_axi_rlast_i  (qf_rlast[q]),
-      .m_axi_rvalid_i (qf_rvalid[q]),
-      .m_axi_rready_o (qf_rready[q]),
-      .eng_psel_o     (q_psel[q]),
-      .eng_penable_o  (q_penable[q]),
-      .eng_pwrite_o   (q_pwrite[q]),
-      .eng_pprot_o    (q_pprot[q]),
-      .eng_paddr_o    (q_paddr[q]),
-      .eng_pwdata_o   (q_pwdata[q]),
-      .eng_pstrb_o    (q_pstrb[q]),
-      .eng_pready_i   (q_pready[q]),
-      .eng_prdata_i   (q_prdata[q]),
-      .eng_pslverr_i  (q_pslverr[q]),
+      .apb_req_i      (apb_req),
+      .apb_rsp_o      (apb_rsp),
+      .mst_req_o      (cbf_req),
+      .mst_rsp_i      (cbf_rsp),
+      .eng_req_o      (eng_req),
+      .eng_rsp_i      (eng_rsp),
       .msg_valid_o    (msg_valid[MsgQm+q]),
       .msg_ready_i    (msg_ready[MsgQm+q]),
       .msg_addr_o     (msg_addr[MsgQm+q]),
@@ -1217,64 +1070,22 @@ module tessera_top #(
   end
 
   // all command-buffer fetches share one fabric master (read only)
+  tessera_bus_pkg::axi_req_t qf_mst_req;
+  tessera_bus_pkg::axi_rsp_t qf_mst_rsp;
   tessera_qman_fetch_arb #(
-    .NumPorts(NumQ),
-    .IdBits  (Iw),
-    .DataBits(Dw)
+    .NumPorts(NumQ)
   ) u_qman_fetch (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .s_arid_i   (qf_arid),
-    .s_araddr_i (qf_araddr),
-    .s_arlen_i  (qf_arlen),
-    .s_arsize_i (qf_arsize),
-    .s_arburst_i(qf_arburst),
-    .s_arcache_i(qf_arcache),
-    .s_arprot_i (qf_arprot),
-    .s_arqos_i  (qf_arqos),
-    .s_arvalid_i(qf_arvalid),
-    .s_arready_o(qf_arready),
-    .s_rid_o    (qf_rid),
-    .s_rdata_o  (qf_rdata),
-    .s_rresp_o  (qf_rresp),
-    .s_rlast_o  (qf_rlast),
-    .s_rvalid_o (qf_rvalid),
-    .s_rready_i (qf_rready),
-    .m_arid_o   (ax_arid[AxQf]),
-    .m_araddr_o (ax_araddr[AxQf]),
-    .m_arlen_o  (ax_arlen[AxQf]),
-    .m_arsize_o (ax_arsize[AxQf]),
-    .m_arburst_o(ax_arburst[AxQf]),
-    .m_arcache_o(ax_arcache[AxQf]),
-    .m_arprot_o (ax_arprot[AxQf]),
-    .m_arqos_o  (ax_arqos[AxQf]),
-    .m_arvalid_o(ax_arvalid[AxQf]),
-    .m_arready_i(ax_arready[AxQf]),
-    .m_rid_i    (ax_rid[AxQf]),
-    .m_rdata_i  (ax_rdata[AxQf]),
-    .m_rresp_i  (ax_rresp[AxQf]),
-    .m_rlast_i  (ax_rlast[AxQf]),
-    .m_rvalid_i (ax_rvalid[AxQf]),
-    .m_rready_o (ax_rready[AxQf])
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .slv_req_i(qf_req),
+    .slv_rsp_o(qf_rsp),
+    .mst_req_o(qf_mst_req),
+    .mst_rsp_i(qf_mst_rsp)
   );
-  // the fetch port never writes
-  assign ax_awid[AxQf]    = '0;
-  assign ax_awaddr[AxQf]  = '0;
-  assign ax_awlen[AxQf]   = '0;
-  assign ax_awsize[AxQf]  = '0;
-  assign ax_awburst[AxQf] = '0;
-  assign ax_awcache[AxQf] = '0;
-  assign ax_awprot[AxQf]  = '0;
-  assign ax_awqos[AxQf]   = '0;
-  assign ax_awvalid[AxQf] = 1'b0;
-  assign ax_wdata[AxQf]   = '0;
-  assign ax_wstrb[AxQf]   = '0;
-  assign ax_wlast[AxQf]   = 1'b0;
-  assign ax_wvalid[AxQf]  = 1'b0;
-  assign ax_bready[AxQf]  = 1'b1;
-  logic unused_qf_w;
-  assign unused_qf_w = ^{ax_awready[AxQf], ax_wready[AxQf], ax_bid[AxQf], ax_bresp[AxQf],
-                         ax_bvalid[AxQf]};
+  `TESSERA_AXI_FLAT_FROM_REQ(ax_, , [AxQf], qf_mst_req)
+  `TESSERA_AXI_RSP_FROM_FLAT(qf_mst_rsp, ax_, , [AxQf])
+  logic unused_qf_user;
+  assign unused_qf_user = ^{qf_mst_req.aw.user, qf_mst_req.w.user, qf_mst_req.ar.user};
   // ================================================================ end of control path
 
   // ================================================================ TPC cluster
@@ -1288,25 +1099,20 @@ module tessera_top #(
     $error("tessera_top: one L2 slice per DCORE assumed by the TPC masters");
   end
   localparam int unsigned TpM = Dc * TpcPorts;   // cluster masters (d * TpcPorts + q)
-  logic [TpM-1:0][Iw-1:0]   tp_awid, tp_bid, tp_arid, tp_rid;
-  logic [TpM-1:0][31:0]     tp_awaddr, tp_araddr;
-  logic [TpM-1:0][7:0]      tp_awlen, tp_arlen;
-  logic [TpM-1:0][2:0]      tp_awsize, tp_arsize, tp_awprot, tp_arprot;
-  logic [TpM-1:0][1:0]      tp_awburst, tp_arburst, tp_bresp, tp_rresp;
-  logic [TpM-1:0][3:0]      tp_awcache, tp_arcache, tp_awqos, tp_arqos;
-  logic [TpM-1:0]           tp_awvalid, tp_awready, tp_wlast, tp_wvalid, tp_wready;
-  logic [TpM-1:0]           tp_bvalid, tp_bready, tp_arvalid, tp_arready;
-  logic [TpM-1:0]           tp_rlast, tp_rvalid, tp_rready;
-  logic [TpM-1:0][Dw-1:0]   tp_wdata, tp_rdata;
-  logic [TpM-1:0][Dw/8-1:0] tp_wstrb;
+  logic [TpM-1:0][tessera_bus_pkg::AxiReqBits-1:0] tp_req;
+  logic [TpM-1:0][tessera_bus_pkg::AxiRspBits-1:0] tp_rsp;
+  logic [TpM-1:0]                                  tp_busy;   // a valid on the master's port
+  tessera_bus_pkg::apb_req_t                       tp_apb_req;
+  tessera_bus_pkg::apb_rsp_t                       tp_apb_rsp;
+  `TESSERA_APB_REQ_FROM_FLAT(tp_apb_req, e_, , [QTpc])
+  `TESSERA_APB_FLAT_FROM_RSP(e_, , [QTpc], tp_apb_rsp)
 
   // Clock of the cluster: gated like an MME's (see g_mme): it runs while a launch is
   // latched or running and whenever something asks for it (register access, message,
   // AXI transfer in flight on one of its DCORE ports).
   logic tpc_clk, tpc_clk_en;
   assign tpc_clk_en = !rst_ni || !e_idle[QTpc] || e_psel[QTpc] || msg_valid[MsgTpc]
-                      || (|tp_awvalid) || (|tp_wvalid) || (|tp_arvalid) || (|tp_bvalid)
-                      || (|tp_rvalid);
+                      || (|tp_busy);
   tessera_clk_gate #(.Enable(EngClkGate)) u_tpc_cg (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
@@ -1323,51 +1129,10 @@ module tessera_top #(
   ) u_tpc (
     .clk_i          (tpc_clk),
     .rst_ni         (rst_ni),
-    .apb_psel_i     (e_psel[QTpc]),
-    .apb_penable_i  (e_penable[QTpc]),
-    .apb_pwrite_i   (e_pwrite[QTpc]),
-    .apb_pprot_i    (e_pprot[QTpc]),
-    .apb_paddr_i    (e_paddr[QTpc]),
-    .apb_pwdata_i   (e_pwdata[QTpc]),
-    .apb_pstrb_i    (e_pstrb[QTpc]),
-    .apb_pready_o   (e_pready[QTpc]),
-    .apb_prdata_o   (e_prdata[QTpc]),
-    .apb_pslverr_o  (e_pslverr[QTpc]),
-    .m_axi_awid_o    (tp_awid),
-    .m_axi_awaddr_o  (tp_awaddr),
-    .m_axi_awlen_o   (tp_awlen),
-    .m_axi_awsize_o  (tp_awsize),
-    .m_axi_awburst_o (tp_awburst),
-    .m_axi_awcache_o (tp_awcache),
-    .m_axi_awprot_o  (tp_awprot),
-    .m_axi_awqos_o   (tp_awqos),
-    .m_axi_awvalid_o (tp_awvalid),
-    .m_axi_awready_i (tp_awready),
-    .m_axi_wdata_o   (tp_wdata),
-    .m_axi_wstrb_o   (tp_wstrb),
-    .m_axi_wlast_o   (tp_wlast),
-    .m_axi_wvalid_o  (tp_wvalid),
-    .m_axi_wready_i  (tp_wready),
-    .m_axi_bid_i     (tp_bid),
-    .m_axi_bresp_i   (tp_bresp),
-    .m_axi_bvalid_i  (tp_bvalid),
-    .m_axi_bready_o  (tp_bready),
-    .m_axi_arid_o    (tp_arid),
-    .m_axi_araddr_o  (tp_araddr),
-    .m_axi_arlen_o   (tp_arlen),
-    .m_axi_arsize_o  (tp_arsize),
-    .m_axi_arburst_o (tp_arburst),
-    .m_axi_arcache_o (tp_arcache),
-    .m_axi_arprot_o  (tp_arprot),
-    .m_axi_arqos_o   (tp_arqos),
-    .m_axi_arvalid_o (tp_arvalid),
-    .m_axi_arready_i (tp_arready),
-    .m_axi_rid_i     (tp_rid),
-    .m_axi_rdata_i   (tp_rdata),
-    .m_axi_rresp_i   (tp_rresp),
-    .m_axi_rlast_i   (tp_rlast),
-    .m_axi_rvalid_i  (tp_rvalid),
-    .m_axi_rready_o  (tp_rready),
+    .apb_req_i      (tp_apb_req),
+    .apb_rsp_o      (tp_apb_rsp),
+    .mst_req_o      (tp_req),
+    .mst_rsp_i      (tp_rsp),
     .msg_valid_o    (msg_valid[MsgTpc]),
     .msg_ready_i    (msg_ready[MsgTpc]),
     .msg_addr_o     (msg_addr[MsgTpc]),
@@ -1379,41 +1144,15 @@ module tessera_top #(
     localparam int unsigned D = m / TpcPorts;
     localparam int unsigned Q = m % TpcPorts;
     localparam int unsigned U = D * L2Ports + ((Q == 0) ? L2PTpc : 3 + Q);
-    assign l2u_awid[U]    = tp_awid[m];
-    assign l2u_awaddr[U]  = tp_awaddr[m];
-    assign l2u_awlen[U]   = tp_awlen[m];
-    assign l2u_awsize[U]  = tp_awsize[m];
-    assign l2u_awburst[U] = tp_awburst[m];
-    assign l2u_awcache[U] = tp_awcache[m];
-    assign l2u_awprot[U]  = tp_awprot[m];
-    assign l2u_awqos[U]   = tp_awqos[m];
-    assign l2u_awvalid[U] = tp_awvalid[m];
-    assign tp_awready[m] = l2u_awready[U];
-    assign l2u_wdata[U]   = tp_wdata[m];
-    assign l2u_wstrb[U]   = tp_wstrb[m];
-    assign l2u_wlast[U]   = tp_wlast[m];
-    assign l2u_wvalid[U]  = tp_wvalid[m];
-    assign tp_wready[m]  = l2u_wready[U];
-    assign tp_bid[m]     = l2u_bid[U];
-    assign tp_bresp[m]   = l2u_bresp[U];
-    assign tp_bvalid[m]  = l2u_bvalid[U];
-    assign l2u_bready[U]  = tp_bready[m];
-    assign l2u_arid[U]    = tp_arid[m];
-    assign l2u_araddr[U]  = tp_araddr[m];
-    assign l2u_arlen[U]   = tp_arlen[m];
-    assign l2u_arsize[U]  = tp_arsize[m];
-    assign l2u_arburst[U] = tp_arburst[m];
-    assign l2u_arcache[U] = tp_arcache[m];
-    assign l2u_arprot[U]  = tp_arprot[m];
-    assign l2u_arqos[U]   = tp_arqos[m];
-    assign l2u_arvalid[U] = tp_arvalid[m];
-    assign tp_arready[m] = l2u_arready[U];
-    assign tp_rid[m]     = l2u_rid[U];
-    assign tp_rdata[m]   = l2u_rdata[U];
-    assign tp_rresp[m]   = l2u_rresp[U];
-    assign tp_rlast[m]   = l2u_rlast[U];
-    assign tp_rvalid[m]  = l2u_rvalid[U];
-    assign l2u_rready[U]  = tp_rready[m];
+    tessera_bus_pkg::axi_req_t req;
+    tessera_bus_pkg::axi_rsp_t rsp;
+    logic                      unused_user;
+    assign req = tp_req[m];
+    `TESSERA_AXI_FLAT_FROM_REQ(l2u_, , [U], req)
+    `TESSERA_AXI_RSP_FROM_FLAT(rsp, l2u_, , [U])
+    assign tp_rsp[m]   = rsp;
+    assign tp_busy[m]  = req.aw_valid || req.w_valid || req.ar_valid || rsp.b_valid || rsp.r_valid;
+    assign unused_user = ^{req.aw.user, req.w.user, req.ar.user};
   end
   // ================================================================ end TPC cluster
 

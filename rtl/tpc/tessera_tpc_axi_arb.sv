@@ -45,42 +45,12 @@ module tessera_tpc_axi_arb #(
   output logic [NumSrc-1:0]                   s_rvalid_o,
   input  logic [NumSrc-1:0]                   s_rready_i,
   // the merged master
-  output logic [IdBits-1:0]                   m_axi_awid_o,
-  output logic [31:0]                         m_axi_awaddr_o,
-  output logic [7:0]                          m_axi_awlen_o,
-  output logic [2:0]                          m_axi_awsize_o,
-  output logic [1:0]                          m_axi_awburst_o,
-  output logic [3:0]                          m_axi_awcache_o,
-  output logic [2:0]                          m_axi_awprot_o,
-  output logic [3:0]                          m_axi_awqos_o,
-  output logic                                m_axi_awvalid_o,
-  input  logic                                m_axi_awready_i,
-  output logic [DataBits-1:0]                 m_axi_wdata_o,
-  output logic [DataBits/8-1:0]               m_axi_wstrb_o,
-  output logic                                m_axi_wlast_o,
-  output logic                                m_axi_wvalid_o,
-  input  logic                                m_axi_wready_i,
-  input  logic [IdBits-1:0]                   m_axi_bid_i,
-  input  logic [1:0]                          m_axi_bresp_i,
-  input  logic                                m_axi_bvalid_i,
-  output logic                                m_axi_bready_o,
-  output logic [IdBits-1:0]                   m_axi_arid_o,
-  output logic [31:0]                         m_axi_araddr_o,
-  output logic [7:0]                          m_axi_arlen_o,
-  output logic [2:0]                          m_axi_arsize_o,
-  output logic [1:0]                          m_axi_arburst_o,
-  output logic [3:0]                          m_axi_arcache_o,
-  output logic [2:0]                          m_axi_arprot_o,
-  output logic [3:0]                          m_axi_arqos_o,
-  output logic                                m_axi_arvalid_o,
-  input  logic                                m_axi_arready_i,
-  input  logic [IdBits-1:0]                   m_axi_rid_i,
-  input  logic [DataBits-1:0]                 m_axi_rdata_i,
-  input  logic [1:0]                          m_axi_rresp_i,
-  input  logic                                m_axi_rlast_i,
-  input  logic                                m_axi_rvalid_i,
-  output logic                                m_axi_rready_o
+  output tessera_bus_pkg::axi_req_t mst_req_o,
+  input  tessera_bus_pkg::axi_rsp_t mst_rsp_i
 );
+  // the merged master as signals (m_axi_*)
+  `TESSERA_AXI_SIGS_DECL(m_axi_, IdBits)
+  `TESSERA_AXI_MST_CONNECT(mst_req_o, mst_rsp_i, m_axi_)
   localparam int unsigned SW = (NumSrc > 1) ? $clog2(NumSrc) : 1;
 
   // first requesting source at or after ptr (round robin); ptr itself if none
@@ -104,18 +74,18 @@ module tessera_tpc_axi_arb #(
   logic [SW-1:0] ar_sel_q, ar_ptr_q, ar_sel;
   assign ar_sel = ar_lock_q ? ar_sel_q : rr_pick(s_arvalid_i, ar_ptr_q);
 
-  assign m_axi_arvalid_o = s_arvalid_i[ar_sel];
-  assign m_axi_arid_o    = IdBits'(ar_sel);
-  assign m_axi_araddr_o  = s_araddr_i[ar_sel];
-  assign m_axi_arlen_o   = s_arlen_i[ar_sel];
-  assign m_axi_arsize_o  = s_arsize_i[ar_sel];
-  assign m_axi_arburst_o = s_arburst_i[ar_sel];
-  assign m_axi_arcache_o = s_arcache_i[ar_sel];
-  assign m_axi_arprot_o  = s_arprot_i[ar_sel];
-  assign m_axi_arqos_o   = s_arqos_i[ar_sel];
+  assign m_axi_arvalid = s_arvalid_i[ar_sel];
+  assign m_axi_arid    = IdBits'(ar_sel);
+  assign m_axi_araddr  = s_araddr_i[ar_sel];
+  assign m_axi_arlen   = s_arlen_i[ar_sel];
+  assign m_axi_arsize  = s_arsize_i[ar_sel];
+  assign m_axi_arburst = s_arburst_i[ar_sel];
+  assign m_axi_arcache = s_arcache_i[ar_sel];
+  assign m_axi_arprot  = s_arprot_i[ar_sel];
+  assign m_axi_arqos   = s_arqos_i[ar_sel];
   always_comb begin
     s_arready_o         = '0;
-    s_arready_o[ar_sel] = m_axi_arready_i;
+    s_arready_o[ar_sel] = m_axi_arready;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -123,8 +93,8 @@ module tessera_tpc_axi_arb #(
       ar_lock_q <= 1'b0;
       ar_sel_q  <= '0;
       ar_ptr_q  <= '0;
-    end else if (m_axi_arvalid_o) begin
-      if (m_axi_arready_i) begin
+    end else if (m_axi_arvalid) begin
+      if (m_axi_arready) begin
         ar_lock_q <= 1'b0;
         ar_ptr_q  <= (32'(ar_sel) == NumSrc - 1) ? '0 : ar_sel + 1'b1;
       end else begin
@@ -136,14 +106,14 @@ module tessera_tpc_axi_arb #(
 
   // ---------------------------------------------------------------- read data (by ID)
   logic [SW-1:0] r_dst;
-  assign r_dst          = SW'(m_axi_rid_i);
-  assign s_rdata_o      = m_axi_rdata_i;
-  assign s_rresp_o      = m_axi_rresp_i;
-  assign s_rlast_o      = m_axi_rlast_i;
-  assign m_axi_rready_o = s_rready_i[r_dst];
+  assign r_dst          = SW'(m_axi_rid);
+  assign s_rdata_o      = m_axi_rdata;
+  assign s_rresp_o      = m_axi_rresp;
+  assign s_rlast_o      = m_axi_rlast;
+  assign m_axi_rready = s_rready_i[r_dst];
   always_comb begin
     s_rvalid_o        = '0;
-    s_rvalid_o[r_dst] = m_axi_rvalid_i;
+    s_rvalid_o[r_dst] = m_axi_rvalid;
   end
 
   // ---------------------------------------------------------------- write address + data
@@ -153,26 +123,26 @@ module tessera_tpc_axi_arb #(
   assign w_sel    = w_busy_q ? w_sel_q : rr_pick(s_awvalid_i, w_ptr_q);
   assign w_active = w_busy_q || s_awvalid_i[w_sel];
 
-  assign m_axi_awvalid_o = w_active && !aw_done_q && s_awvalid_i[w_sel];
-  assign m_axi_awid_o    = IdBits'(w_sel);
-  assign m_axi_awaddr_o  = s_awaddr_i[w_sel];
-  assign m_axi_awlen_o   = s_awlen_i[w_sel];
-  assign m_axi_awsize_o  = s_awsize_i[w_sel];
-  assign m_axi_awburst_o = s_awburst_i[w_sel];
-  assign m_axi_awcache_o = s_awcache_i[w_sel];
-  assign m_axi_awprot_o  = s_awprot_i[w_sel];
-  assign m_axi_awqos_o   = s_awqos_i[w_sel];
-  assign m_axi_wvalid_o  = w_active && !w_done_q && s_wvalid_i[w_sel];
-  assign m_axi_wdata_o   = s_wdata_i[w_sel];
-  assign m_axi_wstrb_o   = s_wstrb_i[w_sel];
-  assign m_axi_wlast_o   = s_wlast_i[w_sel];
-  assign aw_hs = m_axi_awvalid_o && m_axi_awready_i;
-  assign w_hs  = m_axi_wvalid_o && m_axi_wready_i && m_axi_wlast_o;
+  assign m_axi_awvalid = w_active && !aw_done_q && s_awvalid_i[w_sel];
+  assign m_axi_awid    = IdBits'(w_sel);
+  assign m_axi_awaddr  = s_awaddr_i[w_sel];
+  assign m_axi_awlen   = s_awlen_i[w_sel];
+  assign m_axi_awsize  = s_awsize_i[w_sel];
+  assign m_axi_awburst = s_awburst_i[w_sel];
+  assign m_axi_awcache = s_awcache_i[w_sel];
+  assign m_axi_awprot  = s_awprot_i[w_sel];
+  assign m_axi_awqos   = s_awqos_i[w_sel];
+  assign m_axi_wvalid  = w_active && !w_done_q && s_wvalid_i[w_sel];
+  assign m_axi_wdata   = s_wdata_i[w_sel];
+  assign m_axi_wstrb   = s_wstrb_i[w_sel];
+  assign m_axi_wlast   = s_wlast_i[w_sel];
+  assign aw_hs = m_axi_awvalid && m_axi_awready;
+  assign w_hs  = m_axi_wvalid && m_axi_wready && m_axi_wlast;
   always_comb begin
     s_awready_o        = '0;
     s_wready_o         = '0;
-    s_awready_o[w_sel] = w_active && !aw_done_q && m_axi_awready_i;
-    s_wready_o[w_sel]  = w_active && !w_done_q && m_axi_wready_i;
+    s_awready_o[w_sel] = w_active && !aw_done_q && m_axi_awready;
+    s_wready_o[w_sel]  = w_active && !w_done_q && m_axi_wready;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -199,17 +169,17 @@ module tessera_tpc_axi_arb #(
 
   // ---------------------------------------------------------------- write response (by ID)
   logic [SW-1:0] b_dst;
-  assign b_dst          = SW'(m_axi_bid_i);
-  assign m_axi_bready_o = s_bready_i[b_dst];
+  assign b_dst          = SW'(m_axi_bid);
+  assign m_axi_bready = s_bready_i[b_dst];
   always_comb begin
     s_bresp_o        = '0;
     s_bvalid_o       = '0;
-    s_bresp_o[b_dst]  = m_axi_bresp_i;
-    s_bvalid_o[b_dst] = m_axi_bvalid_i;
+    s_bresp_o[b_dst]  = m_axi_bresp;
+    s_bvalid_o[b_dst] = m_axi_bvalid;
   end
 
   if (IdBits > SW) begin : g_id_unused
     logic unused_id;
-    assign unused_id = ^{m_axi_rid_i[IdBits-1:SW], m_axi_bid_i[IdBits-1:SW]};
+    assign unused_id = ^{m_axi_rid[IdBits-1:SW], m_axi_bid[IdBits-1:SW]};
   end
 endmodule

@@ -24,52 +24,11 @@ module tessera_tpc_cluster #(
   input  logic                              clk_i,
   input  logic                              rst_ni,
   // register block (APB4)
-  input  logic                              apb_psel_i,
-  input  logic                              apb_penable_i,
-  input  logic                              apb_pwrite_i,
-  input  logic [2:0]                        apb_pprot_i,
-  input  logic [15:0]                       apb_paddr_i,
-  input  logic [31:0]                       apb_pwdata_i,
-  input  logic [3:0]                        apb_pstrb_i,
-  output logic                              apb_pready_o,
-  output logic [31:0]                       apb_prdata_o,
-  output logic                              apb_pslverr_o,
+  input  tessera_bus_pkg::apb_req_t         apb_req_i,
+  output tessera_bus_pkg::apb_rsp_t         apb_rsp_o,
   // PortsPerDcore AXI4 masters per DCORE (master d * PortsPerDcore + q)
-  output logic [NumM-1:0]  [IdBits-1:0]     m_axi_awid_o,
-  output logic [NumM-1:0]  [31:0]           m_axi_awaddr_o,
-  output logic [NumM-1:0]  [7:0]            m_axi_awlen_o,
-  output logic [NumM-1:0]  [2:0]            m_axi_awsize_o,
-  output logic [NumM-1:0]  [1:0]            m_axi_awburst_o,
-  output logic [NumM-1:0]  [3:0]            m_axi_awcache_o,
-  output logic [NumM-1:0]  [2:0]            m_axi_awprot_o,
-  output logic [NumM-1:0]  [3:0]            m_axi_awqos_o,
-  output logic [NumM-1:0]                   m_axi_awvalid_o,
-  input  logic [NumM-1:0]                   m_axi_awready_i,
-  output logic [NumM-1:0]  [255:0]          m_axi_wdata_o,
-  output logic [NumM-1:0]  [31:0]           m_axi_wstrb_o,
-  output logic [NumM-1:0]                   m_axi_wlast_o,
-  output logic [NumM-1:0]                   m_axi_wvalid_o,
-  input  logic [NumM-1:0]                   m_axi_wready_i,
-  input  logic [NumM-1:0]  [IdBits-1:0]     m_axi_bid_i,
-  input  logic [NumM-1:0]  [1:0]            m_axi_bresp_i,
-  input  logic [NumM-1:0]                   m_axi_bvalid_i,
-  output logic [NumM-1:0]                   m_axi_bready_o,
-  output logic [NumM-1:0]  [IdBits-1:0]     m_axi_arid_o,
-  output logic [NumM-1:0]  [31:0]           m_axi_araddr_o,
-  output logic [NumM-1:0]  [7:0]            m_axi_arlen_o,
-  output logic [NumM-1:0]  [2:0]            m_axi_arsize_o,
-  output logic [NumM-1:0]  [1:0]            m_axi_arburst_o,
-  output logic [NumM-1:0]  [3:0]            m_axi_arcache_o,
-  output logic [NumM-1:0]  [2:0]            m_axi_arprot_o,
-  output logic [NumM-1:0]  [3:0]            m_axi_arqos_o,
-  output logic [NumM-1:0]                   m_axi_arvalid_o,
-  input  logic [NumM-1:0]                   m_axi_arready_i,
-  input  logic [NumM-1:0]  [IdBits-1:0]     m_axi_rid_i,
-  input  logic [NumM-1:0]  [255:0]          m_axi_rdata_i,
-  input  logic [NumM-1:0]  [1:0]            m_axi_rresp_i,
-  input  logic [NumM-1:0]                   m_axi_rlast_i,
-  input  logic [NumM-1:0]                   m_axi_rvalid_i,
-  output logic [NumM-1:0]                   m_axi_rready_o,
+  output logic [NumM-1:0][tessera_bus_pkg::AxiReqBits-1:0] mst_req_o,
+  input  logic [NumM-1:0][tessera_bus_pkg::AxiRspBits-1:0] mst_rsp_i,
   // completion message (-> system bus) and interrupt
   output logic                              msg_valid_o,
   input  logic                              msg_ready_i,
@@ -101,16 +60,16 @@ module tessera_tpc_cluster #(
   tpc_reg_top u_regs (
     .clk          (clk_i),
     .arst_n       (rst_ni),
-    .s_apb_psel   (apb_psel_i),
-    .s_apb_penable(apb_penable_i),
-    .s_apb_pwrite (apb_pwrite_i),
-    .s_apb_pprot  (apb_pprot_i),
-    .s_apb_paddr  (apb_paddr_i),
-    .s_apb_pwdata (apb_pwdata_i),
-    .s_apb_pstrb  (apb_pstrb_i),
-    .s_apb_pready (apb_pready_o),
-    .s_apb_prdata (apb_prdata_o),
-    .s_apb_pslverr(apb_pslverr_o),
+    .s_apb_psel   (apb_req_i.psel),
+    .s_apb_penable(apb_req_i.penable),
+    .s_apb_pwrite (apb_req_i.pwrite),
+    .s_apb_pprot  (apb_req_i.pprot),
+    .s_apb_paddr  (apb_req_i.paddr),
+    .s_apb_pwdata (apb_req_i.pwdata),
+    .s_apb_pstrb  (apb_req_i.pstrb),
+    .s_apb_pready (apb_rsp_o.pready),
+    .s_apb_prdata (apb_rsp_o.prdata),
+    .s_apb_pslverr(apb_rsp_o.pslverr),
     .hwif_in      (hw_in),
     .hwif_out     (hw_out)
   );
@@ -283,8 +242,45 @@ module tessera_tpc_cluster #(
       end
     end
 
-    logic [3:0]  awid_unused, arid_unused;
+    // the core's AXI port, a source of its master's arbiter (the arbiter sets the IDs)
+    tessera_bus_pkg::axi_req_t c_req;
+    tessera_bus_pkg::axi_rsp_t c_rsp;
+    assign s_awaddr[M][J]  = c_req.aw.addr;
+    assign s_awlen[M][J]   = c_req.aw.len;
+    assign s_awsize[M][J]  = c_req.aw.size;
+    assign s_awburst[M][J] = c_req.aw.burst;
+    assign s_awcache[M][J] = c_req.aw.cache;
+    assign s_awprot[M][J]  = c_req.aw.prot;
+    assign s_awqos[M][J]   = c_req.aw.qos;
+    assign s_awvalid[M][J] = c_req.aw_valid;
+    assign s_wdata[M][J]   = c_req.w.data;
+    assign s_wstrb[M][J]   = c_req.w.strb;
+    assign s_wlast[M][J]   = c_req.w.last;
+    assign s_wvalid[M][J]  = c_req.w_valid;
+    assign s_bready[M][J]  = c_req.b_ready;
+    assign s_araddr[M][J]  = c_req.ar.addr;
+    assign s_arlen[M][J]   = c_req.ar.len;
+    assign s_arsize[M][J]  = c_req.ar.size;
+    assign s_arburst[M][J] = c_req.ar.burst;
+    assign s_arcache[M][J] = c_req.ar.cache;
+    assign s_arprot[M][J]  = c_req.ar.prot;
+    assign s_arqos[M][J]   = c_req.ar.qos;
+    assign s_arvalid[M][J] = c_req.ar_valid;
+    assign s_rready[M][J]  = c_req.r_ready;
+    always_comb begin
+      c_rsp          = '0;
+      c_rsp.aw_ready = s_awready[M][J];
+      c_rsp.w_ready  = s_wready[M][J];
+      c_rsp.b.resp   = s_bresp[M][J];
+      c_rsp.b_valid  = s_bvalid[M][J];
+      c_rsp.ar_ready = s_arready[M][J];
+      c_rsp.r.data   = s_rdata[M];
+      c_rsp.r.resp   = s_rresp[M];
+      c_rsp.r.last   = s_rlast[M];
+      c_rsp.r_valid  = s_rvalid[M][J];
+    end
     logic [31:0] pc_unused;
+
     tessera_tpc_core #(
       .ImemDepth(ImemDepth),
       .SlmBytes (SlmBytes),
@@ -321,51 +317,18 @@ module tessera_tpc_cluster #(
       .st_bytes_o     (c_stb[p]),
       .stall_mem_o    (c_stall_ld[p]),
       .stall_st_o     (c_stall_st[p]),
-      .m_axi_awid_o   (awid_unused),
-      .m_axi_awaddr_o (s_awaddr[M][J]),
-      .m_axi_awlen_o  (s_awlen[M][J]),
-      .m_axi_awsize_o (s_awsize[M][J]),
-      .m_axi_awburst_o(s_awburst[M][J]),
-      .m_axi_awcache_o(s_awcache[M][J]),
-      .m_axi_awprot_o (s_awprot[M][J]),
-      .m_axi_awqos_o  (s_awqos[M][J]),
-      .m_axi_awvalid_o(s_awvalid[M][J]),
-      .m_axi_awready_i(s_awready[M][J]),
-      .m_axi_wdata_o  (s_wdata[M][J]),
-      .m_axi_wstrb_o  (s_wstrb[M][J]),
-      .m_axi_wlast_o  (s_wlast[M][J]),
-      .m_axi_wvalid_o (s_wvalid[M][J]),
-      .m_axi_wready_i (s_wready[M][J]),
-      .m_axi_bid_i    (4'd0),
-      .m_axi_bresp_i  (s_bresp[M][J]),
-      .m_axi_bvalid_i (s_bvalid[M][J]),
-      .m_axi_bready_o (s_bready[M][J]),
-      .m_axi_arid_o   (arid_unused),
-      .m_axi_araddr_o (s_araddr[M][J]),
-      .m_axi_arlen_o  (s_arlen[M][J]),
-      .m_axi_arsize_o (s_arsize[M][J]),
-      .m_axi_arburst_o(s_arburst[M][J]),
-      .m_axi_arcache_o(s_arcache[M][J]),
-      .m_axi_arprot_o (s_arprot[M][J]),
-      .m_axi_arqos_o  (s_arqos[M][J]),
-      .m_axi_arvalid_o(s_arvalid[M][J]),
-      .m_axi_arready_i(s_arready[M][J]),
-      .m_axi_rid_i    (4'd0),
-      .m_axi_rdata_i  (s_rdata[M]),
-      .m_axi_rresp_i  (s_rresp[M]),
-      .m_axi_rlast_i  (s_rlast[M]),
-      .m_axi_rvalid_i (s_rvalid[M][J]),
-      .m_axi_rready_o (s_rready[M][J])
+      .mst_req_o      (c_req),
+      .mst_rsp_i      (c_rsp)
     );
     logic unused_core;
-    assign unused_core = ^{awid_unused, arid_unused, pc_unused};
+    assign unused_core = ^{c_req.aw.id, c_req.ar.id, c_req.aw.user, c_req.w.user, c_req.ar.user,
+                           pc_unused};
   end
 
   // ---------------------------------------------------------------- L2 cache hints
   // The launch's allocation hints and replacement classes (CACHE register, latched at
   // commit like the rest of the launch) replace the per-source values on every DCORE
   // master: docs/l2.md "AXI subset and hints".
-  logic [NumM-1:0][3:0] arb_awcache, arb_awqos, arb_arcache, arb_arqos;
   logic       rd_alloc_q, wr_alloc_q;
   logic [1:0] rd_class_q, wr_class_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -381,24 +344,14 @@ module tessera_tpc_cluster #(
       wr_class_q <= hw_out.CACHE.wr_class.value;
     end
   end
-  for (genvar m = 0; m < NumM; m++) begin : g_hint
-    assign m_axi_arcache_o[m] = {rd_alloc_q, rd_alloc_q, 2'b11};
-    assign m_axi_awcache_o[m] = {wr_alloc_q, wr_alloc_q, 2'b11};
-    // bits 3:2: the TMU's stream hint (a block fill whose next block the row also holds;
-    // bit 3: this block's lines were announced by the previous fill's hint)
-    assign m_axi_arqos_o[m]   = {arb_arqos[m][3:2], rd_class_q};
-    assign m_axi_awqos_o[m]   = {2'b00, wr_class_q};
-  end
-  logic unused_hint;
-  logic [NumM-1:0][1:0] unused_arqos;
-  for (genvar m = 0; m < NumM; m++) begin : g_unused_arqos
-    assign unused_arqos[m] = arb_arqos[m][1:0];
-  end
-  assign unused_hint = ^{arb_awcache, arb_awqos, arb_arcache, unused_arqos};
 
   for (genvar d = 0; d < Dcores; d++) begin : g_dcore
     localparam int unsigned L  = TpcPerPort;           // loader's source index
     localparam int unsigned M0 = d * PortsPerDcore;    // on the DCORE's first master
+    // the loader's read port, source L of the DCORE's first master
+    tessera_bus_pkg::axi_req_t f_req;
+    tessera_bus_pkg::axi_rsp_t f_rsp;
+    logic                      unused_f_req;
     tessera_tpc_ifetch #(.ImemDepth(ImemDepth)) u_fetch (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
@@ -412,20 +365,28 @@ module tessera_tpc_cluster #(
       .imem_we_o      (f_we[d]),
       .imem_waddr_o   (f_waddr[d]),
       .imem_wdata_o   (f_wdata[d]),
-      .m_axi_araddr_o (s_araddr[M0][L]),
-      .m_axi_arlen_o  (s_arlen[M0][L]),
-      .m_axi_arvalid_o(s_arvalid[M0][L]),
-      .m_axi_arready_i(s_arready[M0][L]),
-      .m_axi_rdata_i  (s_rdata[M0]),
-      .m_axi_rresp_i  (s_rresp[M0]),
-      .m_axi_rvalid_i (s_rvalid[M0][L]),
-      .m_axi_rready_o (s_rready[M0][L])
+      .mst_req_o      (f_req),
+      .mst_rsp_i      (f_rsp)
     );
-    assign s_arsize[M0][L]  = 3'd5;
-    assign s_arburst[M0][L] = 2'b01;
-    assign s_arcache[M0][L] = 4'd0;
-    assign s_arprot[M0][L]  = 3'b100;   // instruction access
-    assign s_arqos[M0][L]   = 4'd0;
+    assign s_araddr[M0][L]  = f_req.ar.addr;
+    assign s_arlen[M0][L]   = f_req.ar.len;
+    assign s_arsize[M0][L]  = f_req.ar.size;
+    assign s_arburst[M0][L] = f_req.ar.burst;
+    assign s_arcache[M0][L] = f_req.ar.cache;
+    assign s_arprot[M0][L]  = f_req.ar.prot;
+    assign s_arqos[M0][L]   = f_req.ar.qos;
+    assign s_arvalid[M0][L] = f_req.ar_valid;
+    assign s_rready[M0][L]  = f_req.r_ready;
+    assign unused_f_req     = ^{f_req.aw, f_req.aw_valid, f_req.w, f_req.w_valid, f_req.b_ready,
+                                f_req.ar.id, f_req.ar.user};
+    always_comb begin
+      f_rsp          = '0;
+      f_rsp.ar_ready = s_arready[M0][L];
+      f_rsp.r.data   = s_rdata[M0];
+      f_rsp.r.resp   = s_rresp[M0];
+      f_rsp.r.last   = s_rlast[M0];
+      f_rsp.r_valid  = s_rvalid[M0][L];
+    end
     assign s_awaddr[M0][L]  = '0;
     assign s_awlen[M0][L]   = '0;
     assign s_awsize[M0][L]  = '0;
@@ -472,6 +433,9 @@ module tessera_tpc_cluster #(
                              s_wready[m][L], s_bvalid[m][L], s_bresp[m][L]};
     end
 
+    tessera_bus_pkg::axi_req_t a_req, req;
+    tessera_bus_pkg::axi_rsp_t a_rsp;
+    logic                      unused_hint;
     tessera_tpc_axi_arb #(
       .NumSrc  (NumSrc),
       .IdBits  (IdBits),
@@ -510,42 +474,22 @@ module tessera_tpc_cluster #(
       .s_rlast_o      (s_rlast[m]),
       .s_rvalid_o     (s_rvalid[m]),
       .s_rready_i     (s_rready[m]),
-      .m_axi_awid_o   (m_axi_awid_o[m]),
-      .m_axi_awaddr_o (m_axi_awaddr_o[m]),
-      .m_axi_awlen_o  (m_axi_awlen_o[m]),
-      .m_axi_awsize_o (m_axi_awsize_o[m]),
-      .m_axi_awburst_o(m_axi_awburst_o[m]),
-      .m_axi_awcache_o(arb_awcache[m]),
-      .m_axi_awprot_o (m_axi_awprot_o[m]),
-      .m_axi_awqos_o  (arb_awqos[m]),
-      .m_axi_awvalid_o(m_axi_awvalid_o[m]),
-      .m_axi_awready_i(m_axi_awready_i[m]),
-      .m_axi_wdata_o  (m_axi_wdata_o[m]),
-      .m_axi_wstrb_o  (m_axi_wstrb_o[m]),
-      .m_axi_wlast_o  (m_axi_wlast_o[m]),
-      .m_axi_wvalid_o (m_axi_wvalid_o[m]),
-      .m_axi_wready_i (m_axi_wready_i[m]),
-      .m_axi_bid_i    (m_axi_bid_i[m]),
-      .m_axi_bresp_i  (m_axi_bresp_i[m]),
-      .m_axi_bvalid_i (m_axi_bvalid_i[m]),
-      .m_axi_bready_o (m_axi_bready_o[m]),
-      .m_axi_arid_o   (m_axi_arid_o[m]),
-      .m_axi_araddr_o (m_axi_araddr_o[m]),
-      .m_axi_arlen_o  (m_axi_arlen_o[m]),
-      .m_axi_arsize_o (m_axi_arsize_o[m]),
-      .m_axi_arburst_o(m_axi_arburst_o[m]),
-      .m_axi_arcache_o(arb_arcache[m]),
-      .m_axi_arprot_o (m_axi_arprot_o[m]),
-      .m_axi_arqos_o  (arb_arqos[m]),
-      .m_axi_arvalid_o(m_axi_arvalid_o[m]),
-      .m_axi_arready_i(m_axi_arready_i[m]),
-      .m_axi_rid_i    (m_axi_rid_i[m]),
-      .m_axi_rdata_i  (m_axi_rdata_i[m]),
-      .m_axi_rresp_i  (m_axi_rresp_i[m]),
-      .m_axi_rlast_i  (m_axi_rlast_i[m]),
-      .m_axi_rvalid_i (m_axi_rvalid_i[m]),
-      .m_axi_rready_o (m_axi_rready_o[m])
+      .mst_req_o      (a_req),
+      .mst_rsp_i      (a_rsp)
     );
+    // the launch's cache hints replace the sources' (see above)
+    always_comb begin
+      req          = a_req;
+      req.ar.cache = {rd_alloc_q, rd_alloc_q, 2'b11};
+      req.aw.cache = {wr_alloc_q, wr_alloc_q, 2'b11};
+      // bits 3:2: the TMU's stream hint (a block fill whose next block the row also holds;
+      // bit 3: this block's lines were announced by the previous fill's hint)
+      req.ar.qos   = {a_req.ar.qos[3:2], rd_class_q};
+      req.aw.qos   = {2'b00, wr_class_q};
+    end
+    assign mst_req_o[m] = req;
+    assign a_rsp        = mst_rsp_i[m];
+    assign unused_hint  = ^{a_req.aw.cache, a_req.aw.qos, a_req.ar.cache, a_req.ar.qos[1:0]};
   end
 
   // ---------------------------------------------------------------- the first failing TPC
@@ -800,6 +744,6 @@ module tessera_tpc_cluster #(
   end
 
   logic unused;
-  assign unused = ^{apb_pprot_i, f_busy, hw_out.SARG.wr_biten, hw_out.DESC.wr_biten,
+  assign unused = ^{apb_req_i.pprot, f_busy, hw_out.SARG.wr_biten, hw_out.DESC.wr_biten,
                     hw_out.SARG.addr[1:0], hw_out.DESC.addr[1:0], first_id[31:4]};
 endmodule

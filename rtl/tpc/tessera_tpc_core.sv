@@ -47,41 +47,8 @@ module tessera_tpc_core #(
   output logic                         stall_mem_o,   // waiting for tensor read data
   output logic                         stall_st_o,    // waiting for a tensor store to be accepted
   // AXI4 master (tensor loads and stores)
-  output logic [3:0]                   m_axi_awid_o,
-  output logic [31:0]                  m_axi_awaddr_o,
-  output logic [7:0]                   m_axi_awlen_o,
-  output logic [2:0]                   m_axi_awsize_o,
-  output logic [1:0]                   m_axi_awburst_o,
-  output logic [3:0]                   m_axi_awcache_o,
-  output logic [2:0]                   m_axi_awprot_o,
-  output logic [3:0]                   m_axi_awqos_o,
-  output logic                         m_axi_awvalid_o,
-  input  logic                         m_axi_awready_i,
-  output logic [255:0]                 m_axi_wdata_o,
-  output logic [31:0]                  m_axi_wstrb_o,
-  output logic                         m_axi_wlast_o,
-  output logic                         m_axi_wvalid_o,
-  input  logic                         m_axi_wready_i,
-  input  logic [3:0]                   m_axi_bid_i,
-  input  logic [1:0]                   m_axi_bresp_i,
-  input  logic                         m_axi_bvalid_i,
-  output logic                         m_axi_bready_o,
-  output logic [3:0]                   m_axi_arid_o,
-  output logic [31:0]                  m_axi_araddr_o,
-  output logic [7:0]                   m_axi_arlen_o,
-  output logic [2:0]                   m_axi_arsize_o,
-  output logic [1:0]                   m_axi_arburst_o,
-  output logic [3:0]                   m_axi_arcache_o,
-  output logic [2:0]                   m_axi_arprot_o,
-  output logic [3:0]                   m_axi_arqos_o,
-  output logic                         m_axi_arvalid_o,
-  input  logic                         m_axi_arready_i,
-  input  logic [3:0]                   m_axi_rid_i,
-  input  logic [255:0]                 m_axi_rdata_i,
-  input  logic [1:0]                   m_axi_rresp_i,
-  input  logic                         m_axi_rlast_i,
-  input  logic                         m_axi_rvalid_i,
-  output logic                         m_axi_rready_o
+  output tessera_bus_pkg::axi_req_t    mst_req_o,     // IDs 0, the upper ID bits zero
+  input  tessera_bus_pkg::axi_rsp_t    mst_rsp_i
 );
   localparam int unsigned IAW = $clog2(ImemDepth);
   localparam int unsigned SLW = SlmBytes / 4;
@@ -619,14 +586,7 @@ module tessera_tpc_core #(
     .done_o(tmu_done), .hit_o(tmu_hit), .bus_err_o(tmu_err), .vres_o(tmu_vres), .bytes_o(tmu_bytes),
     .rd_wait_o(stall_mem_o), .idle_o(tmu_idle), .wr_err_o(tmu_wr_err),
     .wr_err_age_o(tmu_wr_err_age),
-    .m_axi_awid_o, .m_axi_awaddr_o, .m_axi_awlen_o, .m_axi_awsize_o, .m_axi_awburst_o,
-    .m_axi_awcache_o, .m_axi_awprot_o, .m_axi_awqos_o, .m_axi_awvalid_o, .m_axi_awready_i,
-    .m_axi_wdata_o, .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_wvalid_o, .m_axi_wready_i,
-    .m_axi_bid_i, .m_axi_bresp_i, .m_axi_bvalid_i, .m_axi_bready_o,
-    .m_axi_arid_o, .m_axi_araddr_o, .m_axi_arlen_o, .m_axi_arsize_o, .m_axi_arburst_o,
-    .m_axi_arcache_o, .m_axi_arprot_o, .m_axi_arqos_o, .m_axi_arvalid_o, .m_axi_arready_i,
-    .m_axi_rid_i, .m_axi_rdata_i, .m_axi_rresp_i, .m_axi_rlast_i, .m_axi_rvalid_i,
-    .m_axi_rready_o);
+    .mst_req_o, .mst_rsp_i);
 
   always_comb begin
     state_d = state_q;

@@ -21,16 +21,19 @@ module tessera_tpc_ifetch #(
   output logic                         imem_we_o,
   output logic [$clog2(ImemDepth)-1:0] imem_waddr_o,
   output logic [255:0]                 imem_wdata_o,
-  // AXI4 read channels
-  output logic [31:0]                  m_axi_araddr_o,
-  output logic [7:0]                   m_axi_arlen_o,
-  output logic                         m_axi_arvalid_o,
-  input  logic                         m_axi_arready_i,
-  input  logic [255:0]                 m_axi_rdata_i,
-  input  logic [1:0]                   m_axi_rresp_i,
-  input  logic                         m_axi_rvalid_i,
-  output logic                         m_axi_rready_o
+  // AXI4 read master (AR and R; ID 0, 32-byte INCR bursts, instruction accesses)
+  output tessera_bus_pkg::axi_req_t mst_req_o,
+  input  tessera_bus_pkg::axi_rsp_t mst_rsp_i
 );
+  // the AXI port as signals (m_axi_ar*, m_axi_r*)
+  `TESSERA_AXI_SIGS_DECL_RD(m_axi_, 1)
+  `TESSERA_AXI_MST_CONNECT_RD(mst_req_o, mst_rsp_i, m_axi_)
+  assign m_axi_arid    = 1'b0;
+  assign m_axi_arsize  = 3'd5;
+  assign m_axi_arburst = 2'b01;
+  assign m_axi_arcache = 4'd0;
+  assign m_axi_arprot  = 3'b100;   // instruction access
+  assign m_axi_arqos   = 4'd0;
   localparam int unsigned IAW = $clog2(ImemDepth);
   localparam int unsigned OW  = $clog2(MaxOut + 1);
 
@@ -60,12 +63,12 @@ module tessera_tpc_ifetch #(
     if (left_q < 32'(burst_len)) burst_len = left_q[3:0];
   end
 
-  assign m_axi_arvalid_o = busy_q && (left_q != 32'd0) && (32'(out_q) < MaxOut);
-  assign m_axi_araddr_o  = next_addr_q;
-  assign m_axi_arlen_o   = {4'd0, burst_len - 4'd1};
-  assign m_axi_rready_o  = 1'b1;
-  assign ar_hs     = m_axi_arvalid_o && m_axi_arready_i;
-  assign r_hs      = m_axi_rvalid_i && busy_q;
+  assign m_axi_arvalid = busy_q && (left_q != 32'd0) && (32'(out_q) < MaxOut);
+  assign m_axi_araddr  = next_addr_q;
+  assign m_axi_arlen   = {4'd0, burst_len - 4'd1};
+  assign m_axi_rready  = 1'b1;
+  assign ar_hs     = m_axi_arvalid && m_axi_arready;
+  assign r_hs      = m_axi_rvalid && busy_q;
   assign last_beat = r_hs && (rcv_q + 32'd1 == len_q);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -99,7 +102,7 @@ module tessera_tpc_ifetch #(
         // the loader knows where its bursts end from the addresses)
         if (r_hs) begin
           rcv_q <= rcv_q + 32'd1;
-          if (m_axi_rresp_i != 2'b00 && !err_q) begin
+          if (m_axi_rresp != 2'b00 && !err_q) begin
             err_q     <= 1'b1;
             err_idx_q <= rcv_q;
           end
@@ -118,5 +121,7 @@ module tessera_tpc_ifetch #(
   assign err_idx_o    = err_idx_q;
   assign imem_we_o    = r_hs;
   assign imem_waddr_o = rcv_q[IAW-1:0];
-  assign imem_wdata_o = m_axi_rdata_i;
+  assign imem_wdata_o = m_axi_rdata;
+  logic unused_r;
+  assign unused_r = ^{m_axi_rid, m_axi_rlast};
 endmodule

@@ -61,42 +61,12 @@ module tessera_tpc_tmu #(
   // ... the number of younger posted stores in flight (or just sent) at that response
   output logic [AgW-1:0]   wr_err_age_o,
   // AXI4 master
-  output logic [3:0]       m_axi_awid_o,
-  output logic [31:0]      m_axi_awaddr_o,
-  output logic [7:0]       m_axi_awlen_o,
-  output logic [2:0]       m_axi_awsize_o,
-  output logic [1:0]       m_axi_awburst_o,
-  output logic [3:0]       m_axi_awcache_o,
-  output logic [2:0]       m_axi_awprot_o,
-  output logic [3:0]       m_axi_awqos_o,
-  output logic             m_axi_awvalid_o,
-  input  logic             m_axi_awready_i,
-  output logic [255:0]     m_axi_wdata_o,
-  output logic [31:0]      m_axi_wstrb_o,
-  output logic             m_axi_wlast_o,
-  output logic             m_axi_wvalid_o,
-  input  logic             m_axi_wready_i,
-  input  logic [3:0]       m_axi_bid_i,
-  input  logic [1:0]       m_axi_bresp_i,
-  input  logic             m_axi_bvalid_i,
-  output logic             m_axi_bready_o,
-  output logic [3:0]       m_axi_arid_o,
-  output logic [31:0]      m_axi_araddr_o,
-  output logic [7:0]       m_axi_arlen_o,
-  output logic [2:0]       m_axi_arsize_o,
-  output logic [1:0]       m_axi_arburst_o,
-  output logic [3:0]       m_axi_arcache_o,
-  output logic [2:0]       m_axi_arprot_o,
-  output logic [3:0]       m_axi_arqos_o,
-  output logic             m_axi_arvalid_o,
-  input  logic             m_axi_arready_i,
-  input  logic [3:0]       m_axi_rid_i,
-  input  logic [255:0]     m_axi_rdata_i,
-  input  logic [1:0]       m_axi_rresp_i,
-  input  logic             m_axi_rlast_i,
-  input  logic             m_axi_rvalid_i,
-  output logic             m_axi_rready_o
+  output tessera_bus_pkg::axi_req_t mst_req_o,
+  input  tessera_bus_pkg::axi_rsp_t mst_rsp_i
 );
+  // the AXI port as signals (m_axi_*)
+  `TESSERA_AXI_SIGS_DECL(m_axi_, 4)
+  `TESSERA_AXI_MST_CONNECT(mst_req_o, mst_rsp_i, m_axi_)
   localparam int unsigned EW = (NumBlk > 1) ? $clog2(NumBlk) : 1;
 
   typedef enum logic [3:0] {
@@ -396,10 +366,10 @@ module tessera_tpc_tmu #(
   // write handshakes (either path); the block a write hits is no longer valid
   logic        aw_hs, w_hs, faw_fin;
   logic [23:0] aw_tag;
-  assign aw_hs  = m_axi_awvalid_o && m_axi_awready_i;
-  assign w_hs   = m_axi_wvalid_o && m_axi_wready_i;
-  assign faw_fin = (st_q == TFaw) && (aw_done_q || aw_hs) && (w_done_q || (w_hs && m_axi_wlast_o));
-  assign aw_tag = m_axi_awaddr_o[31:8];
+  assign aw_hs  = m_axi_awvalid && m_axi_awready;
+  assign w_hs   = m_axi_wvalid && m_axi_wready;
+  assign faw_fin = (st_q == TFaw) && (aw_done_q || aw_hs) && (w_done_q || (w_hs && m_axi_wlast));
+  assign aw_tag = m_axi_awaddr[31:8];
 
   // write issue: with no posted store in flight, or (a one-burst fast store) with fewer
   // than NumPosted in flight, into their region; wblk: an older store failed before this
@@ -410,7 +380,7 @@ module tessera_tpc_tmu #(
                   aw_tag[23:RgB] == bp_tag_q[0][23:RgB]);
   assign wblk  = wrerr_q && !aw_done_q && !w_done_q && !wany_q;
   assign b_inc = faw_fin && !fsplit_q;
-  assign b_dec = bpend && m_axi_bvalid_i;
+  assign b_dec = bpend && m_axi_bvalid;
 
   // fill engine start (demand miss or prefetch), from state TFld
   // A fill may start while a posted store's response is due, unless it reads the block
@@ -464,9 +434,9 @@ module tessera_tpc_tmu #(
 
   // ---------------------------------------------------------------- fill engine
   logic fe_last, fe_rbad;
-  assign fe_last = fe_rv && m_axi_rvalid_i && (m_axi_rlast_i || fe_cnt_q == 3'd7);
-  assign fe_rbad = m_axi_rresp_i != 2'b00 || m_axi_rid_i != 4'd0 ||
-                   m_axi_rlast_i != (fe_cnt_q == 3'd7);
+  assign fe_last = fe_rv && m_axi_rvalid && (m_axi_rlast || fe_cnt_q == 3'd7);
+  assign fe_rbad = m_axi_rresp != 2'b00 || m_axi_rid != 4'd0 ||
+                   m_axi_rlast != (fe_cnt_q == 3'd7);
 
   // LRU ranks: the entry used (a hit, then a fill start) becomes rank 0, the entries that
   // were more recent than it age by one
@@ -526,11 +496,11 @@ module tessera_tpc_tmu #(
       end
       age_q <= age_d;
       if (done_o) fe_bad_q <= 1'b0;
-      if (fe_arv && m_axi_arready_i) begin
+      if (fe_arv && m_axi_arready) begin
         fq_ar_q[fq_ap_q] <= 1'b1;
         fq_ap_q <= fq_ap_q + FW'(1);
       end
-      if (fe_rv && m_axi_rvalid_i) begin
+      if (fe_rv && m_axi_rvalid) begin
         fe_cnt_q <= fe_cnt_q + 3'd1;
         if (fe_rbad) fq_rerr_q[fq_rp_q] <= 1'b1;
         if (fe_last) begin
@@ -555,10 +525,10 @@ module tessera_tpc_tmu #(
   // block data: no reset (an entry is read only while bv_q says it is valid); written
   // under compares with constant indices (docs/architecture.md "Conventions")
   always_ff @(posedge clk_i) begin
-    if (fe_rv && m_axi_rvalid_i)
+    if (fe_rv && m_axi_rvalid)
       for (int e = 0; e < NumBlk; e++)
         for (int b = 0; b < 8; b++)
-          if (fq_ent_q[fq_rp_q] == EW'(e) && fe_cnt_q == 3'(b)) bdata_q[e][b] <= m_axi_rdata_i;
+          if (fq_ent_q[fq_rp_q] == EW'(e) && fe_cnt_q == 3'(b)) bdata_q[e][b] <= m_axi_rdata;
   end
 
   // ---------------------------------------------------------------- FSM
@@ -652,7 +622,7 @@ module tessera_tpc_tmu #(
           if (aw_hs) aw_done_q <= 1'b1;
           if (w_hs) begin
             wany_q <= 1'b1;
-            if (m_axi_wlast_o) w_done_q <= 1'b1;
+            if (m_axi_wlast) w_done_q <= 1'b1;
             else wcur_q <= 1'b1;
           end
           if (faw_fin) st_q <= fsplit_q ? TFb : TIdle;  // one burst: posted (fdone)
@@ -661,8 +631,8 @@ module tessera_tpc_tmu #(
           // block, where it fails too)
         end
         TFb: begin
-          if (m_axi_bvalid_i) begin
-            if (m_axi_bresp_i != 2'b00 || m_axi_bid_i != 4'd0) begin
+          if (m_axi_bvalid) begin
+            if (m_axi_bresp != 2'b00 || m_axi_bid != 4'd0) begin
               err_q <= 1'b1;
               st_q <= TDone;
             end else if (wcur_q != flast_q) begin  // split store: the second beat
@@ -732,13 +702,13 @@ module tessera_tpc_tmu #(
             end
           end
         end
-        TAr: if (m_axi_arready_i) st_q <= TR;
+        TAr: if (m_axi_arready) st_q <= TR;
         TR: begin
-          if (m_axi_rvalid_i) begin
-            cache_q <= m_axi_rdata_i;
+          if (m_axi_rvalid) begin
+            cache_q <= m_axi_rdata;
             cache_beat_q <= beat;
             cache_v_q <= 1'b1;
-            if (m_axi_rresp_i != 2'b00 || !m_axi_rlast_i || m_axi_rid_i != 4'd0) begin
+            if (m_axi_rresp != 2'b00 || !m_axi_rlast || m_axi_rid != 4'd0) begin
               err_q <= 1'b1;
               st_q <= TDone;
             end else begin
@@ -756,9 +726,9 @@ module tessera_tpc_tmu #(
           end
         end
         TB: begin
-          if (m_axi_bvalid_i) begin
+          if (m_axi_bvalid) begin
             wstrb_q <= '0;
-            if (m_axi_bresp_i != 2'b00 || m_axi_bid_i != 4'd0) begin
+            if (m_axi_bresp != 2'b00 || m_axi_bid != 4'd0) begin
               err_q <= 1'b1;
               st_q <= TDone;
             end else begin
@@ -780,8 +750,8 @@ module tessera_tpc_tmu #(
   // a fast load that hits the buffer is done in its first cycle
   // (and a fast store with its last write response OKAY)
   assign fdone     = ((st_q == TFld) && !fe_bad_q && h0 && h1) || (faw_fin && !fsplit_q) || (st_q == TPf) ||
-                     ((st_q == TFb) && m_axi_bvalid_i && m_axi_bresp_i == 2'b00 &&
-                      m_axi_bid_i == 4'd0 && wcur_q == flast_q);
+                     ((st_q == TFb) && m_axi_bvalid && m_axi_bresp == 2'b00 &&
+                      m_axi_bid == 4'd0 && wcur_q == flast_q);
   assign done_o    = (st_q == TDone && !bpend) || fdone;
   assign bus_err_o = err_q;
   // (in TIdle for hit_o: the select does not depend on start_i)
@@ -791,33 +761,33 @@ module tessera_tpc_tmu #(
 
   // read channel: the fill engine (8-beat block bursts) or the slow path (single beats);
   // never both at once (the slow path reads only while the engine is idle)
-  assign m_axi_arid_o    = 4'd0;
-  assign m_axi_araddr_o  = fe_arv ? {fe_artag, 8'd0} : {beat, 5'd0};
-  assign m_axi_arlen_o   = fe_arv ? 8'd7 : 8'd0;
-  assign m_axi_arsize_o  = 3'd5;
-  assign m_axi_arburst_o = 2'b01;
-  assign m_axi_arcache_o = 4'b0000;
-  assign m_axi_arprot_o  = 3'b000;
-  assign m_axi_arqos_o   = {fe_arv ? fq_hint_q[fq_ap_q] : 2'b00, 2'b00};
-  assign m_axi_arvalid_o = fe_arv || (st_q == TAr);
-  assign m_axi_rready_o  = fe_rv || (st_q == TR);
+  assign m_axi_arid    = 4'd0;
+  assign m_axi_araddr  = fe_arv ? {fe_artag, 8'd0} : {beat, 5'd0};
+  assign m_axi_arlen   = fe_arv ? 8'd7 : 8'd0;
+  assign m_axi_arsize  = 3'd5;
+  assign m_axi_arburst = 2'b01;
+  assign m_axi_arcache = 4'b0000;
+  assign m_axi_arprot  = 3'b000;
+  assign m_axi_arqos   = {fe_arv ? fq_hint_q[fq_ap_q] : 2'b00, 2'b00};
+  assign m_axi_arvalid = fe_arv || (st_q == TAr);
+  assign m_axi_rready  = fe_rv || (st_q == TR);
   // write channel: fast store (one or two beats) or the slow path's merged beat
   logic ffast;
   assign ffast = (st_q == TFaw) || (st_q == TFb);
-  assign m_axi_awid_o    = 4'd0;
-  assign m_axi_awaddr_o  = ffast ? {fbeat_q + 27'(tcur_q), 5'd0} : {wbeat_q, 5'd0};
-  assign m_axi_awlen_o   = (ffast && !fsplit_q && !tcur_q && flast_q) ? 8'd1 : 8'd0;
-  assign m_axi_awsize_o  = 3'd5;
-  assign m_axi_awburst_o = 2'b01;
-  assign m_axi_awcache_o = 4'b0000;
-  assign m_axi_awprot_o  = 3'b000;
-  assign m_axi_awqos_o   = 4'd0;
-  assign m_axi_awvalid_o = (st_q == TAw || st_q == TFaw) && !aw_done_q && w_ok && !wblk;
-  assign m_axi_wdata_o   = ffast ? fdata_q[wcur_q] : wdata_q;
-  assign m_axi_wstrb_o   = ffast ? fstrb_q[wcur_q] : wstrb_q;
-  assign m_axi_wlast_o   = ffast ? (fsplit_q || wcur_q == flast_q) : 1'b1;
-  assign m_axi_wvalid_o  = (st_q == TAw || st_q == TFaw) && !w_done_q && w_ok && !wblk;
-  assign m_axi_bready_o  = (st_q == TB) || (st_q == TFb) || bpend;
+  assign m_axi_awid    = 4'd0;
+  assign m_axi_awaddr  = ffast ? {fbeat_q + 27'(tcur_q), 5'd0} : {wbeat_q, 5'd0};
+  assign m_axi_awlen   = (ffast && !fsplit_q && !tcur_q && flast_q) ? 8'd1 : 8'd0;
+  assign m_axi_awsize  = 3'd5;
+  assign m_axi_awburst = 2'b01;
+  assign m_axi_awcache = 4'b0000;
+  assign m_axi_awprot  = 3'b000;
+  assign m_axi_awqos   = 4'd0;
+  assign m_axi_awvalid = (st_q == TAw || st_q == TFaw) && !aw_done_q && w_ok && !wblk;
+  assign m_axi_wdata   = ffast ? fdata_q[wcur_q] : wdata_q;
+  assign m_axi_wstrb   = ffast ? fstrb_q[wcur_q] : wstrb_q;
+  assign m_axi_wlast   = ffast ? (fsplit_q || wcur_q == flast_q) : 1'b1;
+  assign m_axi_wvalid  = (st_q == TAw || st_q == TFaw) && !w_done_q && w_ok && !wblk;
+  assign m_axi_bready  = (st_q == TB) || (st_q == TFb) || bpend;
   assign idle_o          = !bpend;
   assign wr_err_o        = wrerr_q;
   assign wr_err_age_o    = wrerr_age_q;
@@ -832,9 +802,9 @@ module tessera_tpc_tmu #(
       bcnt_q <= bcnt_q + PstW'(b_inc) - PstW'(b_dec);
       if (b_inc) begin  // a one-burst store stays inside one block
         for (int i = NumPosted - 1; i > 0; i--) bp_tag_q[i] <= bp_tag_q[i-1];
-        bp_tag_q[0] <= m_axi_awaddr_o[31:8];
+        bp_tag_q[0] <= m_axi_awaddr[31:8];
       end
-      if (b_dec && (m_axi_bresp_i != 2'b00 || m_axi_bid_i != 4'd0)) begin
+      if (b_dec && (m_axi_bresp != 2'b00 || m_axi_bid != 4'd0)) begin
         wrerr_q <= 1'b1;
         // the response is the oldest store's; the younger ones are in flight or just went
         if (!wrerr_q) wrerr_age_q <= AgW'(bcnt_q - PstW'(1) + PstW'(b_inc));

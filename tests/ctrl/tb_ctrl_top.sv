@@ -93,19 +93,41 @@ module tb_ctrl_top (
   logic [31:0] m_prdata;
   logic        dma_idle;
 
+  // the queue manager's and the DMA engine's bus ports, to and from the testbench's flat pins
+  tessera_bus_pkg::apb_req_t q_apb_req, e_apb_req, d_apb_req;
+  tessera_bus_pkg::apb_rsp_t q_apb_rsp, e_apb_rsp, d_apb_rsp;
+  tessera_bus_pkg::axi_req_t q_axi_req, d_axi_req, h_axi_req;
+  tessera_bus_pkg::axi_rsp_t q_axi_rsp, d_axi_rsp;
+  assign q_apb_req = '{psel: q_psel_i, penable: q_penable_i, pwrite: q_pwrite_i, pprot: 3'b000,
+                       paddr: q_paddr_i, pwdata: q_pwdata_i, pstrb: 4'hF};
+  assign q_pready_o  = q_apb_rsp.pready;
+  assign q_prdata_o  = q_apb_rsp.prdata;
+  assign q_pslverr_o = q_apb_rsp.pslverr;
+  assign q_araddr_o  = q_axi_req.ar.addr;
+  assign q_arlen_o   = q_axi_req.ar.len;
+  assign q_arvalid_o = q_axi_req.ar_valid;
+  always_comb begin
+    q_axi_rsp          = '0;
+    q_axi_rsp.ar_ready = q_arready_i;
+    q_axi_rsp.r.data   = q_rdata_i;
+    q_axi_rsp.r.resp   = q_rresp_i;
+    q_axi_rsp.r.last   = q_rlast_i;
+    q_axi_rsp.r_valid  = q_rvalid_i;
+  end
+  assign e_psel    = e_apb_req.psel;
+  assign e_penable = e_apb_req.penable;
+  assign e_pwrite  = e_apb_req.pwrite;
+  assign e_pprot   = e_apb_req.pprot;
+  assign e_paddr   = e_apb_req.paddr;
+  assign e_pwdata  = e_apb_req.pwdata;
+  assign e_pstrb   = e_apb_req.pstrb;
+  assign e_apb_rsp = '{pready: e_pready, prdata: e_prdata, pslverr: e_pslverr};
+
   tessera_qman u_qman (
     .clk_i, .rst_ni,
-    .apb_psel_i(q_psel_i), .apb_penable_i(q_penable_i), .apb_pwrite_i(q_pwrite_i),
-    .apb_pprot_i(3'b000), .apb_paddr_i(q_paddr_i), .apb_pwdata_i(q_pwdata_i), .apb_pstrb_i(4'hF),
-    .apb_pready_o(q_pready_o), .apb_prdata_o(q_prdata_o), .apb_pslverr_o(q_pslverr_o),
-    .m_axi_arid_o(), .m_axi_araddr_o(q_araddr_o), .m_axi_arlen_o(q_arlen_o), .m_axi_arsize_o(),
-    .m_axi_arburst_o(), .m_axi_arcache_o(), .m_axi_arprot_o(), .m_axi_arqos_o(),
-    .m_axi_arvalid_o(q_arvalid_o), .m_axi_arready_i(q_arready_i), .m_axi_rid_i(4'h0),
-    .m_axi_rdata_i(q_rdata_i), .m_axi_rresp_i(q_rresp_i), .m_axi_rlast_i(q_rlast_i),
-    .m_axi_rvalid_i(q_rvalid_i), .m_axi_rready_o(),
-    .eng_psel_o(e_psel), .eng_penable_o(e_penable), .eng_pwrite_o(e_pwrite), .eng_pprot_o(e_pprot),
-    .eng_paddr_o(e_paddr), .eng_pwdata_o(e_pwdata), .eng_pstrb_o(e_pstrb), .eng_pready_i(e_pready),
-    .eng_prdata_i(e_prdata), .eng_pslverr_i(e_pslverr),
+    .apb_req_i(q_apb_req), .apb_rsp_o(q_apb_rsp),
+    .mst_req_o(q_axi_req), .mst_rsp_i(q_axi_rsp),
+    .eng_req_o(e_apb_req), .eng_rsp_i(e_apb_rsp),
     .msg_valid_o(qm_valid_o), .msg_ready_i(qm_ready_i), .msg_addr_o(qm_addr_o), .msg_data_o(qm_data_o),
     .engine_idle_i(dma_idle), .fence_inc_i(1'b0), .fence_inc_idx_i(2'd0), .fence_inc_val_i(16'd0),
     .irq_o(q_irq_o), .idle_o()
@@ -130,29 +152,40 @@ module tb_ctrl_top (
   assign e_prdata    = m_prdata;
 
   // no host window here: the host port stays idle (its inputs tied off)
+  assign d_apb_req = '{psel: s_psel, penable: s_penable, pwrite: s_pwrite, pprot: s_pprot,
+                       paddr: s_paddr, pwdata: s_pwdata, pstrb: s_pstrb};
+  assign s_pready  = d_apb_rsp.pready;
+  assign s_prdata  = d_apb_rsp.prdata;
+  assign s_pslverr = d_apb_rsp.pslverr;
+  assign d_awaddr_o  = d_axi_req.aw.addr;
+  assign d_awlen_o   = d_axi_req.aw.len;
+  assign d_awvalid_o = d_axi_req.aw_valid;
+  assign d_wdata_o   = d_axi_req.w.data;
+  assign d_wstrb_o   = d_axi_req.w.strb;
+  assign d_wlast_o   = d_axi_req.w.last;
+  assign d_wvalid_o  = d_axi_req.w_valid;
+  assign d_araddr_o  = d_axi_req.ar.addr;
+  assign d_arlen_o   = d_axi_req.ar.len;
+  assign d_arvalid_o = d_axi_req.ar_valid;
+  always_comb begin
+    d_axi_rsp          = '0;
+    d_axi_rsp.aw_ready = d_awready_i;
+    d_axi_rsp.w_ready  = d_wready_i;
+    d_axi_rsp.b.resp   = d_bresp_i;
+    d_axi_rsp.b_valid  = d_bvalid_i;
+    d_axi_rsp.ar_ready = d_arready_i;
+    d_axi_rsp.r.data   = d_rdata_i;
+    d_axi_rsp.r.resp   = d_rresp_i;
+    d_axi_rsp.r.last   = d_rlast_i;
+    d_axi_rsp.r_valid  = d_rvalid_i;
+  end
+
+  // no host window here: the host port stays idle (its response tied off)
   tessera_dma #(.HostSize(32'h0)) u_dma (
     .clk_i, .rst_ni,
-    .apb_psel_i(s_psel), .apb_penable_i(s_penable), .apb_pwrite_i(s_pwrite), .apb_pprot_i(s_pprot),
-    .apb_paddr_i(s_paddr), .apb_pwdata_i(s_pwdata), .apb_pstrb_i(s_pstrb), .apb_pready_o(s_pready),
-    .apb_prdata_o(s_prdata), .apb_pslverr_o(s_pslverr),
-    .m_axi_awid_o(), .m_axi_awaddr_o(d_awaddr_o), .m_axi_awlen_o(d_awlen_o), .m_axi_awsize_o(),
-    .m_axi_awburst_o(), .m_axi_awcache_o(), .m_axi_awprot_o(), .m_axi_awqos_o(),
-    .m_axi_awvalid_o(d_awvalid_o), .m_axi_awready_i(d_awready_i), .m_axi_wdata_o(d_wdata_o),
-    .m_axi_wstrb_o(d_wstrb_o), .m_axi_wlast_o(d_wlast_o), .m_axi_wvalid_o(d_wvalid_o),
-    .m_axi_wready_i(d_wready_i), .m_axi_bid_i(4'h0), .m_axi_bresp_i(d_bresp_i),
-    .m_axi_bvalid_i(d_bvalid_i), .m_axi_bready_o(),
-    .m_axi_arid_o(), .m_axi_araddr_o(d_araddr_o), .m_axi_arlen_o(d_arlen_o), .m_axi_arsize_o(),
-    .m_axi_arburst_o(), .m_axi_arcache_o(), .m_axi_arprot_o(), .m_axi_arqos_o(),
-    .m_axi_arvalid_o(d_arvalid_o), .m_axi_arready_i(d_arready_i), .m_axi_rid_i(4'h0),
-    .m_axi_rdata_i(d_rdata_i), .m_axi_rresp_i(d_rresp_i), .m_axi_rlast_i(d_rlast_i),
-    .m_axi_rvalid_i(d_rvalid_i), .m_axi_rready_o(),
-    .h_axi_awid_o(), .h_axi_awaddr_o(), .h_axi_awlen_o(), .h_axi_awsize_o(), .h_axi_awburst_o(),
-    .h_axi_awvalid_o(), .h_axi_awready_i(1'b0), .h_axi_wdata_o(), .h_axi_wstrb_o(), .h_axi_wlast_o(),
-    .h_axi_wvalid_o(), .h_axi_wready_i(1'b0), .h_axi_bid_i(4'h0), .h_axi_bresp_i(2'b00),
-    .h_axi_bvalid_i(1'b0), .h_axi_bready_o(), .h_axi_arid_o(), .h_axi_araddr_o(), .h_axi_arlen_o(),
-    .h_axi_arsize_o(), .h_axi_arburst_o(), .h_axi_arvalid_o(), .h_axi_arready_i(1'b0),
-    .h_axi_rid_i(4'h0), .h_axi_rdata_i('0), .h_axi_rresp_i(2'b00), .h_axi_rlast_i(1'b0),
-    .h_axi_rvalid_i(1'b0), .h_axi_rready_o(),
+    .apb_req_i(d_apb_req), .apb_rsp_o(d_apb_rsp),
+    .mst_req_o(d_axi_req), .mst_rsp_i(d_axi_rsp),
+    .host_req_o(h_axi_req), .host_rsp_i('0),
     .msg_valid_o(dm_valid_o), .msg_ready_i(dm_ready_i), .msg_addr_o(dm_addr_o), .msg_data_o(dm_data_o),
     .idle_o(dma_idle), .irq_o(d_irq_o)
   );

@@ -28,7 +28,7 @@ extern "C" {
 #include <vector>
 #include "../../framework/tf_seed.h"
 
-#define ROOT(x) (top->rootp->tessera_tpc_core__DOT__##x)
+#define ROOT(x) (top->rootp->tb_tpc_core_top__DOT__u_dut__DOT__##x)
 
 static const uint32_t kMemBase = 0x80000000u, kMemSize = 1u << 18, kProgAddr = 0x80000000u;  // = -GMemSize
 // The AXI slave (and the C model's device memory) serve kServed bytes: the last kHole bytes

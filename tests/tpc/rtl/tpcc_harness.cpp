@@ -132,7 +132,7 @@ void high() {
   d->clk_i = 1;
   d->eval();
   g->cycle++;
-  g->retiring = (unsigned)__builtin_popcountll((unsigned long long)d->rootp->tessera_tpc_cluster__DOT__c_retire);
+  g->retiring = (unsigned)__builtin_popcountll((unsigned long long)d->rootp->tb_tpc_cluster_top__DOT__u_dut__DOT__c_retire);
   if (g->retiring) {
     g->last_retire = g->cycle;
     if (!g->first_retire) g->first_retire = g->cycle;
