@@ -37,7 +37,7 @@ nic-test: $(NIC_TEST)
 #                  ACK/SACK/NAK sequence, memory image and counters = the reference responder's
 NIC_RTL_TOPS := tessera_nic_crc32 tessera_nic_rx_check tessera_nic_tx_frame tessera_nic_rx_window tessera_nic_rx \
                 tessera_nic_mr_table tessera_nic_qp_table tessera_nic_responder tessera_nic_requester \
-                tessera_nic_req_arb
+                tessera_nic_req_arb tessera_nic_port
 NIC_PKG    := rtl/nic/tessera_nic_pkg.sv
 NIC_GEN    := rtl/nic/gen/nic_reg_pkg.sv rtl/nic/gen/nic_reg_top.sv
 NIC_RTL    := $(addprefix rtl/nic/,$(addsuffix .sv,$(NIC_RTL_TOPS)))

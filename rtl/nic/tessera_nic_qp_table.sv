@@ -14,9 +14,13 @@
 // loads the window with cmd_rq_psn_i; an illegal one or an MTU code outside
 // 1..5 changes nothing and answers with an error code (cmd_err_o, one cycle
 // after cmd_valid_i with cmd_done_o). The responder moves a QP to ERROR by
-// itself (hw_err_i) after a remote access or operational error.
+// itself (hw_err_i) after a remote access or operational error, the port's
+// requesters (hw_err_vec_i, one bit per QP) after a NAK, the retry limit or a
+// read error.
 //
-// Lookup (combinational): the QP whose local QPN is lk_qpn_i, not in RESET.
+// Lookup (combinational, two ports: the responder's and the acknowledgement
+// receiver's): the QP whose local QPN is the key, not in RESET. The qp_*_o
+// arrays show every QP's state and attributes (the requesters' configuration).
 module tessera_nic_qp_table #(
   parameter int unsigned NQp = 16,
   localparam int unsigned QpW = NQp > 1 ? $clog2(NQp) : 1
@@ -44,6 +48,7 @@ module tessera_nic_qp_table #(
   // hardware error
   input  logic           hw_err_i,
   input  logic [QpW-1:0] hw_err_qp_i,
+  input  logic [NQp-1:0] hw_err_vec_i,
   // lookup by local QPN
   input  logic [23:0]    lk_qpn_i,
   output logic           lk_hit_o,
@@ -53,6 +58,18 @@ module tessera_nic_qp_table #(
   output logic [23:0]    lk_dqpn_o,
   output logic [47:0]    lk_rmac_o,
   output logic [31:0]    lk_rip_o,
+  // second lookup by local QPN (acknowledgements)
+  input  logic [23:0]    lk2_qpn_i,
+  output logic           lk2_hit_o,
+  output logic [QpW-1:0] lk2_qp_o,
+  // every QP
+  output logic [NQp-1:0][2:0]  qp_state_o,
+  output logic [NQp-1:0][23:0] qp_dqpn_o,
+  output logic [NQp-1:0][47:0] qp_rmac_o,
+  output logic [NQp-1:0][31:0] qp_rip_o,
+  output logic [NQp-1:0][2:0]  qp_mtu_o,
+  output logic [NQp-1:0]       qp_selective_o,
+  output logic [NQp-1:0][23:0] qp_sq_psn_o,
   // read one QP (registers)
   input  logic [QpW-1:0] rd_qp_i,
   output logic [2:0]     rd_state_o,
@@ -132,6 +149,11 @@ module tessera_nic_qp_table #(
       if (hw_err_i && state_q[hw_err_qp_i] != StReset) begin
         state_q[hw_err_qp_i] <= StError;
       end
+      for (int i = 0; i < NQp; i++) begin
+        if (hw_err_vec_i[i] && state_q[i] != StReset) begin
+          state_q[i] <= StError;
+        end
+      end
       if (cmd_valid_i && cmd_err == ErrNone) begin
         state_q[cmd_qp_i] <= cmd_state_i;
         if (attrs) begin
@@ -150,17 +172,27 @@ module tessera_nic_qp_table #(
   assign cmd_done_o = done_q;
   assign cmd_err_o  = err_q;
 
-  // ---- lookup
-  always_comb begin
-    lk_hit_o = 1'b0;
-    lk_qp_o  = '0;
+  // ---- lookup: {hit, lowest index} of the QP not in RESET with local QPN key
+  function automatic logic [QpW:0] lookup(logic [NQp-1:0][2:0] st, logic [NQp-1:0][23:0] lqpn,
+                                          logic [23:0] key);
+    lookup = '0;
     for (int i = NQp - 1; i >= 0; i--) begin
-      if (state_q[i] != StReset && lqpn_q[i] == lk_qpn_i) begin
-        lk_hit_o = 1'b1;
-        lk_qp_o  = QpW'(i);
+      if (st[i] != StReset && lqpn[i] == key) begin
+        lookup = {1'b1, QpW'(i)};
       end
     end
-  end
+  endfunction
+
+  assign {lk_hit_o, lk_qp_o}   = lookup(state_q, lqpn_q, lk_qpn_i);
+  assign {lk2_hit_o, lk2_qp_o} = lookup(state_q, lqpn_q, lk2_qpn_i);
+
+  assign qp_state_o     = state_q;
+  assign qp_dqpn_o      = dqpn_q;
+  assign qp_rmac_o      = rmac_q;
+  assign qp_rip_o       = rip_q;
+  assign qp_mtu_o       = mtu_q;
+  assign qp_selective_o = sel_q;
+  assign qp_sq_psn_o    = sq_psn_q;
 
   assign lk_state_o     = state_q[lk_qp_o];
   assign lk_selective_o = sel_q[lk_qp_o];

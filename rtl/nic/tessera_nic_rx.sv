@@ -4,6 +4,11 @@
 // table access through staging registers, responder counters, error
 // interrupt). The responder writes through the AXI4 master and hands its
 // acknowledgements to the transmit side as descriptors.
+// A port (tessera_nic_port) drives the register inputs this side does not own
+// through hwif_ext_i, reads every register output on hwif_o, and shares the QP
+// table: a second lookup for received acknowledgements, every QP's context for
+// its requesters, and the requesters' errors (req_err_i). Alone, tie
+// hwif_ext_i and req_err_i to zero.
 module tessera_nic_rx #(
   parameter int unsigned NQp = 16,   // 1..16 (the registers select with 4 bits)
   parameter int unsigned NMr = 16,   // 1..16
@@ -44,10 +49,27 @@ module tessera_nic_rx #(
   output logic [23:0]               ack_psn_o,
   output logic [23:0]               ack_msn_o,
   output logic                      busy_o,   // a frame is in the receive side
-  output logic                      irq_o
+  output logic                      irq_o,    // IRQ_STATUS.err and IRQ_EN.err
+  // port: the other register inputs, every register output
+  input  nic_reg_pkg::nic__in_t     hwif_ext_i,
+  output nic_reg_pkg::nic__out_t    hwif_o,
+  // port: the QP table for the requesters
+  input  logic [NQp-1:0]            req_err_i,      // pulse: move the QP to ERROR
+  output logic                      qp_cmd_done_o,  // a QP_CMD modify finished ...
+  output logic [1:0]                qp_cmd_err_o,   // ... with this result (QP_STATUS.err)
+  input  logic [23:0]               ack_lk_qpn_i,
+  output logic                      ack_lk_hit_o,
+  output logic [QpW-1:0]            ack_lk_qp_o,
+  output logic [NQp-1:0][2:0]       qp_state_o,
+  output logic [NQp-1:0][23:0]      qp_dqpn_o,
+  output logic [NQp-1:0][47:0]      qp_rmac_o,
+  output logic [NQp-1:0][31:0]      qp_rip_o,
+  output logic [NQp-1:0][2:0]       qp_mtu_o,
+  output logic [NQp-1:0]            qp_selective_o,
+  output logic [NQp-1:0][23:0]      qp_sq_psn_o
 );
 
-  nic_reg_pkg::nic__in_t  hwif_in;
+  nic_reg_pkg::nic__in_t  hwif_in, hwif_in_cfg, hwif_in_rsp;
   nic_reg_pkg::nic__out_t hwif_out;
 
   nic_reg_top u_regs (
@@ -98,7 +120,7 @@ module tessera_nic_rx #(
   logic [31:0]    lk_rip, rd_rip_unused;
   logic [23:0]    rd_sq_psn_unused, rd_lqpn, rd_dqpn;
   logic [2:0]     rd_state, rd_mtu;
-  logic           rd_sel, cmd_done_unused;
+  logic           rd_sel;
   logic [1:0]     cmd_err;
 
   assign qp_sel = QpW'(hwif_out.QP_SEL.idx.value);
@@ -117,13 +139,14 @@ module tessera_nic_rx #(
     .cmd_selective_i(hwif_out.QP_CFG.selective.value),
     .cmd_sq_psn_i   (hwif_out.QP_SQ_PSN.psn.value),
     .cmd_rq_psn_i   (hwif_out.QP_RQ_PSN.psn.value),
-    .cmd_done_o     (cmd_done_unused),
+    .cmd_done_o     (qp_cmd_done_o),
     .cmd_err_o      (cmd_err),
     .init_o         (win_init),
     .init_qp_o      (win_init_qp),
     .init_epsn_o    (win_init_epsn),
     .hw_err_i       (qp_err),
     .hw_err_qp_i    (qp_err_qp),
+    .hw_err_vec_i   (req_err_i),
     .lk_qpn_i       (lk_qpn),
     .lk_hit_o       (lk_hit),
     .lk_qp_o        (lk_qp),
@@ -132,6 +155,16 @@ module tessera_nic_rx #(
     .lk_dqpn_o      (lk_dqpn),
     .lk_rmac_o      (lk_rmac),
     .lk_rip_o       (lk_rip),
+    .lk2_qpn_i      (ack_lk_qpn_i),
+    .lk2_hit_o      (ack_lk_hit_o),
+    .lk2_qp_o       (ack_lk_qp_o),
+    .qp_state_o,
+    .qp_dqpn_o,
+    .qp_rmac_o,
+    .qp_rip_o,
+    .qp_mtu_o,
+    .qp_selective_o,
+    .qp_sq_psn_o,
     .rd_qp_i        (qp_sel),
     .rd_state_o     (rd_state),
     .rd_lqpn_o      (rd_lqpn),
@@ -176,17 +209,24 @@ module tessera_nic_rx #(
     .idx_o     (mr_idx)
   );
 
-  assign hwif_in.QP_STATUS.err.next     = cmd_err;
-  assign hwif_in.QP_STATUS.state.next   = rd_state;
-  assign hwif_in.QP_RD_LQPN.qpn.next    = rd_lqpn;
-  assign hwif_in.QP_RD_DQPN.qpn.next    = rd_dqpn;
-  assign hwif_in.QP_RD_CFG.mtu.next     = rd_mtu;
-  assign hwif_in.QP_RD_CFG.selective.next = rd_sel;
-  assign hwif_in.MR_RD_RKEY.rkey.next  = rdm_rkey;
-  assign hwif_in.MR_RD_LEN.len.next    = rdm_len;
-  assign hwif_in.MR_RD_CFG.valid.next  = rdm_valid;
-  assign hwif_in.MR_RD_CFG.rd_ok.next  = rdm_rd;
-  assign hwif_in.MR_RD_CFG.wr_ok.next  = rdm_wr;
+  assign hwif_o       = hwif_out;
+  assign qp_cmd_err_o = cmd_err;
+
+  // register inputs: the tables' and the responder's fields over the port's
+  always_comb begin
+    hwif_in_cfg = hwif_ext_i;
+    hwif_in_cfg.QP_STATUS.err.next     = cmd_err;
+    hwif_in_cfg.QP_STATUS.state.next   = rd_state;
+    hwif_in_cfg.QP_RD_LQPN.qpn.next    = rd_lqpn;
+    hwif_in_cfg.QP_RD_DQPN.qpn.next    = rd_dqpn;
+    hwif_in_cfg.QP_RD_CFG.mtu.next     = rd_mtu;
+    hwif_in_cfg.QP_RD_CFG.selective.next = rd_sel;
+    hwif_in_cfg.MR_RD_RKEY.rkey.next  = rdm_rkey;
+    hwif_in_cfg.MR_RD_LEN.len.next    = rdm_len;
+    hwif_in_cfg.MR_RD_CFG.valid.next  = rdm_valid;
+    hwif_in_cfg.MR_RD_CFG.rd_ok.next  = rdm_rd;
+    hwif_in_cfg.MR_RD_CFG.wr_ok.next  = rdm_wr;
+  end
 
   // ---- responder
   logic           err;
@@ -254,30 +294,35 @@ module tessera_nic_rx #(
     end
   end
 
-  assign hwif_in.IRQ_STATUS.err.hwset = err;
-  assign hwif_in.ERR_INFO.code.next   = last_code_q;
-  assign hwif_in.ERR_INFO.qp.next     = last_qp_q;
   assign irq_o = hwif_out.IRQ_STATUS.err.value && hwif_out.IRQ_EN.err.value;
 
-  assign hwif_in.CNT_FRAMES.val.next      = cnt[tessera_nic_pkg::CntFrames];
-  assign hwif_in.CNT_BYTES.val.next       = cnt[tessera_nic_pkg::CntBytes];
-  assign hwif_in.CNT_PLACED.val.next      = cnt[tessera_nic_pkg::CntPlaced];
-  assign hwif_in.CNT_DROP_BAD.val.next    = cnt[tessera_nic_pkg::CntDropBad];
-  assign hwif_in.CNT_DROP_LONG.val.next   = cnt[tessera_nic_pkg::CntDropLong];
-  assign hwif_in.CNT_DROP_QP.val.next     = cnt[tessera_nic_pkg::CntDropQp];
-  assign hwif_in.CNT_DROP_STATE.val.next  = cnt[tessera_nic_pkg::CntDropState];
-  assign hwif_in.CNT_DROP_OPCODE.val.next = cnt[tessera_nic_pkg::CntDropOp];
-  assign hwif_in.CNT_DROP_DUP.val.next    = cnt[tessera_nic_pkg::CntDropDup];
-  assign hwif_in.CNT_DROP_WINDOW.val.next = cnt[tessera_nic_pkg::CntDropWin];
-  assign hwif_in.CNT_DROP_SEQ.val.next    = cnt[tessera_nic_pkg::CntDropSeq];
-  assign hwif_in.CNT_NAK_ACCESS.val.next  = cnt[tessera_nic_pkg::CntNakAccess];
-  assign hwif_in.CNT_NAK_OPER.val.next    = cnt[tessera_nic_pkg::CntNakOper];
-  assign hwif_in.CNT_ACKS.val.next        = cnt[tessera_nic_pkg::CntAcks];
-  assign hwif_in.CNT_SACKS.val.next       = cnt[tessera_nic_pkg::CntSacks];
-  assign hwif_in.CNT_NAKS.val.next        = cnt[tessera_nic_pkg::CntNaks];
+  assign hwif_in = hwif_in_rsp;
+  always_comb begin
+    hwif_in_rsp = hwif_in_cfg;
+    hwif_in_rsp.IRQ_STATUS.err.hwset = err;
+    hwif_in_rsp.ERR_INFO.code.next   = last_code_q;
+    hwif_in_rsp.ERR_INFO.qp.next     = last_qp_q;
+
+    hwif_in_rsp.CNT_FRAMES.val.next      = cnt[tessera_nic_pkg::CntFrames];
+    hwif_in_rsp.CNT_BYTES.val.next       = cnt[tessera_nic_pkg::CntBytes];
+    hwif_in_rsp.CNT_PLACED.val.next      = cnt[tessera_nic_pkg::CntPlaced];
+    hwif_in_rsp.CNT_DROP_BAD.val.next    = cnt[tessera_nic_pkg::CntDropBad];
+    hwif_in_rsp.CNT_DROP_LONG.val.next   = cnt[tessera_nic_pkg::CntDropLong];
+    hwif_in_rsp.CNT_DROP_QP.val.next     = cnt[tessera_nic_pkg::CntDropQp];
+    hwif_in_rsp.CNT_DROP_STATE.val.next  = cnt[tessera_nic_pkg::CntDropState];
+    hwif_in_rsp.CNT_DROP_OPCODE.val.next = cnt[tessera_nic_pkg::CntDropOp];
+    hwif_in_rsp.CNT_DROP_DUP.val.next    = cnt[tessera_nic_pkg::CntDropDup];
+    hwif_in_rsp.CNT_DROP_WINDOW.val.next = cnt[tessera_nic_pkg::CntDropWin];
+    hwif_in_rsp.CNT_DROP_SEQ.val.next    = cnt[tessera_nic_pkg::CntDropSeq];
+    hwif_in_rsp.CNT_NAK_ACCESS.val.next  = cnt[tessera_nic_pkg::CntNakAccess];
+    hwif_in_rsp.CNT_NAK_OPER.val.next    = cnt[tessera_nic_pkg::CntNakOper];
+    hwif_in_rsp.CNT_ACKS.val.next        = cnt[tessera_nic_pkg::CntAcks];
+    hwif_in_rsp.CNT_SACKS.val.next       = cnt[tessera_nic_pkg::CntSacks];
+    hwif_in_rsp.CNT_NAKS.val.next        = cnt[tessera_nic_pkg::CntNaks];
+  end
 
   logic unused;
   assign unused = ^{chk_len_unused, chk_op_unused, chk_dqpn_unused, chk_psn_unused, rd_rmac_unused,
-                    rd_rip_unused, rd_sq_psn_unused, rdm_base_unused, cmd_done_unused};
+                    rd_rip_unused, rd_sq_psn_unused, rdm_base_unused};
 
 endmodule

@@ -54,6 +54,16 @@ module tb_nic_resp_top (
   tessera_bus_pkg::axi_req_t axi_req;
   tessera_bus_pkg::axi_rsp_t axi_rsp;
 
+  nic_reg_pkg::nic__out_t hwif_unused;
+  logic                   lk_hit_unused, cmd_done_unused;
+  logic [1:0]             cmd_err_unused;
+  logic [3:0]             lk_qp_unused;
+  logic [15:0][2:0]       st_unused, mtu_unused;
+  logic [15:0][23:0]      dqpn_unused, psn_unused;
+  logic [15:0][47:0]      rmac_unused;
+  logic [15:0][31:0]      rip_unused;
+  logic [15:0]            sel_unused;
+
   tessera_nic_rx #(.NQp(16), .NMr(16), .AxiId(5'd3)) u_rx (
     .clk_i,
     .rst_ni,
@@ -84,7 +94,22 @@ module tb_nic_resp_top (
     .ack_psn_o,
     .ack_msn_o,
     .busy_o,
-    .irq_o
+    .irq_o,
+    .hwif_ext_i    ('0),
+    .hwif_o        (hwif_unused),
+    .req_err_i     ('0),
+    .qp_cmd_done_o (cmd_done_unused),
+    .qp_cmd_err_o  (cmd_err_unused),
+    .ack_lk_qpn_i  ('0),
+    .ack_lk_hit_o  (lk_hit_unused),
+    .ack_lk_qp_o   (lk_qp_unused),
+    .qp_state_o    (st_unused),
+    .qp_dqpn_o     (dqpn_unused),
+    .qp_rmac_o     (rmac_unused),
+    .qp_rip_o      (rip_unused),
+    .qp_mtu_o      (mtu_unused),
+    .qp_selective_o(sel_unused),
+    .qp_sq_psn_o   (psn_unused)
   );
 
   assign m_awid_o    = axi_req.aw.id;
@@ -111,6 +136,8 @@ module tb_nic_resp_top (
 
   logic unused;
   assign unused = ^{axi_req.aw.cache, axi_req.aw.prot, axi_req.aw.qos, axi_req.aw.user,
-                    axi_req.w.user, axi_req.ar, axi_req.r_ready};
+                    axi_req.w.user, axi_req.ar, axi_req.r_ready, hwif_unused, lk_hit_unused, lk_qp_unused,
+                    st_unused, mtu_unused, dqpn_unused, psn_unused, rmac_unused, rip_unused, sel_unused,
+                    cmd_done_unused, cmd_err_unused};
 
 endmodule

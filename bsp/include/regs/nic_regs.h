@@ -181,12 +181,28 @@ extern "C" {
 #define NIC__IRQ_STATUS__ERR_bp 0
 #define NIC__IRQ_STATUS__ERR_bw 1
 #define NIC__IRQ_STATUS__ERR_reset 0x0
+#define NIC__IRQ_STATUS__CPL_bm 0x2
+#define NIC__IRQ_STATUS__CPL_bp 1
+#define NIC__IRQ_STATUS__CPL_bw 1
+#define NIC__IRQ_STATUS__CPL_reset 0x0
+#define NIC__IRQ_STATUS__CPL_ERR_bm 0x4
+#define NIC__IRQ_STATUS__CPL_ERR_bp 2
+#define NIC__IRQ_STATUS__CPL_ERR_bw 1
+#define NIC__IRQ_STATUS__CPL_ERR_reset 0x0
 
 // reg - nic::IRQ_EN
 #define NIC__IRQ_EN__ERR_bm 0x1
 #define NIC__IRQ_EN__ERR_bp 0
 #define NIC__IRQ_EN__ERR_bw 1
 #define NIC__IRQ_EN__ERR_reset 0x1
+#define NIC__IRQ_EN__CPL_bm 0x2
+#define NIC__IRQ_EN__CPL_bp 1
+#define NIC__IRQ_EN__CPL_bw 1
+#define NIC__IRQ_EN__CPL_reset 0x0
+#define NIC__IRQ_EN__CPL_ERR_bm 0x4
+#define NIC__IRQ_EN__CPL_ERR_bp 2
+#define NIC__IRQ_EN__CPL_ERR_bw 1
+#define NIC__IRQ_EN__CPL_ERR_reset 0x1
 
 // reg - nic::ERR_INFO
 #define NIC__ERR_INFO__CODE_bm 0xff
@@ -276,6 +292,200 @@ extern "C" {
 #define NIC__CNT_R_VAL_5C615E0E__VAL_bp 0
 #define NIC__CNT_R_VAL_5C615E0E__VAL_bw 32
 
+// reg - nic::QP_RTO
+#define NIC__QP_RTO__CYCLES_bm 0xffffffff
+#define NIC__QP_RTO__CYCLES_bp 0
+#define NIC__QP_RTO__CYCLES_bw 32
+#define NIC__QP_RTO__CYCLES_reset 0x4e20
+
+// reg - nic::QP_REQ_CFG
+#define NIC__QP_REQ_CFG__RETRY_bm 0xff
+#define NIC__QP_REQ_CFG__RETRY_bp 0
+#define NIC__QP_REQ_CFG__RETRY_bw 8
+#define NIC__QP_REQ_CFG__RETRY_reset 0x7
+#define NIC__QP_REQ_CFG__SPORT_bm 0xffff0000
+#define NIC__QP_REQ_CFG__SPORT_bp 16
+#define NIC__QP_REQ_CFG__SPORT_bw 16
+#define NIC__QP_REQ_CFG__SPORT_reset 0xc000
+
+// reg - nic::QP_GUARD
+#define NIC__QP_GUARD__CYCLES_bm 0xffff
+#define NIC__QP_GUARD__CYCLES_bp 0
+#define NIC__QP_GUARD__CYCLES_bw 16
+#define NIC__QP_GUARD__CYCLES_reset 0x3e8
+
+// reg - nic::QP_RD_REQ
+#define NIC__QP_RD_REQ__ERR_bm 0x1
+#define NIC__QP_RD_REQ__ERR_bp 0
+#define NIC__QP_RD_REQ__ERR_bw 1
+#define NIC__QP_RD_REQ__IDLE_bm 0x2
+#define NIC__QP_RD_REQ__IDLE_bp 1
+#define NIC__QP_RD_REQ__IDLE_bw 1
+#define NIC__QP_RD_REQ__PRESENT_bm 0x4
+#define NIC__QP_RD_REQ__PRESENT_bp 2
+#define NIC__QP_RD_REQ__PRESENT_bw 1
+
+// reg - nic::PORT_MAC_LO
+#define NIC__PORT_MAC_LO__MAC_bm 0xffffffff
+#define NIC__PORT_MAC_LO__MAC_bp 0
+#define NIC__PORT_MAC_LO__MAC_bw 32
+#define NIC__PORT_MAC_LO__MAC_reset 0x0
+
+// reg - nic::PORT_MAC_HI
+#define NIC__PORT_MAC_HI__MAC_bm 0xffff
+#define NIC__PORT_MAC_HI__MAC_bp 0
+#define NIC__PORT_MAC_HI__MAC_bw 16
+#define NIC__PORT_MAC_HI__MAC_reset 0x0
+
+// reg - nic::PORT_IP
+#define NIC__PORT_IP__IP_bm 0xffffffff
+#define NIC__PORT_IP__IP_bp 0
+#define NIC__PORT_IP__IP_bw 32
+#define NIC__PORT_IP__IP_reset 0x0
+
+// reg - nic::PORT_CFG
+#define NIC__PORT_CFG__TOS_bm 0xff
+#define NIC__PORT_CFG__TOS_bp 0
+#define NIC__PORT_CFG__TOS_bw 8
+#define NIC__PORT_CFG__TOS_reset 0x0
+#define NIC__PORT_CFG__TTL_bm 0xff00
+#define NIC__PORT_CFG__TTL_bp 8
+#define NIC__PORT_CFG__TTL_bw 8
+#define NIC__PORT_CFG__TTL_reset 0x40
+#define NIC__PORT_CFG__PKEY_bm 0xffff0000
+#define NIC__PORT_CFG__PKEY_bp 16
+#define NIC__PORT_CFG__PKEY_bw 16
+#define NIC__PORT_CFG__PKEY_reset 0xffff
+
+// reg - nic::cnt_r_val_05863235
+#define NIC__CNT_R_VAL_05863235__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_05863235__VAL_bp 0
+#define NIC__CNT_R_VAL_05863235__VAL_bw 32
+
+// reg - nic::cnt_r_val_e82a7be5
+#define NIC__CNT_R_VAL_E82A7BE5__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_E82A7BE5__VAL_bp 0
+#define NIC__CNT_R_VAL_E82A7BE5__VAL_bw 32
+
+// reg - nic::cnt_r_val_bfdc1c05
+#define NIC__CNT_R_VAL_BFDC1C05__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_BFDC1C05__VAL_bp 0
+#define NIC__CNT_R_VAL_BFDC1C05__VAL_bw 32
+
+// reg - nic::cnt_r_val_1bfafdbc
+#define NIC__CNT_R_VAL_1BFAFDBC__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_1BFAFDBC__VAL_bp 0
+#define NIC__CNT_R_VAL_1BFAFDBC__VAL_bw 32
+
+// reg - nic::cnt_r_val_45fb2248
+#define NIC__CNT_R_VAL_45FB2248__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_45FB2248__VAL_bp 0
+#define NIC__CNT_R_VAL_45FB2248__VAL_bw 32
+
+// reg - nic::cnt_r_val_8be5a70c
+#define NIC__CNT_R_VAL_8BE5A70C__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_8BE5A70C__VAL_bp 0
+#define NIC__CNT_R_VAL_8BE5A70C__VAL_bw 32
+
+// reg - nic::cnt_r_val_15dee41a
+#define NIC__CNT_R_VAL_15DEE41A__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_15DEE41A__VAL_bp 0
+#define NIC__CNT_R_VAL_15DEE41A__VAL_bw 32
+
+// reg - nic::WR_QP
+#define NIC__WR_QP__QP_bm 0xf
+#define NIC__WR_QP__QP_bp 0
+#define NIC__WR_QP__QP_bw 4
+#define NIC__WR_QP__QP_reset 0x0
+
+// reg - nic::WR_ID
+#define NIC__WR_ID__ID_bm 0xffff
+#define NIC__WR_ID__ID_bp 0
+#define NIC__WR_ID__ID_bw 16
+#define NIC__WR_ID__ID_reset 0x0
+
+// reg - nic::WR_LADDR
+#define NIC__WR_LADDR__ADDR_bm 0xffffffff
+#define NIC__WR_LADDR__ADDR_bp 0
+#define NIC__WR_LADDR__ADDR_bw 32
+#define NIC__WR_LADDR__ADDR_reset 0x0
+
+// reg - nic::WR_VA_LO
+#define NIC__WR_VA_LO__ADDR_bm 0xffffffff
+#define NIC__WR_VA_LO__ADDR_bp 0
+#define NIC__WR_VA_LO__ADDR_bw 32
+#define NIC__WR_VA_LO__ADDR_reset 0x0
+
+// reg - nic::WR_VA_HI
+#define NIC__WR_VA_HI__ADDR_bm 0xffffffff
+#define NIC__WR_VA_HI__ADDR_bp 0
+#define NIC__WR_VA_HI__ADDR_bw 32
+#define NIC__WR_VA_HI__ADDR_reset 0x0
+
+// reg - nic::WR_RKEY
+#define NIC__WR_RKEY__RKEY_bm 0xffffffff
+#define NIC__WR_RKEY__RKEY_bp 0
+#define NIC__WR_RKEY__RKEY_bw 32
+#define NIC__WR_RKEY__RKEY_reset 0x0
+
+// reg - nic::WR_LEN
+#define NIC__WR_LEN__LEN_bm 0xffffffff
+#define NIC__WR_LEN__LEN_bp 0
+#define NIC__WR_LEN__LEN_bw 32
+#define NIC__WR_LEN__LEN_reset 0x0
+
+// reg - nic::WR_DOORBELL
+#define NIC__WR_DOORBELL__GO_bm 0x1
+#define NIC__WR_DOORBELL__GO_bp 0
+#define NIC__WR_DOORBELL__GO_bw 1
+#define NIC__WR_DOORBELL__GO_reset 0x0
+
+// reg - nic::WR_STATUS
+#define NIC__WR_STATUS__FULL_bm 0x1
+#define NIC__WR_STATUS__FULL_bp 0
+#define NIC__WR_STATUS__FULL_bw 1
+#define NIC__WR_STATUS__EMPTY_bm 0x2
+#define NIC__WR_STATUS__EMPTY_bp 1
+#define NIC__WR_STATUS__EMPTY_bw 1
+#define NIC__WR_STATUS__LOST_bm 0x4
+#define NIC__WR_STATUS__LOST_bp 2
+#define NIC__WR_STATUS__LOST_bw 1
+#define NIC__WR_STATUS__LOST_reset 0x0
+#define NIC__WR_STATUS__COUNT_bm 0xf00
+#define NIC__WR_STATUS__COUNT_bp 8
+#define NIC__WR_STATUS__COUNT_bw 4
+
+// reg - nic::CQ_STATUS
+#define NIC__CQ_STATUS__FULL_bm 0x1
+#define NIC__CQ_STATUS__FULL_bp 0
+#define NIC__CQ_STATUS__FULL_bw 1
+#define NIC__CQ_STATUS__EMPTY_bm 0x2
+#define NIC__CQ_STATUS__EMPTY_bp 1
+#define NIC__CQ_STATUS__EMPTY_bw 1
+#define NIC__CQ_STATUS__COUNT_bm 0x1f00
+#define NIC__CQ_STATUS__COUNT_bp 8
+#define NIC__CQ_STATUS__COUNT_bw 5
+
+// reg - nic::CQ_HEAD
+#define NIC__CQ_HEAD__ID_bm 0xffff
+#define NIC__CQ_HEAD__ID_bp 0
+#define NIC__CQ_HEAD__ID_bw 16
+#define NIC__CQ_HEAD__QP_bm 0xf0000
+#define NIC__CQ_HEAD__QP_bp 16
+#define NIC__CQ_HEAD__QP_bw 4
+#define NIC__CQ_HEAD__STATUS_bm 0x7000000
+#define NIC__CQ_HEAD__STATUS_bp 24
+#define NIC__CQ_HEAD__STATUS_bw 3
+#define NIC__CQ_HEAD__VALID_bm 0x80000000
+#define NIC__CQ_HEAD__VALID_bp 31
+#define NIC__CQ_HEAD__VALID_bw 1
+
+// reg - nic::CQ_POP
+#define NIC__CQ_POP__GO_bm 0x1
+#define NIC__CQ_POP__GO_bp 0
+#define NIC__CQ_POP__GO_bw 1
+#define NIC__CQ_POP__GO_reset 0x0
+
 // addrmap - nic
 typedef struct __attribute__ ((__packed__)) {
     uint32_t QP_SEL;
@@ -324,10 +534,39 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t CNT_ACKS;
     uint32_t CNT_SACKS;
     uint32_t CNT_NAKS;
+    uint32_t QP_RTO;
+    uint32_t QP_REQ_CFG;
+    uint32_t QP_GUARD;
+    uint32_t QP_RD_REQ;
+    uint32_t PORT_MAC_LO;
+    uint32_t PORT_MAC_HI;
+    uint32_t PORT_IP;
+    uint32_t PORT_CFG;
+    uint32_t CNT_REQ_PKTS;
+    uint32_t CNT_REQ_RESENDS;
+    uint32_t CNT_REQ_TIMEOUTS;
+    uint32_t CNT_RX_ACKS;
+    uint32_t CNT_RX_ACK_DROP;
+    uint32_t CNT_TX_FRAMES;
+    uint32_t CNT_TX_ACKS;
+    uint8_t RESERVED_fc_ff[0x4];
+    uint32_t WR_QP;
+    uint32_t WR_ID;
+    uint32_t WR_LADDR;
+    uint32_t WR_VA_LO;
+    uint32_t WR_VA_HI;
+    uint32_t WR_RKEY;
+    uint32_t WR_LEN;
+    uint32_t WR_DOORBELL;
+    uint32_t WR_STATUS;
+    uint8_t RESERVED_124_12f[0xc];
+    uint32_t CQ_STATUS;
+    uint32_t CQ_HEAD;
+    uint32_t CQ_POP;
 } nic_t;
 
 
-static_assert(sizeof(nic_t) == 0xc0, "Packing error");
+static_assert(sizeof(nic_t) == 0x13c, "Packing error");
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,7 @@ package nic_reg_pkg;
 
     localparam NIC_REG_TOP_DATA_WIDTH = 32;
     localparam NIC_REG_TOP_MIN_ADDR_WIDTH = 16;
-    localparam NIC_REG_TOP_SIZE = 'hc0;
+    localparam NIC_REG_TOP_SIZE = 'h13c;
 
     typedef struct packed {
         logic [1:0] next;
@@ -89,7 +89,17 @@ package nic_reg_pkg;
     } nic__IRQ_STATUS__err__in_t;
 
     typedef struct packed {
+        logic hwset;
+    } nic__IRQ_STATUS__cpl__in_t;
+
+    typedef struct packed {
+        logic hwset;
+    } nic__IRQ_STATUS__cpl_err__in_t;
+
+    typedef struct packed {
         nic__IRQ_STATUS__err__in_t err;
+        nic__IRQ_STATUS__cpl__in_t cpl;
+        nic__IRQ_STATUS__cpl_err__in_t cpl_err;
     } nic__IRQ_STATUS__in_t;
 
     typedef struct packed {
@@ -234,6 +244,144 @@ package nic_reg_pkg;
     } nic__cnt_r_val_5c615e0e__in_t;
 
     typedef struct packed {
+        logic next;
+    } nic__QP_RD_REQ__err__in_t;
+
+    typedef struct packed {
+        logic next;
+    } nic__QP_RD_REQ__idle__in_t;
+
+    typedef struct packed {
+        logic next;
+    } nic__QP_RD_REQ__present__in_t;
+
+    typedef struct packed {
+        nic__QP_RD_REQ__err__in_t err;
+        nic__QP_RD_REQ__idle__in_t idle;
+        nic__QP_RD_REQ__present__in_t present;
+    } nic__QP_RD_REQ__in_t;
+
+    typedef struct packed {
+        logic [31:0] next;
+    } nic__cnt_r_val_05863235__val_desc_a0b5d6ce__in_t;
+
+    typedef struct packed {
+        nic__cnt_r_val_05863235__val_desc_a0b5d6ce__in_t val;
+    } nic__cnt_r_val_05863235__in_t;
+
+    typedef struct packed {
+        logic [31:0] next;
+    } nic__cnt_r_val_e82a7be5__val_desc_0a51cf0d__in_t;
+
+    typedef struct packed {
+        nic__cnt_r_val_e82a7be5__val_desc_0a51cf0d__in_t val;
+    } nic__cnt_r_val_e82a7be5__in_t;
+
+    typedef struct packed {
+        logic [31:0] next;
+    } nic__cnt_r_val_bfdc1c05__val_desc_a4795629__in_t;
+
+    typedef struct packed {
+        nic__cnt_r_val_bfdc1c05__val_desc_a4795629__in_t val;
+    } nic__cnt_r_val_bfdc1c05__in_t;
+
+    typedef struct packed {
+        logic [31:0] next;
+    } nic__cnt_r_val_1bfafdbc__val_desc_2dafec40__in_t;
+
+    typedef struct packed {
+        nic__cnt_r_val_1bfafdbc__val_desc_2dafec40__in_t val;
+    } nic__cnt_r_val_1bfafdbc__in_t;
+
+    typedef struct packed {
+        logic [31:0] next;
+    } nic__cnt_r_val_45fb2248__val_desc_1e15cea6__in_t;
+
+    typedef struct packed {
+        nic__cnt_r_val_45fb2248__val_desc_1e15cea6__in_t val;
+    } nic__cnt_r_val_45fb2248__in_t;
+
+    typedef struct packed {
+        logic [31:0] next;
+    } nic__cnt_r_val_8be5a70c__val_desc_6910052b__in_t;
+
+    typedef struct packed {
+        nic__cnt_r_val_8be5a70c__val_desc_6910052b__in_t val;
+    } nic__cnt_r_val_8be5a70c__in_t;
+
+    typedef struct packed {
+        logic [31:0] next;
+    } nic__cnt_r_val_15dee41a__val_desc_888264dd__in_t;
+
+    typedef struct packed {
+        nic__cnt_r_val_15dee41a__val_desc_888264dd__in_t val;
+    } nic__cnt_r_val_15dee41a__in_t;
+
+    typedef struct packed {
+        logic next;
+    } nic__WR_STATUS__full__in_t;
+
+    typedef struct packed {
+        logic next;
+    } nic__WR_STATUS__empty__in_t;
+
+    typedef struct packed {
+        logic hwset;
+    } nic__WR_STATUS__lost__in_t;
+
+    typedef struct packed {
+        logic [3:0] next;
+    } nic__WR_STATUS__count__in_t;
+
+    typedef struct packed {
+        nic__WR_STATUS__full__in_t full;
+        nic__WR_STATUS__empty__in_t empty;
+        nic__WR_STATUS__lost__in_t lost;
+        nic__WR_STATUS__count__in_t count;
+    } nic__WR_STATUS__in_t;
+
+    typedef struct packed {
+        logic next;
+    } nic__CQ_STATUS__full__in_t;
+
+    typedef struct packed {
+        logic next;
+    } nic__CQ_STATUS__empty__in_t;
+
+    typedef struct packed {
+        logic [4:0] next;
+    } nic__CQ_STATUS__count__in_t;
+
+    typedef struct packed {
+        nic__CQ_STATUS__full__in_t full;
+        nic__CQ_STATUS__empty__in_t empty;
+        nic__CQ_STATUS__count__in_t count;
+    } nic__CQ_STATUS__in_t;
+
+    typedef struct packed {
+        logic [15:0] next;
+    } nic__CQ_HEAD__id__in_t;
+
+    typedef struct packed {
+        logic [3:0] next;
+    } nic__CQ_HEAD__qp__in_t;
+
+    typedef struct packed {
+        logic [2:0] next;
+    } nic__CQ_HEAD__status__in_t;
+
+    typedef struct packed {
+        logic next;
+    } nic__CQ_HEAD__valid__in_t;
+
+    typedef struct packed {
+        nic__CQ_HEAD__id__in_t id;
+        nic__CQ_HEAD__qp__in_t qp;
+        nic__CQ_HEAD__status__in_t status;
+        nic__CQ_HEAD__valid__in_t valid;
+    } nic__CQ_HEAD__in_t;
+
+    typedef struct packed {
         nic__QP_STATUS__in_t QP_STATUS;
         nic__QP_RD_LQPN__in_t QP_RD_LQPN;
         nic__QP_RD_DQPN__in_t QP_RD_DQPN;
@@ -259,6 +407,17 @@ package nic_reg_pkg;
         nic__cnt_r_val_1c6c2a04__in_t CNT_ACKS;
         nic__cnt_r_val_d4472319__in_t CNT_SACKS;
         nic__cnt_r_val_5c615e0e__in_t CNT_NAKS;
+        nic__QP_RD_REQ__in_t QP_RD_REQ;
+        nic__cnt_r_val_05863235__in_t CNT_REQ_PKTS;
+        nic__cnt_r_val_e82a7be5__in_t CNT_REQ_RESENDS;
+        nic__cnt_r_val_bfdc1c05__in_t CNT_REQ_TIMEOUTS;
+        nic__cnt_r_val_1bfafdbc__in_t CNT_RX_ACKS;
+        nic__cnt_r_val_45fb2248__in_t CNT_RX_ACK_DROP;
+        nic__cnt_r_val_8be5a70c__in_t CNT_TX_FRAMES;
+        nic__cnt_r_val_15dee41a__in_t CNT_TX_ACKS;
+        nic__WR_STATUS__in_t WR_STATUS;
+        nic__CQ_STATUS__in_t CQ_STATUS;
+        nic__CQ_HEAD__in_t CQ_HEAD;
     } nic__in_t;
 
     typedef struct packed {
@@ -422,7 +581,17 @@ package nic_reg_pkg;
     } nic__IRQ_STATUS__err__out_t;
 
     typedef struct packed {
+        logic value;
+    } nic__IRQ_STATUS__cpl__out_t;
+
+    typedef struct packed {
+        logic value;
+    } nic__IRQ_STATUS__cpl_err__out_t;
+
+    typedef struct packed {
         nic__IRQ_STATUS__err__out_t err;
+        nic__IRQ_STATUS__cpl__out_t cpl;
+        nic__IRQ_STATUS__cpl_err__out_t cpl_err;
     } nic__IRQ_STATUS__out_t;
 
     typedef struct packed {
@@ -430,8 +599,169 @@ package nic_reg_pkg;
     } nic__IRQ_EN__err__out_t;
 
     typedef struct packed {
+        logic value;
+    } nic__IRQ_EN__cpl__out_t;
+
+    typedef struct packed {
+        logic value;
+    } nic__IRQ_EN__cpl_err__out_t;
+
+    typedef struct packed {
         nic__IRQ_EN__err__out_t err;
+        nic__IRQ_EN__cpl__out_t cpl;
+        nic__IRQ_EN__cpl_err__out_t cpl_err;
     } nic__IRQ_EN__out_t;
+
+    typedef struct packed {
+        logic [31:0] value;
+    } nic__QP_RTO__cycles__out_t;
+
+    typedef struct packed {
+        nic__QP_RTO__cycles__out_t cycles;
+    } nic__QP_RTO__out_t;
+
+    typedef struct packed {
+        logic [7:0] value;
+    } nic__QP_REQ_CFG__retry__out_t;
+
+    typedef struct packed {
+        logic [15:0] value;
+    } nic__QP_REQ_CFG__sport__out_t;
+
+    typedef struct packed {
+        nic__QP_REQ_CFG__retry__out_t retry;
+        nic__QP_REQ_CFG__sport__out_t sport;
+    } nic__QP_REQ_CFG__out_t;
+
+    typedef struct packed {
+        logic [15:0] value;
+    } nic__QP_GUARD__cycles__out_t;
+
+    typedef struct packed {
+        nic__QP_GUARD__cycles__out_t cycles;
+    } nic__QP_GUARD__out_t;
+
+    typedef struct packed {
+        logic [31:0] value;
+    } nic__PORT_MAC_LO__mac__out_t;
+
+    typedef struct packed {
+        nic__PORT_MAC_LO__mac__out_t mac;
+    } nic__PORT_MAC_LO__out_t;
+
+    typedef struct packed {
+        logic [15:0] value;
+    } nic__PORT_MAC_HI__mac__out_t;
+
+    typedef struct packed {
+        nic__PORT_MAC_HI__mac__out_t mac;
+    } nic__PORT_MAC_HI__out_t;
+
+    typedef struct packed {
+        logic [31:0] value;
+    } nic__PORT_IP__ip__out_t;
+
+    typedef struct packed {
+        nic__PORT_IP__ip__out_t ip;
+    } nic__PORT_IP__out_t;
+
+    typedef struct packed {
+        logic [7:0] value;
+    } nic__PORT_CFG__tos__out_t;
+
+    typedef struct packed {
+        logic [7:0] value;
+    } nic__PORT_CFG__ttl__out_t;
+
+    typedef struct packed {
+        logic [15:0] value;
+    } nic__PORT_CFG__pkey__out_t;
+
+    typedef struct packed {
+        nic__PORT_CFG__tos__out_t tos;
+        nic__PORT_CFG__ttl__out_t ttl;
+        nic__PORT_CFG__pkey__out_t pkey;
+    } nic__PORT_CFG__out_t;
+
+    typedef struct packed {
+        logic [3:0] value;
+    } nic__WR_QP__qp__out_t;
+
+    typedef struct packed {
+        nic__WR_QP__qp__out_t qp;
+    } nic__WR_QP__out_t;
+
+    typedef struct packed {
+        logic [15:0] value;
+    } nic__WR_ID__id__out_t;
+
+    typedef struct packed {
+        nic__WR_ID__id__out_t id;
+    } nic__WR_ID__out_t;
+
+    typedef struct packed {
+        logic [31:0] value;
+    } nic__WR_LADDR__addr__out_t;
+
+    typedef struct packed {
+        nic__WR_LADDR__addr__out_t addr;
+    } nic__WR_LADDR__out_t;
+
+    typedef struct packed {
+        logic [31:0] value;
+    } nic__WR_VA_LO__addr__out_t;
+
+    typedef struct packed {
+        nic__WR_VA_LO__addr__out_t addr;
+    } nic__WR_VA_LO__out_t;
+
+    typedef struct packed {
+        logic [31:0] value;
+    } nic__WR_VA_HI__addr__out_t;
+
+    typedef struct packed {
+        nic__WR_VA_HI__addr__out_t addr;
+    } nic__WR_VA_HI__out_t;
+
+    typedef struct packed {
+        logic [31:0] value;
+    } nic__WR_RKEY__rkey__out_t;
+
+    typedef struct packed {
+        nic__WR_RKEY__rkey__out_t rkey;
+    } nic__WR_RKEY__out_t;
+
+    typedef struct packed {
+        logic [31:0] value;
+    } nic__WR_LEN__len__out_t;
+
+    typedef struct packed {
+        nic__WR_LEN__len__out_t len;
+    } nic__WR_LEN__out_t;
+
+    typedef struct packed {
+        logic value;
+    } nic__WR_DOORBELL__go__out_t;
+
+    typedef struct packed {
+        nic__WR_DOORBELL__go__out_t go;
+    } nic__WR_DOORBELL__out_t;
+
+    typedef struct packed {
+        logic value;
+    } nic__WR_STATUS__lost__out_t;
+
+    typedef struct packed {
+        nic__WR_STATUS__lost__out_t lost;
+    } nic__WR_STATUS__out_t;
+
+    typedef struct packed {
+        logic value;
+    } nic__CQ_POP__go__out_t;
+
+    typedef struct packed {
+        nic__CQ_POP__go__out_t go;
+    } nic__CQ_POP__out_t;
 
     typedef struct packed {
         nic__QP_SEL__out_t QP_SEL;
@@ -453,5 +783,22 @@ package nic_reg_pkg;
         nic__MR_CMD__out_t MR_CMD;
         nic__IRQ_STATUS__out_t IRQ_STATUS;
         nic__IRQ_EN__out_t IRQ_EN;
+        nic__QP_RTO__out_t QP_RTO;
+        nic__QP_REQ_CFG__out_t QP_REQ_CFG;
+        nic__QP_GUARD__out_t QP_GUARD;
+        nic__PORT_MAC_LO__out_t PORT_MAC_LO;
+        nic__PORT_MAC_HI__out_t PORT_MAC_HI;
+        nic__PORT_IP__out_t PORT_IP;
+        nic__PORT_CFG__out_t PORT_CFG;
+        nic__WR_QP__out_t WR_QP;
+        nic__WR_ID__out_t WR_ID;
+        nic__WR_LADDR__out_t WR_LADDR;
+        nic__WR_VA_LO__out_t WR_VA_LO;
+        nic__WR_VA_HI__out_t WR_VA_HI;
+        nic__WR_RKEY__out_t WR_RKEY;
+        nic__WR_LEN__out_t WR_LEN;
+        nic__WR_DOORBELL__out_t WR_DOORBELL;
+        nic__WR_STATUS__out_t WR_STATUS;
+        nic__CQ_POP__out_t CQ_POP;
     } nic__out_t;
 endpackage

@@ -131,6 +131,33 @@ module nic_reg_top (
         logic CNT_ACKS;
         logic CNT_SACKS;
         logic CNT_NAKS;
+        logic QP_RTO;
+        logic QP_REQ_CFG;
+        logic QP_GUARD;
+        logic QP_RD_REQ;
+        logic PORT_MAC_LO;
+        logic PORT_MAC_HI;
+        logic PORT_IP;
+        logic PORT_CFG;
+        logic CNT_REQ_PKTS;
+        logic CNT_REQ_RESENDS;
+        logic CNT_REQ_TIMEOUTS;
+        logic CNT_RX_ACKS;
+        logic CNT_RX_ACK_DROP;
+        logic CNT_TX_FRAMES;
+        logic CNT_TX_ACKS;
+        logic WR_QP;
+        logic WR_ID;
+        logic WR_LADDR;
+        logic WR_VA_LO;
+        logic WR_VA_HI;
+        logic WR_RKEY;
+        logic WR_LEN;
+        logic WR_DOORBELL;
+        logic WR_STATUS;
+        logic CQ_STATUS;
+        logic CQ_HEAD;
+        logic CQ_POP;
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
     logic decoded_err;
@@ -274,6 +301,87 @@ module nic_reg_top (
         decoded_reg_strb.CNT_NAKS = cpuif_req_masked & (cpuif_addr == 16'hbc) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'hbc);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'hbc) & !cpuif_req_is_wr;
+        decoded_reg_strb.QP_RTO = cpuif_req_masked & (cpuif_addr == 16'hc0);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'hc0);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'hc0);
+        decoded_reg_strb.QP_REQ_CFG = cpuif_req_masked & (cpuif_addr == 16'hc4);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'hc4);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'hc4);
+        decoded_reg_strb.QP_GUARD = cpuif_req_masked & (cpuif_addr == 16'hc8);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'hc8);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'hc8);
+        decoded_reg_strb.QP_RD_REQ = cpuif_req_masked & (cpuif_addr == 16'hcc) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'hcc);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'hcc) & !cpuif_req_is_wr;
+        decoded_reg_strb.PORT_MAC_LO = cpuif_req_masked & (cpuif_addr == 16'hd0);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'hd0);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'hd0);
+        decoded_reg_strb.PORT_MAC_HI = cpuif_req_masked & (cpuif_addr == 16'hd4);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'hd4);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'hd4);
+        decoded_reg_strb.PORT_IP = cpuif_req_masked & (cpuif_addr == 16'hd8);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'hd8);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'hd8);
+        decoded_reg_strb.PORT_CFG = cpuif_req_masked & (cpuif_addr == 16'hdc);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'hdc);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'hdc);
+        decoded_reg_strb.CNT_REQ_PKTS = cpuif_req_masked & (cpuif_addr == 16'he0) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'he0);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'he0) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_REQ_RESENDS = cpuif_req_masked & (cpuif_addr == 16'he4) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'he4);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'he4) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_REQ_TIMEOUTS = cpuif_req_masked & (cpuif_addr == 16'he8) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'he8);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'he8) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_RX_ACKS = cpuif_req_masked & (cpuif_addr == 16'hec) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'hec);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'hec) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_RX_ACK_DROP = cpuif_req_masked & (cpuif_addr == 16'hf0) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'hf0);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'hf0) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_TX_FRAMES = cpuif_req_masked & (cpuif_addr == 16'hf4) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'hf4);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'hf4) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_TX_ACKS = cpuif_req_masked & (cpuif_addr == 16'hf8) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'hf8);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'hf8) & !cpuif_req_is_wr;
+        decoded_reg_strb.WR_QP = cpuif_req_masked & (cpuif_addr == 16'h100);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h100);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h100);
+        decoded_reg_strb.WR_ID = cpuif_req_masked & (cpuif_addr == 16'h104);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h104);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h104);
+        decoded_reg_strb.WR_LADDR = cpuif_req_masked & (cpuif_addr == 16'h108);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h108);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h108);
+        decoded_reg_strb.WR_VA_LO = cpuif_req_masked & (cpuif_addr == 16'h10c);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h10c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h10c);
+        decoded_reg_strb.WR_VA_HI = cpuif_req_masked & (cpuif_addr == 16'h110);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h110);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h110);
+        decoded_reg_strb.WR_RKEY = cpuif_req_masked & (cpuif_addr == 16'h114);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h114);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h114);
+        decoded_reg_strb.WR_LEN = cpuif_req_masked & (cpuif_addr == 16'h118);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h118);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h118);
+        decoded_reg_strb.WR_DOORBELL = cpuif_req_masked & (cpuif_addr == 16'h11c) & cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h11c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h11c) & cpuif_req_is_wr;
+        decoded_reg_strb.WR_STATUS = cpuif_req_masked & (cpuif_addr == 16'h120);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h120);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h120);
+        decoded_reg_strb.CQ_STATUS = cpuif_req_masked & (cpuif_addr == 16'h130) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h130);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h130) & !cpuif_req_is_wr;
+        decoded_reg_strb.CQ_HEAD = cpuif_req_masked & (cpuif_addr == 16'h134) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h134);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h134) & !cpuif_req_is_wr;
+        decoded_reg_strb.CQ_POP = cpuif_req_masked & (cpuif_addr == 16'h138) & cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h138);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h138) & cpuif_req_is_wr;
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -411,13 +519,143 @@ module nic_reg_top (
                 logic next;
                 logic load_next;
             } err;
+            struct packed {
+                logic next;
+                logic load_next;
+            } cpl;
+            struct packed {
+                logic next;
+                logic load_next;
+            } cpl_err;
         } IRQ_STATUS;
         struct packed {
             struct packed {
                 logic next;
                 logic load_next;
             } err;
+            struct packed {
+                logic next;
+                logic load_next;
+            } cpl;
+            struct packed {
+                logic next;
+                logic load_next;
+            } cpl_err;
         } IRQ_EN;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } cycles;
+        } QP_RTO;
+        struct packed {
+            struct packed {
+                logic [7:0] next;
+                logic load_next;
+            } retry;
+            struct packed {
+                logic [15:0] next;
+                logic load_next;
+            } sport;
+        } QP_REQ_CFG;
+        struct packed {
+            struct packed {
+                logic [15:0] next;
+                logic load_next;
+            } cycles;
+        } QP_GUARD;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } mac;
+        } PORT_MAC_LO;
+        struct packed {
+            struct packed {
+                logic [15:0] next;
+                logic load_next;
+            } mac;
+        } PORT_MAC_HI;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } ip;
+        } PORT_IP;
+        struct packed {
+            struct packed {
+                logic [7:0] next;
+                logic load_next;
+            } tos;
+            struct packed {
+                logic [7:0] next;
+                logic load_next;
+            } ttl;
+            struct packed {
+                logic [15:0] next;
+                logic load_next;
+            } pkey;
+        } PORT_CFG;
+        struct packed {
+            struct packed {
+                logic [3:0] next;
+                logic load_next;
+            } qp;
+        } WR_QP;
+        struct packed {
+            struct packed {
+                logic [15:0] next;
+                logic load_next;
+            } id;
+        } WR_ID;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } addr;
+        } WR_LADDR;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } addr;
+        } WR_VA_LO;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } addr;
+        } WR_VA_HI;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } rkey;
+        } WR_RKEY;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } len;
+        } WR_LEN;
+        struct packed {
+            struct packed {
+                logic next;
+                logic load_next;
+            } go;
+        } WR_DOORBELL;
+        struct packed {
+            struct packed {
+                logic next;
+                logic load_next;
+            } lost;
+        } WR_STATUS;
+        struct packed {
+            struct packed {
+                logic next;
+                logic load_next;
+            } go;
+        } CQ_POP;
     } field_combo_t;
     field_combo_t field_combo;
 
@@ -523,12 +761,118 @@ module nic_reg_top (
             struct packed {
                 logic value;
             } err;
+            struct packed {
+                logic value;
+            } cpl;
+            struct packed {
+                logic value;
+            } cpl_err;
         } IRQ_STATUS;
         struct packed {
             struct packed {
                 logic value;
             } err;
+            struct packed {
+                logic value;
+            } cpl;
+            struct packed {
+                logic value;
+            } cpl_err;
         } IRQ_EN;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } cycles;
+        } QP_RTO;
+        struct packed {
+            struct packed {
+                logic [7:0] value;
+            } retry;
+            struct packed {
+                logic [15:0] value;
+            } sport;
+        } QP_REQ_CFG;
+        struct packed {
+            struct packed {
+                logic [15:0] value;
+            } cycles;
+        } QP_GUARD;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } mac;
+        } PORT_MAC_LO;
+        struct packed {
+            struct packed {
+                logic [15:0] value;
+            } mac;
+        } PORT_MAC_HI;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } ip;
+        } PORT_IP;
+        struct packed {
+            struct packed {
+                logic [7:0] value;
+            } tos;
+            struct packed {
+                logic [7:0] value;
+            } ttl;
+            struct packed {
+                logic [15:0] value;
+            } pkey;
+        } PORT_CFG;
+        struct packed {
+            struct packed {
+                logic [3:0] value;
+            } qp;
+        } WR_QP;
+        struct packed {
+            struct packed {
+                logic [15:0] value;
+            } id;
+        } WR_ID;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } addr;
+        } WR_LADDR;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } addr;
+        } WR_VA_LO;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } addr;
+        } WR_VA_HI;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } rkey;
+        } WR_RKEY;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } len;
+        } WR_LEN;
+        struct packed {
+            struct packed {
+                logic value;
+            } go;
+        } WR_DOORBELL;
+        struct packed {
+            struct packed {
+                logic value;
+            } lost;
+        } WR_STATUS;
+        struct packed {
+            struct packed {
+                logic value;
+            } go;
+        } CQ_POP;
     } field_storage_t;
     field_storage_t field_storage;
 
@@ -1047,6 +1391,58 @@ module nic_reg_top (
         end
     end
     assign hwif_out.IRQ_STATUS.err.value = field_storage.IRQ_STATUS.err.value;
+    // Field: nic.IRQ_STATUS.cpl
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.IRQ_STATUS.cpl.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.IRQ_STATUS && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.IRQ_STATUS.cpl.value & ~(decoded_wr_data[1:1] & decoded_wr_biten[1:1]);
+            load_next_c = '1;
+        end else if(hwif_in.IRQ_STATUS.cpl.hwset) begin // HW Set
+            next_c = '1;
+            load_next_c = '1;
+        end
+        field_combo.IRQ_STATUS.cpl.next = next_c;
+        field_combo.IRQ_STATUS.cpl.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.IRQ_STATUS.cpl.value <= 1'h0;
+        end else begin
+            if(field_combo.IRQ_STATUS.cpl.load_next) begin
+                field_storage.IRQ_STATUS.cpl.value <= field_combo.IRQ_STATUS.cpl.next;
+            end
+        end
+    end
+    assign hwif_out.IRQ_STATUS.cpl.value = field_storage.IRQ_STATUS.cpl.value;
+    // Field: nic.IRQ_STATUS.cpl_err
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.IRQ_STATUS.cpl_err.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.IRQ_STATUS && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.IRQ_STATUS.cpl_err.value & ~(decoded_wr_data[2:2] & decoded_wr_biten[2:2]);
+            load_next_c = '1;
+        end else if(hwif_in.IRQ_STATUS.cpl_err.hwset) begin // HW Set
+            next_c = '1;
+            load_next_c = '1;
+        end
+        field_combo.IRQ_STATUS.cpl_err.next = next_c;
+        field_combo.IRQ_STATUS.cpl_err.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.IRQ_STATUS.cpl_err.value <= 1'h0;
+        end else begin
+            if(field_combo.IRQ_STATUS.cpl_err.load_next) begin
+                field_storage.IRQ_STATUS.cpl_err.value <= field_combo.IRQ_STATUS.cpl_err.next;
+            end
+        end
+    end
+    assign hwif_out.IRQ_STATUS.cpl_err.value = field_storage.IRQ_STATUS.cpl_err.value;
     // Field: nic.IRQ_EN.err
     always_comb begin
         automatic logic [0:0] next_c;
@@ -1070,6 +1466,521 @@ module nic_reg_top (
         end
     end
     assign hwif_out.IRQ_EN.err.value = field_storage.IRQ_EN.err.value;
+    // Field: nic.IRQ_EN.cpl
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.IRQ_EN.cpl.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.IRQ_EN && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.IRQ_EN.cpl.value & ~decoded_wr_biten[1:1]) | (decoded_wr_data[1:1] & decoded_wr_biten[1:1]);
+            load_next_c = '1;
+        end
+        field_combo.IRQ_EN.cpl.next = next_c;
+        field_combo.IRQ_EN.cpl.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.IRQ_EN.cpl.value <= 1'h0;
+        end else begin
+            if(field_combo.IRQ_EN.cpl.load_next) begin
+                field_storage.IRQ_EN.cpl.value <= field_combo.IRQ_EN.cpl.next;
+            end
+        end
+    end
+    assign hwif_out.IRQ_EN.cpl.value = field_storage.IRQ_EN.cpl.value;
+    // Field: nic.IRQ_EN.cpl_err
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.IRQ_EN.cpl_err.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.IRQ_EN && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.IRQ_EN.cpl_err.value & ~decoded_wr_biten[2:2]) | (decoded_wr_data[2:2] & decoded_wr_biten[2:2]);
+            load_next_c = '1;
+        end
+        field_combo.IRQ_EN.cpl_err.next = next_c;
+        field_combo.IRQ_EN.cpl_err.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.IRQ_EN.cpl_err.value <= 1'h1;
+        end else begin
+            if(field_combo.IRQ_EN.cpl_err.load_next) begin
+                field_storage.IRQ_EN.cpl_err.value <= field_combo.IRQ_EN.cpl_err.next;
+            end
+        end
+    end
+    assign hwif_out.IRQ_EN.cpl_err.value = field_storage.IRQ_EN.cpl_err.value;
+    // Field: nic.QP_RTO.cycles
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.QP_RTO.cycles.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.QP_RTO && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.QP_RTO.cycles.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.QP_RTO.cycles.next = next_c;
+        field_combo.QP_RTO.cycles.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.QP_RTO.cycles.value <= 32'h4e20;
+        end else begin
+            if(field_combo.QP_RTO.cycles.load_next) begin
+                field_storage.QP_RTO.cycles.value <= field_combo.QP_RTO.cycles.next;
+            end
+        end
+    end
+    assign hwif_out.QP_RTO.cycles.value = field_storage.QP_RTO.cycles.value;
+    // Field: nic.QP_REQ_CFG.retry
+    always_comb begin
+        automatic logic [7:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.QP_REQ_CFG.retry.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.QP_REQ_CFG && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.QP_REQ_CFG.retry.value & ~decoded_wr_biten[7:0]) | (decoded_wr_data[7:0] & decoded_wr_biten[7:0]);
+            load_next_c = '1;
+        end
+        field_combo.QP_REQ_CFG.retry.next = next_c;
+        field_combo.QP_REQ_CFG.retry.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.QP_REQ_CFG.retry.value <= 8'h7;
+        end else begin
+            if(field_combo.QP_REQ_CFG.retry.load_next) begin
+                field_storage.QP_REQ_CFG.retry.value <= field_combo.QP_REQ_CFG.retry.next;
+            end
+        end
+    end
+    assign hwif_out.QP_REQ_CFG.retry.value = field_storage.QP_REQ_CFG.retry.value;
+    // Field: nic.QP_REQ_CFG.sport
+    always_comb begin
+        automatic logic [15:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.QP_REQ_CFG.sport.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.QP_REQ_CFG && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.QP_REQ_CFG.sport.value & ~decoded_wr_biten[31:16]) | (decoded_wr_data[31:16] & decoded_wr_biten[31:16]);
+            load_next_c = '1;
+        end
+        field_combo.QP_REQ_CFG.sport.next = next_c;
+        field_combo.QP_REQ_CFG.sport.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.QP_REQ_CFG.sport.value <= 16'hc000;
+        end else begin
+            if(field_combo.QP_REQ_CFG.sport.load_next) begin
+                field_storage.QP_REQ_CFG.sport.value <= field_combo.QP_REQ_CFG.sport.next;
+            end
+        end
+    end
+    assign hwif_out.QP_REQ_CFG.sport.value = field_storage.QP_REQ_CFG.sport.value;
+    // Field: nic.QP_GUARD.cycles
+    always_comb begin
+        automatic logic [15:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.QP_GUARD.cycles.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.QP_GUARD && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.QP_GUARD.cycles.value & ~decoded_wr_biten[15:0]) | (decoded_wr_data[15:0] & decoded_wr_biten[15:0]);
+            load_next_c = '1;
+        end
+        field_combo.QP_GUARD.cycles.next = next_c;
+        field_combo.QP_GUARD.cycles.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.QP_GUARD.cycles.value <= 16'h3e8;
+        end else begin
+            if(field_combo.QP_GUARD.cycles.load_next) begin
+                field_storage.QP_GUARD.cycles.value <= field_combo.QP_GUARD.cycles.next;
+            end
+        end
+    end
+    assign hwif_out.QP_GUARD.cycles.value = field_storage.QP_GUARD.cycles.value;
+    // Field: nic.PORT_MAC_LO.mac
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.PORT_MAC_LO.mac.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.PORT_MAC_LO && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.PORT_MAC_LO.mac.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.PORT_MAC_LO.mac.next = next_c;
+        field_combo.PORT_MAC_LO.mac.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.PORT_MAC_LO.mac.value <= 32'h0;
+        end else begin
+            if(field_combo.PORT_MAC_LO.mac.load_next) begin
+                field_storage.PORT_MAC_LO.mac.value <= field_combo.PORT_MAC_LO.mac.next;
+            end
+        end
+    end
+    assign hwif_out.PORT_MAC_LO.mac.value = field_storage.PORT_MAC_LO.mac.value;
+    // Field: nic.PORT_MAC_HI.mac
+    always_comb begin
+        automatic logic [15:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.PORT_MAC_HI.mac.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.PORT_MAC_HI && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.PORT_MAC_HI.mac.value & ~decoded_wr_biten[15:0]) | (decoded_wr_data[15:0] & decoded_wr_biten[15:0]);
+            load_next_c = '1;
+        end
+        field_combo.PORT_MAC_HI.mac.next = next_c;
+        field_combo.PORT_MAC_HI.mac.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.PORT_MAC_HI.mac.value <= 16'h0;
+        end else begin
+            if(field_combo.PORT_MAC_HI.mac.load_next) begin
+                field_storage.PORT_MAC_HI.mac.value <= field_combo.PORT_MAC_HI.mac.next;
+            end
+        end
+    end
+    assign hwif_out.PORT_MAC_HI.mac.value = field_storage.PORT_MAC_HI.mac.value;
+    // Field: nic.PORT_IP.ip
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.PORT_IP.ip.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.PORT_IP && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.PORT_IP.ip.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.PORT_IP.ip.next = next_c;
+        field_combo.PORT_IP.ip.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.PORT_IP.ip.value <= 32'h0;
+        end else begin
+            if(field_combo.PORT_IP.ip.load_next) begin
+                field_storage.PORT_IP.ip.value <= field_combo.PORT_IP.ip.next;
+            end
+        end
+    end
+    assign hwif_out.PORT_IP.ip.value = field_storage.PORT_IP.ip.value;
+    // Field: nic.PORT_CFG.tos
+    always_comb begin
+        automatic logic [7:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.PORT_CFG.tos.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.PORT_CFG && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.PORT_CFG.tos.value & ~decoded_wr_biten[7:0]) | (decoded_wr_data[7:0] & decoded_wr_biten[7:0]);
+            load_next_c = '1;
+        end
+        field_combo.PORT_CFG.tos.next = next_c;
+        field_combo.PORT_CFG.tos.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.PORT_CFG.tos.value <= 8'h0;
+        end else begin
+            if(field_combo.PORT_CFG.tos.load_next) begin
+                field_storage.PORT_CFG.tos.value <= field_combo.PORT_CFG.tos.next;
+            end
+        end
+    end
+    assign hwif_out.PORT_CFG.tos.value = field_storage.PORT_CFG.tos.value;
+    // Field: nic.PORT_CFG.ttl
+    always_comb begin
+        automatic logic [7:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.PORT_CFG.ttl.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.PORT_CFG && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.PORT_CFG.ttl.value & ~decoded_wr_biten[15:8]) | (decoded_wr_data[15:8] & decoded_wr_biten[15:8]);
+            load_next_c = '1;
+        end
+        field_combo.PORT_CFG.ttl.next = next_c;
+        field_combo.PORT_CFG.ttl.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.PORT_CFG.ttl.value <= 8'h40;
+        end else begin
+            if(field_combo.PORT_CFG.ttl.load_next) begin
+                field_storage.PORT_CFG.ttl.value <= field_combo.PORT_CFG.ttl.next;
+            end
+        end
+    end
+    assign hwif_out.PORT_CFG.ttl.value = field_storage.PORT_CFG.ttl.value;
+    // Field: nic.PORT_CFG.pkey
+    always_comb begin
+        automatic logic [15:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.PORT_CFG.pkey.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.PORT_CFG && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.PORT_CFG.pkey.value & ~decoded_wr_biten[31:16]) | (decoded_wr_data[31:16] & decoded_wr_biten[31:16]);
+            load_next_c = '1;
+        end
+        field_combo.PORT_CFG.pkey.next = next_c;
+        field_combo.PORT_CFG.pkey.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.PORT_CFG.pkey.value <= 16'hffff;
+        end else begin
+            if(field_combo.PORT_CFG.pkey.load_next) begin
+                field_storage.PORT_CFG.pkey.value <= field_combo.PORT_CFG.pkey.next;
+            end
+        end
+    end
+    assign hwif_out.PORT_CFG.pkey.value = field_storage.PORT_CFG.pkey.value;
+    // Field: nic.WR_QP.qp
+    always_comb begin
+        automatic logic [3:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_QP.qp.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_QP && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.WR_QP.qp.value & ~decoded_wr_biten[3:0]) | (decoded_wr_data[3:0] & decoded_wr_biten[3:0]);
+            load_next_c = '1;
+        end
+        field_combo.WR_QP.qp.next = next_c;
+        field_combo.WR_QP.qp.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_QP.qp.value <= 4'h0;
+        end else begin
+            if(field_combo.WR_QP.qp.load_next) begin
+                field_storage.WR_QP.qp.value <= field_combo.WR_QP.qp.next;
+            end
+        end
+    end
+    assign hwif_out.WR_QP.qp.value = field_storage.WR_QP.qp.value;
+    // Field: nic.WR_ID.id
+    always_comb begin
+        automatic logic [15:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_ID.id.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_ID && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.WR_ID.id.value & ~decoded_wr_biten[15:0]) | (decoded_wr_data[15:0] & decoded_wr_biten[15:0]);
+            load_next_c = '1;
+        end
+        field_combo.WR_ID.id.next = next_c;
+        field_combo.WR_ID.id.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_ID.id.value <= 16'h0;
+        end else begin
+            if(field_combo.WR_ID.id.load_next) begin
+                field_storage.WR_ID.id.value <= field_combo.WR_ID.id.next;
+            end
+        end
+    end
+    assign hwif_out.WR_ID.id.value = field_storage.WR_ID.id.value;
+    // Field: nic.WR_LADDR.addr
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_LADDR.addr.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_LADDR && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.WR_LADDR.addr.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.WR_LADDR.addr.next = next_c;
+        field_combo.WR_LADDR.addr.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_LADDR.addr.value <= 32'h0;
+        end else begin
+            if(field_combo.WR_LADDR.addr.load_next) begin
+                field_storage.WR_LADDR.addr.value <= field_combo.WR_LADDR.addr.next;
+            end
+        end
+    end
+    assign hwif_out.WR_LADDR.addr.value = field_storage.WR_LADDR.addr.value;
+    // Field: nic.WR_VA_LO.addr
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_VA_LO.addr.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_VA_LO && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.WR_VA_LO.addr.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.WR_VA_LO.addr.next = next_c;
+        field_combo.WR_VA_LO.addr.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_VA_LO.addr.value <= 32'h0;
+        end else begin
+            if(field_combo.WR_VA_LO.addr.load_next) begin
+                field_storage.WR_VA_LO.addr.value <= field_combo.WR_VA_LO.addr.next;
+            end
+        end
+    end
+    assign hwif_out.WR_VA_LO.addr.value = field_storage.WR_VA_LO.addr.value;
+    // Field: nic.WR_VA_HI.addr
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_VA_HI.addr.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_VA_HI && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.WR_VA_HI.addr.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.WR_VA_HI.addr.next = next_c;
+        field_combo.WR_VA_HI.addr.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_VA_HI.addr.value <= 32'h0;
+        end else begin
+            if(field_combo.WR_VA_HI.addr.load_next) begin
+                field_storage.WR_VA_HI.addr.value <= field_combo.WR_VA_HI.addr.next;
+            end
+        end
+    end
+    assign hwif_out.WR_VA_HI.addr.value = field_storage.WR_VA_HI.addr.value;
+    // Field: nic.WR_RKEY.rkey
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_RKEY.rkey.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_RKEY && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.WR_RKEY.rkey.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.WR_RKEY.rkey.next = next_c;
+        field_combo.WR_RKEY.rkey.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_RKEY.rkey.value <= 32'h0;
+        end else begin
+            if(field_combo.WR_RKEY.rkey.load_next) begin
+                field_storage.WR_RKEY.rkey.value <= field_combo.WR_RKEY.rkey.next;
+            end
+        end
+    end
+    assign hwif_out.WR_RKEY.rkey.value = field_storage.WR_RKEY.rkey.value;
+    // Field: nic.WR_LEN.len
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_LEN.len.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_LEN && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.WR_LEN.len.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.WR_LEN.len.next = next_c;
+        field_combo.WR_LEN.len.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_LEN.len.value <= 32'h0;
+        end else begin
+            if(field_combo.WR_LEN.len.load_next) begin
+                field_storage.WR_LEN.len.value <= field_combo.WR_LEN.len.next;
+            end
+        end
+    end
+    assign hwif_out.WR_LEN.len.value = field_storage.WR_LEN.len.value;
+    // Field: nic.WR_DOORBELL.go
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_DOORBELL.go.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_DOORBELL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.WR_DOORBELL.go.value & ~decoded_wr_biten[0:0]) | (decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
+            load_next_c = '1;
+        end else begin // singlepulse clears back to 0
+            next_c = '0;
+            load_next_c = '1;
+        end
+        field_combo.WR_DOORBELL.go.next = next_c;
+        field_combo.WR_DOORBELL.go.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_DOORBELL.go.value <= 1'h0;
+        end else begin
+            if(field_combo.WR_DOORBELL.go.load_next) begin
+                field_storage.WR_DOORBELL.go.value <= field_combo.WR_DOORBELL.go.next;
+            end
+        end
+    end
+    assign hwif_out.WR_DOORBELL.go.value = field_storage.WR_DOORBELL.go.value;
+    // Field: nic.WR_STATUS.lost
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_STATUS.lost.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_STATUS && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.WR_STATUS.lost.value & ~(decoded_wr_data[2:2] & decoded_wr_biten[2:2]);
+            load_next_c = '1;
+        end else if(hwif_in.WR_STATUS.lost.hwset) begin // HW Set
+            next_c = '1;
+            load_next_c = '1;
+        end
+        field_combo.WR_STATUS.lost.next = next_c;
+        field_combo.WR_STATUS.lost.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_STATUS.lost.value <= 1'h0;
+        end else begin
+            if(field_combo.WR_STATUS.lost.load_next) begin
+                field_storage.WR_STATUS.lost.value <= field_combo.WR_STATUS.lost.next;
+            end
+        end
+    end
+    assign hwif_out.WR_STATUS.lost.value = field_storage.WR_STATUS.lost.value;
+    // Field: nic.CQ_POP.go
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CQ_POP.go.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CQ_POP && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CQ_POP.go.value & ~decoded_wr_biten[0:0]) | (decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
+            load_next_c = '1;
+        end else begin // singlepulse clears back to 0
+            next_c = '0;
+            load_next_c = '1;
+        end
+        field_combo.CQ_POP.go.next = next_c;
+        field_combo.CQ_POP.go.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CQ_POP.go.value <= 1'h0;
+        end else begin
+            if(field_combo.CQ_POP.go.load_next) begin
+                field_storage.CQ_POP.go.value <= field_combo.CQ_POP.go.next;
+            end
+        end
+    end
+    assign hwif_out.CQ_POP.go.value = field_storage.CQ_POP.go.value;
 
     //--------------------------------------------------------------------------
     // Write response
@@ -1166,9 +2077,13 @@ module nic_reg_top (
         end
         if(rd_mux_addr == 16'h70) begin
             readback_data_var[0] = field_storage.IRQ_STATUS.err.value;
+            readback_data_var[1] = field_storage.IRQ_STATUS.cpl.value;
+            readback_data_var[2] = field_storage.IRQ_STATUS.cpl_err.value;
         end
         if(rd_mux_addr == 16'h74) begin
             readback_data_var[0] = field_storage.IRQ_EN.err.value;
+            readback_data_var[1] = field_storage.IRQ_EN.cpl.value;
+            readback_data_var[2] = field_storage.IRQ_EN.cpl_err.value;
         end
         if(rd_mux_addr == 16'h78) begin
             readback_data_var[7:0] = hwif_in.ERR_INFO.code.next;
@@ -1221,6 +2136,94 @@ module nic_reg_top (
         end
         if(rd_mux_addr == 16'hbc) begin
             readback_data_var[31:0] = hwif_in.CNT_NAKS.val.next;
+        end
+        if(rd_mux_addr == 16'hc0) begin
+            readback_data_var[31:0] = field_storage.QP_RTO.cycles.value;
+        end
+        if(rd_mux_addr == 16'hc4) begin
+            readback_data_var[7:0] = field_storage.QP_REQ_CFG.retry.value;
+            readback_data_var[31:16] = field_storage.QP_REQ_CFG.sport.value;
+        end
+        if(rd_mux_addr == 16'hc8) begin
+            readback_data_var[15:0] = field_storage.QP_GUARD.cycles.value;
+        end
+        if(rd_mux_addr == 16'hcc) begin
+            readback_data_var[0] = hwif_in.QP_RD_REQ.err.next;
+            readback_data_var[1] = hwif_in.QP_RD_REQ.idle.next;
+            readback_data_var[2] = hwif_in.QP_RD_REQ.present.next;
+        end
+        if(rd_mux_addr == 16'hd0) begin
+            readback_data_var[31:0] = field_storage.PORT_MAC_LO.mac.value;
+        end
+        if(rd_mux_addr == 16'hd4) begin
+            readback_data_var[15:0] = field_storage.PORT_MAC_HI.mac.value;
+        end
+        if(rd_mux_addr == 16'hd8) begin
+            readback_data_var[31:0] = field_storage.PORT_IP.ip.value;
+        end
+        if(rd_mux_addr == 16'hdc) begin
+            readback_data_var[7:0] = field_storage.PORT_CFG.tos.value;
+            readback_data_var[15:8] = field_storage.PORT_CFG.ttl.value;
+            readback_data_var[31:16] = field_storage.PORT_CFG.pkey.value;
+        end
+        if(rd_mux_addr == 16'he0) begin
+            readback_data_var[31:0] = hwif_in.CNT_REQ_PKTS.val.next;
+        end
+        if(rd_mux_addr == 16'he4) begin
+            readback_data_var[31:0] = hwif_in.CNT_REQ_RESENDS.val.next;
+        end
+        if(rd_mux_addr == 16'he8) begin
+            readback_data_var[31:0] = hwif_in.CNT_REQ_TIMEOUTS.val.next;
+        end
+        if(rd_mux_addr == 16'hec) begin
+            readback_data_var[31:0] = hwif_in.CNT_RX_ACKS.val.next;
+        end
+        if(rd_mux_addr == 16'hf0) begin
+            readback_data_var[31:0] = hwif_in.CNT_RX_ACK_DROP.val.next;
+        end
+        if(rd_mux_addr == 16'hf4) begin
+            readback_data_var[31:0] = hwif_in.CNT_TX_FRAMES.val.next;
+        end
+        if(rd_mux_addr == 16'hf8) begin
+            readback_data_var[31:0] = hwif_in.CNT_TX_ACKS.val.next;
+        end
+        if(rd_mux_addr == 16'h100) begin
+            readback_data_var[3:0] = field_storage.WR_QP.qp.value;
+        end
+        if(rd_mux_addr == 16'h104) begin
+            readback_data_var[15:0] = field_storage.WR_ID.id.value;
+        end
+        if(rd_mux_addr == 16'h108) begin
+            readback_data_var[31:0] = field_storage.WR_LADDR.addr.value;
+        end
+        if(rd_mux_addr == 16'h10c) begin
+            readback_data_var[31:0] = field_storage.WR_VA_LO.addr.value;
+        end
+        if(rd_mux_addr == 16'h110) begin
+            readback_data_var[31:0] = field_storage.WR_VA_HI.addr.value;
+        end
+        if(rd_mux_addr == 16'h114) begin
+            readback_data_var[31:0] = field_storage.WR_RKEY.rkey.value;
+        end
+        if(rd_mux_addr == 16'h118) begin
+            readback_data_var[31:0] = field_storage.WR_LEN.len.value;
+        end
+        if(rd_mux_addr == 16'h120) begin
+            readback_data_var[0] = hwif_in.WR_STATUS.full.next;
+            readback_data_var[1] = hwif_in.WR_STATUS.empty.next;
+            readback_data_var[2] = field_storage.WR_STATUS.lost.value;
+            readback_data_var[11:8] = hwif_in.WR_STATUS.count.next;
+        end
+        if(rd_mux_addr == 16'h130) begin
+            readback_data_var[0] = hwif_in.CQ_STATUS.full.next;
+            readback_data_var[1] = hwif_in.CQ_STATUS.empty.next;
+            readback_data_var[12:8] = hwif_in.CQ_STATUS.count.next;
+        end
+        if(rd_mux_addr == 16'h134) begin
+            readback_data_var[15:0] = hwif_in.CQ_HEAD.id.next;
+            readback_data_var[19:16] = hwif_in.CQ_HEAD.qp.next;
+            readback_data_var[26:24] = hwif_in.CQ_HEAD.status.next;
+            readback_data_var[31] = hwif_in.CQ_HEAD.valid.next;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

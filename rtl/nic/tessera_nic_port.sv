@@ -1,0 +1,618 @@
+// One RoCE v2 NIC port (docs/nic.md "Port RTL"): what a chip instantiates per
+// Ethernet port. Both halves of the reliable-connection transport share one
+// QP context per QP, one register block (rtl/nic/data/nic.rdl), one AXI4
+// master and the MAC client streams:
+//   - receive side (tessera_nic_rx): registers, QP and memory-region tables,
+//     RX check and RDMA WRITE responder; it writes memory (AW/W/B, ID AxiId)
+//     and hands acknowledgement descriptors to the ACK framer;
+//   - requesters (tessera_nic_req_arb): one tessera_nic_requester per QP
+//     0..NReqQp-1; they read payload (AR/R, IDs AxiId+1+q) and frame packets;
+//   - ACK framer: a tessera_nic_tx_frame turning the responder's descriptors
+//     into ACKNOWLEDGE frames (AETH, no payload);
+//   - TX mux: whole frames from the ACK framer and the requesters, alternating
+//     at frame boundaries when both wait, so neither side starves the other;
+//   - RX demux: a received frame's first beat waits for its second, which holds
+//     the BTH opcode (frame byte 42); ACKNOWLEDGE frames go to the ACK receiver
+//     (its own RX check: headers and ICRC; AETH taken from the frame), which
+//     hands syndrome, PSN and MSN to the requester of the QP whose local QPN
+//     is the BTH destination QP; every other frame goes to the responder;
+//   - work-request queue (NWrQ entries, pushed by WR_DOORBELL) in front of the
+//     requesters, completion queue (NCq entries, popped by CQ_POP) behind
+//     them; a work request for a QP that is not in RTS or has no requester
+//     completes at once with status 5;
+//   - interrupts: responder error NAK, completion, error completion.
+// QP life: a QP entering RTS (re)starts its requester at QP_SQ_PSN; a
+// requester that fails (error NAK, retry limit, AXI read error) moves the QP
+// to ERROR. The requester's RTO, retry limit, resend guard and UDP source
+// port are QP attributes written with the others by QP_CMD.
+module tessera_nic_port #(
+  parameter int unsigned NQp = 16,   // QP contexts, 1..16
+  parameter int unsigned NMr = 16,   // memory regions, 1..16
+  parameter logic [tessera_bus_pkg::IdBits-1:0] AxiId = '0,
+  parameter int unsigned NReqQp = 4,   // QPs 0..NReqQp-1 have a requester (1..NQp)
+  parameter int unsigned NWr    = 8,   // work requests held per requester (power of 2)
+  parameter int unsigned NWrQ   = 8,   // work-request queue entries (power of 2, <= 8)
+  parameter int unsigned NCq    = 16,  // completion queue entries (power of 2, <= 16)
+  localparam int unsigned QpW = NQp > 1 ? $clog2(NQp) : 1,
+  localparam int unsigned RqW = NReqQp > 1 ? $clog2(NReqQp) : 1
+) (
+  input  logic clk_i, input logic rst_ni,
+  input  tessera_bus_pkg::apb_req_t apb_req_i,  output tessera_bus_pkg::apb_rsp_t apb_rsp_o,
+  output tessera_bus_pkg::axi_req_t axi_req_o,  input  tessera_bus_pkg::axi_rsp_t axi_rsp_i,
+  // MAC client, 32 bytes per beat, packed tkeep, no FCS (the MAC adds/checks it)
+  output logic tx_tvalid_o, input logic tx_tready_i, output logic [255:0] tx_tdata_o,
+  output logic [31:0] tx_tkeep_o, output logic tx_tlast_o,
+  input  logic rx_tvalid_i, output logic rx_tready_o, input logic [255:0] rx_tdata_i,
+  input  logic [31:0] rx_tkeep_i, input logic rx_tlast_i,
+  output logic irq_o);
+
+  localparam logic [7:0] OpAck = 8'h11;   // BTH opcode ACKNOWLEDGE
+  localparam logic [2:0] CplQpState = 3'd5;
+  localparam int unsigned WqW = $clog2(NWrQ);
+  localparam int unsigned CqW = $clog2(NCq);
+
+  // ------------------------------------------------------------ RX demux
+  logic         hold_v_q, hold_first_q, hold_last_q, route_ack_q, in_first_q;
+  logic [255:0] hold_data_q;
+  logic [31:0]  hold_keep_q;
+  logic         hold_known, hold_ack, hold_drain, in_fire, rsp_tready, ack_beat;
+
+  always_comb begin
+    if (hold_first_q) begin
+      hold_known = hold_last_q || rx_tvalid_i;
+      hold_ack   = !hold_last_q && rx_tdata_i[8*10 +: 8] == OpAck;   // frame byte 42
+    end else begin
+      hold_known = 1'b1;
+      hold_ack   = route_ack_q;
+    end
+  end
+  assign hold_drain  = hold_v_q && hold_known && (hold_ack || rsp_tready);
+  assign ack_beat    = hold_drain && hold_ack;
+  assign rx_tready_o = !hold_v_q || hold_drain;
+  assign in_fire     = rx_tvalid_i && rx_tready_o;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hold_v_q     <= 1'b0;
+      hold_first_q <= 1'b0;
+      hold_last_q  <= 1'b0;
+      hold_data_q  <= '0;
+      hold_keep_q  <= '0;
+      route_ack_q  <= 1'b0;
+      in_first_q   <= 1'b1;
+    end else begin
+      if (hold_drain && hold_first_q) begin
+        route_ack_q <= hold_ack;
+      end
+      if (in_fire) begin
+        hold_v_q     <= 1'b1;
+        hold_first_q <= in_first_q;
+        hold_last_q  <= rx_tlast_i;
+        hold_data_q  <= rx_tdata_i;
+        hold_keep_q  <= rx_tkeep_i;
+        in_first_q   <= rx_tlast_i;
+      end else if (hold_drain) begin
+        hold_v_q <= 1'b0;
+      end
+    end
+  end
+
+  // ------------------------------------------------------------ receive side
+  nic_reg_pkg::nic__in_t      hwif_ext;
+  nic_reg_pkg::nic__out_t     hwif;
+  tessera_bus_pkg::axi_req_t  rx_axi_req;
+  tessera_bus_pkg::axi_rsp_t  rx_axi_rsp;
+  logic                       ack_d_valid, ack_d_ready, rx_busy_unused, rx_irq_unused;
+  logic [QpW-1:0]             ack_d_qp;
+  logic [23:0]                ack_d_dqpn, ack_d_psn, ack_d_msn;
+  logic [47:0]                ack_d_dmac;
+  logic [31:0]                ack_d_dip;
+  logic [7:0]                 ack_d_syn;
+  logic [NQp-1:0]             req_err_pulse;
+  logic [23:0]                alk_qpn;
+  logic                       alk_hit, cmd_done;
+  logic [QpW-1:0]             alk_qp;
+  logic [1:0]                 cmd_err;
+  logic [NQp-1:0][2:0]        qp_state, qp_mtu;
+  logic [NQp-1:0][23:0]       qp_dqpn, qp_sq_psn;
+  logic [NQp-1:0][47:0]       qp_rmac;
+  logic [NQp-1:0][31:0]       qp_rip;
+  logic [NQp-1:0]             qp_sel;
+
+  tessera_nic_rx #(.NQp(NQp), .NMr(NMr), .AxiId(AxiId)) u_rx (
+    .clk_i,
+    .rst_ni,
+    .apb_psel_i    (apb_req_i.psel),
+    .apb_penable_i (apb_req_i.penable),
+    .apb_pwrite_i  (apb_req_i.pwrite),
+    .apb_pprot_i   (apb_req_i.pprot),
+    .apb_paddr_i   (apb_req_i.paddr),
+    .apb_pwdata_i  (apb_req_i.pwdata),
+    .apb_pstrb_i   (apb_req_i.pstrb),
+    .apb_pready_o  (apb_rsp_o.pready),
+    .apb_prdata_o  (apb_rsp_o.prdata),
+    .apb_pslverr_o (apb_rsp_o.pslverr),
+    .s_tvalid_i    (hold_v_q && hold_known && !hold_ack),
+    .s_tready_o    (rsp_tready),
+    .s_tdata_i     (hold_data_q),
+    .s_tkeep_i     (hold_keep_q),
+    .s_tlast_i     (hold_last_q),
+    .axi_req_o     (rx_axi_req),
+    .axi_rsp_i     (rx_axi_rsp),
+    .ack_valid_o   (ack_d_valid),
+    .ack_ready_i   (ack_d_ready),
+    .ack_qp_o      (ack_d_qp),
+    .ack_dqpn_o    (ack_d_dqpn),
+    .ack_dmac_o    (ack_d_dmac),
+    .ack_dip_o     (ack_d_dip),
+    .ack_syndrome_o(ack_d_syn),
+    .ack_psn_o     (ack_d_psn),
+    .ack_msn_o     (ack_d_msn),
+    .busy_o        (rx_busy_unused),
+    .irq_o         (rx_irq_unused),
+    .hwif_ext_i    (hwif_ext),
+    .hwif_o        (hwif),
+    .req_err_i     (req_err_pulse),
+    .qp_cmd_done_o (cmd_done),
+    .qp_cmd_err_o  (cmd_err),
+    .ack_lk_qpn_i  (alk_qpn),
+    .ack_lk_hit_o  (alk_hit),
+    .ack_lk_qp_o   (alk_qp),
+    .qp_state_o    (qp_state),
+    .qp_dqpn_o     (qp_dqpn),
+    .qp_rmac_o     (qp_rmac),
+    .qp_rip_o      (qp_rip),
+    .qp_mtu_o      (qp_mtu),
+    .qp_selective_o(qp_sel),
+    .qp_sq_psn_o   (qp_sq_psn)
+  );
+
+  // ------------------------------------------------------------ requester QP attributes
+  // written when a QP_CMD modify into INIT, RTR or RTS succeeds
+  logic [NReqQp-1:0][31:0] rto_q;
+  logic [NReqQp-1:0][7:0]  retry_q;
+  logic [NReqQp-1:0][15:0] guard_q;
+  logic [NQp-1:0][15:0]    sport_q;
+  logic [QpW-1:0]       cmd_qp_q;
+  logic                 cmd_attr_q;
+  logic [31:0]          cmd_rto_q;
+  logic [7:0]           cmd_retry_q;
+  logic [15:0]          cmd_guard_q, cmd_sport_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rto_q       <= '0;
+      retry_q     <= '0;
+      guard_q     <= '0;
+      sport_q     <= '0;
+      cmd_qp_q    <= '0;
+      cmd_attr_q  <= 1'b0;
+      cmd_rto_q   <= '0;
+      cmd_retry_q <= '0;
+      cmd_guard_q <= '0;
+      cmd_sport_q <= '0;
+    end else begin
+      if (hwif.QP_CMD.go.value) begin
+        cmd_qp_q    <= QpW'(hwif.QP_SEL.idx.value);
+        cmd_attr_q  <= hwif.QP_CMD.state.value == tessera_nic_pkg::QpInit ||
+                       hwif.QP_CMD.state.value == tessera_nic_pkg::QpRtr ||
+                       hwif.QP_CMD.state.value == tessera_nic_pkg::QpRts;
+        cmd_rto_q   <= hwif.QP_RTO.cycles.value;
+        cmd_retry_q <= hwif.QP_REQ_CFG.retry.value;
+        cmd_guard_q <= hwif.QP_GUARD.cycles.value;
+        cmd_sport_q <= hwif.QP_REQ_CFG.sport.value;
+      end
+      if (cmd_done && cmd_err == 2'd0 && cmd_attr_q) begin
+        sport_q[cmd_qp_q] <= cmd_sport_q;
+        if (32'(cmd_qp_q) < NReqQp) begin
+          rto_q[RqW'(cmd_qp_q)]   <= cmd_rto_q;
+          retry_q[RqW'(cmd_qp_q)] <= cmd_retry_q;
+          guard_q[RqW'(cmd_qp_q)] <= cmd_guard_q;
+        end
+      end
+    end
+  end
+
+  // a QP entering RTS starts its requester; a requester entering ERROR moves its QP there
+  logic [NQp-1:0]    rts_q, req_err_q;
+  logic [NReqQp-1:0] req_start, req_err, req_idle;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rts_q     <= '0;
+      req_err_q <= '0;
+    end else begin
+      for (int unsigned q = 0; q < NQp; q++) begin
+        rts_q[q] <= qp_state[q] == tessera_nic_pkg::QpRts;
+      end
+      req_err_q <= NQp'(req_err);
+    end
+  end
+  always_comb begin
+    req_err_pulse = NQp'(req_err) & ~req_err_q;
+    for (int unsigned q = 0; q < NReqQp; q++) begin
+      req_start[q] = qp_state[q] == tessera_nic_pkg::QpRts && !rts_q[q];
+    end
+  end
+
+  // ------------------------------------------------------------ work-request queue
+  typedef struct packed {
+    logic [3:0]  qp;
+    logic [15:0] id;
+    logic [31:0] laddr;
+    logic [63:0] va;
+    logic [31:0] rkey;
+    logic [31:0] len;
+  } wr_t;
+  wr_t          wq_q [NWrQ];
+  wr_t          wq_head;
+  logic [WqW:0] wq_rd_q, wq_wr_q, wq_cnt;
+  logic         wq_full, wq_empty, wq_push, wq_pop, wq_ok, wr_ready, rej_push;
+
+  assign wq_cnt   = wq_wr_q - wq_rd_q;
+  assign wq_full  = wq_cnt == (WqW + 1)'(NWrQ);
+  assign wq_empty = wq_cnt == '0;
+  assign wq_push  = hwif.WR_DOORBELL.go.value && !wq_full;
+  assign wq_head  = wq_q[wq_rd_q[WqW-1:0]];
+  // the head goes to its requester when the QP can send, else completes with CplQpState
+  assign wq_ok    = 32'(wq_head.qp) < NReqQp && 32'(wq_head.qp) < NQp &&
+                    qp_state[QpW'(wq_head.qp)] == tessera_nic_pkg::QpRts;
+  assign wq_pop   = !wq_empty && (wq_ok ? wr_ready : rej_push);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wq_rd_q <= '0;
+      wq_wr_q <= '0;
+    end else begin
+      wq_rd_q <= wq_rd_q + (WqW + 1)'(wq_pop);
+      wq_wr_q <= wq_wr_q + (WqW + 1)'(wq_push);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (wq_push) begin
+      wq_q[wq_wr_q[WqW-1:0]] <= {hwif.WR_QP.qp.value, hwif.WR_ID.id.value, hwif.WR_LADDR.addr.value,
+                                 hwif.WR_VA_HI.addr.value, hwif.WR_VA_LO.addr.value,
+                                 hwif.WR_RKEY.rkey.value, hwif.WR_LEN.len.value};
+    end
+  end
+
+  // ------------------------------------------------------------ completion queue
+  typedef struct packed {
+    logic [3:0]  qp;
+    logic [15:0] id;
+    logic [2:0]  status;
+  } cpl_t;
+  cpl_t         cq_q [NCq];
+  cpl_t         cq_in;
+  logic [CqW:0] cq_rd_q, cq_wr_q, cq_cnt;
+  logic         cq_full, cq_empty, cq_push, cq_pop;
+  logic         cpl_valid, cpl_ready;
+  logic [RqW-1:0] cpl_qp;
+  logic [15:0]  cpl_id;
+  logic [2:0]   cpl_status;
+
+  assign cq_cnt    = cq_wr_q - cq_rd_q;
+  assign cq_full   = cq_cnt == (CqW + 1)'(NCq);
+  assign cq_empty  = cq_cnt == '0;
+  assign rej_push  = !wq_empty && !wq_ok && !cq_full;   // rejected work requests go first
+  assign cpl_ready = !cq_full && !rej_push;
+  assign cq_push   = rej_push || cpl_valid;
+  assign cq_pop    = hwif.CQ_POP.go.value && !cq_empty;
+  always_comb begin
+    if (rej_push) begin
+      cq_in = {wq_head.qp, wq_head.id, CplQpState};
+    end else begin
+      cq_in = {4'(cpl_qp), cpl_id, cpl_status};
+    end
+  end
+
+  logic cq_push_ok;
+  assign cq_push_ok = cq_push && !cq_full;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cq_rd_q <= '0;
+      cq_wr_q <= '0;
+    end else begin
+      cq_rd_q <= cq_rd_q + (CqW + 1)'(cq_pop);
+      cq_wr_q <= cq_wr_q + (CqW + 1)'(cq_push_ok);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (cq_push_ok) begin
+      cq_q[cq_wr_q[CqW-1:0]] <= cq_in;
+    end
+  end
+
+  // ------------------------------------------------------------ acknowledgement receiver
+  logic        ak_done, ak_first_q, ak_beat1_q;
+  logic [3:0]  ak_status;
+  logic [15:0] ak_len_unused;
+  logic [7:0]  ak_op, ak_syn_q;
+  logic [23:0] ak_psn, ak_msn_q;
+  logic        ak_deliver, ak_bad;
+
+  tessera_nic_rx_check #(.DataBytes(32)) u_ack_chk (
+    .clk_i,
+    .rst_ni,
+    .beat_i  (ack_beat),
+    .data_i  (hold_data_q),
+    .keep_i  (hold_keep_q),
+    .last_i  (hold_last_q),
+    .done_o  (ak_done),
+    .status_o(ak_status),
+    .len_o   (ak_len_unused),
+    .opcode_o(ak_op),
+    .dqpn_o  (alk_qpn),
+    .psn_o   (ak_psn)
+  );
+
+  // AETH: frame bytes 54..57 = bytes 22..25 of the second beat
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ak_first_q <= 1'b1;
+      ak_beat1_q <= 1'b0;
+      ak_syn_q   <= '0;
+      ak_msn_q   <= '0;
+    end else if (ack_beat) begin
+      ak_first_q <= hold_last_q;
+      ak_beat1_q <= ak_first_q && !hold_last_q;
+      if (ak_beat1_q) begin
+        ak_syn_q <= hold_data_q[8*22 +: 8];
+        ak_msn_q <= {hold_data_q[8*23 +: 8], hold_data_q[8*24 +: 8], hold_data_q[8*25 +: 8]};
+      end
+    end
+  end
+
+  assign ak_deliver = ak_done && ak_status == 4'd0 && ak_op == OpAck && alk_hit &&
+                      32'(alk_qp) < NReqQp;
+  assign ak_bad     = ak_done && !ak_deliver;
+
+  // ------------------------------------------------------------ requesters
+  logic [NReqQp-1:0][23:0] rq_psn, rq_dqpn;
+  logic [NReqQp-1:0]       rq_sel;
+  logic [NReqQp-1:0][2:0]  rq_mtu;
+  logic [NReqQp-1:0][31:0] rq_rto, rq_dip;
+  logic [NReqQp-1:0][7:0]  rq_retry;
+  logic [NReqQp-1:0][15:0] rq_guard, rq_sport;
+  logic [NReqQp-1:0][47:0] rq_dmac;
+  logic [NReqQp-1:0][31:0] cnt_pkts, cnt_res, cnt_tmo;
+  logic [4:0]   ar_id;
+  logic [31:0]  ar_addr;
+  logic [7:0]   ar_len;
+  logic [2:0]   ar_size;
+  logic [1:0]   ar_burst;
+  logic         ar_valid, r_ready;
+  logic         d_tvalid, d_tready, d_tlast;
+  logic [255:0] d_tdata;
+  logic [31:0]  d_tkeep;
+
+  for (genvar q = 0; q < NReqQp; q++) begin : g_cfg
+    assign rq_psn[q]   = qp_sq_psn[q];
+    assign rq_dqpn[q]  = qp_dqpn[q];
+    assign rq_sel[q]   = qp_sel[q];
+    assign rq_mtu[q]   = qp_mtu[q];
+    assign rq_rto[q]   = rto_q[q];
+    assign rq_retry[q] = retry_q[q];
+    assign rq_guard[q] = guard_q[q];
+    assign rq_sport[q] = sport_q[q];
+    assign rq_dmac[q]  = qp_rmac[q];
+    assign rq_dip[q]   = qp_rip[q];
+  end
+
+  tessera_nic_req_arb #(.NQp(NReqQp), .NWr(NWr), .AxiIdBase(5'(AxiId + 1'b1))) u_req (
+    .clk_i,
+    .rst_ni,
+    .cfg_start_i    (req_start),
+    .cfg_psn_i      (rq_psn),
+    .cfg_selective_i(rq_sel),
+    .cfg_mtu_i      (rq_mtu),
+    .cfg_rto_i      (rq_rto),
+    .cfg_retry_i    (rq_retry),
+    .cfg_guard_i    (rq_guard),
+    .cfg_dqpn_i     (rq_dqpn),
+    .cfg_dmac_i     (rq_dmac),
+    .cfg_dip_i      (rq_dip),
+    .cfg_sport_i    (rq_sport),
+    .cfg_smac_i     ({hwif.PORT_MAC_HI.mac.value, hwif.PORT_MAC_LO.mac.value}),
+    .cfg_sip_i      (hwif.PORT_IP.ip.value),
+    .cfg_tos_i      (hwif.PORT_CFG.tos.value),
+    .cfg_ttl_i      (hwif.PORT_CFG.ttl.value),
+    .cfg_pkey_i     (hwif.PORT_CFG.pkey.value),
+    .wr_valid_i     (!wq_empty && wq_ok),
+    .wr_ready_o     (wr_ready),
+    .wr_qp_i        (RqW'(wq_head.qp)),
+    .wr_id_i        (wq_head.id),
+    .wr_laddr_i     (wq_head.laddr),
+    .wr_va_i        (wq_head.va),
+    .wr_rkey_i      (wq_head.rkey),
+    .wr_len_i       (wq_head.len),
+    .cpl_valid_o    (cpl_valid),
+    .cpl_ready_i    (cpl_ready),
+    .cpl_qp_o       (cpl_qp),
+    .cpl_id_o       (cpl_id),
+    .cpl_status_o   (cpl_status),
+    .ack_valid_i    (ak_deliver),
+    .ack_qp_i       (RqW'(alk_qp)),
+    .ack_syndrome_i (ak_syn_q),
+    .ack_psn_i      (ak_psn),
+    .ack_msn_i      (ak_msn_q),
+    .m_arid_o       (ar_id),
+    .m_araddr_o     (ar_addr),
+    .m_arlen_o      (ar_len),
+    .m_arsize_o     (ar_size),
+    .m_arburst_o    (ar_burst),
+    .m_arvalid_o    (ar_valid),
+    .m_arready_i    (axi_rsp_i.ar_ready),
+    .m_rid_i        (axi_rsp_i.r.id),
+    .m_rdata_i      (axi_rsp_i.r.data),
+    .m_rresp_i      (axi_rsp_i.r.resp),
+    .m_rlast_i      (axi_rsp_i.r.last),
+    .m_rvalid_i     (axi_rsp_i.r_valid),
+    .m_rready_o     (r_ready),
+    .m_tvalid_o     (d_tvalid),
+    .m_tready_i     (d_tready),
+    .m_tdata_o      (d_tdata),
+    .m_tkeep_o      (d_tkeep),
+    .m_tlast_o      (d_tlast),
+    .err_o          (req_err),
+    .idle_o         (req_idle),
+    .cnt_pkts_o     (cnt_pkts),
+    .cnt_resends_o  (cnt_res),
+    .cnt_timeouts_o (cnt_tmo)
+  );
+
+  // one AXI master: the responder's writes, the requesters' reads
+  always_comb begin
+    axi_req_o          = rx_axi_req;
+    axi_req_o.ar       = '0;
+    axi_req_o.ar.id    = ar_id;
+    axi_req_o.ar.addr  = ar_addr;
+    axi_req_o.ar.len   = ar_len;
+    axi_req_o.ar.size  = ar_size;
+    axi_req_o.ar.burst = ar_burst;
+    axi_req_o.ar.cache = 4'b0011;
+    axi_req_o.ar_valid = ar_valid;
+    axi_req_o.r_ready  = r_ready;
+    rx_axi_rsp          = axi_rsp_i;
+    rx_axi_rsp.ar_ready = 1'b0;
+    rx_axi_rsp.r_valid  = 1'b0;
+  end
+
+  // ------------------------------------------------------------ ACK framer
+  logic         a_tvalid, a_tready, a_tlast, a_pay_err_unused, a_s_tready_unused;
+  logic [255:0] a_tdata;
+  logic [31:0]  a_tkeep;
+
+  tessera_nic_tx_frame #(.DataBytes(32)) u_ack_frame (
+    .clk_i,
+    .rst_ni,
+    .desc_valid_i   (ack_d_valid),
+    .desc_ready_o   (ack_d_ready),
+    .desc_dmac_i    (ack_d_dmac),
+    .desc_smac_i    ({hwif.PORT_MAC_HI.mac.value, hwif.PORT_MAC_LO.mac.value}),
+    .desc_sip_i     (hwif.PORT_IP.ip.value),
+    .desc_dip_i     (ack_d_dip),
+    .desc_tos_i     (hwif.PORT_CFG.tos.value),
+    .desc_ttl_i     (hwif.PORT_CFG.ttl.value),
+    .desc_ip_id_i   (16'h0000),
+    .desc_sport_i   (sport_q[ack_d_qp]),
+    .desc_opcode_i  (OpAck),
+    .desc_se_i      (1'b0),
+    .desc_migreq_i  (1'b0),
+    .desc_pkey_i    (hwif.PORT_CFG.pkey.value),
+    .desc_dqpn_i    (ack_d_dqpn),
+    .desc_ackreq_i  (1'b0),
+    .desc_psn_i     (ack_d_psn),
+    .desc_va_i      (64'h0),
+    .desc_rkey_i    (32'h0),
+    .desc_dmalen_i  (32'h0),
+    .desc_syndrome_i(ack_d_syn),
+    .desc_msn_i     (ack_d_msn),
+    .desc_imm_i     (32'h0),
+    .desc_len_i     (13'd0),
+    .s_tvalid_i     (1'b0),
+    .s_tready_o     (a_s_tready_unused),
+    .s_tdata_i      ('0),
+    .s_tkeep_i      ('0),
+    .s_tlast_i      (1'b0),
+    .m_tvalid_o     (a_tvalid),
+    .m_tready_i     (a_tready),
+    .m_tdata_o      (a_tdata),
+    .m_tkeep_o      (a_tkeep),
+    .m_tlast_o      (a_tlast),
+    .pay_err_o      (a_pay_err_unused)
+  );
+
+  // ------------------------------------------------------------ TX mux (whole frames)
+  logic tx_busy_q, tx_cur_ack_q, tx_last_ack_q, tx_sel_ack, tx_end;
+  always_comb begin
+    if (tx_busy_q) begin
+      tx_sel_ack = tx_cur_ack_q;
+    end else if (a_tvalid && d_tvalid) begin
+      tx_sel_ack = !tx_last_ack_q;   // both wait: alternate
+    end else begin
+      tx_sel_ack = a_tvalid;
+    end
+  end
+  assign tx_tvalid_o = tx_sel_ack ? a_tvalid : d_tvalid;
+  assign tx_tdata_o  = tx_sel_ack ? a_tdata : d_tdata;
+  assign tx_tkeep_o  = tx_sel_ack ? a_tkeep : d_tkeep;
+  assign tx_tlast_o  = tx_sel_ack ? a_tlast : d_tlast;
+  assign a_tready    = tx_sel_ack && tx_tready_i;
+  assign d_tready    = !tx_sel_ack && tx_tready_i;
+  assign tx_end      = tx_tvalid_o && tx_tready_i && tx_tlast_o;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tx_busy_q     <= 1'b0;
+      tx_cur_ack_q  <= 1'b0;
+      tx_last_ack_q <= 1'b0;
+    end else if (tx_tvalid_o && tx_tready_i) begin
+      tx_busy_q    <= !tx_tlast_o;
+      tx_cur_ack_q <= tx_sel_ack;
+      if (tx_tlast_o) begin
+        tx_last_ack_q <= tx_sel_ack;
+      end
+    end
+  end
+
+  // ------------------------------------------------------------ port counters
+  logic [31:0] n_rx_acks_q, n_rx_ack_drop_q, n_tx_frames_q, n_tx_acks_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      n_rx_acks_q     <= '0;
+      n_rx_ack_drop_q <= '0;
+      n_tx_frames_q   <= '0;
+      n_tx_acks_q     <= '0;
+    end else begin
+      n_rx_acks_q     <= n_rx_acks_q + 32'(ak_deliver);
+      n_rx_ack_drop_q <= n_rx_ack_drop_q + 32'(ak_bad);
+      n_tx_frames_q   <= n_tx_frames_q + 32'(tx_end);
+      n_tx_acks_q     <= n_tx_acks_q + 32'(tx_end && tx_sel_ack);
+    end
+  end
+
+  // ------------------------------------------------------------ register inputs of the port
+  logic [QpW-1:0] sel_qp;
+  logic           sel_has_req;
+  logic [RqW-1:0] sel_rq;
+  cpl_t           cq_head;
+  assign sel_qp      = QpW'(hwif.QP_SEL.idx.value);
+  assign sel_has_req = 32'(sel_qp) < NReqQp;
+  assign sel_rq      = RqW'(sel_qp);
+  assign cq_head     = cq_q[cq_rd_q[CqW-1:0]];
+
+  always_comb begin
+    hwif_ext = '0;
+    hwif_ext.QP_RD_REQ.err.next       = sel_has_req && req_err[sel_rq];
+    hwif_ext.QP_RD_REQ.idle.next      = sel_has_req && req_idle[sel_rq];
+    hwif_ext.QP_RD_REQ.present.next   = sel_has_req;
+    hwif_ext.CNT_REQ_PKTS.val.next     = sel_has_req ? cnt_pkts[sel_rq] : '0;
+    hwif_ext.CNT_REQ_RESENDS.val.next  = sel_has_req ? cnt_res[sel_rq] : '0;
+    hwif_ext.CNT_REQ_TIMEOUTS.val.next = sel_has_req ? cnt_tmo[sel_rq] : '0;
+    hwif_ext.CNT_RX_ACKS.val.next      = n_rx_acks_q;
+    hwif_ext.CNT_RX_ACK_DROP.val.next  = n_rx_ack_drop_q;
+    hwif_ext.CNT_TX_FRAMES.val.next    = n_tx_frames_q;
+    hwif_ext.CNT_TX_ACKS.val.next      = n_tx_acks_q;
+    hwif_ext.WR_STATUS.full.next       = wq_full;
+    hwif_ext.WR_STATUS.empty.next      = wq_empty;
+    hwif_ext.WR_STATUS.lost.hwset      = hwif.WR_DOORBELL.go.value && wq_full;
+    hwif_ext.WR_STATUS.count.next      = 4'(wq_cnt);
+    hwif_ext.CQ_STATUS.full.next       = cq_full;
+    hwif_ext.CQ_STATUS.empty.next      = cq_empty;
+    hwif_ext.CQ_STATUS.count.next      = 5'(cq_cnt);
+    hwif_ext.CQ_HEAD.id.next           = cq_empty ? '0 : cq_head.id;
+    hwif_ext.CQ_HEAD.qp.next           = cq_empty ? '0 : cq_head.qp;
+    hwif_ext.CQ_HEAD.status.next       = cq_empty ? '0 : cq_head.status;
+    hwif_ext.CQ_HEAD.valid.next        = !cq_empty;
+    hwif_ext.IRQ_STATUS.cpl.hwset      = cq_push_ok;
+    hwif_ext.IRQ_STATUS.cpl_err.hwset  = cq_push_ok && cq_in.status != 3'd0;
+  end
+
+  assign irq_o = |({hwif.IRQ_STATUS.cpl_err.value, hwif.IRQ_STATUS.cpl.value, hwif.IRQ_STATUS.err.value} &
+                   {hwif.IRQ_EN.cpl_err.value, hwif.IRQ_EN.cpl.value, hwif.IRQ_EN.err.value});
+
+  logic unused;
+  assign unused = ^{rx_busy_unused, rx_irq_unused, ak_len_unused, a_pay_err_unused, a_s_tready_unused,
+                    qp_sel, qp_mtu, qp_dqpn, qp_sq_psn, qp_rmac, qp_rip, hwif, axi_rsp_i.r.user};
+
+endmodule
