@@ -130,7 +130,7 @@ nic-req-test: $(NIC_REQ_TB)
 	$(call nic_run_tbs,$(NIC_BUILD)/req_test.log,$(NIC_REQ_TB) --seed $(NIC_SEED))
 
 .PHONY: nic-rtl-tb nic-crc-test nic-rx-test nic-tx-test nic-resp-test nic-lint
-nic-rtl-tb: $(NIC_RTL_TBS) $(NIC_RESP_TB) $(NIC_REQ_TB)
+nic-rtl-tb: $(NIC_RTL_TBS) $(NIC_RESP_TB) $(NIC_REQ_TB) $(NIC_PORT_TB)
 nic-crc-test: $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32)
 	$(call nic_run_tbs,$(NIC_BUILD)/crc32_test.log,$(NIC_CRC_TB_W8) --seed $(NIC_SEED) && $(NIC_CRC_TB_W32) --seed $(NIC_SEED))
 nic-rx-test: $(NIC_RX_TB_W8) $(NIC_RX_TB_W32)
@@ -143,3 +143,22 @@ nic-lint:
 	for t in $(NIC_RTL_TOPS); do \
 	  verilator --lint-only -Wall --top-module $$t $(ROOT)/rtl/lint/waivers.vlt $(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL) \
 	    || exit 1; done
+
+# port: two tessera_nic_port instances (tests/nic/tb_nic_port_top.sv) joined by two link models,
+# each with its own memory model, programmed through APB only (tests/nic/tb_nic_port.cpp)
+NIC_PORT_TB := $(NIC_BUILD)/port/Vtb_nic_port_top
+$(NIC_PORT_TB): $(NIC_TB_DEPS) $(NIC_REF_OBJS) tests/nic/tb_nic_port_top.sv tests/nic/tb_nic_port.cpp \
+                sim/src/axi_mem_model.cpp sim/include/axi_mem_model.h
+	@mkdir -p $(dir $@)
+	nice verilator -O3 --x-assign fast --x-initial fast -Wall --cc --exe --build -MAKEFLAGS "-j1" \
+	  --top-module tb_nic_port_top \
+	  -CFLAGS "-O2 -std=c++17 -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include -I$(ROOT)/sim/include" \
+	  -LDFLAGS "$(abspath $(NIC_REF_OBJS))" --Mdir $(dir $@) -o $(notdir $@) \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL)) $(ROOT)/tests/nic/tb_nic_port_top.sv \
+	  $(ROOT)/tests/nic/tb_nic_port.cpp $(ROOT)/sim/src/axi_mem_model.cpp >$(dir $@)build.log 2>&1 \
+	  || { tail -30 $(dir $@)build.log; exit 1; }
+
+.PHONY: nic-port-tb nic-port-test
+nic-port-tb: $(NIC_PORT_TB)
+nic-port-test: $(NIC_PORT_TB)
+	$(call nic_run_tbs,$(NIC_BUILD)/port_test.log,$(NIC_PORT_TB) --seed $(NIC_SEED))

@@ -270,6 +270,10 @@ module tessera_nic_requester #(
       if (err_q && cpl_status_o != CplOk) begin
         est_d = CplFlushed;
       end
+      if (head_q == sendp_q) begin   // in ERROR: a work request not (fully) sent leaves
+        sendp_d = sendp_q + 1'b1;
+        woff_d  = '0;
+      end
     end
 
     // acknowledgements
