@@ -6,7 +6,9 @@
 #                       nic-rtl-tb builds them
 #          nic-resp-test  responder block testbench (rx_check + QP/MR tables + responder
 #                       against the reference responder of roce_transport)
-#          nic-lint     lint the RTL units alone
+#          nic-req-test   requester block testbench (req_arb with two requesters, reference responder)
+#          nic-port-test  port block testbench (two tessera_nic_port over link models, APB only)
+#          nic-lint     lint the RTL units alone; nic-synth  Yosys cell count of tessera_nic_port
 # Needs tshark (Debian package, installed by util/deps.sh), zlib, scapy in .venv.
 
 NIC_SEED := $(or $(SEED),1)   # SEED=N make test overrides it
@@ -162,3 +164,9 @@ $(NIC_PORT_TB): $(NIC_TB_DEPS) $(NIC_REF_OBJS) tests/nic/tb_nic_port_top.sv test
 nic-port-tb: $(NIC_PORT_TB)
 nic-port-test: $(NIC_PORT_TB)
 	$(call nic_run_tbs,$(NIC_BUILD)/port_test.log,$(NIC_PORT_TB) --seed $(NIC_SEED))
+
+# Yosys synthesis of the port alone (util/synth.sh: cell, flip-flop and memory counts, no latches);
+# `make synth` synthesizes it with every other top
+.PHONY: nic-synth
+nic-synth: deps
+	@bash util/synth.sh $(CONFIG) "$(YOSYS)" "$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL)" "tessera_nic_port"

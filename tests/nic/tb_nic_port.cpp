@@ -757,16 +757,16 @@ int main(int argc, char **argv) {
   static const Scenario sc[] = {
       {"write-a-to-b", false, 2, 6, 9000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 0, -1, false, false},
       {"write-both-ways", true, 2, 6, 9000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 50, -1, false, false},
-      {"drop1-selective", true, 2, 10, 16000, ROCE_MTU_1024, true, 10000, 0, 0, 0, 300, 0, -1, false, false},
-      {"drop1-gobackn", true, 2, 10, 16000, ROCE_MTU_1024, false, 10000, 0, 0, 0, 300, 0, -1, false, false},
+      {"drop1-selective", true, 2, 20, 16000, ROCE_MTU_1024, true, 10000, 0, 0, 0, 300, 0, -1, false, false},
+      {"drop1-gobackn", true, 2, 20, 16000, ROCE_MTU_1024, false, 10000, 0, 0, 0, 300, 0, -1, false, false},
       {"reorder-dup", true, 2, 8, 9000, ROCE_MTU_1024, true, 0, 30000, 30000, 0, 300, 0, -1, false, false},
       {"reorder-dup-gobackn", true, 2, 8, 9000, ROCE_MTU_1024, false, 0, 30000, 30000, 0, 300, 0, -1, false, false},
-      {"corrupt", true, 2, 6, 9000, ROCE_MTU_1024, true, 0, 0, 0, 20000, 300, 0, -1, false, false},
+      {"corrupt", true, 2, 10, 9000, ROCE_MTU_1024, true, 0, 0, 0, 50000, 300, 0, -1, false, false},
       {"bad-rkey", false, 2, 4, 5000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 0, 1, false, false},
       {"retry-link-cut", false, 1, 3, 3000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 0, -1, true, false},
       {"cq-full-empty", false, 1, 40, 200, ROCE_MTU_256, true, 0, 0, 0, 0, 100, 0, -1, false, true},
-      {"mtu256", true, 2, 6, 4000, ROCE_MTU_256, true, 10000, 0, 10000, 0, 200, 0, -1, false, false},
-      {"mtu4096", true, 2, 8, 20000, ROCE_MTU_4096, true, 20000, 0, 30000, 0, 300, 0, -1, false, false},
+      {"mtu256", true, 2, 8, 4000, ROCE_MTU_256, true, 20000, 0, 20000, 0, 200, 0, -1, false, false},
+      {"mtu4096", true, 2, 12, 20000, ROCE_MTU_4096, true, 50000, 0, 50000, 0, 300, 0, -1, false, false},
   };
   unsigned pass = 0, failed = 0;
   for (const Scenario &s : sc) {
