@@ -2,7 +2,8 @@
 // tests/nic/tb_nic_port_top.sv): TWO port instances, A and B, each with its own
 // memory (sim/include/axi_mem_model.h, random backpressure on AW, W and AR),
 // joined by two link models (sim/include/tessera_link.h, one per direction,
-// seeded: latency, drop, reorder, duplicate, corrupt). Both ports are
+// seeded: latency, drop, reorder, duplicate, corrupt; a port's MAC starts a
+// frame only when its link's wire is free). Both ports are
 // programmed ONLY through APB writes and reads, as firmware would: port
 // addresses, memory regions, QP contexts (INIT, RTR, RTS), work requests
 // (WR_* registers and the doorbell, waiting while WR_STATUS.full), completion
@@ -82,6 +83,7 @@ struct Port {
   uint32_t errs = 0;
   // frames
   std::vector<uint8_t> txf;
+  uint64_t tx_start = 0;   // cycle of the current frame's first beat
   std::vector<uint8_t> rxf;
   size_t rxpos = 0;
   bool rxbusy = false;
@@ -151,7 +153,8 @@ struct Sys {
       d.rx_tlast_i = p.rxpos + 32 >= p.rxf.size();
     }
     d.rx_tvalid_i = p.rxbusy;
-    d.tx_tready_i = !chance(p.stall);
+    // the MAC starts a frame only when the wire is free (the link model queues nothing)
+    d.tx_tready_i = !chance(p.stall) && (!p.txf.empty() || tsim_link_free_at(p.out) <= now);
     d.eval();
     p.pready = d.apb_pready_o;
     p.pslverr = d.apb_pslverr_o;
@@ -179,11 +182,13 @@ struct Sys {
     p.mem->tick(p.ap);
     // TX: collect a frame, send it on the link
     if (d.tx_tvalid_o && d.tx_tready_i) {
+      if (p.txf.empty()) p.tx_start = now;
       for (int i = 0; i < 32; i++)
         if (d.tx_tkeep_o >> i & 1) p.txf.push_back((uint8_t)(d.tx_tdata_o[i / 4] >> (8 * (i % 4))));
       if (d.tx_tlast_o) {
         check_tx_frame(*this, p, p.txf);
-        tsim_link_send(p.out, now, p.txf.data(), (uint32_t)p.txf.size());
+        // on the wire from its first beat on (the MAC streams it out as it comes)
+        tsim_link_send(p.out, p.tx_start, p.txf.data(), (uint32_t)p.txf.size());
         p.txf.clear();
       }
     }
@@ -468,7 +473,8 @@ static bool run(const Scenario &sc, uint64_t seed) {
   qc.mtu = sc.mtu;
   qc.selective = sc.selective;
   qc.rto = 4 * sc.latency + 8 * (mtu / 32 + 40) + 2000;
-  qc.guard = (uint16_t)std::min<uint32_t>(65535, 2 * sc.latency + 2 * (mtu / 32) + 200);
+  // about one loaded round trip: both wires, a data frame ahead of the ACK at each end, placement
+  qc.guard = (uint16_t)std::min<uint32_t>(65535, 2 * sc.latency + 4 * (mtu / 32 + 8) + 600);
   if (sc.cut) {
     qc.rto = 3000;
     qc.retry = 3;
