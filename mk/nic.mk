@@ -165,8 +165,27 @@ nic-port-tb: $(NIC_PORT_TB)
 nic-port-test: $(NIC_PORT_TB)
 	$(call nic_run_tbs,$(NIC_BUILD)/port_test.log,$(NIC_PORT_TB) --seed $(NIC_SEED))
 
-# Yosys synthesis of the port alone (util/synth.sh: cell, flip-flop and memory counts, no latches);
-# `make synth` synthesizes it with every other top
+# Yosys synthesis of the port (generic cells, no latches). The whole port does not fit one
+# WebAssembly Yosys process (4 GiB), so it is synthesized in three runs: tessera_nic_requester
+# and tessera_nic_rx alone (util/synth.sh), then the port with those two as black boxes (the
+# glue: arbiter, ACK framer and receiver, queues, muxes); the total is glue + rx + NReqQp (4)
+# requesters. `make synth` lists every NIC top as well.
+NIC_SYNTH_OUT := $(BUILD)/synth
+NIC_BB_RTL    := rtl/nic/tessera_nic_rx.sv rtl/nic/tessera_nic_requester.sv
 .PHONY: nic-synth
 nic-synth: deps
-	@bash util/synth.sh $(CONFIG) "$(YOSYS)" "$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL)" "tessera_nic_port"
+	@bash util/synth.sh $(CONFIG) "$(YOSYS)" "$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL)" \
+	  "tessera_nic_requester tessera_nic_rx"
+	@mkdir -p $(NIC_SYNTH_OUT)
+	@nice $(YOSYS) -q -l $(NIC_SYNTH_OUT)/tessera_nic_port_glue.log -p "read_verilog -sv $(PRIM_PKG) $(NIC_PKG) \
+	  $(NIC_GEN) $(filter-out $(NIC_BB_RTL),$(NIC_RTL)); read_verilog -sv -lib $(NIC_BB_RTL); \
+	  synth -flatten -top tessera_nic_port -run begin:fine; opt -fast -full; techmap; opt -fast; abc; \
+	  opt -fast; select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -o $(NIC_SYNTH_OUT)/tessera_nic_port_glue.stat stat" \
+	  >/dev/null
+	@awk '/^ +[0-9]+ +cells$$/ && !c {c = $$1} END {print "tessera_nic_port glue  " c " cells"}' \
+	  $(NIC_SYNTH_OUT)/tessera_nic_port_glue.stat
+	@for t in tessera_nic_port_glue tessera_nic_rx tessera_nic_requester; do \
+	  awk -v t=$$t '/^ +[0-9]+ +cells$$/ && !c {c = $$1} END {print t, c}' $(NIC_SYNTH_OUT)/$$t.stat; done | \
+	  awk '{n[$$1] = $$2} END {printf "tessera_nic_port (NReqQp 4) %d cells = glue %d + rx %d + 4 x requester %d\n", \
+	  n["tessera_nic_port_glue"] + n["tessera_nic_rx"] + 4 * n["tessera_nic_requester"], \
+	  n["tessera_nic_port_glue"], n["tessera_nic_rx"], n["tessera_nic_requester"]}'
