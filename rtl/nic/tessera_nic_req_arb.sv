@@ -26,6 +26,7 @@ module tessera_nic_req_arb #(
   input  logic                          rst_ni,
   // per-QP configuration
   input  logic [NQp-1:0]                cfg_start_i,
+  input  logic [NQp-1:0]                cfg_stop_i,
   input  logic [NQp-1:0][23:0]          cfg_psn_i,
   input  logic [NQp-1:0]                cfg_selective_i,
   input  logic [NQp-1:0][2:0]           cfg_mtu_i,
@@ -112,6 +113,7 @@ module tessera_nic_req_arb #(
       .clk_i,
       .rst_ni,
       .cfg_start_i    (cfg_start_i[q]),
+      .cfg_stop_i     (cfg_stop_i[q]),
       .cfg_psn_i      (cfg_psn_i[q]),
       .cfg_selective_i(cfg_selective_i[q]),
       .cfg_mtu_i      (cfg_mtu_i[q]),

@@ -24,8 +24,10 @@
 // cfg_retry_i timeouts in a row put the QP into ERROR.
 // Completions leave in order (WR id and status) once the message's last PSN is
 // acknowledged; in ERROR the oldest open work request completes with the
-// error's status, every later one with CplFlushed. cfg_start_i (with the QP
-// idle or in ERROR) sets the first PSN and clears the state.
+// error's status, every later one with CplFlushed. cfg_stop_i (the QP left
+// RTS: moved to ERROR or RESET) puts the unit into ERROR with every open work
+// request flushed. cfg_start_i (with the QP idle or in ERROR) sets the first
+// PSN and clears the state.
 //
 // Packets in work: a queue of two. The head's descriptor and payload go to
 // the framer; the payload reads of the packet behind it are issued as soon as
@@ -45,6 +47,7 @@ module tessera_nic_requester #(
   input  logic                   rst_ni,
   // QP configuration (stable while the QP runs)
   input  logic                   cfg_start_i,     // pulse: first PSN, clear state and error
+  input  logic                   cfg_stop_i,      // the QP left RTS: ERROR, flush
   input  logic [23:0]            cfg_psn_i,
   input  logic                   cfg_selective_i,
   input  logic [2:0]             cfg_mtu_i,       // 1..5: 256..4096 bytes
@@ -431,6 +434,11 @@ module tessera_nic_requester #(
       pq_rd_d = !pq_rd_q;
     end
     pq_cnt_d = pq_cnt_q + 2'(pick) - 2'(pop);
+
+    if (cfg_stop_i && !err_q) begin
+      err_d = 1'b1;
+      est_d = CplFlushed;
+    end
 
     if (cfg_start_i) begin
       head_d   = tail_q;

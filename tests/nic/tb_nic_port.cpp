@@ -383,6 +383,7 @@ struct Scenario {
   int bad_rkey_qp;         // A's QP whose WRITEs carry a wrong R_Key (-1: none)
   bool cut;                // the A->B link drops every frame: retry limit
   bool cq_fill;            // fill the completion and work-request queues before popping
+  bool fw_error;           // firmware moves A's QP 0 to ERROR after its first completion
 };
 
 struct Dir {
@@ -463,6 +464,7 @@ static bool run(const Scenario &sc, uint64_t seed) {
           w.expect = -1;
         }
         if (d == 0 && sc.cut) w.expect = -2;
+        if (d == 0 && sc.fw_error && q == 0) w.expect = -3;
         dirs[d].wrs.push_back(w);
       }
     }
@@ -500,7 +502,7 @@ static bool run(const Scenario &sc, uint64_t seed) {
   uint64_t t0 = s.now, limit = s.now + 6000000;
   size_t next[2] = {0, 0}, done[2] = {0, 0};
   std::vector<Cpl> cpls[2];
-  bool filling = sc.cq_fill, lost_checked = false;
+  bool filling = sc.cq_fill, lost_checked = false, fw_done = false;
   unsigned cq_max = 0;
   while (s.now < limit) {
     bool progress = false;
@@ -543,6 +545,12 @@ static bool run(const Scenario &sc, uint64_t seed) {
       }
       Cpl c;
       if (cq_pop(s, *D.src, c)) {
+        if (sc.fw_error && d == 0 && c.qp == 0 && !fw_done) {
+          // firmware: QP 0 of A to ERROR while it has work requests open
+          s.wr(*s.a, REG(QP_SEL), 0);
+          s.wr(*s.a, REG(QP_CMD), NIC__QP_CMD__GO_bm | 4u << NIC__QP_CMD__STATE_bp);
+          fw_done = true;
+        }
         if (getenv("TB_TRACE")) printf("  %" PRIu64 " %s cpl qp %u id %u status %u\n", s.now, D.src->name, c.qp, c.id, c.status);
         cpls[d].push_back(c);
         progress = true;
@@ -615,6 +623,17 @@ static bool run(const Scenario &sc, uint64_t seed) {
         }
         seen_remote = true;
       }
+      // QP moved to ERROR by firmware: done before it, flushed (4) or refused (5) after
+      if (w.expect == -3) {
+        bool good = seen_remote ? (w.got == kCplFlushed || w.got == kCplQpState)
+                                : (w.got == kCplOk || w.got == kCplFlushed || w.got == kCplQpState);
+        if (!good) {
+          char m[96];
+          snprintf(m, sizeof m, "QP to ERROR: WR %u completed with status %d", w.id, w.got);
+          fail(m);
+        }
+        if (w.got != kCplOk) seen_remote = true;
+      }
       if (w.got == kCplOk) {
         bytes_ok[d] += w.len;
         pkts_ok[d] += np;
@@ -629,9 +648,14 @@ static bool run(const Scenario &sc, uint64_t seed) {
     for (auto &w : D.wrs)
       if (w.got == kCplOk) memcpy(want.data() + kGuard + w.off, s.src[d].data() + w.off, w.len);
     D.dst->mem->mem().read(kDstBase - kGuard, got.data(), got.size());
+    // a WRITE flushed while in flight may have placed some of its packets: its bytes are
+    // the old ones or the source's
+    std::vector<uint8_t> alt = want;
+    for (auto &w : D.wrs)
+      if (w.expect == -3 && w.got != kCplOk) memcpy(alt.data() + kGuard + w.off, s.src[d].data() + w.off, w.len);
     size_t bad = 0, first = 0;
     for (size_t i = 0; i < got.size(); i++)
-      if (got[i] != want[i] && bad++ == 0) first = i;
+      if (got[i] != want[i] && got[i] != alt[i] && bad++ == 0) first = i;
     if (bad) {
       char m[128];
       snprintf(m, sizeof m, "%s memory: %zu bytes differ, first at window offset %ld", D.dst->name, bad,
@@ -697,7 +721,8 @@ static bool run(const Scenario &sc, uint64_t seed) {
       fail(m);
     }
     if (x.pkts - x.resends < pkts_ok[i] || (i == 1 && !sc.bidir && x.pkts)) fail("requester packets");
-    if (y.placed != pkts_ok[i] || y.bytes != bytes_ok[i]) {
+    bool partial = sc.fw_error && i == 0;   // flushed WRITEs may have placed packets
+    if (partial ? (y.placed < pkts_ok[i] || y.bytes < bytes_ok[i]) : (y.placed != pkts_ok[i] || y.bytes != bytes_ok[i])) {
       snprintf(m, sizeof m, "%s placed %u packets %u bytes, want %" PRIu64 " / %" PRIu64, ports[1 - i]->name,
                y.placed, y.bytes, pkts_ok[i], bytes_ok[i]);
       fail(m);
@@ -705,7 +730,7 @@ static bool run(const Scenario &sc, uint64_t seed) {
     if (!sc.corrupt_ppm && (y.drop_bad || y.rx_ack_drop)) fail("frames dropped as bad without corruption");
     if (y.drop_bad + y.rx_ack_drop > l.corrupted) fail("more bad frames than the link corrupted");
     if (lossless && (x.resends || x.timeouts)) fail("resends or timeouts on a lossless link");
-    if (lossless && sc.bad_rkey_qp < 0 && x.pkts != pkts_need[i]) fail("packet count != packets the WRITEs need");
+    if (lossless && sc.bad_rkey_qp < 0 && !sc.fw_error && x.pkts != pkts_need[i]) fail("packet count != packets the WRITEs need");
   }
 
   // the impairments the scenario asks for happened (else it tests nothing)
@@ -727,12 +752,22 @@ static bool run(const Scenario &sc, uint64_t seed) {
     for (unsigned o = 0; o < sc.nqp; o++)
       if (o != q && (qp_state(s, *s.a, o) != 3 || qp_state(s, *s.b, o) != 3)) fail("bad R_Key: another QP left RTS");
   }
+  if (sc.fw_error) {
+    if (!fw_done) fail("QP to ERROR: never done");
+    if (qp_state(s, *s.a, 0) != 4 || qp_state(s, *s.a, 1) != 3) fail("QP to ERROR: QP states");
+    s.wr(*s.a, REG(QP_SEL), 0);
+    if (!(s.rd(*s.a, REG(QP_RD_REQ)) & NIC__QP_RD_REQ__ERR_bm)) fail("QP to ERROR: requester not stopped");
+    bool flushed = false;
+    for (auto &w : dirs[0].wrs)
+      if (w.qp == 0 && w.got != kCplOk) flushed = true;
+    if (!flushed) fail("QP to ERROR: nothing flushed (the test needs open work requests)");
+  }
   if (sc.cut) {
     if (qp_state(s, *s.a, 0) != 4) fail("link cut: A's QP not in ERROR");
     if (cn[0].timeouts != (uint32_t)qc.retry + 1) fail("link cut: timeouts != retry limit + 1");
     if (!s.a->irq_seen) fail("link cut: no interrupt");
   }
-  if (sc.bad_rkey_qp < 0 && !sc.cut && s.a->irq_seen && lossless) fail("interrupt without an error");
+  if (sc.bad_rkey_qp < 0 && !sc.cut && !sc.fw_error && s.a->irq_seen && lossless) fail("interrupt without an error");
 
   uint64_t bytes = bytes_ok[0] + bytes_ok[1];
   printf("%s %-20s %zu+%zu WRs, %" PRIu64 " bytes in %" PRIu64 " cycles (%.1f B/cycle); A: pkts %u resends %u tmo %u "
@@ -759,7 +794,7 @@ int main(int argc, char **argv) {
   }
   printf("tb_nic_port: seed %" PRIu64 "\n", seed);
   // name, bidir, nqp, nwr, max_len, mtu, selective, drop, dup, reorder, corrupt (ppm), latency, stall,
-  // bad_rkey_qp, cut, cq_fill
+  // bad_rkey_qp, cut, cq_fill, fw_error
   static const Scenario sc[] = {
       {"write-a-to-b", false, 2, 6, 9000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 0, -1, false, false},
       {"write-both-ways", true, 2, 6, 9000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 50, -1, false, false},
@@ -771,6 +806,7 @@ int main(int argc, char **argv) {
       {"bad-rkey", false, 2, 4, 5000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 0, 1, false, false},
       {"retry-link-cut", false, 1, 3, 3000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 0, -1, true, false},
       {"cq-full-empty", false, 1, 40, 200, ROCE_MTU_256, true, 0, 0, 0, 0, 100, 0, -1, false, true},
+      {"qp-error-by-firmware", false, 2, 8, 9000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 0, -1, false, false, true},
       {"mtu256", true, 2, 8, 4000, ROCE_MTU_256, true, 20000, 0, 20000, 0, 200, 0, -1, false, false},
       {"mtu4096", true, 2, 12, 20000, ROCE_MTU_4096, true, 50000, 0, 50000, 0, 300, 0, -1, false, false},
   };
