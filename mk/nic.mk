@@ -181,7 +181,7 @@ nic-synth: deps
 	  $(NIC_GEN) $(filter-out $(NIC_BB_RTL),$(NIC_RTL)); read_verilog -sv -lib $(NIC_BB_RTL); \
 	  synth -flatten -top tessera_nic_port -run begin:fine; opt -fast -full; techmap; opt -fast; abc; \
 	  opt -fast; select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -o $(NIC_SYNTH_OUT)/tessera_nic_port_glue.stat stat" \
-	  >/dev/null
+	  >/dev/null 2>&1 || { tail -20 $(NIC_SYNTH_OUT)/tessera_nic_port_glue.log; exit 1; }
 	@awk '/^ +[0-9]+ +cells$$/ && !c {c = $$1} END {print "tessera_nic_port glue  " c " cells"}' \
 	  $(NIC_SYNTH_OUT)/tessera_nic_port_glue.stat
 	@for t in tessera_nic_port_glue tessera_nic_rx tessera_nic_requester; do \
