@@ -147,17 +147,21 @@ TF_TEST(l2, mmes_through_slices, 6000000) {
   return rc;
 }
 
-/* Set-index hash (CTRL.set_hash): an FP8 GEMM whose B rows are 4 KiB apart (16 x 4096 x 64:
- * every B line of a column panel falls into two sets with the plain index) runs bit-exact
- * with the hash on, and the slice fetches every line about once (the plain index fetches
- * B lines again for later column panels: 20 496 misses for 8 208 lines, which fails the
- * check; docs/l2.md "Banks"). */
+/* Set-index hash (CTRL.set_hash): an FP8 GEMM whose B rows are 4 KiB apart (16 x 4096 x K)
+ * runs bit-exact with the hash on, and the slice fetches every line about once. The K
+ * lines of one 64-byte column block of B share their bank bits (4 KiB is a multiple of
+ * line x banks), so the hash can spread them over the L2 / (line x banks) lines of that
+ * bank position (128 in proto, 64 in tiny); K is half of that (64 in proto, 32 in tiny),
+ * leaving room for A, C and the read-ahead. With the plain index the K rows fall into one
+ * or two sets of 8 ways and B lines are fetched again for later column panels (proto: 20 496
+ * misses for 8 208 lines), which fails the check; docs/l2.md "Banks". */
+#define SH_K (TESSERA_L2_BYTES_PER_DCORE / (TESSERA_L2_LINE_BYTES * TESSERA_L2_BANKS) / 2u)
 TF_TEST(l2, set_hash_gemm, 8000000) {
   cjob_t j;
   memset(&j, 0, sizeof j);
   j.g.m = 16;
   j.g.n = 4096;
-  j.g.k = 64;
+  j.g.k = SH_K;
   j.g.ta = j.g.tb = NF_E4M3;
   j.g.tc = NF_FP32;
   cjob_prepare(t, &j, TESSERA_HBM_BASE + 0x1000000u);
