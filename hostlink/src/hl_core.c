@@ -62,6 +62,7 @@ const char *hl_strerror(int code) {
     case HL_EFILE: return "bad file";
     case HL_EUNSUP: return "not supported by the transport";
     case HL_EADDRINUSE: return "address in use";
+    case HL_EVERIFY: return "verification failed";
     default: return "unknown error";
   }
 }
@@ -208,6 +209,8 @@ static uint8_t *slurp(const char *path, size_t *len) {
   *len = n;
   return buf;
 }
+
+uint8_t *hl_file_read(const char *path, size_t *len) { return slurp(path, len); }
 
 static uint32_t le32(const uint8_t *p) { return p[0] | (p[1] << 8) | (p[2] << 16) | ((uint32_t)p[3] << 24); }
 

@@ -376,7 +376,8 @@ module tessera_spiflash #(
   // ---------------------------------------------------------------- registers, pins
   always_comb begin
     hw_in = '0;
-    hw_in.STATUS.busy.next       = busy_q;
+    // busy from the CMD write on: a STATUS read right after it never sees the old state
+    hw_in.STATUS.busy.next       = busy_q || cmd_wr_q || hw_out.CMD.op.swmod;
     hw_in.STATUS.err.next        = err_q;
     hw_in.STATUS.sr.next         = sr_q;
     hw_in.STATUS.fifo_words.next      = 7'(lvl_q);
@@ -395,6 +396,6 @@ module tessera_spiflash #(
   assign mosi_o = tx_sh_q[7];
 
   logic unused;
-  assign unused = ^{hw_out.CMD.op.swmod, hw_out.FIFO_CTRL.clear.value, dat_k[8:2], ld_k[8:2],
+  assign unused = ^{hw_out.FIFO_CTRL.clear.value, dat_k[8:2], ld_k[8:2],
                     c_words[9:7]};
 endmodule
