@@ -309,8 +309,6 @@ void tsim::cycle() {
   t->flash_miso_i = flash_miso;
   t->eval();
   if (fst) fst->dump(2 * cyc);
-  // flash pins of this cycle; MISO for the next one
-  flash_miso = uint8_t(tflash_pins(flash, t->flash_csn_o, t->flash_sck_o, t->flash_mosi_o));
 
   // ---- sample outputs (values of this cycle) and tick the models
   for (unsigned c = 0; c < kCh; ++c) {
@@ -469,6 +467,9 @@ void tsim::cycle() {
   t->clk_i = 1;
   t->eval();
   if (fst) fst->dump(2 * cyc + 1);
+  // the flash sees the pins the edge produced; its MISO is the input of the next cycle
+  // (one clock for the part's output delay, as on a board)
+  flash_miso = uint8_t(tflash_pins(flash, t->flash_csn_o, t->flash_sck_o, t->flash_mosi_o));
   if (drop_req) t->host_req_i = 0;
   ++cyc;
 }
