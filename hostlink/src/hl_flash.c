@@ -52,6 +52,27 @@ static int sf_cmd(hl_dev_t *d, uint32_t addr, uint32_t len, uint32_t cmd) {
   return HL_OK;
 }
 
+/* The boot ROM reads the flash right after a reset (BOOT_STATUS 0x00 not started yet,
+ * 0x01 banner, 0x07 flash image, 0x05 copying): let it finish before the host sends
+ * commands of its own, which the controller would refuse (BUSY) or which would cut
+ * into the ROM's. Then wait for a command still running. */
+static int sf_claim(hl_dev_t *d) {
+  uint32_t st = 0;
+  int rc;
+  for (uint32_t i = 0;; i++) {
+    if ((rc = hl_read32(d, SYSC(BOOT_STATUS), &st))) return rc;
+    const uint32_t code = st & 0xFFu;
+    if (code != BOOT_ST_RESET && code != BOOT_ST_ROM_START && code != BOOT_ST_FLASH && code != BOOT_ST_LOAD) break;
+    if (i == 1000) return hl_set_error(d, HL_ETIMEOUT, "flash: the boot ROM is still busy (BOOT_STATUS 0x%08x)", st);
+    if ((rc = hl_run(d, 20000))) return rc;
+  }
+  for (uint32_t i = 0;; i++) {
+    if ((rc = hl_read32(d, SF(STATUS), &st))) return rc;
+    if (!(st & SPIFLASH__STATUS__BUSY_bm)) return HL_OK;
+    if (i == SF_MAX_POLLS) return hl_set_error(d, HL_ETIMEOUT, "flash: the controller stays busy");
+  }
+}
+
 static int check_range(hl_dev_t *d, uint32_t off, size_t len) {
   if (off > TESSERA_FLASH_BYTES || len > TESSERA_FLASH_BYTES - off)
     return hl_set_error(d, HL_EARG, "flash range 0x%06x+%zu runs past the end of the %u-byte flash", off, len,
@@ -60,7 +81,8 @@ static int check_range(hl_dev_t *d, uint32_t off, size_t len) {
 }
 
 int hl_flash_info(hl_dev_t *d, uint32_t *jedec_id, uint32_t *size) {
-  int rc = sf_cmd(d, 0, 0, SF_OP_READ_ID);
+  int rc = sf_claim(d);
+  if (!rc) rc = sf_cmd(d, 0, 0, SF_OP_READ_ID);
   if (!rc) rc = hl_read32(d, SF(ID), jedec_id);
   if (!rc) rc = hl_read32(d, SF(FLASH_SIZE), size);
   return rc;
@@ -68,6 +90,7 @@ int hl_flash_info(hl_dev_t *d, uint32_t *jedec_id, uint32_t *size) {
 
 static int read_as(hl_dev_t *d, uint32_t off, void *buf, size_t len, hl_progress_fn fn, void *ctx, const char *what) {
   int rc = check_range(d, off, len);
+  if (!rc) rc = sf_claim(d);
   uint8_t *out = buf;
   for (size_t done = 0; !rc && done < len;) {
     uint32_t n = len - done < SF_PAGE_BYTES ? (uint32_t)(len - done) : SF_PAGE_BYTES;
@@ -90,6 +113,7 @@ int hl_flash_erase(hl_dev_t *d, uint32_t off, size_t len, hl_progress_fn fn, voi
   if (off % SF_SECTOR_BYTES) return hl_set_error(d, HL_EARG, "flash erase at 0x%06x: not 4 KiB aligned", off);
   size_t span = (len + SF_SECTOR_BYTES - 1) / SF_SECTOR_BYTES * SF_SECTOR_BYTES;
   int rc = check_range(d, off, span);
+  if (!rc) rc = sf_claim(d);
   for (size_t done = 0; !rc && done < span; done += SF_SECTOR_BYTES) {
     rc = sf_cmd(d, off + (uint32_t)done, 0, SF_OP_ERASE_4K | SF_CMD_WREN | SF_CMD_POLL);
     if (fn && !rc) fn(ctx, "erase", done + SF_SECTOR_BYTES, span);

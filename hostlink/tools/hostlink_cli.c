@@ -264,14 +264,14 @@ static void progress(progress_t *p, uint64_t n) {
   p->shown = 1;
   const double rate = el > 0 ? (double)p->done / el : 0;
   if (end) {
-    fprintf(stderr, "hostlink: %s: %llu bytes in %.2f s (%.1f MB/s)\n", p->what, (unsigned long long)p->done, el,
-            rate / 1e6);
+    fprintf(stderr, "hostlink: %s: %llu bytes in %.2f s (%.1f %s)\n", p->what, (unsigned long long)p->done, el,
+            rate >= 1e6 ? rate / 1e6 : rate / 1e3, rate >= 1e6 ? "MB/s" : "kB/s");
     return;
   }
   const double eta = rate > 0 ? (double)(p->total - p->done) / rate : 0;
-  fprintf(stderr, "hostlink: %s: %llu of %llu bytes (%.0f%%), %.1f MB/s, ETA %.0f s%s", p->what,
+  fprintf(stderr, "hostlink: %s: %llu of %llu bytes (%.0f%%), %.1f %s, ETA %.0f s%s", p->what,
           (unsigned long long)p->done, (unsigned long long)p->total, 100.0 * (double)p->done / (double)p->total,
-          rate / 1e6, eta, isatty(2) ? "\r" : "\n");
+          rate >= 1e6 ? rate / 1e6 : rate / 1e3, rate >= 1e6 ? "MB/s" : "kB/s", eta, isatty(2) ? "\r" : "\n");
 }
 
 static int is_memory(uint32_t a, uint64_t len) {

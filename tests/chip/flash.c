@@ -74,13 +74,6 @@ static uint32_t boot_status(tf_ctx_t *t) {
   return st;
 }
 
-/* the core has retired an instruction outside the boot ROM */
-static int left_rom(tsim_t *s, void *ctx) {
-  (void)ctx;
-  uint32_t pc = 0;
-  return tsim_retired(s, &pc, NULL, 1) == 1 && pc >= TESSERA_BOOTROM_BYTES;
-}
-
 /* the last "flash image at ..." line of the UART log, once complete (NULL if none) */
 static const char *last_flash_line(tsim_t *s) {
   const char *log = tsim_uart_log(s), *p = NULL, *q = log;
@@ -226,8 +219,12 @@ TF_TEST(flash, rejects_corrupt, 30000000) {
       return tf_fail(t, "%s: expected '%s' in '%s'", c->what, c->msg, line);
     }
     TF_CHECK_EQ(t, boot_status(t) & 0xFFu, c->code);
-    /* never into the image: the core stays in the ROM */
-    TF_CHECK_EQ(t, tsim_run_until(t->sim, left_rom, NULL, 100000, 1), TSIM_ETIMEOUT);
+    /* never into the image: 100 000 cycles later the core is still in the ROM */
+    TF_CHECK_OK(t, tsim_step(t->sim, 100000));
+    uint32_t pcs[TSIM_RETIRE_RING];
+    const unsigned nr = tsim_retired(t->sim, pcs, NULL, TSIM_RETIRE_RING);
+    TF_CHECK(t, nr > 0);
+    for (unsigned i = 0; i < nr; ++i) TF_CHECK(t, pcs[i] < TESSERA_BOOTROM_BYTES);
   }
   /* host mode still works after a rejection */
   hl_dev_t *d = NULL;
@@ -313,7 +310,11 @@ TF_TEST(flash, out_of_range, 2000000) {
   /* the controller's own checks */
   const uint32_t a = 4u * tf_rand_below(t, (end - 8) / 4 - 64);
   TF_CHECK_EQ(t, sf_cmd(t, end - 4, 8, SF_OP_READ), SF_ERR_RANGE);
-  TF_CHECK_EQ(t, sf_cmd(t, end, 0, SF_OP_ERASE_4K | SF_CMD_WREN), SF_ERR_RANGE);
+  /* (ADDR has 24 bits: with a 16 MiB flash an erase cannot point past the end; the block
+   * testbench checks that refusal with a 1 MiB flash) */
+  tsim_host_write32(t->sim, SF(FIFO_CTRL), 1);
+  for (int i = 0; i < 2; ++i) tsim_host_write32(t->sim, SF(WDATA), 0);
+  TF_CHECK_EQ(t, sf_cmd(t, end - 4, 8, SF_OP_PROGRAM | SF_CMD_WREN | SF_CMD_POLL), SF_ERR_RANGE);
   TF_CHECK_EQ(t, sf_cmd(t, (a & ~4095u) + 512, 0, SF_OP_ERASE_4K | SF_CMD_WREN), SF_ERR_ALIGN);
   tsim_host_write32(t->sim, SF(FIFO_CTRL), 1);
   for (int i = 0; i < 64; ++i) tsim_host_write32(t->sim, SF(WDATA), 0);
