@@ -16,7 +16,9 @@
  *                     the host; then hl_load boots the firmware the host way
  *   serial_flash      the firmware running, hostlink's serial frames through the
  *                     chip's UART (the transport a board uses) write hello.img into the
- *                     flash; a reset boots it from the flash
+ *                     flash; a reset boots it from the flash. About 10 M cycles (every
+ *                     register access is a frame): its own suite line flash_serial, not
+ *                     in --suite all
  *   out_of_range      hostlink refuses flash ranges past the end before any access (the
  *                     model sees no command); the controller itself refuses a read past
  *                     the end, a program across a page and an unaligned erase with its
@@ -240,7 +242,7 @@ TF_TEST(flash, rejects_corrupt, 30000000) {
   return TF_PASS;
 }
 
-TF_TEST(flash, serial_flash, 60000000) {
+TF_TEST_F(flash, serial_flash, 60000000, TF_BENCH) {
   size_t n = 0, nfw = 0;
   const char *path, *fw_path;
   int r;
