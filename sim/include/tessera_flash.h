@@ -1,7 +1,7 @@
 /* SPI NOR flash model for simulation (docs/spiflash.md "Flash model").
  *
  * Behaves as a common 3-byte-address SPI NOR part, by default a 16 MiB Winbond
- * W25Q128JV as the ULX3S carries (JEDEC ID EF 40 18): SPI mode 0, commands READ_ID
+ * W25Q128JV, a part of the kind ULX3S boards carry (JEDEC ID EF 40 18): SPI mode 0, commands READ_ID
  * 0x9F, READ 0x03, FAST_READ 0x0B (one dummy byte), WREN 0x06, WRDI 0x04, RDSR 0x05,
  * PAGE PROGRAM 0x02 (256-byte pages, the address wraps inside the page as on the real
  * part), SECTOR ERASE 0x20 (4 KiB). Erased = 0xFF; programming only clears bits. After
