@@ -11,7 +11,7 @@
 // top-level inputs in every eval(), two per cycle (docs/sim.md "Speed").
 //
 // Data fields load only with their valid, as the harness drove them before. The other
-// inputs of tessera_top (UART, host register port) stay inputs. tessera_top's memory
+// inputs of tessera_top (UART, SPI flash, host register port) stay inputs. tessera_top's memory
 // ports are AXI request/response structs (tessera_bus_pkg); this top keeps them as flat
 // pins for the C++ harness (the assign macros of rtl/prim/tessera_bus.svh). The other
 // ports are connected by name (.*), so a port added to tessera_top must be added here too.
@@ -24,6 +24,10 @@ module tessera_sim_top #(
   input  logic rst_ni,
   input  logic uart_rx_i,
   output logic uart_tx_o,
+  output logic flash_sck_o,
+  output logic flash_csn_o,
+  output logic flash_mosi_o,
+  input  logic flash_miso_i,
   input  logic        host_req_i,
   input  logic [31:0] host_addr_i,
   input  logic        host_we_i,

@@ -40,7 +40,7 @@ TREES = {
     "bsp": (
         ["bsp/src", "bsp/include/tessera"],
         [
-            ["csr", "mmio", "hostif", "image", "cp_pkt", "roce"],  # register access, CSRs, shared formats
+            ["csr", "mmio", "hostif", "image", "cp_pkt", "roce", "spiflash"],  # register access, CSRs, shared formats
             ["crt0", "sysctrl", "trap", "trap_entry"],
             ["timer", "uart"],                        # uart: polled output, bit time
             ["intc"],                                 # its unhandled-source report uses uart
@@ -67,7 +67,7 @@ TREES = {
         ["hostlink/src", "hostlink/include"],
         [
             ["hl_core"],                              # device handle, ops table, access, jobs
-            ["hl_cb", "hl_serial", "hl_sock"],        # command buffers; transports
+            ["hl_cb", "hl_flash", "hl_serial", "hl_sock"],  # command buffers, SPI flash; transports
             ["hl_sim"],                               # the simulator, also through its UART (serial)
             ["hl_open"],                              # open a device by name: every transport
             ["hostlink"],                             # umbrella header, for programs only

@@ -76,6 +76,10 @@ def check(c):
         sys.exit(f"gen_cfg: {name}: tpc_posted_stores must be a power of two >= 2")
     if c["tpc_ports_per_dcore"] < 1 or c["tpc_per_dcore"] % c["tpc_ports_per_dcore"]:
         sys.exit(f"gen_cfg: {name}: tpc_ports_per_dcore must be >= 1 and divide tpc_per_dcore")
+    if not is_pow2(c["flash_bytes"]) or c["flash_bytes"] > 1 << 24 or c["flash_image_offset"] % 4096 \
+            or c["flash_image_offset"] >= c["flash_bytes"]:
+        sys.exit(f"gen_cfg: {name}: flash_bytes must be a power of two <= 16 MiB and "
+                 "flash_image_offset 4 KiB aligned inside it")
     if c["mem_region_bytes"] < 256:
         sys.exit(f"gen_cfg: {name}: mem_region_bytes must be at least 256 (one TPC block)")
     if c["hbm_interleave_bytes"] % c["axi_data_bytes"]:
@@ -139,6 +143,8 @@ SCALARS = [
     ("host_latency_cycles", "default host-memory read latency (host AXI master)"),
     ("host_bytes_per_cycle", "default host-link bandwidth"),
     ("bootrom_bytes", "boot ROM size"),
+    ("flash_bytes", "SPI NOR flash size in bytes"),
+    ("flash_image_offset", "flash offset of the boot image (after the bitstream area)"),
     ("isram_bytes", "instruction SRAM size"),
     ("dsram_bytes", "data SRAM size"),
     ("num_host_irqs", "interrupt lines to the host"),

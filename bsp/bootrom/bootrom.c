@@ -1,6 +1,11 @@
 /* Tessera boot ROM (docs/boot.md).
  *
  *   1. BOOT_STATUS = ROM_START, one line on the UART
+ *   1b. unless the host has already set BOOT_CTRL.GO: BOOT_STATUS = FLASH, look for
+ *      an image chain at TESSERA_FLASH_IMAGE_OFFSET of the SPI flash; check it
+ *      completely (without writing RAM), then copy it to RAM re-checking every CRC
+ *      and jump to its entry. An erased flash (magic 0xFFFFFFFF) or a rejected image:
+ *      one UART line, then step 2 (a rejection stays in BOOT_STATUS)
  *   2. BOOT_STATUS = WAIT_GO, poll SYSCTRL.BOOT_CTRL.GO
  *   3. clear GO; VERIFY = 0: jump to BOOT_ADDR
  *      VERIFY = 1: check the image chain at BOOT_ADDR, copy the payloads to
@@ -12,6 +17,10 @@
  * which images may not load into. No libc. */
 #include "tessera/tessera.h"
 #include "tessera/image.h"
+#include "tessera/spiflash.h"
+#include "regs/spiflash_regs.h"
+
+#define SF_REG(r) MMIO32(TESSERA_SPIFLASH_BASE + offsetof(spiflash_t, r))
 
 extern char __bootrom_ram[];
 
@@ -101,6 +110,142 @@ static void __attribute__((noreturn)) jump(uint32_t entry)
         wfi();
 }
 
+/* ---------------------------------------------------------------- SPI flash */
+/* Read len bytes of flash at addr into dst, 256 at a time through the controller's
+ * FIFO; whole words where dst is aligned, bytes at the tail (never past dst + len).
+ * 0, or the controller's error code. */
+static uint32_t sf_read(uint32_t addr, uint8_t *dst, uint32_t len)
+{
+    while (len) {
+        uint32_t n = len < SF_PAGE_BYTES ? len : SF_PAGE_BYTES;
+        SF_REG(ADDR) = addr;
+        SF_REG(LEN) = n;
+        SF_REG(CMD) = SF_OP_READ;
+        uint32_t st;
+        while ((st = SF_REG(STATUS)) & SPIFLASH__STATUS__BUSY_bm)
+            ;
+        if (st & SPIFLASH__STATUS__ERR_bm)
+            return FIELD_GET(SPIFLASH__STATUS__ERR, st);
+        for (uint32_t i = 0; i < n; i += 4u) {
+            uint32_t w = SF_REG(RDATA);
+            if (n - i >= 4u && (((uintptr_t)dst + i) & 3u) == 0u) {
+                *(uint32_t *)(void *)(dst + i) = w;
+            } else {
+                for (uint32_t b = 0; b < 4u && i + b < n; b++)
+                    dst[i + b] = (uint8_t)(w >> (8u * b));
+            }
+        }
+        addr += n;
+        dst += n;
+        len -= n;
+    }
+    return 0;
+}
+
+static uint8_t sf_buf[SF_PAGE_BYTES] __attribute__((aligned(4)));
+
+/* The image chain at the flash's image offset, with the checks of timg_verify (a
+ * source range is the flash, a destination is RAM without the ROM's area, no two
+ * destinations overlap). copy = 0: payloads are read into sf_buf for their CRC and
+ * RAM is not written; copy = 1: payloads are read to their load addresses and their
+ * CRC checked again there. */
+static uint32_t flash_chain(const timg_env_t *env, timg_plan_t *plan, uint32_t *detail, int copy)
+{
+    uint32_t addr = TESSERA_FLASH_IMAGE_OFFSET;
+    uint32_t more = 1u, seg = 0;
+    plan->nseg = 0;
+    *detail = 0;
+    while (more) {
+        if (seg >= TIMG_MAX_SEGS) {
+            *detail = TIMG_DETAIL(seg, TIMG_MAX_SEGS);
+            return BOOT_ERR_CHAIN;
+        }
+        timg_header_t h;
+        if (addr > TESSERA_FLASH_BYTES - TIMG_HDR_BYTES || sf_read(addr, (uint8_t *)&h, TIMG_HDR_BYTES)) {
+            *detail = TIMG_DETAIL(seg, addr >> 12);
+            return BOOT_ERR_ADDR;
+        }
+        uint32_t err = timg_check_header(&h, seg, detail);
+        if (err)
+            return err;
+        uint32_t len = h.payload_len, src = addr + TIMG_HDR_BYTES, dst = h.load_addr;
+        if (len == 0u || len > TESSERA_FLASH_BYTES - src) {
+            *detail = TIMG_DETAIL(seg, len);
+            return BOOT_ERR_LENGTH;
+        }
+        int bad = (dst & 3u) != 0u || !timg_range_inside(dst, len, env->dst, env->ndst);
+        for (uint32_t i = 0; i < seg; i++)
+            bad |= dst < plan->seg[i].dst + plan->seg[i].len && plan->seg[i].dst < dst + len;
+        if (bad) {
+            *detail = TIMG_DETAIL(seg, dst >> 12);
+            return BOOT_ERR_LOAD;
+        }
+        uint32_t crc = 0;
+        for (uint32_t off = 0; off < len; off += SF_PAGE_BYTES) {
+            uint32_t n = len - off < SF_PAGE_BYTES ? len - off : SF_PAGE_BYTES;
+            uint8_t *p = copy ? (uint8_t *)(uintptr_t)(dst + off) : sf_buf;
+            if (sf_read(src + off, p, n)) {
+                *detail = TIMG_DETAIL(seg, len);
+                return BOOT_ERR_LENGTH;
+            }
+            crc = crc32_update(crc, p, n);
+        }
+        if (crc != h.payload_crc) {
+            *detail = TIMG_DETAIL(seg, crc);
+            return BOOT_ERR_PAYLOAD_CRC;
+        }
+        plan->seg[seg].src = src;
+        plan->seg[seg].dst = dst;
+        plan->seg[seg].len = len;
+        plan->entry = h.entry;
+        plan->nseg = ++seg;
+        more = h.version & TIMG_FLAG_MORE;
+        addr = (src + len + 3u) & ~3u;
+    }
+    return timg_check_entry(plan, detail);
+}
+
+/* Boot the flash image, or return: 0 when the flash holds none (erased), else the
+ * rejection's error code (BOOT_STATUS keeps it). Never jumps into an image that
+ * failed a check. */
+static uint32_t flash_boot(const timg_env_t *env)
+{
+    status(BOOT_ST_FLASH, 0u);
+    SF_REG(CTRL) = 0u;   /* SCK = clock / 2 */
+    uint32_t magic = 0, detail = 0, err;
+    timg_plan_t plan;
+    uart_puts("flash image at ");
+    uart_put_hex32(TESSERA_FLASH_IMAGE_OFFSET);
+    if (sf_read(TESSERA_FLASH_IMAGE_OFFSET, (uint8_t *)&magic, 4u)) {
+        err = BOOT_ERR_ADDR;
+        detail = TESSERA_FLASH_IMAGE_OFFSET >> 12;
+    } else if (magic == 0xFFFFFFFFu) {
+        uart_puts(": none (erased); waiting for the host\r\n");
+        return 0;
+    } else {
+        err = flash_chain(env, &plan, &detail, 0);
+        if (!err) {
+            status(BOOT_ST_LOAD, plan.nseg);
+            err = flash_chain(env, &plan, &detail, 1);
+        }
+        if (!err) {
+            uart_puts(": ok, ");
+            uart_put_dec(plan.nseg);
+            uart_puts(" segment(s), entry ");
+            uart_put_hex32(plan.entry);
+            uart_puts("\r\n");
+            jump(plan.entry);
+        }
+    }
+    status(err, detail);
+    uart_puts(": ");
+    uart_puts(err_text(err));
+    uart_puts(" (status ");
+    uart_put_hex32(SYSCTRL_REG(BOOT_STATUS));
+    uart_puts("); waiting for the host\r\n");
+    return err;
+}
+
 int main(void)
 {
     const uint32_t rom_ram = (uint32_t)(uintptr_t)__bootrom_ram;
@@ -127,7 +272,9 @@ int main(void)
     status(BOOT_ST_ROM_START, 0u);
     uart_puts("Tessera boot ROM " TESSERA_CONFIG_NAME "\r\n");
 
-    status(BOOT_ST_WAIT_GO, 0u);
+    /* a host that has already asked for a boot goes first */
+    if ((SYSCTRL_REG(BOOT_CTRL) & SYSCTRL__BOOT_CTRL__GO_bm) || !flash_boot(&env))
+        status(BOOT_ST_WAIT_GO, 0u);
     for (;;) {
         /* after a rejected image BOOT_STATUS keeps the error code and detail
          * while the ROM waits for the next GO */

@@ -56,6 +56,43 @@ static int overlap(uint32_t a, uint32_t alen, uint32_t b, uint32_t blen)
     return a < b + blen && b < a + alen;
 }
 
+uint32_t timg_check_header(const timg_header_t *h, uint32_t seg, uint32_t *detail)
+{
+    if (h->magic != TIMG_MAGIC) {
+        *detail = TIMG_DETAIL(seg, h->magic);
+        return BOOT_ERR_MAGIC;
+    }
+    uint32_t hc = crc32(h, TIMG_HDR_BYTES - 4u);
+    if (hc != h->hdr_crc) {
+        *detail = TIMG_DETAIL(seg, hc);
+        return BOOT_ERR_HDR_CRC;
+    }
+    if ((h->version & ~TIMG_FLAG_MORE) != TIMG_VERSION_WORD(0) || h->reserved != 0u) {
+        *detail = TIMG_DETAIL(seg, h->version);
+        return BOOT_ERR_VERSION;
+    }
+    return 0;
+}
+
+uint32_t timg_check_entry(const timg_plan_t *plan, uint32_t *detail)
+{
+    uint32_t e = plan->entry;
+    int in_seg = 0;
+    for (uint32_t i = 0; i < plan->nseg; i++)
+        if (e >= plan->seg[i].dst && e - plan->seg[i].dst < plan->seg[i].len)
+            in_seg = 1;
+    if ((e & 3u) != 0u || !in_seg) {
+        *detail = TIMG_DETAIL(plan->nseg - 1u, e >> 12);
+        return BOOT_ERR_ENTRY;
+    }
+    return 0;
+}
+
+int timg_range_inside(uint32_t a, uint32_t len, const timg_range_t *r, uint32_t n)
+{
+    return range_inside(a, len, r, n);
+}
+
 uint32_t timg_verify(uint32_t addr, const timg_env_t *env, timg_plan_t *plan, uint32_t *detail)
 {
     uint32_t hdr_addrs[TIMG_MAX_SEGS];
@@ -77,19 +114,9 @@ uint32_t timg_verify(uint32_t addr, const timg_env_t *env, timg_plan_t *plan, ui
             *detail = TIMG_DETAIL(seg, addr >> 12);
             return BOOT_ERR_ADDR;
         }
-        if (h->magic != TIMG_MAGIC) {
-            *detail = TIMG_DETAIL(seg, h->magic);
-            return BOOT_ERR_MAGIC;
-        }
-        uint32_t hc = crc32(h, TIMG_HDR_BYTES - 4u);
-        if (hc != h->hdr_crc) {
-            *detail = TIMG_DETAIL(seg, hc);
-            return BOOT_ERR_HDR_CRC;
-        }
-        if ((h->version & ~TIMG_FLAG_MORE) != TIMG_VERSION_WORD(0) || h->reserved != 0u) {
-            *detail = TIMG_DETAIL(seg, h->version);
-            return BOOT_ERR_VERSION;
-        }
+        uint32_t err = timg_check_header(h, seg, detail);
+        if (err)
+            return err;
         uint32_t len = h->payload_len;
         uint32_t src = addr + TIMG_HDR_BYTES;
         const void *payload = 0;
@@ -138,14 +165,5 @@ uint32_t timg_verify(uint32_t addr, const timg_env_t *env, timg_plan_t *plan, ui
         }
     }
 
-    uint32_t e = plan->entry;
-    int in_seg = 0;
-    for (uint32_t i = 0; i < seg; i++)
-        if (e >= plan->seg[i].dst && e - plan->seg[i].dst < plan->seg[i].len)
-            in_seg = 1;
-    if ((e & 3u) != 0u || !in_seg) {
-        *detail = TIMG_DETAIL(seg - 1u, e >> 12);
-        return BOOT_ERR_ENTRY;
-    }
-    return 0;
+    return timg_check_entry(plan, detail);
 }

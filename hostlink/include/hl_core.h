@@ -26,7 +26,8 @@ enum {
   HL_ENOFW = -8,     /* no firmware host interface (not loaded, or not running) */
   HL_EFILE = -9,     /* file missing or unreadable / not an ELF or image */
   HL_EUNSUP = -10,   /* the transport cannot do this */
-  HL_EADDRINUSE = -11 /* hl_serve: the port is in use */
+  HL_EADDRINUSE = -11, /* hl_serve: the port is in use */
+  HL_EVERIFY = -12   /* read back differs from what was written (hl_flash_verify) */
 };
 
 /* ------------------------------------------------------------ transport */
@@ -87,6 +88,9 @@ int hl_read(hl_dev_t *dev, uint32_t addr, void *buf, size_t len);
 int hl_write(hl_dev_t *dev, uint32_t addr, const void *buf, size_t len);
 int hl_run(hl_dev_t *dev, uint64_t cycles);   /* let the device run (simulators) */
 uint64_t hl_now(hl_dev_t *dev);
+
+/* A whole file into a malloc'd buffer (free it), or NULL. */
+uint8_t *hl_file_read(const char *path, size_t *len);
 
 /* ------------------------------------------------------------ firmware */
 #define HL_LOAD_ADDR_DEFAULT 0x80000000u   /* where an image is staged in device memory */

@@ -62,6 +62,7 @@ const char *hl_strerror(int code) {
     case HL_EFILE: return "bad file";
     case HL_EUNSUP: return "not supported by the transport";
     case HL_EADDRINUSE: return "address in use";
+    case HL_EVERIFY: return "verification failed";
     default: return "unknown error";
   }
 }
@@ -96,6 +97,7 @@ static const hl_region_t mem_map[] = {
     {"SYSCTRL registers", TESSERA_SYSCTRL_BASE, TESSERA_SYSCTRL_SIZE, HL_MAP_REG},
     {"UART registers", TESSERA_UART_BASE, TESSERA_UART_SIZE, HL_MAP_REG},
     {"INTC registers", TESSERA_INTC_BASE, TESSERA_INTC_SIZE, HL_MAP_REG},
+    {"SPI flash controller registers", TESSERA_SPIFLASH_BASE, TESSERA_SPIFLASH_SIZE, HL_MAP_REG},
     {"CLINT registers", TESSERA_CLINT_BASE, TESSERA_CLINT_SIZE, HL_MAP_REG},
     {"MME registers", TESSERA_MME_BASE, TESSERA_MME_SIZE, HL_MAP_REG},
     {"TPC registers", TESSERA_TPC_BASE, TESSERA_TPC_SIZE, HL_MAP_REG},
@@ -208,6 +210,8 @@ static uint8_t *slurp(const char *path, size_t *len) {
   *len = n;
   return buf;
 }
+
+uint8_t *hl_file_read(const char *path, size_t *len) { return slurp(path, len); }
 
 static uint32_t le32(const uint8_t *p) { return p[0] | (p[1] << 8) | (p[2] << 16) | ((uint32_t)p[3] << 24); }
 

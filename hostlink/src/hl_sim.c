@@ -93,10 +93,13 @@ int hl_open_sim_attach(struct tsim *sim, hl_dev_t **dev) {
   return rc;
 }
 
-int hl_open_sim(hl_dev_t **dev, uint64_t seed, int verbose) {
+int hl_open_sim(hl_dev_t **dev, uint64_t seed, int verbose) { return hl_open_sim_flash(dev, seed, verbose, NULL); }
+
+int hl_open_sim_flash(hl_dev_t **dev, uint64_t seed, int verbose, const char *flash_file) {
   tsim_opts_t o;
   tsim_opts_default(&o);
   o.seed = seed;
+  o.flash_file = flash_file;
   o.uart_echo = verbose;
   o.quiet = !verbose;
   tsim_t *s = tsim_create(&o);

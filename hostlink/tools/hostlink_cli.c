@@ -28,6 +28,8 @@ static void usage(FILE *f) {
           "  --dev SPEC       sim (default: in-process simulator), tcp:PORT (a simulator\n"
           "                   serving with `chip_tb --serve PORT`), serial:/dev/ttyX\n"
           "  --seed N         simulator seed (recorded in diagnostics)\n"
+          "  --flash FILE     sim: contents of the chip's SPI flash, loaded at start and written\n"
+          "                   back at the end (default: an erased flash, not kept)\n"
           "  -v               more output (simulator UART echo)\n"
           "  --help           this text\n"
           "commands:\n"
@@ -41,6 +43,13 @@ static void usage(FILE *f) {
           "  load FILE [STAGE]        boot FILE: a Tessera image is verified by the boot ROM\n"
           "                           (staged at STAGE, default 0x%08x); an ELF is loaded as\n"
           "                           linked and started; then wait for the firmware\n"
+          "  flash FILE               write the Tessera image FILE into the SPI flash at 0x%06x\n"
+          "                           (the boot ROM's checks first; erase, program, verify)\n"
+          "  flash --verify FILE      compare the flash with the image FILE\n"
+          "  flash --erase            erase the image's first sector: the ROM finds no image\n"
+          "  flash --info             JEDEC ID and size of the flash\n"
+          "  boot                     reset the chip; the boot ROM boots the image in the flash\n"
+          "                           (prints the boot status: started, none, or rejected)\n"
           "  attach                   find the host interface of a running firmware\n"
           "  status                   boot/firmware status, engine queues, job counters\n"
           "  run CYCLES               let the device run\n"
@@ -56,7 +65,7 @@ static void usage(FILE *f) {
           "  serve PORT               serve this device on 127.0.0.1:PORT (tcp transport)\n"
           "  shutdown                 stop the tcp server this device is connected to\n"
           "exit status 0 if every command succeeded; a job that ended with an error fails `wait`.\n",
-          HL_LOAD_ADDR_DEFAULT);
+          HL_LOAD_ADDR_DEFAULT, HL_FLASH_IMAGE_OFFSET);
 }
 
 /* A 32-bit number: decimal, 0x.. hex or 0.. octal, optionally with a k (1000) or M
@@ -255,14 +264,14 @@ static void progress(progress_t *p, uint64_t n) {
   p->shown = 1;
   const double rate = el > 0 ? (double)p->done / el : 0;
   if (end) {
-    fprintf(stderr, "hostlink: %s: %llu bytes in %.2f s (%.1f MB/s)\n", p->what, (unsigned long long)p->done, el,
-            rate / 1e6);
+    fprintf(stderr, "hostlink: %s: %llu bytes in %.2f s (%.1f %s)\n", p->what, (unsigned long long)p->done, el,
+            rate >= 1e6 ? rate / 1e6 : rate / 1e3, rate >= 1e6 ? "MB/s" : "kB/s");
     return;
   }
   const double eta = rate > 0 ? (double)(p->total - p->done) / rate : 0;
-  fprintf(stderr, "hostlink: %s: %llu of %llu bytes (%.0f%%), %.1f MB/s, ETA %.0f s%s", p->what,
+  fprintf(stderr, "hostlink: %s: %llu of %llu bytes (%.0f%%), %.1f %s, ETA %.0f s%s", p->what,
           (unsigned long long)p->done, (unsigned long long)p->total, 100.0 * (double)p->done / (double)p->total,
-          rate / 1e6, eta, isatty(2) ? "\r" : "\n");
+          rate >= 1e6 ? rate / 1e6 : rate / 1e3, rate >= 1e6 ? "MB/s" : "kB/s", eta, isatty(2) ? "\r" : "\n");
 }
 
 static int is_memory(uint32_t a, uint64_t len) {
@@ -523,6 +532,55 @@ static int cmd_copy(hl_dev_t *d, uint32_t src, uint32_t dst, uint32_t size, cons
   return w != HL_COMPLETED;
 }
 
+/* ------------------------------------------------------------ flash */
+static void flash_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
+  progress_t *p = ctx;
+  if (p->what != what && strcmp(p->what, what)) progress_start(p, what, total);
+  progress(p, done - p->done);
+}
+
+static int cmd_flash(hl_dev_t *d, int argc, char **argv) {
+  int rc;
+  progress_t p;
+  progress_start(&p, "", 0);
+  if (argc == 1 && !strcmp(argv[0], "--info")) {
+    uint32_t id = 0, size = 0;
+    if ((rc = hl_flash_info(d, &id, &size))) return fail(d, "flash", rc);
+    printf("flash: JEDEC ID %06x, %u bytes, image at 0x%06x\n", id, size, HL_FLASH_IMAGE_OFFSET);
+    return 0;
+  }
+  if (argc == 1 && !strcmp(argv[0], "--erase")) {
+    if ((rc = hl_flash_erase_image(d))) return fail(d, "flash --erase", rc);
+    printf("flash: image sector at 0x%06x erased\n", HL_FLASH_IMAGE_OFFSET);
+    return 0;
+  }
+  int verify = argc == 2 && !strcmp(argv[0], "--verify");
+  if (!(argc == 1 && argv[0][0] != '-') && !verify) {
+    fprintf(stderr, "hostlink: flash: FILE, --verify FILE, --erase or --info\n");
+    return 2;
+  }
+  const char *path = argv[argc - 1];
+  const double t0 = now_s();
+  if ((rc = hl_flash_image(d, path, verify, flash_progress, &p))) return fail(d, verify ? "flash --verify" : "flash", rc);
+  printf("flash: %s %s at 0x%06x (%.1f s)\n", path, verify ? "matches the flash" : "written and verified",
+         HL_FLASH_IMAGE_OFFSET, now_s() - t0);
+  return 0;
+}
+
+static int cmd_boot(hl_dev_t *d) {
+  uint32_t st = 0;
+  int rc = hl_boot(d, 0, &st);
+  if (rc) return fail(d, "boot", rc);
+  uint32_t code = st & 0xFFu;
+  if (code == 0x06u) {
+    printf("boot: started the flash image, entry 0x%08x\n", (st >> 8) << 8);
+    return 0;
+  }
+  if (code == 0x02u) printf("boot: no image in the flash; the boot ROM waits for the host\n");
+  else printf("boot: flash image rejected (BOOT_STATUS 0x%08x); the boot ROM waits for the host\n", st);
+  return 1;
+}
+
 static int run_cmd(hl_dev_t *d, int argc, char **argv) {
   const char *c = argv[0];
   uint32_t a, v;
@@ -552,6 +610,8 @@ static int run_cmd(hl_dev_t *d, int argc, char **argv) {
     return 0;
   }
   if (!strcmp(c, "status") && argc == 1) return cmd_status(d);
+  if (!strcmp(c, "flash") && argc >= 2) return cmd_flash(d, argc - 1, argv + 1);
+  if (!strcmp(c, "boot") && argc == 1) return cmd_boot(d);
   if (!strcmp(c, "run") && argc == 2 && num(argv[1], &v)) return (rc = hl_run(d, v)) ? fail(d, "run", rc) : 0;
   if (!strcmp(c, "submit") && argc >= 2) {
     if (!hl_hif_addr(d) && (rc = hl_attach_fw(d, 0))) return fail(d, "submit", rc);
@@ -585,7 +645,7 @@ static int run_cmd(hl_dev_t *d, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  const char *spec = "sim";
+  const char *spec = "sim", *flash_file = NULL;
   uint32_t seed = 1;
   int i = 1;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -604,6 +664,8 @@ int main(int argc, char **argv) {
     } else if (!strcmp(argv[i], "--dev")) {
       fprintf(stderr, "hostlink: --dev needs a device (sim, tcp:PORT or serial:/dev/ttyX)\n");
       return 2;
+    } else if (!strcmp(argv[i], "--flash") && i + 1 < argc) {
+      flash_file = argv[++i];
     } else if (!strcmp(argv[i], "-v")) {
       verbose = 1;
     } else {
@@ -623,7 +685,11 @@ int main(int argc, char **argv) {
     return assemble(argv[i + 1], argv[i + 2]);
   }
   hl_dev_t *d = NULL;
-  int rc = !strcmp(spec, "sim") ? hl_open_sim(&d, seed, verbose) : hl_open(spec, &d);
+  if (flash_file && strcmp(spec, "sim")) {
+    fprintf(stderr, "hostlink: --flash FILE is for the sim device (a served simulator takes chip_tb --flash)\n");
+    return 2;
+  }
+  int rc = !strcmp(spec, "sim") ? hl_open_sim_flash(&d, seed, verbose, flash_file) : hl_open(spec, &d);
   if (rc) return fail(NULL, spec, rc);
   int status = 0;
   while (i < argc && !status) {

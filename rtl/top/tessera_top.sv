@@ -18,6 +18,11 @@ module tessera_top #(
   // UART
   output logic uart_tx_o,
   input  logic uart_rx_i,
+  // SPI NOR flash (SPI mode 0; docs/spiflash.md)
+  output logic flash_sck_o,
+  output logic flash_csn_o,
+  output logic flash_mosi_o,
+  input  logic flash_miso_i,
   // host port (OBI slave)
   input  logic        host_req_i,
   output logic        host_gnt_o,
@@ -294,14 +299,15 @@ module tessera_top #(
   // ================================================================ CSR space (APB)
   // 0 SYSCTRL, 1 UART, 2 INTC, 3 CLINT, PerMme+i MME i, PerSm SYNCMGR, PerDma+d DMA d,
   // PerQm+q queue manager of queue q (QMAN slot qman_slot(q)), PerL2+d L2 slice d,
-  // PerTpc TPC cluster
+  // PerTpc TPC cluster, PerFlash SPI flash controller
   localparam int unsigned PerMme = 4;
   localparam int unsigned PerSm  = PerMme + NumMme;
   localparam int unsigned PerDma = PerSm + 1;
   localparam int unsigned PerQm  = PerDma + NumDma;
   localparam int unsigned PerL2  = PerQm + NumQ;
   localparam int unsigned PerTpc = PerL2 + NumL2;
-  localparam int unsigned NumPer = PerTpc + 1;
+  localparam int unsigned PerFlash = PerTpc + 1;
+  localparam int unsigned NumPer = PerFlash + 1;
 
   function automatic logic [NumPer*32-1:0] per_table(input logic want_size);
     per_table = '0;
@@ -327,6 +333,7 @@ module tessera_top #(
                                                 : tessera_cfg_pkg::L2Base + d * tessera_cfg_pkg::L2Stride;
     end
     per_table[PerTpc*32 +: 32] = want_size ? tessera_cfg_pkg::TpcSize : tessera_cfg_pkg::TpcBase;
+    per_table[PerFlash*32 +: 32] = want_size ? tessera_cfg_pkg::SpiflashSize : tessera_cfg_pkg::SpiflashBase;
   endfunction
   localparam logic [NumPer*32-1:0] PerBase = per_table(1'b0);
   localparam logic [NumPer*32-1:0] PerSize = per_table(1'b1);
@@ -402,6 +409,27 @@ module tessera_top #(
     .irq_o        (uart_irq)
   );
 
+  logic flash_irq;
+  tessera_spiflash u_spiflash (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .apb_psel_i   (psel[PerFlash]),
+    .apb_penable_i(penable),
+    .apb_pwrite_i (pwrite),
+    .apb_pprot_i  (pprot),
+    .apb_paddr_i  (paddr),
+    .apb_pwdata_i (pwdata),
+    .apb_pstrb_i  (pstrb),
+    .apb_pready_o (pready[PerFlash]),
+    .apb_prdata_o (prdata[PerFlash]),
+    .apb_pslverr_o(pslverr[PerFlash]),
+    .sck_o        (flash_sck_o),
+    .csn_o        (flash_csn_o),
+    .mosi_o       (flash_mosi_o),
+    .miso_i       (flash_miso_i),
+    .irq_o        (flash_irq)
+  );
+
   // a failed engine message write is latched (interrupt source 20) until reset
   logic msg_err_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -428,6 +456,7 @@ module tessera_top #(
     irq_src[11] = |qm_irq;
     for (int unsigned d = 0; d < NumL2; d++) irq_src[12+d] = l2_irq[d];
     irq_src[20] = msg_err_q;
+    irq_src[21] = flash_irq;
   end
 
   tessera_intc u_intc (

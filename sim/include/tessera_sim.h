@@ -52,6 +52,10 @@ typedef struct {
   int uart_echo;            /* echo decoded UART TX bytes to stdout */
   unsigned uart_rx_gap;     /* idle bit times between bytes driven into uart_rx_i (default 2) */
   int quiet;                /* do not print diagnostics to stderr on timeouts/limits */
+  const char *flash_file;   /* SPI flash contents: loaded at creation, saved by tsim_destroy
+                               (NULL = an erased flash, not saved; docs/spiflash.md) */
+  unsigned flash_prog_cycles;   /* flash model page-program time (0 = model default) */
+  unsigned flash_erase_cycles;  /* flash model sector-erase time (0 = model default) */
 } tsim_opts_t;
 
 typedef struct {
@@ -130,6 +134,10 @@ int tsim_run_tohost(tsim_t *s, uint32_t tohost_addr, uint64_t budget, uint32_t *
 const char *tsim_uart_log(const tsim_t *s);
 /* 1 if `text` occurs in the UART log (binary safe). */
 int tsim_uart_contains(const tsim_t *s, const char *text);
+/* The SPI flash model on the chip's flash pins (sim/include/tessera_flash.h): back-door
+ * access to its contents and state; it keeps its contents across tsim_reset. */
+struct tflash;
+struct tflash *tsim_flash(tsim_t *s);
 /* Printable copy of the last `max` bytes of the log into buf (control bytes
  * other than \n \r \t shown as '.'); returns buf. */
 char *tsim_uart_tail(const tsim_t *s, char *buf, size_t bufsize);

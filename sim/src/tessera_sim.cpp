@@ -3,6 +3,7 @@
 // outputs (HBM AXI, UART, retirement trace, host port), tick the HBM models,
 // raise clk, eval. See docs/sim.md.
 #include "tessera_sim.h"
+#include "tessera_flash.h"
 
 #include <cstdarg>
 #include <cstring>
@@ -175,6 +176,10 @@ struct tsim {
   uint64_t drv_next = 0;
   uint8_t rx_level = 1;
 
+  // SPI NOR flash model on the flash pins (docs/spiflash.md "Flash model")
+  tflash_t* flash = nullptr;
+  uint8_t flash_miso = 1;
+
   // host port transaction
   int host_state = 0;  // 0 idle, 1 requesting, 2 waiting response, 3 done
   uint32_t host_rdata = 0;
@@ -280,6 +285,8 @@ uint32_t* tsim::sram_words(int kind, uint32_t* nwords) {
 }
 
 void tsim::reset_models() {
+  tflash_reset_pins(flash);
+  flash_miso = 1;
   for (unsigned c = 0; c < kCh; ++c) ch[c]->reset(port[c]);
   hch->reset(hport);
   ud_state = 0;
@@ -299,6 +306,7 @@ void tsim::cycle() {
   t->clk_i = 0;
   g_dpi_sim = this;
   t->uart_rx_i = rx_level;
+  t->flash_miso_i = flash_miso;
   t->eval();
   if (fst) fst->dump(2 * cyc);
 
@@ -459,6 +467,9 @@ void tsim::cycle() {
   t->clk_i = 1;
   t->eval();
   if (fst) fst->dump(2 * cyc + 1);
+  // the flash sees the pins the edge produced; its MISO is the input of the next cycle
+  // (one clock for the part's output delay, as on a board)
+  flash_miso = uint8_t(tflash_pins(flash, t->flash_csn_o, t->flash_sck_o, t->flash_mosi_o));
   if (drop_req) t->host_req_i = 0;
   ++cyc;
 }
@@ -821,6 +832,19 @@ tsim_t* tsim_create(const tsim_opts_t* o) {
     cfg.max_writes = 32;
     s->hch.reset(new AxiMemModel(cfg, &s->hostmem));
   }
+  {  // SPI NOR flash on the chip's flash pins, optionally backed by a file
+    tflash_cfg_t fc;
+    std::memset(&fc, 0, sizeof fc);
+    fc.size = TESSERA_FLASH_BYTES;
+    fc.prog_cycles = s->opts.flash_prog_cycles;
+    fc.erase_cycles = s->opts.flash_erase_cycles;
+    fc.path = s->opts.flash_file;
+    s->flash = tflash_create(&fc);
+    if (!s->flash) {
+      std::fprintf(stderr, "tsim: flash: %s\n", tflash_last_error());
+      return nullptr;
+    }
+  }
   // Deterministic start: on-chip RAMs cleared (the ROM keeps its $readmemh image).
   uint32_t n;
   uint32_t* w = s->sram_words(1, &n);
@@ -850,6 +874,8 @@ void tsim_destroy(tsim_t* s) {
 #if VM_COVERAGE
   cov_collect(s->ctx.get());
 #endif
+  if (tflash_save(s->flash) != 0) std::fprintf(stderr, "tsim: flash: %s\n", tflash_last_error());
+  tflash_destroy(s->flash);
   delete s;
 }
 
@@ -1110,6 +1136,8 @@ int tsim_run_tohost(tsim_t* s, uint32_t tohost_addr, uint64_t budget, uint32_t* 
 }
 
 // ---- UART
+tflash_t* tsim_flash(tsim_t* s) { return s->flash; }
+
 const char* tsim_uart_log(const tsim_t* s) { return s->uart_log.c_str(); }
 size_t tsim_uart_len(const tsim_t* s) { return s->uart_log.size(); }
 int tsim_uart_contains(const tsim_t* s, const char* text) {

@@ -51,6 +51,9 @@ static void usage(FILE *f) {
           "  --hbm-bw N            HBM bytes per cycle per channel (default %u)\n"
           "  --hbm-max-reads N     read bursts in flight per HBM channel (default %u)\n"
           "  --hbm-size N          populated HBM bytes, a multiple of mem_region_bytes (4 KiB; default all 1 GiB; above: DECERR)\n"
+          "  --flash FILE          with --elf / --serve: contents of the SPI flash (16 MiB), loaded\n"
+          "                        at start and written back at the end; the boot ROM boots the\n"
+          "                        image found there (docs/spiflash.md); default: an erased flash\n"
           "  --hbm-banks N         DRAM bank/row model: banks per channel (default 0 = off)\n"
           "  --hbm-row-bytes N     row size (default 2048)\n"
           "  --hbm-row-miss N      extra read latency when a burst opens a row (default 0)\n"
@@ -127,6 +130,7 @@ static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
   so.hbm_banks = o->hbm_banks;
   so.hbm_row_bytes = o->hbm_row_bytes;
   so.hbm_row_miss = o->hbm_row_miss;
+  so.flash_file = o->flash;
   so.host_latency = o->host_latency;
   so.host_bw = o->host_bw;
   so.l2_set_hash = o->l2_set_hash;
@@ -240,6 +244,7 @@ static int serve(int port, const tf_opts_t *o) {
   so.hbm_banks = o->hbm_banks;
   so.hbm_row_bytes = o->hbm_row_bytes;
   so.hbm_row_miss = o->hbm_row_miss;
+  so.flash_file = o->flash;
   so.host_latency = o->host_latency;
   so.host_bw = o->host_bw;
   so.l2_set_hash = o->l2_set_hash;
@@ -361,6 +366,9 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--hbm-size")) {
       NEEDV();
       if (!parse_u64(v, &o.hbm_size) || o.hbm_size > TESSERA_HBM_SIZE || (o.hbm_size % TESSERA_MEM_REGION_BYTES)) goto bad;  /* whole regions (docs/tpc_rtl.md) */
+    } else if (!strcmp(a, "--flash")) {
+      NEEDV();
+      o.flash = v;
     } else if (!strcmp(a, "--hbm-banks")) {
       NEEDV();
       if (!parse_u64(v, &n) || n > 256) goto bad;

@@ -54,6 +54,7 @@ typedef struct {
   unsigned hbm_banks, hbm_row_bytes, hbm_row_miss;
   unsigned host_latency, host_bw;   /* host-memory model (0: configuration defaults) */
   int l2_set_hash;                  /* every L2 slice starts with CTRL.set_hash = 1 */
+  const char *flash;     /* --elf / --serve: SPI flash contents file (tsim_opts_t.flash_file) */
   const char *trace;     /* FST file; with several tests, "<stem>.<suite>.<name>.fst" */
   const char *timeline;  /* trace-event JSON; with several tests, "<stem>.<suite>.<name>.json" */
   int axi_stats;         /* AXI port statistics; benches print them per run (docs/sim.md) */

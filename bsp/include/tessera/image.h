@@ -38,6 +38,7 @@ enum {
     BOOT_ST_VERIFY       = 0x04,  /* checking the image chain */
     BOOT_ST_LOAD         = 0x05,  /* image good, copying payloads */
     BOOT_ST_JUMP         = 0x06,  /* jumping to the entry (detail = entry >> 8) */
+    BOOT_ST_FLASH        = 0x07,  /* reading and checking the image in the SPI flash */
     /* errors: the ROM prints a message and goes back to waiting for GO */
     BOOT_ERR_ADDR        = 0x81,  /* header address unreadable or misaligned */
     BOOT_ERR_MAGIC       = 0x82,  /* bad magic */
@@ -78,5 +79,12 @@ typedef struct {
 /* Walk and check the whole chain at addr. Returns 0 and fills plan, or a
  * BOOT_ERR_* code with *detail set. Nothing is written to chip memory. */
 uint32_t timg_verify(uint32_t addr, const timg_env_t *env, timg_plan_t *plan, uint32_t *detail);
+/* Parts of timg_verify for readers that cannot map the image (the boot ROM reading
+ * flash): magic, header CRC and version of segment `seg`'s header; the entry of a
+ * complete plan (plan->nseg >= 1) inside one of its segments; a range inside one of
+ * n ranges. Error codes and details as timg_verify's. */
+uint32_t timg_check_header(const timg_header_t *h, uint32_t seg, uint32_t *detail);
+uint32_t timg_check_entry(const timg_plan_t *plan, uint32_t *detail);
+int timg_range_inside(uint32_t a, uint32_t len, const timg_range_t *r, uint32_t n);
 
 #endif /* TESSERA_IMAGE_H */

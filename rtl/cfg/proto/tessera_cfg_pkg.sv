@@ -26,6 +26,8 @@ package tessera_cfg_pkg;
   localparam int unsigned HostLatencyCycles = 200;  // default host-memory read latency (host AXI master)
   localparam int unsigned HostBytesPerCycle = 16;  // default host-link bandwidth
   localparam int unsigned BootromBytes = 16384;  // boot ROM size
+  localparam int unsigned FlashBytes = 16777216;  // SPI NOR flash size in bytes
+  localparam int unsigned FlashImageOffset = 4194304;  // flash offset of the boot image (after the bitstream area)
   localparam int unsigned IsramBytes = 65536;  // instruction SRAM size
   localparam int unsigned DsramBytes = 65536;  // data SRAM size
   localparam int unsigned NumHostIrqs = 1;  // interrupt lines to the host
@@ -70,6 +72,8 @@ package tessera_cfg_pkg;
   localparam logic [31:0] UartSize = 32'h00001000;
   localparam logic [31:0] IntcBase = 32'h20002000;
   localparam logic [31:0] IntcSize = 32'h00001000;
+  localparam logic [31:0] SpiflashBase = 32'h20003000;
+  localparam logic [31:0] SpiflashSize = 32'h00001000;
   localparam logic [31:0] ClintBase = 32'h20010000;
   localparam logic [31:0] ClintSize = 32'h00010000;
   localparam logic [31:0] MmeBase = 32'h30000000;

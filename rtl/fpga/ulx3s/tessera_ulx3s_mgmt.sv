@@ -1,8 +1,8 @@
 // Management subsystem alone, for the ULX3S flow check (docs/fpga.md "Flow check"):
-// the chip's RV32IM core, its instruction-fetch mux, boot ROM, ISRAM, DSRAM and UART
-// (the chip's own modules), joined by a small data-side decoder. Not the chip: no
+// the chip's RV32IM core, its instruction-fetch mux, boot ROM, ISRAM, DSRAM, UART and
+// SPI flash controller (the chip's own modules), joined by a small data-side decoder. Not the chip: no
 // SYSCTRL, interrupt controller, timer, engines or device memory; an access outside
-// ROM/ISRAM/DSRAM/UART answers with an error. It exists so that `make fpga
+// ROM/ISRAM/DSRAM/UART/SPIFLASH answers with an error. It exists so that `make fpga
 // BOARD=ulx3s FPGA_MGMT=1` runs synthesis, place and route and bitstream end to end on
 // real RTL while the whole board shape is too big for one Yosys process.
 module tessera_ulx3s_mgmt #(
@@ -12,6 +12,10 @@ module tessera_ulx3s_mgmt #(
   input  logic        rst_ni,
   output logic        uart_tx_o,
   input  logic        uart_rx_i,
+  output logic        flash_sck_o,
+  output logic        flash_csn_o,
+  output logic        flash_mosi_o,
+  input  logic        flash_miso_i,
   output logic        trace_valid_o,
   output logic [31:0] trace_pc_o
 );
@@ -70,8 +74,9 @@ module tessera_ulx3s_mgmt #(
     .t_rdata_i (f_rdata)
   );
 
-  // data side: 0 ROM, 1 ISRAM, 2 DSRAM (one-cycle memories), 3 UART (APB), else error
-  typedef enum logic [2:0] {TgtRom, TgtIsram, TgtDsram, TgtUart, TgtErr} tgt_e;
+  // data side: 0 ROM, 1 ISRAM, 2 DSRAM (one-cycle memories), 3 UART, 4 SPIFLASH (APB),
+  // else error
+  typedef enum logic [2:0] {TgtRom, TgtIsram, TgtDsram, TgtUart, TgtFlash, TgtErr} tgt_e;
   tgt_e tgt;
   always_comb begin
     unique case (1'b1)
@@ -79,11 +84,13 @@ module tessera_ulx3s_mgmt #(
       d_addr[31:16] == tessera_cfg_pkg::IsramBase[31:16]:   tgt = TgtIsram;
       d_addr[31:16] == tessera_cfg_pkg::DsramBase[31:16]:   tgt = TgtDsram;
       d_addr[31:12] == tessera_cfg_pkg::UartBase[31:12]:    tgt = TgtUart;
+      d_addr[31:12] == tessera_cfg_pkg::SpiflashBase[31:12]: tgt = TgtFlash;
       default:                                              tgt = TgtErr;
     endcase
   end
 
-  // APB access to the UART: setup, then access until pready; the core waits (no grant)
+  // APB access to the UART or the flash controller: setup, then access until pready;
+  // the core waits (no grant)
   typedef enum logic [1:0] {ApbIdle, ApbSetup, ApbAccess} apb_e;
   apb_e        apb_d, apb_q;
   logic [15:0] paddr_q;
@@ -93,13 +100,15 @@ module tessera_ulx3s_mgmt #(
   logic        pready, pslverr;
   logic [31:0] prdata;
   logic        apb_done;
+  logic        u_pready, u_pslverr, f_pready, f_pslverr, flash_irq;
+  logic [31:0] u_prdata, f_prdata;
 
   assign d_gnt    = d_req && apb_q == ApbIdle;
   assign apb_done = apb_q == ApbAccess && pready;
   always_comb begin
     apb_d = apb_q;
     unique case (apb_q)
-      ApbIdle:   if (d_req && tgt == TgtUart) apb_d = ApbSetup;
+      ApbIdle:   if (d_req && (tgt == TgtUart || tgt == TgtFlash)) apb_d = ApbSetup;
       ApbSetup:  apb_d = ApbAccess;
       ApbAccess: if (pready) apb_d = ApbIdle;
       default:   apb_d = ApbIdle;
@@ -123,7 +132,7 @@ module tessera_ulx3s_mgmt #(
       rsp_mem_q <= d_gnt && (tgt == TgtRom || tgt == TgtIsram || tgt == TgtDsram);
       rsp_err_q <= d_gnt && tgt == TgtErr;
       if (d_gnt) rsp_tgt_q <= tgt;
-      if (d_gnt && tgt == TgtUart) begin
+      if (d_gnt && (tgt == TgtUart || tgt == TgtFlash)) begin
         paddr_q  <= d_addr[15:0];
         pwrite_q <= d_we;
         pwdata_q <= d_wdata;
@@ -180,20 +189,45 @@ module tessera_ulx3s_mgmt #(
 
   tessera_uart u_uart (
     .clk_i, .rst_ni,
-    .apb_psel_i   (apb_q != ApbIdle),
+    .apb_psel_i   (apb_q != ApbIdle && rsp_tgt_q == TgtUart),
     .apb_penable_i(apb_q == ApbAccess),
     .apb_pwrite_i (pwrite_q),
     .apb_pprot_i  (3'b000),
     .apb_paddr_i  (paddr_q),
     .apb_pwdata_i (pwdata_q),
     .apb_pstrb_i  (pstrb_q),
-    .apb_pready_o (pready),
-    .apb_prdata_o (prdata),
-    .apb_pslverr_o(pslverr),
+    .apb_pready_o (u_pready),
+    .apb_prdata_o (u_prdata),
+    .apb_pslverr_o(u_pslverr),
     .tx_o         (uart_tx_o),
     .rx_i         (uart_rx_i),
     .irq_o        (uart_irq)
   );
+
+  tessera_spiflash u_spiflash (
+    .clk_i, .rst_ni,
+    .apb_psel_i   (apb_q != ApbIdle && rsp_tgt_q == TgtFlash),
+    .apb_penable_i(apb_q == ApbAccess),
+    .apb_pwrite_i (pwrite_q),
+    .apb_pprot_i  (3'b000),
+    .apb_paddr_i  (paddr_q),
+    .apb_pwdata_i (pwdata_q),
+    .apb_pstrb_i  (pstrb_q),
+    .apb_pready_o (f_pready),
+    .apb_prdata_o (f_prdata),
+    .apb_pslverr_o(f_pslverr),
+    .sck_o        (flash_sck_o),
+    .csn_o        (flash_csn_o),
+    .mosi_o       (flash_mosi_o),
+    .miso_i       (flash_miso_i),
+    .irq_o        (flash_irq)
+  );
+  // no interrupt controller here: the flash interrupt is not used (the ROM polls)
+  logic unused_flash_irq;
+  assign unused_flash_irq = flash_irq;
+  assign pready  = (rsp_tgt_q == TgtFlash) ? f_pready  : u_pready;
+  assign prdata  = (rsp_tgt_q == TgtFlash) ? f_prdata  : u_prdata;
+  assign pslverr = (rsp_tgt_q == TgtFlash) ? f_pslverr : u_pslverr;
 
   // responses in request order: a memory answers the cycle after its grant, the UART
   // when its access phase ends (no other grant meanwhile), an error the cycle after
@@ -204,7 +238,8 @@ module tessera_ulx3s_mgmt #(
       TgtRom:   d_rdata = b_rdata[0];
       TgtIsram: d_rdata = b_rdata[1];
       TgtDsram: d_rdata = b_rdata[2];
-      TgtUart:  d_rdata = prdata;
+      TgtUart,
+      TgtFlash: d_rdata = prdata;
       default:  d_rdata = '0;
     endcase
   end

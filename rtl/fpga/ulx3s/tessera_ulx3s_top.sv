@@ -3,8 +3,10 @@
 // Clock: EHXPLLL from the 25 MHz oscillator, 25 MHz out (VCO 600 MHz): the chip's
 // single-cycle datapaths (MME PE, TPC float unit) are not pipelined for LUT logic, and
 // 25 MHz gives the UART 115200 baud from an integer divisor (217, 0.04 % off).
-// The SDRAM and the SPI flash pins are declared and held inactive: the SDRAM controller
-// and the flash controller are not written yet (docs/fpga.md "Missing").
+// SPI flash: the chip's flash controller (tessera_spiflash) drives the configuration
+// flash; its SCK leaves through USRMCLK (the CCLK pin has no user I/O otherwise), WP# and
+// HOLD# are held high. The SDRAM pins are declared and held inactive: the SDRAM
+// controller is not written yet (docs/fpga.md "Missing").
 module tessera_ulx3s_top #(
   parameter     BootromHex = "",
   // 1: the management subsystem alone (tessera_ulx3s_mgmt) instead of the chip
@@ -96,6 +98,13 @@ module tessera_ulx3s_top #(
   end
   assign rst_n = rst_cnt_q[4];
 
+  // ---------------------------------------------------------------- SPI flash clock
+  logic flash_sck;
+  USRMCLK u_usrmclk (
+    .USRMCLKI (flash_sck),
+    .USRMCLKTS(1'b0)
+  );
+
   // ---------------------------------------------------------------- chip
   logic        trace_valid;
   logic [31:0] trace_pc;
@@ -113,6 +122,10 @@ module tessera_ulx3s_top #(
       .rst_ni       (rst_n),
       .uart_tx_o    (uart_tx_o),
       .uart_rx_i    (uart_rx_i),
+      .flash_sck_o  (flash_sck),
+      .flash_csn_o  (flash_csn_o),
+      .flash_mosi_o (flash_mosi_o),
+      .flash_miso_i (flash_miso_i),
       .trace_valid_o(trace_valid),
       .trace_pc_o   (trace_pc)
     );
@@ -137,6 +150,10 @@ module tessera_ulx3s_top #(
       .rst_ni       (rst_n),
       .uart_tx_o    (uart_tx_o),
       .uart_rx_i    (uart_rx_i),
+      .flash_sck_o  (flash_sck),
+      .flash_csn_o  (flash_csn_o),
+      .flash_mosi_o (flash_mosi_o),
+      .flash_miso_i (flash_miso_i),
       .host_req_i   (1'b0),
       .host_gnt_o   (host_gnt),
       .host_addr_i  (32'h0),
@@ -177,10 +194,8 @@ module tessera_ulx3s_top #(
   end
   assign led_o = {pc_q, chip_irq, uart_tx_o, rst_n, pll_lock, beat_q[23]};
 
-  // ---------------------------------------------------------------- pins not used yet
+  // ---------------------------------------------------------------- other pins
   assign wifi_gpio0_o  = 1'b1;
-  assign flash_csn_o   = 1'b1;
-  assign flash_mosi_o  = 1'b0;
   assign flash_wpn_o   = 1'b1;
   assign flash_holdn_o = 1'b1;
   assign sdram_clk_o   = 1'b0;
@@ -194,5 +209,5 @@ module tessera_ulx3s_top #(
   assign sdram_dqm_o   = 2'b11;
   assign sdram_d_io    = 'z;
   logic unused_pins;
-  assign unused_pins = ^{btn_i[6:1], flash_miso_i, sdram_d_io, trace_pc[31:5], trace_pc[1:0]};
+  assign unused_pins = ^{btn_i[6:1], sdram_d_io, trace_pc[31:5], trace_pc[1:0]};
 endmodule

@@ -26,6 +26,8 @@
 #define TESSERA_HOST_LATENCY_CYCLES      200u  /* default host-memory read latency (host AXI master) */
 #define TESSERA_HOST_BYTES_PER_CYCLE     16u  /* default host-link bandwidth */
 #define TESSERA_BOOTROM_BYTES            16384u  /* boot ROM size */
+#define TESSERA_FLASH_BYTES              16777216u  /* SPI NOR flash size in bytes */
+#define TESSERA_FLASH_IMAGE_OFFSET       4194304u  /* flash offset of the boot image (after the bitstream area) */
 #define TESSERA_ISRAM_BYTES              32768u  /* instruction SRAM size */
 #define TESSERA_DSRAM_BYTES              32768u  /* data SRAM size */
 #define TESSERA_NUM_HOST_IRQS            1u  /* interrupt lines to the host */
@@ -70,6 +72,8 @@
 #define TESSERA_UART_SIZE 0x00001000u
 #define TESSERA_INTC_BASE 0x20002000u
 #define TESSERA_INTC_SIZE 0x00001000u
+#define TESSERA_SPIFLASH_BASE 0x20003000u
+#define TESSERA_SPIFLASH_SIZE 0x00001000u
 #define TESSERA_CLINT_BASE 0x20010000u
 #define TESSERA_CLINT_SIZE 0x00010000u
 #define TESSERA_MME_BASE 0x30000000u
