@@ -178,18 +178,22 @@ module tessera_ulx3s_mgmt #(
     .b_rdata_o (b_rdata[2])
   );
 
+  tessera_bus_pkg::apb_req_t uart_apb_req;
+  tessera_bus_pkg::apb_rsp_t uart_apb_rsp;
+  assign uart_apb_req.psel    = (apb_q != ApbIdle);
+  assign uart_apb_req.penable = (apb_q == ApbAccess);
+  assign uart_apb_req.pwrite  = pwrite_q;
+  assign uart_apb_req.pprot   = 3'b000;
+  assign uart_apb_req.paddr   = paddr_q;
+  assign uart_apb_req.pwdata  = pwdata_q;
+  assign uart_apb_req.pstrb   = pstrb_q;
+  assign pready               = uart_apb_rsp.pready;
+  assign prdata               = uart_apb_rsp.prdata;
+  assign pslverr              = uart_apb_rsp.pslverr;
   tessera_uart u_uart (
     .clk_i, .rst_ni,
-    .apb_psel_i   (apb_q != ApbIdle),
-    .apb_penable_i(apb_q == ApbAccess),
-    .apb_pwrite_i (pwrite_q),
-    .apb_pprot_i  (3'b000),
-    .apb_paddr_i  (paddr_q),
-    .apb_pwdata_i (pwdata_q),
-    .apb_pstrb_i  (pstrb_q),
-    .apb_pready_o (pready),
-    .apb_prdata_o (prdata),
-    .apb_pslverr_o(pslverr),
+    .apb_req_i    (uart_apb_req),
+    .apb_rsp_o    (uart_apb_rsp),
     .tx_o         (uart_tx_o),
     .rx_i         (uart_rx_i),
     .irq_o        (uart_irq)
