@@ -19,7 +19,7 @@ PERIPH_RTL_clint   := $(PRIM_PKG) rtl/clint/gen/clint_reg_pkg.sv rtl/clint/gen/c
 PERIPH_RTL_intc    := $(PRIM_PKG) rtl/intc/gen/intc_reg_pkg.sv rtl/intc/gen/intc_reg_top.sv rtl/intc/tessera_intc.sv
 PERIPH_RTL_sysctrl := $(CFG_PKG) $(PRIM_PKG) rtl/sysctrl/gen/sysctrl_reg_pkg.sv rtl/sysctrl/gen/sysctrl_reg_top.sv \
                       rtl/sysctrl/tessera_sysctrl.sv
-PERIPH_RTL_sysbus  := $(CFG_PKG) rtl/sysbus/tessera_sysbus.sv
+PERIPH_RTL_sysbus  := $(CFG_PKG) $(PRIM_PKG) rtl/sysbus/tessera_sysbus.sv
 
 define PERIPH_TB_RULE
 $(PERIPH_BUILD)/$(1)/Vtb_$(1)_top: $$(PERIPH_RTL_$(1)) tests/$(1)/tb_$(1)_top.sv tests/$(1)/tb_$(1).cpp \

@@ -71,5 +71,7 @@ package tessera_bus_pkg;
   // obi_req_t / obi_rsp_t
   typedef logic [31:0] obi_addr_t;
   `TESSERA_OBI_TYPEDEF_ALL(obi, obi_addr_t, reg_data_t, reg_strb_t)
+  localparam int unsigned ObiReqBits = 1 + 32 + 1 + 4 + 32;  // $bits(obi_req_t)
+  localparam int unsigned ObiRspBits = 1 + 1 + 32 + 1;       // $bits(obi_rsp_t)
 
 endpackage

@@ -91,134 +91,91 @@ module tessera_top #(
   );
 
   // ================================================================ on-chip memories
-  logic [2:0]       fetch_req, fetch_rvalid;
-  logic [31:0]      fetch_addr;
-  logic [2:0][31:0] fetch_rdata;
+  // the core's fetch port as an OBI request/response (read only), for the fetch mux
+  tessera_bus_pkg::obi_req_t ifetch_obi_req;
+  tessera_bus_pkg::obi_rsp_t ifetch_obi_rsp;
+  assign ifetch_obi_req.req   = ifetch_req;
+  assign ifetch_obi_req.addr  = ifetch_addr;
+  assign ifetch_obi_req.we    = 1'b0;
+  assign ifetch_obi_req.be    = 4'h0;
+  assign ifetch_obi_req.wdata = '0;
+  assign ifetch_gnt           = ifetch_obi_rsp.gnt;
+  assign ifetch_rvalid        = ifetch_obi_rsp.rvalid;
+  assign ifetch_rdata         = ifetch_obi_rsp.rdata;
+  assign ifetch_err           = ifetch_obi_rsp.err;
+
+  // fetch ports of the memories: 0 ROM, 1 ISRAM, 2 DSRAM
+  logic [2:0][tessera_bus_pkg::ObiReqBits-1:0] fetch_req;
+  logic [2:0][tessera_bus_pkg::ObiRspBits-1:0] fetch_rsp;
 
   tessera_imux u_imux (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .req_i     (ifetch_req),
-    .gnt_o     (ifetch_gnt),
-    .addr_i    (ifetch_addr),
-    .rvalid_o  (ifetch_rvalid),
-    .rdata_o   (ifetch_rdata),
-    .err_o     (ifetch_err),
-    .t_req_o   (fetch_req),
-    .t_addr_o  (fetch_addr),
-    .t_rvalid_i(fetch_rvalid),
-    .t_rdata_i (fetch_rdata)
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .obi_req_i(ifetch_obi_req),
+    .obi_rsp_o(ifetch_obi_rsp),
+    .t_req_o  (fetch_req),
+    .t_rsp_i  (fetch_rsp)
   );
 
-  // system-bus slave side: 0 ROM, 1 ISRAM, 2 DSRAM, 3 CSR, 4 HBM
-  logic [4:0]       s_req, s_gnt, s_we, s_rvalid, s_err;
-  logic [4:0][31:0] s_addr, s_wdata, s_rdata;
-  logic [4:0][3:0]  s_be;
+  // system-bus slave side: 0 ROM, 1 ISRAM, 2 DSRAM, 3 CSR, 4 HBM (OBI)
+  logic [4:0][tessera_bus_pkg::ObiReqBits-1:0] s_req;
+  logic [4:0][tessera_bus_pkg::ObiRspBits-1:0] s_rsp;
 
+  // the ROM gets no writes: the system bus answers a write to it with an error
   tessera_rom #(
     .Bytes   (tessera_cfg_pkg::BootromBytes),
     .InitFile(BootromHex)
   ) u_bootrom (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .a_req_i   (fetch_req[0]),
-    .a_addr_i  (fetch_addr),
-    .a_rvalid_o(fetch_rvalid[0]),
-    .a_rdata_o (fetch_rdata[0]),
-    .b_req_i   (s_req[0]),
-    .b_addr_i  (s_addr[0]),
-    .b_rvalid_o(s_rvalid[0]),
-    .b_rdata_o (s_rdata[0])
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .a_req_i(fetch_req[0]),
+    .a_rsp_o(fetch_rsp[0]),
+    .b_req_i(s_req[0]),
+    .b_rsp_o(s_rsp[0])
   );
-  assign s_gnt[0] = 1'b1;
-  assign s_err[0] = 1'b0;
-  // the system bus never routes a write to the ROM (it answers with an error)
-  logic unused_rom_wr;
-  assign unused_rom_wr = ^{s_we[0], s_be[0], s_wdata[0]};
 
   tessera_sram_dp #(.Bytes(tessera_cfg_pkg::IsramBytes)) u_isram (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .a_req_i   (fetch_req[1]),
-    .a_addr_i  (fetch_addr),
-    .a_rvalid_o(fetch_rvalid[1]),
-    .a_rdata_o (fetch_rdata[1]),
-    .b_req_i   (s_req[1]),
-    .b_addr_i  (s_addr[1]),
-    .b_we_i    (s_we[1]),
-    .b_be_i    (s_be[1]),
-    .b_wdata_i (s_wdata[1]),
-    .b_rvalid_o(s_rvalid[1]),
-    .b_rdata_o (s_rdata[1])
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .a_req_i(fetch_req[1]),
+    .a_rsp_o(fetch_rsp[1]),
+    .b_req_i(s_req[1]),
+    .b_rsp_o(s_rsp[1])
   );
-  assign s_gnt[1] = 1'b1;
-  assign s_err[1] = 1'b0;
 
   tessera_sram_dp #(.Bytes(tessera_cfg_pkg::DsramBytes)) u_dsram (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .a_req_i   (fetch_req[2]),
-    .a_addr_i  (fetch_addr),
-    .a_rvalid_o(fetch_rvalid[2]),
-    .a_rdata_o (fetch_rdata[2]),
-    .b_req_i   (s_req[2]),
-    .b_addr_i  (s_addr[2]),
-    .b_we_i    (s_we[2]),
-    .b_be_i    (s_be[2]),
-    .b_wdata_i (s_wdata[2]),
-    .b_rvalid_o(s_rvalid[2]),
-    .b_rdata_o (s_rdata[2])
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .a_req_i(fetch_req[2]),
+    .a_rsp_o(fetch_rsp[2]),
+    .b_req_i(s_req[2]),
+    .b_rsp_o(s_rsp[2])
   );
-  assign s_gnt[2] = 1'b1;
-  assign s_err[2] = 1'b0;
 
   // ================================================================ system bus
   localparam int unsigned NumSysMst = 3;  // 0 core data, 1 host, 2 engine messages
-  logic [NumSysMst-1:0]       m_req, m_gnt, m_we, m_rvalid, m_err;
-  logic [NumSysMst-1:0][31:0] m_addr, m_wdata, m_rdata;
-  logic [NumSysMst-1:0][3:0]  m_be;
+  logic [NumSysMst-1:0][tessera_bus_pkg::ObiReqBits-1:0] m_req;
+  logic [NumSysMst-1:0][tessera_bus_pkg::ObiRspBits-1:0] m_rsp;
 
-  assign m_req[0]   = cd_req;
-  assign m_addr[0]  = cd_addr;
-  assign m_we[0]    = cd_we;
-  assign m_be[0]    = cd_be;
-  assign m_wdata[0] = cd_wdata;
-  assign cd_gnt     = m_gnt[0];
-  assign cd_rvalid  = m_rvalid[0];
-  assign cd_rdata   = m_rdata[0];
-  assign cd_err     = m_err[0];
-
-  assign m_req[1]      = host_req_i;
-  assign m_addr[1]     = host_addr_i;
-  assign m_we[1]       = host_we_i;
-  assign m_be[1]       = host_be_i;
-  assign m_wdata[1]    = host_wdata_i;
-  assign host_gnt_o    = m_gnt[1];
-  assign host_rvalid_o = m_rvalid[1];
-  assign host_rdata_o  = m_rdata[1];
-  assign host_err_o    = m_err[1];
+  // master 0: the core's data port, master 1: the host port (the chip's pins)
+  tessera_bus_pkg::obi_req_t cd_obi_req, host_obi_req;
+  tessera_bus_pkg::obi_rsp_t cd_obi_rsp, host_obi_rsp;
+  `TESSERA_OBI_REQ_FROM_FLAT(cd_obi_req, cd_, , )
+  `TESSERA_OBI_FLAT_FROM_RSP(cd_, , , cd_obi_rsp)
+  `TESSERA_OBI_REQ_FROM_FLAT(host_obi_req, host_, _i, )
+  `TESSERA_OBI_FLAT_FROM_RSP(host_, _o, , host_obi_rsp)
+  assign m_req[0]   = cd_obi_req;
+  assign cd_obi_rsp = m_rsp[0];
+  assign m_req[1]     = host_obi_req;
+  assign host_obi_rsp = m_rsp[1];
 
   tessera_sysbus #(.NumMst(NumSysMst)) u_sysbus (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .m_req_i   (m_req),
-    .m_gnt_o   (m_gnt),
-    .m_addr_i  (m_addr),
-    .m_we_i    (m_we),
-    .m_be_i    (m_be),
-    .m_wdata_i (m_wdata),
-    .m_rvalid_o(m_rvalid),
-    .m_rdata_o (m_rdata),
-    .m_err_o   (m_err),
-    .s_req_o   (s_req),
-    .s_gnt_i   (s_gnt),
-    .s_addr_o  (s_addr),
-    .s_we_o    (s_we),
-    .s_be_o    (s_be),
-    .s_wdata_o (s_wdata),
-    .s_rvalid_i(s_rvalid),
-    .s_rdata_i (s_rdata),
-    .s_err_i   (s_err)
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .slv_req_i(m_req),
+    .slv_rsp_o(m_rsp),
+    .mst_req_o(s_req),
+    .mst_rsp_i(s_rsp)
   );
 
   // ================================================================ engine messages
@@ -279,14 +236,7 @@ module tessera_top #(
     .msg_addr_i  (msg_addr),
     .msg_data_i  (msg_data),
     .obi_req_o   (m_req[2]),
-    .obi_gnt_i   (m_gnt[2]),
-    .obi_addr_o  (m_addr[2]),
-    .obi_we_o    (m_we[2]),
-    .obi_be_o    (m_be[2]),
-    .obi_wdata_o (m_wdata[2]),
-    .obi_rvalid_i(m_rvalid[2]),
-    .obi_rdata_i (m_rdata[2]),
-    .obi_err_i   (m_err[2]),
+    .obi_rsp_i   (m_rsp[2]),
     .err_o       (msg_err)
   );
 
@@ -343,17 +293,6 @@ module tessera_top #(
     assign unused_req = ^req;
   end
 
-  tessera_bus_pkg::obi_req_t csr_obi_req;
-  tessera_bus_pkg::obi_rsp_t csr_obi_rsp;
-  assign csr_obi_req.req   = s_req[3];
-  assign csr_obi_req.addr  = s_addr[3];
-  assign csr_obi_req.we    = s_we[3];
-  assign csr_obi_req.be    = s_be[3];
-  assign csr_obi_req.wdata = s_wdata[3];
-  assign s_gnt[3]          = csr_obi_rsp.gnt;
-  assign s_rvalid[3]       = csr_obi_rsp.rvalid;
-  assign s_rdata[3]        = csr_obi_rsp.rdata;
-  assign s_err[3]          = csr_obi_rsp.err;
   tessera_obi2apb #(
     .NumPer (NumPer),
     .PerBase(PerBase),
@@ -361,8 +300,8 @@ module tessera_top #(
   ) u_apb (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
-    .obi_req_i(csr_obi_req),
-    .obi_rsp_o(csr_obi_rsp),
+    .obi_req_i(s_req[3]),
+    .obi_rsp_o(s_rsp[3]),
     .apb_req_o(per_req),
     .apb_rsp_i(per_rsp)
   );
@@ -464,14 +403,7 @@ module tessera_top #(
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .obi_req_i   (s_req[4]),
-    .obi_gnt_o   (s_gnt[4]),
-    .obi_addr_i  (s_addr[4]),
-    .obi_we_i    (s_we[4]),
-    .obi_be_i    (s_be[4]),
-    .obi_wdata_i (s_wdata[4]),
-    .obi_rvalid_o(s_rvalid[4]),
-    .obi_rdata_o (s_rdata[4]),
-    .obi_err_o   (s_err[4]),
+    .obi_rsp_o   (s_rsp[4]),
     .rdbuf_en_i  (rdbuf_en),
     .mst_req_o   (obi_axi_req),
     .mst_rsp_i   (obi_axi_rsp)
@@ -769,12 +701,16 @@ module tessera_top #(
   assign q_fence_val = sm_msg_data[15:0];
   // a Sync-Manager write accepted by the message master is on the bus until the master's
   // next response (one write outstanding, responses in order)
+  tessera_bus_pkg::obi_rsp_t msg_obi_rsp;
+  logic                      unused_msg_obi_rsp;
+  assign msg_obi_rsp        = m_rsp[2];
+  assign unused_msg_obi_rsp = ^msg_obi_rsp;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sm_bus_pend_q <= 1'b0;
     end else if (msg_valid[MsgSm] && msg_ready[MsgSm]) begin
       sm_bus_pend_q <= 1'b1;
-    end else if (m_rvalid[2]) begin
+    end else if (msg_obi_rsp.rvalid) begin
       sm_bus_pend_q <= 1'b0;
     end
   end
