@@ -25,7 +25,8 @@ CTRL_GOLDEN := tests/golden/cp_model.c tests/golden/cp_model.h bsp/include/tesse
                bsp/include/regs/qman_regs.h
 
 # ---- Sync Manager
-SM_RTL := rtl/syncmgr/gen/syncmgr_reg_pkg.sv rtl/syncmgr/gen/syncmgr_reg_top.sv rtl/syncmgr/tessera_syncmgr.sv
+SM_RTL := $(PRIM_PKG) rtl/syncmgr/gen/syncmgr_reg_pkg.sv rtl/syncmgr/gen/syncmgr_reg_top.sv rtl/syncmgr/tessera_syncmgr.sv \
+          tests/syncmgr/tb_syncmgr_top.sv
 SM_C   := tests/syncmgr/syncmgr_test.c tests/golden/cp_model.c
 $(CTRL_BUILD)/syncmgr/libsmtest.a: $(SM_C) $(CTRL_GOLDEN) tests/syncmgr/tb_drv.h
 	@mkdir -p $(CTRL_BUILD)/syncmgr/c
@@ -33,7 +34,7 @@ $(CTRL_BUILD)/syncmgr/libsmtest.a: $(SM_C) $(CTRL_GOLDEN) tests/syncmgr/tb_drv.h
 	  && ar rcs $@ *.o
 $(CTRL_BUILD)/syncmgr/Vtessera_syncmgr: $(SM_RTL) tests/syncmgr/tb_syncmgr.cpp $(APB_DRV) $(CTRL_BUILD)/syncmgr/libsmtest.a
 	@mkdir -p $(CTRL_BUILD)/syncmgr && rm -f $@
-	nice verilator $(CTRL_VFLAGS) --top-module tessera_syncmgr -Mdir $(CTRL_BUILD)/syncmgr \
+	nice verilator $(CTRL_VFLAGS) --top-module tb_syncmgr_top --prefix Vtessera_syncmgr -Mdir $(CTRL_BUILD)/syncmgr \
 	  -o Vtessera_syncmgr -CFLAGS "-O1 $(CTRL_CINC)" $(VLT_WAIVERS) $(SM_RTL) \
 	  $(abspath tests/syncmgr/tb_syncmgr.cpp) $(CTRL_BUILD)/syncmgr/libsmtest.a \
 	  >$(CTRL_BUILD)/syncmgr/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/syncmgr/build.log; exit 1; }
@@ -104,10 +105,11 @@ ctrl-int-test: ctrl-int-tb
 TEST_BUILD += ctrl-int-tb
 
 # ---- APB mux
-$(CTRL_BUILD)/apb_mux/Vtessera_apb_mux: rtl/prim/tessera_apb_mux.sv tests/qman/tb_apb_mux.cpp
+AM_RTL := $(PRIM_PKG) rtl/prim/tessera_apb_mux.sv tests/qman/tb_apb_mux_top.sv
+$(CTRL_BUILD)/apb_mux/Vtessera_apb_mux: $(AM_RTL) tests/qman/tb_apb_mux.cpp
 	@mkdir -p $(CTRL_BUILD)/apb_mux && rm -f $@
-	nice verilator $(CTRL_VFLAGS) --top-module tessera_apb_mux -Mdir $(CTRL_BUILD)/apb_mux \
-	  -o Vtessera_apb_mux -CFLAGS "-O1" $(VLT_WAIVERS) rtl/prim/tessera_apb_mux.sv \
+	nice verilator $(CTRL_VFLAGS) --top-module tb_apb_mux_top --prefix Vtessera_apb_mux -Mdir $(CTRL_BUILD)/apb_mux \
+	  -o Vtessera_apb_mux -CFLAGS "-O1" $(VLT_WAIVERS) $(AM_RTL) \
 	  $(abspath tests/qman/tb_apb_mux.cpp) \
 	  >$(CTRL_BUILD)/apb_mux/build.log 2>&1 || { tail -30 $(CTRL_BUILD)/apb_mux/build.log; exit 1; }
 

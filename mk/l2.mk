@@ -9,7 +9,8 @@ RTL_SRCS  += $(L2_SRCS)
 LINT_TOPS += tessera_l2 tessera_l2_cluster
 
 L2_GEN    := rtl/l2/gen/l2_reg_pkg.sv rtl/l2/gen/l2_reg_top.sv
-L2_ALL    := $(L2_PKG) $(L2_GEN) $(PRIM_SRCS) $(L2_SRCS)
+L2_ALL    := $(PRIM_PKG) $(L2_PKG) $(L2_GEN) $(PRIM_SRCS) $(L2_SRCS)
+L2_TB_TOP := tests/l2/tb_l2_top.sv
 L2_TB_DIR := $(BUILD)/l2_tb
 L2_TB     := $(L2_TB_DIR)/Vtessera_l2
 L2_TB_SRC := $(wildcard tests/l2/*.cpp tests/l2/*.h) sim/src/axi_mem_model.cpp sim/include/axi_mem_model.h
@@ -34,19 +35,19 @@ l2-lint:
 L2_TB2_DIR := $(BUILD)/l2_tb_rd2
 L2_TB2     := $(L2_TB2_DIR)/Vtessera_l2
 L2_TB_FLAGS = --cc --exe --build -O3 --x-assign fast --x-initial fast -Wno-fatal \
-	  -j 2 --top-module tessera_l2 -GSizeBytes=$(L2_SIZE) -GArDepth=$(L2_RD_BURSTS) -GMIdBits=$(L2_MID_BITS)
+	  -j 2 --top-module tb_l2_top --prefix Vtessera_l2 -GSizeBytes=$(L2_SIZE) -GArDepth=$(L2_RD_BURSTS) -GMIdBits=$(L2_MID_BITS)
 l2-tb: $(L2_TB) $(L2_TB2)
-$(L2_TB): $(L2_ALL) $(L2_TB_SRC) mk/l2.mk
+$(L2_TB): $(L2_ALL) $(L2_TB_TOP) $(L2_TB_SRC) mk/l2.mk
 	@mkdir -p $(L2_TB_DIR)
 	nice verilator $(L2_TB_FLAGS) -GRdMasters=1 \
 	  -Mdir $(L2_TB_DIR) -CFLAGS "-O2 -std=c++17 -I$(ROOT)/sim/include -DL2_SIZE=$(L2_SIZE) -DL2_MID_BITS=$(L2_MID_BITS) -DL2_RD_MASTERS=1 -DL2_BANKS=4" \
-	  $(L2_ALL) $(abspath tests/l2/l2_tb.cpp) $(abspath sim/src/axi_mem_model.cpp) -o Vtessera_l2 >$(L2_TB_DIR)/build.log 2>&1 \
+	  $(L2_ALL) $(L2_TB_TOP) $(abspath tests/l2/l2_tb.cpp) $(abspath sim/src/axi_mem_model.cpp) -o Vtessera_l2 >$(L2_TB_DIR)/build.log 2>&1 \
 	  || { tail -30 $(L2_TB_DIR)/build.log; exit 1; }
-$(L2_TB2): $(L2_ALL) $(L2_TB_SRC) mk/l2.mk
+$(L2_TB2): $(L2_ALL) $(L2_TB_TOP) $(L2_TB_SRC) mk/l2.mk
 	@mkdir -p $(L2_TB2_DIR)
 	nice verilator $(L2_TB_FLAGS) -GRdMasters=2 -GNumBanks=$(L2_BANKS) \
 	  -Mdir $(L2_TB2_DIR) -CFLAGS "-O2 -std=c++17 -I$(ROOT)/sim/include -DL2_SIZE=$(L2_SIZE) -DL2_MID_BITS=$(L2_MID_BITS) -DL2_RD_MASTERS=2 -DL2_BANKS=$(L2_BANKS)" \
-	  $(L2_ALL) $(abspath tests/l2/l2_tb.cpp) $(abspath sim/src/axi_mem_model.cpp) -o Vtessera_l2 >$(L2_TB2_DIR)/build.log 2>&1 \
+	  $(L2_ALL) $(L2_TB_TOP) $(abspath tests/l2/l2_tb.cpp) $(abspath sim/src/axi_mem_model.cpp) -o Vtessera_l2 >$(L2_TB2_DIR)/build.log 2>&1 \
 	  || { tail -30 $(L2_TB2_DIR)/build.log; exit 1; }
 
 TEST_BUILD += l2-tb

@@ -14,12 +14,12 @@ PERIPH_CINC   := -I$(ROOT)/tests/framework -I$(ROOT)/bsp/include -I$(CFG_INC)
 PERIPH_HDRS   := tests/framework/apb_drv.h tests/framework/blk_tb.h
 
 # RTL of each block under test (register package and top come from its RDL)
-PERIPH_RTL_uart    := rtl/uart/gen/uart_reg_pkg.sv rtl/uart/gen/uart_reg_top.sv rtl/uart/tessera_uart.sv
-PERIPH_RTL_clint   := rtl/clint/gen/clint_reg_pkg.sv rtl/clint/gen/clint_reg_top.sv rtl/clint/tessera_clint.sv
-PERIPH_RTL_intc    := rtl/intc/gen/intc_reg_pkg.sv rtl/intc/gen/intc_reg_top.sv rtl/intc/tessera_intc.sv
-PERIPH_RTL_sysctrl := $(CFG_PKG) rtl/sysctrl/gen/sysctrl_reg_pkg.sv rtl/sysctrl/gen/sysctrl_reg_top.sv \
+PERIPH_RTL_uart    := $(PRIM_PKG) rtl/uart/gen/uart_reg_pkg.sv rtl/uart/gen/uart_reg_top.sv rtl/uart/tessera_uart.sv
+PERIPH_RTL_clint   := $(PRIM_PKG) rtl/clint/gen/clint_reg_pkg.sv rtl/clint/gen/clint_reg_top.sv rtl/clint/tessera_clint.sv
+PERIPH_RTL_intc    := $(PRIM_PKG) rtl/intc/gen/intc_reg_pkg.sv rtl/intc/gen/intc_reg_top.sv rtl/intc/tessera_intc.sv
+PERIPH_RTL_sysctrl := $(CFG_PKG) $(PRIM_PKG) rtl/sysctrl/gen/sysctrl_reg_pkg.sv rtl/sysctrl/gen/sysctrl_reg_top.sv \
                       rtl/sysctrl/tessera_sysctrl.sv
-PERIPH_RTL_sysbus  := $(CFG_PKG) rtl/sysbus/tessera_sysbus.sv
+PERIPH_RTL_sysbus  := $(CFG_PKG) $(PRIM_PKG) rtl/sysbus/tessera_sysbus.sv
 
 define PERIPH_TB_RULE
 $(PERIPH_BUILD)/$(1)/Vtb_$(1)_top: $$(PERIPH_RTL_$(1)) tests/$(1)/tb_$(1)_top.sv tests/$(1)/tb_$(1).cpp \

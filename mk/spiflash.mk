@@ -7,7 +7,7 @@ SYNTH_TOPS += tessera_spiflash
 
 SPIFLASH_BUILD := $(BUILD)/spiflash
 SPIFLASH_SEED  ?= $(or $(SEED),1)
-SPIFLASH_RTL   := $(CFG_PKG) rtl/spiflash/gen/spiflash_reg_pkg.sv rtl/spiflash/gen/spiflash_reg_top.sv \
+SPIFLASH_RTL   := $(CFG_PKG) $(PRIM_PKG) rtl/spiflash/gen/spiflash_reg_pkg.sv rtl/spiflash/gen/spiflash_reg_top.sv \
                   rtl/spiflash/tessera_spiflash.sv
 SPIFLASH_TB    := $(SPIFLASH_BUILD)/Vtb_spiflash_top
 

@@ -19,15 +19,8 @@ module tessera_obi2axi #(
   input  logic                  clk_i,
   input  logic                  rst_ni,
   // OBI slave
-  input  logic                  obi_req_i,
-  output logic                  obi_gnt_o,
-  input  logic [31:0]           obi_addr_i,
-  input  logic                  obi_we_i,
-  input  logic [3:0]            obi_be_i,
-  input  logic [31:0]           obi_wdata_i,
-  output logic                  obi_rvalid_o,
-  output logic [31:0]           obi_rdata_o,
-  output logic                  obi_err_o,
+  input  tessera_bus_pkg::obi_req_t obi_req_i,
+  output tessera_bus_pkg::obi_rsp_t obi_rsp_o,
   input  logic                  rdbuf_en_i,  // read buffer on (see above)
   // AXI4 manager port
   output tessera_bus_pkg::axi_req_t mst_req_o,
@@ -66,13 +59,22 @@ module tessera_obi2axi #(
 
   assign word_q    = WordBits'((addr_q >> 2) & (NumWords - 32'd1));
   assign addr_beat = BeatBits'((addr_q >> OffBits) & (BufBeats - 32'd1));
-  assign buf_hit   = rdbuf_en_i && buf_valid_q && !obi_we_i && (obi_addr_i[31:BlkBits] == buf_tag_q);
+  // the OBI request's fields
+  logic        obi_req, obi_we;
+  logic [31:0] obi_addr, obi_wdata;
+  logic [3:0]  obi_be;
+  assign obi_req   = obi_req_i.req;
+  assign obi_addr  = obi_req_i.addr;
+  assign obi_we    = obi_req_i.we;
+  assign obi_be    = obi_req_i.be;
+  assign obi_wdata = obi_req_i.wdata;
+  assign buf_hit   = rdbuf_en_i && buf_valid_q && !obi_we && (obi_addr[31:BlkBits] == buf_tag_q);
 
   // Request accepted in Idle, or in Resp (back-to-back with the response).
-  assign obi_gnt_o    = (state_q == Idle) || (state_q == Resp);
-  assign obi_rvalid_o = (state_q == Resp);
-  assign obi_rdata_o  = rdata_q;
-  assign obi_err_o    = err_q;
+  assign obi_rsp_o.gnt    = (state_q == Idle) || (state_q == Resp);
+  assign obi_rsp_o.rvalid = (state_q == Resp);
+  assign obi_rsp_o.rdata  = rdata_q;
+  assign obi_rsp_o.err    = err_q;
 
   // AXI requests: constant burst attributes, ID 0
   always_comb begin
@@ -116,7 +118,7 @@ module tessera_obi2axi #(
     bword = '0;
     for (int unsigned b = 0; b < BufBeats; b++) begin
       for (int unsigned i = 0; i < NumWords; i++) begin
-        if (obi_addr_i[BlkBits-1:2] == (BlkBits - 2)'(b * NumWords + i)) begin
+        if (obi_addr[BlkBits-1:2] == (BlkBits - 2)'(b * NumWords + i)) begin
           bword = buf_q[b][32*i +: 32];
         end
       end
@@ -139,10 +141,10 @@ module tessera_obi2axi #(
     beat_d      = beat_q;
     unique case (state_q)
       Idle, Resp: begin
-        if (obi_req_i) begin
-          addr_d    = obi_addr_i;
-          be_d      = obi_be_i;
-          wdata_d   = obi_wdata_i;
+        if (obi_req) begin
+          addr_d    = obi_addr;
+          be_d      = obi_be;
+          wdata_d   = obi_wdata;
           aw_done_d = 1'b0;
           w_done_d  = 1'b0;
           if (buf_hit) begin
@@ -152,11 +154,11 @@ module tessera_obi2axi #(
           end else begin
             // a write or a read of another block drops the copy
             buf_valid_d = 1'b0;
-            burst_d     = rdbuf_en_i && !obi_we_i;
+            burst_d     = rdbuf_en_i && !obi_we;
             burst_err_d = 1'b0;
             beat_d      = '0;
-            buf_tag_d   = obi_addr_i[31:BlkBits];
-            state_d     = obi_we_i ? WrAddrData : RdAddr;
+            buf_tag_d   = obi_addr[31:BlkBits];
+            state_d     = obi_we ? WrAddrData : RdAddr;
           end
         end else begin
           state_d = Idle;

@@ -23,7 +23,7 @@ module tessera_l2 #(
   // B responses each port's write engine queues (a power of two): one-beat posted writes
   // hold one each until their downstream B is back, so this bounds them in flight per port
   parameter int unsigned BqDepth   = 8,
-  // downstream masters that carry reads: 1, or 2 = a second, read-only master (m1_axi_*)
+  // downstream masters that carry reads: 1, or 2 = a second, read-only master (mst1_*)
   // that takes read-ahead refills beside the first (docs/l2.md "Second read master")
   parameter int unsigned RdMasters = 1,
   parameter logic [31:0] MemBase   = 32'h8000_0000,  // maintenance ranges must lie inside
@@ -32,106 +32,27 @@ module tessera_l2 #(
   input  logic clk_i,
   input  logic rst_ni,
   // upstream AXI4 slave ports
-  input  logic [NumPorts-1:0][IdBits-1:0]   s_axi_awid_i,
-  input  logic [NumPorts-1:0][31:0]         s_axi_awaddr_i,
-  input  logic [NumPorts-1:0][7:0]          s_axi_awlen_i,
-  input  logic [NumPorts-1:0][2:0]          s_axi_awsize_i,
-  input  logic [NumPorts-1:0][1:0]          s_axi_awburst_i,
-  input  logic [NumPorts-1:0][3:0]          s_axi_awcache_i,
-  input  logic [NumPorts-1:0][2:0]          s_axi_awprot_i,
-  input  logic [NumPorts-1:0][3:0]          s_axi_awqos_i,
-  input  logic [NumPorts-1:0]               s_axi_awvalid_i,
-  output logic [NumPorts-1:0]               s_axi_awready_o,
-  input  logic [NumPorts-1:0][DataBits-1:0] s_axi_wdata_i,
-  input  logic [NumPorts-1:0][DataBits/8-1:0] s_axi_wstrb_i,
-  input  logic [NumPorts-1:0]               s_axi_wlast_i,
-  input  logic [NumPorts-1:0]               s_axi_wvalid_i,
-  output logic [NumPorts-1:0]               s_axi_wready_o,
-  output logic [NumPorts-1:0][IdBits-1:0]   s_axi_bid_o,
-  output logic [NumPorts-1:0][1:0]          s_axi_bresp_o,
-  output logic [NumPorts-1:0]               s_axi_bvalid_o,
-  input  logic [NumPorts-1:0]               s_axi_bready_i,
-  input  logic [NumPorts-1:0][IdBits-1:0]   s_axi_arid_i,
-  input  logic [NumPorts-1:0][31:0]         s_axi_araddr_i,
-  input  logic [NumPorts-1:0][7:0]          s_axi_arlen_i,
-  input  logic [NumPorts-1:0][2:0]          s_axi_arsize_i,
-  input  logic [NumPorts-1:0][1:0]          s_axi_arburst_i,
-  input  logic [NumPorts-1:0][3:0]          s_axi_arcache_i,
-  input  logic [NumPorts-1:0][2:0]          s_axi_arprot_i,
-  input  logic [NumPorts-1:0][3:0]          s_axi_arqos_i,
-  input  logic [NumPorts-1:0]               s_axi_arvalid_i,
-  output logic [NumPorts-1:0]               s_axi_arready_o,
-  output logic [NumPorts-1:0][IdBits-1:0]   s_axi_rid_o,
-  output logic [NumPorts-1:0][DataBits-1:0] s_axi_rdata_o,
-  output logic [NumPorts-1:0][1:0]          s_axi_rresp_o,
-  output logic [NumPorts-1:0]               s_axi_rlast_o,
-  output logic [NumPorts-1:0]               s_axi_rvalid_o,
-  input  logic [NumPorts-1:0]               s_axi_rready_i,
+  input  logic [NumPorts-1:0][tessera_bus_pkg::AxiReqBits-1:0] slv_req_i,
+  output logic [NumPorts-1:0][tessera_bus_pkg::AxiRspBits-1:0] slv_rsp_o,
   // downstream AXI4 master (to the fabric)
-  output logic [MIdBits-1:0]  m_axi_awid_o,
-  output logic [31:0]         m_axi_awaddr_o,
-  output logic [7:0]          m_axi_awlen_o,
-  output logic [2:0]          m_axi_awsize_o,
-  output logic [1:0]          m_axi_awburst_o,
-  output logic [3:0]          m_axi_awcache_o,
-  output logic [2:0]          m_axi_awprot_o,
-  output logic [3:0]          m_axi_awqos_o,
-  output logic                m_axi_awvalid_o,
-  input  logic                m_axi_awready_i,
-  output logic [DataBits-1:0] m_axi_wdata_o,
-  output logic [DataBits/8-1:0] m_axi_wstrb_o,
-  output logic                m_axi_wlast_o,
-  output logic                m_axi_wvalid_o,
-  input  logic                m_axi_wready_i,
-  input  logic [MIdBits-1:0]  m_axi_bid_i,
-  input  logic [1:0]          m_axi_bresp_i,
-  input  logic                m_axi_bvalid_i,
-  output logic                m_axi_bready_o,
-  output logic [MIdBits-1:0]  m_axi_arid_o,
-  output logic [31:0]         m_axi_araddr_o,
-  output logic [7:0]          m_axi_arlen_o,
-  output logic [2:0]          m_axi_arsize_o,
-  output logic [1:0]          m_axi_arburst_o,
-  output logic [3:0]          m_axi_arcache_o,
-  output logic [2:0]          m_axi_arprot_o,
-  output logic [3:0]          m_axi_arqos_o,
-  output logic                m_axi_arvalid_o,
-  input  logic                m_axi_arready_i,
-  input  logic [MIdBits-1:0]  m_axi_rid_i,
-  input  logic [DataBits-1:0] m_axi_rdata_i,
-  input  logic [1:0]          m_axi_rresp_i,
-  input  logic                m_axi_rlast_i,
-  input  logic                m_axi_rvalid_i,
-  output logic                m_axi_rready_o,
-  // second downstream master, reads only (RdMasters = 2; else arvalid 0, rready 1):
-  // read-ahead refill bursts, ARID = 2*NumPorts + read-ahead MSHR index as on m_axi_*
-  output logic [MIdBits-1:0]  m1_axi_arid_o,
-  output logic [31:0]         m1_axi_araddr_o,
-  output logic [7:0]          m1_axi_arlen_o,
-  output logic [2:0]          m1_axi_arsize_o,
-  output logic [1:0]          m1_axi_arburst_o,
-  output logic [3:0]          m1_axi_arcache_o,
-  output logic [2:0]          m1_axi_arprot_o,
-  output logic [3:0]          m1_axi_arqos_o,
-  output logic                m1_axi_arvalid_o,
-  input  logic                m1_axi_arready_i,
-  input  logic [MIdBits-1:0]  m1_axi_rid_i,
-  input  logic [DataBits-1:0] m1_axi_rdata_i,
-  input  logic [1:0]          m1_axi_rresp_i,
-  input  logic                m1_axi_rlast_i,
-  input  logic                m1_axi_rvalid_i,
-  output logic                m1_axi_rready_o,
+  output tessera_bus_pkg::axi_req_t mst_req_o,
+  input  tessera_bus_pkg::axi_rsp_t mst_rsp_i,
+  // second downstream master, reads only (RdMasters = 2; else ar_valid 0, r_ready 1):
+  // read-ahead refill bursts, ARID = 2*NumPorts + read-ahead MSHR index as on mst_*.
+  // Per channel (AR payload, R payload, handshakes apart), not a request/response pair:
+  // r_ready depends combinationally on the first master's R response, and a request
+  // struct would put it into one variable with the AR payload, which the chip's crossbar
+  // arbitrates on. Verilator orders whole variables, so that is a (false) combinational
+  // loop through the crossbar (docs/fabric.md "Bus types").
+  output tessera_bus_pkg::axi_ax_chan_t mst1_ar_o,
+  output logic                          mst1_ar_valid_o,
+  input  logic                          mst1_ar_ready_i,
+  input  tessera_bus_pkg::axi_r_chan_t  mst1_r_i,
+  input  logic                          mst1_r_valid_i,
+  output logic                          mst1_r_ready_o,
   // APB4 register slave
-  input  logic        apb_psel_i,
-  input  logic        apb_penable_i,
-  input  logic        apb_pwrite_i,
-  input  logic [2:0]  apb_pprot_i,
-  input  logic [15:0] apb_paddr_i,
-  input  logic [31:0] apb_pwdata_i,
-  input  logic [3:0]  apb_pstrb_i,
-  output logic        apb_pready_o,
-  output logic [31:0] apb_prdata_o,
-  output logic        apb_pslverr_o,
+  input  tessera_bus_pkg::apb_req_t apb_req_i,
+  output tessera_bus_pkg::apb_rsp_t apb_rsp_o,
   // interrupt and completion message
   output logic        irq_o,
   output logic        msg_valid_o,
@@ -144,6 +65,31 @@ module tessera_l2 #(
   // read-ahead or maintenance in progress, no response held (the chip gates its clock)
   output logic        idle_o
 );
+  // the bus ports as signals: s_axi_*[p] (upstream), m_axi_* and m1_axi_* (downstream)
+  `TESSERA_AXI_ARRAY_DECL(s_axi_, NumPorts, IdBits)
+  `TESSERA_AXI_SLV_ARRAY_CONNECT(slv_req_i, slv_rsp_o, s_axi_, NumPorts, IdBits)
+  `TESSERA_AXI_SIGS_DECL(m_axi_, MIdBits)
+  `TESSERA_AXI_MST_CONNECT(mst_req_o, mst_rsp_i, m_axi_)
+  `TESSERA_AXI_SIGS_DECL_RD(m1_axi_, MIdBits)
+  assign mst1_ar_o.id    = tessera_bus_pkg::id_t'(m1_axi_arid);
+  assign mst1_ar_o.addr  = m1_axi_araddr;
+  assign mst1_ar_o.len   = m1_axi_arlen;
+  assign mst1_ar_o.size  = m1_axi_arsize;
+  assign mst1_ar_o.burst = m1_axi_arburst;
+  assign mst1_ar_o.cache = m1_axi_arcache;
+  assign mst1_ar_o.prot  = m1_axi_arprot;
+  assign mst1_ar_o.qos   = m1_axi_arqos;
+  assign mst1_ar_o.user  = '0;
+  assign mst1_ar_valid_o = m1_axi_arvalid;
+  assign m1_axi_arready  = mst1_ar_ready_i;
+  assign m1_axi_rid      = mst1_r_i.id[MIdBits-1:0];
+  assign m1_axi_rdata    = mst1_r_i.data;
+  assign m1_axi_rresp    = mst1_r_i.resp;
+  assign m1_axi_rlast    = mst1_r_i.last;
+  assign m1_axi_rvalid   = mst1_r_valid_i;
+  assign mst1_r_ready_o  = m1_axi_rready;
+  logic unused_m1_r;
+  assign unused_m1_r = ^{mst1_r_i.id, mst1_r_i.user};
   // ---------------------------------------------------------------- geometry
   localparam int unsigned Sets        = SizeBytes / (LineBytes * Ways);
   localparam int unsigned SetBits     = $clog2(Sets);
@@ -190,16 +136,16 @@ module tessera_l2 #(
   l2_reg_top u_regs (
     .clk           (clk_i),
     .arst_n        (rst_ni),
-    .s_apb_psel    (apb_psel_i),
-    .s_apb_penable (apb_penable_i),
-    .s_apb_pwrite  (apb_pwrite_i),
-    .s_apb_pprot   (apb_pprot_i),
-    .s_apb_paddr   (apb_paddr_i),
-    .s_apb_pwdata  (apb_pwdata_i),
-    .s_apb_pstrb   (apb_pstrb_i),
-    .s_apb_pready  (apb_pready_o),
-    .s_apb_prdata  (apb_prdata_o),
-    .s_apb_pslverr (apb_pslverr_o),
+    .s_apb_psel    (apb_req_i.psel),
+    .s_apb_penable (apb_req_i.penable),
+    .s_apb_pwrite  (apb_req_i.pwrite),
+    .s_apb_pprot   (apb_req_i.pprot),
+    .s_apb_paddr   (apb_req_i.paddr),
+    .s_apb_pwdata  (apb_req_i.pwdata),
+    .s_apb_pstrb   (apb_req_i.pstrb),
+    .s_apb_pready  (apb_rsp_o.pready),
+    .s_apb_prdata  (apb_rsp_o.prdata),
+    .s_apb_pslverr (apb_rsp_o.pslverr),
     .hwif_in       (hwif_in),
     .hwif_out      (hwif_out)
   );
@@ -257,19 +203,19 @@ module tessera_l2 #(
       .cfg_no_alloc_i    (cfg_no_alloc),
       .cfg_slices_log2_i (cfg_slices_log2),
       .cfg_slice_id_i    (cfg_slice_id),
-      .s_axi_arid_i      (s_axi_arid_i[p]),
-      .s_axi_araddr_i    (s_axi_araddr_i[p]),
-      .s_axi_arlen_i     (s_axi_arlen_i[p]),
-      .s_axi_arcache_i   (s_axi_arcache_i[p]),
-      .s_axi_arqos_i     (s_axi_arqos_i[p]),
-      .s_axi_arvalid_i   (s_axi_arvalid_i[p]),
-      .s_axi_arready_o   (s_axi_arready_o[p]),
-      .s_axi_rid_o       (s_axi_rid_o[p]),
-      .s_axi_rdata_o     (s_axi_rdata_o[p]),
-      .s_axi_rresp_o     (s_axi_rresp_o[p]),
-      .s_axi_rlast_o     (s_axi_rlast_o[p]),
-      .s_axi_rvalid_o    (s_axi_rvalid_o[p]),
-      .s_axi_rready_i    (s_axi_rready_i[p]),
+      .s_axi_arid_i      (s_axi_arid[p]),
+      .s_axi_araddr_i    (s_axi_araddr[p]),
+      .s_axi_arlen_i     (s_axi_arlen[p]),
+      .s_axi_arcache_i   (s_axi_arcache[p]),
+      .s_axi_arqos_i     (s_axi_arqos[p]),
+      .s_axi_arvalid_i   (s_axi_arvalid[p]),
+      .s_axi_arready_o   (s_axi_arready[p]),
+      .s_axi_rid_o       (s_axi_rid[p]),
+      .s_axi_rdata_o     (s_axi_rdata[p]),
+      .s_axi_rresp_o     (s_axi_rresp[p]),
+      .s_axi_rlast_o     (s_axi_rlast[p]),
+      .s_axi_rvalid_o    (s_axi_rvalid[p]),
+      .s_axi_rready_i    (s_axi_rready[p]),
       .req_valid_o       (eng_req[2*p]),
       .req_addr_o        (eng_addr[2*p]),
       .req_alloc_o       (eng_alloc[2*p]),
@@ -313,21 +259,21 @@ module tessera_l2 #(
       .cfg_no_alloc_i    (cfg_no_alloc),
       .cfg_slices_log2_i (cfg_slices_log2),
       .cfg_slice_id_i    (cfg_slice_id),
-      .s_axi_awid_i      (s_axi_awid_i[p]),
-      .s_axi_awaddr_i    (s_axi_awaddr_i[p]),
-      .s_axi_awlen_i     (s_axi_awlen_i[p]),
-      .s_axi_awcache_i   (s_axi_awcache_i[p]),
-      .s_axi_awqos_i     (s_axi_awqos_i[p]),
-      .s_axi_awvalid_i   (s_axi_awvalid_i[p]),
-      .s_axi_awready_o   (s_axi_awready_o[p]),
-      .s_axi_wdata_i     (s_axi_wdata_i[p]),
-      .s_axi_wstrb_i     (s_axi_wstrb_i[p]),
-      .s_axi_wvalid_i    (s_axi_wvalid_i[p]),
-      .s_axi_wready_o    (s_axi_wready_o[p]),
-      .s_axi_bid_o       (s_axi_bid_o[p]),
-      .s_axi_bresp_o     (s_axi_bresp_o[p]),
-      .s_axi_bvalid_o    (s_axi_bvalid_o[p]),
-      .s_axi_bready_i    (s_axi_bready_i[p]),
+      .s_axi_awid_i      (s_axi_awid[p]),
+      .s_axi_awaddr_i    (s_axi_awaddr[p]),
+      .s_axi_awlen_i     (s_axi_awlen[p]),
+      .s_axi_awcache_i   (s_axi_awcache[p]),
+      .s_axi_awqos_i     (s_axi_awqos[p]),
+      .s_axi_awvalid_i   (s_axi_awvalid[p]),
+      .s_axi_awready_o   (s_axi_awready[p]),
+      .s_axi_wdata_i     (s_axi_wdata[p]),
+      .s_axi_wstrb_i     (s_axi_wstrb[p]),
+      .s_axi_wvalid_i    (s_axi_wvalid[p]),
+      .s_axi_wready_o    (s_axi_wready[p]),
+      .s_axi_bid_o       (s_axi_bid[p]),
+      .s_axi_bresp_o     (s_axi_bresp[p]),
+      .s_axi_bvalid_o    (s_axi_bvalid[p]),
+      .s_axi_bready_i    (s_axi_bready[p]),
       .req_valid_o       (eng_req[2*p+1]),
       .req_addr_o        (eng_addr[2*p+1]),
       .req_wdata_o       (eng_wdata[2*p+1]),
@@ -446,7 +392,7 @@ module tessera_l2 #(
       fl_bank  = pf_fill_bank;
       fl_lset  = pf_fill_lset;
       fl_way   = pf_fill_way;
-      fl_wdata = {m_axi_rdata_i, pf_pair ? hb_data_q : m_axi_rdata_i};
+      fl_wdata = {m_axi_rdata, pf_pair ? hb_data_q : m_axi_rdata};
     end else begin
       fl_beat  = p1_fill_beat;
       fl_last  = p1_fill_beat;  // a line's beat 1 is its last
@@ -455,7 +401,7 @@ module tessera_l2 #(
       fl_bank  = p1_fill_bank;
       fl_lset  = p1_fill_lset;
       fl_way   = p1_fill_way;
-      fl_wdata = {m1_axi_rdata_i, p1_pair ? hb1_data_q : m1_axi_rdata_i};
+      fl_wdata = {m1_axi_rdata, p1_pair ? hb1_data_q : m1_axi_rdata};
     end
   end
   logic [NumSide-1:0]  sd_gnt_arb;
@@ -770,8 +716,8 @@ module tessera_l2 #(
   // during maintenance (its write-backs must enter the queue before any later eviction)
   assign pf_enable  = wq_room2 && !mt_busy;
   assign pf_wq_push = pres_valid && (pres_kind == tessera_l2_pkg::ResMissAlloc) && pres_vdirty;
-  assign pf_r_valid = m_axi_rvalid_i && (32'(m_axi_rid_i) >= NumEng) && (32'(m_axi_rid_i) < NumRd);
-  assign pf_r_idx   = PfW'(32'(m_axi_rid_i) - NumEng);
+  assign pf_r_valid = m_axi_rvalid && (32'(m_axi_rid) >= NumEng) && (32'(m_axi_rid) < NumRd);
+  assign pf_r_idx   = PfW'(32'(m_axi_rid) - NumEng);
   // Refill pairs: beat 0 of a read-ahead line is held in one register and written with
   // its beat 1 by a single side operation (one bank cycle per refilled line instead of
   // two). Beats of one MSHR arrive in order, so the next beat of the held MSHR is that
@@ -792,7 +738,7 @@ module tessera_l2 #(
     end else if (pf_hold) begin
       hb_v_q    <= 1'b1;
       hb_idx_q  <= pf_r_idx;
-      hb_data_q <= m_axi_rdata_i;
+      hb_data_q <= m_axi_rdata;
     end else if (pf_pair) begin
       hb_v_q    <= 1'b0;
     end
@@ -812,11 +758,11 @@ module tessera_l2 #(
   logic           hb1_v_q;
   logic [PfW-1:0] hb1_idx_q;
   if (RdMasters == 2) begin : g_rd1
-    assign p1_r_valid = m1_axi_rvalid_i;
-    assign p1_r_idx   = PfW'(32'(m1_axi_rid_i) - NumEng);
+    assign p1_r_valid = m1_axi_rvalid;
+    assign p1_r_idx   = PfW'(32'(m1_axi_rid) - NumEng);
   end else begin : g_no_rd1
     logic unused_r1;
-    assign unused_r1  = ^{m1_axi_rid_i, m1_axi_rvalid_i};
+    assign unused_r1  = ^{m1_axi_rid, m1_axi_rvalid};
     assign p1_r_valid = 1'b0;
     assign p1_r_idx   = '0;
   end
@@ -825,7 +771,7 @@ module tessera_l2 #(
   assign p1_need = p1_r_valid && !p1_hold;
   assign p1_go   = p1_need && !pf_fill && (!(|sd_req) || (p1_age_q == 2'd3));
   assign p1_acc  = p1_hold || p1_go;
-  assign m1_axi_rready_o = !p1_need || p1_go;
+  assign m1_axi_rready = !p1_need || p1_go;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) p1_age_q <= '0;
     else         p1_age_q <= (p1_need && !p1_go && p1_age_q != 2'd3) ? p1_age_q + 2'd1 :
@@ -839,7 +785,7 @@ module tessera_l2 #(
     end else if (p1_hold) begin
       hb1_v_q    <= 1'b1;
       hb1_idx_q  <= p1_r_idx;
-      hb1_data_q <= m1_axi_rdata_i;
+      hb1_data_q <= m1_axi_rdata;
     end else if (p1_pair && p1_go) begin
       hb1_v_q    <= 1'b0;
     end
@@ -887,10 +833,10 @@ module tessera_l2 #(
     .rng_n_o      (pf_rng_n),
     .r_valid_i    (pf_r_valid),
     .r_idx_i      (pf_r_idx),
-    .r_resp_i     (m_axi_rresp_i),
+    .r_resp_i     (m_axi_rresp),
     .r1_valid_i   (p1_acc),
     .r1_idx_i     (p1_r_idx),
-    .r1_resp_i    (m1_axi_rresp_i),
+    .r1_resp_i    (m1_axi_rresp),
     .fill_bank_o  (pf_fill_bank),
     .fill_lset_o  (pf_fill_lset),
     .fill_way_o   (pf_fill_way),
@@ -974,13 +920,13 @@ module tessera_l2 #(
       .hz_want_o      (ms_hz_want[e]),
       .ar_gnt_i       (ms_ar_gnt[e]),
       .r_valid_i      (ms_r_valid[e]),
-      .r_data_i       (m_axi_rdata_i),
-      .r_resp_i       (m_axi_rresp_i),
-      .r_last_i       (m_axi_rlast_i)
+      .r_data_i       (m_axi_rdata),
+      .r_resp_i       (m_axi_rresp),
+      .r_last_i       (m_axi_rlast)
     );
-    assign ms_r_valid[e]  = m_axi_rvalid_i && (m_axi_rid_i == MIdBits'(e));
+    assign ms_r_valid[e]  = m_axi_rvalid && (m_axi_rid == MIdBits'(e));
   end
-  assign m_axi_rready_o = 1'b1;
+  assign m_axi_rready = 1'b1;
 
   // ---------------------------------------------------------------- write queue
   logic                    mt_wq_req, mt_wq_gnt, mt_b_done, mt_wb_pend;
@@ -1023,7 +969,7 @@ module tessera_l2 #(
   assign wp_src    = mt_wq_req ? SrcW'(MaintSrc) : SrcW'(wp_idx);
 
   logic [MIdBits-1:0] unused_bid;
-  assign unused_bid = m_axi_bid_i;
+  assign unused_bid = m_axi_bid;
 
   tessera_l2_wq #(
     .Depth   (WqDepth),
@@ -1048,25 +994,25 @@ module tessera_l2 #(
     .done_addr_o     (wq_done_addr),
     .ent_valid_o     (wq_ent_valid),
     .ent_line_o      (wq_ent_line),
-    .m_axi_awid_o    (m_axi_awid_o),
-    .m_axi_awaddr_o  (m_axi_awaddr_o),
-    .m_axi_awlen_o   (m_axi_awlen_o),
-    .m_axi_awvalid_o (m_axi_awvalid_o),
-    .m_axi_awready_i (m_axi_awready_i),
-    .m_axi_wdata_o   (m_axi_wdata_o),
-    .m_axi_wstrb_o   (m_axi_wstrb_o),
-    .m_axi_wlast_o   (m_axi_wlast_o),
-    .m_axi_wvalid_o  (m_axi_wvalid_o),
-    .m_axi_wready_i  (m_axi_wready_i),
-    .m_axi_bresp_i   (m_axi_bresp_i),
-    .m_axi_bvalid_i  (m_axi_bvalid_i),
-    .m_axi_bready_o  (m_axi_bready_o)
+    .m_axi_awid_o    (m_axi_awid),
+    .m_axi_awaddr_o  (m_axi_awaddr),
+    .m_axi_awlen_o   (m_axi_awlen),
+    .m_axi_awvalid_o (m_axi_awvalid),
+    .m_axi_awready_i (m_axi_awready),
+    .m_axi_wdata_o   (m_axi_wdata),
+    .m_axi_wstrb_o   (m_axi_wstrb),
+    .m_axi_wlast_o   (m_axi_wlast),
+    .m_axi_wvalid_o  (m_axi_wvalid),
+    .m_axi_wready_i  (m_axi_wready),
+    .m_axi_bresp_i   (m_axi_bresp),
+    .m_axi_bvalid_i  (m_axi_bvalid),
+    .m_axi_bready_o  (m_axi_bready)
   );
-  assign m_axi_awsize_o  = 3'd5;
-  assign m_axi_awburst_o = 2'b01;
-  assign m_axi_awcache_o = 4'b0011;
-  assign m_axi_awprot_o  = 3'b000;
-  assign m_axi_awqos_o   = 4'd0;
+  assign m_axi_awsize  = 3'd5;
+  assign m_axi_awburst = 2'b01;
+  assign m_axi_awcache = 4'b0011;
+  assign m_axi_awprot  = 3'b000;
+  assign m_axi_awqos   = 4'd0;
 
   always_comb begin
     for (int e = 0; e < NumEng; e++) begin
@@ -1142,7 +1088,7 @@ module tessera_l2 #(
       ar_len_all[NumEng + k]  = pf_ar_len[k];
     end
   end
-  assign ar_take = !ar_v_q || m_axi_arready_i;
+  assign ar_take = !ar_v_q || m_axi_arready;
   tessera_rr_arb #(.N(NumRd)) u_ar_arb (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
@@ -1167,15 +1113,15 @@ module tessera_l2 #(
       ar_addr_q <= ar_addr_all[ar_idx];
     end
   end
-  assign m_axi_arid_o    = MIdBits'(ar_id_q);
-  assign m_axi_araddr_o  = ar_addr_q;
-  assign m_axi_arlen_o   = ar_len_q;
-  assign m_axi_arsize_o  = 3'd5;
-  assign m_axi_arburst_o = 2'b01;
-  assign m_axi_arcache_o = 4'b0011;
-  assign m_axi_arprot_o  = 3'b000;
-  assign m_axi_arqos_o   = 4'd0;
-  assign m_axi_arvalid_o = ar_v_q;
+  assign m_axi_arid    = MIdBits'(ar_id_q);
+  assign m_axi_araddr  = ar_addr_q;
+  assign m_axi_arlen   = ar_len_q;
+  assign m_axi_arsize  = 3'd5;
+  assign m_axi_arburst = 2'b01;
+  assign m_axi_arcache = 4'b0011;
+  assign m_axi_arprot  = 3'b000;
+  assign m_axi_arqos   = 4'd0;
+  assign m_axi_arvalid = ar_v_q;
 
   // second read master: the read-ahead runs the first one does not take in this cycle. The
   // first takes one only while it has no more R beats outstanding than the second (or the
@@ -1190,17 +1136,17 @@ module tessera_l2 #(
     logic [7:0]       ar1_len_q;
     logic [9:0]       out0_q, out1_q;  // R beats requested and not yet received, per master
     assign ar1_req  = pf_ar_req & ~ar_gnt_all[NumRd-1:NumEng];
-    assign ar1_take = !ar1_v_q || m1_axi_arready_i;
+    assign ar1_take = !ar1_v_q || m1_axi_arready;
     assign pf0_ok   = (out0_q <= out1_q) || !ar1_take;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         out0_q <= '0;
         out1_q <= '0;
       end else begin
-        out0_q <= out0_q + ((ar_v_q && m_axi_arready_i) ? 10'(ar_len_q) + 10'd1 : 10'd0)
-                         - 10'(m_axi_rvalid_i);
-        out1_q <= out1_q + ((ar1_v_q && m1_axi_arready_i) ? 10'(ar1_len_q) + 10'd1 : 10'd0)
-                         - 10'(m1_axi_rvalid_i && m1_axi_rready_o);
+        out0_q <= out0_q + ((ar_v_q && m_axi_arready) ? 10'(ar_len_q) + 10'd1 : 10'd0)
+                         - 10'(m_axi_rvalid);
+        out1_q <= out1_q + ((ar1_v_q && m1_axi_arready) ? 10'(ar1_len_q) + 10'd1 : 10'd0)
+                         - 10'(m1_axi_rvalid && m1_axi_rready);
       end
     end
     tessera_rr_arb #(.N(NumPf)) u_ar1_arb (
@@ -1225,25 +1171,25 @@ module tessera_l2 #(
         ar1_addr_q <= pf_ar_addr[ar1_idx];
       end
     end
-    assign m1_axi_arid_o    = MIdBits'(32'(ar1_id_q) + NumEng);
-    assign m1_axi_araddr_o  = ar1_addr_q;
-    assign m1_axi_arlen_o   = ar1_len_q;
+    assign m1_axi_arid    = MIdBits'(32'(ar1_id_q) + NumEng);
+    assign m1_axi_araddr  = ar1_addr_q;
+    assign m1_axi_arlen   = ar1_len_q;
   end else begin : g_no_ar1
     logic unused_ar1;
-    assign unused_ar1       = m1_axi_arready_i;
+    assign unused_ar1       = m1_axi_arready;
     assign ar1_gnt          = '0;
     assign ar1_v_q          = 1'b0;
     assign pf0_ok           = 1'b1;
-    assign m1_axi_arid_o    = '0;
-    assign m1_axi_araddr_o  = '0;
-    assign m1_axi_arlen_o   = '0;
+    assign m1_axi_arid    = '0;
+    assign m1_axi_araddr  = '0;
+    assign m1_axi_arlen   = '0;
   end
-  assign m1_axi_arsize_o  = 3'd5;
-  assign m1_axi_arburst_o = 2'b01;
-  assign m1_axi_arcache_o = 4'b0011;
-  assign m1_axi_arprot_o  = 3'b000;
-  assign m1_axi_arqos_o   = 4'd0;
-  assign m1_axi_arvalid_o = ar1_v_q;
+  assign m1_axi_arsize  = 3'd5;
+  assign m1_axi_arburst = 2'b01;
+  assign m1_axi_arcache = 4'b0011;
+  assign m1_axi_arprot  = 3'b000;
+  assign m1_axi_arqos   = 4'd0;
+  assign m1_axi_arvalid = ar1_v_q;
 
   // ---------------------------------------------------------------- maintenance
   logic       mt_done, mt_side_res;
@@ -1388,8 +1334,8 @@ module tessera_l2 #(
       c_stall_q <= c_stall_q + 32'(|eng_stall);
       for (int p = 0; p < NumPorts && p < 5; p++) begin
         c_bytes_q[p] <= c_bytes_q[p] +
-                        32'(s_axi_rvalid_o[p] && s_axi_rready_i[p]) * 32'd32 +
-                        32'(s_axi_wvalid_i[p] && s_axi_wready_o[p]) * 32'd32;
+                        32'(s_axi_rvalid[p] && s_axi_rready[p]) * 32'd32 +
+                        32'(s_axi_wvalid[p] && s_axi_wready[p]) * 32'd32;
       end
     end
   end
@@ -1425,10 +1371,10 @@ module tessera_l2 #(
 
   // unused inputs of the AXI subset (size is always the bus width, bursts are INCR)
   logic unused_axi;
-  assign unused_axi = ^{s_axi_awsize_i, s_axi_awburst_i, s_axi_awprot_i, s_axi_wlast_i,
-                        s_axi_arsize_i, s_axi_arburst_i, s_axi_arprot_i, bs_hit,
+  assign unused_axi = ^{s_axi_awsize, s_axi_awburst, s_axi_awprot, s_axi_wlast,
+                        s_axi_arsize, s_axi_arburst, s_axi_arprot, bs_hit,
                         eres_way, ms_free, eng_cur_wdata[0], eng_cur_wdata1[0], ms_side_wdata[0], eres_rdata, eres_rdata1, mdone_rdata,
-                        m1_axi_rlast_i};
+                        m1_axi_rlast};
   // ---------------------------------------------------------------- idle
   // Every unit that can act on its own is at rest and no one-cycle result is in flight;
   // the flops left (tags, data, counters, registers) then change only with an input

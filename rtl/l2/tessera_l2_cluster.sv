@@ -19,7 +19,7 @@ module tessera_l2_cluster #(
   parameter int unsigned MIdBits   = 4,
   parameter int unsigned ArDepth   = 8,   // read bursts per slice port, router ring and R buffer (power of 2)
   parameter int unsigned BqDepth   = 8,   // B responses queued per slice write engine (power of 2)
-  parameter int unsigned RdMasters = 1,   // 2: each slice has a second, read-only master (m1_axi_*)
+  parameter int unsigned RdMasters = 1,   // 2: each slice has a second, read-only master (mst1_*)
   parameter logic [31:0] MemBase   = 32'h8000_0000,
   parameter logic [31:0] MemSize   = 32'h4000_0000,
   localparam int unsigned NU       = NumSlices * NumPorts
@@ -27,105 +27,22 @@ module tessera_l2_cluster #(
   input  logic clk_i,
   input  logic rst_ni,
   // upstream AXI4 slave ports (engines)
-  input  logic [NU-1:0][IdBits-1:0]     s_axi_awid_i,
-  input  logic [NU-1:0][31:0]           s_axi_awaddr_i,
-  input  logic [NU-1:0][7:0]            s_axi_awlen_i,
-  input  logic [NU-1:0][2:0]            s_axi_awsize_i,
-  input  logic [NU-1:0][1:0]            s_axi_awburst_i,
-  input  logic [NU-1:0][3:0]            s_axi_awcache_i,
-  input  logic [NU-1:0][2:0]            s_axi_awprot_i,
-  input  logic [NU-1:0][3:0]            s_axi_awqos_i,
-  input  logic [NU-1:0]                 s_axi_awvalid_i,
-  output logic [NU-1:0]                 s_axi_awready_o,
-  input  logic [NU-1:0][DataBits-1:0]   s_axi_wdata_i,
-  input  logic [NU-1:0][DataBits/8-1:0] s_axi_wstrb_i,
-  input  logic [NU-1:0]                 s_axi_wlast_i,
-  input  logic [NU-1:0]                 s_axi_wvalid_i,
-  output logic [NU-1:0]                 s_axi_wready_o,
-  output logic [NU-1:0][IdBits-1:0]     s_axi_bid_o,
-  output logic [NU-1:0][1:0]            s_axi_bresp_o,
-  output logic [NU-1:0]                 s_axi_bvalid_o,
-  input  logic [NU-1:0]                 s_axi_bready_i,
-  input  logic [NU-1:0][IdBits-1:0]     s_axi_arid_i,
-  input  logic [NU-1:0][31:0]           s_axi_araddr_i,
-  input  logic [NU-1:0][7:0]            s_axi_arlen_i,
-  input  logic [NU-1:0][2:0]            s_axi_arsize_i,
-  input  logic [NU-1:0][1:0]            s_axi_arburst_i,
-  input  logic [NU-1:0][3:0]            s_axi_arcache_i,
-  input  logic [NU-1:0][2:0]            s_axi_arprot_i,
-  input  logic [NU-1:0][3:0]            s_axi_arqos_i,
-  input  logic [NU-1:0]                 s_axi_arvalid_i,
-  output logic [NU-1:0]                 s_axi_arready_o,
-  output logic [NU-1:0][IdBits-1:0]     s_axi_rid_o,
-  output logic [NU-1:0][DataBits-1:0]   s_axi_rdata_o,
-  output logic [NU-1:0][1:0]            s_axi_rresp_o,
-  output logic [NU-1:0]                 s_axi_rlast_o,
-  output logic [NU-1:0]                 s_axi_rvalid_o,
-  input  logic [NU-1:0]                 s_axi_rready_i,
+  input  logic [NU-1:0][tessera_bus_pkg::AxiReqBits-1:0] slv_req_i,
+  output logic [NU-1:0][tessera_bus_pkg::AxiRspBits-1:0] slv_rsp_o,
   // downstream AXI4 masters (fabric), one per slice
-  output logic [NumSlices-1:0][MIdBits-1:0]    m_axi_awid_o,
-  output logic [NumSlices-1:0][31:0]           m_axi_awaddr_o,
-  output logic [NumSlices-1:0][7:0]            m_axi_awlen_o,
-  output logic [NumSlices-1:0][2:0]            m_axi_awsize_o,
-  output logic [NumSlices-1:0][1:0]            m_axi_awburst_o,
-  output logic [NumSlices-1:0][3:0]            m_axi_awcache_o,
-  output logic [NumSlices-1:0][2:0]            m_axi_awprot_o,
-  output logic [NumSlices-1:0][3:0]            m_axi_awqos_o,
-  output logic [NumSlices-1:0]                 m_axi_awvalid_o,
-  input  logic [NumSlices-1:0]                 m_axi_awready_i,
-  output logic [NumSlices-1:0][DataBits-1:0]   m_axi_wdata_o,
-  output logic [NumSlices-1:0][DataBits/8-1:0] m_axi_wstrb_o,
-  output logic [NumSlices-1:0]                 m_axi_wlast_o,
-  output logic [NumSlices-1:0]                 m_axi_wvalid_o,
-  input  logic [NumSlices-1:0]                 m_axi_wready_i,
-  input  logic [NumSlices-1:0][MIdBits-1:0]    m_axi_bid_i,
-  input  logic [NumSlices-1:0][1:0]            m_axi_bresp_i,
-  input  logic [NumSlices-1:0]                 m_axi_bvalid_i,
-  output logic [NumSlices-1:0]                 m_axi_bready_o,
-  output logic [NumSlices-1:0][MIdBits-1:0]    m_axi_arid_o,
-  output logic [NumSlices-1:0][31:0]           m_axi_araddr_o,
-  output logic [NumSlices-1:0][7:0]            m_axi_arlen_o,
-  output logic [NumSlices-1:0][2:0]            m_axi_arsize_o,
-  output logic [NumSlices-1:0][1:0]            m_axi_arburst_o,
-  output logic [NumSlices-1:0][3:0]            m_axi_arcache_o,
-  output logic [NumSlices-1:0][2:0]            m_axi_arprot_o,
-  output logic [NumSlices-1:0][3:0]            m_axi_arqos_o,
-  output logic [NumSlices-1:0]                 m_axi_arvalid_o,
-  input  logic [NumSlices-1:0]                 m_axi_arready_i,
-  input  logic [NumSlices-1:0][MIdBits-1:0]    m_axi_rid_i,
-  input  logic [NumSlices-1:0][DataBits-1:0]   m_axi_rdata_i,
-  input  logic [NumSlices-1:0][1:0]            m_axi_rresp_i,
-  input  logic [NumSlices-1:0]                 m_axi_rlast_i,
-  input  logic [NumSlices-1:0]                 m_axi_rvalid_i,
-  output logic [NumSlices-1:0]                 m_axi_rready_o,
-  // second, read-only masters (RdMasters = 2; else arvalid 0), one per slice
-  output logic [NumSlices-1:0][MIdBits-1:0]    m1_axi_arid_o,
-  output logic [NumSlices-1:0][31:0]           m1_axi_araddr_o,
-  output logic [NumSlices-1:0][7:0]            m1_axi_arlen_o,
-  output logic [NumSlices-1:0][2:0]            m1_axi_arsize_o,
-  output logic [NumSlices-1:0][1:0]            m1_axi_arburst_o,
-  output logic [NumSlices-1:0][3:0]            m1_axi_arcache_o,
-  output logic [NumSlices-1:0][2:0]            m1_axi_arprot_o,
-  output logic [NumSlices-1:0][3:0]            m1_axi_arqos_o,
-  output logic [NumSlices-1:0]                 m1_axi_arvalid_o,
-  input  logic [NumSlices-1:0]                 m1_axi_arready_i,
-  input  logic [NumSlices-1:0][MIdBits-1:0]    m1_axi_rid_i,
-  input  logic [NumSlices-1:0][DataBits-1:0]   m1_axi_rdata_i,
-  input  logic [NumSlices-1:0][1:0]            m1_axi_rresp_i,
-  input  logic [NumSlices-1:0]                 m1_axi_rlast_i,
-  input  logic [NumSlices-1:0]                 m1_axi_rvalid_i,
-  output logic [NumSlices-1:0]                 m1_axi_rready_o,
-  // APB4 register slaves (one select per slice, the rest shared)
-  input  logic [NumSlices-1:0]       apb_psel_i,
-  input  logic                       apb_penable_i,
-  input  logic                       apb_pwrite_i,
-  input  logic [2:0]                 apb_pprot_i,
-  input  logic [15:0]                apb_paddr_i,
-  input  logic [31:0]                apb_pwdata_i,
-  input  logic [3:0]                 apb_pstrb_i,
-  output logic [NumSlices-1:0]       apb_pready_o,
-  output logic [NumSlices-1:0][31:0] apb_prdata_o,
-  output logic [NumSlices-1:0]       apb_pslverr_o,
+  output logic [NumSlices-1:0][tessera_bus_pkg::AxiReqBits-1:0] mst_req_o,
+  input  logic [NumSlices-1:0][tessera_bus_pkg::AxiRspBits-1:0] mst_rsp_i,
+  // second, read-only masters (RdMasters = 2; else AR idle), one per slice
+  // (per channel, as tessera_l2's mst1_* ports)
+  output logic [NumSlices-1:0][tessera_bus_pkg::AxiAxBits-1:0]  mst1_ar_o,
+  output logic [NumSlices-1:0]                                  mst1_ar_valid_o,
+  input  logic [NumSlices-1:0]                                  mst1_ar_ready_i,
+  input  logic [NumSlices-1:0][tessera_bus_pkg::AxiRBits-1:0]   mst1_r_i,
+  input  logic [NumSlices-1:0]                                  mst1_r_valid_i,
+  output logic [NumSlices-1:0]                                  mst1_r_ready_o,
+  // APB4 register slaves, one per slice
+  input  logic [NumSlices-1:0][tessera_bus_pkg::ApbReqBits-1:0] apb_req_i,
+  output logic [NumSlices-1:0][tessera_bus_pkg::ApbRspBits-1:0] apb_rsp_o,
   // interrupts and maintenance completion messages, one per slice
   output logic [NumSlices-1:0]       irq_o,
   output logic [NumSlices-1:0]       msg_valid_o,
@@ -136,26 +53,36 @@ module tessera_l2_cluster #(
   // valid on an upstream port or keep a slice busy (see tessera_top's L2 clock gate)
   output logic                       idle_o
 );
+  // the upstream ports as per-signal arrays s_axi_*[u] (the routers' inputs)
+  `TESSERA_AXI_ARRAY_DECL(s_axi_, NU, IdBits)
+  `TESSERA_AXI_SLV_ARRAY_CONNECT(slv_req_i, slv_rsp_o, s_axi_, NU, IdBits)
   logic [NumSlices-1:0] slice_idle;
   assign idle_o = &slice_idle;
 
   // slice-side upstream signals (after the routers)
-  logic [NU-1:0][IdBits-1:0]     c_awid, c_arid, c_bid, c_rid;
-  logic [NU-1:0][31:0]           c_awaddr, c_araddr;
-  logic [NU-1:0][7:0]            c_awlen, c_arlen;
-  logic [NU-1:0][2:0]            c_awsize, c_arsize, c_awprot, c_arprot;
-  logic [NU-1:0][1:0]            c_awburst, c_arburst, c_bresp, c_rresp;
-  logic [NU-1:0][3:0]            c_awcache, c_arcache, c_awqos, c_arqos;
-  logic [NU-1:0]                 c_awvalid, c_awready, c_wlast, c_wvalid, c_wready;
-  logic [NU-1:0]                 c_bvalid, c_bready, c_arvalid, c_arready;
-  logic [NU-1:0]                 c_rlast, c_rvalid, c_rready;
-  logic [NU-1:0][DataBits-1:0]   c_wdata, c_rdata;
-  logic [NU-1:0][DataBits/8-1:0] c_wstrb;
+  `TESSERA_AXI_ARRAY_DECL(c_, NU, IdBits)
   logic [NumSlices-1:0][1:0]     slices_log2;
+
+  // the slice-side signals as the slices' upstream bus ports
+  logic [NU-1:0][tessera_bus_pkg::AxiReqBits-1:0] c_req;
+  logic [NU-1:0][tessera_bus_pkg::AxiRspBits-1:0] c_rsp;
+  `TESSERA_AXI_MST_ARRAY_CONNECT(c_req, c_rsp, c_, NU, IdBits)
 
   // ---------------------------------------------------------------- slices
   for (genvar d = 0; d < NumSlices; d++) begin : g_slice
     localparam int unsigned U0 = d * NumPorts;
+    tessera_bus_pkg::axi_req_t     m_req;
+    tessera_bus_pkg::axi_rsp_t     m_rsp;
+    tessera_bus_pkg::axi_ax_chan_t m1_ar;
+    tessera_bus_pkg::axi_r_chan_t  m1_r;
+    tessera_bus_pkg::apb_req_t apb_req;
+    tessera_bus_pkg::apb_rsp_t apb_rsp;
+    assign mst_req_o[d]     = m_req;
+    assign m_rsp            = mst_rsp_i[d];
+    assign mst1_ar_o[d]     = m1_ar;
+    assign m1_r             = mst1_r_i[d];
+    assign apb_req          = apb_req_i[d];
+    assign apb_rsp_o[d]     = apb_rsp;
     tessera_l2 #(
       .SizeBytes(SizeBytes),
       .Ways     (Ways),
@@ -173,102 +100,18 @@ module tessera_l2_cluster #(
     ) u_l2 (
       .clk_i            (clk_i),
       .rst_ni           (rst_ni),
-      .s_axi_awid_i     (c_awid[U0 +: NumPorts]),
-      .s_axi_awaddr_i   (c_awaddr[U0 +: NumPorts]),
-      .s_axi_awlen_i    (c_awlen[U0 +: NumPorts]),
-      .s_axi_awsize_i   (c_awsize[U0 +: NumPorts]),
-      .s_axi_awburst_i  (c_awburst[U0 +: NumPorts]),
-      .s_axi_awcache_i  (c_awcache[U0 +: NumPorts]),
-      .s_axi_awprot_i   (c_awprot[U0 +: NumPorts]),
-      .s_axi_awqos_i    (c_awqos[U0 +: NumPorts]),
-      .s_axi_awvalid_i  (c_awvalid[U0 +: NumPorts]),
-      .s_axi_awready_o  (c_awready[U0 +: NumPorts]),
-      .s_axi_wdata_i    (c_wdata[U0 +: NumPorts]),
-      .s_axi_wstrb_i    (c_wstrb[U0 +: NumPorts]),
-      .s_axi_wlast_i    (c_wlast[U0 +: NumPorts]),
-      .s_axi_wvalid_i   (c_wvalid[U0 +: NumPorts]),
-      .s_axi_wready_o   (c_wready[U0 +: NumPorts]),
-      .s_axi_bid_o      (c_bid[U0 +: NumPorts]),
-      .s_axi_bresp_o    (c_bresp[U0 +: NumPorts]),
-      .s_axi_bvalid_o   (c_bvalid[U0 +: NumPorts]),
-      .s_axi_bready_i   (c_bready[U0 +: NumPorts]),
-      .s_axi_arid_i     (c_arid[U0 +: NumPorts]),
-      .s_axi_araddr_i   (c_araddr[U0 +: NumPorts]),
-      .s_axi_arlen_i    (c_arlen[U0 +: NumPorts]),
-      .s_axi_arsize_i   (c_arsize[U0 +: NumPorts]),
-      .s_axi_arburst_i  (c_arburst[U0 +: NumPorts]),
-      .s_axi_arcache_i  (c_arcache[U0 +: NumPorts]),
-      .s_axi_arprot_i   (c_arprot[U0 +: NumPorts]),
-      .s_axi_arqos_i    (c_arqos[U0 +: NumPorts]),
-      .s_axi_arvalid_i  (c_arvalid[U0 +: NumPorts]),
-      .s_axi_arready_o  (c_arready[U0 +: NumPorts]),
-      .s_axi_rid_o      (c_rid[U0 +: NumPorts]),
-      .s_axi_rdata_o    (c_rdata[U0 +: NumPorts]),
-      .s_axi_rresp_o    (c_rresp[U0 +: NumPorts]),
-      .s_axi_rlast_o    (c_rlast[U0 +: NumPorts]),
-      .s_axi_rvalid_o   (c_rvalid[U0 +: NumPorts]),
-      .s_axi_rready_i   (c_rready[U0 +: NumPorts]),
-      .m_axi_awid_o     (m_axi_awid_o[d]),
-      .m_axi_awaddr_o   (m_axi_awaddr_o[d]),
-      .m_axi_awlen_o    (m_axi_awlen_o[d]),
-      .m_axi_awsize_o   (m_axi_awsize_o[d]),
-      .m_axi_awburst_o  (m_axi_awburst_o[d]),
-      .m_axi_awcache_o  (m_axi_awcache_o[d]),
-      .m_axi_awprot_o   (m_axi_awprot_o[d]),
-      .m_axi_awqos_o    (m_axi_awqos_o[d]),
-      .m_axi_awvalid_o  (m_axi_awvalid_o[d]),
-      .m_axi_awready_i  (m_axi_awready_i[d]),
-      .m_axi_wdata_o    (m_axi_wdata_o[d]),
-      .m_axi_wstrb_o    (m_axi_wstrb_o[d]),
-      .m_axi_wlast_o    (m_axi_wlast_o[d]),
-      .m_axi_wvalid_o   (m_axi_wvalid_o[d]),
-      .m_axi_wready_i   (m_axi_wready_i[d]),
-      .m_axi_bid_i      (m_axi_bid_i[d]),
-      .m_axi_bresp_i    (m_axi_bresp_i[d]),
-      .m_axi_bvalid_i   (m_axi_bvalid_i[d]),
-      .m_axi_bready_o   (m_axi_bready_o[d]),
-      .m_axi_arid_o     (m_axi_arid_o[d]),
-      .m_axi_araddr_o   (m_axi_araddr_o[d]),
-      .m_axi_arlen_o    (m_axi_arlen_o[d]),
-      .m_axi_arsize_o   (m_axi_arsize_o[d]),
-      .m_axi_arburst_o  (m_axi_arburst_o[d]),
-      .m_axi_arcache_o  (m_axi_arcache_o[d]),
-      .m_axi_arprot_o   (m_axi_arprot_o[d]),
-      .m_axi_arqos_o    (m_axi_arqos_o[d]),
-      .m_axi_arvalid_o  (m_axi_arvalid_o[d]),
-      .m_axi_arready_i  (m_axi_arready_i[d]),
-      .m_axi_rid_i      (m_axi_rid_i[d]),
-      .m_axi_rdata_i    (m_axi_rdata_i[d]),
-      .m_axi_rresp_i    (m_axi_rresp_i[d]),
-      .m_axi_rlast_i    (m_axi_rlast_i[d]),
-      .m_axi_rvalid_i   (m_axi_rvalid_i[d]),
-      .m_axi_rready_o   (m_axi_rready_o[d]),
-      .m1_axi_arid_o    (m1_axi_arid_o[d]),
-      .m1_axi_araddr_o  (m1_axi_araddr_o[d]),
-      .m1_axi_arlen_o   (m1_axi_arlen_o[d]),
-      .m1_axi_arsize_o  (m1_axi_arsize_o[d]),
-      .m1_axi_arburst_o (m1_axi_arburst_o[d]),
-      .m1_axi_arcache_o (m1_axi_arcache_o[d]),
-      .m1_axi_arprot_o  (m1_axi_arprot_o[d]),
-      .m1_axi_arqos_o   (m1_axi_arqos_o[d]),
-      .m1_axi_arvalid_o (m1_axi_arvalid_o[d]),
-      .m1_axi_arready_i (m1_axi_arready_i[d]),
-      .m1_axi_rid_i     (m1_axi_rid_i[d]),
-      .m1_axi_rdata_i   (m1_axi_rdata_i[d]),
-      .m1_axi_rresp_i   (m1_axi_rresp_i[d]),
-      .m1_axi_rlast_i   (m1_axi_rlast_i[d]),
-      .m1_axi_rvalid_i  (m1_axi_rvalid_i[d]),
-      .m1_axi_rready_o  (m1_axi_rready_o[d]),
-      .apb_psel_i       (apb_psel_i[d]),
-      .apb_penable_i    (apb_penable_i),
-      .apb_pwrite_i     (apb_pwrite_i),
-      .apb_pprot_i      (apb_pprot_i),
-      .apb_paddr_i      (apb_paddr_i),
-      .apb_pwdata_i     (apb_pwdata_i),
-      .apb_pstrb_i      (apb_pstrb_i),
-      .apb_pready_o     (apb_pready_o[d]),
-      .apb_prdata_o     (apb_prdata_o[d]),
-      .apb_pslverr_o    (apb_pslverr_o[d]),
+      .slv_req_i        (c_req[U0 +: NumPorts]),
+      .slv_rsp_o        (c_rsp[U0 +: NumPorts]),
+      .mst_req_o        (m_req),
+      .mst_rsp_i        (m_rsp),
+      .mst1_ar_o        (m1_ar),
+      .mst1_ar_valid_o  (mst1_ar_valid_o[d]),
+      .mst1_ar_ready_i  (mst1_ar_ready_i[d]),
+      .mst1_r_i         (m1_r),
+      .mst1_r_valid_i   (mst1_r_valid_i[d]),
+      .mst1_r_ready_o   (mst1_r_ready_o[d]),
+      .apb_req_i        (apb_req),
+      .apb_rsp_o        (apb_rsp),
       .irq_o            (irq_o[d]),
       .msg_valid_o      (msg_valid_o[d]),
       .msg_ready_i      (msg_ready_i[d]),
@@ -281,24 +124,24 @@ module tessera_l2_cluster #(
 
   // ---------------------------------------------------------------- routing
   if (NumSlices == 1) begin : g_direct
-    assign c_awid = s_axi_awid_i;        assign c_awaddr = s_axi_awaddr_i;
-    assign c_awlen = s_axi_awlen_i;      assign c_awsize = s_axi_awsize_i;
-    assign c_awburst = s_axi_awburst_i;  assign c_awcache = s_axi_awcache_i;
-    assign c_awprot = s_axi_awprot_i;    assign c_awqos = s_axi_awqos_i;
-    assign c_awvalid = s_axi_awvalid_i;  assign s_axi_awready_o = c_awready;
-    assign c_wdata = s_axi_wdata_i;      assign c_wstrb = s_axi_wstrb_i;
-    assign c_wlast = s_axi_wlast_i;      assign c_wvalid = s_axi_wvalid_i;
-    assign s_axi_wready_o = c_wready;
-    assign s_axi_bid_o = c_bid;          assign s_axi_bresp_o = c_bresp;
-    assign s_axi_bvalid_o = c_bvalid;    assign c_bready = s_axi_bready_i;
-    assign c_arid = s_axi_arid_i;        assign c_araddr = s_axi_araddr_i;
-    assign c_arlen = s_axi_arlen_i;      assign c_arsize = s_axi_arsize_i;
-    assign c_arburst = s_axi_arburst_i;  assign c_arcache = s_axi_arcache_i;
-    assign c_arprot = s_axi_arprot_i;    assign c_arqos = s_axi_arqos_i;
-    assign c_arvalid = s_axi_arvalid_i;  assign s_axi_arready_o = c_arready;
-    assign s_axi_rid_o = c_rid;          assign s_axi_rdata_o = c_rdata;
-    assign s_axi_rresp_o = c_rresp;      assign s_axi_rlast_o = c_rlast;
-    assign s_axi_rvalid_o = c_rvalid;    assign c_rready = s_axi_rready_i;
+    assign c_awid = s_axi_awid;        assign c_awaddr = s_axi_awaddr;
+    assign c_awlen = s_axi_awlen;      assign c_awsize = s_axi_awsize;
+    assign c_awburst = s_axi_awburst;  assign c_awcache = s_axi_awcache;
+    assign c_awprot = s_axi_awprot;    assign c_awqos = s_axi_awqos;
+    assign c_awvalid = s_axi_awvalid;  assign s_axi_awready = c_awready;
+    assign c_wdata = s_axi_wdata;      assign c_wstrb = s_axi_wstrb;
+    assign c_wlast = s_axi_wlast;      assign c_wvalid = s_axi_wvalid;
+    assign s_axi_wready = c_wready;
+    assign s_axi_bid = c_bid;          assign s_axi_bresp = c_bresp;
+    assign s_axi_bvalid = c_bvalid;    assign c_bready = s_axi_bready;
+    assign c_arid = s_axi_arid;        assign c_araddr = s_axi_araddr;
+    assign c_arlen = s_axi_arlen;      assign c_arsize = s_axi_arsize;
+    assign c_arburst = s_axi_arburst;  assign c_arcache = s_axi_arcache;
+    assign c_arprot = s_axi_arprot;    assign c_arqos = s_axi_arqos;
+    assign c_arvalid = s_axi_arvalid;  assign s_axi_arready = c_arready;
+    assign s_axi_rid = c_rid;          assign s_axi_rdata = c_rdata;
+    assign s_axi_rresp = c_rresp;      assign s_axi_rlast = c_rlast;
+    assign s_axi_rvalid = c_rvalid;    assign c_rready = s_axi_rready;
     logic unused_log2;
     assign unused_log2 = ^slices_log2;
   end else begin : g_route
@@ -328,29 +171,29 @@ module tessera_l2_cluster #(
       for (genvar d = 0; d < NumSlices; d++) begin : g_pack
         localparam int unsigned U = d * NumPorts + p;
         // engine side
-        assign mu_awaddr[d*32 +: 32]  = s_axi_awaddr_i[U];
-        assign mu_aw[d*AxW +: AxW]      = {s_axi_awid_i[U], s_axi_awlen_i[U], s_axi_awsize_i[U],
-                                s_axi_awburst_i[U], s_axi_awcache_i[U], s_axi_awprot_i[U],
-                                s_axi_awqos_i[U]};
-        assign mu_awvalid[d] = s_axi_awvalid_i[U];
-        assign s_axi_awready_o[U] = mu_awready[d];
-        assign mu_w[d*WW +: WW]       = {s_axi_wdata_i[U], s_axi_wstrb_i[U]};
-        assign mu_wlast[d]   = s_axi_wlast_i[U];
-        assign mu_wvalid[d]  = s_axi_wvalid_i[U];
-        assign s_axi_wready_o[U] = mu_wready[d];
-        assign {s_axi_bid_o[U], s_axi_bresp_o[U]} = mu_b[d*BW +: BW];
-        assign s_axi_bvalid_o[U] = mu_bvalid[d];
-        assign mu_bready[d]  = s_axi_bready_i[U];
-        assign mu_araddr[d*32 +: 32]  = s_axi_araddr_i[U];
-        assign mu_ar[d*AxW +: AxW]      = {s_axi_arid_i[U], s_axi_arlen_i[U], s_axi_arsize_i[U],
-                                s_axi_arburst_i[U], s_axi_arcache_i[U], s_axi_arprot_i[U],
-                                s_axi_arqos_i[U]};
-        assign mu_arvalid[d] = s_axi_arvalid_i[U];
-        assign s_axi_arready_o[U] = mu_arready[d];
-        assign {s_axi_rid_o[U], s_axi_rdata_o[U], s_axi_rresp_o[U]} = mu_r[d*RW +: RW];
-        assign s_axi_rlast_o[U]  = mu_rlast[d];
-        assign s_axi_rvalid_o[U] = mu_rvalid[d];
-        assign mu_rready[d]  = s_axi_rready_i[U];
+        assign mu_awaddr[d*32 +: 32]  = s_axi_awaddr[U];
+        assign mu_aw[d*AxW +: AxW]      = {s_axi_awid[U], s_axi_awlen[U], s_axi_awsize[U],
+                                s_axi_awburst[U], s_axi_awcache[U], s_axi_awprot[U],
+                                s_axi_awqos[U]};
+        assign mu_awvalid[d] = s_axi_awvalid[U];
+        assign s_axi_awready[U] = mu_awready[d];
+        assign mu_w[d*WW +: WW]       = {s_axi_wdata[U], s_axi_wstrb[U]};
+        assign mu_wlast[d]   = s_axi_wlast[U];
+        assign mu_wvalid[d]  = s_axi_wvalid[U];
+        assign s_axi_wready[U] = mu_wready[d];
+        assign {s_axi_bid[U], s_axi_bresp[U]} = mu_b[d*BW +: BW];
+        assign s_axi_bvalid[U] = mu_bvalid[d];
+        assign mu_bready[d]  = s_axi_bready[U];
+        assign mu_araddr[d*32 +: 32]  = s_axi_araddr[U];
+        assign mu_ar[d*AxW +: AxW]      = {s_axi_arid[U], s_axi_arlen[U], s_axi_arsize[U],
+                                s_axi_arburst[U], s_axi_arcache[U], s_axi_arprot[U],
+                                s_axi_arqos[U]};
+        assign mu_arvalid[d] = s_axi_arvalid[U];
+        assign s_axi_arready[U] = mu_arready[d];
+        assign {s_axi_rid[U], s_axi_rdata[U], s_axi_rresp[U]} = mu_r[d*RW +: RW];
+        assign s_axi_rlast[U]  = mu_rlast[d];
+        assign s_axi_rvalid[U] = mu_rvalid[d];
+        assign mu_rready[d]  = s_axi_rready[U];
         // slice side
         assign c_awaddr[U]   = sc_awaddr[d*32 +: 32];
         assign {c_awid[U], c_awlen[U], c_awsize[U], c_awburst[U], c_awcache[U], c_awprot[U],

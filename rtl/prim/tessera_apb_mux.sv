@@ -4,31 +4,18 @@
 // mux drives its own setup and access phases towards the slave, so a master
 // that is kept waiting simply sees pready low. Slave-side outputs are
 // registered; one transfer takes at least 3 cycles.
+// Ports: the masters' requests/responses as a two-element array of
+// tessera_bus_pkg::apb_req_t / apb_rsp_t (docs/fabric.md "Bus types"); both
+// responses carry the slave's prdata (valid with that master's pready).
 module tessera_apb_mux (
-  input  logic              clk_i,
-  input  logic              rst_ni,
+  input  logic                                          clk_i,
+  input  logic                                          rst_ni,
   // masters
-  input  logic [1:0]        m_psel_i,
-  input  logic [1:0]        m_penable_i,
-  input  logic [1:0]        m_pwrite_i,
-  input  logic [1:0][2:0]   m_pprot_i,
-  input  logic [1:0][15:0]  m_paddr_i,
-  input  logic [1:0][31:0]  m_pwdata_i,
-  input  logic [1:0][3:0]   m_pstrb_i,
-  output logic [1:0]        m_pready_o,
-  output logic [31:0]       m_prdata_o,      // shared: valid with the granted master's pready
-  output logic [1:0]        m_pslverr_o,
+  input  logic [1:0][tessera_bus_pkg::ApbReqBits-1:0]   slv_req_i,
+  output logic [1:0][tessera_bus_pkg::ApbRspBits-1:0]   slv_rsp_o,
   // slave
-  output logic              s_psel_o,
-  output logic              s_penable_o,
-  output logic              s_pwrite_o,
-  output logic [2:0]        s_pprot_o,
-  output logic [15:0]       s_paddr_o,
-  output logic [31:0]       s_pwdata_o,
-  output logic [3:0]        s_pstrb_o,
-  input  logic              s_pready_i,
-  input  logic [31:0]       s_prdata_i,
-  input  logic              s_pslverr_i
+  output tessera_bus_pkg::apb_req_t                     mst_req_o,
+  input  tessera_bus_pkg::apb_rsp_t                     mst_rsp_i
 );
   typedef enum logic [1:0] {MIdle, MSetup, MAccess} mstate_e;
   mstate_e state_q;
@@ -36,10 +23,16 @@ module tessera_apb_mux (
   logic    last_q;     // last granted master (round robin)
   logic    pick;
 
+  tessera_bus_pkg::apb_req_t req0, req1, req_g;
+  tessera_bus_pkg::apb_rsp_t rsp0, rsp1;
+  assign req0  = slv_req_i[0];
+  assign req1  = slv_req_i[1];
+  assign req_g = gnt_q ? req1 : req0;
+
   always_comb begin
     // prefer the master that was not served last
-    if (m_psel_i[~last_q]) pick = ~last_q;
-    else                   pick = last_q;
+    if (last_q ? req0.psel : req1.psel) pick = ~last_q;
+    else                                pick = last_q;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -50,37 +43,38 @@ module tessera_apb_mux (
     end else begin
       unique case (state_q)
         MIdle: begin
-          if (|m_psel_i) begin
+          if (req0.psel || req1.psel) begin
             gnt_q   <= pick;
             last_q  <= pick;
             state_q <= MSetup;
           end
         end
         MSetup:  state_q <= MAccess;
-        MAccess: if (s_pready_i) state_q <= MIdle;
+        MAccess: if (mst_rsp_i.pready) state_q <= MIdle;
         default: state_q <= MIdle;
       endcase
     end
   end
 
-  assign s_psel_o    = (state_q != MIdle);
-  assign s_penable_o = (state_q == MAccess);
-  assign s_pwrite_o  = m_pwrite_i[gnt_q];
-  assign s_pprot_o   = m_pprot_i[gnt_q];
-  assign s_paddr_o   = m_paddr_i[gnt_q];
-  assign s_pwdata_o  = m_pwdata_i[gnt_q];
-  assign s_pstrb_o   = m_pstrb_i[gnt_q];
-  assign m_prdata_o  = s_prdata_i;
+  assign mst_req_o.psel    = (state_q != MIdle);
+  assign mst_req_o.penable = (state_q == MAccess);
+  assign mst_req_o.pwrite  = req_g.pwrite;
+  assign mst_req_o.pprot   = req_g.pprot;
+  assign mst_req_o.paddr   = req_g.paddr;
+  assign mst_req_o.pwdata  = req_g.pwdata;
+  assign mst_req_o.pstrb   = req_g.pstrb;
 
-  always_comb begin
-    m_pready_o  = 2'b00;
-    m_pslverr_o = 2'b00;
-    if (state_q == MAccess && s_pready_i) begin
-      m_pready_o[gnt_q]  = 1'b1;
-      m_pslverr_o[gnt_q] = s_pslverr_i;
-    end
-  end
+  logic done;
+  assign done         = (state_q == MAccess) && mst_rsp_i.pready;
+  assign rsp0.pready  = done && !gnt_q;
+  assign rsp0.pslverr = done && !gnt_q && mst_rsp_i.pslverr;
+  assign rsp0.prdata  = mst_rsp_i.prdata;
+  assign rsp1.pready  = done && gnt_q;
+  assign rsp1.pslverr = done && gnt_q && mst_rsp_i.pslverr;
+  assign rsp1.prdata  = mst_rsp_i.prdata;
+  assign slv_rsp_o[0] = rsp0;
+  assign slv_rsp_o[1] = rsp1;
 
   logic unused;
-  assign unused = ^m_penable_i;
+  assign unused = ^{req0.penable, req1.penable, req_g.psel, req_g.penable};
 endmodule

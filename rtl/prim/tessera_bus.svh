@@ -265,18 +265,32 @@
   assign pfx``pslverr``sfx idx = rsp.pslverr;
 
 // OBI: request from flat pins <req|addr|we|be|wdata>, flat pins from the response
-`define TESSERA_OBI_REQ_FROM_FLAT(req, pfx, sfx, idx)                        \
-  assign req.req   = pfx``req``sfx idx;                                      \
-  assign req.addr  = pfx``addr``sfx idx;                                     \
-  assign req.we    = pfx``we``sfx idx;                                       \
-  assign req.be    = pfx``be``sfx idx;                                       \
-  assign req.wdata = pfx``wdata``sfx idx;
+`define TESSERA_OBI_REQ_FROM_FLAT(oreq, pfx, sfx, idx)                       \
+  assign oreq.req   = pfx``req``sfx idx;                                     \
+  assign oreq.addr  = pfx``addr``sfx idx;                                    \
+  assign oreq.we    = pfx``we``sfx idx;                                      \
+  assign oreq.be    = pfx``be``sfx idx;                                      \
+  assign oreq.wdata = pfx``wdata``sfx idx;
 
 `define TESSERA_OBI_FLAT_FROM_RSP(pfx, sfx, idx, rsp)                        \
   assign pfx``gnt``sfx idx    = rsp.gnt;                                     \
   assign pfx``rvalid``sfx idx = rsp.rvalid;                                  \
   assign pfx``rdata``sfx idx  = rsp.rdata;                                   \
   assign pfx``err``sfx idx    = rsp.err;
+
+// OBI manager side of flat pins: a request to flat pins, a response from flat pins
+`define TESSERA_OBI_FLAT_FROM_REQ(pfx, sfx, idx, oreq)                       \
+  assign pfx``req``sfx idx   = oreq.req;                                     \
+  assign pfx``addr``sfx idx  = oreq.addr;                                    \
+  assign pfx``we``sfx idx    = oreq.we;                                      \
+  assign pfx``be``sfx idx    = oreq.be;                                      \
+  assign pfx``wdata``sfx idx = oreq.wdata;
+
+`define TESSERA_OBI_RSP_FROM_FLAT(rsp, pfx, sfx, idx)                        \
+  assign rsp.gnt    = pfx``gnt``sfx idx;                                     \
+  assign rsp.rvalid = pfx``rvalid``sfx idx;                                  \
+  assign rsp.rdata  = pfx``rdata``sfx idx;                                   \
+  assign rsp.err    = pfx``err``sfx idx;
 
 
 // ---------------------------------------------------------------- a module's bus port <-> its signals

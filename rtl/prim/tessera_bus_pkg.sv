@@ -44,6 +44,10 @@ package tessera_bus_pkg;
   localparam int unsigned AxiWBits     = DataBits + StrbBits + 1 + UserBits;
   localparam int unsigned AxiReqBits    = 2 * (IdBits + AddrBits + AxiAxFixBits + UserBits) + AxiWBits + 5;
   localparam int unsigned AxiRspBits    = (IdBits + 2 + UserBits) + (IdBits + DataBits + 3 + UserBits) + 5;
+  // one AXI4 channel payload of the engine flavour (axi_ax_chan_t, axi_r_chan_t): ports
+  // that carry a channel apart from its request/response pair (tessera_l2's read-only master)
+  localparam int unsigned AxiAxBits     = IdBits + AddrBits + AxiAxFixBits + UserBits;
+  localparam int unsigned AxiRBits      = IdBits + DataBits + 3 + UserBits;
   localparam int unsigned AxiMemReqBits = 2 * (MemIdBits + AddrBits + AxiAxFixBits + UserBits) + AxiWBits + 5;
   localparam int unsigned AxiMemRspBits = (MemIdBits + 2 + UserBits) + (MemIdBits + DataBits + 3 + UserBits) + 5;
 
@@ -60,10 +64,14 @@ package tessera_bus_pkg;
   typedef logic [31:0] reg_data_t;
   typedef logic [3:0]  reg_strb_t;
   `TESSERA_APB_TYPEDEF_ALL(apb, apb_addr_t, reg_data_t, reg_strb_t)
+  localparam int unsigned ApbReqBits = 1 + 1 + 1 + 3 + 16 + 32 + 4;  // $bits(apb_req_t)
+  localparam int unsigned ApbRspBits = 1 + 32 + 1;                   // $bits(apb_rsp_t)
 
   // OBI of the management core and the system bus (32-bit address and data):
   // obi_req_t / obi_rsp_t
   typedef logic [31:0] obi_addr_t;
   `TESSERA_OBI_TYPEDEF_ALL(obi, obi_addr_t, reg_data_t, reg_strb_t)
+  localparam int unsigned ObiReqBits = 1 + 32 + 1 + 4 + 32;  // $bits(obi_req_t)
+  localparam int unsigned ObiRspBits = 1 + 1 + 32 + 1;       // $bits(obi_rsp_t)
 
 endpackage

@@ -12,15 +12,8 @@ module tessera_msg_master #(
   output logic [NumSrc-1:0]        msg_ready_o,
   input  logic [NumSrc-1:0][31:0]  msg_addr_i,
   input  logic [NumSrc-1:0][31:0]  msg_data_i,
-  output logic                     obi_req_o,
-  input  logic                     obi_gnt_i,
-  output logic [31:0]              obi_addr_o,
-  output logic                     obi_we_o,
-  output logic [3:0]               obi_be_o,
-  output logic [31:0]              obi_wdata_o,
-  input  logic                     obi_rvalid_i,
-  input  logic [31:0]              obi_rdata_i,
-  input  logic                     obi_err_i,
+  output tessera_bus_pkg::obi_req_t obi_req_o,
+  input  tessera_bus_pkg::obi_rsp_t obi_rsp_i,
   output logic                     err_o
 );
   localparam int unsigned SrcW = (NumSrc > 1) ? $clog2(NumSrc) : 1;
@@ -42,17 +35,23 @@ module tessera_msg_master #(
     end
   end
 
+  logic obi_req, obi_gnt, obi_rvalid, obi_err;
+  assign obi_gnt    = obi_rsp_i.gnt;
+  assign obi_rvalid = obi_rsp_i.rvalid;
+  assign obi_err    = obi_rsp_i.err;
+
   logic can_issue;
-  assign can_issue   = !pending_q || obi_rvalid_i;
-  assign obi_req_o   = found && can_issue;
-  assign obi_addr_o  = msg_addr_i[winner];
-  assign obi_wdata_o = msg_data_i[winner];
-  assign obi_we_o    = 1'b1;
-  assign obi_be_o    = 4'hF;
+  assign can_issue       = !pending_q || obi_rvalid;
+  assign obi_req         = found && can_issue;
+  assign obi_req_o.req   = obi_req;
+  assign obi_req_o.addr  = msg_addr_i[winner];
+  assign obi_req_o.wdata = msg_data_i[winner];
+  assign obi_req_o.we    = 1'b1;
+  assign obi_req_o.be    = 4'hF;
 
   always_comb begin
     msg_ready_o = '0;
-    if (obi_req_o && obi_gnt_i) msg_ready_o[winner] = 1'b1;
+    if (obi_req && obi_gnt) msg_ready_o[winner] = 1'b1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -60,17 +59,17 @@ module tessera_msg_master #(
       pending_q <= 1'b0;
       rr_q      <= '0;
     end else begin
-      if (obi_req_o && obi_gnt_i) begin
+      if (obi_req && obi_gnt) begin
         pending_q <= 1'b1;
         rr_q      <= (int'(winner) == NumSrc - 1) ? '0 : winner + 1'b1;
-      end else if (obi_rvalid_i) begin
+      end else if (obi_rvalid) begin
         pending_q <= 1'b0;
       end
     end
   end
 
-  assign err_o = pending_q && obi_rvalid_i && obi_err_i;
+  assign err_o = pending_q && obi_rvalid && obi_err;
 
   logic unused_rdata;
-  assign unused_rdata = ^obi_rdata_i;
+  assign unused_rdata = ^obi_rsp_i.rdata;
 endmodule

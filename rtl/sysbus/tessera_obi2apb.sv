@@ -8,27 +8,13 @@ module tessera_obi2apb #(
   parameter logic [NumPer*32-1:0]        PerBase = '0,
   parameter logic [NumPer*32-1:0]        PerSize = '0
 ) (
-  input  logic                     clk_i,
-  input  logic                     rst_ni,
-  input  logic                     obi_req_i,
-  output logic                     obi_gnt_o,
-  input  logic [31:0]              obi_addr_i,
-  input  logic                     obi_we_i,
-  input  logic [3:0]               obi_be_i,
-  input  logic [31:0]              obi_wdata_i,
-  output logic                     obi_rvalid_o,
-  output logic [31:0]              obi_rdata_o,
-  output logic                     obi_err_o,
-  output logic [NumPer-1:0]        apb_psel_o,
-  output logic                     apb_penable_o,
-  output logic                     apb_pwrite_o,
-  output logic [2:0]               apb_pprot_o,
-  output logic [15:0]              apb_paddr_o,
-  output logic [31:0]              apb_pwdata_o,
-  output logic [3:0]               apb_pstrb_o,
-  input  logic [NumPer-1:0]        apb_pready_i,
-  input  logic [NumPer-1:0][31:0]  apb_prdata_i,
-  input  logic [NumPer-1:0]        apb_pslverr_i
+  input  logic                                             clk_i,
+  input  logic                                             rst_ni,
+  input  tessera_bus_pkg::obi_req_t                        obi_req_i,
+  output tessera_bus_pkg::obi_rsp_t                        obi_rsp_o,
+  // one APB4 port per peripheral (psel is the peripheral's own, the rest is shared)
+  output logic [NumPer-1:0][tessera_bus_pkg::ApbReqBits-1:0] apb_req_o,
+  input  logic [NumPer-1:0][tessera_bus_pkg::ApbRspBits-1:0] apb_rsp_i
 );
   typedef enum logic [1:0] {Idle, Setup, Access, Resp} state_e;
   state_e state_q, state_d;
@@ -40,15 +26,35 @@ module tessera_obi2apb #(
   logic [31:0]       wdata_q, wdata_d, rdata_q, rdata_d;
   logic              err_q, err_d;
 
+  logic                    obi_gnt;
+  logic [NumPer-1:0]       apb_pready, apb_pslverr;
+  logic [NumPer-1:0][31:0] apb_prdata;
+  for (genvar p = 0; p < NumPer; p++) begin : g_per
+    tessera_bus_pkg::apb_req_t req;
+    tessera_bus_pkg::apb_rsp_t rsp;
+    assign req.psel    = (state_q == Setup || state_q == Access) && sel_q[p];
+    assign req.penable = (state_q == Access);
+    assign req.pwrite  = we_q;
+    assign req.pprot   = 3'b000;
+    assign req.paddr   = addr_q;
+    assign req.pwdata  = wdata_q;
+    assign req.pstrb   = be_q;
+    assign apb_req_o[p] = req;
+    assign rsp            = apb_rsp_i[p];
+    assign apb_pready[p]  = rsp.pready;
+    assign apb_prdata[p]  = rsp.prdata;
+    assign apb_pslverr[p] = rsp.pslverr;
+  end
+
   always_comb begin
     for (int unsigned p = 0; p < NumPer; p++) begin
-      hit[p] = (obi_addr_i & ~(PerSize[32*p +: 32] - 32'd1)) == PerBase[32*p +: 32];
+      hit[p] = (obi_req_i.addr & ~(PerSize[32*p +: 32] - 32'd1)) == PerBase[32*p +: 32];
     end
   end
 
   logic accept;
-  assign obi_gnt_o = (state_q == Idle) || (state_q == Resp);
-  assign accept    = obi_req_i && obi_gnt_o;
+  assign obi_gnt = (state_q == Idle) || (state_q == Resp);
+  assign accept  = obi_req_i.req && obi_gnt;
 
   logic sel_ready, sel_err;
   logic [31:0] sel_rdata;
@@ -58,9 +64,9 @@ module tessera_obi2apb #(
     sel_rdata = '0;
     for (int unsigned p = 0; p < NumPer; p++) begin
       if (sel_q[p]) begin
-        sel_ready = apb_pready_i[p];
-        sel_err   = apb_pslverr_i[p];
-        sel_rdata = apb_prdata_i[p];
+        sel_ready = apb_pready[p];
+        sel_err   = apb_pslverr[p];
+        sel_rdata = apb_prdata[p];
       end
     end
   end
@@ -78,13 +84,13 @@ module tessera_obi2apb #(
       Idle, Resp: begin
         if (accept) begin
           sel_d   = hit;
-          addr_d  = obi_addr_i[15:0];
+          addr_d  = obi_req_i.addr[15:0];
           for (int unsigned p = 0; p < NumPer; p++) begin
-            if (hit[p]) addr_d = obi_addr_i[15:0] & 16'(PerSize[32*p +: 32] - 32'd1);
+            if (hit[p]) addr_d = obi_req_i.addr[15:0] & 16'(PerSize[32*p +: 32] - 32'd1);
           end
-          we_d    = obi_we_i;
-          be_d    = obi_we_i ? obi_be_i : 4'h0;
-          wdata_d = obi_wdata_i;
+          we_d    = obi_req_i.we;
+          be_d    = obi_req_i.we ? obi_req_i.be : 4'h0;
+          wdata_d = obi_req_i.wdata;
           if (hit == '0) begin
             state_d = Resp;  // nothing there: error response next cycle
             err_d   = 1'b1;
@@ -131,14 +137,8 @@ module tessera_obi2apb #(
     end
   end
 
-  assign apb_psel_o    = (state_q == Setup || state_q == Access) ? sel_q : '0;
-  assign apb_penable_o = (state_q == Access);
-  assign apb_pwrite_o  = we_q;
-  assign apb_pprot_o   = 3'b000;
-  assign apb_paddr_o   = addr_q;
-  assign apb_pwdata_o  = wdata_q;
-  assign apb_pstrb_o   = be_q;
-  assign obi_rvalid_o  = (state_q == Resp);
-  assign obi_rdata_o   = rdata_q;
-  assign obi_err_o     = err_q;
+  assign obi_rsp_o.gnt    = obi_gnt;
+  assign obi_rsp_o.rvalid = (state_q == Resp);
+  assign obi_rsp_o.rdata  = rdata_q;
+  assign obi_rsp_o.err    = err_q;
 endmodule

@@ -19,26 +19,12 @@ module tessera_sysbus #(
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
-  // masters
-  input  logic [NumMst-1:0]        m_req_i,
-  output logic [NumMst-1:0]        m_gnt_o,
-  input  logic [NumMst-1:0][31:0]  m_addr_i,
-  input  logic [NumMst-1:0]        m_we_i,
-  input  logic [NumMst-1:0][3:0]   m_be_i,
-  input  logic [NumMst-1:0][31:0]  m_wdata_i,
-  output logic [NumMst-1:0]        m_rvalid_o,
-  output logic [NumMst-1:0][31:0]  m_rdata_o,
-  output logic [NumMst-1:0]        m_err_o,
+  // masters (tessera_bus_pkg::obi_req_t / obi_rsp_t each)
+  input  logic [NumMst-1:0][tessera_bus_pkg::ObiReqBits-1:0] slv_req_i,
+  output logic [NumMst-1:0][tessera_bus_pkg::ObiRspBits-1:0] slv_rsp_o,
   // slaves (0 ROM, 1 ISRAM, 2 DSRAM, 3 CSR, 4 HBM)
-  output logic [4:0]               s_req_o,
-  input  logic [4:0]               s_gnt_i,
-  output logic [4:0][31:0]         s_addr_o,
-  output logic [4:0]               s_we_o,
-  output logic [4:0][3:0]          s_be_o,
-  output logic [4:0][31:0]         s_wdata_o,
-  input  logic [4:0]               s_rvalid_i,
-  input  logic [4:0][31:0]         s_rdata_i,
-  input  logic [4:0]               s_err_i
+  output logic [4:0][tessera_bus_pkg::ObiReqBits-1:0]        mst_req_o,
+  input  logic [4:0][tessera_bus_pkg::ObiRspBits-1:0]        mst_rsp_i
 );
   localparam int unsigned NumSlv = 6;  // 5 external + internal error slave
   localparam int unsigned SlvErr = 5;
@@ -49,6 +35,44 @@ module tessera_sysbus #(
   localparam logic [31:0] DramBase = tessera_cfg_pkg::DsramBase;
   localparam logic [31:0] MemBase  = tessera_cfg_pkg::HbmBase;
   localparam logic [31:0] MemSize  = tessera_cfg_pkg::HbmSize;
+
+  // ---------------------------------------------------------------- ports as per-signal arrays
+  logic [NumMst-1:0]       m_req, m_gnt, m_we, m_rvalid, m_err;
+  logic [NumMst-1:0][31:0] m_addr, m_wdata, m_rdata;
+  logic [NumMst-1:0][3:0]  m_be;
+  logic [4:0]              s_req, s_gnt, s_we, s_rvalid, s_err;
+  logic [4:0][31:0]        s_addr, s_wdata, s_rdata;
+  logic [4:0][3:0]         s_be;
+  for (genvar m = 0; m < NumMst; m++) begin : g_mst
+    tessera_bus_pkg::obi_req_t req;
+    tessera_bus_pkg::obi_rsp_t rsp;
+    assign req        = slv_req_i[m];
+    assign m_req[m]   = req.req;
+    assign m_addr[m]  = req.addr;
+    assign m_we[m]    = req.we;
+    assign m_be[m]    = req.be;
+    assign m_wdata[m] = req.wdata;
+    assign rsp.gnt    = m_gnt[m];
+    assign rsp.rvalid = m_rvalid[m];
+    assign rsp.rdata  = m_rdata[m];
+    assign rsp.err    = m_err[m];
+    assign slv_rsp_o[m] = rsp;
+  end
+  for (genvar t = 0; t < 5; t++) begin : g_slv
+    tessera_bus_pkg::obi_req_t req;
+    tessera_bus_pkg::obi_rsp_t rsp;
+    assign req.req      = s_req[t];
+    assign req.addr     = s_addr[t];
+    assign req.we       = s_we[t];
+    assign req.be       = s_be[t];
+    assign req.wdata    = s_wdata[t];
+    assign mst_req_o[t] = req;
+    assign rsp          = mst_rsp_i[t];
+    assign s_gnt[t]     = rsp.gnt;
+    assign s_rvalid[t]  = rsp.rvalid;
+    assign s_rdata[t]   = rsp.rdata;
+    assign s_err[t]     = rsp.err;
+  end
 
   // ---------------------------------------------------------------- decode
   function automatic logic [SlvW-1:0] decode(logic [31:0] a, logic we);
@@ -63,7 +87,7 @@ module tessera_sysbus #(
 
   logic [NumMst-1:0][SlvW-1:0] sel;
   always_comb begin
-    for (int unsigned m = 0; m < NumMst; m++) sel[m] = decode(m_addr_i[m], m_we_i[m]);
+    for (int unsigned m = 0; m < NumMst; m++) sel[m] = decode(m_addr[m], m_we[m]);
   end
 
   // ---------------------------------------------------------------- error slave
@@ -74,10 +98,10 @@ module tessera_sysbus #(
   logic [NumSlv-1:0][31:0] slv_rdata;
   logic [NumSlv-1:0] slv_err;
   always_comb begin
-    slv_gnt    = {1'b1, s_gnt_i};
-    slv_rvalid = {err_rvalid_q, s_rvalid_i};
-    slv_rdata  = {32'h0, s_rdata_i};
-    slv_err    = {1'b1, s_err_i};
+    slv_gnt    = {1'b1, s_gnt};
+    slv_rvalid = {err_rvalid_q, s_rvalid};
+    slv_rdata  = {32'h0, s_rdata};
+    slv_err    = {1'b1, s_err};
   end
   assign err_req = slv_req[SlvErr];
 
@@ -88,7 +112,7 @@ module tessera_sysbus #(
   logic [NumSlv-1:0]           found;
 
   always_comb begin
-    m_gnt_o = '0;
+    m_gnt = '0;
     busy_d  = busy_q;
     owner_d = owner_q;
     rr_d    = rr_q;
@@ -100,7 +124,7 @@ module tessera_sysbus #(
       for (int unsigned k = 0; k < NumMst; k++) begin
         int unsigned m;
         m = (int'(rr_q[s]) + k) % NumMst;
-        if (!found[s] && m_req_i[m] && sel[m] == SlvW'(s)) begin
+        if (!found[s] && m_req[m] && sel[m] == SlvW'(s)) begin
           found[s]  = 1'b1;
           winner[s] = MstW'(m);
         end
@@ -108,7 +132,7 @@ module tessera_sysbus #(
       slv_req[s] = found[s] && (!busy_q[s] || slv_rvalid[s]);
       if (slv_rvalid[s]) busy_d[s] = 1'b0;
       if (slv_req[s] && slv_gnt[s]) begin
-        m_gnt_o[winner[s]] = 1'b1;
+        m_gnt[winner[s]] = 1'b1;
         busy_d[s]  = 1'b1;
         owner_d[s] = winner[s];
         rr_d[s]    = (int'(winner[s]) == NumMst - 1) ? '0 : winner[s] + 1'b1;
@@ -133,24 +157,24 @@ module tessera_sysbus #(
   // ---------------------------------------------------------------- slave request mux
   always_comb begin
     for (int unsigned s = 0; s < 5; s++) begin
-      s_req_o[s]   = slv_req[s];
-      s_addr_o[s]  = m_addr_i[winner[s]];
-      s_we_o[s]    = m_we_i[winner[s]];
-      s_be_o[s]    = m_be_i[winner[s]];
-      s_wdata_o[s] = m_wdata_i[winner[s]];
+      s_req[s]   = slv_req[s];
+      s_addr[s]  = m_addr[winner[s]];
+      s_we[s]    = m_we[winner[s]];
+      s_be[s]    = m_be[winner[s]];
+      s_wdata[s] = m_wdata[winner[s]];
     end
   end
 
   // ---------------------------------------------------------------- responses
   always_comb begin
-    m_rvalid_o = '0;
-    m_rdata_o  = '0;
-    m_err_o    = '0;
+    m_rvalid = '0;
+    m_rdata  = '0;
+    m_err    = '0;
     for (int unsigned s = 0; s < NumSlv; s++) begin
       if (busy_q[s] && slv_rvalid[s]) begin
-        m_rvalid_o[owner_q[s]] = 1'b1;
-        m_rdata_o[owner_q[s]]  = slv_rdata[s];
-        m_err_o[owner_q[s]]    = slv_err[s];
+        m_rvalid[owner_q[s]] = 1'b1;
+        m_rdata[owner_q[s]]  = slv_rdata[s];
+        m_err[owner_q[s]]    = slv_err[s];
       end
     end
   end

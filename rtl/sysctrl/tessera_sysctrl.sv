@@ -5,16 +5,8 @@ module tessera_sysctrl #(
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
-  input  logic        apb_psel_i,
-  input  logic        apb_penable_i,
-  input  logic        apb_pwrite_i,
-  input  logic [2:0]  apb_pprot_i,
-  input  logic [15:0] apb_paddr_i,
-  input  logic [31:0] apb_pwdata_i,
-  input  logic [3:0]  apb_pstrb_i,
-  output logic        apb_pready_o,
-  output logic [31:0] apb_prdata_o,
-  output logic        apb_pslverr_o,
+  input  tessera_bus_pkg::apb_req_t apb_req_i,
+  output tessera_bus_pkg::apb_rsp_t apb_rsp_o,
   output logic        rdbuf_en_o      // SYSBUS_CTRL.rdbuf: the bridge's read buffer
 );
   sysctrl_reg_pkg::sysctrl__in_t  hw_in;
@@ -23,16 +15,16 @@ module tessera_sysctrl #(
   sysctrl_reg_top u_regs (
     .clk          (clk_i),
     .arst_n       (rst_ni),
-    .s_apb_psel   (apb_psel_i),
-    .s_apb_penable(apb_penable_i),
-    .s_apb_pwrite (apb_pwrite_i),
-    .s_apb_pprot  (apb_pprot_i),
-    .s_apb_paddr  (apb_paddr_i),
-    .s_apb_pwdata (apb_pwdata_i),
-    .s_apb_pstrb  (apb_pstrb_i),
-    .s_apb_pready (apb_pready_o),
-    .s_apb_prdata (apb_prdata_o),
-    .s_apb_pslverr(apb_pslverr_o),
+    .s_apb_psel   (apb_req_i.psel),
+    .s_apb_penable(apb_req_i.penable),
+    .s_apb_pwrite (apb_req_i.pwrite),
+    .s_apb_pprot  (apb_req_i.pprot),
+    .s_apb_paddr  (apb_req_i.paddr),
+    .s_apb_pwdata (apb_req_i.pwdata),
+    .s_apb_pstrb  (apb_req_i.pstrb),
+    .s_apb_pready (apb_rsp_o.pready),
+    .s_apb_prdata (apb_rsp_o.prdata),
+    .s_apb_pslverr(apb_rsp_o.pslverr),
     .hwif_in      (hw_in),
     .hwif_out     (hw_out)
   );

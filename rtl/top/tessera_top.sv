@@ -96,134 +96,91 @@ module tessera_top #(
   );
 
   // ================================================================ on-chip memories
-  logic [2:0]       fetch_req, fetch_rvalid;
-  logic [31:0]      fetch_addr;
-  logic [2:0][31:0] fetch_rdata;
+  // the core's fetch port as an OBI request/response (read only), for the fetch mux
+  tessera_bus_pkg::obi_req_t ifetch_obi_req;
+  tessera_bus_pkg::obi_rsp_t ifetch_obi_rsp;
+  assign ifetch_obi_req.req   = ifetch_req;
+  assign ifetch_obi_req.addr  = ifetch_addr;
+  assign ifetch_obi_req.we    = 1'b0;
+  assign ifetch_obi_req.be    = 4'h0;
+  assign ifetch_obi_req.wdata = '0;
+  assign ifetch_gnt           = ifetch_obi_rsp.gnt;
+  assign ifetch_rvalid        = ifetch_obi_rsp.rvalid;
+  assign ifetch_rdata         = ifetch_obi_rsp.rdata;
+  assign ifetch_err           = ifetch_obi_rsp.err;
+
+  // fetch ports of the memories: 0 ROM, 1 ISRAM, 2 DSRAM
+  logic [2:0][tessera_bus_pkg::ObiReqBits-1:0] fetch_req;
+  logic [2:0][tessera_bus_pkg::ObiRspBits-1:0] fetch_rsp;
 
   tessera_imux u_imux (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .req_i     (ifetch_req),
-    .gnt_o     (ifetch_gnt),
-    .addr_i    (ifetch_addr),
-    .rvalid_o  (ifetch_rvalid),
-    .rdata_o   (ifetch_rdata),
-    .err_o     (ifetch_err),
-    .t_req_o   (fetch_req),
-    .t_addr_o  (fetch_addr),
-    .t_rvalid_i(fetch_rvalid),
-    .t_rdata_i (fetch_rdata)
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .obi_req_i(ifetch_obi_req),
+    .obi_rsp_o(ifetch_obi_rsp),
+    .t_req_o  (fetch_req),
+    .t_rsp_i  (fetch_rsp)
   );
 
-  // system-bus slave side: 0 ROM, 1 ISRAM, 2 DSRAM, 3 CSR, 4 HBM
-  logic [4:0]       s_req, s_gnt, s_we, s_rvalid, s_err;
-  logic [4:0][31:0] s_addr, s_wdata, s_rdata;
-  logic [4:0][3:0]  s_be;
+  // system-bus slave side: 0 ROM, 1 ISRAM, 2 DSRAM, 3 CSR, 4 HBM (OBI)
+  logic [4:0][tessera_bus_pkg::ObiReqBits-1:0] s_req;
+  logic [4:0][tessera_bus_pkg::ObiRspBits-1:0] s_rsp;
 
+  // the ROM gets no writes: the system bus answers a write to it with an error
   tessera_rom #(
     .Bytes   (tessera_cfg_pkg::BootromBytes),
     .InitFile(BootromHex)
   ) u_bootrom (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .a_req_i   (fetch_req[0]),
-    .a_addr_i  (fetch_addr),
-    .a_rvalid_o(fetch_rvalid[0]),
-    .a_rdata_o (fetch_rdata[0]),
-    .b_req_i   (s_req[0]),
-    .b_addr_i  (s_addr[0]),
-    .b_rvalid_o(s_rvalid[0]),
-    .b_rdata_o (s_rdata[0])
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .a_req_i(fetch_req[0]),
+    .a_rsp_o(fetch_rsp[0]),
+    .b_req_i(s_req[0]),
+    .b_rsp_o(s_rsp[0])
   );
-  assign s_gnt[0] = 1'b1;
-  assign s_err[0] = 1'b0;
-  // the system bus never routes a write to the ROM (it answers with an error)
-  logic unused_rom_wr;
-  assign unused_rom_wr = ^{s_we[0], s_be[0], s_wdata[0]};
 
   tessera_sram_dp #(.Bytes(tessera_cfg_pkg::IsramBytes)) u_isram (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .a_req_i   (fetch_req[1]),
-    .a_addr_i  (fetch_addr),
-    .a_rvalid_o(fetch_rvalid[1]),
-    .a_rdata_o (fetch_rdata[1]),
-    .b_req_i   (s_req[1]),
-    .b_addr_i  (s_addr[1]),
-    .b_we_i    (s_we[1]),
-    .b_be_i    (s_be[1]),
-    .b_wdata_i (s_wdata[1]),
-    .b_rvalid_o(s_rvalid[1]),
-    .b_rdata_o (s_rdata[1])
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .a_req_i(fetch_req[1]),
+    .a_rsp_o(fetch_rsp[1]),
+    .b_req_i(s_req[1]),
+    .b_rsp_o(s_rsp[1])
   );
-  assign s_gnt[1] = 1'b1;
-  assign s_err[1] = 1'b0;
 
   tessera_sram_dp #(.Bytes(tessera_cfg_pkg::DsramBytes)) u_dsram (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .a_req_i   (fetch_req[2]),
-    .a_addr_i  (fetch_addr),
-    .a_rvalid_o(fetch_rvalid[2]),
-    .a_rdata_o (fetch_rdata[2]),
-    .b_req_i   (s_req[2]),
-    .b_addr_i  (s_addr[2]),
-    .b_we_i    (s_we[2]),
-    .b_be_i    (s_be[2]),
-    .b_wdata_i (s_wdata[2]),
-    .b_rvalid_o(s_rvalid[2]),
-    .b_rdata_o (s_rdata[2])
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .a_req_i(fetch_req[2]),
+    .a_rsp_o(fetch_rsp[2]),
+    .b_req_i(s_req[2]),
+    .b_rsp_o(s_rsp[2])
   );
-  assign s_gnt[2] = 1'b1;
-  assign s_err[2] = 1'b0;
 
   // ================================================================ system bus
   localparam int unsigned NumSysMst = 3;  // 0 core data, 1 host, 2 engine messages
-  logic [NumSysMst-1:0]       m_req, m_gnt, m_we, m_rvalid, m_err;
-  logic [NumSysMst-1:0][31:0] m_addr, m_wdata, m_rdata;
-  logic [NumSysMst-1:0][3:0]  m_be;
+  logic [NumSysMst-1:0][tessera_bus_pkg::ObiReqBits-1:0] m_req;
+  logic [NumSysMst-1:0][tessera_bus_pkg::ObiRspBits-1:0] m_rsp;
 
-  assign m_req[0]   = cd_req;
-  assign m_addr[0]  = cd_addr;
-  assign m_we[0]    = cd_we;
-  assign m_be[0]    = cd_be;
-  assign m_wdata[0] = cd_wdata;
-  assign cd_gnt     = m_gnt[0];
-  assign cd_rvalid  = m_rvalid[0];
-  assign cd_rdata   = m_rdata[0];
-  assign cd_err     = m_err[0];
-
-  assign m_req[1]      = host_req_i;
-  assign m_addr[1]     = host_addr_i;
-  assign m_we[1]       = host_we_i;
-  assign m_be[1]       = host_be_i;
-  assign m_wdata[1]    = host_wdata_i;
-  assign host_gnt_o    = m_gnt[1];
-  assign host_rvalid_o = m_rvalid[1];
-  assign host_rdata_o  = m_rdata[1];
-  assign host_err_o    = m_err[1];
+  // master 0: the core's data port, master 1: the host port (the chip's pins)
+  tessera_bus_pkg::obi_req_t cd_obi_req, host_obi_req;
+  tessera_bus_pkg::obi_rsp_t cd_obi_rsp, host_obi_rsp;
+  `TESSERA_OBI_REQ_FROM_FLAT(cd_obi_req, cd_, , )
+  `TESSERA_OBI_FLAT_FROM_RSP(cd_, , , cd_obi_rsp)
+  `TESSERA_OBI_REQ_FROM_FLAT(host_obi_req, host_, _i, )
+  `TESSERA_OBI_FLAT_FROM_RSP(host_, _o, , host_obi_rsp)
+  assign m_req[0]   = cd_obi_req;
+  assign cd_obi_rsp = m_rsp[0];
+  assign m_req[1]     = host_obi_req;
+  assign host_obi_rsp = m_rsp[1];
 
   tessera_sysbus #(.NumMst(NumSysMst)) u_sysbus (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .m_req_i   (m_req),
-    .m_gnt_o   (m_gnt),
-    .m_addr_i  (m_addr),
-    .m_we_i    (m_we),
-    .m_be_i    (m_be),
-    .m_wdata_i (m_wdata),
-    .m_rvalid_o(m_rvalid),
-    .m_rdata_o (m_rdata),
-    .m_err_o   (m_err),
-    .s_req_o   (s_req),
-    .s_gnt_i   (s_gnt),
-    .s_addr_o  (s_addr),
-    .s_we_o    (s_we),
-    .s_be_o    (s_be),
-    .s_wdata_o (s_wdata),
-    .s_rvalid_i(s_rvalid),
-    .s_rdata_i (s_rdata),
-    .s_err_i   (s_err)
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .slv_req_i(m_req),
+    .slv_rsp_o(m_rsp),
+    .mst_req_o(s_req),
+    .mst_rsp_i(s_rsp)
   );
 
   // ================================================================ engine messages
@@ -256,23 +213,22 @@ module tessera_top #(
 
   // e_*[q]: the register port of queue q's engine. For an engine, a tessera_apb_mux joins
   // the system-bus slot (master 0) and the queue manager (master 1).
-  logic [NumQ-1:0]       e_psel, e_penable, e_pwrite, e_pready, e_pslverr, e_idle;
-  logic [NumQ-1:0][2:0]  e_pprot;
-  logic [NumQ-1:0][15:0] e_paddr;
-  logic [NumQ-1:0][31:0] e_pwdata, e_prdata;
-  logic [NumQ-1:0][3:0]  e_pstrb;
+  logic [NumQ-1:0][tessera_bus_pkg::ApbReqBits-1:0] e_req;
+  logic [NumQ-1:0][tessera_bus_pkg::ApbRspBits-1:0] e_rsp;
+  logic [NumQ-1:0]       e_psel, e_idle;
   // Sync-Manager payload port, and the direct fence increments of the fast path
   logic                  sm_msg_valid, sm_msg_ready;
   logic [31:0]           sm_msg_addr, sm_msg_data;
   logic [NumQ-1:0]       q_fence_inc;
   logic [1:0]            q_fence_idx;
   logic [15:0]           q_fence_val;
-  // queue manager APB masters towards their engines
-  logic [NumQ-1:0]       q_psel, q_penable, q_pwrite, q_pready, q_pslverr;
-  logic [NumQ-1:0][2:0]  q_pprot;
-  logic [NumQ-1:0][15:0] q_paddr;
-  logic [NumQ-1:0][31:0] q_pwdata, q_prdata;
-  logic [NumQ-1:0][3:0]  q_pstrb;
+  // queue manager APB masters towards their engines, and their selects (the simulator's
+  // control-path probe reads q_psel, sim/tessera.vlt)
+  logic [NumQ-1:0][tessera_bus_pkg::ApbReqBits-1:0] q_req;
+  logic [NumQ-1:0][tessera_bus_pkg::ApbRspBits-1:0] q_rsp;
+  logic [NumQ-1:0]                                  q_psel;
+  logic                                             unused_q_psel;  // read by the probe only
+  assign unused_q_psel = ^q_psel;
   logic [NumMsgSrc-1:0]       msg_valid, msg_ready;
   logic [NumMsgSrc-1:0][31:0] msg_addr, msg_data;
   logic                       msg_err;
@@ -285,14 +241,7 @@ module tessera_top #(
     .msg_addr_i  (msg_addr),
     .msg_data_i  (msg_data),
     .obi_req_o   (m_req[2]),
-    .obi_gnt_i   (m_gnt[2]),
-    .obi_addr_o  (m_addr[2]),
-    .obi_we_o    (m_we[2]),
-    .obi_be_o    (m_be[2]),
-    .obi_wdata_o (m_wdata[2]),
-    .obi_rvalid_i(m_rvalid[2]),
-    .obi_rdata_i (m_rdata[2]),
-    .obi_err_i   (m_err[2]),
+    .obi_rsp_i   (m_rsp[2]),
     .err_o       (msg_err)
   );
 
@@ -338,55 +287,37 @@ module tessera_top #(
   localparam logic [NumPer*32-1:0] PerBase = per_table(1'b0);
   localparam logic [NumPer*32-1:0] PerSize = per_table(1'b1);
 
-  logic [NumPer-1:0]       psel, pready, pslverr;
-  logic [NumPer-1:0][31:0] prdata;
-  logic                    penable, pwrite;
-  logic [2:0]              pprot;
-  logic [15:0]             paddr;
-  logic [31:0]             pwdata;
-  logic [3:0]              pstrb;
+  // per_req[p]/per_rsp[p]: the register port of peripheral p; psel[p] its select (the
+  // clock gates below watch it)
+  logic [NumPer-1:0][tessera_bus_pkg::ApbReqBits-1:0] per_req;
+  logic [NumPer-1:0][tessera_bus_pkg::ApbRspBits-1:0] per_rsp;
+  logic [NumPer-1:0]                                  psel;
+  for (genvar p = 0; p < NumPer; p++) begin : g_psel
+    tessera_bus_pkg::apb_req_t req;
+    logic                      unused_req;
+    assign req        = per_req[p];
+    assign psel[p]    = req.psel;
+    assign unused_req = ^req;
+  end
 
   tessera_obi2apb #(
     .NumPer (NumPer),
     .PerBase(PerBase),
     .PerSize(PerSize)
   ) u_apb (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .obi_req_i    (s_req[3]),
-    .obi_gnt_o    (s_gnt[3]),
-    .obi_addr_i   (s_addr[3]),
-    .obi_we_i     (s_we[3]),
-    .obi_be_i     (s_be[3]),
-    .obi_wdata_i  (s_wdata[3]),
-    .obi_rvalid_o (s_rvalid[3]),
-    .obi_rdata_o  (s_rdata[3]),
-    .obi_err_o    (s_err[3]),
-    .apb_psel_o   (psel),
-    .apb_penable_o(penable),
-    .apb_pwrite_o (pwrite),
-    .apb_pprot_o  (pprot),
-    .apb_paddr_o  (paddr),
-    .apb_pwdata_o (pwdata),
-    .apb_pstrb_o  (pstrb),
-    .apb_pready_i (pready),
-    .apb_prdata_i (prdata),
-    .apb_pslverr_i(pslverr)
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .obi_req_i(s_req[3]),
+    .obi_rsp_o(s_rsp[3]),
+    .apb_req_o(per_req),
+    .apb_rsp_i(per_rsp)
   );
 
   tessera_sysctrl #(.Platform(Platform)) u_sysctrl (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .apb_psel_i   (psel[0]),
-    .apb_penable_i(penable),
-    .apb_pwrite_i (pwrite),
-    .apb_pprot_i  (pprot),
-    .apb_paddr_i  (paddr),
-    .apb_pwdata_i (pwdata),
-    .apb_pstrb_i  (pstrb),
-    .apb_pready_o (pready[0]),
-    .apb_prdata_o (prdata[0]),
-    .apb_pslverr_o(pslverr[0]),
+    .apb_req_i    (per_req[0]),
+    .apb_rsp_o    (per_rsp[0]),
     .rdbuf_en_o   (rdbuf_en)
   );
 
@@ -394,16 +325,8 @@ module tessera_top #(
   tessera_uart u_uart (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .apb_psel_i   (psel[1]),
-    .apb_penable_i(penable),
-    .apb_pwrite_i (pwrite),
-    .apb_pprot_i  (pprot),
-    .apb_paddr_i  (paddr),
-    .apb_pwdata_i (pwdata),
-    .apb_pstrb_i  (pstrb),
-    .apb_pready_o (pready[1]),
-    .apb_prdata_o (prdata[1]),
-    .apb_pslverr_o(pslverr[1]),
+    .apb_req_i    (per_req[1]),
+    .apb_rsp_o    (per_rsp[1]),
     .tx_o         (uart_tx_o),
     .rx_i         (uart_rx_i),
     .irq_o        (uart_irq)
@@ -413,16 +336,8 @@ module tessera_top #(
   tessera_spiflash u_spiflash (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .apb_psel_i   (psel[PerFlash]),
-    .apb_penable_i(penable),
-    .apb_pwrite_i (pwrite),
-    .apb_pprot_i  (pprot),
-    .apb_paddr_i  (paddr),
-    .apb_pwdata_i (pwdata),
-    .apb_pstrb_i  (pstrb),
-    .apb_pready_o (pready[PerFlash]),
-    .apb_prdata_o (prdata[PerFlash]),
-    .apb_pslverr_o(pslverr[PerFlash]),
+    .apb_req_i    (per_req[PerFlash]),
+    .apb_rsp_o    (per_rsp[PerFlash]),
     .sck_o        (flash_sck_o),
     .csn_o        (flash_csn_o),
     .mosi_o       (flash_mosi_o),
@@ -462,16 +377,8 @@ module tessera_top #(
   tessera_intc u_intc (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .apb_psel_i   (psel[2]),
-    .apb_penable_i(penable),
-    .apb_pwrite_i (pwrite),
-    .apb_pprot_i  (pprot),
-    .apb_paddr_i  (paddr),
-    .apb_pwdata_i (pwdata),
-    .apb_pstrb_i  (pstrb),
-    .apb_pready_o (pready[2]),
-    .apb_prdata_o (prdata[2]),
-    .apb_pslverr_o(pslverr[2]),
+    .apb_req_i    (per_req[2]),
+    .apb_rsp_o    (per_rsp[2]),
     .src_i        (irq_src),
     .core_irq_o   (irq_ext),
     .host_irq_o   (host_irq)
@@ -481,16 +388,8 @@ module tessera_top #(
   tessera_clint u_clint (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .apb_psel_i   (psel[3]),
-    .apb_penable_i(penable),
-    .apb_pwrite_i (pwrite),
-    .apb_pprot_i  (pprot),
-    .apb_paddr_i  (paddr),
-    .apb_pwdata_i (pwdata),
-    .apb_pstrb_i  (pstrb),
-    .apb_pready_o (pready[3]),
-    .apb_prdata_o (prdata[3]),
-    .apb_pslverr_o(pslverr[3]),
+    .apb_req_i    (per_req[3]),
+    .apb_rsp_o    (per_rsp[3]),
     .timer_irq_o  (irq_timer),
     .soft_irq_o   (irq_soft)
   );
@@ -525,14 +424,7 @@ module tessera_top #(
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .obi_req_i   (s_req[4]),
-    .obi_gnt_o   (s_gnt[4]),
-    .obi_addr_i  (s_addr[4]),
-    .obi_we_i    (s_we[4]),
-    .obi_be_i    (s_be[4]),
-    .obi_wdata_i (s_wdata[4]),
-    .obi_rvalid_o(s_rvalid[4]),
-    .obi_rdata_o (s_rdata[4]),
-    .obi_err_o   (s_err[4]),
+    .obi_rsp_o   (s_rsp[4]),
     .rdbuf_en_i  (rdbuf_en),
     .mst_req_o   (obi_axi_req),
     .mst_rsp_i   (obi_axi_rsp)
@@ -584,20 +476,43 @@ module tessera_top #(
   // register field, a done pulse into its sticky bit) then lands as in the ungated chip.
   logic l2_clk, l2_clk_en, l2_idle;
   // the slices' second, read-only masters (tied off with l2_rd_masters = 1)
-  logic [NumL2-1:0][Iw-1:0]  l2r_arid, l2r_rid;
-  logic [NumL2-1:0][31:0]    l2r_araddr;
-  logic [NumL2-1:0][7:0]     l2r_arlen;
-  logic [NumL2-1:0][2:0]     l2r_arsize, l2r_arprot;
-  logic [NumL2-1:0][1:0]     l2r_arburst, l2r_rresp;
-  logic [NumL2-1:0][3:0]     l2r_arcache, l2r_arqos;
-  logic [NumL2-1:0]          l2r_arvalid, l2r_arready, l2r_rlast, l2r_rvalid, l2r_rready;
-  logic [NumL2-1:0][Dw-1:0]  l2r_rdata;
+  logic [NumL2-1:0][tessera_bus_pkg::AxiAxBits-1:0] l2r_ar;
+  logic [NumL2-1:0][tessera_bus_pkg::AxiRBits-1:0]  l2r_r;
+  logic [NumL2-1:0]                                 l2r_ar_valid, l2r_ar_ready;
+  logic [NumL2-1:0]                                 l2r_r_valid, l2r_r_ready;
+  logic [NumL2-1:0]                                  l2r_busy;   // AR or R valid
+  // the upstream ports (flat l2u_*: the simulator's AXI statistics probe them) and the
+  // slices' memory masters (flat ax_*[AxL2 + d], likewise) as bus structs
+  logic [NumL2U-1:0][tessera_bus_pkg::AxiReqBits-1:0] l2u_req;
+  logic [NumL2U-1:0][tessera_bus_pkg::AxiRspBits-1:0] l2u_rsp;
+  logic [NumL2-1:0][tessera_bus_pkg::AxiReqBits-1:0]  l2m_req;
+  logic [NumL2-1:0][tessera_bus_pkg::AxiRspBits-1:0]  l2m_rsp;
+  for (genvar u = 0; u < NumL2U; u++) begin : g_l2u_bus
+    tessera_bus_pkg::axi_req_t req;
+    tessera_bus_pkg::axi_rsp_t rsp;
+    logic                      unused_user;
+    `TESSERA_AXI_REQ_FROM_FLAT(req, l2u_, , [u])
+    assign l2u_req[u]  = req;
+    assign rsp         = l2u_rsp[u];
+    `TESSERA_AXI_FLAT_FROM_RSP(l2u_, , [u], rsp)
+    assign unused_user = ^{rsp.b.user, rsp.r.user};
+  end
+  for (genvar d = 0; d < NumL2; d++) begin : g_l2m_bus
+    tessera_bus_pkg::axi_req_t req;
+    tessera_bus_pkg::axi_rsp_t rsp;
+    logic                      unused_user;
+    assign req = l2m_req[d];
+    `TESSERA_AXI_FLAT_FROM_REQ(ax_, , [AxL2 + d], req)
+    `TESSERA_AXI_RSP_FROM_FLAT(rsp, ax_, , [AxL2 + d])
+    assign l2m_rsp[d]  = rsp;
+    assign unused_user = ^{req.aw.user, req.w.user, req.ar.user};
+  end
   assign l2_clk_en = !rst_ni || !l2_idle || (|psel[PerL2 +: NumL2]) || (|msg_valid[MsgL2 +: NumL2])
                      || (|l2u_awvalid) || (|l2u_wvalid) || (|l2u_arvalid)
                      || (|l2u_bvalid) || (|l2u_rvalid)
                      || (|ax_awvalid[AxL2 +: NumL2]) || (|ax_wvalid[AxL2 +: NumL2])
                      || (|ax_arvalid[AxL2 +: NumL2]) || (|ax_bvalid[AxL2 +: NumL2])
-                     || (|ax_rvalid[AxL2 +: NumL2]) || (|l2r_arvalid) || (|l2r_rvalid);
+                     || (|ax_rvalid[AxL2 +: NumL2]) || (|l2r_busy);
   tessera_clk_gate #(.Enable(EngClkGate), .Hold(2)) u_l2_cg (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
@@ -623,102 +538,18 @@ module tessera_top #(
   ) u_l2 (
     .clk_i          (l2_clk),
     .rst_ni         (rst_ni),
-    .s_axi_awid_i   (l2u_awid),
-    .s_axi_awaddr_i (l2u_awaddr),
-    .s_axi_awlen_i  (l2u_awlen),
-    .s_axi_awsize_i (l2u_awsize),
-    .s_axi_awburst_i(l2u_awburst),
-    .s_axi_awcache_i(l2u_awcache),
-    .s_axi_awprot_i (l2u_awprot),
-    .s_axi_awqos_i  (l2u_awqos),
-    .s_axi_awvalid_i(l2u_awvalid),
-    .s_axi_awready_o(l2u_awready),
-    .s_axi_wdata_i  (l2u_wdata),
-    .s_axi_wstrb_i  (l2u_wstrb),
-    .s_axi_wlast_i  (l2u_wlast),
-    .s_axi_wvalid_i (l2u_wvalid),
-    .s_axi_wready_o (l2u_wready),
-    .s_axi_bid_o    (l2u_bid),
-    .s_axi_bresp_o  (l2u_bresp),
-    .s_axi_bvalid_o (l2u_bvalid),
-    .s_axi_bready_i (l2u_bready),
-    .s_axi_arid_i   (l2u_arid),
-    .s_axi_araddr_i (l2u_araddr),
-    .s_axi_arlen_i  (l2u_arlen),
-    .s_axi_arsize_i (l2u_arsize),
-    .s_axi_arburst_i(l2u_arburst),
-    .s_axi_arcache_i(l2u_arcache),
-    .s_axi_arprot_i (l2u_arprot),
-    .s_axi_arqos_i  (l2u_arqos),
-    .s_axi_arvalid_i(l2u_arvalid),
-    .s_axi_arready_o(l2u_arready),
-    .s_axi_rid_o    (l2u_rid),
-    .s_axi_rdata_o  (l2u_rdata),
-    .s_axi_rresp_o  (l2u_rresp),
-    .s_axi_rlast_o  (l2u_rlast),
-    .s_axi_rvalid_o (l2u_rvalid),
-    .s_axi_rready_i (l2u_rready),
-    .m_axi_awid_o   (ax_awid[AxL2 +: NumL2]),
-    .m_axi_awaddr_o (ax_awaddr[AxL2 +: NumL2]),
-    .m_axi_awlen_o  (ax_awlen[AxL2 +: NumL2]),
-    .m_axi_awsize_o (ax_awsize[AxL2 +: NumL2]),
-    .m_axi_awburst_o(ax_awburst[AxL2 +: NumL2]),
-    .m_axi_awcache_o(ax_awcache[AxL2 +: NumL2]),
-    .m_axi_awprot_o (ax_awprot[AxL2 +: NumL2]),
-    .m_axi_awqos_o  (ax_awqos[AxL2 +: NumL2]),
-    .m_axi_awvalid_o(ax_awvalid[AxL2 +: NumL2]),
-    .m_axi_awready_i(ax_awready[AxL2 +: NumL2]),
-    .m_axi_wdata_o  (ax_wdata[AxL2 +: NumL2]),
-    .m_axi_wstrb_o  (ax_wstrb[AxL2 +: NumL2]),
-    .m_axi_wlast_o  (ax_wlast[AxL2 +: NumL2]),
-    .m_axi_wvalid_o (ax_wvalid[AxL2 +: NumL2]),
-    .m_axi_wready_i (ax_wready[AxL2 +: NumL2]),
-    .m_axi_bid_i    (ax_bid[AxL2 +: NumL2]),
-    .m_axi_bresp_i  (ax_bresp[AxL2 +: NumL2]),
-    .m_axi_bvalid_i (ax_bvalid[AxL2 +: NumL2]),
-    .m_axi_bready_o (ax_bready[AxL2 +: NumL2]),
-    .m_axi_arid_o   (ax_arid[AxL2 +: NumL2]),
-    .m_axi_araddr_o (ax_araddr[AxL2 +: NumL2]),
-    .m_axi_arlen_o  (ax_arlen[AxL2 +: NumL2]),
-    .m_axi_arsize_o (ax_arsize[AxL2 +: NumL2]),
-    .m_axi_arburst_o(ax_arburst[AxL2 +: NumL2]),
-    .m_axi_arcache_o(ax_arcache[AxL2 +: NumL2]),
-    .m_axi_arprot_o (ax_arprot[AxL2 +: NumL2]),
-    .m_axi_arqos_o  (ax_arqos[AxL2 +: NumL2]),
-    .m_axi_arvalid_o(ax_arvalid[AxL2 +: NumL2]),
-    .m_axi_arready_i(ax_arready[AxL2 +: NumL2]),
-    .m_axi_rid_i    (ax_rid[AxL2 +: NumL2]),
-    .m_axi_rdata_i  (ax_rdata[AxL2 +: NumL2]),
-    .m_axi_rresp_i  (ax_rresp[AxL2 +: NumL2]),
-    .m_axi_rlast_i  (ax_rlast[AxL2 +: NumL2]),
-    .m_axi_rvalid_i (ax_rvalid[AxL2 +: NumL2]),
-    .m_axi_rready_o (ax_rready[AxL2 +: NumL2]),
-    .m1_axi_arid_o   (l2r_arid),
-    .m1_axi_araddr_o (l2r_araddr),
-    .m1_axi_arlen_o  (l2r_arlen),
-    .m1_axi_arsize_o (l2r_arsize),
-    .m1_axi_arburst_o(l2r_arburst),
-    .m1_axi_arcache_o(l2r_arcache),
-    .m1_axi_arprot_o (l2r_arprot),
-    .m1_axi_arqos_o  (l2r_arqos),
-    .m1_axi_arvalid_o(l2r_arvalid),
-    .m1_axi_arready_i(l2r_arready),
-    .m1_axi_rid_i    (l2r_rid),
-    .m1_axi_rdata_i  (l2r_rdata),
-    .m1_axi_rresp_i  (l2r_rresp),
-    .m1_axi_rlast_i  (l2r_rlast),
-    .m1_axi_rvalid_i (l2r_rvalid),
-    .m1_axi_rready_o (l2r_rready),
-    .apb_psel_i     (psel[PerL2 +: NumL2]),
-    .apb_penable_i  (penable),
-    .apb_pwrite_i   (pwrite),
-    .apb_pprot_i    (pprot),
-    .apb_paddr_i    (paddr),
-    .apb_pwdata_i   (pwdata),
-    .apb_pstrb_i    (pstrb),
-    .apb_pready_o   (pready[PerL2 +: NumL2]),
-    .apb_prdata_o   (prdata[PerL2 +: NumL2]),
-    .apb_pslverr_o  (pslverr[PerL2 +: NumL2]),
+    .slv_req_i      (l2u_req),
+    .slv_rsp_o      (l2u_rsp),
+    .mst_req_o      (l2m_req),
+    .mst_rsp_i      (l2m_rsp),
+    .mst1_ar_o      (l2r_ar),
+    .mst1_ar_valid_o(l2r_ar_valid),
+    .mst1_ar_ready_i(l2r_ar_ready),
+    .mst1_r_i       (l2r_r),
+    .mst1_r_valid_i (l2r_r_valid),
+    .mst1_r_ready_o (l2r_r_ready),
+    .apb_req_i      (per_req[PerL2 +: NumL2]),
+    .apb_rsp_o      (per_rsp[PerL2 +: NumL2]),
     .irq_o          (l2_irq),
     .msg_valid_o    (msg_valid[MsgL2 +: NumL2]),
     .msg_ready_i    (msg_ready[MsgL2 +: NumL2]),
@@ -726,53 +557,56 @@ module tessera_top #(
     .msg_data_o     (msg_data[MsgL2 +: NumL2]),
     .idle_o         (l2_idle)
   );
-  if (L2RdM == 2) begin : g_l2_rd1
-    for (genvar d = 0; d < NumL2; d++) begin : g_m
+  for (genvar d = 0; d < NumL2; d++) begin : g_l2r
+    tessera_bus_pkg::axi_ax_chan_t ar;
+    tessera_bus_pkg::axi_r_chan_t  r;
+    assign ar          = l2r_ar[d];
+    assign l2r_r[d]    = r;
+    assign l2r_busy[d] = l2r_ar_valid[d] || l2r_r_valid[d];
+    if (L2RdM == 2) begin : g_rd1
+      // fabric master AxL2R + d, read only: AR and R; the AW, W and B signals are constants
       localparam int unsigned M = AxL2R + d;
-      assign ax_arid[M]    = l2r_arid[d];
-      assign ax_araddr[M]  = l2r_araddr[d];
-      assign ax_arlen[M]   = l2r_arlen[d];
-      assign ax_arsize[M]  = l2r_arsize[d];
-      assign ax_arburst[M] = l2r_arburst[d];
-      assign ax_arcache[M] = l2r_arcache[d];
-      assign ax_arprot[M]  = l2r_arprot[d];
-      assign ax_arqos[M]   = l2r_arqos[d];
-      assign ax_arvalid[M] = l2r_arvalid[d];
-      assign l2r_arready[d] = ax_arready[M];
-      assign l2r_rid[d]     = ax_rid[M];
-      assign l2r_rdata[d]   = ax_rdata[M];
-      assign l2r_rresp[d]   = ax_rresp[M];
-      assign l2r_rlast[d]   = ax_rlast[M];
-      assign l2r_rvalid[d]  = ax_rvalid[M];
-      assign ax_rready[M]  = l2r_rready[d];
-      // read-only: no write channel
-      assign ax_awid[M]    = '0;
-      assign ax_awaddr[M]  = '0;
-      assign ax_awlen[M]   = '0;
-      assign ax_awsize[M]  = '0;
-      assign ax_awburst[M] = '0;
-      assign ax_awcache[M] = '0;
-      assign ax_awprot[M]  = '0;
-      assign ax_awqos[M]   = '0;
-      assign ax_awvalid[M] = 1'b0;
-      assign ax_wdata[M]   = '0;
-      assign ax_wstrb[M]   = '0;
-      assign ax_wlast[M]   = 1'b0;
-      assign ax_wvalid[M]  = 1'b0;
-      assign ax_bready[M]  = 1'b1;
-      logic unused_w;
-      assign unused_w = ^{ax_awready[M], ax_wready[M], ax_bid[M], ax_bresp[M], ax_bvalid[M]};
+      logic unused_m;
+      assign ax_arid[M]      = ar.id;
+      assign ax_araddr[M]    = ar.addr;
+      assign ax_arlen[M]     = ar.len;
+      assign ax_arsize[M]    = ar.size;
+      assign ax_arburst[M]   = ar.burst;
+      assign ax_arcache[M]   = ar.cache;
+      assign ax_arprot[M]    = ar.prot;
+      assign ax_arqos[M]     = ar.qos;
+      assign ax_arvalid[M]   = l2r_ar_valid[d];
+      assign l2r_ar_ready[d] = ax_arready[M];
+      assign r.id            = ax_rid[M];
+      assign r.data          = ax_rdata[M];
+      assign r.resp          = ax_rresp[M];
+      assign r.last          = ax_rlast[M];
+      assign r.user          = '0;
+      assign l2r_r_valid[d]  = ax_rvalid[M];
+      assign ax_rready[M]    = l2r_r_ready[d];
+      assign ax_awid[M]      = '0;
+      assign ax_awaddr[M]    = '0;
+      assign ax_awlen[M]     = '0;
+      assign ax_awsize[M]    = '0;
+      assign ax_awburst[M]   = '0;
+      assign ax_awcache[M]   = '0;
+      assign ax_awprot[M]    = '0;
+      assign ax_awqos[M]     = '0;
+      assign ax_awvalid[M]   = 1'b0;
+      assign ax_wdata[M]     = '0;
+      assign ax_wstrb[M]     = '0;
+      assign ax_wlast[M]     = 1'b0;
+      assign ax_wvalid[M]    = 1'b0;
+      assign ax_bready[M]    = 1'b1;
+      assign unused_m        = ^{ar.user, ax_awready[M], ax_wready[M], ax_bid[M], ax_bresp[M],
+                                 ax_bvalid[M]};
+    end else begin : g_no_rd1
+      logic unused_ar;
+      assign r               = '0;
+      assign l2r_ar_ready[d] = 1'b0;
+      assign l2r_r_valid[d]  = 1'b0;
+      assign unused_ar       = ^{ar, l2r_r_ready[d]};
     end
-  end else begin : g_l2_no_rd1
-    assign l2r_arready = '0;
-    assign l2r_rid     = '0;
-    assign l2r_rdata   = '0;
-    assign l2r_rresp   = '0;
-    assign l2r_rlast   = '0;
-    assign l2r_rvalid  = '0;
-    logic unused_rd1;
-    assign unused_rd1 = ^{l2r_arid, l2r_araddr, l2r_arlen, l2r_arsize, l2r_arburst, l2r_arcache,
-                          l2r_arprot, l2r_arqos, l2r_arvalid, l2r_rready};
   end
   // -------- end L2 section
 
@@ -787,8 +621,8 @@ module tessera_top #(
     tessera_bus_pkg::axi_req_t a_req, b_req;
     tessera_bus_pkg::axi_rsp_t a_rsp, b_rsp;
     logic                      unused_user;
-    `TESSERA_APB_REQ_FROM_FLAT(apb_req, e_, , [i])
-    `TESSERA_APB_FLAT_FROM_RSP(e_, , [i], apb_rsp)
+    assign apb_req  = e_req[i];
+    assign e_rsp[i] = apb_rsp;
     `TESSERA_AXI_FLAT_FROM_REQ(l2u_, , [UA], a_req)
     `TESSERA_AXI_RSP_FROM_FLAT(a_rsp, l2u_, , [UA])
     `TESSERA_AXI_FLAT_FROM_REQ(l2u_, , [UB], b_req)
@@ -850,16 +684,8 @@ module tessera_top #(
   ) u_syncmgr (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .apb_psel_i   (psel[PerSm]),
-    .apb_penable_i(penable),
-    .apb_pwrite_i (pwrite),
-    .apb_pprot_i  (pprot),
-    .apb_paddr_i  (paddr),
-    .apb_pwdata_i (pwdata),
-    .apb_pstrb_i  (pstrb),
-    .apb_pready_o (pready[PerSm]),
-    .apb_prdata_o (prdata[PerSm]),
-    .apb_pslverr_o(pslverr[PerSm]),
+    .apb_req_i    (per_req[PerSm]),
+    .apb_rsp_o    (per_rsp[PerSm]),
     .msg_valid_o  (sm_msg_valid),
     .msg_ready_i  (sm_msg_ready),
     .msg_addr_o   (sm_msg_addr),
@@ -896,12 +722,16 @@ module tessera_top #(
   assign q_fence_val = sm_msg_data[15:0];
   // a Sync-Manager write accepted by the message master is on the bus until the master's
   // next response (one write outstanding, responses in order)
+  tessera_bus_pkg::obi_rsp_t msg_obi_rsp;
+  logic                      unused_msg_obi_rsp;
+  assign msg_obi_rsp        = m_rsp[2];
+  assign unused_msg_obi_rsp = ^msg_obi_rsp;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sm_bus_pend_q <= 1'b0;
     end else if (msg_valid[MsgSm] && msg_ready[MsgSm]) begin
       sm_bus_pend_q <= 1'b1;
-    end else if (m_rvalid[2]) begin
+    end else if (msg_obi_rsp.rvalid) begin
       sm_bus_pend_q <= 1'b0;
     end
   end
@@ -910,38 +740,20 @@ module tessera_top #(
   for (genvar q = 0; q < NumQ; q++) begin : g_eng_apb
     begin : g_mux
       localparam int unsigned Per = (q < QTpc) ? PerMme + q : (q == QTpc) ? PerTpc : PerDma + (q - QDma);
-      logic [31:0] mux_prdata;
-      logic [1:0]  mux_pready, mux_pslverr;
+      // master 0 the system bus (per_*[Per]), master 1 the queue manager (q_*[q])
+      tessera_bus_pkg::apb_req_t e_apb;
+      logic                      unused_e_apb;
       tessera_apb_mux u_apb_mux (
-        .clk_i      (clk_i),
-        .rst_ni     (rst_ni),
-        .m_psel_i   ({q_psel[q], psel[Per]}),
-        .m_penable_i({q_penable[q], penable}),
-        .m_pwrite_i ({q_pwrite[q], pwrite}),
-        .m_pprot_i  ({q_pprot[q], pprot}),
-        .m_paddr_i  ({q_paddr[q], paddr}),
-        .m_pwdata_i ({q_pwdata[q], pwdata}),
-        .m_pstrb_i  ({q_pstrb[q], pstrb}),
-        .m_pready_o (mux_pready),
-        .m_prdata_o (mux_prdata),
-        .m_pslverr_o(mux_pslverr),
-        .s_psel_o   (e_psel[q]),
-        .s_penable_o(e_penable[q]),
-        .s_pwrite_o (e_pwrite[q]),
-        .s_pprot_o  (e_pprot[q]),
-        .s_paddr_o  (e_paddr[q]),
-        .s_pwdata_o (e_pwdata[q]),
-        .s_pstrb_o  (e_pstrb[q]),
-        .s_pready_i (e_pready[q]),
-        .s_prdata_i (e_prdata[q]),
-        .s_pslverr_i(e_pslverr[q])
+        .clk_i    (clk_i),
+        .rst_ni   (rst_ni),
+        .slv_req_i({q_req[q], per_req[Per]}),
+        .slv_rsp_o({q_rsp[q], per_rsp[Per]}),
+        .mst_req_o(e_req[q]),
+        .mst_rsp_i(e_rsp[q])
       );
-      assign pready[Per]  = mux_pready[0];
-      assign pslverr[Per] = mux_pslverr[0];
-      assign prdata[Per]  = mux_prdata;
-      assign q_pready[q]  = mux_pready[1];
-      assign q_pslverr[q] = mux_pslverr[1];
-      assign q_prdata[q]  = mux_prdata;
+      assign e_apb        = e_req[q];
+      assign e_psel[q]    = e_apb.psel;
+      assign unused_e_apb = ^e_apb;
     end
   end
 
@@ -965,8 +777,8 @@ module tessera_top #(
     tessera_bus_pkg::axi_req_t mem_req, host_req;
     tessera_bus_pkg::axi_rsp_t mem_rsp, host_rsp;
     logic                      unused_user;
-    `TESSERA_APB_REQ_FROM_FLAT(apb_req, e_, , [Q])
-    `TESSERA_APB_FLAT_FROM_RSP(e_, , [Q], apb_rsp)
+    assign apb_req  = e_req[Q];
+    assign e_rsp[Q] = apb_rsp;
     `TESSERA_AXI_FLAT_FROM_REQ(l2u_, , [U], mem_req)
     `TESSERA_AXI_RSP_FROM_FLAT(mem_rsp, l2u_, , [U])
     assign unused_user = ^{mem_req.aw.user, mem_req.w.user, mem_req.ar.user};
@@ -1047,19 +859,12 @@ module tessera_top #(
     tessera_bus_pkg::apb_rsp_t apb_rsp, eng_rsp;
     tessera_bus_pkg::axi_req_t cbf_req;
     tessera_bus_pkg::axi_rsp_t cbf_rsp;
-    assign apb_req.psel    = psel[PerQm+q];
-    assign apb_req.penable = penable;
-    assign apb_req.pwrite  = pwrite;
-    assign apb_req.pprot   = pprot;
-    assign apb_req.paddr   = paddr;
-    assign apb_req.pwdata  = pwdata;
-    assign apb_req.pstrb   = pstrb;
-    assign pready[PerQm+q]  = apb_rsp.pready;
-    assign prdata[PerQm+q]  = apb_rsp.prdata;
-    assign pslverr[PerQm+q] = apb_rsp.pslverr;
+    assign apb_req            = per_req[PerQm+q];
+    assign per_rsp[PerQm+q]   = apb_rsp;
     // engine register writes go to the engine's APB mux (g_eng_apb)
-    `TESSERA_APB_FLAT_FROM_REQ(q_, , [q], eng_req)
-    `TESSERA_APB_RSP_FROM_FLAT(eng_rsp, q_, , [q])
+    assign q_req[q]  = eng_req;
+    assign eng_rsp   = q_rsp[q];
+    assign q_psel[q] = eng_req.psel;
     assign qf_req[q]  = cbf_req;
     assign cbf_rsp  = qf_rsp[q];
     assign qm_clk_en = !rst_ni || !qm_idle[q] || psel[PerQm+q] || q_fence_inc[q] || cbf_rsp.r_valid;
@@ -1133,8 +938,8 @@ module tessera_top #(
   logic [TpM-1:0]                                  tp_busy;   // a valid on the master's port
   tessera_bus_pkg::apb_req_t                       tp_apb_req;
   tessera_bus_pkg::apb_rsp_t                       tp_apb_rsp;
-  `TESSERA_APB_REQ_FROM_FLAT(tp_apb_req, e_, , [QTpc])
-  `TESSERA_APB_FLAT_FROM_RSP(e_, , [QTpc], tp_apb_rsp)
+  assign tp_apb_req  = e_req[QTpc];
+  assign e_rsp[QTpc] = tp_apb_rsp;
 
   // Clock of the cluster: gated like an MME's (see g_mme): it runs while a launch is
   // latched or running and whenever something asks for it (register access, message,

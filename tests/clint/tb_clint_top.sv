@@ -17,19 +17,15 @@ module tb_clint_top (
   output logic        timer_irq_o,
   output logic        soft_irq_o
 );
+  tessera_bus_pkg::apb_req_t apb_req;
+  tessera_bus_pkg::apb_rsp_t apb_rsp;
+  `TESSERA_APB_REQ_FROM_FLAT(apb_req, apb_, _i, )
+  `TESSERA_APB_FLAT_FROM_RSP(apb_, _o, , apb_rsp)
   tessera_clint u_clint (
     .clk_i,
     .rst_ni,
-    .apb_psel_i,
-    .apb_penable_i,
-    .apb_pwrite_i,
-    .apb_pprot_i,
-    .apb_paddr_i,
-    .apb_pwdata_i,
-    .apb_pstrb_i,
-    .apb_pready_o,
-    .apb_prdata_o,
-    .apb_pslverr_o,
+    .apb_req_i(apb_req),
+    .apb_rsp_o(apb_rsp),
     .timer_irq_o,
     .soft_irq_o
   );

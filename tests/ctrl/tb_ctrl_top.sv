@@ -79,18 +79,10 @@ module tb_ctrl_top (
   output logic         q_irq_o,
   output logic         d_irq_o
 );
-  logic        e_psel, e_penable, e_pwrite, e_pready, e_pslverr;
-  logic [2:0]  e_pprot;
-  logic [15:0] e_paddr;
-  logic [31:0] e_pwdata, e_prdata;
-  logic [3:0]  e_pstrb;
-  logic        s_psel, s_penable, s_pwrite, s_pready, s_pslverr;
-  logic [2:0]  s_pprot;
-  logic [15:0] s_paddr;
-  logic [31:0] s_pwdata, s_prdata;
-  logic [3:0]  s_pstrb;
-  logic [1:0]  m_pready, m_pslverr;
-  logic [31:0] m_prdata;
+  // the APB mux's masters: 0 the testbench's register pins (d_p*), 1 the queue manager
+  tessera_bus_pkg::apb_req_t                   dt_apb_req;
+  tessera_bus_pkg::apb_rsp_t                   dt_apb_rsp;
+  logic [1:0][tessera_bus_pkg::ApbRspBits-1:0] mux_rsp;
   logic        dma_idle;
 
   // the queue manager's and the DMA engine's bus ports, to and from the testbench's flat pins
@@ -114,14 +106,6 @@ module tb_ctrl_top (
     q_axi_rsp.r.last   = q_rlast_i;
     q_axi_rsp.r_valid  = q_rvalid_i;
   end
-  assign e_psel    = e_apb_req.psel;
-  assign e_penable = e_apb_req.penable;
-  assign e_pwrite  = e_apb_req.pwrite;
-  assign e_pprot   = e_apb_req.pprot;
-  assign e_paddr   = e_apb_req.paddr;
-  assign e_pwdata  = e_apb_req.pwdata;
-  assign e_pstrb   = e_apb_req.pstrb;
-  assign e_apb_rsp = '{pready: e_pready, prdata: e_prdata, pslverr: e_pslverr};
 
   tessera_qman u_qman (
     .clk_i, .rst_ni,
@@ -133,30 +117,20 @@ module tb_ctrl_top (
     .irq_o(q_irq_o), .idle_o()
   );
 
+  assign dt_apb_req = '{psel: d_psel_i, penable: d_penable_i, pwrite: d_pwrite_i, pprot: 3'b000,
+                        paddr: d_paddr_i, pwdata: d_pwdata_i, pstrb: 4'hF};
   tessera_apb_mux u_mux (
     .clk_i, .rst_ni,
-    .m_psel_i({e_psel, d_psel_i}), .m_penable_i({e_penable, d_penable_i}),
-    .m_pwrite_i({e_pwrite, d_pwrite_i}), .m_pprot_i({e_pprot, 3'b000}),
-    .m_paddr_i({e_paddr, d_paddr_i}), .m_pwdata_i({e_pwdata, d_pwdata_i}),
-    .m_pstrb_i({e_pstrb, 4'hF}), .m_pready_o(m_pready), .m_prdata_o(m_prdata),
-    .m_pslverr_o(m_pslverr),
-    .s_psel_o(s_psel), .s_penable_o(s_penable), .s_pwrite_o(s_pwrite), .s_pprot_o(s_pprot),
-    .s_paddr_o(s_paddr), .s_pwdata_o(s_pwdata), .s_pstrb_o(s_pstrb), .s_pready_i(s_pready),
-    .s_prdata_i(s_prdata), .s_pslverr_i(s_pslverr)
+    .slv_req_i({e_apb_req, dt_apb_req}), .slv_rsp_o(mux_rsp),
+    .mst_req_o(d_apb_req), .mst_rsp_i(d_apb_rsp)
   );
-  assign d_pready_o  = m_pready[0];
-  assign d_pslverr_o = m_pslverr[0];
-  assign d_prdata_o  = m_prdata;
-  assign e_pready    = m_pready[1];
-  assign e_pslverr   = m_pslverr[1];
-  assign e_prdata    = m_prdata;
+  assign dt_apb_rsp  = mux_rsp[0];
+  assign e_apb_rsp   = mux_rsp[1];
+  assign d_pready_o  = dt_apb_rsp.pready;
+  assign d_pslverr_o = dt_apb_rsp.pslverr;
+  assign d_prdata_o  = dt_apb_rsp.prdata;
 
   // no host window here: the host port stays idle (its inputs tied off)
-  assign d_apb_req = '{psel: s_psel, penable: s_penable, pwrite: s_pwrite, pprot: s_pprot,
-                       paddr: s_paddr, pwdata: s_pwdata, pstrb: s_pstrb};
-  assign s_pready  = d_apb_rsp.pready;
-  assign s_prdata  = d_apb_rsp.prdata;
-  assign s_pslverr = d_apb_rsp.pslverr;
   assign d_awaddr_o  = d_axi_req.aw.addr;
   assign d_awlen_o   = d_axi_req.aw.len;
   assign d_awvalid_o = d_axi_req.aw_valid;
@@ -190,13 +164,18 @@ module tb_ctrl_top (
     .idle_o(dma_idle), .irq_o(d_irq_o)
   );
   assign dma_idle_o = dma_idle;
-  assign eng_psel_o = e_psel;
+  assign eng_psel_o = e_apb_req.psel;
 
+  tessera_bus_pkg::apb_req_t sm_apb_req;
+  tessera_bus_pkg::apb_rsp_t sm_apb_rsp;
+  assign sm_apb_req = '{psel: s_psel_i, penable: s_penable_i, pwrite: s_pwrite_i, pprot: 3'b000,
+                        paddr: s_paddr_i, pwdata: s_pwdata_i, pstrb: 4'hF};
+  assign s_pready_o  = sm_apb_rsp.pready;
+  assign s_prdata_o  = sm_apb_rsp.prdata;
+  assign s_pslverr_o = sm_apb_rsp.pslverr;
   tessera_syncmgr u_sm (
     .clk_i, .rst_ni,
-    .apb_psel_i(s_psel_i), .apb_penable_i(s_penable_i), .apb_pwrite_i(s_pwrite_i), .apb_pprot_i(3'b000),
-    .apb_paddr_i(s_paddr_i), .apb_pwdata_i(s_pwdata_i), .apb_pstrb_i(4'hF), .apb_pready_o(s_pready_o),
-    .apb_prdata_o(s_prdata_o), .apb_pslverr_o(s_pslverr_o),
+    .apb_req_i(sm_apb_req), .apb_rsp_o(sm_apb_rsp),
     .msg_valid_o(sm_valid_o), .msg_ready_i(sm_ready_i), .msg_addr_o(sm_addr_o), .msg_data_o(sm_data_o),
     .msg_err_i(1'b0), .irq_o()
   );

@@ -60,18 +60,15 @@ module tb_obi_top #(
   `TESSERA_AXI_FLAT_FROM_REQ(m_axi_, _o, , req)
   `TESSERA_AXI_RSP_FROM_FLAT(rsp, m_axi_, _i, )
 
+  tessera_bus_pkg::obi_req_t obi_req;
+  tessera_bus_pkg::obi_rsp_t obi_rsp;
+  `TESSERA_OBI_REQ_FROM_FLAT(obi_req, obi_, _i, )
+  `TESSERA_OBI_FLAT_FROM_RSP(obi_, _o, , obi_rsp)
   tessera_obi2axi #(.BufBeats(BufBeats)) u_obi2axi (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
-    .obi_req_i   (obi_req_i),
-    .obi_gnt_o   (obi_gnt_o),
-    .obi_addr_i  (obi_addr_i),
-    .obi_we_i    (obi_we_i),
-    .obi_be_i    (obi_be_i),
-    .obi_wdata_i (obi_wdata_i),
-    .obi_rvalid_o(obi_rvalid_o),
-    .obi_rdata_o (obi_rdata_o),
-    .obi_err_o   (obi_err_o),
+    .obi_req_i   (obi_req),
+    .obi_rsp_o   (obi_rsp),
     .rdbuf_en_i  (rdbuf_en_i),
     .mst_req_o   (req),
     .mst_rsp_i   (rsp)

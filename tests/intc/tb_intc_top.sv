@@ -18,19 +18,15 @@ module tb_intc_top (
   output logic        core_irq_o,
   output logic        host_irq_o
 );
+  tessera_bus_pkg::apb_req_t apb_req;
+  tessera_bus_pkg::apb_rsp_t apb_rsp;
+  `TESSERA_APB_REQ_FROM_FLAT(apb_req, apb_, _i, )
+  `TESSERA_APB_FLAT_FROM_RSP(apb_, _o, , apb_rsp)
   tessera_intc u_intc (
     .clk_i,
     .rst_ni,
-    .apb_psel_i,
-    .apb_penable_i,
-    .apb_pwrite_i,
-    .apb_pprot_i,
-    .apb_paddr_i,
-    .apb_pwdata_i,
-    .apb_pstrb_i,
-    .apb_pready_o,
-    .apb_prdata_o,
-    .apb_pslverr_o,
+    .apb_req_i(apb_req),
+    .apb_rsp_o(apb_rsp),
     .src_i,
     .core_irq_o,
     .host_irq_o

@@ -1,5 +1,6 @@
 // Simulation wrapper for the SPI flash controller block testbench: flat APB and flash
-// pins around tessera_spiflash (the flash model is C++, tests/spiflash/tb_spiflash.cpp).
+// pins around tessera_spiflash, whose APB port is a struct (the flash model is C++,
+// tests/spiflash/tb_spiflash.cpp).
 module tb_spiflash_top #(
   parameter int unsigned FlashBytes = 1 << 20
 ) (
@@ -21,19 +22,15 @@ module tb_spiflash_top #(
   input  logic        miso_i,
   output logic        irq_o
 );
+  tessera_bus_pkg::apb_req_t apb_req;
+  tessera_bus_pkg::apb_rsp_t apb_rsp;
+  `TESSERA_APB_REQ_FROM_FLAT(apb_req, apb_, _i, )
+  `TESSERA_APB_FLAT_FROM_RSP(apb_, _o, , apb_rsp)
   tessera_spiflash #(.FlashBytes(FlashBytes)) u_spiflash (
     .clk_i,
     .rst_ni,
-    .apb_psel_i,
-    .apb_penable_i,
-    .apb_pwrite_i,
-    .apb_pprot_i,
-    .apb_paddr_i,
-    .apb_pwdata_i,
-    .apb_pstrb_i,
-    .apb_pready_o,
-    .apb_prdata_o,
-    .apb_pslverr_o,
+    .apb_req_i(apb_req),
+    .apb_rsp_o(apb_rsp),
     .sck_o,
     .csn_o,
     .mosi_o,

@@ -20,19 +20,15 @@ module tb_uart_top #(
   input  logic        rx_i,
   output logic        irq_o
 );
+  tessera_bus_pkg::apb_req_t apb_req;
+  tessera_bus_pkg::apb_rsp_t apb_rsp;
+  `TESSERA_APB_REQ_FROM_FLAT(apb_req, apb_, _i, )
+  `TESSERA_APB_FLAT_FROM_RSP(apb_, _o, , apb_rsp)
   tessera_uart #(.FifoDepth(FifoDepth)) u_uart (
     .clk_i,
     .rst_ni,
-    .apb_psel_i,
-    .apb_penable_i,
-    .apb_pwrite_i,
-    .apb_pprot_i,
-    .apb_paddr_i,
-    .apb_pwdata_i,
-    .apb_pstrb_i,
-    .apb_pready_o,
-    .apb_prdata_o,
-    .apb_pslverr_o,
+    .apb_req_i(apb_req),
+    .apb_rsp_o(apb_rsp),
     .tx_o,
     .rx_i,
     .irq_o

@@ -56,22 +56,26 @@ module tessera_ulx3s_mgmt #(
   logic unused_insn;
   assign unused_insn = ^trace_insn;
 
-  // fetch side: the chip's fetch mux over ROM, ISRAM, DSRAM
-  logic [2:0]       f_req, f_rvalid;
-  logic [31:0]      f_addr;
-  logic [2:0][31:0] f_rdata;
+  // fetch side: the chip's fetch mux over ROM, ISRAM, DSRAM (OBI structs)
+  tessera_bus_pkg::obi_req_t                   i_obi_req;
+  tessera_bus_pkg::obi_rsp_t                   i_obi_rsp;
+  logic [2:0][tessera_bus_pkg::ObiReqBits-1:0] f_req;
+  logic [2:0][tessera_bus_pkg::ObiRspBits-1:0] f_rsp;
+  assign i_obi_req.req   = i_req;
+  assign i_obi_req.addr  = i_addr;
+  assign i_obi_req.we    = 1'b0;
+  assign i_obi_req.be    = 4'h0;
+  assign i_obi_req.wdata = '0;
+  assign i_gnt           = i_obi_rsp.gnt;
+  assign i_rvalid        = i_obi_rsp.rvalid;
+  assign i_rdata         = i_obi_rsp.rdata;
+  assign i_err           = i_obi_rsp.err;
   tessera_imux u_imux (
     .clk_i, .rst_ni,
-    .req_i     (i_req),
-    .gnt_o     (i_gnt),
-    .addr_i    (i_addr),
-    .rvalid_o  (i_rvalid),
-    .rdata_o   (i_rdata),
-    .err_o     (i_err),
-    .t_req_o   (f_req),
-    .t_addr_o  (f_addr),
-    .t_rvalid_i(f_rvalid),
-    .t_rdata_i (f_rdata)
+    .obi_req_i(i_obi_req),
+    .obi_rsp_o(i_obi_rsp),
+    .t_req_o  (f_req),
+    .t_rsp_i  (f_rsp)
   );
 
   // data side: 0 ROM, 1 ISRAM, 2 DSRAM (one-cycle memories), 3 UART, 4 SPIFLASH (APB),
@@ -100,8 +104,7 @@ module tessera_ulx3s_mgmt #(
   logic        pready, pslverr;
   logic [31:0] prdata;
   logic        apb_done;
-  logic        u_pready, u_pslverr, f_pready, f_pslverr, flash_irq;
-  logic [31:0] u_prdata, f_prdata;
+  logic        flash_irq;
 
   assign d_gnt    = d_req && apb_q == ApbIdle;
   assign apb_done = apb_q == ApbAccess && pready;
@@ -141,64 +144,71 @@ module tessera_ulx3s_mgmt #(
     end
   end
 
-  logic [2:0]       b_req, b_rvalid;
-  logic [2:0][31:0] b_rdata;
-  assign b_req[0] = d_gnt && tgt == TgtRom;
-  assign b_req[1] = d_gnt && tgt == TgtIsram;
-  assign b_req[2] = d_gnt && tgt == TgtDsram;
+  // data side of the memories: one OBI request per memory, the core's fields with its
+  // own req; the responses' rvalid and rdata (always granted, no error)
+  logic [2:0]                                  b_sel, b_rvalid;
+  logic [2:0][31:0]                            b_rdata;
+  logic [2:0][tessera_bus_pkg::ObiReqBits-1:0] b_req;
+  logic [2:0][tessera_bus_pkg::ObiRspBits-1:0] b_rsp;
+  assign b_sel[0] = d_gnt && tgt == TgtRom;
+  assign b_sel[1] = d_gnt && tgt == TgtIsram;
+  assign b_sel[2] = d_gnt && tgt == TgtDsram;
+  for (genvar t = 0; t < 3; t++) begin : g_mem
+    tessera_bus_pkg::obi_req_t req;
+    tessera_bus_pkg::obi_rsp_t rsp;
+    logic                      unused_rsp;
+    assign req.req     = b_sel[t];
+    assign req.addr    = d_addr;
+    assign req.we      = d_we;
+    assign req.be      = d_be;
+    assign req.wdata   = d_wdata;
+    assign b_req[t]    = req;
+    assign rsp         = b_rsp[t];
+    assign b_rvalid[t] = rsp.rvalid;
+    assign b_rdata[t]  = rsp.rdata;
+    assign unused_rsp  = ^{rsp.gnt, rsp.err};
+  end
 
   tessera_rom #(.Bytes(tessera_cfg_pkg::BootromBytes), .InitFile(BootromHex)) u_bootrom (
     .clk_i, .rst_ni,
-    .a_req_i   (f_req[0]),
-    .a_addr_i  (f_addr),
-    .a_rvalid_o(f_rvalid[0]),
-    .a_rdata_o (f_rdata[0]),
-    .b_req_i   (b_req[0]),
-    .b_addr_i  (d_addr),
-    .b_rvalid_o(b_rvalid[0]),
-    .b_rdata_o (b_rdata[0])
+    .a_req_i(f_req[0]),
+    .a_rsp_o(f_rsp[0]),
+    .b_req_i(b_req[0]),
+    .b_rsp_o(b_rsp[0])
   );
   tessera_sram_dp #(.Bytes(tessera_cfg_pkg::IsramBytes)) u_isram (
     .clk_i, .rst_ni,
-    .a_req_i   (f_req[1]),
-    .a_addr_i  (f_addr),
-    .a_rvalid_o(f_rvalid[1]),
-    .a_rdata_o (f_rdata[1]),
-    .b_req_i   (b_req[1]),
-    .b_addr_i  (d_addr),
-    .b_we_i    (d_we),
-    .b_be_i    (d_be),
-    .b_wdata_i (d_wdata),
-    .b_rvalid_o(b_rvalid[1]),
-    .b_rdata_o (b_rdata[1])
+    .a_req_i(f_req[1]),
+    .a_rsp_o(f_rsp[1]),
+    .b_req_i(b_req[1]),
+    .b_rsp_o(b_rsp[1])
   );
   tessera_sram_dp #(.Bytes(tessera_cfg_pkg::DsramBytes)) u_dsram (
     .clk_i, .rst_ni,
-    .a_req_i   (f_req[2]),
-    .a_addr_i  (f_addr),
-    .a_rvalid_o(f_rvalid[2]),
-    .a_rdata_o (f_rdata[2]),
-    .b_req_i   (b_req[2]),
-    .b_addr_i  (d_addr),
-    .b_we_i    (d_we),
-    .b_be_i    (d_be),
-    .b_wdata_i (d_wdata),
-    .b_rvalid_o(b_rvalid[2]),
-    .b_rdata_o (b_rdata[2])
+    .a_req_i(f_req[2]),
+    .a_rsp_o(f_rsp[2]),
+    .b_req_i(b_req[2]),
+    .b_rsp_o(b_rsp[2])
   );
 
+  // one APB request per target: the registered fields, psel for the addressed target
+  tessera_bus_pkg::apb_req_t uart_apb_req, flash_apb_req;
+  tessera_bus_pkg::apb_rsp_t uart_apb_rsp, flash_apb_rsp;
+  assign uart_apb_req.psel     = apb_q != ApbIdle && rsp_tgt_q == TgtUart;
+  assign uart_apb_req.penable  = apb_q == ApbAccess;
+  assign uart_apb_req.pwrite   = pwrite_q;
+  assign uart_apb_req.pprot    = 3'b000;
+  assign uart_apb_req.paddr    = paddr_q;
+  assign uart_apb_req.pwdata   = pwdata_q;
+  assign uart_apb_req.pstrb    = pstrb_q;
+  always_comb begin
+    flash_apb_req      = uart_apb_req;
+    flash_apb_req.psel = apb_q != ApbIdle && rsp_tgt_q == TgtFlash;
+  end
   tessera_uart u_uart (
     .clk_i, .rst_ni,
-    .apb_psel_i   (apb_q != ApbIdle && rsp_tgt_q == TgtUart),
-    .apb_penable_i(apb_q == ApbAccess),
-    .apb_pwrite_i (pwrite_q),
-    .apb_pprot_i  (3'b000),
-    .apb_paddr_i  (paddr_q),
-    .apb_pwdata_i (pwdata_q),
-    .apb_pstrb_i  (pstrb_q),
-    .apb_pready_o (u_pready),
-    .apb_prdata_o (u_prdata),
-    .apb_pslverr_o(u_pslverr),
+    .apb_req_i    (uart_apb_req),
+    .apb_rsp_o    (uart_apb_rsp),
     .tx_o         (uart_tx_o),
     .rx_i         (uart_rx_i),
     .irq_o        (uart_irq)
@@ -206,16 +216,8 @@ module tessera_ulx3s_mgmt #(
 
   tessera_spiflash u_spiflash (
     .clk_i, .rst_ni,
-    .apb_psel_i   (apb_q != ApbIdle && rsp_tgt_q == TgtFlash),
-    .apb_penable_i(apb_q == ApbAccess),
-    .apb_pwrite_i (pwrite_q),
-    .apb_pprot_i  (3'b000),
-    .apb_paddr_i  (paddr_q),
-    .apb_pwdata_i (pwdata_q),
-    .apb_pstrb_i  (pstrb_q),
-    .apb_pready_o (f_pready),
-    .apb_prdata_o (f_prdata),
-    .apb_pslverr_o(f_pslverr),
+    .apb_req_i    (flash_apb_req),
+    .apb_rsp_o    (flash_apb_rsp),
     .sck_o        (flash_sck_o),
     .csn_o        (flash_csn_o),
     .mosi_o       (flash_mosi_o),
@@ -225,9 +227,9 @@ module tessera_ulx3s_mgmt #(
   // no interrupt controller here: the flash interrupt is not used (the ROM polls)
   logic unused_flash_irq;
   assign unused_flash_irq = flash_irq;
-  assign pready  = (rsp_tgt_q == TgtFlash) ? f_pready  : u_pready;
-  assign prdata  = (rsp_tgt_q == TgtFlash) ? f_prdata  : u_prdata;
-  assign pslverr = (rsp_tgt_q == TgtFlash) ? f_pslverr : u_pslverr;
+  assign pready  = (rsp_tgt_q == TgtFlash) ? flash_apb_rsp.pready  : uart_apb_rsp.pready;
+  assign prdata  = (rsp_tgt_q == TgtFlash) ? flash_apb_rsp.prdata  : uart_apb_rsp.prdata;
+  assign pslverr = (rsp_tgt_q == TgtFlash) ? flash_apb_rsp.pslverr : uart_apb_rsp.pslverr;
 
   // responses in request order: a memory answers the cycle after its grant, the UART
   // when its access phase ends (no other grant meanwhile), an error the cycle after
