@@ -76,7 +76,7 @@ l2-synth:
 # private and shared modes, random back-pressure, scoreboard (docs/l2.md).
 L2R_TB_DIR := $(BUILD)/l2_router_tb
 L2R_TB     := $(L2R_TB_DIR)/Vtessera_l2_router
-L2R_SRCS   := $(PRIM_SRCS) rtl/l2/tessera_l2_router.sv
+L2R_SRCS   := $(PRIM_PKG) $(PRIM_SRCS) rtl/l2/tessera_l2_router.sv
 
 # Two builds: RobBursts = 4 (fewer R buffers than ring slots: slot modulo RobBursts) and
 # RobBursts = 16 = RingBursts (the chip's routers: shared mode as deep as private mode).
