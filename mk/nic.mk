@@ -6,7 +6,9 @@
 #                       nic-rtl-tb builds them
 #          nic-resp-test  responder block testbench (rx_check + QP/MR tables + responder
 #                       against the reference responder of roce_transport)
-#          nic-lint     lint the RTL units alone
+#          nic-req-test   requester block testbench (req_arb with two requesters, reference responder)
+#          nic-port-test  port block testbench (two tessera_nic_port over link models, APB only)
+#          nic-lint     lint the RTL units alone; nic-synth  Yosys cell count of tessera_nic_port
 # Needs tshark (Debian package, installed by util/deps.sh), zlib, scapy in .venv.
 
 NIC_SEED := $(or $(SEED),1)   # SEED=N make test overrides it
@@ -44,7 +46,8 @@ NIC_RTL    := $(addprefix rtl/nic/,$(addsuffix .sv,$(NIC_RTL_TOPS)))
 RTL_PKGS   += $(NIC_PKG)
 RTL_SRCS   += $(NIC_RTL)
 LINT_TOPS  += $(NIC_RTL_TOPS)
-SYNTH_TOPS += $(NIC_RTL_TOPS)
+# the whole port exceeds one WebAssembly Yosys process: `make nic-synth` synthesizes it in parts
+SYNTH_TOPS += $(filter-out tessera_nic_port,$(NIC_RTL_TOPS))
 
 NIC_CRC_TB_W8   := $(NIC_BUILD)/crc32_w8/Vtessera_nic_crc32
 NIC_CRC_TB_W32  := $(NIC_BUILD)/crc32_w32icrc/Vtessera_nic_crc32
@@ -130,7 +133,7 @@ nic-req-test: $(NIC_REQ_TB)
 	$(call nic_run_tbs,$(NIC_BUILD)/req_test.log,$(NIC_REQ_TB) --seed $(NIC_SEED))
 
 .PHONY: nic-rtl-tb nic-crc-test nic-rx-test nic-tx-test nic-resp-test nic-lint
-nic-rtl-tb: $(NIC_RTL_TBS) $(NIC_RESP_TB) $(NIC_REQ_TB)
+nic-rtl-tb: $(NIC_RTL_TBS) $(NIC_RESP_TB) $(NIC_REQ_TB) $(NIC_PORT_TB)
 nic-crc-test: $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32)
 	$(call nic_run_tbs,$(NIC_BUILD)/crc32_test.log,$(NIC_CRC_TB_W8) --seed $(NIC_SEED) && $(NIC_CRC_TB_W32) --seed $(NIC_SEED))
 nic-rx-test: $(NIC_RX_TB_W8) $(NIC_RX_TB_W32)
@@ -143,3 +146,47 @@ nic-lint:
 	for t in $(NIC_RTL_TOPS); do \
 	  verilator --lint-only -Wall --top-module $$t $(ROOT)/rtl/lint/waivers.vlt $(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL) \
 	    || exit 1; done
+
+# port: two tessera_nic_port instances (tests/nic/tb_nic_port_top.sv) joined by two link models,
+# each with its own memory model, programmed through APB only (tests/nic/tb_nic_port.cpp)
+NIC_PORT_TB := $(NIC_BUILD)/port/Vtb_nic_port_top
+$(NIC_PORT_TB): $(NIC_TB_DEPS) $(NIC_REF_OBJS) tests/nic/tb_nic_port_top.sv tests/nic/tb_nic_port.cpp \
+                sim/src/axi_mem_model.cpp sim/include/axi_mem_model.h
+	@mkdir -p $(dir $@)
+	nice verilator -O3 --x-assign fast --x-initial fast -Wall --cc --exe --build -MAKEFLAGS "-j1" \
+	  --top-module tb_nic_port_top \
+	  -CFLAGS "-O2 -std=c++17 -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include -I$(ROOT)/sim/include" \
+	  -LDFLAGS "$(abspath $(NIC_REF_OBJS))" --Mdir $(dir $@) -o $(notdir $@) \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL)) $(ROOT)/tests/nic/tb_nic_port_top.sv \
+	  $(ROOT)/tests/nic/tb_nic_port.cpp $(ROOT)/sim/src/axi_mem_model.cpp >$(dir $@)build.log 2>&1 \
+	  || { tail -30 $(dir $@)build.log; exit 1; }
+
+.PHONY: nic-port-tb nic-port-test
+nic-port-tb: $(NIC_PORT_TB)
+nic-port-test: $(NIC_PORT_TB)
+	$(call nic_run_tbs,$(NIC_BUILD)/port_test.log,$(NIC_PORT_TB) --seed $(NIC_SEED))
+
+# Yosys synthesis of the port (generic cells, no latches). The whole port does not fit one
+# WebAssembly Yosys process (4 GiB), so it is synthesized in three runs: tessera_nic_requester
+# and tessera_nic_rx alone (util/synth.sh), then the port with those two as black boxes (the
+# glue: arbiter, ACK framer and receiver, queues, muxes); the total is glue + rx + NReqQp (4)
+# requesters. `make synth` synthesizes every other NIC top.
+NIC_SYNTH_OUT := $(BUILD)/synth
+NIC_BB_RTL    := rtl/nic/tessera_nic_rx.sv rtl/nic/tessera_nic_requester.sv
+.PHONY: nic-synth
+nic-synth: deps
+	@bash util/synth.sh $(CONFIG) "$(YOSYS)" "$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL)" \
+	  "tessera_nic_requester tessera_nic_rx"
+	@mkdir -p $(NIC_SYNTH_OUT)
+	@nice $(YOSYS) -q -l $(NIC_SYNTH_OUT)/tessera_nic_port_glue.log -p "read_verilog -sv $(PRIM_PKG) $(NIC_PKG) \
+	  $(NIC_GEN) $(filter-out $(NIC_BB_RTL),$(NIC_RTL)); read_verilog -sv -lib $(NIC_BB_RTL); \
+	  synth -flatten -top tessera_nic_port -run begin:fine; opt -fast -full; techmap; opt -fast; abc; \
+	  opt -fast; select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -o $(NIC_SYNTH_OUT)/tessera_nic_port_glue.stat stat" \
+	  >/dev/null 2>&1 || { tail -20 $(NIC_SYNTH_OUT)/tessera_nic_port_glue.log; exit 1; }
+	@awk '/^ +[0-9]+ +cells$$/ && !c {c = $$1} END {print "tessera_nic_port glue  " c " cells"}' \
+	  $(NIC_SYNTH_OUT)/tessera_nic_port_glue.stat
+	@for t in tessera_nic_port_glue tessera_nic_rx tessera_nic_requester; do \
+	  awk -v t=$$t '/^ +[0-9]+ +cells$$/ && !c {c = $$1} END {print t, c}' $(NIC_SYNTH_OUT)/$$t.stat; done | \
+	  awk '{n[$$1] = $$2} END {printf "tessera_nic_port (NReqQp 4) %d cells = glue %d + rx %d + 4 x requester %d\n", \
+	  n["tessera_nic_port_glue"] + n["tessera_nic_rx"] + 4 * n["tessera_nic_requester"], \
+	  n["tessera_nic_port_glue"], n["tessera_nic_rx"], n["tessera_nic_requester"]}'

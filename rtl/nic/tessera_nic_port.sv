@@ -21,9 +21,10 @@
 //     them; a work request for a QP that is not in RTS or has no requester
 //     completes at once with status 5;
 //   - interrupts: responder error NAK, completion, error completion.
-// QP life: a QP entering RTS (re)starts its requester at QP_SQ_PSN; a
-// requester that fails (error NAK, retry limit, AXI read error) moves the QP
-// to ERROR. The requester's RTO, retry limit, resend guard and UDP source
+// QP life: a QP entering RTS (re)starts its requester at QP_SQ_PSN, a QP
+// leaving RTS (modified to ERROR or RESET, or moved to ERROR by the responder)
+// stops it, flushing its open work requests; a requester that fails (error
+// NAK, retry limit, AXI read error) moves the QP to ERROR. The requester's RTO, retry limit, resend guard and UDP source
 // port are QP attributes written with the others by QP_CMD.
 module tessera_nic_port #(
   parameter int unsigned NQp = 16,   // QP contexts, 1..16
@@ -215,7 +216,7 @@ module tessera_nic_port #(
 
   // a QP entering RTS starts its requester; a requester entering ERROR moves its QP there
   logic [NQp-1:0]    rts_q, req_err_q;
-  logic [NReqQp-1:0] req_start, req_err, req_idle;
+  logic [NReqQp-1:0] req_start, req_stop, req_err, req_idle;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rts_q     <= '0;
@@ -231,6 +232,7 @@ module tessera_nic_port #(
     req_err_pulse = NQp'(req_err) & ~req_err_q;
     for (int unsigned q = 0; q < NReqQp; q++) begin
       req_start[q] = qp_state[q] == tessera_nic_pkg::QpRts && !rts_q[q];
+      req_stop[q]  = qp_state[q] != tessera_nic_pkg::QpRts;
     end
   end
 
@@ -402,6 +404,7 @@ module tessera_nic_port #(
     .clk_i,
     .rst_ni,
     .cfg_start_i    (req_start),
+    .cfg_stop_i     (req_stop),
     .cfg_psn_i      (rq_psn),
     .cfg_selective_i(rq_sel),
     .cfg_mtu_i      (rq_mtu),

@@ -4,9 +4,11 @@
 // keeps its own send window, timer, retry count and error state, so a QP in
 // ERROR does not hold up the others.
 //
-// Packets: one QP at a time reads and frames a packet; the next turn (round
-// robin among the QPs that have a packet) begins when its payload has been
-// read, so R beats of one QP never wait behind a frame of another. Frames:
+// Packets: one QP at a time reads and frames packets; a turn (round robin
+// among the QPs that have a packet) lets the QP start up to TurnPkts packets,
+// the next while the one before is framed (the requester prefetches one
+// packet's payload), and ends when the QP's payload reads are done, so R beats
+// of one QP never wait behind a frame of another. Frames:
 // the output stays with a QP from its first beat to its tlast beat. AXI reads:
 // QP q uses ARID AxiIdBase + q, its R beats are routed back by RID; an AR
 // shown stays until taken.
@@ -16,6 +18,7 @@ module tessera_nic_req_arb #(
   parameter int unsigned NQp        = 2,
   parameter int unsigned NWr        = 8,
   parameter logic [4:0]  AxiIdBase  = 5'd4,
+  parameter int unsigned TurnPkts   = 8,   // packets a QP may start in one turn
   localparam int unsigned DataBytes = 32,
   localparam int unsigned QpW       = NQp > 1 ? $clog2(NQp) : 1
 ) (
@@ -23,6 +26,7 @@ module tessera_nic_req_arb #(
   input  logic                          rst_ni,
   // per-QP configuration
   input  logic [NQp-1:0]                cfg_start_i,
+  input  logic [NQp-1:0]                cfg_stop_i,
   input  logic [NQp-1:0][23:0]          cfg_psn_i,
   input  logic [NQp-1:0]                cfg_selective_i,
   input  logic [NQp-1:0][2:0]           cfg_mtu_i,
@@ -109,6 +113,7 @@ module tessera_nic_req_arb #(
       .clk_i,
       .rst_ni,
       .cfg_start_i    (cfg_start_i[q]),
+      .cfg_stop_i     (cfg_stop_i[q]),
       .cfg_psn_i      (cfg_psn_i[q]),
       .cfg_selective_i(cfg_selective_i[q]),
       .cfg_mtu_i      (cfg_mtu_i[q]),
@@ -185,22 +190,30 @@ module tessera_nic_req_arb #(
     end
   endfunction
 
-  // ---- packet turns: one QP between its pick and the end of its reads
+  // ---- packet turns: one QP from its first pick to the end of its reads
   logic [QpW-1:0] p_rr_q, p_rr_d, p_sel;
   logic           p_act_q, p_act_d;
   logic [QpW-1:0] p_cur_q, p_cur_d;
+  logic [7:0]     p_n_q, p_n_d;         // packets started in this turn
   assign p_sel = rr_pick(q_want, p_rr_q);
   always_comb begin
     q_pick_en = '0;
     p_rr_d    = p_rr_q;
     p_act_d   = p_act_q;
     p_cur_d   = p_cur_q;
+    p_n_d     = p_n_q;
     if (p_act_q) begin
-      p_act_d = q_busy[p_cur_q];
+      if (q_want[p_cur_q] && 32'(p_n_q) < TurnPkts) begin
+        q_pick_en[p_cur_q] = 1'b1;
+        p_n_d = p_n_q + 8'd1;
+      end else if (!q_busy[p_cur_q]) begin
+        p_act_d = 1'b0;
+      end
     end else if (|q_want) begin
       q_pick_en[p_sel] = 1'b1;
       p_act_d = 1'b1;
       p_cur_d = p_sel;
+      p_n_d   = 8'd1;
       p_rr_d  = QpW'((32'(p_sel) + 1) % NQp);
     end
   end
@@ -269,6 +282,7 @@ module tessera_nic_req_arb #(
       p_rr_q   <= '0;
       p_act_q  <= 1'b0;
       p_cur_q  <= '0;
+      p_n_q    <= '0;
       ar_rr_q  <= '0;
       ar_cur_q <= '0;
       ar_hold_q <= 1'b0;
@@ -282,6 +296,7 @@ module tessera_nic_req_arb #(
       p_rr_q   <= p_rr_d;
       p_act_q  <= p_act_d;
       p_cur_q  <= p_cur_d;
+      p_n_q    <= p_n_d;
       ar_rr_q  <= ar_rr_d;
       ar_cur_q <= ar_sel;
       ar_hold_q <= m_arvalid_o && !m_arready_i;

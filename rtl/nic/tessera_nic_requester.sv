@@ -24,15 +24,19 @@
 // cfg_retry_i timeouts in a row put the QP into ERROR.
 // Completions leave in order (WR id and status) once the message's last PSN is
 // acknowledged; in ERROR the oldest open work request completes with the
-// error's status, every later one with CplFlushed. cfg_start_i (with the QP
-// idle or in ERROR) sets the first PSN and clears the state.
+// error's status, every later one with CplFlushed. cfg_stop_i (the QP left
+// RTS: moved to ERROR or RESET) puts the unit into ERROR with every open work
+// request flushed. cfg_start_i (with the QP idle or in ERROR) sets the first
+// PSN and clears the state.
 //
-// pick_en_i lets the unit start a packet (want_o: it has one; busy_o: it is
-// reading and framing one), so that QPs sharing a read port and a wire take
-// turns a packet at a time (tessera_nic_req_arb).
+// Packets in work: a queue of two. The head's descriptor and payload go to
+// the framer; the payload reads of the packet behind it are issued as soon as
+// the head's are, so its R beats follow the head's without the read latency in
+// between (prefetch). pick_en_i lets the unit start a packet (want_o: it has
+// one and room for it; busy_o: a packet is being read or framed), so that QPs
+// sharing a read port and a wire take turns (tessera_nic_req_arb).
 //
-// Limits: local addresses are multiples of DataBytes; one packet is read and
-// framed at a time.
+// Limits: local addresses are multiples of DataBytes; two packets in work.
 module tessera_nic_requester #(
   parameter int unsigned NWr       = 8,     // work requests held (power of 2)
   parameter logic [4:0]  AxiId     = 5'd4,
@@ -43,6 +47,7 @@ module tessera_nic_requester #(
   input  logic                   rst_ni,
   // QP configuration (stable while the QP runs)
   input  logic                   cfg_start_i,     // pulse: first PSN, clear state and error
+  input  logic                   cfg_stop_i,      // the QP left RTS: ERROR, flush
   input  logic [23:0]            cfg_psn_i,
   input  logic                   cfg_selective_i,
   input  logic [2:0]             cfg_mtu_i,       // 1..5: 256..4096 bytes
@@ -152,19 +157,24 @@ module tessera_nic_requester #(
   logic [2:0]                  est_q, est_d;      // status of the failed work request
   logic [31:0]                 npkt_q, npkt_d, nres_q, nres_d, ntmo_q, ntmo_d;
 
-  // ---- packet engine
-  typedef enum logic [0:0] {SIdle, SSend} state_e;
-  state_e       st_q, st_d;
-  logic [23:0]  p_psn_q, p_psn_d;
-  logic [7:0]   p_op_q, p_op_d;
-  logic         p_ackreq_q, p_ackreq_d;
-  logic [63:0]  p_va_q, p_va_d;
-  logic [31:0]  p_rkey_q, p_rkey_d, p_dmalen_q, p_dmalen_d;
-  logic [12:0]  p_len_q, p_len_d;
-  logic         desc_pend_q, desc_pend_d;    // descriptor not yet taken
-  logic [31:0]  ar_addr_q, ar_addr_d;
-  logic [7:0]   ar_left_q, ar_left_d;        // beats still to request
-  logic [7:0]   r_left_q, r_left_d;          // beats still to forward
+  // ---- packet engine: a queue of two packets in work. The head is framed (its
+  // descriptor and payload go to the framer); the reads of the packet behind it are
+  // issued as soon as the head's are, so its payload follows the head's without the
+  // read latency in between (prefetch).
+  localparam int unsigned NPq = 2;
+  logic         pq_rd_q, pq_rd_d, pq_wr_q, pq_wr_d;   // head, tail
+  logic [1:0]   pq_cnt_q, pq_cnt_d;
+  logic [NPq-1:0][23:0] e_psn_q, e_psn_d;
+  logic [NPq-1:0][7:0]  e_op_q, e_op_d;
+  logic [NPq-1:0]       e_ackreq_q, e_ackreq_d;
+  logic [NPq-1:0][63:0] e_va_q, e_va_d;
+  logic [NPq-1:0][31:0] e_rkey_q, e_rkey_d, e_dmalen_q, e_dmalen_d;
+  logic [NPq-1:0][12:0] e_len_q, e_len_d;
+  logic [NPq-1:0]       e_desc_q, e_desc_d;      // descriptor not yet taken
+  logic [NPq-1:0][31:0] e_ar_addr_q, e_ar_addr_d;
+  logic [NPq-1:0][7:0]  e_ar_left_q, e_ar_left_d; // beats still to request
+  logic [NPq-1:0][7:0]  e_r_left_q, e_r_left_d;   // beats still to forward
+  logic         hd, ar_e, head_v, ar_v;
   logic         pick, pick_resend, slot_we;
   logic [23:0]  pick_psn;
   logic [6:0]   pick_slot;
@@ -195,20 +205,26 @@ module tessera_nic_requester #(
   logic new_ok;
   assign new_ok = sendp_q != tail_q && inflight < 8'(Win) && !err_q;
 
+  // reads: the head's, then the next packet's
+  assign hd     = pq_rd_q;
+  assign head_v = pq_cnt_q != 2'd0;
+  assign ar_e   = head_v && e_ar_left_q[hd] == '0 ? !hd : hd;
+  assign ar_v   = head_v && e_ar_left_q[ar_e] != '0 && (ar_e == hd || pq_cnt_q == 2'd2);
+
   // AXI burst: up to the next 4 KiB boundary
   logic [7:0] ar_beats, to_4k;
-  assign to_4k    = 8'((13'h1000 - {1'b0, ar_addr_q[11:0]}) >> 5);
-  assign ar_beats = ar_left_q < to_4k || to_4k == '0 ? ar_left_q : to_4k;
+  assign to_4k    = 8'((13'h1000 - {1'b0, e_ar_addr_q[ar_e][11:0]}) >> 5);
+  assign ar_beats = e_ar_left_q[ar_e] < to_4k || to_4k == '0 ? e_ar_left_q[ar_e] : to_4k;
 
   assign m_arid_o    = AxiId;
-  assign m_araddr_o  = ar_addr_q;
+  assign m_araddr_o  = e_ar_addr_q[ar_e];
   assign m_arlen_o   = ar_beats - 8'd1;
   assign m_arsize_o  = 3'd5;
   assign m_arburst_o = 2'b01;
-  assign m_arvalid_o = st_q == SSend && ar_left_q != '0;
+  assign m_arvalid_o = ar_v;
 
   logic        tx_desc_ready, tx_s_tready, r_fire, r_err;
-  assign m_rready_o = st_q == SSend && r_left_q != '0 && tx_s_tready;
+  assign m_rready_o = head_v && e_r_left_q[hd] != '0 && tx_s_tready;
   assign r_fire     = m_rvalid_i && m_rready_o;
   assign r_err      = r_fire && m_rresp_i[1];
 
@@ -218,6 +234,8 @@ module tessera_nic_requester #(
     logic [23:0] ref_una;
     logic [6:0]  trig_rel;
     logic [31:0] rest;
+    logic [12:0] n_len;
+    logic        n_ackreq, pop;
 
     head_d     = head_q;
     sendp_d    = sendp_q;
@@ -234,18 +252,23 @@ module tessera_nic_requester #(
     npkt_d     = npkt_q;
     nres_d     = nres_q;
     ntmo_d     = ntmo_q;
-    st_d       = st_q;
-    p_psn_d    = p_psn_q;
-    p_op_d     = p_op_q;
-    p_ackreq_d = p_ackreq_q;
-    p_va_d     = p_va_q;
-    p_rkey_d   = p_rkey_q;
-    p_dmalen_d = p_dmalen_q;
-    p_len_d    = p_len_q;
-    desc_pend_d = desc_pend_q;
-    ar_addr_d  = ar_addr_q;
-    ar_left_d  = ar_left_q;
-    r_left_d   = r_left_q;
+    pq_rd_d    = pq_rd_q;
+    pq_wr_d    = pq_wr_q;
+    pq_cnt_d   = pq_cnt_q;
+    e_psn_d    = e_psn_q;
+    e_op_d     = e_op_q;
+    e_ackreq_d = e_ackreq_q;
+    e_va_d     = e_va_q;
+    e_rkey_d   = e_rkey_q;
+    e_dmalen_d = e_dmalen_q;
+    e_len_d    = e_len_q;
+    e_desc_d   = e_desc_q;
+    e_ar_addr_d = e_ar_addr_q;
+    e_ar_left_d = e_ar_left_q;
+    e_r_left_d = e_r_left_q;
+    n_len      = '0;
+    n_ackreq   = 1'b0;
+    pop        = 1'b0;
     pick       = 1'b0;
     pick_resend = 1'b0;
     pick_psn   = nxt_q;
@@ -269,6 +292,10 @@ module tessera_nic_requester #(
       head_d = head_q + 1'b1;
       if (err_q && cpl_status_o != CplOk) begin
         est_d = CplFlushed;
+      end
+      if (head_q == sendp_q) begin   // in ERROR: a work request not (fully) sent leaves
+        sendp_d = sendp_q + 1'b1;
+        woff_d  = '0;
       end
     end
 
@@ -334,80 +361,84 @@ module tessera_nic_requester #(
       end
     end
 
-    // packet engine
-    unique case (st_q)
-      SIdle: begin
-        if (!pick_en_i) begin
-          // another QP's packet goes first
-        end else if (!err_q && res_found) begin
-          pick        = 1'b1;
-          pick_resend = 1'b1;
-          pick_psn    = una_q + 24'(res_rel);
-          pick_slot   = pick_psn[6:0];
-          pick_wr     = slot_wr_q[pick_slot];
-          pick_off    = slot_off_q[pick_slot];
-          pend_d[pick_slot] = 1'b0;
-          nres_d      = nres_q + 32'd1;
-        end else if (new_ok) begin
-          pick      = 1'b1;
-          slot_we   = 1'b1;
-          sacked_d[pick_slot] = 1'b0;
-          pend_d[pick_slot]   = 1'b0;
-          nxt_d     = nxt_q + 24'd1;
-        end
-        if (pick) begin
-          rest       = wr_len_q[pick_wr] - pick_off;
-          p_len_d    = rest < 32'(mtu_bytes) ? 13'(rest) : mtu_bytes;
-          p_ackreq_d = rest <= 32'(mtu_bytes);
-          p_psn_d    = pick_psn;
-          p_rkey_d   = wr_rkey_q[pick_wr];
-          if (cfg_selective_i) begin
-            p_op_d     = 8'h0A;
-            p_va_d     = wr_va_q[pick_wr] + 64'(pick_off);
-            p_dmalen_d = 32'(p_len_d);
-          end else begin
-            p_op_d     = pick_off == '0 ? (p_ackreq_d ? 8'h0A : 8'h06) : (p_ackreq_d ? 8'h08 : 8'h07);
-            p_va_d     = wr_va_q[pick_wr];
-            p_dmalen_d = wr_len_q[pick_wr];
-          end
-          ar_addr_d   = wr_laddr_q[pick_wr] + pick_off;
-          ar_left_d   = 8'((14'(p_len_d) + 14'(DataBytes - 1)) >> 5);
-          r_left_d    = ar_left_d;
-          desc_pend_d = 1'b1;
-          npkt_d      = npkt_q + 32'd1;
-          st_d        = SSend;
-          if (!pick_resend) begin
-            if (p_ackreq_d) begin
-              last_set = 1'b1;
-              sendp_d  = sendp_q + 1'b1;
-              woff_d   = '0;
-            end else begin
-              woff_d = woff_q + 32'(mtu_bytes);
-            end
-          end
+    // packet engine: the head's descriptor, reads and payload beats
+    if (head_v && e_desc_q[hd] && tx_desc_ready) begin
+      e_desc_d[hd] = 1'b0;
+    end
+    if (m_arvalid_o && m_arready_i) begin
+      e_ar_addr_d[ar_e] = e_ar_addr_q[ar_e] + {19'd0, ar_beats, 5'd0};
+      e_ar_left_d[ar_e] = e_ar_left_q[ar_e] - ar_beats;
+    end
+    if (r_fire) begin
+      e_r_left_d[hd] = e_r_left_q[hd] - 8'd1;
+    end
+    if (r_err) begin
+      err_d = 1'b1;
+      est_d = CplLocal;
+    end
+    pop = head_v && !e_desc_d[hd] && e_ar_left_d[hd] == '0 && e_r_left_d[hd] == '0;
+
+    // a new packet into the queue's tail
+    if (pq_cnt_q == 2'd2 || !pick_en_i) begin
+      // full, or another QP's turn
+    end else if (!err_q && res_found) begin
+      pick        = 1'b1;
+      pick_resend = 1'b1;
+      pick_psn    = una_q + 24'(res_rel);
+      pick_slot   = pick_psn[6:0];
+      pick_wr     = slot_wr_q[pick_slot];
+      pick_off    = slot_off_q[pick_slot];
+      pend_d[pick_slot] = 1'b0;
+      nres_d      = nres_q + 32'd1;
+    end else if (new_ok) begin
+      pick      = 1'b1;
+      slot_we   = 1'b1;
+      sacked_d[pick_slot] = 1'b0;
+      pend_d[pick_slot]   = 1'b0;
+      nxt_d     = nxt_q + 24'd1;
+    end
+    if (pick) begin
+      rest     = wr_len_q[pick_wr] - pick_off;
+      n_len    = rest < 32'(mtu_bytes) ? 13'(rest) : mtu_bytes;
+      n_ackreq = rest <= 32'(mtu_bytes);
+      e_len_d[pq_wr_q]    = n_len;
+      e_ackreq_d[pq_wr_q] = n_ackreq;
+      e_psn_d[pq_wr_q]    = pick_psn;
+      e_rkey_d[pq_wr_q]   = wr_rkey_q[pick_wr];
+      if (cfg_selective_i) begin
+        e_op_d[pq_wr_q]     = 8'h0A;
+        e_va_d[pq_wr_q]     = wr_va_q[pick_wr] + 64'(pick_off);
+        e_dmalen_d[pq_wr_q] = 32'(n_len);
+      end else begin
+        e_op_d[pq_wr_q]     = pick_off == '0 ? (n_ackreq ? 8'h0A : 8'h06) : (n_ackreq ? 8'h08 : 8'h07);
+        e_va_d[pq_wr_q]     = wr_va_q[pick_wr];
+        e_dmalen_d[pq_wr_q] = wr_len_q[pick_wr];
+      end
+      e_ar_addr_d[pq_wr_q] = wr_laddr_q[pick_wr] + pick_off;
+      e_ar_left_d[pq_wr_q] = 8'((14'(n_len) + 14'(DataBytes - 1)) >> 5);
+      e_r_left_d[pq_wr_q]  = e_ar_left_d[pq_wr_q];
+      e_desc_d[pq_wr_q]    = 1'b1;
+      pq_wr_d     = !pq_wr_q;
+      npkt_d      = npkt_q + 32'd1;
+      if (!pick_resend) begin
+        if (n_ackreq) begin
+          last_set = 1'b1;
+          sendp_d  = sendp_q + 1'b1;
+          woff_d   = '0;
+        end else begin
+          woff_d = woff_q + 32'(mtu_bytes);
         end
       end
-      SSend: begin
-        if (desc_pend_q && tx_desc_ready) begin
-          desc_pend_d = 1'b0;
-        end
-        if (m_arvalid_o && m_arready_i) begin
-          ar_addr_d = ar_addr_q + {19'd0, ar_beats, 5'd0};
-          ar_left_d = ar_left_q - ar_beats;
-        end
-        if (r_fire) begin
-          r_left_d = r_left_q - 8'd1;
-        end
-        if (r_err) begin
-          err_d = 1'b1;
-          est_d = CplLocal;
-        end
-        if (!desc_pend_d && ar_left_d == '0 && r_left_d == '0) begin
-          st_d = SIdle;
-        end
-      end
-      default: st_d = SIdle;
-    endcase
+    end
+    if (pop) begin
+      pq_rd_d = !pq_rd_q;
+    end
+    pq_cnt_d = pq_cnt_q + 2'(pick) - 2'(pop);
+
+    if (cfg_stop_i && !err_q) begin
+      err_d = 1'b1;
+      est_d = CplFlushed;
+    end
 
     if (cfg_start_i) begin
       head_d   = tail_q;
@@ -442,18 +473,20 @@ module tessera_nic_requester #(
       npkt_q      <= '0;
       nres_q      <= '0;
       ntmo_q      <= '0;
-      st_q        <= SIdle;
-      p_psn_q     <= '0;
-      p_op_q      <= '0;
-      p_ackreq_q  <= 1'b0;
-      p_va_q      <= '0;
-      p_rkey_q    <= '0;
-      p_dmalen_q  <= '0;
-      p_len_q     <= '0;
-      desc_pend_q <= 1'b0;
-      ar_addr_q   <= '0;
-      ar_left_q   <= '0;
-      r_left_q    <= '0;
+      pq_rd_q     <= 1'b0;
+      pq_wr_q     <= 1'b0;
+      pq_cnt_q    <= '0;
+      e_psn_q     <= '0;
+      e_op_q      <= '0;
+      e_ackreq_q  <= '0;
+      e_va_q      <= '0;
+      e_rkey_q    <= '0;
+      e_dmalen_q  <= '0;
+      e_len_q     <= '0;
+      e_desc_q    <= '0;
+      e_ar_addr_q <= '0;
+      e_ar_left_q <= '0;
+      e_r_left_q  <= '0;
       sent_q      <= '0;
       slot_wr_q   <= '0;
       slot_off_q  <= '0;
@@ -474,18 +507,20 @@ module tessera_nic_requester #(
       npkt_q      <= npkt_d;
       nres_q      <= nres_d;
       ntmo_q      <= ntmo_d;
-      st_q        <= st_d;
-      p_psn_q     <= p_psn_d;
-      p_op_q      <= p_op_d;
-      p_ackreq_q  <= p_ackreq_d;
-      p_va_q      <= p_va_d;
-      p_rkey_q    <= p_rkey_d;
-      p_dmalen_q  <= p_dmalen_d;
-      p_len_q     <= p_len_d;
-      desc_pend_q <= desc_pend_d;
-      ar_addr_q   <= ar_addr_d;
-      ar_left_q   <= ar_left_d;
-      r_left_q    <= r_left_d;
+      pq_rd_q     <= pq_rd_d;
+      pq_wr_q     <= pq_wr_d;
+      pq_cnt_q    <= pq_cnt_d;
+      e_psn_q     <= e_psn_d;
+      e_op_q      <= e_op_d;
+      e_ackreq_q  <= e_ackreq_d;
+      e_va_q      <= e_va_d;
+      e_rkey_q    <= e_rkey_d;
+      e_dmalen_q  <= e_dmalen_d;
+      e_len_q     <= e_len_d;
+      e_desc_q    <= e_desc_d;
+      e_ar_addr_q <= e_ar_addr_d;
+      e_ar_left_q <= e_ar_left_d;
+      e_r_left_q  <= e_r_left_d;
       if (pick) begin
         sent_q[pick_slot] <= now_q;
       end
@@ -530,7 +565,7 @@ module tessera_nic_requester #(
   tessera_nic_tx_frame #(.DataBytes(DataBytes)) u_frame (
     .clk_i,
     .rst_ni,
-    .desc_valid_i   (st_q == SSend && desc_pend_q),
+    .desc_valid_i   (head_v && e_desc_q[hd]),
     .desc_ready_o   (tx_desc_ready),
     .desc_dmac_i    (cfg_dmac_i),
     .desc_smac_i    (cfg_smac_i),
@@ -540,25 +575,25 @@ module tessera_nic_requester #(
     .desc_ttl_i     (cfg_ttl_i),
     .desc_ip_id_i   (16'h0000),
     .desc_sport_i   (cfg_sport_i),
-    .desc_opcode_i  (p_op_q),
+    .desc_opcode_i  (e_op_q[hd]),
     .desc_se_i      (1'b0),
     .desc_migreq_i  (1'b0),
     .desc_pkey_i    (cfg_pkey_i),
     .desc_dqpn_i    (cfg_dqpn_i),
-    .desc_ackreq_i  (p_ackreq_q),
-    .desc_psn_i     (p_psn_q),
-    .desc_va_i      (p_va_q),
-    .desc_rkey_i    (p_rkey_q),
-    .desc_dmalen_i  (p_dmalen_q),
+    .desc_ackreq_i  (e_ackreq_q[hd]),
+    .desc_psn_i     (e_psn_q[hd]),
+    .desc_va_i      (e_va_q[hd]),
+    .desc_rkey_i    (e_rkey_q[hd]),
+    .desc_dmalen_i  (e_dmalen_q[hd]),
     .desc_syndrome_i(8'h00),
     .desc_msn_i     (24'h0),
     .desc_imm_i     (32'h0),
-    .desc_len_i     (p_len_q),
-    .s_tvalid_i     (st_q == SSend && r_left_q != '0 && m_rvalid_i),
+    .desc_len_i     (e_len_q[hd]),
+    .s_tvalid_i     (head_v && e_r_left_q[hd] != '0 && m_rvalid_i),
     .s_tready_o     (tx_s_tready),
     .s_tdata_i      (m_rdata_i),
     .s_tkeep_i      ('1),
-    .s_tlast_i      (r_left_q == 8'd1),
+    .s_tlast_i      (e_r_left_q[hd] == 8'd1),
     .m_tvalid_o,
     .m_tready_i,
     .m_tdata_o,
@@ -570,10 +605,10 @@ module tessera_nic_requester #(
   logic unused;
   assign unused = ^{m_rlast_i, m_rresp_i[0], pay_err_unused};
 
-  assign want_o         = st_q == SIdle && !err_q && (res_found || new_ok);
-  assign busy_o         = st_q == SSend;
+  assign want_o         = pq_cnt_q != 2'd2 && !err_q && (res_found || new_ok);
+  assign busy_o         = pq_cnt_q != 2'd0;
   assign err_o          = err_q;
-  assign idle_o         = st_q == SIdle && una_q == nxt_q && sendp_q == tail_q;
+  assign idle_o         = pq_cnt_q == 2'd0 && una_q == nxt_q && sendp_q == tail_q;
   assign cnt_pkts_o     = npkt_q;
   assign cnt_resends_o  = nres_q;
   assign cnt_timeouts_o = ntmo_q;

@@ -8,8 +8,9 @@
 // (roce_build_ack), go back over a second link model, are parsed and their
 // AETH fields (syndrome, PSN, MSN) enter the requester. The payload is read
 // through an AXI memory model (sim/include/axi_mem_model.h) with random
-// backpressure on AR and R; the frame output sees random ready and waits for
-// the wire. Checks per scenario: the reference responder's memory image (the
+// backpressure on AR and R; the frame output sees random ready and starts a
+// frame only when the wire is free (a frame is on the wire from its first
+// beat). Checks per scenario: the reference responder's memory image (the
 // region, byte for byte, pre-filled with a pattern) equals the WRITEs' data,
 // the completions come in order with the expected status, AXI bursts do not
 // cross 4 KiB, and without impairments the packet count equals the reference
@@ -267,6 +268,7 @@ static bool run(const Scenario &sc, uint64_t seed) {
   uint64_t now = 0;
   std::deque<Ack> acks;
   std::vector<uint8_t> frame;
+  uint64_t frame_start = 0;   // cycle of the current frame's first beat
   size_t wnext = 0;
   static uint8_t buf[ROCE_FRAME_MAX];
 
@@ -299,7 +301,7 @@ static bool run(const Scenario &sc, uint64_t seed) {
     dut.m_rid_i = port.rid;
     dut.m_rresp_i = port.rresp;
     dut.m_rlast_i = port.rlast;
-    dut.m_tready_i = !st_t && tsim_link_free_at(data_link) <= now;
+    dut.m_tready_i = !st_t && (!frame.empty() || tsim_link_free_at(data_link) <= now);
     dut.eval();
     if (!rst) {
       if (dut.wr_valid_i && dut.wr_ready_o) wnext++;
@@ -322,10 +324,12 @@ static bool run(const Scenario &sc, uint64_t seed) {
       }
       if (dut.ack_valid_i) acks.pop_front();
       if (dut.m_tvalid_o && dut.m_tready_i) {
+        if (frame.empty()) frame_start = now;
         for (int i = 0; i < 32; i++)
           if (dut.m_tkeep_o >> i & 1) frame.push_back((uint8_t)(dut.m_tdata_o[i / 4] >> (8 * (i % 4))));
         if (dut.m_tlast_o) {
-          tsim_link_send(data_link, now, frame.data(), (uint32_t)frame.size());
+          // on the wire from its first beat on (the MAC streams it out as it comes)
+          tsim_link_send(data_link, frame_start, frame.data(), (uint32_t)frame.size());
           frame.clear();
         }
       }

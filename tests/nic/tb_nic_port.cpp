@@ -1,0 +1,821 @@
+// Block testbench of the NIC port (rtl/nic/tessera_nic_port.sv, top
+// tests/nic/tb_nic_port_top.sv): TWO port instances, A and B, each with its own
+// memory (sim/include/axi_mem_model.h, random backpressure on AW, W and AR),
+// joined by two link models (sim/include/tessera_link.h, one per direction,
+// seeded: latency, drop, reorder, duplicate, corrupt; a port's MAC starts a
+// frame only when its link's wire is free). Both ports are
+// programmed ONLY through APB writes and reads, as firmware would: port
+// addresses, memory regions, QP contexts (INIT, RTR, RTS), work requests
+// (WR_* registers and the doorbell, waiting while WR_STATUS.full), completion
+// pops (CQ_HEAD, CQ_POP), interrupt status.
+//
+// Checks per scenario:
+//   - completions: every work request completes once, in order per QP, with the
+//     status the scenario expects (0, or 2 NAK / 4 flushed / 1 retry limit);
+//   - memory: the target region of every successful WRITE equals the source
+//     byte for byte; every other byte of the destination window (pre-filled
+//     with random bytes) is untouched; WRITEs that failed leave no byte;
+//   - wire: every frame a port sends parses (golden parser roce_parse: headers,
+//     checksums, ICRC); the payload of a WRITE-only frame equals the source
+//     bytes its RETH address names;
+//   - counters against the link model: frames sent = link "sent"; frames
+//     received by the responder plus acknowledgements received (delivered
+//     and dropped) = link "delivered"; TX frames = data packets + ACK frames;
+//     ACK frames = ACKs + SACKs + NAKs of the responder; data packets minus
+//     resends = the packets the work requests need; packets placed and bytes
+//     placed = exactly those of the successful WRITEs; without corruption no
+//     frame is dropped as bad; lossless: no resend, no timeout.
+// Usage: Vtb_nic_port_top [--seed N] [--only NAME] (SEED in the environment as
+// well; TB_TRACE=1 prints every frame and completion). Ends with "N passed, M
+// failed", one count per scenario.
+#include <verilated.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vtb_nic_port_top.h"
+#include "axi_mem_model.h"
+#include "regs/nic_regs.h"
+#include "roce_model.h"
+#include "tessera_link.h"
+
+static uint64_t rng_state;
+static uint32_t rnd() {
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return (uint32_t)((rng_state * 0x2545F4914F6CDD1Dull) >> 32);
+}
+static bool chance(unsigned per_mille) { return per_mille && rnd() % 1000 < per_mille; }
+
+#define REG(r) ((uint32_t)offsetof(nic_t, r))
+
+static const uint64_t kMemBase = 0x80000000ull;
+static const uint64_t kSrcBase = 0x80000000ull;   // sources of the WRITEs a port sends
+static const uint64_t kDstBase = 0x80400000ull;   // memory region the peer writes into
+static const uint32_t kDstLen = 0x100000;
+static const uint32_t kGuard = 4096;              // checked bytes on each side of the region
+static const uint32_t kRkey = 0x5EED0000u;
+static const unsigned kNReqQp = 4;                // tessera_nic_port NReqQp default
+static const unsigned kCqDepth = 16, kWqDepth = 8, kRing = 8;
+
+// completion status (CQ_HEAD.status)
+enum { kCplOk = 0, kCplRetry = 1, kCplRemote = 2, kCplLocal = 3, kCplFlushed = 4, kCplQpState = 5 };
+
+struct Port {
+  const char *name;
+  Vtb_nic_port_top dut;
+  tessera::AxiMemModel *mem;
+  tessera::AxiMemPort ap;
+  tsim_link_t *out = nullptr, *in = nullptr;
+  unsigned stall = 0;
+  // APB drive and the response seen in the access cycle
+  bool psel = false, penable = false, pwrite = false, pready = false, pslverr = false;
+  uint32_t paddr = 0, pwdata = 0, prdata = 0;
+  uint32_t errs = 0;
+  // frames
+  std::vector<uint8_t> txf;
+  uint64_t tx_start = 0;   // cycle of the current frame's first beat
+  std::vector<uint8_t> rxf;
+  size_t rxpos = 0;
+  bool rxbusy = false;
+  uint64_t tx_frames = 0, tx_data = 0, tx_bad = 0, tx_payload_bad = 0;
+  bool irq_seen = false;
+
+  explicit Port(const char *n) : name(n) {
+    tessera::AxiMemConfig c;
+    c.data_bytes = 32;
+    c.base = kMemBase;
+    c.size = 0x1000000;
+    c.read_latency = 30;
+    c.write_latency = 3;
+    mem = new tessera::AxiMemModel(c);
+  }
+  ~Port() { delete mem; }
+};
+
+struct Sys;
+static void check_tx_frame(Sys &s, Port &p, const std::vector<uint8_t> &f);
+
+struct Sys {
+  std::unique_ptr<Port> a, b;
+  uint64_t now = 0;
+  std::vector<uint8_t> src[2];   // what each port's source area holds (for the payload check)
+
+  Sys() : a(new Port("A")), b(new Port("B")) {}
+
+  void half(Port &p) {
+    Vtb_nic_port_top &d = p.dut;
+    d.clk_i = 0;
+    bool st_aw = chance(p.stall), st_w = chance(p.stall), st_ar = chance(p.stall);
+    p.ap.awready = p.ap.awready && !st_aw;
+    p.ap.wready = p.ap.wready && !st_w;
+    p.ap.arready = p.ap.arready && !st_ar;
+    d.m_awready_i = p.ap.awready;
+    d.m_wready_i = p.ap.wready;
+    d.m_arready_i = p.ap.arready;
+    d.m_bvalid_i = p.ap.bvalid;
+    d.m_bid_i = p.ap.bid;
+    d.m_bresp_i = p.ap.bresp;
+    d.m_rvalid_i = p.ap.rvalid;
+    d.m_rid_i = p.ap.rid;
+    d.m_rresp_i = p.ap.rresp;
+    d.m_rlast_i = p.ap.rlast;
+    for (int w = 0; w < 8; w++) d.m_rdata_i[w] = p.ap.rdata[w];
+    d.apb_psel_i = p.psel;
+    d.apb_penable_i = p.penable;
+    d.apb_pwrite_i = p.pwrite;
+    d.apb_paddr_i = p.paddr;
+    d.apb_pwdata_i = p.pwdata;
+    d.apb_pprot_i = 0;
+    d.apb_pstrb_i = 0xF;
+    // RX: the current frame's next beat
+    if (p.rxbusy) {
+      uint32_t keep = 0;
+      for (int w = 0; w < 8; w++) {
+        uint32_t v = 0;
+        for (int k = 3; k >= 0; k--) {
+          size_t pos = p.rxpos + 4 * w + k;
+          v = v << 8 | (pos < p.rxf.size() ? p.rxf[pos] : (uint8_t)rnd());
+          if (pos < p.rxf.size()) keep |= 1u << (4 * w + k);
+        }
+        d.rx_tdata_i[w] = v;
+      }
+      d.rx_tkeep_i = keep;
+      d.rx_tlast_i = p.rxpos + 32 >= p.rxf.size();
+    }
+    d.rx_tvalid_i = p.rxbusy;
+    // the MAC starts a frame only when the wire is free (the link model queues nothing)
+    d.tx_tready_i = !chance(p.stall) && (!p.txf.empty() || tsim_link_free_at(p.out) <= now);
+    d.eval();
+    p.pready = d.apb_pready_o;
+    p.pslverr = d.apb_pslverr_o;
+    p.prdata = d.apb_prdata_o;
+    if (d.irq_o) p.irq_seen = true;
+    // AXI master outputs into the memory model
+    p.ap.awid = d.m_awid_o;
+    p.ap.awaddr = d.m_awaddr_o;
+    p.ap.awlen = d.m_awlen_o;
+    p.ap.awsize = d.m_awsize_o;
+    p.ap.awburst = d.m_awburst_o;
+    p.ap.awvalid = d.m_awvalid_o;
+    for (int w = 0; w < 8; w++) p.ap.wdata[w] = d.m_wdata_o[w];
+    p.ap.wstrb = d.m_wstrb_o;
+    p.ap.wlast = d.m_wlast_o;
+    p.ap.wvalid = d.m_wvalid_o;
+    p.ap.arid = d.m_arid_o;
+    p.ap.araddr = d.m_araddr_o;
+    p.ap.arlen = d.m_arlen_o;
+    p.ap.arsize = d.m_arsize_o;
+    p.ap.arburst = d.m_arburst_o;
+    p.ap.arvalid = d.m_arvalid_o;
+    p.ap.bready = d.m_bready_o;
+    p.ap.rready = d.m_rready_o;
+    p.mem->tick(p.ap);
+    // TX: collect a frame, send it on the link
+    if (d.tx_tvalid_o && d.tx_tready_i) {
+      if (p.txf.empty()) p.tx_start = now;
+      for (int i = 0; i < 32; i++)
+        if (d.tx_tkeep_o >> i & 1) p.txf.push_back((uint8_t)(d.tx_tdata_o[i / 4] >> (8 * (i % 4))));
+      if (d.tx_tlast_o) {
+        check_tx_frame(*this, p, p.txf);
+        // on the wire from its first beat on (the MAC streams it out as it comes)
+        tsim_link_send(p.out, p.tx_start, p.txf.data(), (uint32_t)p.txf.size());
+        p.txf.clear();
+      }
+    }
+    if (p.rxbusy && d.rx_tready_o) {
+      p.rxpos += 32;
+      if (p.rxpos >= p.rxf.size()) p.rxbusy = false;
+    }
+    d.clk_i = 1;
+    d.eval();
+  }
+
+  void step() {
+    half(*a);
+    half(*b);
+    now++;
+    for (Port *p : {a.get(), b.get()}) {
+      if (p->rxbusy) continue;
+      static uint8_t buf[ROCE_FRAME_MAX + 64];
+      uint32_t len = 0;
+      if (tsim_link_recv(p->in, now, buf, sizeof buf, &len, NULL)) {
+        p->rxf.assign(buf, buf + len);
+        p->rxpos = 0;
+        p->rxbusy = len > 0;
+      }
+    }
+  }
+
+  void reset() {
+    for (Port *p : {a.get(), b.get()}) {
+      p->dut.rst_ni = 0;
+      p->mem->reset(p->ap);
+    }
+    step();
+    step();
+    for (Port *p : {a.get(), b.get()}) p->dut.rst_ni = 1;
+    step();
+  }
+
+  // ---- firmware: one APB access (setup, access until pready) while everything runs
+  uint32_t apb(Port &p, bool write, uint32_t addr, uint32_t data) {
+    p.psel = true;
+    p.penable = false;
+    p.pwrite = write;
+    p.paddr = addr;
+    p.pwdata = data;
+    step();
+    p.penable = true;
+    bool done = false;
+    for (int i = 0; i < 16 && !done; i++) {
+      step();
+      done = p.pready;
+    }
+    if (!done || p.pslverr) p.errs++;
+    p.psel = false;
+    p.penable = false;
+    return p.prdata;
+  }
+  void wr(Port &p, uint32_t addr, uint32_t v) { apb(p, true, addr, v); }
+  uint32_t rd(Port &p, uint32_t addr) { return apb(p, false, addr, 0); }
+};
+
+static uint64_t port_mac(const Port &p) { return p.name[0] == 'A' ? 0x025453000001ull : 0x025453000101ull; }
+static uint32_t port_ip(const Port &p) { return p.name[0] == 'A' ? 0x0A000001u : 0x0A000101u; }
+static uint32_t lqpn(const Port &p, unsigned qp) { return (p.name[0] == 'A' ? 0x100u : 0x200u) + 0x11u * qp; }
+
+// ---- wire check: headers and ICRC by the golden parser, WRITE-only payload = source bytes
+static void check_tx_frame(Sys &s, Port &p, const std::vector<uint8_t> &f) {
+  roce_pkt_t k;
+  p.tx_frames++;
+  if (roce_parse(f.data(), (uint32_t)f.size(), &k) != ROCE_OK) {
+    if (p.tx_bad++ < 3) printf("  %s sent a frame the golden parser refuses (%zu bytes)\n", p.name, f.size());
+    return;
+  }
+  if (getenv("TB_TRACE"))
+    printf("  %" PRIu64 " %s tx op %02x dqpn %06x psn %06x syn %02x msn %u len %u\n", s.now, p.name, k.opcode, k.dqpn,
+           k.psn, k.syndrome, k.msn, k.payload_len);
+  if (k.opcode == ROCE_OP_ACK) return;
+  p.tx_data++;
+  if (k.opcode != ROCE_OP_WRITE_ONLY || k.rkey != kRkey) return;
+  // the peer's region kDstBase.. mirrors this port's source area kSrcBase..
+  const std::vector<uint8_t> &src = s.src[&p == s.a.get() ? 0 : 1];
+  uint64_t off = k.va - kDstBase;
+  if (off + k.payload_len > src.size() || memcmp(src.data() + off, k.payload, k.payload_len) != 0) {
+    if (p.tx_payload_bad++ < 3) printf("  %s: WRITE PSN %u payload differs from the source\n", p.name, k.psn);
+  }
+}
+
+// ---- firmware helpers
+struct QpCfg {
+  uint8_t mtu = ROCE_MTU_1024;
+  bool selective = true;
+  uint32_t sq_psn = 0, rq_psn = 0;
+  uint32_t rto = 6000;
+  uint8_t retry = 7;
+  uint16_t guard = 1200;
+};
+
+static void port_setup(Sys &s, Port &p) {
+  s.wr(p, REG(PORT_MAC_LO), (uint32_t)port_mac(p));
+  s.wr(p, REG(PORT_MAC_HI), (uint32_t)(port_mac(p) >> 32));
+  s.wr(p, REG(PORT_IP), port_ip(p));
+  s.wr(p, REG(PORT_CFG), 64u << NIC__PORT_CFG__TTL_bp | 0xFFFFu << NIC__PORT_CFG__PKEY_bp | 2u);
+  s.wr(p, REG(IRQ_EN), NIC__IRQ_EN__ERR_bm | NIC__IRQ_EN__CPL_ERR_bm);
+  // memory region 0: the destination window, remote WRITE allowed
+  s.wr(p, REG(MR_SEL), 0);
+  s.wr(p, REG(MR_BASE_LO), (uint32_t)kDstBase);
+  s.wr(p, REG(MR_BASE_HI), 0);
+  s.wr(p, REG(MR_LEN), kDstLen);
+  s.wr(p, REG(MR_RKEY), kRkey);
+  s.wr(p, REG(MR_CFG), NIC__MR_CFG__VALID_bm | NIC__MR_CFG__WR_OK_bm);
+  s.wr(p, REG(MR_CMD), 1);
+}
+
+// QP qp of port p talks to QP qp of the peer; INIT, RTR, RTS; false if a modify fails
+static bool qp_setup(Sys &s, Port &p, const Port &peer, unsigned qp, const QpCfg &c) {
+  s.wr(p, REG(QP_SEL), qp);
+  s.wr(p, REG(QP_LQPN), lqpn(p, qp));
+  s.wr(p, REG(QP_DQPN), lqpn(peer, qp));
+  s.wr(p, REG(QP_RMAC_LO), (uint32_t)port_mac(peer));
+  s.wr(p, REG(QP_RMAC_HI), (uint32_t)(port_mac(peer) >> 32));
+  s.wr(p, REG(QP_RIP), port_ip(peer));
+  s.wr(p, REG(QP_CFG), (uint32_t)c.mtu << NIC__QP_CFG__MTU_bp | (uint32_t)c.selective << NIC__QP_CFG__SELECTIVE_bp);
+  s.wr(p, REG(QP_SQ_PSN), c.sq_psn);
+  s.wr(p, REG(QP_RQ_PSN), c.rq_psn);
+  s.wr(p, REG(QP_RTO), c.rto);
+  s.wr(p, REG(QP_REQ_CFG), (uint32_t)c.retry | (uint32_t)(0xC000u + qp) << NIC__QP_REQ_CFG__SPORT_bp);
+  s.wr(p, REG(QP_GUARD), c.guard);
+  bool ok = true;
+  for (unsigned st = 1; st <= 3; st++) {
+    s.wr(p, REG(QP_CMD), NIC__QP_CMD__GO_bm | st << NIC__QP_CMD__STATE_bp);
+    uint32_t v = s.rd(p, REG(QP_STATUS));
+    if ((v & NIC__QP_STATUS__ERR_bm) || ((v & NIC__QP_STATUS__STATE_bm) >> NIC__QP_STATUS__STATE_bp) != st) ok = false;
+  }
+  return ok;
+}
+
+static unsigned qp_state(Sys &s, Port &p, unsigned qp) {
+  s.wr(p, REG(QP_SEL), qp);
+  return (s.rd(p, REG(QP_STATUS)) & NIC__QP_STATUS__STATE_bm) >> NIC__QP_STATUS__STATE_bp;
+}
+
+struct Wr {
+  unsigned qp;
+  uint16_t id;
+  uint32_t off, len;     // source kSrcBase + off -> peer's kDstBase + off
+  uint32_t rkey;
+  int expect;            // completion status expected (-1: any of 2/4, see scenario)
+  int got = -1;          // status completed with
+  bool posted = false;
+};
+
+// doorbell one work request if the queue has room; false when WR_STATUS.full
+static bool wr_post(Sys &s, Port &p, const Wr &w) {
+  if (s.rd(p, REG(WR_STATUS)) & NIC__WR_STATUS__FULL_bm) return false;
+  s.wr(p, REG(WR_QP), w.qp);
+  s.wr(p, REG(WR_ID), w.id);
+  s.wr(p, REG(WR_LADDR), (uint32_t)(kSrcBase + w.off));
+  s.wr(p, REG(WR_VA_LO), (uint32_t)(kDstBase + w.off));
+  s.wr(p, REG(WR_VA_HI), 0);
+  s.wr(p, REG(WR_RKEY), w.rkey);
+  s.wr(p, REG(WR_LEN), w.len);
+  s.wr(p, REG(WR_DOORBELL), 1);
+  return true;
+}
+
+struct Cpl {
+  unsigned qp, id, status;
+};
+// pop one completion if the queue has one
+static bool cq_pop(Sys &s, Port &p, Cpl &c) {
+  uint32_t h = s.rd(p, REG(CQ_HEAD));
+  if (!(h & NIC__CQ_HEAD__VALID_bm)) return false;
+  c.id = (h & NIC__CQ_HEAD__ID_bm) >> NIC__CQ_HEAD__ID_bp;
+  c.qp = (h & NIC__CQ_HEAD__QP_bm) >> NIC__CQ_HEAD__QP_bp;
+  c.status = (h & NIC__CQ_HEAD__STATUS_bm) >> NIC__CQ_HEAD__STATUS_bp;
+  s.wr(p, REG(CQ_POP), 1);
+  return true;
+}
+
+// ---- scenarios
+struct Scenario {
+  const char *name;
+  bool bidir;              // B sends to A as well
+  unsigned nqp;            // QPs used per direction (0..nqp-1)
+  unsigned nwr;            // WRITEs per QP and direction
+  uint32_t max_len;
+  uint8_t mtu;
+  bool selective;
+  uint32_t drop_ppm, dup_ppm, reorder_ppm, corrupt_ppm;
+  uint32_t latency;
+  unsigned stall;          // per mille AXI ready / MAC tready low
+  int bad_rkey_qp;         // A's QP whose WRITEs carry a wrong R_Key (-1: none)
+  bool cut;                // the A->B link drops every frame: retry limit
+  bool cq_fill;            // fill the completion and work-request queues before popping
+  bool fw_error;           // firmware moves A's QP 0 to ERROR after its first completion
+};
+
+struct Dir {
+  Port *src, *dst;
+  std::vector<Wr> wrs;
+  std::vector<uint8_t> dst_init;   // the destination window before (region and guards)
+};
+
+static uint64_t g_cycles_total = 0;
+
+static bool run(const Scenario &sc, uint64_t seed) {
+  rng_state = seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
+  Sys s;
+  tsim_link_cfg_t lc;
+  tsim_link_cfg_default(&lc);
+  lc.latency = sc.latency;
+  lc.drop_ppm = sc.drop_ppm;
+  lc.dup_ppm = sc.dup_ppm;
+  lc.reorder_ppm = sc.reorder_ppm;
+  lc.reorder_max = 600;
+  lc.corrupt_ppm = sc.corrupt_ppm;
+  lc.seed = seed;
+  tsim_link_cfg_t lab = lc;
+  if (sc.cut) lab.drop_ppm = 1000000;
+  tsim_link_t *ab = tsim_link_new(&lab);
+  lc.seed = seed + 7;
+  tsim_link_t *ba = tsim_link_new(&lc);
+  s.a->out = ab;
+  s.b->in = ab;
+  s.b->out = ba;
+  s.a->in = ba;
+  s.a->stall = s.b->stall = sc.stall;
+  s.reset();
+
+  bool ok = true;
+  std::string why;
+  auto fail = [&](const std::string &m) {
+    if (ok) why = m;
+    ok = false;
+  };
+
+  // sources and destination windows
+  Dir dirs[2];
+  dirs[0].src = s.a.get();
+  dirs[0].dst = s.b.get();
+  dirs[1].src = s.b.get();
+  dirs[1].dst = s.a.get();
+  unsigned ndir = sc.bidir ? 2 : 1;
+  for (int d = 0; d < 2; d++) {
+    std::vector<uint8_t> &src = s.src[d];
+    src.resize(kDstLen);
+    for (auto &x : src) x = (uint8_t)rnd();
+    dirs[d].src->mem->mem().write(kSrcBase, src.data(), src.size());
+    dirs[d].dst_init.resize(kDstLen + 2 * kGuard);
+    for (auto &x : dirs[d].dst_init) x = (uint8_t)rnd();
+    dirs[d].dst->mem->mem().write(kDstBase - kGuard, dirs[d].dst_init.data(), dirs[d].dst_init.size());
+  }
+
+  // work requests: per direction and QP, non-overlapping targets
+  uint32_t mtu = ROCE_MTU_BYTES(sc.mtu);
+  for (unsigned d = 0; d < ndir; d++) {
+    uint32_t off = 0;
+    uint16_t id = (uint16_t)(d * 0x4000);
+    for (unsigned i = 0; i < sc.nwr; i++) {
+      for (unsigned q = 0; q < sc.nqp; q++) {
+        Wr w;
+        w.qp = q;
+        w.id = id++;
+        w.len = rnd() % 8 == 0 ? 1 + rnd() % 64 : 1 + rnd() % sc.max_len;
+        off = (off + 31) & ~31u;   // local addresses are multiples of 32
+        if (off + w.len > kDstLen) break;
+        w.off = off;
+        off += w.len + rnd() % 96;
+        w.rkey = kRkey;
+        w.expect = kCplOk;
+        if (d == 0 && (int)q == sc.bad_rkey_qp) {
+          w.rkey = kRkey ^ 0x40;
+          w.expect = -1;
+        }
+        if (d == 0 && sc.cut) w.expect = -2;
+        if (d == 0 && sc.fw_error && q == 0) w.expect = -3;
+        dirs[d].wrs.push_back(w);
+      }
+    }
+  }
+
+  // firmware: ports and QPs
+  QpCfg qc;
+  qc.mtu = sc.mtu;
+  qc.selective = sc.selective;
+  qc.rto = 4 * sc.latency + 8 * (mtu / 32 + 40) + 2000;
+  // about one loaded round trip: both wires, a data frame ahead of the ACK at each end, placement
+  qc.guard = (uint16_t)std::min<uint32_t>(65535, 2 * sc.latency + 4 * (mtu / 32 + 8) + 600);
+  if (sc.cut) {
+    qc.rto = 3000;
+    qc.retry = 3;
+  }
+  for (Port *p : {s.a.get(), s.b.get()}) port_setup(s, *p);
+  for (unsigned q = 0; q < sc.nqp; q++) {
+    QpCfg ca = qc, cb = qc;
+    ca.sq_psn = 0x100 * q + 5;
+    cb.rq_psn = ca.sq_psn;
+    cb.sq_psn = 0xFFFFF0 + q;   // B's send PSNs wrap around 2^24
+    ca.rq_psn = cb.sq_psn;
+    if (!qp_setup(s, *s.a, *s.b, q, ca) || !qp_setup(s, *s.b, *s.a, q, cb)) fail("QP setup refused");
+  }
+  // CQ empty: no valid head, a pop is ignored
+  {
+    Cpl c;
+    if (cq_pop(s, *s.a, c)) fail("completion from an empty queue");
+    uint32_t st = s.rd(*s.a, REG(CQ_STATUS));
+    if (!(st & NIC__CQ_STATUS__EMPTY_bm) || (st & NIC__CQ_STATUS__COUNT_bm)) fail("CQ_STATUS not empty at start");
+  }
+
+  // run: post as the queue has room, pop completions (not while filling in cq_fill)
+  uint64_t t0 = s.now, limit = s.now + 6000000;
+  size_t next[2] = {0, 0}, done[2] = {0, 0};
+  std::vector<Cpl> cpls[2];
+  bool filling = sc.cq_fill, lost_checked = false, fw_done = false;
+  unsigned cq_max = 0;
+  while (s.now < limit) {
+    bool progress = false;
+    for (unsigned d = 0; d < ndir; d++) {
+      Dir &D = dirs[d];
+      if (next[d] < D.wrs.size()) {
+        if (wr_post(s, *D.src, D.wrs[next[d]])) {
+          D.wrs[next[d]].posted = true;
+          next[d]++;
+          progress = true;
+        }
+      }
+      if (filling && d == 0) {
+        uint32_t st = s.rd(*D.src, REG(CQ_STATUS));
+        unsigned n = (st & NIC__CQ_STATUS__COUNT_bm) >> NIC__CQ_STATUS__COUNT_bp;
+        cq_max = std::max(cq_max, n);
+        uint32_t ws = s.rd(*D.src, REG(WR_STATUS));
+        if ((st & NIC__CQ_STATUS__FULL_bm) && (ws & NIC__WR_STATUS__FULL_bm)) {
+          // everything holds: CQ full, requester rings full, WR queue full; a doorbell now is lost
+          if (n != kCqDepth) fail("CQ_STATUS.count of a full queue");
+          if (((ws & NIC__WR_STATUS__COUNT_bm) >> NIC__WR_STATUS__COUNT_bp) != kWqDepth) fail("WR_STATUS.count of a full queue");
+          if (!lost_checked) {
+            Wr extra;
+            extra.qp = 0;
+            extra.id = 0x3FFF;
+            extra.off = 0;
+            extra.len = 32;
+            extra.rkey = kRkey;
+            s.wr(*D.src, REG(WR_ID), extra.id);
+            s.wr(*D.src, REG(WR_DOORBELL), 1);
+            if (!(s.rd(*D.src, REG(WR_STATUS)) & NIC__WR_STATUS__LOST_bm)) fail("doorbell on a full queue not flagged lost");
+            s.wr(*D.src, REG(WR_STATUS), NIC__WR_STATUS__LOST_bm);
+            if (s.rd(*D.src, REG(WR_STATUS)) & NIC__WR_STATUS__LOST_bm) fail("WR_STATUS.lost not cleared");
+            lost_checked = true;
+          }
+          if (next[d] != kCqDepth + kRing + kWqDepth) fail("queues held an unexpected number of work requests");
+          filling = false;
+        }
+        continue;
+      }
+      Cpl c;
+      if (cq_pop(s, *D.src, c)) {
+        if (sc.fw_error && d == 0 && c.qp == 0 && !fw_done) {
+          // firmware: QP 0 of A to ERROR while it has work requests open
+          s.wr(*s.a, REG(QP_SEL), 0);
+          s.wr(*s.a, REG(QP_CMD), NIC__QP_CMD__GO_bm | 4u << NIC__QP_CMD__STATE_bp);
+          fw_done = true;
+        }
+        if (getenv("TB_TRACE")) printf("  %" PRIu64 " %s cpl qp %u id %u status %u\n", s.now, D.src->name, c.qp, c.id, c.status);
+        cpls[d].push_back(c);
+        progress = true;
+      }
+    }
+    if (sc.cq_fill && filling && s.now - t0 > 3000000) {
+      fail("queues never filled");
+      filling = false;
+    }
+    bool all = true;
+    for (unsigned d = 0; d < ndir; d++) {
+      done[d] = cpls[d].size();
+      if (done[d] < dirs[d].wrs.size()) all = false;
+    }
+    if (all) break;
+    if (!progress)
+      for (int i = 0; i < 20; i++) s.step();
+  }
+  uint64_t cycles = s.now - t0;
+  g_cycles_total += cycles;
+  if (s.now >= limit) fail("cycle limit: not every work request completed");
+  if (sc.cq_fill && !lost_checked) fail("queue-full state not reached");
+  // let the last acknowledgements and duplicates drain
+  for (int i = 0; i < 20000; i++) s.step();
+
+  // completions: once each, in order per QP, expected status
+  uint64_t bytes_ok[2] = {0, 0}, pkts_need[2] = {0, 0}, pkts_ok[2] = {0, 0};
+  for (unsigned d = 0; d < ndir; d++) {
+    Dir &D = dirs[d];
+    for (const Cpl &c : cpls[d]) {
+      Wr *w = nullptr;
+      for (auto &x : D.wrs)
+        if (x.id == c.id && x.qp == c.qp) w = &x;
+      if (!w) {
+        fail("completion for an unknown work request");
+        continue;
+      }
+      if (w->got >= 0) fail("work request completed twice");
+      w->got = (int)c.status;
+    }
+    // order per QP = posting order
+    for (unsigned q = 0; q < sc.nqp; q++) {
+      std::vector<unsigned> ids;
+      for (const Cpl &c : cpls[d])
+        if (c.qp == q) ids.push_back(c.id);
+      std::vector<unsigned> want;
+      for (auto &x : D.wrs)
+        if (x.qp == q) want.push_back(x.id);
+      if (ids != want) fail("completions of a QP out of order");
+    }
+    bool seen_remote = false;
+    for (auto &w : D.wrs) {
+      uint32_t np = (w.len + mtu - 1) / mtu;
+      pkts_need[d] += np;
+      if (w.expect == kCplOk && w.got != kCplOk) {
+        char m[96];
+        snprintf(m, sizeof m, "WR %u (QP %u) completed with status %d", w.id, w.qp, w.got);
+        fail(m);
+      }
+      // bad R_Key: the first one NAK (2); link cut: the first one retry limit (1); the later
+      // ones flushed in the requester (4) or refused at the queue, QP in ERROR (5)
+      if (w.expect == -1 || w.expect == -2) {
+        bool good = seen_remote ? (w.got == kCplFlushed || w.got == kCplQpState)
+                                : w.got == (w.expect == -1 ? kCplRemote : kCplRetry);
+        if (!good) {
+          char m[96];
+          snprintf(m, sizeof m, "%s: WR %u completed with status %d", w.expect == -1 ? "bad R_Key" : "link cut",
+                   w.id, w.got);
+          fail(m);
+        }
+        seen_remote = true;
+      }
+      // QP moved to ERROR by firmware: done before it, flushed (4) or refused (5) after
+      if (w.expect == -3) {
+        bool good = seen_remote ? (w.got == kCplFlushed || w.got == kCplQpState)
+                                : (w.got == kCplOk || w.got == kCplFlushed || w.got == kCplQpState);
+        if (!good) {
+          char m[96];
+          snprintf(m, sizeof m, "QP to ERROR: WR %u completed with status %d", w.id, w.got);
+          fail(m);
+        }
+        if (w.got != kCplOk) seen_remote = true;
+      }
+      if (w.got == kCplOk) {
+        bytes_ok[d] += w.len;
+        pkts_ok[d] += np;
+      }
+    }
+  }
+
+  // memory: the region of every successful WRITE = source, everything else as before
+  for (unsigned d = 0; d < ndir; d++) {
+    Dir &D = dirs[d];
+    std::vector<uint8_t> want = D.dst_init, got(want.size());
+    for (auto &w : D.wrs)
+      if (w.got == kCplOk) memcpy(want.data() + kGuard + w.off, s.src[d].data() + w.off, w.len);
+    D.dst->mem->mem().read(kDstBase - kGuard, got.data(), got.size());
+    // a WRITE flushed while in flight may have placed some of its packets: its bytes are
+    // the old ones or the source's
+    std::vector<uint8_t> alt = want;
+    for (auto &w : D.wrs)
+      if (w.expect == -3 && w.got != kCplOk) memcpy(alt.data() + kGuard + w.off, s.src[d].data() + w.off, w.len);
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < got.size(); i++)
+      if (got[i] != want[i] && got[i] != alt[i] && bad++ == 0) first = i;
+    if (bad) {
+      char m[128];
+      snprintf(m, sizeof m, "%s memory: %zu bytes differ, first at window offset %ld", D.dst->name, bad,
+               (long)first - (long)kGuard);
+      fail(m);
+    }
+  }
+
+  // counters against the link model
+  struct Cnt {
+    uint32_t frames, bytes, placed, drop_bad, acks, sacks, naks, rx_acks, rx_ack_drop, tx_frames, tx_acks;
+    uint32_t pkts, resends, timeouts;
+  } cn[2];
+  Port *ports[2] = {s.a.get(), s.b.get()};
+  for (int i = 0; i < 2; i++) {
+    Port &p = *ports[i];
+    Cnt &c = cn[i];
+    c.frames = s.rd(p, REG(CNT_FRAMES));
+    c.bytes = s.rd(p, REG(CNT_BYTES));
+    c.placed = s.rd(p, REG(CNT_PLACED));
+    c.drop_bad = s.rd(p, REG(CNT_DROP_BAD));
+    c.acks = s.rd(p, REG(CNT_ACKS));
+    c.sacks = s.rd(p, REG(CNT_SACKS));
+    c.naks = s.rd(p, REG(CNT_NAKS));
+    c.rx_acks = s.rd(p, REG(CNT_RX_ACKS));
+    c.rx_ack_drop = s.rd(p, REG(CNT_RX_ACK_DROP));
+    c.tx_frames = s.rd(p, REG(CNT_TX_FRAMES));
+    c.tx_acks = s.rd(p, REG(CNT_TX_ACKS));
+    c.pkts = c.resends = c.timeouts = 0;
+    for (unsigned q = 0; q < kNReqQp; q++) {
+      s.wr(p, REG(QP_SEL), q);
+      c.pkts += s.rd(p, REG(CNT_REQ_PKTS));
+      c.resends += s.rd(p, REG(CNT_REQ_RESENDS));
+      c.timeouts += s.rd(p, REG(CNT_REQ_TIMEOUTS));
+    }
+    if (p.errs) fail(std::string(p.name) + ": APB error response");
+    if (p.tx_bad) fail(std::string(p.name) + ": a sent frame fails the golden parser");
+    if (p.tx_payload_bad) fail(std::string(p.name) + ": a WRITE payload differs from its source");
+  }
+  tsim_link_stats_t ls[2];
+  tsim_link_stats(ab, &ls[0]);
+  tsim_link_stats(ba, &ls[1]);
+  bool lossless = !sc.drop_ppm && !sc.dup_ppm && !sc.reorder_ppm && !sc.corrupt_ppm && !sc.cut;
+  for (int i = 0; i < 2; i++) {
+    Cnt &x = cn[i], &y = cn[1 - i];   // x sends on link i, y receives
+    const tsim_link_stats_t &l = ls[i];
+    char m[160];
+    if (x.tx_frames != l.sent || ports[i]->tx_frames != l.sent) {
+      snprintf(m, sizeof m, "%s CNT_TX_FRAMES %u, link sent %" PRIu64, ports[i]->name, x.tx_frames, l.sent);
+      fail(m);
+    }
+    if ((uint64_t)y.frames + y.rx_acks + y.rx_ack_drop != l.delivered) {
+      snprintf(m, sizeof m, "%s frames %u + ACKs %u + %u, link delivered %" PRIu64, ports[1 - i]->name, y.frames,
+               y.rx_acks, y.rx_ack_drop, l.delivered);
+      fail(m);
+    }
+    if (x.tx_frames != x.pkts + x.tx_acks || ports[i]->tx_data != x.pkts) fail("TX frames != packets + ACK frames");
+    if (x.tx_acks != x.acks + x.sacks + x.naks) fail("ACK frames != ACKs + SACKs + NAKs");
+    // new packets (sent minus resent): exactly what the WRITEs need when all succeed
+    if (pkts_ok[i] == pkts_need[i] && x.pkts - x.resends != pkts_need[i]) {
+      snprintf(m, sizeof m, "%s requester: %u packets - %u resends, WRITEs need %" PRIu64, ports[i]->name, x.pkts,
+               x.resends, pkts_need[i]);
+      fail(m);
+    }
+    if (x.pkts - x.resends < pkts_ok[i] || (i == 1 && !sc.bidir && x.pkts)) fail("requester packets");
+    bool partial = sc.fw_error && i == 0;   // flushed WRITEs may have placed packets
+    if (partial ? (y.placed < pkts_ok[i] || y.bytes < bytes_ok[i]) : (y.placed != pkts_ok[i] || y.bytes != bytes_ok[i])) {
+      snprintf(m, sizeof m, "%s placed %u packets %u bytes, want %" PRIu64 " / %" PRIu64, ports[1 - i]->name,
+               y.placed, y.bytes, pkts_ok[i], bytes_ok[i]);
+      fail(m);
+    }
+    if (!sc.corrupt_ppm && (y.drop_bad || y.rx_ack_drop)) fail("frames dropped as bad without corruption");
+    if (y.drop_bad + y.rx_ack_drop > l.corrupted) fail("more bad frames than the link corrupted");
+    if (lossless && (x.resends || x.timeouts)) fail("resends or timeouts on a lossless link");
+    if (lossless && sc.bad_rkey_qp < 0 && !sc.fw_error && x.pkts != pkts_need[i]) fail("packet count != packets the WRITEs need");
+  }
+
+  // the impairments the scenario asks for happened (else it tests nothing)
+  uint64_t n_drop = ls[0].dropped + ls[1].dropped, n_dup = ls[0].duplicated + ls[1].duplicated;
+  uint64_t n_reo = ls[0].reordered + ls[1].reordered, n_cor = ls[0].corrupted + ls[1].corrupted;
+  if ((sc.drop_ppm && !n_drop) || (sc.dup_ppm && !n_dup) || (sc.reorder_ppm && !n_reo) || (sc.corrupt_ppm && !n_cor))
+    fail("the link model never applied the scenario's impairment");
+
+  // error scenarios: QP states, interrupt, other QP unaffected
+  if (sc.bad_rkey_qp >= 0) {
+    unsigned q = (unsigned)sc.bad_rkey_qp;
+    if (qp_state(s, *s.a, q) != 4) fail("bad R_Key: A's QP not in ERROR");
+    if (qp_state(s, *s.b, q) != 4) fail("bad R_Key: B's QP not in ERROR (responder)");
+    if (!s.a->irq_seen) fail("bad R_Key: no interrupt on A");
+    uint32_t irq = s.rd(*s.a, REG(IRQ_STATUS));
+    if (!(irq & NIC__IRQ_STATUS__CPL_ERR_bm)) fail("bad R_Key: IRQ_STATUS.cpl_err not set on A");
+    s.wr(*s.a, REG(IRQ_STATUS), irq);
+    if (s.rd(*s.a, REG(IRQ_STATUS)) != 0) fail("IRQ_STATUS not cleared");
+    for (unsigned o = 0; o < sc.nqp; o++)
+      if (o != q && (qp_state(s, *s.a, o) != 3 || qp_state(s, *s.b, o) != 3)) fail("bad R_Key: another QP left RTS");
+  }
+  if (sc.fw_error) {
+    if (!fw_done) fail("QP to ERROR: never done");
+    if (qp_state(s, *s.a, 0) != 4 || qp_state(s, *s.a, 1) != 3) fail("QP to ERROR: QP states");
+    s.wr(*s.a, REG(QP_SEL), 0);
+    if (!(s.rd(*s.a, REG(QP_RD_REQ)) & NIC__QP_RD_REQ__ERR_bm)) fail("QP to ERROR: requester not stopped");
+    bool flushed = false;
+    for (auto &w : dirs[0].wrs)
+      if (w.qp == 0 && w.got != kCplOk) flushed = true;
+    if (!flushed) fail("QP to ERROR: nothing flushed (the test needs open work requests)");
+  }
+  if (sc.cut) {
+    if (qp_state(s, *s.a, 0) != 4) fail("link cut: A's QP not in ERROR");
+    if (cn[0].timeouts != (uint32_t)qc.retry + 1) fail("link cut: timeouts != retry limit + 1");
+    if (!s.a->irq_seen) fail("link cut: no interrupt");
+  }
+  if (sc.bad_rkey_qp < 0 && !sc.cut && !sc.fw_error && s.a->irq_seen && lossless) fail("interrupt without an error");
+
+  uint64_t bytes = bytes_ok[0] + bytes_ok[1];
+  printf("%s %-20s %zu+%zu WRs, %" PRIu64 " bytes in %" PRIu64 " cycles (%.1f B/cycle); A: pkts %u resends %u tmo %u "
+         "acks %u; B: pkts %u resends %u tmo %u acks %u; links %" PRIu64 "/%" PRIu64 " frames, %" PRIu64 "+%" PRIu64
+         " dropped, %" PRIu64 " dup %" PRIu64 " reord %" PRIu64 " corrupt%s%s\n",
+         ok ? "ok  " : "FAIL", sc.name, dirs[0].wrs.size(), sc.bidir ? dirs[1].wrs.size() : (size_t)0, bytes, cycles,
+         cycles ? (double)bytes / (double)cycles : 0.0, cn[0].pkts, cn[0].resends, cn[0].timeouts, cn[0].tx_acks,
+         cn[1].pkts, cn[1].resends, cn[1].timeouts, cn[1].tx_acks, ls[0].sent, ls[1].sent, ls[0].dropped,
+         ls[1].dropped, n_dup, n_reo, n_cor, ok ? "" : ": ", ok ? "" : why.c_str());
+  if (sc.cq_fill) printf("     CQ reached %u entries (depth %u)\n", cq_max, kCqDepth);
+  tsim_link_free(ab);
+  tsim_link_free(ba);
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  Verilated::commandArgs(argc, argv);
+  uint64_t seed = 1;
+  const char *only = nullptr;
+  if (getenv("SEED")) seed = strtoull(getenv("SEED"), NULL, 0);
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
+    if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+  }
+  printf("tb_nic_port: seed %" PRIu64 "\n", seed);
+  // name, bidir, nqp, nwr, max_len, mtu, selective, drop, dup, reorder, corrupt (ppm), latency, stall,
+  // bad_rkey_qp, cut, cq_fill, fw_error
+  static const Scenario sc[] = {
+      {"write-a-to-b", false, 2, 6, 9000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 0, -1, false, false},
+      {"write-both-ways", true, 2, 6, 9000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 50, -1, false, false},
+      {"drop1-selective", true, 2, 20, 16000, ROCE_MTU_1024, true, 10000, 0, 0, 0, 300, 0, -1, false, false},
+      {"drop1-gobackn", true, 2, 20, 16000, ROCE_MTU_1024, false, 10000, 0, 0, 0, 300, 0, -1, false, false},
+      {"reorder-dup", true, 2, 8, 9000, ROCE_MTU_1024, true, 0, 30000, 30000, 0, 300, 0, -1, false, false},
+      {"reorder-dup-gobackn", true, 2, 8, 9000, ROCE_MTU_1024, false, 0, 30000, 30000, 0, 300, 0, -1, false, false},
+      {"corrupt", true, 2, 10, 9000, ROCE_MTU_1024, true, 0, 0, 0, 50000, 300, 0, -1, false, false},
+      {"bad-rkey", false, 2, 4, 5000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 0, 1, false, false},
+      {"retry-link-cut", false, 1, 3, 3000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 0, -1, true, false},
+      {"cq-full-empty", false, 1, 40, 200, ROCE_MTU_256, true, 0, 0, 0, 0, 100, 0, -1, false, true},
+      {"qp-error-by-firmware", false, 2, 8, 9000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 0, -1, false, false, true},
+      {"mtu256", true, 2, 8, 4000, ROCE_MTU_256, true, 20000, 0, 20000, 0, 200, 0, -1, false, false},
+      {"mtu4096", true, 2, 12, 20000, ROCE_MTU_4096, true, 50000, 0, 50000, 0, 300, 0, -1, false, false},
+  };
+  unsigned pass = 0, failed = 0;
+  for (const Scenario &s : sc) {
+    if (only && strcmp(only, s.name)) continue;
+    if (run(s, seed)) pass++;
+    else failed++;
+  }
+  printf("%u passed, %u failed\n", pass, failed);
+  return failed ? 1 : 0;
+}
