@@ -276,7 +276,7 @@ static int counters(net_t *g, unsigned c, unsigned p, uint32_t *placed, uint32_t
   return TF_PASS;
 }
 
-/* Two chips, port 0 <-> port 0: WRITEs of several sizes (1 byte to 64 KiB; destination
+/* Two chips, port 0 <-> port 0: WRITEs of several sizes (1 byte to 16 KiB; destination
  * offsets not aligned) one after the other, each completed and checked. */
 TF_TEST(nic_chip, write_2chip, 6000000) {
   net_t g0, *g = &g0;
@@ -285,7 +285,7 @@ TF_TEST(nic_chip, write_2chip, 6000000) {
   qp_end_t a = {0, 0, 0, 0x000101, 0x001000}, b = {1, 0, 0, 0x000202, 0x00FFF0};
   if (qp_connect(g, &a, &b, ROCE_MTU_1024, 1) != TF_PASS) goto out;
   if (mr_write(g, 1, 0, 0, DST_BASE, MR_BYTES, 0x5EED0001u) != TF_PASS) goto out;
-  static const uint32_t sizes[] = {1, 31, 32, 100, 1024, 1500, 4103, 65536};
+  static const uint32_t sizes[] = {1, 31, 32, 100, 1500, 4103, 16384};
   uint32_t placed0 = 0, bytes0 = 0, bad0 = 0, placed, bytes, bad, total = 0;
   if (counters(g, 1, 0, &placed0, &bytes0, &bad0) != TF_PASS) goto out;
   for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
@@ -309,8 +309,9 @@ out:
   return rc;
 }
 
-/* 1 % of the frames dropped on both directions of the link (ACKs included): a 256 KiB
- * WRITE still lands exactly once; the requester resent the lost packets. */
+/* 1 % of the frames dropped on both directions of the link (ACKs included): a 64 KiB
+ * WRITE in 256 packets (MTU 256) still lands exactly; the requester resent the lost
+ * packets. */
 TF_TEST(nic_chip, write_drop, 8000000) {
   net_t g0, *g = &g0;
   int rc = TF_FAIL;
@@ -318,10 +319,9 @@ TF_TEST(nic_chip, write_drop, 8000000) {
   if (!cfg.drop_ppm) cfg.drop_ppm = 10000;
   if (net_open(t, g, 2, "pair", &cfg) != TF_PASS) goto out;
   qp_end_t a = {0, 0, 0, 0x000111, 0x000010}, b = {1, 0, 0, 0x000222, 0x000020};
-  if (qp_connect(g, &a, &b, ROCE_MTU_1024, 1) != TF_PASS) goto out;
-  NW(0, 0, QP_SEL, 0);
+  if (qp_connect(g, &a, &b, ROCE_MTU_256, 1) != TF_PASS) goto out;
   if (mr_write(g, 1, 0, 0, DST_BASE, MR_BYTES, 0x5EED0001u) != TF_PASS) goto out;
-  if (write_case(g, &a, &b, 256 * 1024, 8, 7, 6000000) != TF_PASS) goto out;
+  if (write_case(g, &a, &b, 64 * 1024, 8, 7, 3000000) != TF_PASS) goto out;
   tsim_link_stats_t ls[2];
   tsim_link_stats(tsim_multi_link(g->m, 0, 0), &ls[0]);
   tsim_link_stats(tsim_multi_link(g->m, 1, 0), &ls[1]);
@@ -356,7 +356,7 @@ TF_TEST(nic_chip, write_both, 4000000) {
   if (mr_write(g, 0, 0, 0, DST_BASE, MR_BYTES, 0x5EED0000u) != TF_PASS) goto out;
   if (mr_write(g, 1, 0, 0, DST_BASE, MR_BYTES, 0x5EED0001u) != TF_PASS) goto out;
   xfer_t x[2];
-  const uint32_t len[2] = {48 * 1024 + 5, 40 * 1024 + 3};
+  const uint32_t len[2] = {12 * 1024 + 5, 10 * 1024 + 3};
   if (xfer_prepare(g, &x[0], 0, 1, SRC_BASE, DST_BASE + GUARD + 3, len[0]) != TF_PASS) goto out;
   if (xfer_prepare(g, &x[1], 1, 0, SRC_BASE, DST_BASE + GUARD + 17, len[1]) != TF_PASS) goto out;
   if (net_inval(g) != TF_PASS) goto out;
@@ -370,7 +370,7 @@ out:
   return rc;
 }
 
-/* Four chips in a ring (chip i port 0 <-> chip i+1 port 1): every chip writes 16 KiB to
+/* Four chips in a ring (chip i port 0 <-> chip i+1 port 1): every chip writes 4 KiB to
  * its neighbour at the same time. */
 TF_TEST(nic_chip, ring4, 6000000) {
   if (TESSERA_NIC_PORTS < 2) return tf_skip(t, "a ring needs 2 NIC ports per chip");
@@ -387,7 +387,7 @@ TF_TEST(nic_chip, ring4, 6000000) {
     if (mr_write(g, j, 1, 0, DST_BASE, MR_BYTES, 0x5EED0100u | j) != TF_PASS) goto out;
   }
   for (unsigned i = 0; i < 4; ++i)
-    if (xfer_prepare(g, &x[i], i, (i + 1) % 4, SRC_BASE, DST_BASE + GUARD + 32u * i, 16 * 1024 + i) != TF_PASS)
+    if (xfer_prepare(g, &x[i], i, (i + 1) % 4, SRC_BASE, DST_BASE + GUARD + 32u * i, 4 * 1024 + i) != TF_PASS)
       goto out;
   if (net_inval(g) != TF_PASS) goto out;
   for (unsigned i = 0; i < 4; ++i)
