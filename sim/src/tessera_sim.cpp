@@ -892,6 +892,10 @@ tsim_t* tsim_create(const tsim_opts_t* o) {
   s->ctx.reset(new VerilatedContext());
   s->ctx->traceEverOn(true);
   s->ctx->randReset(0);
+  // Verilator registers and erases a model's scopes in the thread's current context:
+  // with several instances (tessera_multi.h) it must be this instance's at creation and
+  // at destruction (tsim_destroy), or a destroyed instance's context is used
+  Verilated::threadContextp(s->ctx.get());
   s->top.reset(new Vtessera_top(s->ctx.get(), "TOP"));
   for (unsigned c = 0; c < kCh; ++c) {
     AxiMemConfig cfg;
@@ -948,6 +952,7 @@ tsim_t* tsim_create(const tsim_opts_t* o) {
 
 void tsim_destroy(tsim_t* s) {
   if (!s) return;
+  Verilated::threadContextp(s->ctx.get());  // see tsim_create
   s->timeline_write();
   tsim_trace_close(s);
   s->top->final();
