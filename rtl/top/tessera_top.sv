@@ -1193,7 +1193,7 @@ module tessera_top #(
     tessera_bus_pkg::apb_rsp_t apb_rsp;
     tessera_bus_pkg::axi_req_t mem_req;
     tessera_bus_pkg::axi_rsp_t mem_rsp;
-    logic                      unused_user;
+    logic                      unused_user, unused_idle;
     assign apb_req.psel    = psel[PerNic+p];
     assign apb_req.penable = penable;
     assign apb_req.pwrite  = pwrite;
@@ -1224,7 +1224,8 @@ module tessera_top #(
       .rx_tdata_i (nic_rx_tdata_i[p]),
       .rx_tkeep_i (nic_rx_tkeep_i[p]),
       .rx_tlast_i (nic_rx_tlast_i[p]),
-      .irq_o      (nic_irq[p])
+      .irq_o      (nic_irq[p]),
+      .idle_o     (unused_idle)
     );
   end
   // L2 port slots past the last NIC port (nic_ports not a multiple of the slices)
