@@ -1186,14 +1186,19 @@ module tessera_top #(
   // Port p (of nic_ports): registers at NicBase + p * NicStride (APB select PerNic + p),
   // memory master on port L2PNic + p / NumL2 of DCORE (p mod NumL2)'s L2 slice, behind
   // the slice and the fabric like the engines, INTC source 16 + p, MAC client streams
-  // on the nic_* pins. Not clock gated: a frame may arrive at any cycle. docs/nic.md.
+  // on the nic_* pins. Its clock is gated like a DMA engine's: it runs while the port is
+  // not idle (a frame, a work request, a packet or a PSN in flight, an AXI burst open, a
+  // register command pending) and whenever an input asks for it: its registers selected,
+  // a beat on its rx pins (rx_tready is high while idle, so the beat is taken at the edge
+  // the gate lets through), an AXI response. Two more cycles after the last such cycle,
+  // as for the DMAs. docs/nic.md.
   for (genvar p = 0; p < NumNic; p++) begin : g_nic
     localparam int unsigned U = (p % NumL2) * L2Ports + L2PNic + p / NumL2;
     tessera_bus_pkg::apb_req_t apb_req;
     tessera_bus_pkg::apb_rsp_t apb_rsp;
     tessera_bus_pkg::axi_req_t mem_req;
     tessera_bus_pkg::axi_rsp_t mem_rsp;
-    logic                      unused_user, unused_idle;
+    logic                      unused_user;
     assign apb_req.psel    = psel[PerNic+p];
     assign apb_req.penable = penable;
     assign apb_req.pwrite  = pwrite;
@@ -1207,8 +1212,18 @@ module tessera_top #(
     `TESSERA_AXI_FLAT_FROM_REQ(l2u_, , [U], mem_req)
     `TESSERA_AXI_RSP_FROM_FLAT(mem_rsp, l2u_, , [U])
     assign unused_user = ^{mem_req.aw.user, mem_req.w.user, mem_req.ar.user};
+    logic nic_clk, nic_clk_en, nic_idle;
+    assign nic_clk_en = !rst_ni || !nic_idle || psel[PerNic+p] || nic_rx_tvalid_i[p]
+                        || l2u_bvalid[U] || l2u_rvalid[U];
+    tessera_clk_gate #(.Enable(EngClkGate), .Hold(2)) u_nic_cg (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .en_i     (nic_clk_en),
+      .test_en_i(1'b0),
+      .clk_o    (nic_clk)
+    );
     tessera_nic_port u_port (
-      .clk_i      (clk_i),
+      .clk_i      (nic_clk),
       .rst_ni     (rst_ni),
       .apb_req_i  (apb_req),
       .apb_rsp_o  (apb_rsp),
@@ -1225,7 +1240,7 @@ module tessera_top #(
       .rx_tkeep_i (nic_rx_tkeep_i[p]),
       .rx_tlast_i (nic_rx_tlast_i[p]),
       .irq_o      (nic_irq[p]),
-      .idle_o     (unused_idle)
+      .idle_o     (nic_idle)
     );
   end
   // L2 port slots past the last NIC port (nic_ports not a multiple of the slices)
