@@ -299,7 +299,8 @@ module tessera_top #(
     end
     per_table[PerTpc*32 +: 32] = want_size ? tessera_cfg_pkg::TpcSize : tessera_cfg_pkg::TpcBase;
     per_table[PerFlash*32 +: 32] = want_size ? tessera_cfg_pkg::SpiflashSize : tessera_cfg_pkg::SpiflashBase;
-    for (int unsigned p = 0; p < NumNic; p++) begin
+    // signed loop variables: no constant comparison when nic_ports = 0 (board shapes)
+    for (int p = 0; p < int'(NumNic); p++) begin
       per_table[(PerNic+p)*32 +: 32] = want_size ? tessera_cfg_pkg::NicStride
                                                  : tessera_cfg_pkg::NicBase + p * tessera_cfg_pkg::NicStride;
     end
@@ -391,7 +392,7 @@ module tessera_top #(
     irq_src[10] = sm_irq;
     irq_src[11] = |qm_irq;
     for (int unsigned d = 0; d < NumL2; d++) irq_src[12+d] = l2_irq[d];
-    for (int unsigned p = 0; p < NumNic; p++) irq_src[16+p] = nic_irq[p];
+    for (int p = 0; p < int'(NumNic); p++) irq_src[16+p] = nic_irq[p];
     irq_src[20] = msg_err_q;
     irq_src[21] = flash_irq;
   end
