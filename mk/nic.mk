@@ -47,6 +47,7 @@ NIC_GEN    := rtl/nic/gen/nic_reg_pkg.sv rtl/nic/gen/nic_reg_top.sv
 NIC_RTL    := $(addprefix rtl/nic/,$(addsuffix .sv,$(NIC_RTL_TOPS)))
 # units of other blocks the NIC instantiates (already in RTL_SRCS through their blocks)
 NIC_RTL_EXT := rtl/tpc/tessera_tpc_fadd.sv
+NIC_PRIM   := rtl/prim/tessera_fifo.sv   # chip primitives the port uses (in RTL_SRCS already)
 RTL_PKGS   += $(NIC_PKG)
 RTL_SRCS   += $(NIC_RTL)
 LINT_TOPS  += $(NIC_RTL_TOPS)
@@ -61,7 +62,7 @@ NIC_TX_TB_W8    := $(NIC_BUILD)/tx_w8/Vtessera_nic_tx_frame
 NIC_TX_TB_W32   := $(NIC_BUILD)/tx_w32/Vtessera_nic_tx_frame
 NIC_RTL_TBS     := $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32) $(NIC_RX_TB_W8) $(NIC_RX_TB_W32) \
                    $(NIC_TX_TB_W8) $(NIC_TX_TB_W32)
-NIC_TB_DEPS     := $(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL) $(NIC_RTL_EXT) tests/nic/tb_nic_stream.h $(NIC_BUILD)/roce_model.o $(NIC_BUILD)/numfmt.o $(NIC_HDRS) mk/nic.mk
+NIC_TB_DEPS     := $(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) $(NIC_RTL_EXT) tests/nic/tb_nic_stream.h $(NIC_BUILD)/roce_model.o $(NIC_BUILD)/numfmt.o $(NIC_HDRS) mk/nic.mk
 
 $(NIC_BUILD)/roce_model.o: tests/nic/roce_model.c $(NIC_HDRS)
 	@mkdir -p $(dir $@)
@@ -78,7 +79,7 @@ define nic_rtl_tb
 	  --top-module $(1) -GDataBytes=$(4) $(3) \
 	  -CFLAGS "-O2 -std=c++17 -DTB_BYTES=$(4) $(5) -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include" \
 	  -LDFLAGS "$(NIC_BUILD)/roce_model.o $(NIC_BUILD)/numfmt.o" --Mdir $(dir $@) -o $(notdir $@) \
-	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL) $(NIC_RTL_EXT)) $(ROOT)/$(2) >$(dir $@)build.log 2>&1 \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) $(NIC_RTL_EXT)) $(ROOT)/$(2) >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 endef
 
@@ -112,7 +113,7 @@ $(NIC_RESP_TB): $(NIC_TB_DEPS) $(NIC_REF_OBJS) tests/nic/tb_nic_resp_top.sv test
 	  --top-module tb_nic_resp_top \
 	  -CFLAGS "-O2 -std=c++17 -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include -I$(ROOT)/sim/include" \
 	  -LDFLAGS "$(abspath $(NIC_REF_OBJS))" --Mdir $(dir $@) -o $(notdir $@) \
-	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL) $(NIC_RTL_EXT)) $(ROOT)/tests/nic/tb_nic_resp_top.sv \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) $(NIC_RTL_EXT)) $(ROOT)/tests/nic/tb_nic_resp_top.sv \
 	  $(ROOT)/tests/nic/tb_nic_responder.cpp $(ROOT)/sim/src/axi_mem_model.cpp >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 
@@ -132,7 +133,7 @@ $(NIC_REQ_TB): $(NIC_TB_DEPS) $(NIC_REF_OBJS) tests/nic/tb_nic_requester.cpp sim
 	  --top-module tessera_nic_req_arb \
 	  -CFLAGS "-O2 -std=c++17 -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include -I$(ROOT)/sim/include" \
 	  -LDFLAGS "$(abspath $(NIC_REF_OBJS))" --Mdir $(dir $@) -o $(notdir $@) \
-	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL) $(NIC_RTL_EXT)) \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) $(NIC_RTL_EXT)) \
 	  $(ROOT)/tests/nic/tb_nic_requester.cpp $(ROOT)/sim/src/axi_mem_model.cpp >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 
@@ -166,7 +167,7 @@ nic-resp-test: $(NIC_RESP_TB)
 	$(call nic_run_tbs,$(NIC_BUILD)/resp_test.log,$(NIC_RESP_TB) --seed $(NIC_SEED))
 nic-lint:
 	for t in $(NIC_RTL_TOPS); do \
-	  verilator --lint-only -Wall --top-module $$t $(ROOT)/rtl/lint/waivers.vlt $(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL) $(NIC_RTL_EXT) \
+	  verilator --lint-only -Wall --top-module $$t $(ROOT)/rtl/lint/waivers.vlt $(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) $(NIC_RTL_EXT) \
 	    || exit 1; done
 
 # port: two tessera_nic_port instances (tests/nic/tb_nic_port_top.sv) joined by two link models,
@@ -179,7 +180,7 @@ $(NIC_PORT_TB): $(NIC_TB_DEPS) $(NIC_REF_OBJS) tests/nic/tb_nic_port_top.sv test
 	  --top-module tb_nic_port_top \
 	  -CFLAGS "-O2 -std=c++17 -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include -I$(ROOT)/sim/include" \
 	  -LDFLAGS "$(abspath $(NIC_REF_OBJS))" --Mdir $(dir $@) -o $(notdir $@) \
-	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL) $(NIC_RTL_EXT)) $(ROOT)/tests/nic/tb_nic_port_top.sv \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) $(NIC_RTL_EXT)) $(ROOT)/tests/nic/tb_nic_port_top.sv \
 	  $(ROOT)/tests/nic/tb_nic_port.cpp $(ROOT)/sim/src/axi_mem_model.cpp >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 
@@ -197,11 +198,11 @@ NIC_SYNTH_OUT := $(BUILD)/synth
 NIC_BB_RTL    := rtl/nic/tessera_nic_rx.sv rtl/nic/tessera_nic_requester.sv
 .PHONY: nic-synth
 nic-synth: deps
-	@bash util/synth.sh $(CONFIG) "$(YOSYS)" "$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_RTL) $(NIC_RTL_EXT)" \
+	@bash util/synth.sh $(CONFIG) "$(YOSYS)" "$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) $(NIC_RTL_EXT)" \
 	  "tessera_nic_requester tessera_nic_rx"
 	@mkdir -p $(NIC_SYNTH_OUT)
 	@nice $(YOSYS) -q -l $(NIC_SYNTH_OUT)/tessera_nic_port_glue.log -p "read_verilog -sv $(PRIM_PKG) $(NIC_PKG) \
-	  $(NIC_GEN) $(filter-out $(NIC_BB_RTL),$(NIC_RTL)) $(NIC_RTL_EXT); read_verilog -sv -lib $(NIC_BB_RTL); \
+	  $(NIC_GEN) $(NIC_PRIM) $(filter-out $(NIC_BB_RTL),$(NIC_RTL)) $(NIC_RTL_EXT); read_verilog -sv -lib $(NIC_BB_RTL); \
 	  synth -flatten -top tessera_nic_port -run begin:fine; opt -fast -full; techmap; opt -fast; abc; \
 	  opt -fast; select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -o $(NIC_SYNTH_OUT)/tessera_nic_port_glue.stat stat" \
 	  >/dev/null 2>&1 || { tail -20 $(NIC_SYNTH_OUT)/tessera_nic_port_glue.log; exit 1; }

@@ -38,7 +38,7 @@ SIM_LIB_CFLAGS := -O2 -std=gnu11 -Wall -Wextra -MMD -MP $(SIM_LIB_INCS)
 # hostlink (mk/hostlink.mk, read before this file).
 SIM_INCS     := -I$(ROOT)/sim/include -I$(ROOT)/tests/framework -I$(CFG_INC) -I$(ROOT)/bsp/include \
                 -I$(ROOT)/tests/golden -I$(ROOT)/tests/mme -I$(ROOT)/tests/dma \
-                -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm $(HL_INC)
+                -I$(ROOT)/tests/tpc -I$(ROOT)/tools/tpcasm -I$(ROOT)/tests/nic $(HL_INC)
 # -ffp-contract=off -fno-fast-math: the TPC C ISA model's float arithmetic (docs/tpc.md)
 SIM_CFLAGS   := -O2 -std=gnu11 -Wall -Wextra -MMD -MP -ffp-contract=off -fno-fast-math $(SIM_INCS) \
                 -DTSIM_ROOT='"$(ROOT)"' -DTSIM_CONFIG='"$(CONFIG)"'
@@ -100,13 +100,16 @@ sim-sw:
 	    || { tail -30 $(SIM_BUILD)/sw.log; echo "sim-sw: FAILED (build/$(CONFIG)/sim/sw.log)"; exit 1; }; fi
 
 # ---------------------------------------------------------------- simulator library
-# sim/src/*.cpp (C API, ELF loader, timeline, AXI statistics, AXI memory model) and the
+# sim/src/*.cpp (C API, ELF loader, timeline, AXI statistics, AXI memory model, multi-chip
+# group), sim/src/*.c (link model, pcap files) and the
 # ELF reader of hostlib/: no tests/ or hostlink headers. A program using the simulator
 # links $(SIM_LIB_LINK) (the library, the Verilated model, zlib, pthreads).
 SIM_LIB      := $(SIM_BUILD)/libtessera_sim.a
 SIM_LIB_CPP  := $(wildcard sim/src/*.cpp)
+# sim/src/*.c: the link model and the pcap reader/writer (multi-chip NIC simulation)
+SIM_LIB_C    := $(wildcard sim/src/*.c)
 SIM_LIB_OBJS := $(patsubst %.cpp,$(SIM_BUILD)/lib/%.o,$(SIM_LIB_CPP)) \
-                $(patsubst %.c,$(SIM_BUILD)/lib/%.o,$(HOSTLIB_SRCS))
+                $(patsubst %.c,$(SIM_BUILD)/lib/%.o,$(SIM_LIB_C) $(HOSTLIB_SRCS))
 SIM_LIB_LINK  = $(SIM_LIB) $(SIM_VLIBS) -lz -pthread
 
 $(SIM_BUILD)/lib/%.o: %.cpp $(SIM_VLIBS)
@@ -127,6 +130,8 @@ SIM_GOLDEN   := tests/golden/numfmt.c tests/mme/mme_golden.c tests/golden/cp_mod
 # the TPC assembler (kernels are assembled in-process)
 SIM_GOLDEN   += tests/tpc/tpc_model.c tests/tpc/tpc_fp.c tests/tpc/tpc_sfu.c \
                 tests/tpc/golden/tpc_golden.c tools/tpcasm/tpcasm_lib.c
+# tests/chip/nic.c: the RoCE v2 frame model (frames to inject, captures to decode)
+SIM_GOLDEN   += tests/nic/roce_model.c
 # the front end (tests/chip/chip_tb.c), the test framework, the chip-level tests
 SIM_C_SRCS   := $(wildcard tests/framework/*.c) $(wildcard tests/chip/*.c) $(SIM_GOLDEN)
 SIM_OBJS     := $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(SIM_C_SRCS)) \

@@ -18,7 +18,8 @@
 module tessera_sim_top #(
   parameter              BootromHex = "",
   parameter int unsigned HbmIdBits  = tessera_bus_pkg::MemIdBits,
-  parameter int unsigned HostIdBits = tessera_bus_pkg::HostIdBits
+  parameter int unsigned HostIdBits = tessera_bus_pkg::HostIdBits,
+  parameter int unsigned NicPw      = (tessera_cfg_pkg::NicPorts > 0) ? tessera_cfg_pkg::NicPorts : 1
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -78,7 +79,19 @@ module tessera_sim_top #(
   output logic                  host_rready_o,
   output logic        trace_valid_o,
   output logic [31:0] trace_pc_o,
-  output logic [31:0] trace_insn_o
+  output logic [31:0] trace_insn_o,
+  // NIC ports' MAC client streams, element p = port p (tessera_top; one tied-off element
+  // with nic_ports = 0). The harness drives the inputs (sim/src/tessera_sim.cpp, NIC pins).
+  output logic [NicPw-1:0]        nic_tx_tvalid_o,
+  input  logic [NicPw-1:0]        nic_tx_tready_i,
+  output logic [NicPw-1:0][255:0] nic_tx_tdata_o,
+  output logic [NicPw-1:0][31:0]  nic_tx_tkeep_o,
+  output logic [NicPw-1:0]        nic_tx_tlast_o,
+  input  logic [NicPw-1:0]        nic_rx_tvalid_i,
+  output logic [NicPw-1:0]        nic_rx_tready_o,
+  input  logic [NicPw-1:0][255:0] nic_rx_tdata_i,
+  input  logic [NicPw-1:0][31:0]  nic_rx_tkeep_i,
+  input  logic [NicPw-1:0]        nic_rx_tlast_i
 );
   localparam int unsigned NCh = tessera_cfg_pkg::HbmChannels;
   localparam int unsigned Dw  = tessera_cfg_pkg::AxiDataBits;
@@ -206,7 +219,8 @@ module tessera_sim_top #(
   tessera_top #(
     .BootromHex(BootromHex),
     .HbmIdBits (HbmIdBits),
-    .HostIdBits(HostIdBits)
+    .HostIdBits(HostIdBits),
+    .NicPw     (NicPw)
   ) u_top (.*);
 
 endmodule

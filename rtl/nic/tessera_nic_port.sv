@@ -45,7 +45,10 @@ module tessera_nic_port #(
   output logic [31:0] tx_tkeep_o, output logic tx_tlast_o,
   input  logic rx_tvalid_i, output logic rx_tready_o, input logic [255:0] rx_tdata_i,
   input  logic [31:0] rx_tkeep_i, input logic rx_tlast_i,
-  output logic irq_o);
+  output logic irq_o,
+  // nothing in flight and nothing that the next clock edge would change: the chip may
+  // stop the port's clock until a register access, a received beat or an AXI response
+  output logic idle_o);
 
   localparam logic [7:0] OpAck = 8'h11;   // BTH opcode ACKNOWLEDGE
   localparam logic [2:0] CplQpState = 3'd5;
@@ -103,7 +106,7 @@ module tessera_nic_port #(
   nic_reg_pkg::nic__out_t     hwif;
   tessera_bus_pkg::axi_req_t  rx_axi_req;
   tessera_bus_pkg::axi_rsp_t  rx_axi_rsp;
-  logic                       ack_d_valid, ack_d_ready, rx_busy_unused, rx_irq_unused;
+  logic                       ack_d_valid, ack_d_ready, rx_busy, rx_irq_unused;
   logic [QpW-1:0]             ack_d_qp;
   logic [23:0]                ack_d_dqpn, ack_d_psn, ack_d_msn;
   logic [47:0]                ack_d_dmac;
@@ -149,7 +152,7 @@ module tessera_nic_port #(
     .ack_syndrome_o(ack_d_syn),
     .ack_psn_o     (ack_d_psn),
     .ack_msn_o     (ack_d_msn),
-    .busy_o        (rx_busy_unused),
+    .busy_o        (rx_busy),
     .irq_o         (rx_irq_unused),
     .hwif_ext_i    (hwif_ext),
     .hwif_o        (hwif),
@@ -383,6 +386,35 @@ module tessera_nic_port #(
   logic [2:0]   ar_size;
   logic [1:0]   ar_burst;
   logic         ar_valid, r_ready;
+
+  // R beats enter a two-beat register FIFO before the requesters: the requester that
+  // takes a beat is chosen by its ID, so a ready straight from the requesters would
+  // make r_ready a function of the slice's R payload. Through the FIFO, r_ready is a
+  // register (FIFO not full) and no request-side output depends on a response input:
+  // the slice answers aw_valid with w_ready in the same cycle, and the structs being
+  // single signals that would close a combinational loop through the L2 router.
+  // Two entries keep one beat per cycle.
+  typedef struct packed {
+    logic [tessera_bus_pkg::IdBits-1:0] id;
+    logic [255:0]                       data;
+    logic [1:0]                         resp;
+    logic                               last;
+  } rbeat_t;
+  rbeat_t rf_in, rf_out;
+  logic   rf_full, rf_empty, rf_pop;
+  assign rf_in   = '{id: axi_rsp_i.r.id, data: axi_rsp_i.r.data, resp: axi_rsp_i.r.resp,
+                     last: axi_rsp_i.r.last};
+  assign r_ready = !rf_full;
+  tessera_fifo #(.Width($bits(rbeat_t)), .Depth(2)) u_r_fifo (
+    .clk_i,
+    .rst_ni,
+    .push_i (axi_rsp_i.r_valid),
+    .data_i (rf_in),
+    .pop_i  (rf_pop),
+    .data_o (rf_out),
+    .full_o (rf_full),
+    .empty_o(rf_empty)
+  );
   logic         d_tvalid, d_tready, d_tlast;
   logic [255:0] d_tdata;
   logic [31:0]  d_tkeep;
@@ -445,12 +477,12 @@ module tessera_nic_port #(
     .m_arburst_o    (ar_burst),
     .m_arvalid_o    (ar_valid),
     .m_arready_i    (axi_rsp_i.ar_ready),
-    .m_rid_i        (axi_rsp_i.r.id),
-    .m_rdata_i      (axi_rsp_i.r.data),
-    .m_rresp_i      (axi_rsp_i.r.resp),
-    .m_rlast_i      (axi_rsp_i.r.last),
-    .m_rvalid_i     (axi_rsp_i.r_valid),
-    .m_rready_o     (r_ready),
+    .m_rid_i        (rf_out.id),
+    .m_rdata_i      (rf_out.data),
+    .m_rresp_i      (rf_out.resp),
+    .m_rlast_i      (rf_out.last),
+    .m_rvalid_i     (!rf_empty),
+    .m_rready_o     (rf_pop),
     .m_tvalid_o     (d_tvalid),
     .m_tready_i     (d_tready),
     .m_tdata_o      (d_tdata),
@@ -463,25 +495,34 @@ module tessera_nic_port #(
     .cnt_timeouts_o (cnt_tmo)
   );
 
-  // one AXI master: the responder's writes, the requesters' reads
+  // One AXI master: the responder's writes (AW/W/B), the requesters' reads (AR/R). The
+  // request side and the response side are separate blocks: the slice answers some
+  // handshakes in the same cycle (aw_valid -> w_ready), so one block reading axi_rsp_i and
+  // driving axi_req_o would be a false combinational loop through the L2 router.
+  tessera_bus_pkg::axi_ax_chan_t ar_chan;
+  always_comb begin
+    ar_chan       = '0;
+    ar_chan.id    = ar_id;
+    ar_chan.addr  = ar_addr;
+    ar_chan.len   = ar_len;
+    ar_chan.size  = ar_size;
+    ar_chan.burst = ar_burst;
+    ar_chan.cache = 4'b0011;
+  end
   always_comb begin
     axi_req_o          = rx_axi_req;
-    axi_req_o.ar       = '0;
-    axi_req_o.ar.id    = ar_id;
-    axi_req_o.ar.addr  = ar_addr;
-    axi_req_o.ar.len   = ar_len;
-    axi_req_o.ar.size  = ar_size;
-    axi_req_o.ar.burst = ar_burst;
-    axi_req_o.ar.cache = 4'b0011;
+    axi_req_o.ar       = ar_chan;
     axi_req_o.ar_valid = ar_valid;
     axi_req_o.r_ready  = r_ready;
+  end
+  always_comb begin
     rx_axi_rsp          = axi_rsp_i;
     rx_axi_rsp.ar_ready = 1'b0;
     rx_axi_rsp.r_valid  = 1'b0;
   end
 
   // ------------------------------------------------------------ ACK framer
-  logic         a_tvalid, a_tready, a_tlast, a_pay_err_unused, a_s_tready_unused;
+  logic         a_tvalid, a_tready, a_tlast, a_pay_err_unused, a_s_tready_unused, a_idle;
   logic [255:0] a_tdata;
   logic [31:0]  a_tkeep;
 
@@ -522,7 +563,8 @@ module tessera_nic_port #(
     .m_tdata_o      (a_tdata),
     .m_tkeep_o      (a_tkeep),
     .m_tlast_o      (a_tlast),
-    .pay_err_o      (a_pay_err_unused)
+    .pay_err_o      (a_pay_err_unused),
+    .idle_o         (a_idle)
   );
 
   // ------------------------------------------------------------ TX mux (whole frames)
@@ -611,11 +653,58 @@ module tessera_nic_port #(
     hwif_ext.IRQ_STATUS.cpl_err.hwset  = cq_push_ok && cq_in.status != 3'd0;
   end
 
+  // ------------------------------------------------------------ idle (clock gating)
+  // AXI bursts accepted and not yet answered (R last, B)
+  logic [7:0] ax_rd_q, ax_wr_q;
+  logic       ax_ar_hs, ax_r_end, ax_aw_hs, ax_b_hs;
+  assign ax_ar_hs = axi_req_o.ar_valid && axi_rsp_i.ar_ready;
+  assign ax_r_end = axi_rsp_i.r_valid && axi_req_o.r_ready && axi_rsp_i.r.last;
+  assign ax_aw_hs = axi_req_o.aw_valid && axi_rsp_i.aw_ready;
+  assign ax_b_hs  = axi_rsp_i.b_valid && axi_req_o.b_ready;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ax_rd_q <= '0;
+      ax_wr_q <= '0;
+    end else begin
+      ax_rd_q <= ax_rd_q + 8'(ax_ar_hs) - 8'(ax_r_end);
+      ax_wr_q <= ax_wr_q + 8'(ax_aw_hs) - 8'(ax_b_hs);
+    end
+  end
+  // an ACK frame's last beat was taken: its check result (done) comes next cycle
+  logic ak_end_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) ak_end_q <= 1'b0;
+    else         ak_end_q <= ack_beat && hold_last_q;
+  end
+  // Every source of work, each a register or a register's function: a received frame
+  // (RX hold, ACK check, responder incl. its ePSN advance, ACK descriptors and framer),
+  // the work-request queue, the requesters (packets in work, PSNs in flight, so their
+  // retransmission timer is never armed while idle, framer, pending completions), the TX
+  // mux, AXI, register commands (single-pulse fields, QP modify) and the QP state
+  // followers (start, stop, error).
+  logic qp_sync;
+  always_comb begin
+    qp_sync = req_err_q == NQp'(req_err);
+    for (int unsigned q = 0; q < NQp; q++) begin
+      if (rts_q[q] != (qp_state[q] == tessera_nic_pkg::QpRts)) qp_sync = 1'b0;
+    end
+    for (int unsigned q = 0; q < NReqQp; q++) begin
+      if (req_stop[q] && !req_err[q]) qp_sync = 1'b0;
+    end
+  end
+  assign idle_o = !hold_v_q && in_first_q && ak_first_q && !ak_end_q && !rx_busy &&
+                  !ack_d_valid && a_idle && wq_empty && (&req_idle) && !cpl_valid &&
+                  !d_tvalid && !tx_busy_q && rf_empty &&
+                  ax_rd_q == '0 && ax_wr_q == '0 && !axi_req_o.ar_valid &&
+                  !axi_req_o.aw_valid && !axi_req_o.w_valid &&
+                  !hwif.QP_CMD.go.value && !cmd_done && !hwif.MR_CMD.go.value &&
+                  !hwif.WR_DOORBELL.go.value && !hwif.CQ_POP.go.value && qp_sync;
+
   assign irq_o = |({hwif.IRQ_STATUS.cpl_err.value, hwif.IRQ_STATUS.cpl.value, hwif.IRQ_STATUS.err.value} &
                    {hwif.IRQ_EN.cpl_err.value, hwif.IRQ_EN.cpl.value, hwif.IRQ_EN.err.value});
 
   logic unused;
-  assign unused = ^{rx_busy_unused, rx_irq_unused, ak_len_unused, a_pay_err_unused, a_s_tready_unused,
+  assign unused = ^{rx_irq_unused, ak_len_unused, a_pay_err_unused, a_s_tready_unused,
                     qp_sel, qp_mtu, qp_dqpn, qp_sq_psn, qp_rmac, qp_rip, hwif, axi_rsp_i.r.user};
 
 endmodule

@@ -561,7 +561,7 @@ module tessera_nic_requester #(
   assign cpl_id_o = wr_id_q[hidx];
 
   // ---- framer
-  logic pay_err_unused;
+  logic pay_err_unused, fr_idle;
   tessera_nic_tx_frame #(.DataBytes(DataBytes)) u_frame (
     .clk_i,
     .rst_ni,
@@ -599,7 +599,8 @@ module tessera_nic_requester #(
     .m_tdata_o,
     .m_tkeep_o,
     .m_tlast_o,
-    .pay_err_o      (pay_err_unused)
+    .pay_err_o      (pay_err_unused),
+    .idle_o         (fr_idle)
   );
 
   logic unused;
@@ -608,7 +609,7 @@ module tessera_nic_requester #(
   assign want_o         = pq_cnt_q != 2'd2 && !err_q && (res_found || new_ok);
   assign busy_o         = pq_cnt_q != 2'd0;
   assign err_o          = err_q;
-  assign idle_o         = pq_cnt_q == 2'd0 && una_q == nxt_q && sendp_q == tail_q;
+  assign idle_o         = pq_cnt_q == 2'd0 && una_q == nxt_q && sendp_q == tail_q && fr_idle;
   assign cnt_pkts_o     = npkt_q;
   assign cnt_resends_o  = nres_q;
   assign cnt_timeouts_o = ntmo_q;

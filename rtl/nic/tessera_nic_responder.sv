@@ -563,7 +563,7 @@ module tessera_nic_responder #(
   end
 
   assign ack_valid_o    = state_q == SAck;
-  assign busy_o         = rwait_q || wbeat_q != '0 || full_q != '0 || state_q != SIdle;
+  assign busy_o         = rwait_q || wbeat_q != '0 || full_q != '0 || state_q != SIdle || win_busy;
   assign ack_qp_o       = qp_q;
   assign ack_dqpn_o     = a_dqpn_q;
   assign ack_dmac_o     = a_rmac_q;

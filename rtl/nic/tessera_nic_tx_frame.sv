@@ -71,7 +71,8 @@ module tessera_nic_tx_frame #(
   output logic [8*DataBytes-1:0] m_tdata_o,
   output logic [DataBytes-1:0]   m_tkeep_o,
   output logic                   m_tlast_o,
-  output logic                   pay_err_o
+  output logic                   pay_err_o,
+  output logic                   idle_o     // no frame taken and not yet sent
 );
 
   localparam int unsigned BaseBytes = 54;             // Ethernet + IPv4 + UDP + BTH
@@ -331,5 +332,7 @@ module tessera_nic_tx_frame #(
   end
 
   assign m_tvalid_o = b_valid_q;
+
+  assign idle_o = !active_q && !b_valid_q;
 
 endmodule

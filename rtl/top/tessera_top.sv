@@ -11,7 +11,9 @@ module tessera_top #(
   parameter int unsigned MmeRows    = tessera_cfg_pkg::MmeRows,
   parameter int unsigned MmeCols    = tessera_cfg_pkg::MmeCols,
   // Gate the clock of idle engines (tessera_clk_gate). FPGA board tops set 0.
-  parameter bit          EngClkGate = 1'b1
+  parameter bit          EngClkGate = 1'b1,
+  // elements of the NIC stream ports: nic_ports, at least 1 (derived: do not override)
+  parameter int unsigned NicPw      = (tessera_cfg_pkg::NicPorts > 0) ? tessera_cfg_pkg::NicPorts : 1
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -38,6 +40,18 @@ module tessera_top #(
   // low HostIdBits)
   output tessera_bus_pkg::axi_mem_req_t hmem_req_o,
   input  tessera_bus_pkg::axi_mem_rsp_t hmem_rsp_i,
+  // NIC ports' MAC client streams (AXI4-Stream, 32 bytes per beat, no FCS; element p is
+  // port p; with nic_ports = 0 one element, tied off: outputs 0, inputs ignored)
+  output logic [NicPw-1:0]        nic_tx_tvalid_o,
+  input  logic [NicPw-1:0]        nic_tx_tready_i,
+  output logic [NicPw-1:0][255:0] nic_tx_tdata_o,
+  output logic [NicPw-1:0][31:0]  nic_tx_tkeep_o,
+  output logic [NicPw-1:0]        nic_tx_tlast_o,
+  input  logic [NicPw-1:0]        nic_rx_tvalid_i,
+  output logic [NicPw-1:0]        nic_rx_tready_o,
+  input  logic [NicPw-1:0][255:0] nic_rx_tdata_i,
+  input  logic [NicPw-1:0][31:0]  nic_rx_tkeep_i,
+  input  logic [NicPw-1:0]        nic_rx_tlast_i,
   // core retirement trace
   output logic        trace_valid_o,
   output logic [31:0] trace_pc_o,
@@ -294,14 +308,16 @@ module tessera_top #(
   // ================================================================ CSR space (APB)
   // 0 SYSCTRL, 1 UART, 2 INTC, 3 CLINT, PerMme+i MME i, PerSm SYNCMGR, PerDma+d DMA d,
   // PerQm+q queue manager of queue q (QMAN slot qman_slot(q)), PerL2+d L2 slice d,
-  // PerTpc TPC cluster
+  // PerTpc TPC cluster, PerNic+p NIC port p
   localparam int unsigned PerMme = 4;
   localparam int unsigned PerSm  = PerMme + NumMme;
   localparam int unsigned PerDma = PerSm + 1;
   localparam int unsigned PerQm  = PerDma + NumDma;
   localparam int unsigned PerL2  = PerQm + NumQ;
   localparam int unsigned PerTpc = PerL2 + NumL2;
-  localparam int unsigned NumPer = PerTpc + 1;
+  localparam int unsigned PerNic = PerTpc + 1;
+  localparam int unsigned NumNic = tessera_cfg_pkg::NicPorts;
+  localparam int unsigned NumPer = PerNic + NumNic;
 
   function automatic logic [NumPer*32-1:0] per_table(input logic want_size);
     per_table = '0;
@@ -327,6 +343,10 @@ module tessera_top #(
                                                 : tessera_cfg_pkg::L2Base + d * tessera_cfg_pkg::L2Stride;
     end
     per_table[PerTpc*32 +: 32] = want_size ? tessera_cfg_pkg::TpcSize : tessera_cfg_pkg::TpcBase;
+    for (int unsigned p = 0; p < NumNic; p++) begin
+      per_table[(PerNic+p)*32 +: 32] = want_size ? tessera_cfg_pkg::NicStride
+                                                 : tessera_cfg_pkg::NicBase + p * tessera_cfg_pkg::NicStride;
+    end
   endfunction
   localparam logic [NumPer*32-1:0] PerBase = per_table(1'b0);
   localparam logic [NumPer*32-1:0] PerSize = per_table(1'b1);
@@ -418,6 +438,7 @@ module tessera_top #(
   logic              sm_irq;
   logic [NumL2-1:0]  l2_irq;
   logic              tpc_irq;
+  logic [NicPw-1:0]  nic_irq;
   always_comb begin
     irq_src     = '0;
     irq_src[0]  = uart_irq;
@@ -427,6 +448,7 @@ module tessera_top #(
     irq_src[10] = sm_irq;
     irq_src[11] = |qm_irq;
     for (int unsigned d = 0; d < NumL2; d++) irq_src[12+d] = l2_irq[d];
+    for (int unsigned p = 0; p < NumNic; p++) irq_src[16+p] = nic_irq[p];
     irq_src[20] = msg_err_q;
   end
 
@@ -519,15 +541,19 @@ module tessera_top #(
   // Upstream port u = d * L2Ports + p of the cluster is port p of DCORE d:
   //   p = 0 the DCORE's MME (A panels, init tiles, C writes), p = 1 its TPCs,
   //   p = 2 its DMA engine (engine d), p = 3 the MME's port B (B panels, odd C rows),
-  //   p = 3 + q (q >= 1) the TPC cluster's master q of the DCORE (tpc_ports_per_dcore).
+  //   p = 3 + q (q >= 1) the TPC cluster's master q of the DCORE (tpc_ports_per_dcore),
+  //   p = L2PNic + k NIC port d + k * NumL2 (NIC section; NicL2 ports per slice, none
+  //   without a NIC; a slot past the last NIC port is tied off).
   // The TPC cluster's DCORE-d master q drives port 1 (q = 0) or 3 + q (TPC cluster
   // section below). Slice d's memory master is fabric master AxL2 + d.
   localparam int unsigned TpcPorts = tessera_cfg_pkg::TpcPortsPerDcore;
-  localparam int unsigned L2Ports = 3 + TpcPorts;
+  localparam int unsigned NicL2   = (NumNic + NumL2 - 1) / NumL2;
+  localparam int unsigned L2Ports = 3 + TpcPorts + NicL2;
   localparam int unsigned L2PMme  = 0;
   localparam int unsigned L2PTpc  = 1;
   localparam int unsigned L2PDma  = 2;
   localparam int unsigned L2PMmeB = 3;
+  localparam int unsigned L2PNic  = 3 + TpcPorts;
   localparam int unsigned NumL2U  = NumL2 * L2Ports;
   if (tessera_cfg_pkg::MmePerDcore != 1 || NumMme != NumL2 || NumDma != NumL2) begin : g_bad_l2_ports
     $error("tessera_top: one MME and one DMA engine per DCORE assumed by the L2 ports");
@@ -1155,6 +1181,97 @@ module tessera_top #(
     assign unused_user = ^{req.aw.user, req.w.user, req.ar.user};
   end
   // ================================================================ end TPC cluster
+
+  // ================================================================ NIC
+  // Port p (of nic_ports): registers at NicBase + p * NicStride (APB select PerNic + p),
+  // memory master on port L2PNic + p / NumL2 of DCORE (p mod NumL2)'s L2 slice, behind
+  // the slice and the fabric like the engines, INTC source 16 + p, MAC client streams
+  // on the nic_* pins. Not clock gated: a frame may arrive at any cycle. docs/nic.md.
+  for (genvar p = 0; p < NumNic; p++) begin : g_nic
+    localparam int unsigned U = (p % NumL2) * L2Ports + L2PNic + p / NumL2;
+    tessera_bus_pkg::apb_req_t apb_req;
+    tessera_bus_pkg::apb_rsp_t apb_rsp;
+    tessera_bus_pkg::axi_req_t mem_req;
+    tessera_bus_pkg::axi_rsp_t mem_rsp;
+    logic                      unused_user, unused_idle;
+    assign apb_req.psel    = psel[PerNic+p];
+    assign apb_req.penable = penable;
+    assign apb_req.pwrite  = pwrite;
+    assign apb_req.pprot   = pprot;
+    assign apb_req.paddr   = paddr;
+    assign apb_req.pwdata  = pwdata;
+    assign apb_req.pstrb   = pstrb;
+    assign pready[PerNic+p]  = apb_rsp.pready;
+    assign prdata[PerNic+p]  = apb_rsp.prdata;
+    assign pslverr[PerNic+p] = apb_rsp.pslverr;
+    `TESSERA_AXI_FLAT_FROM_REQ(l2u_, , [U], mem_req)
+    `TESSERA_AXI_RSP_FROM_FLAT(mem_rsp, l2u_, , [U])
+    assign unused_user = ^{mem_req.aw.user, mem_req.w.user, mem_req.ar.user};
+    tessera_nic_port u_port (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .apb_req_i  (apb_req),
+      .apb_rsp_o  (apb_rsp),
+      .axi_req_o  (mem_req),
+      .axi_rsp_i  (mem_rsp),
+      .tx_tvalid_o(nic_tx_tvalid_o[p]),
+      .tx_tready_i(nic_tx_tready_i[p]),
+      .tx_tdata_o (nic_tx_tdata_o[p]),
+      .tx_tkeep_o (nic_tx_tkeep_o[p]),
+      .tx_tlast_o (nic_tx_tlast_o[p]),
+      .rx_tvalid_i(nic_rx_tvalid_i[p]),
+      .rx_tready_o(nic_rx_tready_o[p]),
+      .rx_tdata_i (nic_rx_tdata_i[p]),
+      .rx_tkeep_i (nic_rx_tkeep_i[p]),
+      .rx_tlast_i (nic_rx_tlast_i[p]),
+      .irq_o      (nic_irq[p]),
+      .idle_o     (unused_idle)
+    );
+  end
+  // L2 port slots past the last NIC port (nic_ports not a multiple of the slices)
+  for (genvar u = NumNic; u < NumL2 * NicL2; u++) begin : g_nic_l2_none
+    localparam int unsigned U = (u % NumL2) * L2Ports + L2PNic + u / NumL2;
+    assign l2u_awid[U]    = '0;
+    assign l2u_awaddr[U]  = '0;
+    assign l2u_awlen[U]   = '0;
+    assign l2u_awsize[U]  = '0;
+    assign l2u_awburst[U] = '0;
+    assign l2u_awcache[U] = '0;
+    assign l2u_awprot[U]  = '0;
+    assign l2u_awqos[U]   = '0;
+    assign l2u_awvalid[U] = 1'b0;
+    assign l2u_wdata[U]   = '0;
+    assign l2u_wstrb[U]   = '0;
+    assign l2u_wlast[U]   = 1'b0;
+    assign l2u_wvalid[U]  = 1'b0;
+    assign l2u_bready[U]  = 1'b1;
+    assign l2u_arid[U]    = '0;
+    assign l2u_araddr[U]  = '0;
+    assign l2u_arlen[U]   = '0;
+    assign l2u_arsize[U]  = '0;
+    assign l2u_arburst[U] = '0;
+    assign l2u_arcache[U] = '0;
+    assign l2u_arprot[U]  = '0;
+    assign l2u_arqos[U]   = '0;
+    assign l2u_arvalid[U] = 1'b0;
+    assign l2u_rready[U]  = 1'b1;
+    logic unused_rsp;
+    assign unused_rsp = ^{l2u_awready[U], l2u_wready[U], l2u_bid[U], l2u_bresp[U], l2u_bvalid[U],
+                          l2u_arready[U], l2u_rid[U], l2u_rdata[U], l2u_rresp[U], l2u_rlast[U],
+                          l2u_rvalid[U]};
+  end
+  // stream and interrupt elements without a port (only with nic_ports = 0)
+  for (genvar p = NumNic; p < NicPw; p++) begin : g_nic_none
+    assign nic_tx_tvalid_o[p] = 1'b0;
+    assign nic_tx_tdata_o[p]  = '0;
+    assign nic_tx_tkeep_o[p]  = '0;
+    assign nic_tx_tlast_o[p]  = 1'b0;
+    assign nic_rx_tready_o[p] = 1'b0;
+    assign nic_irq[p]         = 1'b0;
+    logic unused_in;
+    assign unused_in = ^{nic_tx_tready_i[p], nic_rx_tvalid_i[p], nic_rx_tdata_i[p], nic_rx_tkeep_i[p],
+                         nic_rx_tlast_i[p]};
+  end
 
   logic [NumAxiMst-1:0][tessera_bus_pkg::AxiReqBits-1:0] ax_req;
   logic [NumAxiMst-1:0][tessera_bus_pkg::AxiRspBits-1:0] ax_rsp;

@@ -215,6 +215,35 @@ typedef struct {
 } tsim_probe_t;
 void tsim_probe(tsim_t *s, tsim_probe_t *p);
 
+/* ---- NIC ports' MAC client streams (docs/nic.md "The NIC in the simulator"). Frames are
+ * the MAC client's: Ethernet header first, no FCS, 32 bytes per beat. Several chips are
+ * joined by link models with tessera_multi.h; these calls are its building blocks. */
+unsigned tsim_nic_ports(void);  /* nic_ports of the configuration */
+/* Called from inside a cycle when port `port` ends a frame (tlast). With no callback the
+ * frames are queued for tsim_nic_tx_pop. */
+typedef void (*tsim_nic_tx_fn)(tsim_t *s, unsigned port, const uint8_t *frame, uint32_t len, void *ctx);
+void tsim_nic_on_tx(tsim_t *s, tsim_nic_tx_fn fn, void *ctx);
+/* Oldest queued transmitted frame of a port: 1 (len bytes in buf; a longer frame is cut to
+ * cap), 0 if none. */
+int tsim_nic_tx_pop(tsim_t *s, unsigned port, uint8_t *buf, uint32_t cap, uint32_t *len);
+/* Queue a frame for the receive side of a port. It is fed beat by beat as the port takes
+ * it (rx_tready); frames wait in the queue while the port holds rx_tready low, none is ever
+ * dropped here. TSIM_EARG: no such port, len 0. */
+int tsim_nic_rx_push(tsim_t *s, unsigned port, const uint8_t *frame, uint32_t len);
+/* Frames queued for the receive side, the one being fed included. */
+unsigned tsim_nic_rx_pending(const tsim_t *s, unsigned port);
+/* tx_tready of a port (1 after create: the MAC always takes beats). */
+void tsim_nic_tx_ready(tsim_t *s, unsigned port, int ready);
+typedef struct {
+  uint64_t tx_frames, tx_bytes;   /* frames (tlast) and bytes the port transmitted */
+  uint64_t rx_frames, rx_bytes;   /* frames and bytes the port took on its receive side */
+} tsim_nic_stats_t;
+void tsim_nic_stats(const tsim_t *s, unsigned port, tsim_nic_stats_t *st);
+/* Called at the end of every cycle of this instance (tessera_multi.h uses it to keep
+ * several chips in lockstep); NULL removes it. */
+typedef void (*tsim_cycle_fn)(tsim_t *s, void *ctx);
+void tsim_set_cycle_hook(tsim_t *s, tsim_cycle_fn fn, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,7 @@
 
 #include <cstdarg>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -53,6 +54,10 @@ constexpr unsigned kIdW = TESSERA_AXI_ID_BITS + 5;  // HbmIdBits
 constexpr unsigned kHostIdW = TESSERA_AXI_ID_BITS + 2;  // HostIdBits
 constexpr unsigned kDataWords = TESSERA_AXI_DATA_BITS / 32;
 constexpr unsigned kUartDiv = TESSERA_UART_SIM_DIV;
+constexpr unsigned kNic = TESSERA_NIC_PORTS;             // NIC ports
+constexpr unsigned kNicPw = kNic ? kNic : 1;             // elements of the nic_* pins
+constexpr unsigned kNicBeat = 32;                        // MAC client bytes per beat
+static_assert(kNicBeat / 4 == TESSERA_AXI_DATA_BITS / 32, "nic_*_tdata: setd/getd assume 8 words per element");
 constexpr uint64_t kHostTimeout = 100000;
 
 // ---------------------------------------------------------------- port field access
@@ -218,6 +223,24 @@ struct tsim {
   void axistats_setup();
   void axistats_sample();
 
+  // NIC ports' MAC client streams (docs/nic.md "The NIC in the simulator")
+  struct NicPort {
+    std::vector<uint8_t> tx;                  // the frame being transmitted (beats so far)
+    std::deque<std::vector<uint8_t>> txq;     // ended frames, when no TX callback is set
+    std::deque<std::vector<uint8_t>> rxq;     // frames for the receive side, front = on the pins
+    size_t rx_off = 0;                        // offset of the beat on the rx pins
+    bool rx_on = false;                       // rx_tvalid driven
+    tsim_nic_stats_t st{};
+  };
+  NicPort nic[kNicPw];
+  unsigned nic_rx_on = 0;                     // ports driving rx_tvalid
+  tsim_nic_tx_fn nic_tx_fn = nullptr;
+  void* nic_tx_ctx = nullptr;
+  tsim_cycle_fn cyc_fn = nullptr;             // end-of-cycle hook (tessera_multi.h)
+  void* cyc_ctx = nullptr;
+  void nic_rx_load(unsigned p);
+  void nic_tx_sample();
+
   uint64_t limit_base = 0;  // cycle of the last reset: max_cycles counts from there
   bool limit_hit() const { return opts.max_cycles && cyc - limit_base >= opts.max_cycles; }
   void set_err(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -279,8 +302,58 @@ uint32_t* tsim::sram_words(int kind, uint32_t* nwords) {
   }
 }
 
+// Drive port p's rx pins with the beat at rx_off of its first queued frame (valid low if
+// none). Called between cycles only: the chip samples the pins at the next rising edge.
+void tsim::nic_rx_load(unsigned p) {
+  Vtessera_top* t = top.get();
+  NicPort& n = nic[p];
+  const bool on = !n.rxq.empty();
+  if (on) {
+    const std::vector<uint8_t>& f = n.rxq.front();
+    const size_t left = f.size() - n.rx_off, k = left < kNicBeat ? left : kNicBeat;
+    uint32_t w[kNicBeat / 4] = {};
+    std::memcpy(w, f.data() + n.rx_off, k);  // byte i of the beat = tdata[8i +: 8]
+    setd(t->nic_rx_tdata_i, p, w);
+    setf(t->nic_rx_tkeep_i, p, 32, k == kNicBeat ? ~0u : (1u << k) - 1u);
+    setf(t->nic_rx_tlast_i, p, 1, left <= kNicBeat);
+  }
+  if (on != n.rx_on) {
+    setf(t->nic_rx_tvalid_i, p, 1, on);
+    n.rx_on = on;
+    nic_rx_on += on ? 1 : -1;
+  }
+}
+
+// A beat on a tx stream in this cycle (tx_tvalid and the tx_tready the harness drives).
+void tsim::nic_tx_sample() {
+  Vtessera_top* t = top.get();
+  for (unsigned p = 0; p < kNic; ++p) {
+    if (!getf(t->nic_tx_tvalid_o, p, 1) || !getf(t->nic_tx_tready_i, p, 1)) continue;
+    NicPort& n = nic[p];
+    uint32_t w[kNicBeat / 4];
+    getd(t->nic_tx_tdata_o, p, w);
+    const uint32_t keep = getf(t->nic_tx_tkeep_o, p, 32);
+    const uint8_t* b = reinterpret_cast<const uint8_t*>(w);
+    for (unsigned i = 0; i < kNicBeat; ++i)
+      if ((keep >> i) & 1u) n.tx.push_back(b[i]);
+    if (!getf(t->nic_tx_tlast_o, p, 1)) continue;
+    ++n.st.tx_frames;
+    n.st.tx_bytes += n.tx.size();
+    if (nic_tx_fn) nic_tx_fn(this, p, n.tx.data(), uint32_t(n.tx.size()), nic_tx_ctx);
+    else n.txq.push_back(n.tx);
+    n.tx.clear();
+  }
+}
+
 void tsim::reset_models() {
   for (unsigned c = 0; c < kCh; ++c) ch[c]->reset(port[c]);
+  for (unsigned p = 0; p < kNic; ++p) {  // a reset loses the frames in flight on the pins
+    nic[p].tx.clear();
+    nic[p].txq.clear();
+    nic[p].rxq.clear();
+    nic[p].rx_off = 0;
+    nic_rx_load(p);
+  }
   hch->reset(hport);
   ud_state = 0;
   ud_line_seen_high = false;
@@ -442,6 +515,16 @@ void tsim::cycle() {
     ++retired;
   }
 
+  // NIC streams: beats leaving on tx, beats taken on rx (the next beat is loaded after the
+  // rising edge below)
+  unsigned rx_took = 0;
+  if (kNic) {
+    if (t->nic_tx_tvalid_o) nic_tx_sample();
+    if (nic_rx_on)
+      for (unsigned p = 0; p < kNic; ++p)
+        if (nic[p].rx_on && getf(t->nic_rx_tready_o, p, 1)) rx_took |= 1u << p;
+  }
+
   // Host port.
   bool drop_req = false;
   if (host_state == 1) {
@@ -460,7 +543,20 @@ void tsim::cycle() {
   t->eval();
   if (fst) fst->dump(2 * cyc + 1);
   if (drop_req) t->host_req_i = 0;
+  for (unsigned p = 0; rx_took; ++p, rx_took >>= 1) {
+    if (!(rx_took & 1u)) continue;
+    NicPort& n = nic[p];
+    n.rx_off += kNicBeat;
+    if (n.rx_off >= n.rxq.front().size()) {
+      ++n.st.rx_frames;
+      n.st.rx_bytes += n.rxq.front().size();
+      n.rxq.pop_front();
+      n.rx_off = 0;
+    }
+    nic_rx_load(p);
+  }
   ++cyc;
+  if (cyc_fn) cyc_fn(this, cyc_ctx);
 }
 
 int tsim::host_access(uint32_t addr, bool we, unsigned be, uint32_t wdata, uint32_t* rdata) {
@@ -513,7 +609,9 @@ int tsim::host_access(uint32_t addr, bool we, unsigned be, uint32_t wdata, uint3
 namespace {
 constexpr unsigned kAxTpcPorts = TESSERA_TPC_PORTS_PER_DCORE;
 constexpr unsigned kAxFabM = 1u + TESSERA_NUM_L2 + 1u + (TESSERA_L2_RD_MASTERS == 2 ? TESSERA_NUM_L2 : 0u);
-constexpr unsigned kAxL2Ports = 3u + kAxTpcPorts;
+// NIC ports per slice: port n of nic_ports is port 3 + tpc_ports + n / slices of slice n % slices
+constexpr unsigned kAxNicL2 = (TESSERA_NIC_PORTS + TESSERA_NUM_L2 - 1u) / TESSERA_NUM_L2;
+constexpr unsigned kAxL2Ports = 3u + kAxTpcPorts + kAxNicL2;
 constexpr unsigned kAxL2U = TESSERA_NUM_L2 * kAxL2Ports;
 constexpr unsigned kAxTpcM = TESSERA_DCORES * kAxTpcPorts;
 constexpr unsigned kAxTpcPerPort = TESSERA_TPC_PER_DCORE / kAxTpcPorts;
@@ -566,6 +664,13 @@ void ax_bank_sample(std::vector<B>& v, uint64_t req, uint64_t gnt, uint64_t bank
 }
 }  // namespace
 
+// name of upstream port p of a slice (tessera_top's L2 section)
+static std::string ax_l2_port_name(unsigned p) {
+  static const char* const pn[] = {"mme", "tpc", "dma", "mmeB"};
+  if (p >= 3u + kAxTpcPorts) return "nic" + std::to_string(p - 3u - kAxTpcPorts);
+  return p < 4 ? std::string(pn[p]) : "tpc" + std::to_string(p - 3);
+}
+
 void tsim::axistats_setup() {
   axm.clear();
   for (unsigned c = 0; c < kCh; ++c) axm.emplace_back("HBM" + std::to_string(c));
@@ -575,10 +680,9 @@ void tsim::axistats_setup() {
                                                                  : "fab.L2R" + std::to_string(m - TESSERA_NUM_L2 - 2);
     axm.emplace_back(n);
   }
-  static const char* const pn[] = {"mme", "tpc", "dma", "mmeB"};
   for (unsigned u = 0; u < kAxL2U; ++u) {
     const unsigned d = u / kAxL2Ports, p = u % kAxL2Ports;
-    axm.emplace_back("L2_" + std::to_string(d) + "." + (p < 4 ? pn[p] : "tpc" + std::to_string(p - 3)));
+    axm.emplace_back("L2_" + std::to_string(d) + "." + ax_l2_port_name(p));
   }
   for (unsigned m = 0; m < kAxTpcM; ++m)
     for (unsigned j = 0; j < kAxTpcPerPort; ++j) {
@@ -691,7 +795,6 @@ void tsim_axistats_print(tsim_t* s, const char* label) {
                 (unsigned long long)a.drops, double(a.fifo) / c, 100.0 * double(a.busy) / c,
                 100.0 * double(a.want) / c, 100.0 * double(a.lookups) / c, kAxNumPf, double(a.mst[0]) / c,
                 double(a.mst[1]) / c, double(a.mst[2]) / c, double(a.mst[3]) / c);
-    static const char* const pn[] = {"mme", "tpc", "dma", "mmeB"};
     bool any = false;
     for (unsigned e = 0; e < s->axm_bank[d].size(); ++e) {
       const auto& b = s->axm_bank[d][e];
@@ -701,7 +804,7 @@ void tsim_axistats_print(tsim_t* s, const char* label) {
       any = true;
       const unsigned p = e / 2;
       const std::string who = e == kAxNumReq - 1 ? std::string("read-ahead")
-                              : std::string(p < 4 ? pn[p] : ("tpc" + std::to_string(p - 3)).c_str()) + (e & 1u ? ".wr" : ".rd");
+                              : ax_l2_port_name(p) + (e & 1u ? ".wr" : ".rd");
       std::printf(" | %s %llu, granted %.1f%%, refused %.1f%% / %.1f%% / %.1f%%", who.c_str(),
                   (unsigned long long)b.req, 100.0 * double(b.gnt) / double(b.req), 100.0 * double(b.side) / double(b.req),
                   100.0 * double(b.pf) / double(b.req), 100.0 * double(b.eng) / double(b.req));
@@ -789,6 +892,10 @@ tsim_t* tsim_create(const tsim_opts_t* o) {
   s->ctx.reset(new VerilatedContext());
   s->ctx->traceEverOn(true);
   s->ctx->randReset(0);
+  // Verilator registers and erases a model's scopes in the thread's current context:
+  // with several instances (tessera_multi.h) it must be this instance's at creation and
+  // at destruction (tsim_destroy), or a destroyed instance's context is used
+  Verilated::threadContextp(s->ctx.get());
   s->top.reset(new Vtessera_top(s->ctx.get(), "TOP"));
   for (unsigned c = 0; c < kCh; ++c) {
     AxiMemConfig cfg;
@@ -832,6 +939,7 @@ tsim_t* tsim_create(const tsim_opts_t* o) {
   t->rst_ni = 1;
   t->uart_rx_i = 1;
   t->host_req_i = 0;
+  for (unsigned p = 0; p < kNic; ++p) setf(t->nic_tx_tready_i, p, 1, 1u);  // the MAC takes every beat
   t->eval();
   if (s->opts.trace_file && s->opts.trace_file[0]) {
     if (tsim_trace_open(s.get(), s->opts.trace_file) != TSIM_OK) return nullptr;
@@ -844,6 +952,7 @@ tsim_t* tsim_create(const tsim_opts_t* o) {
 
 void tsim_destroy(tsim_t* s) {
   if (!s) return;
+  Verilated::threadContextp(s->ctx.get());  // see tsim_create
   s->timeline_write();
   tsim_trace_close(s);
   s->top->final();
@@ -875,6 +984,52 @@ void tsim_reset(tsim_t* s) {
         tsim_host_write32(s, L2_REG(d, CTRL), c | L2__CTRL__SET_HASH_bm);
     }
   }
+}
+
+// ---------------------------------------------------------------- NIC streams
+unsigned tsim_nic_ports(void) { return kNic; }
+
+void tsim_nic_on_tx(tsim_t* s, tsim_nic_tx_fn fn, void* ctx) {
+  s->nic_tx_fn = fn;
+  s->nic_tx_ctx = ctx;
+}
+
+int tsim_nic_tx_pop(tsim_t* s, unsigned port, uint8_t* buf, uint32_t cap, uint32_t* len) {
+  if (port >= kNic || s->nic[port].txq.empty()) return 0;
+  std::vector<uint8_t>& f = s->nic[port].txq.front();
+  const uint32_t n = f.size() < cap ? uint32_t(f.size()) : cap;
+  std::memcpy(buf, f.data(), n);
+  if (len) *len = n;
+  s->nic[port].txq.pop_front();
+  return 1;
+}
+
+int tsim_nic_rx_push(tsim_t* s, unsigned port, const uint8_t* frame, uint32_t len) {
+  if (port >= kNic || !frame || !len) {
+    s->set_err("tsim_nic_rx_push: port %u of %u, %u bytes", port, kNic, len);
+    return TSIM_EARG;
+  }
+  s->nic[port].rxq.emplace_back(frame, frame + len);
+  if (!s->nic[port].rx_on) s->nic_rx_load(port);
+  return TSIM_OK;
+}
+
+unsigned tsim_nic_rx_pending(const tsim_t* s, unsigned port) {
+  return port < kNic ? unsigned(s->nic[port].rxq.size()) : 0u;
+}
+
+void tsim_nic_tx_ready(tsim_t* s, unsigned port, int ready) {
+  if (port < kNic) setf(s->top->nic_tx_tready_i, port, 1, ready ? 1u : 0u);
+}
+
+void tsim_nic_stats(const tsim_t* s, unsigned port, tsim_nic_stats_t* st) {
+  if (port < kNic) *st = s->nic[port].st;
+  else std::memset(st, 0, sizeof *st);
+}
+
+void tsim_set_cycle_hook(tsim_t* s, tsim_cycle_fn fn, void* ctx) {
+  s->cyc_fn = fn;
+  s->cyc_ctx = ctx;
 }
 
 const char* tsim_last_error(const tsim_t* s) { return s->err.c_str(); }

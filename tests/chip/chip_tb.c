@@ -16,6 +16,7 @@
 
 #include "hostlink.h"
 #include "tessera_cfg.h"
+#include "tessera_multi.h"
 #include "tessera_sim.h"
 #include "tf.h"
 #include "tf_seed.h"
@@ -58,6 +59,23 @@ static void usage(FILE *f) {
           "  --host-bw N           host-link bytes per cycle (default %u)\n"
           "  --l2-set-hash         L2 slices start with the set-index hash on (CTRL.set_hash,\n"
           "                        docs/l2.md \"Banks\"; tests that switch it keep their own)\n"
+          "multi-chip (docs/nic.md \"Multi-chip simulation\"):\n"
+          "  --chips N             N chips (2..16) joined by NIC links; with --elf each runs the\n"
+          "                        program until all wrote tohost, else the group runs --max-cycles\n"
+          "                        (default 100k) with the --inject frames; link statistics printed\n"
+          "  --topology T          pair: chip 2k port p <-> chip 2k+1 port p; ring: chip i port 0 <->\n"
+          "                        chip i+1 port 1; full: chip i port k <-> its k-th other chip\n"
+          "                        (default pair for 2 chips, else ring)\n"
+          "  --link-latency N      cycles from a frame's last byte to its arrival (default 200)\n"
+          "  --link-bw N           wire bytes per cycle (default 32)\n"
+          "  --link-drop P, --link-corrupt P, --link-dup P, --link-reorder P\n"
+          "                        per-frame impairment rates in percent (e.g. 1 or 0.1; default 0)\n"
+          "  --link-reorder-max N  largest extra delay of a reordered frame (default 1000 cycles)\n"
+          "  --link-seed N         seed of the links' generators (default 1)\n"
+          "  --pcap DIR            write every link direction to DIR/c<A>p<P>-c<B>p<Q>.pcap\n"
+          "  --inject C:P:FILE     queue the frames of FILE (pcap, Ethernet, no FCS) for the receive\n"
+          "                        side of chip C port P (repeatable)\n"
+          "  (the nic suite's multi-chip tests take --link-*, --pcap from here)\n"
           "  -v                    echo the UART and print more\n"
           "  --help                this text\n"
           "config %s; exit status 0 only if everything selected passed.\n",
@@ -81,10 +99,42 @@ static int parse_u64(const char *s, uint64_t *out) {
   return 1;
 }
 
+/* A percentage 0..100 with up to 4 decimals ("1", "0.1", "5%") in parts per million. */
+static int parse_percent_ppm(const char *s, uint32_t *ppm) {
+  char *end;
+  if (!s || !((*s >= '0' && *s <= '9') || *s == '.')) return 0;
+  errno = 0;
+  double p = strtod(s, &end);
+  if (errno || end == s || (*end && strcmp(end, "%")) || p < 0 || p > 100) return 0;
+  *ppm = (uint32_t)(p * 10000.0 + 0.5);
+  return 1;
+}
+
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* the simulator options of the command line (--elf, --serve, --chips) */
+static void sim_opts(const tf_opts_t *o, uint64_t max_cycles, tsim_opts_t *so) {
+  tsim_opts_default(so);
+  so->seed = o->seed;
+  so->max_cycles = max_cycles;
+  so->hbm_latency = o->hbm_latency;
+  so->hbm_bw = o->hbm_bw;
+  so->hbm_max_reads = o->hbm_max_reads;
+  so->hbm_size = o->hbm_size;
+  so->hbm_banks = o->hbm_banks;
+  so->hbm_row_bytes = o->hbm_row_bytes;
+  so->hbm_row_miss = o->hbm_row_miss;
+  so->host_latency = o->host_latency;
+  so->host_bw = o->host_bw;
+  so->l2_set_hash = o->l2_set_hash;
+  so->trace_file = o->trace;
+  so->timeline_file = o->timeline;
+  so->axi_stats = o->axi_stats;
+  so->uart_echo = o->verbose;
 }
 
 /* --elf: the run ends when the program writes tohost, or when a trap took the core
@@ -117,23 +167,7 @@ static int elf_done(tsim_t *s, void *c) {
 static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
   uint64_t budget = o->max_cycles ? o->max_cycles : 50000000ull;
   tsim_opts_t so;
-  tsim_opts_default(&so);
-  so.seed = o->seed;
-  so.max_cycles = budget + 100000;
-  so.hbm_latency = o->hbm_latency;
-  so.hbm_bw = o->hbm_bw;
-  so.hbm_max_reads = o->hbm_max_reads;
-  so.hbm_size = o->hbm_size;
-  so.hbm_banks = o->hbm_banks;
-  so.hbm_row_bytes = o->hbm_row_bytes;
-  so.hbm_row_miss = o->hbm_row_miss;
-  so.host_latency = o->host_latency;
-  so.host_bw = o->host_bw;
-  so.l2_set_hash = o->l2_set_hash;
-  so.trace_file = o->trace;
-  so.timeline_file = o->timeline;
-  so.axi_stats = o->axi_stats;
-  so.uart_echo = o->verbose;
+  sim_opts(o, budget + 100000, &so);
   so.quiet = 1;   /* the diagnostic is printed below, once */
   tsim_t *s = tsim_create(&so);
   if (!s) {
@@ -219,6 +253,133 @@ static int run_elf(const char *path, const char *uart_in, const tf_opts_t *o) {
   return pass ? 0 : 1;
 }
 
+/* --chips N: N chips joined by links in a topology (docs/nic.md "Multi-chip simulation").
+ * With --elf every chip runs the program (booted at the same cycle) until each one wrote
+ * `tohost`; pass iff every value is 1. Without it the group runs --max-cycles cycles
+ * (default 100000) with the --inject frames, then prints what crossed each link. */
+typedef struct {
+  tsim_multi_t *m;
+  uint32_t tohost;
+} multi_run_t;
+static int multi_done(tsim_multi_t *m, void *c) {
+  const multi_run_t *r = c;
+  for (unsigned i = 0; i < tsim_multi_count(m); ++i)
+    if (!tsim_mem_read32(tsim_multi_chip(m, i), r->tohost)) return 0;
+  return 1;
+}
+
+static void print_links(tsim_multi_t *m) {
+  for (unsigned c = 0; c < tsim_multi_count(m); ++c) {
+    for (unsigned p = 0; p < tsim_nic_ports(); ++p) {
+      tsim_nic_stats_t ns;
+      tsim_nic_stats(tsim_multi_chip(m, c), p, &ns);
+      tsim_link_t *l = tsim_multi_link(m, c, p);
+      printf("NIC chip %u port %u: tx %llu frames %llu bytes, rx %llu frames %llu bytes", c, p,
+             (unsigned long long)ns.tx_frames, (unsigned long long)ns.tx_bytes,
+             (unsigned long long)ns.rx_frames, (unsigned long long)ns.rx_bytes);
+      if (l) {
+        tsim_link_stats_t st;
+        tsim_link_stats(l, &st);
+        printf("; link out: sent %llu, delivered %llu, dropped %llu, corrupted %llu, duplicated %llu, "
+               "reordered %llu, wire busy %llu cycles",
+               (unsigned long long)st.sent, (unsigned long long)st.delivered, (unsigned long long)st.dropped,
+               (unsigned long long)st.corrupted, (unsigned long long)st.duplicated,
+               (unsigned long long)st.reordered, (unsigned long long)st.busy_cycles);
+      }
+      printf("\n");
+    }
+  }
+}
+
+static int run_multi(const char *path, const tf_opts_t *o) {
+  const unsigned n = o->chips;
+  const char *topo = o->topology ? o->topology : n == 2 ? "pair" : "ring";
+  const uint64_t budget = o->max_cycles ? o->max_cycles : path ? 50000000ull : 100000ull;
+  tsim_t *chip[16] = {0};
+  tsim_multi_t *m = tsim_multi_new();
+  int rc = 2, pass = 0;
+  tsim_elf_info_t info;
+  memset(&info, 0, sizeof info);
+  for (unsigned i = 0; i < n; ++i) {
+    tsim_opts_t so;
+    sim_opts(o, budget + 100000, &so);
+    so.seed = o->seed + i;
+    so.quiet = 1;
+    if (i) so.trace_file = so.timeline_file = NULL;  /* waves and timeline of chip 0 only */
+    so.uart_echo = o->verbose && !i;
+    if (!(chip[i] = tsim_create(&so)) || tsim_multi_add(m, chip[i]) < 0) {
+      fprintf(stderr, "chip_tb: cannot create chip %u\n", i);
+      goto out;
+    }
+    if (path && tsim_load_elf(chip[i], path, &info) != TSIM_OK) {
+      fprintf(stderr, "chip_tb: ELF rejected: %s\n", tsim_last_error(chip[i]));
+      goto out;
+    }
+  }
+  if (path && !info.has_tohost) {
+    fprintf(stderr, "chip_tb: %s has no `tohost` symbol; cannot tell pass from fail\n", path);
+    goto out;
+  }
+  if (tsim_multi_topology(m, topo, &o->link) != TSIM_OK) {
+    fprintf(stderr, "chip_tb: topology %s does not fit %u chips of %u NIC ports (see --help)\n", topo, n,
+            tsim_nic_ports());
+    goto out;
+  }
+  if (o->pcap_dir && tsim_multi_pcap(m, o->pcap_dir) != TSIM_OK) {
+    fprintf(stderr, "chip_tb: cannot write pcap files into %s\n", o->pcap_dir);
+    goto out;
+  }
+  for (unsigned k = 0; k < o->ninject; ++k) {
+    unsigned nf = 0;
+    if (o->inject[k].chip >= n || o->inject[k].port >= tsim_nic_ports() ||
+        tsim_multi_inject(m, o->inject[k].chip, o->inject[k].port, o->inject[k].path, &nf) != TSIM_OK) {
+      fprintf(stderr, "chip_tb: --inject %u:%u:%s: no such chip/port or not a readable pcap file\n",
+              o->inject[k].chip, o->inject[k].port, o->inject[k].path);
+      goto out;
+    }
+    printf("chip_tb: %u frame(s) of %s queued for chip %u port %u\n", nf, o->inject[k].path, o->inject[k].chip,
+           o->inject[k].port);
+  }
+  printf("chip_tb: %u chips, topology %s, link latency %u cycles, %u bytes/cycle, drop/corrupt/dup/reorder "
+         "%u/%u/%u/%u ppm, link seed %llu, seed %llu\n",
+         n, topo, o->link.latency, o->link.bytes_per_cycle, o->link.drop_ppm, o->link.corrupt_ppm,
+         o->link.dup_ppm, o->link.reorder_ppm, (unsigned long long)o->link.seed, (unsigned long long)o->seed);
+  fflush(stdout);
+  double t0 = now_s();
+  int r;
+  if (path) {
+    for (unsigned i = 0; i < n; ++i)
+      if (tsim_boot(chip[i], info.entry) != TSIM_OK) {
+        fprintf(stderr, "chip_tb: chip %u: boot failed: %s\n", i, tsim_last_error(chip[i]));
+        rc = 1;
+        goto out;
+      }
+    multi_run_t mr = {m, info.tohost};
+    r = tsim_multi_run_until(m, multi_done, &mr, budget, 32);
+    pass = r == TSIM_OK;
+    for (unsigned i = 0; i < n; ++i) {
+      const uint32_t v = tsim_mem_read32(chip[i], info.tohost);
+      pass &= v == 1;
+      printf("chip %u: tohost = 0x%08x%s\n", i, v, v == 1 ? " (pass)" : v ? " (fail)" : " (not written)");
+    }
+    if (r != TSIM_OK) printf("FAIL: %s: %s\n", path, tsim_last_error(chip[0]));
+  } else {
+    r = tsim_multi_step(m, budget);
+    pass = r == TSIM_OK;
+    if (r != TSIM_OK) printf("FAIL: %s\n", tsim_last_error(chip[0]));
+  }
+  double dt = now_s() - t0;
+  const uint64_t cyc = tsim_multi_cycles(m);
+  print_links(m);
+  printf("%llu cycles of %u chips, %.2f s, %.0f cycles/s\n", (unsigned long long)cyc, n, dt, dt > 0 ? cyc / dt : 0.0);
+  printf("%d passed, %d failed\n", pass, !pass);
+  rc = pass ? 0 : 1;
+out:
+  tsim_multi_free(m);
+  for (unsigned i = 0; i < n; ++i) tsim_destroy(chip[i]);
+  return rc;
+}
+
 /* --serve: one chip instance behind hostlink's tcp server (loopback only). The
  * cycle budget (--max-cycles) counts from the last reset, so a client's RESET
  * recovers a chip that ran into it. */
@@ -230,23 +391,7 @@ static void serving(int port, void *arg) {
 /* --serve: one chip instance behind hostlink's tcp server (loopback only). */
 static int serve(int port, const tf_opts_t *o) {
   tsim_opts_t so;
-  tsim_opts_default(&so);
-  so.seed = o->seed;
-  so.max_cycles = o->max_cycles ? o->max_cycles : 1000000000ull;
-  so.hbm_latency = o->hbm_latency;
-  so.hbm_bw = o->hbm_bw;
-  so.hbm_max_reads = o->hbm_max_reads;
-  so.hbm_size = o->hbm_size;
-  so.hbm_banks = o->hbm_banks;
-  so.hbm_row_bytes = o->hbm_row_bytes;
-  so.hbm_row_miss = o->hbm_row_miss;
-  so.host_latency = o->host_latency;
-  so.host_bw = o->host_bw;
-  so.l2_set_hash = o->l2_set_hash;
-  so.trace_file = o->trace;
-  so.timeline_file = o->timeline;
-  so.axi_stats = o->axi_stats;
-  so.uart_echo = o->verbose;
+  sim_opts(o, o->max_cycles ? o->max_cycles : 1000000000ull, &so);
   so.quiet = !o->verbose;
   tsim_t *s = tsim_create(&so);
   hl_dev_t *d = NULL;
@@ -274,6 +419,7 @@ static int serve(int port, const tf_opts_t *o) {
 int main(int argc, char **argv) {
   tf_opts_t o;
   memset(&o, 0, sizeof o);
+  tsim_link_cfg_default(&o.link);
   int have_seed = 0, list = 0;
   const char *elf = NULL, *uart_in = NULL;
   int serve_port = 0;
@@ -373,6 +519,49 @@ int main(int argc, char **argv) {
       NEEDV();
       if (!parse_u64(v, &n) || n > 100000) goto bad;
       o.hbm_row_miss = (unsigned)n;
+    } else if (!strcmp(a, "--chips")) {
+      NEEDV();
+      if (!parse_u64(v, &n) || n < 2 || n > 16) goto bad;
+      o.chips = (unsigned)n;
+    } else if (!strcmp(a, "--topology")) {
+      NEEDV();
+      if (strcmp(v, "pair") && strcmp(v, "ring") && strcmp(v, "full")) goto bad;
+      o.topology = v;
+    } else if (!strcmp(a, "--link-latency")) {
+      NEEDV();
+      if (!parse_u64(v, &n) || n > 100000000) goto bad;
+      o.link.latency = (uint32_t)n;
+    } else if (!strcmp(a, "--link-bw")) {
+      NEEDV();
+      if (!parse_u64(v, &n) || !n || n > 4096) goto bad;
+      o.link.bytes_per_cycle = (uint32_t)n;
+    } else if (!strcmp(a, "--link-drop") || !strcmp(a, "--link-corrupt") || !strcmp(a, "--link-dup") ||
+               !strcmp(a, "--link-reorder")) {
+      NEEDV();
+      uint32_t ppm;
+      if (!parse_percent_ppm(v, &ppm)) goto bad;
+      *(a[7] == 'd' && a[8] == 'r' ? &o.link.drop_ppm : a[7] == 'c' ? &o.link.corrupt_ppm
+        : a[7] == 'd' ? &o.link.dup_ppm : &o.link.reorder_ppm) = ppm;
+    } else if (!strcmp(a, "--link-reorder-max")) {
+      NEEDV();
+      if (!parse_u64(v, &n) || !n || n > 100000000) goto bad;
+      o.link.reorder_max = (uint32_t)n;
+    } else if (!strcmp(a, "--link-seed")) {
+      NEEDV();
+      if (!parse_u64(v, &o.link.seed)) goto bad;
+    } else if (!strcmp(a, "--pcap")) {
+      NEEDV();
+      o.pcap_dir = v;
+    } else if (!strcmp(a, "--inject")) {
+      NEEDV();
+      unsigned c, p;
+      int off = 0;
+      if (o.ninject == sizeof o.inject / sizeof o.inject[0] || sscanf(v, "%u:%u:%n", &c, &p, &off) != 2 || !off ||
+          !v[off])
+        goto bad;
+      o.inject[o.ninject].chip = c;
+      o.inject[o.ninject].port = p;
+      o.inject[o.ninject++].path = v + off;
     } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
       o.verbose = 1;
     } else {
@@ -382,11 +571,27 @@ int main(int argc, char **argv) {
     continue;
   bad:
     fprintf(stderr, "chip_tb: bad value for %s: '%s' (expected %s; see --help)\n", a, v,
-            !strcmp(a, "--shard") ? "K/N with 0 <= K < N <= 64" : "a non-negative integer in the option's range");
+            !strcmp(a, "--shard") ? "K/N with 0 <= K < N <= 64"
+            : !strcmp(a, "--topology") ? "pair, ring or full"
+            : !strcmp(a, "--inject") ? "CHIP:PORT:FILE.pcap (at most 16)"
+            : !strncmp(a, "--link-", 7) && strcmp(a, "--link-latency") && strcmp(a, "--link-bw") &&
+                    strcmp(a, "--link-reorder-max") && strcmp(a, "--link-seed")
+                ? "a percentage from 0 to 100"
+                : "a non-negative integer in the option's range");
     return 2;
   }
   if (!have_seed) o.seed = tf_env_seed(1);
   o.progress = isatty(2);
+
+  if (o.chips && (serve_port || npats || list || uart_in)) {
+    fprintf(stderr, "chip_tb: --chips runs --elf or an idle network; the nic suite's tests create their own chips\n");
+    return 2;
+  }
+  if (!o.chips && (o.topology || o.ninject)) {
+    fprintf(stderr, "chip_tb: --topology and --inject need --chips\n");
+    return 2;
+  }
+  if (o.chips) return run_multi(elf, &o);
 
   if (serve_port) {
     if (elf || npats || list) {

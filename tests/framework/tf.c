@@ -259,6 +259,32 @@ static void per_test_file(char *buf, size_t size, const char *opt, const char *e
   snprintf(buf, size, "%.*s.%s.%s%s", stem, opt, tt->suite, tt->name, ext);
 }
 
+/* the simulator options of a test's chip (tf_run, tf_new_chip) */
+static void test_sim_opts(const tf_opts_t *opts, uint64_t seed, uint64_t budget, tsim_opts_t *so) {
+  tsim_opts_default(so);
+  so->seed = seed;
+  so->max_cycles = budget + budget / 4 + 200000; /* hard stop above the budget */
+  so->hbm_latency = opts->hbm_latency;
+  so->hbm_bw = opts->hbm_bw;
+  so->hbm_max_reads = opts->hbm_max_reads;
+  so->hbm_size = opts->hbm_size;
+  so->hbm_banks = opts->hbm_banks;
+  so->hbm_row_bytes = opts->hbm_row_bytes;
+  so->hbm_row_miss = opts->hbm_row_miss;
+  so->host_latency = opts->host_latency;
+  so->host_bw = opts->host_bw;
+  so->l2_set_hash = opts->l2_set_hash;
+  so->axi_stats = opts->axi_stats;
+  so->uart_echo = opts->verbose;
+}
+
+tsim_t *tf_new_chip(tf_ctx_t *t) {
+  tsim_opts_t so;
+  test_sim_opts(t->opts, t->seed, t->budget, &so);
+  so.quiet = 1;
+  return tsim_create(&so);
+}
+
 unsigned tf_run(const unsigned char *sel, const tf_opts_t *opts) {
   tf_result_t *res = calloc(g_ntests ? g_ntests : 1, sizeof *res);
   unsigned nres = 0, npass = 0, nfail = 0, nskip = 0, nsel = 0;
@@ -281,23 +307,9 @@ unsigned tf_run(const unsigned char *sel, const tf_opts_t *opts) {
     per_test_file(trace, sizeof trace, opts->trace, ".fst", nsel, tt);
     per_test_file(tl, sizeof tl, opts->timeline, ".json", nsel, tt);
     tsim_opts_t so;
-    tsim_opts_default(&so);
-    so.seed = ctx.seed;
-    so.max_cycles = ctx.budget + ctx.budget / 4 + 200000; /* hard stop above the budget */
-    so.hbm_latency = opts->hbm_latency;
-    so.hbm_bw = opts->hbm_bw;
-    so.hbm_max_reads = opts->hbm_max_reads;
-    so.hbm_size = opts->hbm_size;
-    so.hbm_banks = opts->hbm_banks;
-    so.hbm_row_bytes = opts->hbm_row_bytes;
-    so.hbm_row_miss = opts->hbm_row_miss;
-    so.host_latency = opts->host_latency;
-    so.host_bw = opts->host_bw;
-    so.l2_set_hash = opts->l2_set_hash;
+    test_sim_opts(opts, ctx.seed, ctx.budget, &so);
     so.trace_file = trace[0] ? trace : NULL;
     so.timeline_file = tl[0] ? tl : NULL;
-    so.axi_stats = opts->axi_stats;
-    so.uart_echo = opts->verbose;
     printf("[ RUN  ] %s/%s  seed 0x%016llx  budget %llu\n", tt->suite, tt->name,
            (unsigned long long)ctx.seed, (unsigned long long)ctx.budget);
     fflush(stdout);

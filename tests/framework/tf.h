@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 
+#include "tessera_link.h"
 #include "tessera_sim.h"
 
 #ifdef __cplusplus
@@ -59,6 +60,17 @@ typedef struct {
   int axi_stats;         /* AXI port statistics; benches print them per run (docs/sim.md) */
   int verbose;           /* echo UART, print more */
   int progress;          /* progress line on stderr */
+  /* multi-chip runs (docs/nic.md "Multi-chip simulation"); tests with several chips take
+   * the link impairments and the pcap directory from here */
+  unsigned chips;            /* --chips N (0: not given) */
+  const char *topology;      /* --topology pair|ring|full (NULL: pair for 2 chips, else ring) */
+  tsim_link_cfg_t link;      /* --link-*: tsim_link_cfg_default unless given */
+  const char *pcap_dir;      /* --pcap DIR: every link direction into DIR (tsim_multi_pcap) */
+  struct {
+    unsigned chip, port;
+    const char *path;
+  } inject[16];              /* --inject CHIP:PORT:FILE.pcap */
+  unsigned ninject;
 } tf_opts_t;
 
 struct tf_ctx {
@@ -129,6 +141,9 @@ uint64_t tf_hash_seed(uint64_t global, const char *suite, const char *name);
  * non-NULL). Pass iff tohost == 1; the failure message carries the code. */
 int tf_run_elf(tf_ctx_t *t, const char *path, const char *uart_in_file);
 int tf_file_exists(const char *path);
+/* A further chip for a multi-chip test, created with the options and budget of t->sim
+ * (no waveform, no timeline); the test destroys it. NULL on failure. */
+tsim_t *tf_new_chip(tf_ctx_t *t);
 /* Path under the repository root / build/<config> (static buffer rotation). */
 const char *tf_root_path(const char *rel);
 const char *tf_build_path(const char *rel);

@@ -55,7 +55,8 @@ module tb_nic_port_top (
   input  logic [255:0]  rx_tdata_i,
   input  logic [31:0]   rx_tkeep_i,
   input  logic          rx_tlast_i,
-  output logic          irq_o
+  output logic          irq_o,
+  output logic          idle_o
 );
 
   tessera_bus_pkg::apb_req_t apb_req;
@@ -83,7 +84,8 @@ module tb_nic_port_top (
     .rx_tdata_i,
     .rx_tkeep_i,
     .rx_tlast_i,
-    .irq_o
+    .irq_o,
+    .idle_o
   );
 
   `TESSERA_AXI_FLAT_FROM_REQ_MIN(m_, _o, , axi_req)

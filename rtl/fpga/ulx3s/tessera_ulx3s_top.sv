@@ -126,6 +126,9 @@ module tessera_ulx3s_top #(
     assign trace_insn  = '0;
     assign host_irq    = '0;
   end else begin : gen_chip
+    logic         nic_tx_tvalid, nic_tx_tlast, nic_rx_tready;
+    logic [255:0] nic_tx_tdata;
+    logic [31:0]  nic_tx_tkeep;
     // no host port on the board yet (hostlink talks over the UART); device memory and
     // host memory are tied off until the SDRAM controller exists: an access there waits
     tessera_top #(
@@ -153,8 +156,21 @@ module tessera_ulx3s_top #(
       .hmem_rsp_i   ('0),
       .trace_valid_o(trace_valid),
       .trace_pc_o   (trace_pc),
-      .trace_insn_o (trace_insn)
+      .trace_insn_o (trace_insn),
+      // no NIC on the board (nic_ports = 0: one tied-off element)
+      .nic_tx_tvalid_o(nic_tx_tvalid),
+      .nic_tx_tready_i(1'b0),
+      .nic_tx_tdata_o (nic_tx_tdata),
+      .nic_tx_tkeep_o (nic_tx_tkeep),
+      .nic_tx_tlast_o (nic_tx_tlast),
+      .nic_rx_tvalid_i(1'b0),
+      .nic_rx_tready_o(nic_rx_tready),
+      .nic_rx_tdata_i (256'h0),
+      .nic_rx_tkeep_i (32'h0),
+      .nic_rx_tlast_i (1'b0)
     );
+    logic unused_nic;
+    assign unused_nic = ^{nic_tx_tvalid, nic_tx_tdata, nic_tx_tkeep, nic_tx_tlast, nic_rx_tready};
     assign chip_irq = |host_irq;
   end
   logic unused_chip;
