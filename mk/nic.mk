@@ -149,7 +149,7 @@ $(NIC_RED_TB): $(NIC_TB_DEPS) tests/nic/tb_nic_reduce.cpp
 	  --top-module tessera_nic_reduce \
 	  -CFLAGS "-O2 -std=c++17 -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include" \
 	  -LDFLAGS "$(abspath $(NIC_BUILD)/roce_model.o $(NIC_BUILD)/numfmt.o)" --Mdir $(dir $@) -o $(notdir $@) \
-	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(NIC_RTL_EXT) rtl/nic/tessera_nic_reduce.sv) \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(NIC_PRIM) $(NIC_RTL_EXT) rtl/nic/tessera_nic_reduce.sv) \
 	  $(ROOT)/tests/nic/tb_nic_reduce.cpp >$(dir $@)build.log 2>&1 || { tail -30 $(dir $@)build.log; exit 1; }
 .PHONY: nic-red-test
 nic-red-test: $(NIC_RED_TB)

@@ -9,8 +9,10 @@
 //   op 0      the payload beat unchanged
 // Any NaN result is the canonical NaN (0x7FC00000, 0x7FC0); subnormals are kept.
 // The strobes and a last flag travel with the beat. Two stages: registered
-// operands, then the adders, comparators and BF16 rounding into the output
-// register; valid/ready, the whole pipeline stalls while the output is held.
+// operands, then the adders, comparators and BF16 rounding into the result
+// register; the results leave through a two-entry FIFO. in_ready_o depends only
+// on registers (not on out_ready_i), so the responder's R ready never follows
+// the W ready combinationally; one beat a cycle when the output is not held.
 module tessera_nic_reduce (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -46,8 +48,11 @@ module tessera_nic_reduce (
   logic [31:0]  s2_strb_q;
   logic         s2_last_q;
 
+  // ---- output FIFO
+  logic of_full, of_empty;
+
   logic s2_en, s1_en;
-  assign s2_en      = !s2_valid_q || out_ready_i;
+  assign s2_en      = !s2_valid_q || !of_full;
   assign s1_en      = !s1_valid_q || s2_en;
   assign in_ready_o = s1_en;
 
@@ -139,9 +144,16 @@ module tessera_nic_reduce (
     end
   end
 
-  assign out_valid_o = s2_valid_q;
-  assign out_data_o  = s2_data_q;
-  assign out_strb_o  = s2_strb_q;
-  assign out_last_o  = s2_last_q;
+  tessera_fifo #(.Width(256 + 32 + 1), .Depth(2)) u_out (
+    .clk_i,
+    .rst_ni,
+    .push_i (s2_valid_q && !of_full),
+    .data_i ({s2_last_q, s2_strb_q, s2_data_q}),
+    .pop_i  (out_ready_i),
+    .data_o ({out_last_o, out_strb_o, out_data_o}),
+    .full_o (of_full),
+    .empty_o(of_empty)
+  );
+  assign out_valid_o = !of_empty;
 
 endmodule
