@@ -143,8 +143,10 @@ struct Env {
   }
 
   void tick() {
-    bool st_aw = chance(stall), st_w = chance(stall), st_b = chance(stall), st_ar = chance(stall),
-         st_r = chance(stall);
+    bool st_aw = chance(stall), st_w = chance(stall), st_b = chance(stall);
+    // read channels drawn only with a reduce region: a plain scenario's random sequence
+    // (and so its cycles) is the one it had before the responder could read
+    bool st_ar = reads_allowed && chance(stall), st_r = reads_allowed && chance(stall);
     dut.clk_i = 0;
     set_beat();
     dut.ack_ready_i = !chance(stall);
