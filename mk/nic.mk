@@ -7,6 +7,7 @@
 #          nic-resp-test  responder block testbench (rx_check + QP/MR tables + responder
 #                       against the reference responder of roce_transport)
 #          nic-req-test   requester block testbench (req_arb with two requesters, reference responder)
+#          nic-red-test   reduction datapath (tessera_nic_reduce) against the golden element functions
 #          nic-port-test  port block testbench (two tessera_nic_port over link models, APB only)
 #          nic-lint     lint the RTL units alone; nic-synth  Yosys cell count of tessera_nic_port
 # Needs tshark (Debian package, installed by util/deps.sh), zlib, scapy in .venv.
@@ -14,14 +15,15 @@
 NIC_SEED := $(or $(SEED),1)   # SEED=N make test overrides it
 NIC_BUILD := $(BUILD)/nic
 NIC_TEST  := $(NIC_BUILD)/nic_test
-NIC_SRCS  := tests/nic/nic_test.c tests/nic/roce_model.c tests/nic/roce_transport.c sim/src/tsim_pcap.c sim/src/tsim_link.c
+NIC_SRCS  := tests/nic/nic_test.c tests/nic/roce_model.c tests/nic/roce_transport.c sim/src/tsim_pcap.c sim/src/tsim_link.c \
+             tests/golden/numfmt.c
 NIC_HDRS  := tests/nic/roce_model.h tests/nic/roce_transport.h bsp/include/tessera/roce.h sim/include/tessera_pcap.h \
-             sim/include/tessera_link.h
+             sim/include/tessera_link.h tests/golden/numfmt.h
 
 $(NIC_TEST): $(NIC_SRCS) $(NIC_HDRS) mk/nic.mk
 	@mkdir -p $(dir $@)
 	nice gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include \
-	  -I$(ROOT)/sim/include -o $@ $(NIC_SRCS) -lz
+	  -I$(ROOT)/sim/include -I$(ROOT)/tests/golden -o $@ $(NIC_SRCS) -lz
 
 .PHONY: nic-tb nic-test
 nic-tb: $(NIC_TEST)
@@ -39,10 +41,12 @@ nic-test: $(NIC_TEST)
 #                  ACK/SACK/NAK sequence, memory image and counters = the reference responder's
 NIC_RTL_TOPS := tessera_nic_crc32 tessera_nic_rx_check tessera_nic_tx_frame tessera_nic_rx_window tessera_nic_rx \
                 tessera_nic_mr_table tessera_nic_qp_table tessera_nic_responder tessera_nic_requester \
-                tessera_nic_req_arb tessera_nic_port
+                tessera_nic_req_arb tessera_nic_port tessera_nic_reduce
 NIC_PKG    := rtl/nic/tessera_nic_pkg.sv
 NIC_GEN    := rtl/nic/gen/nic_reg_pkg.sv rtl/nic/gen/nic_reg_top.sv
 NIC_RTL    := $(addprefix rtl/nic/,$(addsuffix .sv,$(NIC_RTL_TOPS)))
+# units of other blocks the NIC instantiates (already in RTL_SRCS through their blocks)
+NIC_RTL_EXT := rtl/tpc/tessera_tpc_fadd.sv
 NIC_PRIM   := rtl/prim/tessera_fifo.sv   # chip primitives the port uses (in RTL_SRCS already)
 RTL_PKGS   += $(NIC_PKG)
 RTL_SRCS   += $(NIC_RTL)
@@ -58,11 +62,15 @@ NIC_TX_TB_W8    := $(NIC_BUILD)/tx_w8/Vtessera_nic_tx_frame
 NIC_TX_TB_W32   := $(NIC_BUILD)/tx_w32/Vtessera_nic_tx_frame
 NIC_RTL_TBS     := $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32) $(NIC_RX_TB_W8) $(NIC_RX_TB_W32) \
                    $(NIC_TX_TB_W8) $(NIC_TX_TB_W32)
-NIC_TB_DEPS     := $(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) tests/nic/tb_nic_stream.h $(NIC_BUILD)/roce_model.o $(NIC_HDRS) mk/nic.mk
+NIC_TB_DEPS     := $(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) $(NIC_RTL_EXT) tests/nic/tb_nic_stream.h $(NIC_BUILD)/roce_model.o $(NIC_BUILD)/numfmt.o $(NIC_HDRS) mk/nic.mk
 
 $(NIC_BUILD)/roce_model.o: tests/nic/roce_model.c $(NIC_HDRS)
 	@mkdir -p $(dir $@)
-	nice gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I$(ROOT)/bsp/include -c -o $@ $<
+	nice gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I$(ROOT)/bsp/include -I$(ROOT)/tests/golden -c -o $@ $<
+# the number formats (tests/golden/numfmt.c): the reduce element functions of roce_model.c use them
+$(NIC_BUILD)/numfmt.o: tests/golden/numfmt.c tests/golden/numfmt.h
+	@mkdir -p $(dir $@)
+	nice gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I$(ROOT)/tests/golden -c -o $@ $<
 
 # $(call nic_rtl_tb,TOP,TB_CPP,VERILATOR_PARAMS,DATABYTES,EXTRA_CFLAGS)
 define nic_rtl_tb
@@ -70,8 +78,8 @@ define nic_rtl_tb
 	nice verilator -O3 --x-assign fast --x-initial fast -Wall --cc --exe --build -MAKEFLAGS "-j1" \
 	  --top-module $(1) -GDataBytes=$(4) $(3) \
 	  -CFLAGS "-O2 -std=c++17 -DTB_BYTES=$(4) $(5) -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include" \
-	  -LDFLAGS "$(NIC_BUILD)/roce_model.o" --Mdir $(dir $@) -o $(notdir $@) \
-	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL)) $(ROOT)/$(2) >$(dir $@)build.log 2>&1 \
+	  -LDFLAGS "$(NIC_BUILD)/roce_model.o $(NIC_BUILD)/numfmt.o" --Mdir $(dir $@) -o $(notdir $@) \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) $(NIC_RTL_EXT)) $(ROOT)/$(2) >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 endef
 
@@ -91,7 +99,7 @@ $(NIC_TX_TB_W32): $(NIC_TB_DEPS) tests/nic/tb_nic_tx_frame.cpp
 # responder: the reference responder (roce_transport.c with the link model it needs) as objects
 NIC_RESP_TB  := $(NIC_BUILD)/resp/Vtb_nic_resp_top
 NIC_REF_OBJS := $(NIC_BUILD)/roce_model.o $(NIC_BUILD)/roce_transport.o $(NIC_BUILD)/tsim_link.o \
-                $(NIC_BUILD)/tsim_pcap.o
+                $(NIC_BUILD)/tsim_pcap.o $(NIC_BUILD)/numfmt.o
 $(NIC_BUILD)/roce_transport.o: tests/nic/roce_transport.c $(NIC_HDRS)
 	@mkdir -p $(dir $@)
 	nice gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I$(ROOT)/bsp/include -I$(ROOT)/sim/include -c -o $@ $<
@@ -105,7 +113,7 @@ $(NIC_RESP_TB): $(NIC_TB_DEPS) $(NIC_REF_OBJS) tests/nic/tb_nic_resp_top.sv test
 	  --top-module tb_nic_resp_top \
 	  -CFLAGS "-O2 -std=c++17 -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include -I$(ROOT)/sim/include" \
 	  -LDFLAGS "$(abspath $(NIC_REF_OBJS))" --Mdir $(dir $@) -o $(notdir $@) \
-	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL)) $(ROOT)/tests/nic/tb_nic_resp_top.sv \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) $(NIC_RTL_EXT)) $(ROOT)/tests/nic/tb_nic_resp_top.sv \
 	  $(ROOT)/tests/nic/tb_nic_responder.cpp $(ROOT)/sim/src/axi_mem_model.cpp >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 
@@ -125,7 +133,7 @@ $(NIC_REQ_TB): $(NIC_TB_DEPS) $(NIC_REF_OBJS) tests/nic/tb_nic_requester.cpp sim
 	  --top-module tessera_nic_req_arb \
 	  -CFLAGS "-O2 -std=c++17 -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include -I$(ROOT)/sim/include" \
 	  -LDFLAGS "$(abspath $(NIC_REF_OBJS))" --Mdir $(dir $@) -o $(notdir $@) \
-	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL)) \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) $(NIC_RTL_EXT)) \
 	  $(ROOT)/tests/nic/tb_nic_requester.cpp $(ROOT)/sim/src/axi_mem_model.cpp >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 
@@ -133,8 +141,22 @@ $(NIC_REQ_TB): $(NIC_TB_DEPS) $(NIC_REF_OBJS) tests/nic/tb_nic_requester.cpp sim
 nic-req-test: $(NIC_REQ_TB)
 	$(call nic_run_tbs,$(NIC_BUILD)/req_test.log,$(NIC_REQ_TB) --seed $(NIC_SEED))
 
+# reduce: tessera_nic_reduce against the golden element functions (roce_reduce), every op and type
+NIC_RED_TB := $(NIC_BUILD)/reduce/Vtessera_nic_reduce
+$(NIC_RED_TB): $(NIC_TB_DEPS) tests/nic/tb_nic_reduce.cpp
+	@mkdir -p $(dir $@)
+	nice verilator -O3 --x-assign fast --x-initial fast -Wall --cc --exe --build -MAKEFLAGS "-j1" \
+	  --top-module tessera_nic_reduce \
+	  -CFLAGS "-O2 -std=c++17 -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include" \
+	  -LDFLAGS "$(abspath $(NIC_BUILD)/roce_model.o $(NIC_BUILD)/numfmt.o)" --Mdir $(dir $@) -o $(notdir $@) \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(NIC_PRIM) $(NIC_RTL_EXT) rtl/nic/tessera_nic_reduce.sv) \
+	  $(ROOT)/tests/nic/tb_nic_reduce.cpp >$(dir $@)build.log 2>&1 || { tail -30 $(dir $@)build.log; exit 1; }
+.PHONY: nic-red-test
+nic-red-test: $(NIC_RED_TB)
+	$(call nic_run_tbs,$(NIC_BUILD)/reduce_test.log,$(NIC_RED_TB) --seed $(NIC_SEED))
+
 .PHONY: nic-rtl-tb nic-crc-test nic-rx-test nic-tx-test nic-resp-test nic-lint
-nic-rtl-tb: $(NIC_RTL_TBS) $(NIC_RESP_TB) $(NIC_REQ_TB) $(NIC_PORT_TB)
+nic-rtl-tb: $(NIC_RTL_TBS) $(NIC_RESP_TB) $(NIC_REQ_TB) $(NIC_PORT_TB) $(NIC_RED_TB)
 nic-crc-test: $(NIC_CRC_TB_W8) $(NIC_CRC_TB_W32)
 	$(call nic_run_tbs,$(NIC_BUILD)/crc32_test.log,$(NIC_CRC_TB_W8) --seed $(NIC_SEED) && $(NIC_CRC_TB_W32) --seed $(NIC_SEED))
 nic-rx-test: $(NIC_RX_TB_W8) $(NIC_RX_TB_W32)
@@ -145,7 +167,7 @@ nic-resp-test: $(NIC_RESP_TB)
 	$(call nic_run_tbs,$(NIC_BUILD)/resp_test.log,$(NIC_RESP_TB) --seed $(NIC_SEED))
 nic-lint:
 	for t in $(NIC_RTL_TOPS); do \
-	  verilator --lint-only -Wall --top-module $$t $(ROOT)/rtl/lint/waivers.vlt $(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) \
+	  verilator --lint-only -Wall --top-module $$t $(ROOT)/rtl/lint/waivers.vlt $(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) $(NIC_RTL_EXT) \
 	    || exit 1; done
 
 # port: two tessera_nic_port instances (tests/nic/tb_nic_port_top.sv) joined by two link models,
@@ -158,7 +180,7 @@ $(NIC_PORT_TB): $(NIC_TB_DEPS) $(NIC_REF_OBJS) tests/nic/tb_nic_port_top.sv test
 	  --top-module tb_nic_port_top \
 	  -CFLAGS "-O2 -std=c++17 -I$(ROOT)/tests/nic -I$(ROOT)/bsp/include -I$(ROOT)/sim/include" \
 	  -LDFLAGS "$(abspath $(NIC_REF_OBJS))" --Mdir $(dir $@) -o $(notdir $@) \
-	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL)) $(ROOT)/tests/nic/tb_nic_port_top.sv \
+	  $(VLT_WAIVERS) $(addprefix $(ROOT)/,$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) $(NIC_RTL_EXT)) $(ROOT)/tests/nic/tb_nic_port_top.sv \
 	  $(ROOT)/tests/nic/tb_nic_port.cpp $(ROOT)/sim/src/axi_mem_model.cpp >$(dir $@)build.log 2>&1 \
 	  || { tail -30 $(dir $@)build.log; exit 1; }
 
@@ -176,11 +198,11 @@ NIC_SYNTH_OUT := $(BUILD)/synth
 NIC_BB_RTL    := rtl/nic/tessera_nic_rx.sv rtl/nic/tessera_nic_requester.sv
 .PHONY: nic-synth
 nic-synth: deps
-	@bash util/synth.sh $(CONFIG) "$(YOSYS)" "$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL)" \
+	@bash util/synth.sh $(CONFIG) "$(YOSYS)" "$(PRIM_PKG) $(NIC_PKG) $(NIC_GEN) $(NIC_PRIM) $(NIC_RTL) $(NIC_RTL_EXT)" \
 	  "tessera_nic_requester tessera_nic_rx"
 	@mkdir -p $(NIC_SYNTH_OUT)
 	@nice $(YOSYS) -q -l $(NIC_SYNTH_OUT)/tessera_nic_port_glue.log -p "read_verilog -sv $(PRIM_PKG) $(NIC_PKG) \
-	  $(NIC_GEN) $(NIC_PRIM) $(filter-out $(NIC_BB_RTL),$(NIC_RTL)); read_verilog -sv -lib $(NIC_BB_RTL); \
+	  $(NIC_GEN) $(NIC_PRIM) $(filter-out $(NIC_BB_RTL),$(NIC_RTL)) $(NIC_RTL_EXT); read_verilog -sv -lib $(NIC_BB_RTL); \
 	  synth -flatten -top tessera_nic_port -run begin:fine; opt -fast -full; techmap; opt -fast; abc; \
 	  opt -fast; select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -o $(NIC_SYNTH_OUT)/tessera_nic_port_glue.stat stat" \
 	  >/dev/null 2>&1 || { tail -20 $(NIC_SYNTH_OUT)/tessera_nic_port_glue.log; exit 1; }

@@ -11,7 +11,9 @@
 //   MrNoKey   no valid region has this R_Key
 //   MrBounds  the access starts before the region or ends after it
 //   MrRights  the region does not grant the access (read / write)
-// Every error is a NAK remote access error (syndrome 0x62) on the wire.
+// Every error is a NAK remote access error (syndrome 0x62) on the wire. The
+// matching entry's reduce operation and element type (docs/nic.md "Reduction on
+// receive") come out with the check: red_op_o 0 means a plain WRITE.
 module tessera_nic_mr_table #(
   parameter int unsigned NMr = 16,
   localparam int unsigned MrW = NMr > 1 ? $clog2(NMr) : 1
@@ -27,6 +29,8 @@ module tessera_nic_mr_table #(
   input  logic [31:0]    wr_rkey_i,
   input  logic           wr_rd_i,       // remote read allowed
   input  logic           wr_wr_i,       // remote write allowed
+  input  logic [1:0]     wr_red_op_i,   // 0 plain, 1 sum, 2 min, 3 max
+  input  logic           wr_red_bf16_i, // reduce element type: 0 FP32, 1 BF16
   // read one entry (registers)
   input  logic [MrW-1:0] rd_idx_i,
   output logic           rd_valid_o,
@@ -35,13 +39,17 @@ module tessera_nic_mr_table #(
   output logic [31:0]    rd_rkey_o,
   output logic           rd_rd_o,
   output logic           rd_wr_o,
+  output logic [1:0]     rd_red_op_o,
+  output logic           rd_red_bf16_o,
   // access check
   input  logic [31:0]    rkey_i,
   input  logic [63:0]    va_i,
   input  logic [31:0]    len_i,
   input  logic           write_i,       // 1: remote write, 0: remote read
   output logic [1:0]     err_o,
-  output logic [MrW-1:0] idx_o
+  output logic [MrW-1:0] idx_o,
+  output logic [1:0]     red_op_o,      // of the entry idx_o
+  output logic           red_bf16_o
 );
 
   localparam logic [1:0] MrOk     = 2'd0;
@@ -54,6 +62,8 @@ module tessera_nic_mr_table #(
   logic [NMr-1:0][31:0]  len_q;
   logic [NMr-1:0][31:0]  rkey_q;
   logic [NMr-1:0]        rd_q, wr_q;
+  logic [NMr-1:0][1:0]   red_op_q;
+  logic [NMr-1:0]        red_bf16_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -63,6 +73,8 @@ module tessera_nic_mr_table #(
       rkey_q  <= '0;
       rd_q    <= '0;
       wr_q    <= '0;
+      red_op_q   <= '0;
+      red_bf16_q <= '0;
     end else if (wr_i) begin
       valid_q[wr_idx_i] <= wr_valid_i;
       base_q[wr_idx_i]  <= wr_base_i;
@@ -70,6 +82,8 @@ module tessera_nic_mr_table #(
       rkey_q[wr_idx_i]  <= wr_rkey_i;
       rd_q[wr_idx_i]    <= wr_rd_i;
       wr_q[wr_idx_i]    <= wr_wr_i;
+      red_op_q[wr_idx_i]   <= wr_red_op_i;
+      red_bf16_q[wr_idx_i] <= wr_red_bf16_i;
     end
   end
 
@@ -79,6 +93,10 @@ module tessera_nic_mr_table #(
   assign rd_rkey_o  = rkey_q[rd_idx_i];
   assign rd_rd_o    = rd_q[rd_idx_i];
   assign rd_wr_o    = wr_q[rd_idx_i];
+  assign rd_red_op_o   = red_op_q[rd_idx_i];
+  assign rd_red_bf16_o = red_bf16_q[rd_idx_i];
+  assign red_op_o      = red_op_q[idx_o];
+  assign red_bf16_o    = red_bf16_q[idx_o];
 
   always_comb begin
     logic        hit;

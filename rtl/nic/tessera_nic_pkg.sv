@@ -61,6 +61,7 @@ package tessera_nic_pkg;
   // AETH syndromes the responder sends
   localparam logic [7:0] SynAck       = 8'h1F;
   localparam logic [7:0] SynNakSeq    = 8'h60;   // also the selective ACK
+  localparam logic [7:0] SynNakInval  = 8'h61;   // invalid request (a misaligned reduce WRITE)
   localparam logic [7:0] SynNakAccess = 8'h62;
   localparam logic [7:0] SynNakOper   = 8'h63;
 

@@ -3,8 +3,9 @@
 // QP context per QP, one register block (rtl/nic/data/nic.rdl), one AXI4
 // master and the MAC client streams:
 //   - receive side (tessera_nic_rx): registers, QP and memory-region tables,
-//     RX check and RDMA WRITE responder; it writes memory (AW/W/B, ID AxiId)
-//     and hands acknowledgement descriptors to the ACK framer;
+//     RX check and RDMA WRITE responder; it writes memory (AW/W/B, ID AxiId),
+//     reads the destination of a reduce WRITE (AR/R, ID AxiId) and hands
+//     acknowledgement descriptors to the ACK framer;
 //   - requesters (tessera_nic_req_arb): one tessera_nic_requester per QP
 //     0..NReqQp-1; they read payload (AR/R, IDs AxiId+1+q) and frame packets;
 //   - ACK framer: a tessera_nic_tx_frame turning the responder's descriptors
@@ -385,7 +386,7 @@ module tessera_nic_port #(
   logic [7:0]   ar_len;
   logic [2:0]   ar_size;
   logic [1:0]   ar_burst;
-  logic         ar_valid, r_ready;
+  logic         ar_valid, r_ready, req_ar_ready, req_rf_pop;
 
   // R beats enter a two-beat register FIFO before the requesters: the requester that
   // takes a beat is chosen by its ID, so a ready straight from the requesters would
@@ -476,13 +477,13 @@ module tessera_nic_port #(
     .m_arsize_o     (ar_size),
     .m_arburst_o    (ar_burst),
     .m_arvalid_o    (ar_valid),
-    .m_arready_i    (axi_rsp_i.ar_ready),
+    .m_arready_i    (req_ar_ready),
     .m_rid_i        (rf_out.id),
     .m_rdata_i      (rf_out.data),
     .m_rresp_i      (rf_out.resp),
     .m_rlast_i      (rf_out.last),
-    .m_rvalid_i     (!rf_empty),
-    .m_rready_o     (rf_pop),
+    .m_rvalid_i     (!rf_empty && !rf_to_rx),
+    .m_rready_o     (req_rf_pop),
     .m_tvalid_o     (d_tvalid),
     .m_tready_i     (d_tready),
     .m_tdata_o      (d_tdata),
@@ -495,11 +496,17 @@ module tessera_nic_port #(
     .cnt_timeouts_o (cnt_tmo)
   );
 
-  // One AXI master: the responder's writes (AW/W/B), the requesters' reads (AR/R). The
-  // request side and the response side are separate blocks: the slice answers some
-  // handshakes in the same cycle (aw_valid -> w_ready), so one block reading axi_rsp_i and
-  // driving axi_req_o would be a false combinational loop through the L2 router.
+  // One AXI master: the responder's writes (AW/W/B), the requesters' reads and the
+  // responder's reads of reduce WRITEs (AR/R). The request side and the response side
+  // are separate blocks: the slice answers some handshakes in the same cycle (aw_valid ->
+  // w_ready), so one block reading axi_rsp_i and driving axi_req_o would be a false
+  // combinational loop through the L2 router.
+  // AR: the responder's AR first; an AR presented and not yet accepted keeps the
+  // channel (ar_lock_q), so its fields stay stable until the handshake. R beats leave the
+  // FIFO to the responder (ID AxiId) or to the requesters (their IDs).
   tessera_bus_pkg::axi_ax_chan_t ar_chan;
+  logic ar_lock_q, ar_own_rx_q, ar_rx;
+  assign ar_rx = ar_lock_q ? ar_own_rx_q : rx_axi_req.ar_valid;
   always_comb begin
     ar_chan       = '0;
     ar_chan.id    = ar_id;
@@ -511,15 +518,33 @@ module tessera_nic_port #(
   end
   always_comb begin
     axi_req_o          = rx_axi_req;
-    axi_req_o.ar       = ar_chan;
-    axi_req_o.ar_valid = ar_valid;
+    axi_req_o.ar       = ar_rx ? rx_axi_req.ar : ar_chan;
+    axi_req_o.ar_valid = ar_rx ? rx_axi_req.ar_valid : ar_valid;
     axi_req_o.r_ready  = r_ready;
   end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ar_lock_q   <= 1'b0;
+      ar_own_rx_q <= 1'b0;
+    end else begin
+      ar_lock_q   <= axi_req_o.ar_valid && !axi_rsp_i.ar_ready;
+      ar_own_rx_q <= ar_rx;
+    end
+  end
+  logic rf_to_rx;
+  assign rf_to_rx = rf_out.id == AxiId;
+  assign rf_pop   = rf_to_rx ? rx_axi_req.r_ready : req_rf_pop;
   always_comb begin
     rx_axi_rsp          = axi_rsp_i;
-    rx_axi_rsp.ar_ready = 1'b0;
-    rx_axi_rsp.r_valid  = 1'b0;
+    rx_axi_rsp.ar_ready = ar_rx && axi_rsp_i.ar_ready;
+    rx_axi_rsp.r        = '0;
+    rx_axi_rsp.r.id     = rf_out.id;
+    rx_axi_rsp.r.data   = rf_out.data;
+    rx_axi_rsp.r.resp   = rf_out.resp;
+    rx_axi_rsp.r.last   = rf_out.last;
+    rx_axi_rsp.r_valid  = !rf_empty && rf_to_rx;
   end
+  assign req_ar_ready = !ar_rx && axi_rsp_i.ar_ready;
 
   // ------------------------------------------------------------ ACK framer
   logic         a_tvalid, a_tready, a_tlast, a_pay_err_unused, a_s_tready_unused, a_idle;

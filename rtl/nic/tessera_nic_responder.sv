@@ -17,7 +17,12 @@
 //     an ACK (BTH.PSN = ePSN - 1, MSN) when ePSN moved, a selective ACK
 //     (syndrome 0x60, BTH.PSN = ePSN, MSN field = the packet's PSN) otherwise;
 //     an AXI error response sends a NAK remote operational error instead and
-//     moves the QP to ERROR.
+//     moves the QP to ERROR;
+//   - for a packet into a reduce region (the region's reduce op, docs/nic.md
+//     "Reduction on receive"): NAK invalid request if the address or length is
+//     not a multiple of the element size; else per burst an AR, then the AW of
+//     the same bytes, and each R beat combined with the payload beat in
+//     tessera_nic_reduce becomes the W beat (read-modify-write).
 // The frame buffer has two halves: one frame is received while the one before
 // it is checked, written and acknowledged; the stream stalls (s_tready_o low)
 // when both halves hold a frame. Frames are handled in arrival order.
@@ -63,6 +68,8 @@ module tessera_nic_responder #(
   output logic [31:0]                  mr_len_o,
   input  logic [1:0]                   mr_err_i,
   input  logic [MrW-1:0]               mr_idx_i,
+  input  logic [1:0]                   mr_red_op_i,     // the region's reduce op: 0 plain WRITE
+  input  logic                         mr_red_bf16_i,
   // memory
   output tessera_bus_pkg::axi_req_t    axi_req_o,
   input  tessera_bus_pkg::axi_rsp_t    axi_rsp_i,
@@ -89,7 +96,7 @@ module tessera_nic_responder #(
   localparam int unsigned BufW     = $clog2(BufBeats + 1);
 
   typedef enum logic [3:0] {
-    SIdle, SCheck, SPrep, SAw, SW, SB, SCommit, SAdv, SAck
+    SIdle, SCheck, SPrep, SAr, SAw, SW, SRw, SB, SCommit, SAdv, SAck
   } state_e;
 
   state_e state_q, state_d;        // the packet in half pxh_q
@@ -166,6 +173,8 @@ module tessera_nic_responder #(
   logic [255:0]   prev_q, prev_d;
   logic [7:0]     bcnt_q, bcnt_d;           // write responses outstanding
   logic           berr_q, berr_d;
+  logic [1:0]     red_op_q;                 // reduce op of the packet's region, 0: plain
+  logic           red_bf16_q;
 
   // ---- window
   logic [2:0]  win_cls;
@@ -209,6 +218,16 @@ module tessera_nic_responder #(
   logic unused_mr;
   assign unused_mr = ^mr_idx_i;
 
+  // a reduce region takes whole elements only: address, payload and (go-back-N first
+  // packet) message length multiples of 4 (FP32) or 2 (BF16) bytes
+  logic misaligned;
+  always_comb begin
+    logic [1:0] m;
+    m = mr_red_bf16_i ? 2'b01 : 2'b11;
+    misaligned = (chk_va[1:0] & m) != 2'b00 || (pay_len[1:0] & m) != 2'b00 ||
+                 (first_gbn && (reth_len[1:0] & m) != 2'b00);
+  end
+
   assign qp_lk_qpn_o = dqpn;
 
   // ---- burst of the next AW: up to the 4 KiB boundary
@@ -236,6 +255,30 @@ module tessera_nic_responder #(
     end
   end
 
+  // ---- reduction: R beat (destination) with the payload beat in, the W beat out
+  logic         red_in_valid, red_in_ready, red_out_valid, red_out_last;
+  logic [255:0] red_out_data;
+  logic [31:0]  red_out_strb;
+  assign red_in_valid = state_q == SRw && beats_q != 8'd0 && axi_rsp_i.r_valid;
+
+  tessera_nic_reduce u_red (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i (red_in_valid),
+    .in_ready_o (red_in_ready),
+    .op_i       (red_op_q),
+    .bf16_i     (red_bf16_q),
+    .dst_i      (axi_rsp_i.r.data),
+    .src_i      (wdata),
+    .strb_i     (axi_rsp_i.r.resp == 2'b00 ? wstrb : 32'd0),   // a beat not read is not written
+    .last_i     (beats_q == 8'd1),
+    .out_valid_o(red_out_valid),
+    .out_ready_i(axi_rsp_i.w_ready),
+    .out_data_o (red_out_data),
+    .out_strb_o (red_out_strb),
+    .out_last_o (red_out_last)
+  );
+
   // ---- AXI master
   always_comb begin
     axi_req_o          = '0;
@@ -246,21 +289,37 @@ module tessera_nic_responder #(
     axi_req_o.aw.burst = 2'b01;
     axi_req_o.aw.cache = 4'b0011;
     axi_req_o.aw_valid = state_q == SAw;
-    axi_req_o.w.data   = wdata;
-    axi_req_o.w.strb   = wstrb;
-    axi_req_o.w.last   = beats_q == 8'd1;
-    axi_req_o.w_valid  = state_q == SW;
+    if (state_q == SRw) begin
+      axi_req_o.w.data  = red_out_data;
+      axi_req_o.w.strb  = red_out_strb;
+      axi_req_o.w.last  = red_out_last;
+      axi_req_o.w_valid = red_out_valid;
+    end else begin
+      axi_req_o.w.data  = wdata;
+      axi_req_o.w.strb  = wstrb;
+      axi_req_o.w.last  = beats_q == 8'd1;
+      axi_req_o.w_valid = state_q == SW;
+    end
     axi_req_o.b_ready  = 1'b1;
+    // the destination bytes of a reduce WRITE: the same burst as the AW that follows
+    axi_req_o.ar.id    = AxiId;
+    axi_req_o.ar.addr  = {wr_addr_q[31:5], 5'd0};
+    axi_req_o.ar.len   = 8'(burst_beats - 9'd1);
     axi_req_o.ar.size  = 3'd5;
     axi_req_o.ar.burst = 2'b01;
+    axi_req_o.ar.cache = 4'b0011;
+    axi_req_o.ar_valid = state_q == SAr;
+    axi_req_o.r_ready  = state_q == SRw && beats_q != 8'd0 && red_in_ready;
   end
 
-  logic aw_hs, w_hs, b_hs;
+  logic ar_hs, aw_hs, w_hs, b_hs, r_hs;
+  assign ar_hs = axi_req_o.ar_valid && axi_rsp_i.ar_ready;
   assign aw_hs = axi_req_o.aw_valid && axi_rsp_i.aw_ready;
   assign w_hs  = axi_req_o.w_valid && axi_rsp_i.w_ready;
   assign b_hs  = axi_rsp_i.b_valid;
+  assign r_hs  = axi_req_o.r_ready && axi_rsp_i.r_valid;
   logic unused_rsp;
-  assign unused_rsp = ^{axi_rsp_i.ar_ready, axi_rsp_i.r, axi_rsp_i.r_valid, axi_rsp_i.b.id,
+  assign unused_rsp = ^{axi_rsp_i.r.id, axi_rsp_i.r.last, axi_rsp_i.r.user, axi_rsp_i.b.id,
                         axi_rsp_i.b.user};
 
   // ---- counters
@@ -308,6 +367,9 @@ module tessera_nic_responder #(
 
     if (b_hs) begin
       if (axi_rsp_i.b.resp != 2'b00) berr_d = 1'b1;
+    end
+    if (r_hs) begin
+      if (axi_rsp_i.r.resp != 2'b00) berr_d = 1'b1;
     end
     bcnt_d = bcnt_q + (aw_hs ? 8'd1 : 8'd0) - (b_hs ? 8'd1 : 8'd0);
 
@@ -393,6 +455,13 @@ module tessera_nic_responder #(
                 err_d       = 1'b1;
                 err_code_d  = tessera_nic_pkg::SynNakAccess;
                 state_d     = SAck;
+              end else if (mr_red_op_i != 2'd0 && misaligned) begin
+                a_syn_d     = tessera_nic_pkg::SynNakInval;
+                qp_err_o    = 1'b1;
+                qp_err_qp_o = qp_lk_qp_i;
+                err_d       = 1'b1;
+                err_code_d  = tessera_nic_pkg::SynNakInval;
+                state_d     = SAck;
               end else begin
                 wr_addr_d = chk_va[31:0];
                 wr_left_d = pay_len;
@@ -412,15 +481,28 @@ module tessera_nic_responder #(
       SPrep: begin
         prev_d  = rd_data;
         rd_d    = rd_q + BufW'(1);
-        state_d = SAw;
+        state_d = red_op_q != 2'd0 ? SAr : SAw;
+      end
+      SAr: begin
+        if (ar_hs) state_d = SAw;
       end
       SAw: begin
         if (aw_hs) begin
           beats_d   = 8'(burst_beats);
           wr_addr_d = wr_addr_q + 32'(burst_bytes);
           wr_left_d = wr_left_q - burst_bytes;
-          state_d   = SW;
+          state_d   = red_op_q != 2'd0 ? SRw : SW;
         end
+      end
+      // read-modify-write: beats_q counts the R beats still to take
+      SRw: begin
+        if (r_hs) begin
+          prev_d  = rd_data;
+          rd_d    = rd_q + BufW'(1);
+          wpos_d  = wpos_q + 14'd32;
+          beats_d = beats_q - 8'd1;
+        end
+        if (w_hs && red_out_last) state_d = wr_left_q == '0 ? SB : SAr;
       end
       SW: begin
         if (w_hs) begin
@@ -522,6 +604,8 @@ module tessera_nic_responder #(
       prev_q     <= '0;
       bcnt_q     <= '0;
       berr_q     <= 1'b0;
+      red_op_q   <= '0;
+      red_bf16_q <= 1'b0;
       cnt_q      <= '0;
       va_next_q  <= '0;
       rkey_cur_q <= '0;
@@ -560,6 +644,8 @@ module tessera_nic_responder #(
         a_rmac_q <= qp_lk_rmac_i;
         a_rip_q  <= qp_lk_rip_i;
         len_q    <= pay_len;
+        red_op_q   <= mr_red_op_i;
+        red_bf16_q <= mr_red_bf16_i;
         // go-back-N: the next packet of the message lands after this one
         if (qp_lk_hit_i && !qp_lk_selective_i && state_d != SIdle && state_d != SAck) begin
           va_next_q[qp_lk_qp_i]  <= chk_va + 64'(pay_len);

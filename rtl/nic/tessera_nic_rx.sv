@@ -181,7 +181,8 @@ module tessera_nic_rx #(
   logic [63:0]    mr_va, rdm_base_unused;
   logic [1:0]     mr_err;
   logic [MrW-1:0] mr_idx;
-  logic           rdm_valid, rdm_rd, rdm_wr;
+  logic           rdm_valid, rdm_rd, rdm_wr, rdm_red_bf16, mr_red_bf16;
+  logic [1:0]     rdm_red_op, mr_red_op;
 
   tessera_nic_mr_table #(.NMr(NMr)) u_mr (
     .clk_i,
@@ -194,6 +195,8 @@ module tessera_nic_rx #(
     .wr_rkey_i (hwif_out.MR_RKEY.rkey.value),
     .wr_rd_i   (hwif_out.MR_CFG.rd_ok.value),
     .wr_wr_i   (hwif_out.MR_CFG.wr_ok.value),
+    .wr_red_op_i  (hwif_out.MR_CFG.red_op.value),
+    .wr_red_bf16_i(hwif_out.MR_CFG.red_bf16.value),
     .rd_idx_i  (MrW'(hwif_out.MR_SEL.idx.value)),
     .rd_valid_o(rdm_valid),
     .rd_base_o (rdm_base_unused),
@@ -201,12 +204,16 @@ module tessera_nic_rx #(
     .rd_rkey_o (rdm_rkey),
     .rd_rd_o   (rdm_rd),
     .rd_wr_o   (rdm_wr),
+    .rd_red_op_o  (rdm_red_op),
+    .rd_red_bf16_o(rdm_red_bf16),
     .rkey_i    (mr_rkey),
     .va_i      (mr_va),
     .len_i     (mr_len),
     .write_i   (1'b1),
     .err_o     (mr_err),
-    .idx_o     (mr_idx)
+    .idx_o     (mr_idx),
+    .red_op_o  (mr_red_op),
+    .red_bf16_o(mr_red_bf16)
   );
 
   assign hwif_o       = hwif_out;
@@ -226,6 +233,8 @@ module tessera_nic_rx #(
     hwif_in_cfg.MR_RD_CFG.valid.next  = rdm_valid;
     hwif_in_cfg.MR_RD_CFG.rd_ok.next  = rdm_rd;
     hwif_in_cfg.MR_RD_CFG.wr_ok.next  = rdm_wr;
+    hwif_in_cfg.MR_RD_CFG.red_op.next   = rdm_red_op;
+    hwif_in_cfg.MR_RD_CFG.red_bf16.next = rdm_red_bf16;
   end
 
   // ---- responder
@@ -262,6 +271,8 @@ module tessera_nic_rx #(
     .mr_len_o         (mr_len),
     .mr_err_i         (mr_err),
     .mr_idx_i         (mr_idx),
+    .mr_red_op_i      (mr_red_op),
+    .mr_red_bf16_i    (mr_red_bf16),
     .axi_req_o,
     .axi_rsp_i,
     .ack_valid_o,

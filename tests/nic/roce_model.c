@@ -2,6 +2,8 @@
  * See roce_model.h and docs/nic.md. */
 #include "roce_model.h"
 
+#include "numfmt.h"
+
 #include <string.h>
 
 /* ---- byte order helpers (network order) */
@@ -296,3 +298,57 @@ int roce_parse(const uint8_t *f, uint32_t len, roce_pkt_t *k) {
   if (k->icrc != roce_icrc(f, end)) return ROCE_E_ICRC;
   return ROCE_OK;
 }
+
+/* ---- reduction on receive */
+static int fp32_is_nan(uint32_t x) { return (x & 0x7F800000u) == 0x7F800000u && (x & 0x007FFFFFu) != 0; }
+
+/* x < y for non-NaN FP32 values, -0 < +0 (sign-magnitude to an ordered key) */
+static int fp32_less(uint32_t x, uint32_t y) {
+  uint32_t kx = x >> 31 ? ~x : x | 0x80000000u;
+  uint32_t ky = y >> 31 ? ~y : y | 0x80000000u;
+  return kx < ky;
+}
+
+uint32_t roce_red_fp32(unsigned op, uint32_t d, uint32_t p) {
+  switch (op) {
+    case ROCE_RED_SUM:
+      return nf_fma32(d, NF_FP32, p, NF_FP32, 0x3F800000u, 0);   /* d + p x 1.0, one rounding */
+    case ROCE_RED_MIN:
+      if (fp32_is_nan(d) || fp32_is_nan(p)) return 0x7FC00000u;
+      return fp32_less(p, d) ? p : d;
+    case ROCE_RED_MAX:
+      if (fp32_is_nan(d) || fp32_is_nan(p)) return 0x7FC00000u;
+      return fp32_less(d, p) ? p : d;
+    default:
+      return p;
+  }
+}
+
+uint16_t roce_red_bf16(unsigned op, uint16_t d, uint16_t p) {
+  uint32_t r = roce_red_fp32(op, nf_to_fp32(NF_BF16, d), nf_to_fp32(NF_BF16, p));
+  return (uint16_t)nf_convert(NF_FP32, NF_BF16, r, 0, 0);
+}
+
+unsigned roce_red_elem_bytes(unsigned dtype) { return dtype == ROCE_RED_BF16 ? 2u : 4u; }
+
+void roce_reduce(unsigned op, unsigned dtype, uint8_t *dst, const uint8_t *src, uint32_t n) {
+  if (op == ROCE_RED_NONE) {
+    memcpy(dst, src, n);
+    return;
+  }
+  if (dtype == ROCE_RED_BF16) {
+    for (uint32_t i = 0; i + 2 <= n; i += 2) {
+      uint16_t r = roce_red_bf16(op, (uint16_t)(dst[i] | dst[i + 1] << 8), (uint16_t)(src[i] | src[i + 1] << 8));
+      dst[i] = (uint8_t)r;
+      dst[i + 1] = (uint8_t)(r >> 8);
+    }
+    return;
+  }
+  for (uint32_t i = 0; i + 4 <= n; i += 4) {
+    uint32_t d = (uint32_t)dst[i] | (uint32_t)dst[i + 1] << 8 | (uint32_t)dst[i + 2] << 16 | (uint32_t)dst[i + 3] << 24;
+    uint32_t s = (uint32_t)src[i] | (uint32_t)src[i + 1] << 8 | (uint32_t)src[i + 2] << 16 | (uint32_t)src[i + 3] << 24;
+    uint32_t r = roce_red_fp32(op, d, s);
+    for (int b = 0; b < 4; b++) dst[i + b] = (uint8_t)(r >> (8 * b));
+  }
+}
+

@@ -123,6 +123,25 @@ uint32_t roce_npkts(const roce_qp_t *q, uint32_t len);
  * after the IPv4 datagram is allowed). pkt->payload points into frame. */
 int roce_parse(const uint8_t *frame, uint32_t len, roce_pkt_t *pkt);
 
+/* ---- reduction on receive (docs/nic.md "Reduction on receive", docs/numerics.md §6):
+ * a memory region's reduce operation and element type (MR_CFG.red_op, MR_CFG.red_bf16);
+ * a WRITE into such a region combines dest = dest (op) payload element by element. */
+#define ROCE_RED_NONE 0u   /* plain write */
+#define ROCE_RED_SUM  1u
+#define ROCE_RED_MIN  2u
+#define ROCE_RED_MAX  3u
+#define ROCE_RED_FP32 0u
+#define ROCE_RED_BF16 1u
+/* One element: d is the destination, p the payload. Canonical NaN for any NaN operand,
+ * -0 < +0 for min/max, RNE, subnormals kept (the TPC's vadd/vmin/vmax). */
+uint32_t roce_red_fp32(unsigned op, uint32_t d, uint32_t p);
+uint16_t roce_red_bf16(unsigned op, uint16_t d, uint16_t p);
+/* Element size in bytes of a type: 4 (FP32) or 2 (BF16). */
+unsigned roce_red_elem_bytes(unsigned dtype);
+/* Combine n bytes of payload into dst (little-endian elements; n a multiple of the
+ * element size). op ROCE_RED_NONE copies. */
+void roce_reduce(unsigned op, unsigned dtype, uint8_t *dst, const uint8_t *src, uint32_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -159,13 +159,19 @@ static void resp_ack(rt_resp_t *r, uint8_t syn, uint32_t psn, uint32_t msn) {
   r->ack(r->ctx, syn, psn, msn);
 }
 
-/* Place a packet's payload; 0 if it is outside the region. */
-static int resp_place(rt_resp_t *r, uint64_t va, uint32_t rkey, const roce_pkt_t *k) {
+/* Place a packet's payload (or combine it, in a reduce region); 0 if placed, else the
+ * NAK syndrome: remote access (outside the region, R_Key, right) or, in a reduce region,
+ * invalid request (address or length not a multiple of the element size). */
+static int resp_place(rt_resp_t *r, uint64_t va, uint32_t rkey, const roce_pkt_t *k, uint32_t msg_len) {
   if (r->mr_no_write || rkey != r->mr_rkey || va < r->mr_base || va - r->mr_base + k->payload_len > r->mr_len)
-    return 0;
-  memcpy(r->mem + (va - r->mr_base), k->payload, k->payload_len);
+    return (int)ROCE_SYN_NAK(ROCE_NAK_REMOTE_ACCESS);
+  if (r->mr_red_op != ROCE_RED_NONE) {
+    uint32_t eb = roce_red_elem_bytes(r->mr_red_dtype);
+    if (va % eb || k->payload_len % eb || msg_len % eb) return (int)ROCE_SYN_NAK(ROCE_NAK_INVALID_REQ);
+  }
+  roce_reduce(r->mr_red_op, r->mr_red_dtype, r->mem + (va - r->mr_base), k->payload, k->payload_len);
   r->st->placed++;
-  return 1;
+  return 0;
 }
 
 void rt_resp_rx(rt_resp_t *r, const roce_pkt_t *k) {
@@ -195,8 +201,9 @@ void rt_resp_rx(rt_resp_t *r, const roce_pkt_t *k) {
       resp_ack(r, ROCE_SYN_SACK, r->epsn, k->psn);
       return;
     }
-    if (!resp_place(r, k->va, k->rkey, k)) {
-      resp_ack(r, ROCE_SYN_NAK(ROCE_NAK_REMOTE_ACCESS), k->psn, r->qp.msn);
+    int pl = resp_place(r, k->va, k->rkey, k, 0);
+    if (pl) {
+      resp_ack(r, (uint8_t)pl, k->psn, r->qp.msn);
       r->error = 1;
       return;
     }
@@ -229,8 +236,11 @@ void rt_resp_rx(rt_resp_t *r, const roce_pkt_t *k) {
   /* the first packet checks the whole message (RETH length) */
   int msg_ok = !roce_op_has_reth(k->opcode) ||
                (k->va >= r->mr_base && k->va - r->mr_base + k->dmalen <= r->mr_len);
-  if (!msg_ok || !resp_place(r, r->va_next, r->rkey_cur, k)) {
-    resp_ack(r, ROCE_SYN_NAK(ROCE_NAK_REMOTE_ACCESS), k->psn, r->qp.msn);
+  /* in a reduce region the first packet also checks the alignment of the message's length */
+  int pl = msg_ok ? resp_place(r, r->va_next, r->rkey_cur, k, roce_op_has_reth(k->opcode) ? k->dmalen : 0)
+                  : (int)ROCE_SYN_NAK(ROCE_NAK_REMOTE_ACCESS);
+  if (pl) {
+    resp_ack(r, (uint8_t)pl, k->psn, r->qp.msn);
     r->error = 1;
     return;
   }

@@ -60,6 +60,8 @@ typedef struct rt_resp {
   uint64_t mr_base;
   uint32_t mr_len, mr_rkey;
   int mr_no_write;          /* the region grants no remote write */
+  unsigned mr_red_op;       /* ROCE_RED_*: 0 plain WRITEs, else reduce WRITEs (roce_reduce) */
+  unsigned mr_red_dtype;    /* ROCE_RED_FP32 / ROCE_RED_BF16 */
   uint8_t *mem;             /* mr_len bytes */
   rt_stats_t *st;           /* placed, duplicates, out_of_window, dropped_out_of_order, bad_frames, acks, sacks, naks */
   void (*ack)(void *ctx, uint8_t syndrome, uint32_t psn, uint32_t msn);

@@ -25,6 +25,10 @@
 //     resends = the packets the work requests need; packets placed and bytes
 //     placed = exactly those of the successful WRITEs; without corruption no
 //     frame is dropped as bad; lossless: no resend, no timeout.
+// Reduce scenarios give the destination region a reduce op (docs/nic.md "Reduction
+// on receive"): sources and destination hold FP32 or BF16 elements, WRITEs are
+// whole elements, and the target of every successful WRITE must equal the golden
+// roce_reduce of the old destination and the source, bit for bit.
 // Usage: Vtb_nic_port_top [--seed N] [--only NAME] (SEED in the environment as
 // well; TB_TRACE=1 prints every frame and completion). Ends with "N passed, M
 // failed", one count per scenario.
@@ -286,7 +290,7 @@ struct QpCfg {
   uint16_t guard = 1200;
 };
 
-static void port_setup(Sys &s, Port &p) {
+static void port_setup(Sys &s, Port &p, uint32_t mr_red_cfg) {
   s.wr(p, REG(PORT_MAC_LO), (uint32_t)port_mac(p));
   s.wr(p, REG(PORT_MAC_HI), (uint32_t)(port_mac(p) >> 32));
   s.wr(p, REG(PORT_IP), port_ip(p));
@@ -298,7 +302,7 @@ static void port_setup(Sys &s, Port &p) {
   s.wr(p, REG(MR_BASE_HI), 0);
   s.wr(p, REG(MR_LEN), kDstLen);
   s.wr(p, REG(MR_RKEY), kRkey);
-  s.wr(p, REG(MR_CFG), NIC__MR_CFG__VALID_bm | NIC__MR_CFG__WR_OK_bm);
+  s.wr(p, REG(MR_CFG), NIC__MR_CFG__VALID_bm | NIC__MR_CFG__WR_OK_bm | mr_red_cfg);
   s.wr(p, REG(MR_CMD), 1);
 }
 
@@ -384,7 +388,25 @@ struct Scenario {
   bool cut;                // the A->B link drops every frame: retry limit
   bool cq_fill;            // fill the completion and work-request queues before popping
   bool fw_error;           // firmware moves A's QP 0 to ERROR after its first completion
+  unsigned red_op;         // the destination region's reduce op (ROCE_RED_*), 0: plain WRITEs
+  unsigned red_bf16;       // reduce elements are BF16 (else FP32)
+  uint32_t exact_len;      // every WRITE this long (else random up to max_len)
 };
+
+// reduce scenarios: elements of nearby magnitude (sums round and cancel), a few
+// random patterns and specials (NaN, infinity, zero of either sign)
+static void fill_fp(std::vector<uint8_t> &v, bool bf16) {
+  static const uint32_t sp[] = {0x7FC00000u, 0xFF800000u, 0x7F800000u, 0x80000000u, 0u, 0x00000003u};
+  unsigned eb = bf16 ? 2 : 4;
+  for (size_t i = 0; i + eb <= v.size(); i += eb) {
+    uint32_t r = rnd() % 200, x;
+    if (r == 0) x = sp[rnd() % 6];
+    else if (r < 8) x = rnd();
+    else x = (rnd() & 0x807FFFFFu) | (124u + rnd() % 8) << 23;
+    if (bf16) x >>= 16;
+    for (unsigned b = 0; b < eb; b++) v[i + b] = (uint8_t)(x >> (8 * b));
+  }
+}
 
 struct Dir {
   Port *src, *dst;
@@ -436,9 +458,11 @@ static bool run(const Scenario &sc, uint64_t seed) {
     std::vector<uint8_t> &src = s.src[d];
     src.resize(kDstLen);
     for (auto &x : src) x = (uint8_t)rnd();
+    if (sc.red_op) fill_fp(src, sc.red_bf16);
     dirs[d].src->mem->mem().write(kSrcBase, src.data(), src.size());
     dirs[d].dst_init.resize(kDstLen + 2 * kGuard);
     for (auto &x : dirs[d].dst_init) x = (uint8_t)rnd();
+    if (sc.red_op) fill_fp(dirs[d].dst_init, sc.red_bf16);
     dirs[d].dst->mem->mem().write(kDstBase - kGuard, dirs[d].dst_init.data(), dirs[d].dst_init.size());
   }
 
@@ -453,6 +477,8 @@ static bool run(const Scenario &sc, uint64_t seed) {
         w.qp = q;
         w.id = id++;
         w.len = rnd() % 8 == 0 ? 1 + rnd() % 64 : 1 + rnd() % sc.max_len;
+        if (sc.exact_len) w.len = sc.exact_len;
+        if (sc.red_op) w.len = sc.red_bf16 ? (w.len + 1) & ~1u : (w.len + 3) & ~3u;   // whole elements
         off = (off + 31) & ~31u;   // local addresses are multiples of 32
         if (off + w.len > kDstLen) break;
         w.off = off;
@@ -477,11 +503,16 @@ static bool run(const Scenario &sc, uint64_t seed) {
   qc.rto = 4 * sc.latency + 8 * (mtu / 32 + 40) + 2000;
   // about one loaded round trip: both wires, a data frame ahead of the ACK at each end, placement
   qc.guard = (uint16_t)std::min<uint32_t>(65535, 2 * sc.latency + 4 * (mtu / 32 + 8) + 600);
+  if (sc.red_op) {   // a reduce WRITE reads and writes memory: placement takes about twice as long
+    qc.rto *= 2;
+    qc.guard = (uint16_t)std::min<uint32_t>(65535, 2u * qc.guard);
+  }
   if (sc.cut) {
     qc.rto = 3000;
     qc.retry = 3;
   }
-  for (Port *p : {s.a.get(), s.b.get()}) port_setup(s, *p);
+  uint32_t red_cfg = sc.red_op << NIC__MR_CFG__RED_OP_bp | sc.red_bf16 << NIC__MR_CFG__RED_BF16_bp;
+  for (Port *p : {s.a.get(), s.b.get()}) port_setup(s, *p, red_cfg);
   for (unsigned q = 0; q < sc.nqp; q++) {
     QpCfg ca = qc, cb = qc;
     ca.sq_psn = 0x100 * q + 5;
@@ -641,12 +672,15 @@ static bool run(const Scenario &sc, uint64_t seed) {
     }
   }
 
-  // memory: the region of every successful WRITE = source, everything else as before
+  // memory: the region of every successful WRITE = source (a reduce region: the old
+  // bytes combined with the source), everything else as before
   for (unsigned d = 0; d < ndir; d++) {
     Dir &D = dirs[d];
     std::vector<uint8_t> want = D.dst_init, got(want.size());
     for (auto &w : D.wrs)
-      if (w.got == kCplOk) memcpy(want.data() + kGuard + w.off, s.src[d].data() + w.off, w.len);
+      if (w.got == kCplOk)
+        roce_reduce(sc.red_op, sc.red_bf16 ? ROCE_RED_BF16 : ROCE_RED_FP32, want.data() + kGuard + w.off,
+                    s.src[d].data() + w.off, w.len);
     D.dst->mem->mem().read(kDstBase - kGuard, got.data(), got.size());
     // a WRITE flushed while in flight may have placed some of its packets: its bytes are
     // the old ones or the source's
@@ -809,6 +843,15 @@ int main(int argc, char **argv) {
       {"qp-error-by-firmware", false, 2, 8, 9000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 0, -1, false, false, true},
       {"mtu256", true, 2, 8, 4000, ROCE_MTU_256, true, 20000, 0, 20000, 0, 200, 0, -1, false, false},
       {"mtu4096", true, 2, 12, 20000, ROCE_MTU_4096, true, 50000, 0, 50000, 0, 300, 0, -1, false, false},
+      // reduce regions                                                                           fw   op            bf16 len
+      {"reduce-sum-fp32", true, 2, 8, 9000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 50, -1, false, false, false, ROCE_RED_SUM, 0, 0},
+      {"reduce-sum-bf16-drop1", true, 2, 12, 12000, ROCE_MTU_1024, true, 10000, 10000, 10000, 0, 300, 0, -1, false, false, false, ROCE_RED_SUM, 1, 0},
+      {"reduce-max-fp32-gobackn", true, 2, 12, 12000, ROCE_MTU_1024, false, 10000, 0, 10000, 0, 300, 0, -1, false, false, false, ROCE_RED_MAX, 0, 0},
+      {"reduce-min-bf16-mtu4096", false, 2, 6, 20000, ROCE_MTU_4096, true, 0, 0, 0, 0, 300, 50, -1, false, false, false, ROCE_RED_MIN, 1, 0},
+      // one 64 KiB WRITE, no backpressure: plain against reduce (the read-modify-write's cost)
+      {"write-64k-plain", false, 1, 1, 65536, ROCE_MTU_4096, true, 0, 0, 0, 0, 300, 0, -1, false, false, false, 0, 0, 65536},
+      {"write-64k-sum-fp32", false, 1, 1, 65536, ROCE_MTU_4096, true, 0, 0, 0, 0, 300, 0, -1, false, false, false, ROCE_RED_SUM, 0, 65536},
+      {"write-64k-sum-bf16", false, 1, 1, 65536, ROCE_MTU_4096, true, 0, 0, 0, 0, 300, 0, -1, false, false, false, ROCE_RED_SUM, 1, 65536},
   };
   unsigned pass = 0, failed = 0;
   for (const Scenario &s : sc) {

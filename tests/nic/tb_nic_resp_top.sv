@@ -1,6 +1,6 @@
 // Testbench top of the NIC receive side (tests/nic/tb_nic_responder.cpp):
 // tessera_nic_rx (registers, RX check, QP and MR tables, responder) with flat
-// pins for its AXI4 write master.
+// pins for its AXI4 master (writes; reads for the reduce WRITEs' read-modify-write).
 module tb_nic_resp_top (
   input  logic          clk_i,
   input  logic          rst_ni,
@@ -19,7 +19,7 @@ module tb_nic_resp_top (
   input  logic [255:0]  s_tdata_i,
   input  logic [31:0]   s_tkeep_i,
   input  logic          s_tlast_i,
-  // AXI4 write master (the read channels are tied off)
+  // AXI4 master
   output logic [4:0]    m_awid_o,
   output logic [31:0]   m_awaddr_o,
   output logic [7:0]    m_awlen_o,
@@ -36,7 +36,19 @@ module tb_nic_resp_top (
   input  logic [1:0]    m_bresp_i,
   input  logic          m_bvalid_i,
   output logic          m_bready_o,
+  output logic [4:0]    m_arid_o,
+  output logic [31:0]   m_araddr_o,
+  output logic [7:0]    m_arlen_o,
+  output logic [2:0]    m_arsize_o,
+  output logic [1:0]    m_arburst_o,
   output logic          m_arvalid_o,
+  input  logic          m_arready_i,
+  input  logic [4:0]    m_rid_i,
+  input  logic [255:0]  m_rdata_i,
+  input  logic [1:0]    m_rresp_i,
+  input  logic          m_rlast_i,
+  input  logic          m_rvalid_i,
+  output logic          m_rready_o,
   // acknowledgements
   output logic          ack_valid_o,
   input  logic          ack_ready_i,
@@ -123,7 +135,13 @@ module tb_nic_resp_top (
   assign m_wlast_o   = axi_req.w.last;
   assign m_wvalid_o  = axi_req.w_valid;
   assign m_bready_o  = axi_req.b_ready;
+  assign m_arid_o    = axi_req.ar.id;
+  assign m_araddr_o  = axi_req.ar.addr;
+  assign m_arlen_o   = axi_req.ar.len;
+  assign m_arsize_o  = axi_req.ar.size;
+  assign m_arburst_o = axi_req.ar.burst;
   assign m_arvalid_o = axi_req.ar_valid;
+  assign m_rready_o  = axi_req.r_ready;
 
   always_comb begin
     axi_rsp          = '0;
@@ -132,11 +150,18 @@ module tb_nic_resp_top (
     axi_rsp.b.id     = m_bid_i;
     axi_rsp.b.resp   = m_bresp_i;
     axi_rsp.b_valid  = m_bvalid_i;
+    axi_rsp.ar_ready = m_arready_i;
+    axi_rsp.r.id     = m_rid_i;
+    axi_rsp.r.data   = m_rdata_i;
+    axi_rsp.r.resp   = m_rresp_i;
+    axi_rsp.r.last   = m_rlast_i;
+    axi_rsp.r_valid  = m_rvalid_i;
   end
 
   logic unused;
   assign unused = ^{axi_req.aw.cache, axi_req.aw.prot, axi_req.aw.qos, axi_req.aw.user,
-                    axi_req.w.user, axi_req.ar, axi_req.r_ready, hwif_unused, lk_hit_unused, lk_qp_unused,
+                    axi_req.w.user, axi_req.ar.cache, axi_req.ar.prot, axi_req.ar.qos, axi_req.ar.user,
+                    hwif_unused, lk_hit_unused, lk_qp_unused,
                     st_unused, mtu_unused, dqpn_unused, psn_unused, rmac_unused, rip_unused, sel_unused,
                     cmd_done_unused, cmd_err_unused};
 

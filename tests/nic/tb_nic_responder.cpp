@@ -18,8 +18,13 @@
 // random ready. At the end of a scenario the descriptor sequence (syndrome, PSN,
 // MSN), the memory image (the region and 256 bytes around it, byte for byte,
 // pre-filled with a pattern) and the ACK/SACK/NAK/placed counters must equal the
-// reference's. Usage: Vtb_nic_resp_top [--seed N] (SEED in the environment
-// as well). Ends with "N passed, M failed", one count per scenario.
+// reference's. Reduce scenarios (docs/nic.md "Reduction on receive") give the
+// region a reduce op and type: the RTL reads the destination through the same AXI
+// master (AR/R held off like the write channels) and the reference combines with
+// roce_reduce, so the image must match bit for bit, also when WRITEs overlap, a
+// plain region over the same memory overwrites in between, or duplicates arrive.
+// Usage: Vtb_nic_resp_top [--seed N] (SEED in the environment as well). Ends
+// with "N passed, M failed", one count per scenario.
 #include <verilated.h>
 
 #include <cinttypes>
@@ -50,6 +55,7 @@ static const uint64_t kMemBase = 0x80000000ull;
 static const uint64_t kMrBase = 0x80010000ull;
 static const uint32_t kMrLen = 0x20000;
 static const uint32_t kMrKey = 0x5EED1234u;
+static const uint32_t kPlainKey = 0x9A1B0000u;   // reduce scenarios: a plain region over the same memory
 static const uint32_t kLqpn = 0x000202u, kRqpn = 0x000101u;
 static const unsigned kQp = 5;   // table index of the QP under test
 static const unsigned kGuard = 256;
@@ -71,11 +77,17 @@ struct Scenario {
   unsigned drop, dup, reorder, corrupt, early;   // per mille per frame
   int bad_wr;             // WRITE index with a fault, -1: none
   int fault;              // 1 R_Key, 2 past the region's end, 3 region without write right, 4 before the region,
-                          // 5 memory missing under the region (AXI error response)
+                          // 5 memory missing under the region (AXI error response),
+                          // 6 reduce WRITE at a misaligned address, 7 reduce WRITE of a misaligned length
   int wrong_state;        // frames first arrive while the QP is in INIT
   int wrong_qpn;          // some frames carry another destination QP
   unsigned stall;         // per mille of cycles with AXI / ACK backpressure
   int too_long;           // first a WRITE frame longer than the responder's buffer (a good frame: dropped, counted)
+  unsigned red_op;        // the region's reduce op (ROCE_RED_*), 0: plain WRITEs
+  unsigned red_bf16;      // reduce element type BF16 (else FP32)
+  int overlap;            // WRITEs start again at the region's start every `overlap` WRITEs
+  int plain_every;        // every n-th WRITE uses the plain region's R_Key (overwrites)
+  uint32_t exact_len;     // every WRITE this long (else random up to max_len)
 };
 
 struct Pkt {
@@ -95,6 +107,8 @@ struct Env {
   uint32_t errs = 0;
   int64_t bursts_open = 0;   // AW accepted, B not yet
   uint64_t w_beats = 0, w_wait = 0, s_idle = 0;   // W beats, W cycles held by wready, stream cycles not taken
+  bool reads_allowed = false;   // a reduce region: the responder reads the destination
+  uint64_t ar_bursts = 0, r_beats = 0;
 
   Env() {
     tessera::AxiMemConfig c;
@@ -102,6 +116,7 @@ struct Env {
     c.base = kMemBase;
     c.size = 0x100000;
     c.write_latency = 3;
+    c.read_latency = 30;
     mem = new tessera::AxiMemModel(c);
   }
   ~Env() { delete mem; }
@@ -129,6 +144,9 @@ struct Env {
 
   void tick() {
     bool st_aw = chance(stall), st_w = chance(stall), st_b = chance(stall);
+    // read channels drawn only with a reduce region: a plain scenario's random sequence
+    // (and so its cycles) is the one it had before the responder could read
+    bool st_ar = reads_allowed && chance(stall), st_r = reads_allowed && chance(stall);
     dut.clk_i = 0;
     set_beat();
     dut.ack_ready_i = !chance(stall);
@@ -137,6 +155,12 @@ struct Env {
     dut.m_bvalid_i = port.bvalid && !st_b;
     dut.m_bid_i = port.bid;
     dut.m_bresp_i = port.bresp;
+    dut.m_arready_i = port.arready && !st_ar;
+    dut.m_rvalid_i = port.rvalid && !st_r;
+    dut.m_rid_i = port.rid;
+    for (int w = 0; w < 8; w++) dut.m_rdata_i[w] = port.rdata[w];
+    dut.m_rresp_i = port.rresp;
+    dut.m_rlast_i = port.rlast;
     dut.eval();
     // handshakes of this cycle
     if (dut.s_tvalid_i && dut.s_tready_o) {
@@ -155,7 +179,9 @@ struct Env {
     if (dut.m_wvalid_o) (dut.m_wready_i ? w_beats : w_wait)++;
     if (dut.s_tvalid_i && !dut.s_tready_o) s_idle++;
     if (dut.m_bvalid_i && dut.m_bready_o) bursts_open--;
-    if (dut.m_arvalid_o) errs++;
+    if (dut.m_arvalid_o && !reads_allowed) errs++;
+    if (dut.m_arvalid_o && dut.m_arready_i) ar_bursts++;
+    if (dut.m_rvalid_i && dut.m_rready_o) r_beats++;
     port.awid = dut.m_awid_o;
     port.awaddr = dut.m_awaddr_o;
     port.awlen = dut.m_awlen_o;
@@ -167,8 +193,16 @@ struct Env {
     port.wlast = dut.m_wlast_o;
     port.wvalid = dut.m_wvalid_o && !st_w;
     port.bready = dut.m_bready_o && !st_b;
-    port.arvalid = false;
-    port.rready = true;
+    port.arid = dut.m_arid_o;
+    port.araddr = dut.m_araddr_o;
+    port.arlen = dut.m_arlen_o;
+    port.arsize = dut.m_arsize_o;
+    port.arburst = dut.m_arburst_o;
+    port.arvalid = dut.m_arvalid_o && !st_ar;
+    port.rready = dut.m_rready_o && !st_r;
+    if (port.arvalid && port.arready &&
+        ((port.araddr & 0xFFF) + ((uint64_t)port.arlen + 1) * 32 > 4096))
+      errs++;
     // an AXI burst must not cross 4 KiB
     if (port.awvalid && port.awready &&
         ((port.awaddr & 0xFFF) + ((uint64_t)port.awlen + 1) * 32 > 4096))
@@ -258,14 +292,16 @@ struct Env {
     return (rd(offsetof(nic_t, QP_STATUS)) & NIC__QP_STATUS__STATE_bm) >> NIC__QP_STATUS__STATE_bp;
   }
 
-  void mr_write(unsigned idx, int valid, uint64_t base, uint32_t len, uint32_t key, int wrok) {
+  void mr_write(unsigned idx, int valid, uint64_t base, uint32_t len, uint32_t key, int wrok, unsigned red_op = 0,
+                unsigned red_bf16 = 0) {
     wr(offsetof(nic_t, MR_SEL), idx);
     wr(offsetof(nic_t, MR_BASE_LO), (uint32_t)base);
     wr(offsetof(nic_t, MR_BASE_HI), (uint32_t)(base >> 32));
     wr(offsetof(nic_t, MR_LEN), len);
     wr(offsetof(nic_t, MR_RKEY), key);
     uint32_t cfg = (uint32_t)valid << NIC__MR_CFG__VALID_bp | 1u << NIC__MR_CFG__RD_OK_bp |
-                   (uint32_t)wrok << NIC__MR_CFG__WR_OK_bp;
+                   (uint32_t)wrok << NIC__MR_CFG__WR_OK_bp | red_op << NIC__MR_CFG__RED_OP_bp |
+                   red_bf16 << NIC__MR_CFG__RED_BF16_bp;
     wr(offsetof(nic_t, MR_CFG), cfg);
     wr(offsetof(nic_t, MR_CMD), 1);
     if (rd(offsetof(nic_t, MR_RD_RKEY)) != key || rd(offsetof(nic_t, MR_RD_LEN)) != len ||
@@ -306,19 +342,46 @@ static roce_qp_t requester_qp(uint8_t mtu) {
   return q;
 }
 
+// reduce scenarios: FP32 or BF16 elements, mostly of nearby magnitudes (sums cancel and
+// round), some random bit patterns and special values (zeros, infinities, NaNs, subnormals)
+static uint32_t fp_elem32() {
+  static const uint32_t special[] = {0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFF812345,
+                                     0x00000001, 0x807FFFFF, 0x7F7FFFFF, 0xFF7FFFFF};
+  unsigned r = rnd() % 100;
+  if (r < 3) return special[rnd() % 10];
+  if (r < 10) return rnd();
+  return (rnd() & 0x80000000u) | (uint32_t)(120 + rnd() % 16) << 23 | (rnd() & 0x7FFFFFu);
+}
+static void fill_elems(uint8_t *p, size_t n, const Scenario &s) {
+  for (size_t i = 0; i < n;) {
+    uint32_t v = fp_elem32();
+    if (s.red_bf16) v >>= 16;
+    for (unsigned b = 0; b < (s.red_bf16 ? 2u : 4u) && i < n; b++, i++) p[i] = (uint8_t)(v >> (8 * b));
+  }
+}
+
 // the packets of the WRITEs, PSNs from first_psn
 static std::vector<Pkt> build_packets(const Scenario &s, std::vector<std::vector<uint8_t>> &data) {
   std::vector<Pkt> pk;
   roce_qp_t q = requester_qp(s.mtu);
   uint32_t mtu = ROCE_MTU_BYTES(s.mtu), psn = s.first_psn & ROCE_PSN_MASK;
-  uint64_t off = rnd() % 64;
+  uint32_t amask = s.red_op ? (s.red_bf16 ? ~1u : ~3u) : ~0u;   // reduce WRITEs: whole elements
+  uint64_t off = rnd() % 64 & amask;
   static uint8_t buf[ROCE_FRAME_MAX];
   for (unsigned w = 0; w < s.nwr; w++) {
     uint32_t len = rnd() % 8 == 0 ? rnd() % 40 : rnd() % (s.max_len + 1);
+    if (s.exact_len) len = s.exact_len;
+    len &= amask;
+    if (s.overlap && w > 0 && w % (unsigned)s.overlap == 0) off = rnd() % 64 & amask;
     if (off + len + 64 > kMrLen) break;
     uint64_t va = kMrBase + off;
-    uint32_t rkey = kMrKey;
+    uint32_t rkey = s.plain_every && w % (unsigned)s.plain_every == (unsigned)s.plain_every - 1 ? kPlainKey : kMrKey;
     uint32_t dmalen = len;
+    if ((int)w == s.bad_wr && s.fault == 6) va += s.red_bf16 ? 1 : 2;   // not on an element
+    if ((int)w == s.bad_wr && s.fault == 7) {                         // a message length not whole elements
+      len = (len < 1500 ? 1500 : len) | 1;
+      dmalen = len;
+    }
     if ((int)w == s.bad_wr && s.fault == 1) rkey ^= 0x100;
     if ((int)w == s.bad_wr && s.fault == 2) {   // ends past the region
       len = len < 1500 ? 1500 : len;
@@ -326,8 +389,8 @@ static std::vector<Pkt> build_packets(const Scenario &s, std::vector<std::vector
       dmalen = len;
     }
     if ((int)w == s.bad_wr && s.fault == 5) {   // inside the region, ends in memory that does not exist
-      len = len < 1500 ? 1500 : len;
-      va = kMemLimit - len / 2;
+      len = (len < 1500 ? 1500 : len) & amask;
+      va = (kMemLimit - len / 2) & amask;
       dmalen = len;
     }
     if ((int)w == s.bad_wr && s.fault == 4) {   // starts before the region
@@ -336,9 +399,10 @@ static std::vector<Pkt> build_packets(const Scenario &s, std::vector<std::vector
       dmalen = len;
     }
     data.emplace_back(len);
-    for (auto &b : data.back()) b = (uint8_t)rnd();
+    if (s.red_op) fill_elems(data.back().data(), len, s);
+    else for (auto &b : data.back()) b = (uint8_t)rnd();
     const uint8_t *d = data.back().data();
-    off += len + rnd() % 48;
+    off += len + (rnd() % 48 & amask);
     for (uint32_t o = 0;;) {
       uint32_t n = len - o < mtu ? len - o : mtu;
       bool first = o == 0, last = o + n >= len;
@@ -382,14 +446,18 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
   memset(&ref.st, 0, sizeof ref.st);
   ref.mem.resize(kMrLen + 2 * kGuard);
   for (auto &b : ref.mem) b = (uint8_t)rnd();
+  if (s.red_op) fill_elems(ref.mem.data(), ref.mem.size(), s);
   env.mem->mem().write(kMrBase - kGuard, ref.mem.data(), ref.mem.size());
+  env.reads_allowed = s.red_op != 0;
+  std::vector<uint8_t> dbl = ref.mem;   // selective reduce: every copy of every packet applied
 
   // tables: the QP under test and a few others, the region and decoys
   int no_write = s.fault == 3;
   if (s.fault == 5) env.mem->set_size(kMemLimit - kMemBase);
-  unsigned want_code = s.fault == 5 ? 0x63 : 0x62;
+  unsigned want_code = s.fault == 5 ? 0x63 : s.fault >= 6 ? 0x61 : 0x62;
   env.mr_write(0, 1, kMrBase + kMrLen, 4096, kMrKey ^ 0x100, 1);   // neighbour, other key
-  env.mr_write(3, 1, kMrBase, kMrLen, kMrKey, !no_write);
+  env.mr_write(3, 1, kMrBase, kMrLen, kMrKey, !no_write, s.red_op, s.red_bf16);
+  if (s.plain_every) env.mr_write(4, 1, kMrBase, kMrLen, kPlainKey, 1);   // the same memory, plain WRITEs
   env.mr_write(7, 0, kMrBase - 8192, 8192, kMrKey ^ 0x100, 1);     // invalid entry with the bad key
   bool ok = true;
   if (env.qp_modify(kQp, 1, 0, s.selective, s.mtu) != 0) ok = false;
@@ -408,6 +476,8 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
   ref.r.mr_len = kMrLen;
   ref.r.mr_rkey = kMrKey;
   ref.r.mr_no_write = no_write;
+  ref.r.mr_red_op = s.red_op;
+  ref.r.mr_red_dtype = s.red_bf16 ? ROCE_RED_BF16 : ROCE_RED_FP32;
   ref.r.mem = ref.mem.data() + kGuard;
   ref.r.st = &ref.st;
   ref.r.ack = ref_ack;
@@ -453,12 +523,21 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
       uint64_t va = s.selective || roce_op_has_reth(k.opcode) ? k.va : ref.r.va_next;
       if (s.fault == 5 && !ref.r.error && k.dqpn == kLqpn && k.psn == ref.r.epsn &&
           k.opcode >= ROCE_OP_WRITE_FIRST && k.opcode <= ROCE_OP_WRITE_ONLY_IMM && va + k.payload_len > kMemLimit) {
-        for (uint32_t i = 0; i < k.payload_len; i++)
-          if (va + i < kMemLimit) ref.mem[va + i - (kMrBase - kGuard)] = k.payload[i];
+        if (va < kMemLimit)   // the limit is 4 KiB aligned: whole elements of a reduce WRITE
+          roce_reduce(s.red_op, s.red_bf16 ? ROCE_RED_BF16 : ROCE_RED_FP32, &ref.mem[va - (kMrBase - kGuard)],
+                      k.payload, (uint32_t)(kMemLimit - va < k.payload_len ? kMemLimit - va : k.payload_len));
         ref.acks.push_back({ROCE_SYN_NAK(ROCE_NAK_REMOTE_OP), k.psn, ref.r.qp.msn});
         ref.st.naks++;
         ref.r.error = 1;
       } else {
+        // the reference holds one region: give it the one the packet's R_Key selects
+        uint32_t key = s.selective || roce_op_has_reth(k.opcode) ? k.rkey : ref.r.rkey_cur;
+        bool plain = s.plain_every && key == kPlainKey;
+        ref.r.mr_rkey = plain ? kPlainKey : kMrKey;
+        ref.r.mr_red_op = plain ? ROCE_RED_NONE : s.red_op;
+        if (s.red_op && s.selective && k.dqpn == kLqpn && k.va >= kMrBase && k.va + k.payload_len <= kMrBase + kMrLen)
+          roce_reduce(plain ? ROCE_RED_NONE : s.red_op, ref.r.mr_red_dtype, dbl.data() + (k.va - (kMrBase - kGuard)),
+                      k.payload, k.payload_len);
         rt_resp_rx(&ref.r, &k);
       }
     }
@@ -535,6 +614,10 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
     round++;
   }
   uint64_t run_cycles = env.cycles - t0;
+  if (s.red_op && s.dup && !ref.r.error) {   // copies of packets already placed: dropped, never combined again
+    for (int i = 0; i < 3; i++) deliver(pk[rnd() % pk.size()].frame, false);
+    if (!env.drain()) ok = false;
+  }
   if (ref.r.error) {   // frames after the QP went to ERROR: dropped by both
     for (size_t i = 0; i < 5 && i < pk.size(); i++) deliver(pk[pk.size() - 1 - i].frame, false);
   }
@@ -605,7 +688,9 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
     printf("  QP state %u, expected %u\n", env.qp_state(kQp), want_state);
     ok = false;
   }
-  if (s.bad_wr >= 0 && (!ref.r.error || env.cnt(s.fault == 5 ? 12 : 11) != 1)) {
+  bool one_nak = s.fault >= 6 ? env.cnt(11) == 0 && env.cnt(12) == 0   // invalid request: no access / operational NAK
+                              : env.cnt(s.fault == 5 ? 12 : 11) == 1;
+  if (s.bad_wr >= 0 && (!ref.r.error || !one_nak)) {
     printf("  expected one error NAK 0x%02X (reference error %d, RTL counts %u, %u)\n", want_code, ref.r.error,
            env.cnt(11), env.cnt(12));
     ok = false;
@@ -634,10 +719,34 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
     printf("  %u protocol errors (read issued, 4 KiB crossed, descriptor QP fields, ACK before B, register read-back)\n", env.errs);
     ok = false;
   }
+  size_t dbl_diff = 0;
+  if (s.red_op) {
+    for (size_t i = 0; i < dbl.size(); i++) dbl_diff += dbl[i] != ref.mem[i];
+    // a reduce region: every byte written was read first (plain-region packets write without reading)
+    if (!s.plain_every && !ref.r.error && env.r_beats < env.w_beats) {
+      printf("  %" PRIu64 " W beats but only %" PRIu64 " R beats\n", env.w_beats, env.r_beats);
+      ok = false;
+    }
+    // duplicates of placed packets reached the responder, and applying them would have changed the sum
+    if (s.dup && s.selective && s.red_op == ROCE_RED_SUM && !s.plain_every && (ref.st.duplicates == 0 || dbl_diff == 0)) {
+      printf("  no duplicate that would change the result (%" PRIu64 " duplicates)\n", ref.st.duplicates);
+      ok = false;
+    }
+  } else if (env.ar_bursts) {
+    printf("  reads in a plain scenario\n");
+    ok = false;
+  }
   printf("%s %s: %zu packets, %u frames (%u damaged, %u to another QP), %u rounds, %zu acknowledgements "
          "(%" PRIu64 " ACK, %" PRIu64 " SACK, %" PRIu64 " NAK), %" PRIu64 " placed, %" PRIu64 " cycles\n",
          ok ? "ok  " : "FAIL", s.name, pk.size(), frames, corrupted, wrongq, round, env.acks.size(), ref.st.acks,
          ref.st.sacks, ref.st.naks, ref.st.placed, run_cycles);
+  if (s.red_op) {
+    printf("     reduce %s %s: %" PRIu64 " read bursts, %" PRIu64 " R beats, %" PRIu64 " W beats; %" PRIu64
+           " duplicates dropped", s.red_op == ROCE_RED_SUM ? "sum" : s.red_op == ROCE_RED_MIN ? "min" : "max",
+           s.red_bf16 ? "bf16" : "fp32", env.ar_bursts, env.r_beats, env.w_beats, ref.st.duplicates);
+    if (s.selective && s.bad_wr < 0) printf(" (applying every copy would change %zu bytes)", dbl_diff);
+    printf("\n");
+  }
   if (s.stall == 0) {   // no backpressure: the responder's own rate
     uint64_t fb = 0;
     for (auto &f : env.queue) fb += f.size();
@@ -711,6 +820,28 @@ int main(int argc, char **argv) {
       {"qp-wrong-state", 1, ROCE_MTU_1024, 10, 4000, 0x000500, 0, 0, 0, 0, 0, -1, 0, 1, 0, 250},
       {"wrong-qpn", 1, ROCE_MTU_1024, 20, 4000, 0x000600, 0, 0, 0, 0, 0, -1, 0, 0, 100, 250},
       {"too-long-frame", 1, ROCE_MTU_4096, 10, 9000, 0x000700, 0, 0, 0, 0, 0, -1, 0, 0, 0, 250, 1},
+      // reduce regions: op, type, overlap (WRITEs restart at the region's start), plain region every n-th WRITE
+      //  name                     sel mtu            nwr max   first_psn  drop dup reo cor early bad fault st qpn stall long op bf16 ovl plain len
+      {"reduce-sum-fp32", 1, ROCE_MTU_1024, 24, 5000, 0x000800, 0, 0, 0, 0, 0, -1, 0, 0, 0, 250, 0, ROCE_RED_SUM, 0, 6, 0, 0},
+      {"reduce-sum-bf16", 1, ROCE_MTU_1024, 24, 5000, 0x000900, 0, 0, 0, 0, 0, -1, 0, 0, 0, 250, 0, ROCE_RED_SUM, 1, 6, 0, 0},
+      {"reduce-min-fp32-gbn", 0, ROCE_MTU_512, 20, 4000, 0x000A00, 0, 0, 0, 0, 0, -1, 0, 0, 0, 250, 0, ROCE_RED_MIN, 0, 5, 0, 0},
+      {"reduce-max-bf16-gbn", 0, ROCE_MTU_512, 20, 4000, 0x000B00, 0, 0, 0, 0, 0, -1, 0, 0, 0, 250, 0, ROCE_RED_MAX, 1, 5, 0, 0},
+      {"reduce-min-bf16", 1, ROCE_MTU_4096, 12, 9000, 0x000C00, 0, 0, 0, 0, 0, -1, 0, 0, 0, 250, 0, ROCE_RED_MIN, 1, 4, 0, 0},
+      {"reduce-max-fp32", 1, ROCE_MTU_256, 20, 3000, 0x000D00, 0, 0, 0, 0, 0, -1, 0, 0, 0, 250, 0, ROCE_RED_MAX, 0, 5, 0, 0},
+      {"reduce-sum-fp32-lossy", 1, ROCE_MTU_1024, 40, 6000, 0xFFFF80, 10, 30, 50, 0, 0, -1, 0, 0, 0, 250, 0, ROCE_RED_SUM, 0, 8, 0, 0},
+      {"reduce-sum-bf16-lossy", 1, ROCE_MTU_1024, 40, 6000, 0x001100, 10, 30, 50, 10, 10, -1, 0, 0, 0, 250, 0, ROCE_RED_SUM, 1, 8, 0, 0},
+      {"reduce-sum-fp32-lossy-gbn", 0, ROCE_MTU_1024, 40, 6000, 0x001200, 10, 30, 50, 0, 0, -1, 0, 0, 0, 250, 0, ROCE_RED_SUM, 0, 8, 0, 0},
+      {"reduce-and-plain", 1, ROCE_MTU_1024, 30, 5000, 0x001300, 0, 80, 20, 0, 0, -1, 0, 0, 0, 250, 0, ROCE_RED_SUM, 0, 6, 3, 0},
+      {"reduce-and-plain-gbn", 0, ROCE_MTU_1024, 30, 5000, 0x001400, 0, 0, 0, 0, 0, -1, 0, 0, 0, 250, 0, ROCE_RED_MAX, 1, 6, 3, 0},
+      {"reduce-misaligned-addr", 1, ROCE_MTU_1024, 8, 4000, 0x001500, 0, 0, 0, 0, 0, 3, 6, 0, 0, 250, 0, ROCE_RED_SUM, 0, 0, 0, 0},
+      {"reduce-misaligned-addr-gbn", 0, ROCE_MTU_1024, 8, 4000, 0x001600, 0, 0, 0, 0, 0, 3, 6, 0, 0, 250, 0, ROCE_RED_SUM, 1, 0, 0, 0},
+      {"reduce-misaligned-len", 1, ROCE_MTU_1024, 8, 4000, 0x001700, 0, 0, 0, 0, 0, 3, 7, 0, 0, 250, 0, ROCE_RED_MIN, 0, 0, 0, 0},
+      {"reduce-misaligned-len-gbn", 0, ROCE_MTU_1024, 8, 4000, 0x001800, 0, 0, 0, 0, 0, 3, 7, 0, 0, 250, 0, ROCE_RED_SUM, 0, 0, 0, 0},
+      {"reduce-axi-error", 1, ROCE_MTU_1024, 8, 4000, 0x001900, 0, 0, 0, 0, 0, 2, 5, 0, 0, 250, 0, ROCE_RED_SUM, 0, 0, 0, 0},
+      // 64 KiB in one WRITE at MTU 4096, no backpressure: plain against reduce (the read-modify-write's cost)
+      {"rate-64k-plain", 1, ROCE_MTU_4096, 1, 65536, 0x002000, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 65536},
+      {"rate-64k-sum-fp32", 1, ROCE_MTU_4096, 1, 65536, 0x002100, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, ROCE_RED_SUM, 0, 0, 0, 65536},
+      {"rate-64k-sum-bf16", 1, ROCE_MTU_4096, 1, 65536, 0x002200, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, ROCE_RED_SUM, 1, 0, 0, 65536},
   };
   unsigned pass = 0, fail = 0;
   for (const Scenario &s : sc) (run_scenario(s, seed) ? pass : fail)++;

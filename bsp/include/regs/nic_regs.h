@@ -148,6 +148,14 @@ extern "C" {
 #define NIC__MR_CFG__WR_OK_bp 2
 #define NIC__MR_CFG__WR_OK_bw 1
 #define NIC__MR_CFG__WR_OK_reset 0x0
+#define NIC__MR_CFG__RED_OP_bm 0x30
+#define NIC__MR_CFG__RED_OP_bp 4
+#define NIC__MR_CFG__RED_OP_bw 2
+#define NIC__MR_CFG__RED_OP_reset 0x0
+#define NIC__MR_CFG__RED_BF16_bm 0x40
+#define NIC__MR_CFG__RED_BF16_bp 6
+#define NIC__MR_CFG__RED_BF16_bw 1
+#define NIC__MR_CFG__RED_BF16_reset 0x0
 
 // reg - nic::MR_CMD
 #define NIC__MR_CMD__GO_bm 0x1
@@ -175,6 +183,12 @@ extern "C" {
 #define NIC__MR_RD_CFG__WR_OK_bm 0x4
 #define NIC__MR_RD_CFG__WR_OK_bp 2
 #define NIC__MR_RD_CFG__WR_OK_bw 1
+#define NIC__MR_RD_CFG__RED_OP_bm 0x30
+#define NIC__MR_RD_CFG__RED_OP_bp 4
+#define NIC__MR_RD_CFG__RED_OP_bw 2
+#define NIC__MR_RD_CFG__RED_BF16_bm 0x40
+#define NIC__MR_RD_CFG__RED_BF16_bp 6
+#define NIC__MR_RD_CFG__RED_BF16_bw 1
 
 // reg - nic::IRQ_STATUS
 #define NIC__IRQ_STATUS__ERR_bm 0x1

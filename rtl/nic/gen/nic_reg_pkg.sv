@@ -79,9 +79,19 @@ package nic_reg_pkg;
     } nic__MR_RD_CFG__wr_ok__in_t;
 
     typedef struct packed {
+        logic [1:0] next;
+    } nic__MR_RD_CFG__red_op__in_t;
+
+    typedef struct packed {
+        logic next;
+    } nic__MR_RD_CFG__red_bf16__in_t;
+
+    typedef struct packed {
         nic__MR_RD_CFG__valid__in_t valid;
         nic__MR_RD_CFG__rd_ok__in_t rd_ok;
         nic__MR_RD_CFG__wr_ok__in_t wr_ok;
+        nic__MR_RD_CFG__red_op__in_t red_op;
+        nic__MR_RD_CFG__red_bf16__in_t red_bf16;
     } nic__MR_RD_CFG__in_t;
 
     typedef struct packed {
@@ -563,9 +573,19 @@ package nic_reg_pkg;
     } nic__MR_CFG__wr_ok__out_t;
 
     typedef struct packed {
+        logic [1:0] value;
+    } nic__MR_CFG__red_op__out_t;
+
+    typedef struct packed {
+        logic value;
+    } nic__MR_CFG__red_bf16__out_t;
+
+    typedef struct packed {
         nic__MR_CFG__valid__out_t valid;
         nic__MR_CFG__rd_ok__out_t rd_ok;
         nic__MR_CFG__wr_ok__out_t wr_ok;
+        nic__MR_CFG__red_op__out_t red_op;
+        nic__MR_CFG__red_bf16__out_t red_bf16;
     } nic__MR_CFG__out_t;
 
     typedef struct packed {

@@ -507,6 +507,14 @@ module nic_reg_top (
                 logic next;
                 logic load_next;
             } wr_ok;
+            struct packed {
+                logic [1:0] next;
+                logic load_next;
+            } red_op;
+            struct packed {
+                logic next;
+                logic load_next;
+            } red_bf16;
         } MR_CFG;
         struct packed {
             struct packed {
@@ -751,6 +759,12 @@ module nic_reg_top (
             struct packed {
                 logic value;
             } wr_ok;
+            struct packed {
+                logic [1:0] value;
+            } red_op;
+            struct packed {
+                logic value;
+            } red_bf16;
         } MR_CFG;
         struct packed {
             struct packed {
@@ -1339,6 +1353,52 @@ module nic_reg_top (
         end
     end
     assign hwif_out.MR_CFG.wr_ok.value = field_storage.MR_CFG.wr_ok.value;
+    // Field: nic.MR_CFG.red_op
+    always_comb begin
+        automatic logic [1:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.MR_CFG.red_op.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.MR_CFG && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.MR_CFG.red_op.value & ~decoded_wr_biten[5:4]) | (decoded_wr_data[5:4] & decoded_wr_biten[5:4]);
+            load_next_c = '1;
+        end
+        field_combo.MR_CFG.red_op.next = next_c;
+        field_combo.MR_CFG.red_op.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.MR_CFG.red_op.value <= 2'h0;
+        end else begin
+            if(field_combo.MR_CFG.red_op.load_next) begin
+                field_storage.MR_CFG.red_op.value <= field_combo.MR_CFG.red_op.next;
+            end
+        end
+    end
+    assign hwif_out.MR_CFG.red_op.value = field_storage.MR_CFG.red_op.value;
+    // Field: nic.MR_CFG.red_bf16
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.MR_CFG.red_bf16.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.MR_CFG && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.MR_CFG.red_bf16.value & ~decoded_wr_biten[6:6]) | (decoded_wr_data[6:6] & decoded_wr_biten[6:6]);
+            load_next_c = '1;
+        end
+        field_combo.MR_CFG.red_bf16.next = next_c;
+        field_combo.MR_CFG.red_bf16.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.MR_CFG.red_bf16.value <= 1'h0;
+        end else begin
+            if(field_combo.MR_CFG.red_bf16.load_next) begin
+                field_storage.MR_CFG.red_bf16.value <= field_combo.MR_CFG.red_bf16.next;
+            end
+        end
+    end
+    assign hwif_out.MR_CFG.red_bf16.value = field_storage.MR_CFG.red_bf16.value;
     // Field: nic.MR_CMD.go
     always_comb begin
         automatic logic [0:0] next_c;
@@ -2063,6 +2123,8 @@ module nic_reg_top (
             readback_data_var[0] = field_storage.MR_CFG.valid.value;
             readback_data_var[1] = field_storage.MR_CFG.rd_ok.value;
             readback_data_var[2] = field_storage.MR_CFG.wr_ok.value;
+            readback_data_var[5:4] = field_storage.MR_CFG.red_op.value;
+            readback_data_var[6] = field_storage.MR_CFG.red_bf16.value;
         end
         if(rd_mux_addr == 16'h5c) begin
             readback_data_var[31:0] = hwif_in.MR_RD_RKEY.rkey.next;
@@ -2074,6 +2136,8 @@ module nic_reg_top (
             readback_data_var[0] = hwif_in.MR_RD_CFG.valid.next;
             readback_data_var[1] = hwif_in.MR_RD_CFG.rd_ok.next;
             readback_data_var[2] = hwif_in.MR_RD_CFG.wr_ok.next;
+            readback_data_var[5:4] = hwif_in.MR_RD_CFG.red_op.next;
+            readback_data_var[6] = hwif_in.MR_RD_CFG.red_bf16.next;
         end
         if(rd_mux_addr == 16'h70) begin
             readback_data_var[0] = field_storage.IRQ_STATUS.err.value;
