@@ -220,6 +220,8 @@ typedef struct {
   int sm_object_update;    /* the Sync Manager applies a sync-object write in this cycle */
   uint32_t dma_rd_outst[4]; /* DMA engine d: read beats requested, not yet received */
   uint32_t dma_buf_beats[4];/* DMA engine d: beats held in its data buffer */
+  uint32_t eng_idle;       /* bit k: the engine of QMAN slot k is idle (its idle_o: no job latched or running) */
+  uint32_t qman_busy;      /* bit k: the queue manager in QMAN slot k is not idle (a buffer is running) */
 } tsim_probe_t;
 void tsim_probe(tsim_t *s, tsim_probe_t *p);
 

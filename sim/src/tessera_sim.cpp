@@ -1463,6 +1463,19 @@ int tsim_l2_invalidate_all(tsim_t* s) { return tsim_l2_maint_all(s, TSIM_L2_INVA
 #define TL_QSTATE(q) uint8_t(r->tessera_sim_top__DOT__u_top__DOT__g_qman__BRA__##q##__KET____DOT__u_qman__DOT__state_q)
 namespace {
 constexpr unsigned kTlQueues = TESSERA_NUM_MME + 1u + TESSERA_DMA_ENGINES;
+// each queue manager's state_q, in tessera_top's queue order
+void qman_states(const Vtessera_top___024root* r, uint8_t* qs) {
+  const uint8_t v[] = {TL_QSTATE(0), TL_QSTATE(1), TL_QSTATE(2)
+#if TESSERA_NUM_MME + 1 + TESSERA_DMA_ENGINES > 3
+                       , TL_QSTATE(3)
+#endif
+#if TESSERA_NUM_MME + 1 + TESSERA_DMA_ENGINES > 4
+                       , TL_QSTATE(4)
+#endif
+  };
+  static_assert(sizeof v == kTlQueues, "timeline: qman_states reads another number of queue managers");
+  for (unsigned q = 0; q < kTlQueues; ++q) qs[q] = v[q];
+}
 constexpr unsigned kTlTpcs = TESSERA_DCORES * TESSERA_TPC_PER_DCORE;
 std::string tl_queue_name(unsigned q) {
   if (q < TESSERA_NUM_MME) return "MME" + std::to_string(q);
@@ -1486,15 +1499,8 @@ void tsim::timeline_setup() {
 
 void tsim::timeline_sample() {
   auto* r = top->rootp;
-  const uint8_t qs[] = {TL_QSTATE(0), TL_QSTATE(1), TL_QSTATE(2)
-#if TESSERA_NUM_MME + 1 + TESSERA_DMA_ENGINES > 3
-                        , TL_QSTATE(3)
-#endif
-#if TESSERA_NUM_MME + 1 + TESSERA_DMA_ENGINES > 4
-                        , TL_QSTATE(4)
-#endif
-  };
-  static_assert(sizeof qs == kTlQueues, "timeline: tsim::timeline_sample reads another number of queue managers");
+  uint8_t qs[kTlQueues];
+  qman_states(r, qs);
   const uint32_t idle = uint32_t(r->tessera_sim_top__DOT__u_top__DOT__e_idle);
   const uint32_t tbusy = uint32_t(r->tessera_sim_top__DOT__u_top__DOT__u_tpc__DOT__c_busy);
   for (unsigned q = 0; q < kTlQueues; ++q) {
@@ -1551,6 +1557,17 @@ void tsim_probe(tsim_t* s, tsim_probe_t* p) {
     if ((sel >> q) & 1u) mask |= 1u << slot;
   }
   p->qman_eng_sel = mask;
+  const uint32_t idle = uint32_t(r->tessera_sim_top__DOT__u_top__DOT__e_idle);
+  uint8_t qs[kTlQueues];
+  qman_states(r, qs);
+  p->eng_idle = p->qman_busy = 0;
+  for (unsigned q = 0; q < kTlQueues; q++) {
+    unsigned slot = q < TESSERA_NUM_MME    ? TESSERA_QMAN_SLOT_MME + q
+                    : q == TESSERA_NUM_MME ? TESSERA_QMAN_SLOT_TPC
+                                           : TESSERA_QMAN_SLOT_DMA + (q - TESSERA_NUM_MME - 1u);
+    if ((idle >> q) & 1u) p->eng_idle |= 1u << slot;
+    if (qs[q] != 0) p->qman_busy |= 1u << slot;
+  }
   p->sm_object_update = r->tessera_sim_top__DOT__u_top__DOT__u_syncmgr__DOT__sob_wr ? 1 : 0;
   for (unsigned d = 0; d < 4; d++) p->dma_rd_outst[d] = p->dma_buf_beats[d] = 0;
   p->dma_rd_outst[0]  = uint32_t(r->tessera_sim_top__DOT__u_top__DOT__g_dma__BRA__0__KET____DOT__u_dma__DOT__r_outst_q);

@@ -20,6 +20,9 @@
 
 #include "chip_gemm.h"
 #include "chip_l2.h"
+#include "regs/qman_regs.h"
+#include "regs/syncmgr_regs.h"
+#include "tessera/cp_pkt.h"
 
 static uint32_t round32(uint32_t x) { return (x + 31u) & ~31u; }
 
@@ -356,3 +359,136 @@ BENCH(bf16_llm_hash, NF_BF16, 16, 4096, 1024, 1u, BENCH_HASH)
 BENCH(bf16_llm_cols_hash, NF_BF16, 16, 4096, 1024, ALL_MME, CJOB_SPLIT_N | BENCH_HASH)
 BENCH(e4m3_llm_hash, NF_E4M3, 16, 4096, 1024, 1u, BENCH_HASH)
 BENCH(e4m3_llm_cols_hash, NF_E4M3, 16, 4096, 1024, ALL_MME, CJOB_SPLIT_N | BENCH_HASH)
+
+/* ---------------------------------------------------------------- back-to-back jobs
+ * `njobs` GEMMs of x*x*x (A, B of type ty, C FP32), each with its own operands in device
+ * memory, queued in one command buffer on MME 0's queue manager: per job one WREG_BULK
+ * of the job registers and a WREG32 of CTRL.commit. Each job's completion message adds 1
+ * to a sync object; the buffer ends with STOP behind an engine barrier. The L2 is cold
+ * (invalidated after the operands were written), as in the other cold benches.
+ *
+ * Where the engine barrier sits decides how much of the control path a job waits for:
+ * B2B_EB_BULK puts it on the WREG_BULK (the queue writes the next job's registers only
+ * after the previous job ended), otherwise it is on the commit only (the engine latches
+ * its registers at commit, docs/mme.md §2, so the next job's registers are written while
+ * the current job runs, and only the commit waits).
+ *
+ * Measured with the simulator's probe, cycle by cycle (no host-port traffic during the
+ * run): from the first cycle the engine is not idle (the first commit latched) to the
+ * last cycle it is not idle (the last job's message sent). ideal = njobs * x^3 /
+ * (rows * cols). Also counted: the cycles the engine is idle in between (the queue's
+ * share of the gap between jobs). Every job's C is checked against the golden model. */
+#define B2B_EB_BULK 0x1u
+#define SM_SOB_ADD(i) (TESSERA_SYNCMGR_BASE + (uint32_t)offsetof(syncmgr_t, SOB_ADD) + 4u * (i))
+#define SM_SOB_SET(i) (TESSERA_SYNCMGR_BASE + (uint32_t)offsetof(syncmgr_t, SOB_SET) + 4u * (i))
+#define QM_REG(slot, r) (TESSERA_QMAN_ADDR(slot) + (uint32_t)offsetof(qman_t, r))
+static int b2b_case(tf_ctx_t *t, nf_fmt ty, uint32_t x, unsigned njobs, unsigned flags, int bench) {
+  const unsigned slot = TESSERA_QMAN_SLOT_MME, sob = 17;  /* MME 0's queue */
+  const uint32_t cbase = TESSERA_HBM_BASE + 0x40000u;
+  uint32_t ab = (uint32_t)nf_bytes(ty), lda = round32(x * ab), ldc = round32(x * 4u);
+  uint32_t stride = (2u * x * lda + x * ldc + 512u + 4095u) & ~4095u;
+  cjob_t *jobs = calloc(njobs, sizeof *jobs);
+  uint32_t *words = calloc(32u * njobs + 8u, sizeof *words);
+  cp_buf_t b;
+  cp_buf_init(&b, words, 32u * njobs + 8u);
+  for (unsigned i = 0; i < njobs; i++) {
+    cjob_t *j = &jobs[i];
+    j->g.m = j->g.n = j->g.k = x;
+    j->g.ta = j->g.tb = ty;
+    j->g.tc = NF_FP32;
+    j->g.sat = 1;
+    cjob_prepare(t, j, TESSERA_HBM_BASE + 0x100000u + i * stride);
+    uint32_t v[] = {j->a, j->b, j->c, 0, x, x, x, j->lda, j->ldb, j->ldc,
+                    ((uint32_t)ty << MME__DTYPE__A_TYPE_bp) | ((uint32_t)ty << MME__DTYPE__B_TYPE_bp) |
+                        ((uint32_t)NF_FP32 << MME__DTYPE__C_TYPE_bp) | (1u << MME__DTYPE__SAT_bp),
+                    0, SM_SOB_ADD(sob), 1, 1};
+    cp_wreg_bulk(&b, (i && (flags & B2B_EB_BULK)) ? CP_HDR_EB : 0, (uint32_t)offsetof(mme_t, A_ADDR),
+                 (uint32_t)(sizeof v / sizeof v[0]), v);
+    cp_wreg32(&b, (i && !(flags & B2B_EB_BULK)) ? CP_HDR_EB : 0, (uint32_t)offsetof(mme_t, CTRL),
+              MME__CTRL__COMMIT_bm);
+  }
+  cp_stop(&b, CP_HDR_EB);
+  int rc = TF_PASS;
+  uint64_t t0 = 0, t1 = 0, idle_gap = 0, last_busy = 0;
+  unsigned starts = 0;
+  if (tsim_mem_write(t->sim, cbase, words, 4u * b.n) != TSIM_OK) rc = tf_fail(t, "command buffer write");
+#define B2B_W(a, v) \
+  if (rc == TF_PASS && tsim_host_write32(t->sim, (a), (v)) != TSIM_OK) rc = tf_fail(t, "host write 0x%08x", (a))
+  B2B_W(SM_SOB_SET(sob), 0);
+  B2B_W(QM_REG(slot, CFG), 0);
+  B2B_W(QM_REG(slot, CB_BASE), cbase);
+  B2B_W(QM_REG(slot, CB_SIZE), 4u * b.n);
+  B2B_W(MME_REG(0, STATUS), MME__STATUS__DONE_bm | MME__STATUS__BUSY_REJECT_bm);
+  if (rc == TF_PASS && tsim_l2_invalidate_all(t->sim) != TSIM_OK) rc = tf_fail(t, "L2 invalidate");
+  B2B_W(QM_REG(slot, CTRL), QMAN__CTRL__START_bm);
+#undef B2B_W
+  /* cycle by cycle until the queue manager is idle again (its STOP waits for the engine) */
+  uint64_t budget = 4000u * njobs + (uint64_t)njobs * x * x * x / 16u, n = 0;
+  int was_idle = 1;
+  while (rc == TF_PASS) {
+    tsim_probe_t p;
+    if (tsim_step(t->sim, 1) != TSIM_OK) rc = tf_fail(t, "step: %s", tsim_last_error(t->sim));
+    tsim_probe(t->sim, &p);
+    uint64_t now = tsim_cycles(t->sim);
+    int idle = (p.eng_idle >> slot) & 1u;
+    if (!idle) {
+      if (was_idle) {
+        if (!starts++) t0 = now;
+        else idle_gap += now - last_busy - 1u;
+      }
+      last_busy = now;
+    }
+    was_idle = idle;
+    if (!((p.qman_busy >> slot) & 1u) && starts) break;
+    if (++n > budget) rc = tf_fail(t, "queue not done after %llu cycles", (unsigned long long)n);
+  }
+  t1 = last_busy + 1u;
+  uint32_t st = 0, ms = 0, cnt = 0, busy = 0, sin = 0, sout = 0;
+  if (rc == TF_PASS) {
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, QM_REG(slot, STATUS), &st));
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, MME_REG(0, STATUS), &ms));
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, SM_SOB_SET(sob), &cnt));
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, MME_REG(0, PERF_BUSY), &busy));
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, MME_REG(0, PERF_STALL_IN), &sin));
+    TF_CHECK_OK(t, tsim_host_read32(t->sim, MME_REG(0, PERF_STALL_OUT), &sout));
+    if (!(st & QMAN__STATUS__DONE_bm) || FIELD(st, QMAN__STATUS__ERR))
+      rc = tf_fail(t, "queue STATUS 0x%08x (done, no error expected)", st);
+    else if (FIELD(ms, MME__STATUS__ERR) || (ms & MME__STATUS__BUSY_REJECT_bm))
+      rc = tf_fail(t, "MME STATUS 0x%08x (error or a refused commit)", ms);
+    else if (cnt != njobs)
+      rc = tf_fail(t, "%u completion messages counted, %u jobs", cnt, njobs);
+  }
+  if (rc == TF_PASS && tsim_l2_flush_all(t->sim) != TSIM_OK) rc = tf_fail(t, "L2 flush");
+  for (unsigned i = 0; i < njobs && rc == TF_PASS; i++) {
+    rc = cjob_check_c(t, &jobs[i]);
+    if (rc != TF_PASS) tf_log(t, "job %u of %u", i, njobs);
+  }
+  if (rc == TF_PASS) {
+    double ideal = (double)njobs * x * x * x / ((double)TESSERA_MME_ROWS * TESSERA_MME_COLS);
+    uint64_t cyc = t1 - t0;
+    tf_log(t, "%u jobs %ux%ux%u %s -> FP32, barrier on %s: %llu cycles (first start -> last done), ideal %.0f, "
+           "utilization %.1f%%; %u engine starts, %llu cycles idle between jobs (%.1f per gap); "
+           "last job: busy %u, stall in %u, stall out %u",
+           njobs, x, x, x, nf_name(ty), (flags & B2B_EB_BULK) ? "the register writes" : "the commit",
+           (unsigned long long)cyc, ideal, 100.0 * ideal / (double)cyc, starts, (unsigned long long)idle_gap,
+           starts > 1 ? (double)idle_gap / (starts - 1) : 0.0, busy, sin, sout);
+    if (bench)
+      tf_bench(t, NULL, NULL, (double)cyc, ideal,
+               "\"type\":\"%s\",\"m\":%u,\"n\":%u,\"k\":%u,\"jobs\":%u,\"barrier\":\"%s\",\"l2\":\"cold\","
+               "\"idle_between\":%llu,\"starts\":%u,\"last_busy\":%u,\"last_stall_in\":%u,\"last_stall_out\":%u",
+               nf_name(ty), x, x, x, njobs, (flags & B2B_EB_BULK) ? "regs" : "commit",
+               (unsigned long long)idle_gap, starts, busy, sin, sout);
+  }
+  for (unsigned i = 0; i < njobs; i++) cjob_free(&jobs[i]);
+  free(jobs);
+  free(words);
+  return rc;
+}
+
+/* 8 queued 2x-array GEMMs: each C checked (part of the chip suite) */
+TF_TEST(mme_b2b, queue_8_jobs, 3000000) { return b2b_case(t, NF_BF16, 2 * R, 8, 0, 0); }
+/* `make bench` line mme_b2b_chip: 64 queued jobs of 32^3 and of 64^3 (2x and 4x the proto
+ * array), the barrier on the commits; and 32^3 with the barrier on the register writes */
+TF_TEST_F(mme_b2b, bench_32, 60000000, TF_BENCH) { return b2b_case(t, NF_BF16, 2 * R, 64, 0, 1); }
+TF_TEST_F(mme_b2b, bench_64, 60000000, TF_BENCH) { return b2b_case(t, NF_BF16, 4 * R, 64, 0, 1); }
+TF_TEST_F(mme_b2b, bench_32_ebregs, 60000000, TF_BENCH) { return b2b_case(t, NF_BF16, 2 * R, 64, B2B_EB_BULK, 1); }
