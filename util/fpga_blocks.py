@@ -90,6 +90,10 @@ def main():
     if sys.argv[1] == "--table":
         return table(sys.argv[2])
     out, yosys, srcs = sys.argv[1:4]
+    # paths relative to the tree: YoWASP tools see /tmp as their own scratch directory
+    cwd = os.getcwd() + "/"
+    out = out[len(cwd):] if out.startswith(cwd) else out
+    srcs = srcs.replace(cwd, "")
     want = sys.argv[4:]
     os.makedirs(out, exist_ok=True)
     res_path = f"{out}/blocks.json"

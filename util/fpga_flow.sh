@@ -5,13 +5,15 @@
 # FPGA_MGMT=1 builds the board top with the management subsystem alone (MgmtOnly).
 # Usage: fpga_flow.sh BOARD OUT YOSYS NEXTPNR ECPPACK "SOURCES" TOP "NEXTPNR_ARGS" FREQ_MHZ LPF
 set -euo pipefail
-board=$1; out=$2; yosys=$3; nextpnr=$4; ecppack=$5; srcs=$(echo $6); top=$7
+board=$1; out=${2#"$(pwd)/"}; yosys=$3; nextpnr=$4; ecppack=$5; top=$7
+# paths relative to the tree (YoWASP tools see /tmp as their own scratch directory)
+srcs=$(echo $6 | sed "s|$(pwd)/||g")
 pnr_args=$8; freq=$9; lpf=${10}
 mgmt=${FPGA_MGMT:-0}
 seed=${FPGA_SEED:-1}
 mkdir -p "$out"
 variant=$([ "$mgmt" = 1 ] && echo "management subsystem alone (MgmtOnly=1)" || echo "whole chip, $board shape")
-hex=$(pwd)/build/$board/sw/bootrom/bootrom.hex
+hex=build/$board/sw/bootrom/bootrom.hex
 param="chparam -set MgmtOnly $mgmt $top;"
 if [ -f "$hex" ]; then param="$param chparam -set BootromHex \"$hex\" $top;"
 else echo "fpga: no boot ROM image ($hex): the ROM is synthesized empty"; fi

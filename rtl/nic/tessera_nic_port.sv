@@ -403,8 +403,8 @@ module tessera_nic_port #(
   } rbeat_t;
   rbeat_t rf_in, rf_out;
   logic   rf_full, rf_empty, rf_pop;
-  assign rf_in   = '{id: axi_rsp_i.r.id, data: axi_rsp_i.r.data, resp: axi_rsp_i.r.resp,
-                     last: axi_rsp_i.r.last};
+  // field order of rbeat_t (Yosys' frontend reads no named assignment patterns)
+  assign rf_in   = {axi_rsp_i.r.id, axi_rsp_i.r.data, axi_rsp_i.r.resp, axi_rsp_i.r.last};
   assign r_ready = !rf_full;
   tessera_fifo #(.Width($bits(rbeat_t)), .Depth(2)) u_r_fifo (
     .clk_i,
