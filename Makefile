@@ -84,6 +84,8 @@ lint: deps
 	@! grep -nE "[~!-][[:space:]]*[A-Za-z_][A-Za-z0-9_]*'\\(" $(RTL_PKGS) $(RTL_SRCS) \
 	  | grep -vE "[A-Za-z0-9_)][[:space:]]*-[[:space:]]*[A-Za-z_][A-Za-z0-9_]*'\\(" \
 	  || { echo "lint: unary operator before a size cast (Yosys reads ~W'(x) as (~W)'(x)); write ~(W'(x))"; exit 1; }
+	@! grep -nE "'\\{" $(RTL_PKGS) $(RTL_SRCS) \
+	  || { echo "lint: assignment pattern '{...} (Yosys' frontend rejects it); use a concatenation or '0"; exit 1; }
 	@set -e; for t in tessera_top $(LINT_TOPS); do \
 	  verilator --lint-only -Wall --top-module $$t $(VLT_WAIVERS) $(CFG_PKG) $(RTL_PKGS) $(RTL_SRCS) \
 	    || { echo "lint: $$t FAILED"; exit 1; }; \
