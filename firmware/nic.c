@@ -51,6 +51,7 @@ typedef struct {
 static qp_t qps[NPORTS][HIF_NIC_QPS];
 static mr_t mrs[NPORTS][HIF_NIC_MRS];
 static pend_t pend[NPEND];
+static uint8_t npend[NPORTS];          /* WRITEs in flight per port */
 static volatile uint32_t irq_ports;   /* ports whose interrupt came (source disabled until handled) */
 
 /* ------------------------------------------------------------------ completions */
@@ -346,6 +347,7 @@ static uint32_t post_write(const hif_nic_req_t *r, uint32_t q, uint32_t t0, uint
         return HIF_CAUSE_NIC_BUSY;
     }
     w->used = 1u;
+    npend[p]++;
     w->seq = r->seq;
     w->t_submit = t0;
     w->t_start = now32();
@@ -458,6 +460,7 @@ static void drain(uint32_t p)
             return;   /* ring full: the entry stays at the port's queue head */
         NIC(p, CQ_POP) = NIC__CQ_POP__GO_bm;
         w->used = 0u;
+        npend[p]--;
         if (cause) {
             cp_hif.cnt.jobs_error++;
             printf("fw: nic request %lu error: port %lu qp %lu status %lu, QP state %lu\n", (unsigned long)e.seq,
@@ -480,6 +483,10 @@ void fw_nic_poll(void)
     uint32_t seen = irq_ports;
     irq_ports = 0u;
     for (uint32_t p = 0; p < NPORTS; p++) {
+        /* a port without WRITEs in flight and without an interrupt is not read (this
+         * runs in every scheduler pass after a job event) */
+        if (!npend[p] && !((seen >> p) & 1u))
+            continue;
         /* status first, then the queue: a completion after the clear raises it again */
         uint32_t s = NIC(p, IRQ_STATUS);
         if (s) {
