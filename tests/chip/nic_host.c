@@ -60,9 +60,9 @@ static void pair_close(pair_t *g) {
   memset(g, 0, sizeof *g);
 }
 
-/* Two chips joined port 0 <-> port 0, the firmware on both, each port's MAC and IPv4
- * address set through hostlink. */
-static int pair_open(tf_ctx_t *t, pair_t *g) {
+/* Two chips joined port 0 <-> port 0 (link cfg, NULL: the command line's), the firmware
+ * on both, each port's MAC and IPv4 address set through hostlink. */
+static int pair_open_link(tf_ctx_t *t, pair_t *g, const tsim_link_cfg_t *cfg) {
   memset(g, 0, sizeof *g);
   g->t = t;
   const char *fw = tf_build_path("sw/firmware/firmware.elf");
@@ -76,13 +76,23 @@ static int pair_open(tf_ctx_t *t, pair_t *g) {
   if (!g->chip[1]) return tf_fail(t, "cannot create chip 1");
   for (unsigned k = 0; k < 2; k++)
     if (tsim_multi_add(g->m, g->chip[k]) != (int)k) return tf_fail(t, "tsim_multi_add(chip %u)", k);
-  if (tsim_nic_connect(g->m, 0, 0, 1, 0, &t->opts->link) != TSIM_OK) return tf_fail(t, "tsim_nic_connect");
+  if (tsim_nic_connect(g->m, 0, 0, 1, 0, cfg ? cfg : &t->opts->link) != TSIM_OK) return tf_fail(t, "tsim_nic_connect");
   for (unsigned k = 0; k < 2; k++) {
     TF_CHECK(t, hl_open_sim_attach(g->chip[k], &g->d[k]) == HL_OK);
     HC(g, k, hl_load(g->d[k], fw, 0, 1, 3000000));
     HC(g, k, hl_nic_port_set(g->d[k], 0, mac_of(k), ip_of(k), NULL));
   }
   return TF_PASS;
+}
+
+static int pair_open(tf_ctx_t *t, pair_t *g) { return pair_open_link(t, g, NULL); }
+
+/* The end of a test: a request that should have been accepted was refused (rc still
+ * TF_FAIL and no failure reported yet) is reported with hostlink's reason. */
+static int pair_end(pair_t *g, int rc, int accepted_failed, unsigned k) {
+  if (accepted_failed && rc != TF_PASS) rc = tf_fail(g->t, "an accepted request failed: %s", hl_error(g->d[k]));
+  pair_close(g);
+  return rc;
 }
 
 /* QP `qp` of chip 0 port 0 <-> QP `qp` of chip 1 port 0, both to RTS through hostlink. */
@@ -331,10 +341,9 @@ TF_TEST(nic_host, qp_transitions, 6000000) {
   rc = TF_PASS;
   goto out;
 fail:
-  if (rc != TF_PASS) rc = tf_fail(t, "an accepted request failed: %s", hl_error(d));
+  return pair_end(g, rc, 1, 0);
 out:
-  pair_close(g);
-  return rc;
+  return pair_end(g, rc, 0, 0);
 }
 
 /* Requests out of range: port, QP index, unknown op, reserved words; regions outside
@@ -423,10 +432,9 @@ TF_TEST(nic_host, out_of_range, 6000000) {
   rc = TF_PASS;
   goto out;
 fail:
-  if (rc != TF_PASS) rc = tf_fail(t, "an accepted request failed: %s", hl_error(d));
+  return pair_end(g, rc, 1, 1);
 out:
-  pair_close(g);
-  return rc;
+  return pair_end(g, rc, 0, 1);
 }
 
 /* Posting refused: a QP in RTR, a QP without a requester, a misaligned or outside local
@@ -485,10 +493,9 @@ TF_TEST(nic_host, post_refused, 6000000) {
   rc = TF_PASS;
   goto out;
 fail:
-  if (rc != TF_PASS) rc = tf_fail(t, "an accepted request failed: %s", hl_error(d));
+  return pair_end(g, rc, 1, 0);
 out:
-  pair_close(g);
-  return rc;
+  return pair_end(g, rc, 0, 0);
 }
 
 /* A WRITE past the region's end and one with another R_Key (one packet each): an error
@@ -548,6 +555,122 @@ TF_TEST(nic_host, write_bounds, 10000000) {
 out:
   pair_close(g);
   return rc;
+}
+
+/* Eight WRITEs posted at once on two QPs (QP 0 selective, MTU 1024; QP 1 go-back-N, MTU
+ * 256), each into its own 4 KiB slot of the region: all in flight together through the
+ * firmware's table and the port's queues, every completion names its QP, the window
+ * equals the image, the query counts every packet and shows the requesters idle. */
+TF_TEST(nic_host, write_many, 12000000) {
+  pair_t g0, *g = &g0;
+  int rc = pair_open(t, g);
+  if (rc != TF_PASS) return pair_end(g, rc, 0, 0);
+  rc = TF_FAIL;
+  if (connect_qp(g, 0, 3, 1) != TF_PASS || connect_qp(g, 1, 1, 0) != TF_PASS || window_init(g) != TF_PASS)
+    return pair_end(g, rc, 0, 0);
+  if (hl_mr_reg(g->d[1], 0, REGION, REG_BYTES, RKEY, HIF_NIC_MR_WRITE, NULL, NULL) != HL_OK)
+    return pair_end(g, rc, 1, 1);
+  enum { N = 8 };
+  uint8_t *data = malloc(N * 4096);
+  uint32_t seq[N], len[N], off[N], pkts[2] = {0, 0};
+  if (!data) return pair_end(g, tf_fail(t, "out of memory"), 0, 0);
+  for (unsigned i = 0; i < N; i++) {
+    len[i] = 1 + tf_rand_below(t, 4096);
+    off[i] = 4096 * i + tf_rand_below(t, 4096 - len[i] + 1);
+    for (uint32_t b = 0; b < len[i]; b++) data[4096 * i + b] = (uint8_t)tf_rand32(t);
+    pkts[i & 1] += (len[i] + (i & 1 ? 255u : 1023u)) / (i & 1 ? 256u : 1024u);
+  }
+  if (hl_write(g->d[0], SRC, data, N * 4096) != HL_OK) {
+    free(data);
+    return pair_end(g, rc, 1, 0);
+  }
+  for (unsigned i = 0; i < N; i++)
+    if (hl_rdma_write(g->d[0], 0, i & 1, SRC + 4096 * i, REGION + off[i], RKEY, len[i], &seq[i]) != HL_OK) {
+      free(data);
+      return pair_end(g, rc, 1, 0);
+    }
+  for (unsigned i = 0; i < N; i++) {
+    hl_completion_t c;
+    char buf[200];
+    const int w = hl_wait(g->d[0], seq[i], 3000000, &c);
+    if (w != HL_COMPLETED || c.detail != HIF_NIC_DETAIL(0, i & 1, 0)) {
+      rc = tf_fail(t, "WRITE %u (%u bytes, qp %u): %s, %s, detail 0x%x, %u cycles from the doorbell to its completion",
+                   i, len[i], i & 1, hl_wait_name(w), hl_nic_describe(&c, buf, sizeof buf), c.detail,
+                   c.t_end - c.t_start);
+      free(data);
+      return pair_end(g, rc, 0, 0);
+    }
+    memcpy(g->img + GUARD + off[i], data + 4096 * i, len[i]);
+    tf_log(t, "WRITE %u: %u bytes on qp %u, %u cycles from the port's doorbell to the completion entry", i, len[i],
+           i & 1, c.t_end - c.t_start);
+  }
+  free(data);
+  if (window_check(g, "eight WRITEs in flight together") != TF_PASS) return pair_end(g, rc, 0, 0);
+  for (unsigned qp = 0; qp < 2; qp++) {
+    hif_nic_info_t qi;
+    if (qp_state_is(g, 0, qp, HIF_QPS_RTS, &qi) != TF_PASS) return pair_end(g, rc, 0, 0);
+    if (qi.pkts != pkts[qp] || !(qi.state & HIF_NIC_INFO_REQ_IDLE))
+      return pair_end(g, tf_fail(t, "qp %u: %u packets sent (expected %u), state 0x%x", qp, qi.pkts, pkts[qp], qi.state),
+                      0, 0);
+  }
+  return pair_end(g, TF_PASS, 0, 0);
+}
+
+/* 3 % of the frames dropped in each direction: a 16 KiB WRITE on each of two QPs (QP 0
+ * selective, QP 1 go-back-N, MTU 256), in flight together, both land exactly; the link
+ * dropped frames and the query shows the requesters' resends. */
+TF_TEST(nic_host, write_lossy, 12000000) {
+  pair_t g0, *g = &g0;
+  tsim_link_cfg_t cfg = t->opts->link;
+  if (!cfg.drop_ppm) cfg.drop_ppm = 30000;
+  int rc = pair_open_link(t, g, &cfg);
+  if (rc != TF_PASS) return pair_end(g, rc, 0, 0);
+  rc = TF_FAIL;
+  if (connect_qp(g, 0, 1, 1) != TF_PASS || connect_qp(g, 1, 1, 0) != TF_PASS || window_init(g) != TF_PASS)
+    return pair_end(g, rc, 0, 0);
+  if (hl_mr_reg(g->d[1], 0, REGION, REG_BYTES, RKEY, HIF_NIC_MR_WRITE, NULL, NULL) != HL_OK)
+    return pair_end(g, rc, 1, 1);
+  const uint32_t len = 16384;
+  uint8_t *data = malloc(2 * len);
+  if (!data) return pair_end(g, tf_fail(t, "out of memory"), 0, 0);
+  for (uint32_t b = 0; b < 2 * len; b++) data[b] = (uint8_t)tf_rand32(t);
+  uint32_t seq[2];
+  if (hl_write(g->d[0], SRC, data, 2 * len) != HL_OK ||
+      hl_rdma_write(g->d[0], 0, 0, SRC, REGION + 100, RKEY, len, &seq[0]) != HL_OK ||
+      hl_rdma_write(g->d[0], 0, 1, SRC + len, REGION + len + 200, RKEY, len - 300, &seq[1]) != HL_OK) {
+    free(data);
+    return pair_end(g, rc, 1, 0);
+  }
+  for (unsigned k = 0; k < 2; k++) {
+    hl_completion_t c;
+    char buf[200];
+    const int w = hl_wait(g->d[0], seq[k], 6000000, &c);
+    if (w != HL_COMPLETED) {
+      free(data);
+      return pair_end(g, tf_fail(t, "WRITE on qp %u: %s, %s", k, hl_wait_name(w), hl_nic_describe(&c, buf, sizeof buf)),
+                      0, 0);
+    }
+  }
+  memcpy(g->img + GUARD + 100, data, len);
+  memcpy(g->img + GUARD + len + 200, data + len, len - 300);
+  free(data);
+  if (window_check(g, "two WRITEs over a lossy link") != TF_PASS) return pair_end(g, rc, 0, 0);
+  tsim_link_stats_t ls[2];
+  tsim_link_stats(tsim_multi_link(g->m, 0, 0), &ls[0]);
+  tsim_link_stats(tsim_multi_link(g->m, 1, 0), &ls[1]);
+  hif_nic_info_t qi[2];
+  for (unsigned qp = 0; qp < 2; qp++)
+    if (qp_state_is(g, 0, qp, HIF_QPS_RTS, &qi[qp]) != TF_PASS) return pair_end(g, rc, 0, 0);
+  tf_log(t, "link 0->1: %llu sent, %llu dropped; 1->0: %llu sent, %llu dropped; qp 0 (selective): %u packets, %u "
+         "resent, %u timeouts; qp 1 (go-back-N): %u packets, %u resent, %u timeouts",
+         (unsigned long long)ls[0].sent, (unsigned long long)ls[0].dropped, (unsigned long long)ls[1].sent,
+         (unsigned long long)ls[1].dropped, qi[0].pkts, qi[0].resends, qi[0].timeouts, qi[1].pkts, qi[1].resends,
+         qi[1].timeouts);
+  if (!ls[0].dropped) return pair_end(g, tf_fail(t, "the link dropped no data frame (seed/rate)"), 0, 0);
+  if (!qi[0].resends && !qi[1].resends)
+    return pair_end(g, tf_fail(t, "%llu frames dropped but the query shows no resend", (unsigned long long)ls[0].dropped),
+                    0, 0);
+  return pair_end(g, TF_PASS, 0, 0);
 }
 
 #endif /* TESSERA_NIC_PORTS > 0 */
