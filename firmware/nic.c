@@ -52,6 +52,7 @@ static qp_t qps[NPORTS][HIF_NIC_QPS];
 static mr_t mrs[NPORTS][HIF_NIC_MRS];
 static pend_t pend[NPEND];
 static uint8_t npend[NPORTS];          /* WRITEs in flight per port */
+static uint32_t npend_all;             /* and on all ports */
 static volatile uint32_t irq_ports;   /* ports whose interrupt came (source disabled until handled) */
 
 /* ------------------------------------------------------------------ completions */
@@ -348,6 +349,7 @@ static uint32_t post_write(const hif_nic_req_t *r, uint32_t q, uint32_t t0, uint
     }
     w->used = 1u;
     npend[p]++;
+    npend_all++;
     w->seq = r->seq;
     w->t_submit = t0;
     w->t_start = now32();
@@ -461,6 +463,7 @@ static void drain(uint32_t p)
         NIC(p, CQ_POP) = NIC__CQ_POP__GO_bm;
         w->used = 0u;
         npend[p]--;
+        npend_all--;
         if (cause) {
             cp_hif.cnt.jobs_error++;
             printf("fw: nic request %lu error: port %lu qp %lu status %lu, QP state %lu\n", (unsigned long)e.seq,
@@ -480,6 +483,8 @@ static void nic_isr(uint32_t src)
 
 void fw_nic_poll(void)
 {
+    if (!npend_all && !irq_ports)
+        return;   /* the common case of a job's scheduler pass: nothing to read */
     uint32_t seen = irq_ports;
     irq_ports = 0u;
     for (uint32_t p = 0; p < NPORTS; p++) {
