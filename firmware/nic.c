@@ -306,7 +306,9 @@ static uint32_t mr_dereg(const hif_nic_req_t *r, uint32_t *det)
 }
 
 /* ------------------------------------------------------------------ WRITE */
-/* 0 and *idx: posted at the port's doorbell; else the cause. */
+/* HIF_CAUSE_NONE: posted at the port's doorbell; WAIT: no room in the firmware's table
+ * or the port's work-request queue (the request stays in its ring); else the cause. */
+#define WAIT 0xFFu
 static uint32_t post_write(const hif_nic_req_t *r, uint32_t q, uint32_t t0, uint32_t *det)
 {
     uint32_t p = r->port, qp = r->qp;
@@ -328,10 +330,8 @@ static uint32_t post_write(const hif_nic_req_t *r, uint32_t q, uint32_t t0, uint
     uint32_t k = 0;
     while (k < NPEND && pend[k].used)
         k++;
-    if (k == NPEND || (NIC(p, WR_STATUS) & NIC__WR_STATUS__FULL_bm)) {
-        *det = HIF_NIC_DETAIL(p, qp, k == NPEND ? 1u : 2u);
-        return HIF_CAUSE_NIC_BUSY;
-    }
+    if (k == NPEND || (NIC(p, WR_STATUS) & NIC__WR_STATUS__FULL_bm))
+        return WAIT;
     pend_t *w = &pend[k];
     w->gen = (uint8_t)(w->gen + 1u);
     NIC(p, WR_QP) = qp;
@@ -344,7 +344,7 @@ static uint32_t post_write(const hif_nic_req_t *r, uint32_t q, uint32_t t0, uint
     NIC(p, WR_DOORBELL) = NIC__WR_DOORBELL__GO_bm;
     if (NIC(p, WR_STATUS) & NIC__WR_STATUS__LOST_bm) {   /* (the queue was checked above: not expected) */
         NIC(p, WR_STATUS) = NIC__WR_STATUS__LOST_bm;
-        *det = HIF_NIC_DETAIL(p, qp, 2u);
+        *det = HIF_NIC_DETAIL(p, qp, 0u);
         return HIF_CAUSE_NIC_BUSY;
     }
     w->used = 1u;
@@ -422,6 +422,8 @@ int fw_nic_take(const hif_nic_req_t *r, uint32_t q)
         case HIF_NIC_MR_DEREG: cause = mr_dereg(r, &det); break;
         default:   /* HIF_NIC_WRITE */
             cause = post_write(r, q, t0, &det);
+            if (cause == WAIT)
+                return 0;   /* taken once a completion has made room */
             if (cause == HIF_CAUSE_NONE)
                 return 1;   /* completed by fw_nic_poll */
             break;

@@ -12,7 +12,8 @@
 void fw_nic_init(void);
 /* A NIC request at the head of submission ring q: validated and carried out, its
  * completion posted (a WRITE's when the port completes it). 0: not taken now (the
- * completion ring is full), the caller leaves it in the ring and tries again later. */
+ * completion ring is full, or a WRITE finds the firmware's table or the port's
+ * work-request queue full), the caller leaves it in the ring and tries again later. */
 int fw_nic_take(const hif_nic_req_t *r, uint32_t q);
 /* The ports' completion queues -> completion entries; the ports' interrupts
  * acknowledged (called on job events, NIC interrupts and ticks). */

@@ -109,7 +109,7 @@ enum hif_cause {          /* detail: */
   HIF_CAUSE_NIC_MR      = 18, /* why HIF_NIC_MR_*: no free region, index out of range, not registered, R_Key in use, rights */
   HIF_CAUSE_NIC_BUF     = 19, /* WRITE: local buffer not 32-byte aligned or not inside device memory */
   HIF_CAUSE_NIC_NOT_RTS = 20, /* WRITE: why = the QP's state (not RTS) */
-  HIF_CAUSE_NIC_BUSY    = 21, /* WRITE: the port's work-request queue or the firmware's table is full; submit again later */
+  HIF_CAUSE_NIC_BUSY    = 21, /* WRITE: the port lost the work request at its doorbell (not expected: the queue is checked first) */
   HIF_CAUSE_NIC_RETRY   = 22, /* WRITE completion: retry limit (no ACK progress), QP in ERROR; why = NIC status 1 */
   HIF_CAUSE_NIC_REMOTE  = 23, /* WRITE completion: error NAK from the responder (R_Key, bounds, rights, remote memory), QP in ERROR; why 2 */
   HIF_CAUSE_NIC_LOCAL   = 24, /* WRITE completion: local memory read error, QP in ERROR; why 3 */
