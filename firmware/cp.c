@@ -43,6 +43,7 @@
 #include "cp.h"
 #include "cp_fast.h"
 #include "cp_state.h"
+#include "nic.h"
 #include "pktcheck.h"
 
 /* the scheduler is on the doorbell-to-engine path: optimise it for speed */
@@ -202,23 +203,8 @@ static void log_error(const job_t *j)
 /* Write one completion entry; 0 if the completion ring is full. */
 static int cq_post(const job_t *j)
 {
-    if (cp_hif.cq_pi - cp_hif.cq_ci >= HIF_CQ_ENTRIES)
-        return 0;
-    volatile hif_cqe_t *e = &cp_hif.cq[cp_hif.cq_pi % HIF_CQ_ENTRIES];
-    e->seq = j->seq;
-    e->detail = j->detail;
-    e->sq = j->sq;
-    e->t_submit = j->t_submit;
-    e->t_start = j->t_start;
-    e->t_end = j->t_end;
-    e->rsvd = 0u;
-    __asm__ volatile("" ::: "memory");
-    e->flags = HIF_CQE_FLAGS(j->status, j->cause);
-    __asm__ volatile("" ::: "memory");
-    cp_hif.cq_pi = cp_hif.cq_pi + 1u;
-    if (j->irq)
-        intc_swirq_raise(HIF_SWIRQ_HOST);
-    return 1;
+    hif_cqe_t e = {HIF_CQE_FLAGS(j->status, j->cause), j->seq, j->detail, j->sq, j->t_submit, j->t_start, j->t_end, 0u};
+    return cp_cq_put(&e, j->irq, 0);
 }
 
 static void fail_dependents(uint32_t seq);
@@ -520,6 +506,17 @@ static void take_jobs(void)
             continue;   /* re-evaluate the free slots */
         if (pick < 0)
             return;
+        uint32_t ci = cp_hif.sq_ci[pick];
+        const hif_job_t *dsc = &cp_hif.sq[pick][ci % HIF_SQ_ENTRIES];
+        if (HIF_JOB_KIND(dsc->ctrl) == HIF_KIND_NIC) {
+            /* a NIC request (nic.c) takes no job slot; one that cannot complete
+             * now (full completion ring) stops the taking until a later pass */
+            if (!fw_nic_take((const hif_nic_req_t *)dsc, (uint32_t)pick))
+                return;
+            cp_hif.sq_ci[pick] = ci + 1u;
+            cp_hif.cnt.jobs_taken++;
+            continue;
+        }
         take_one((uint32_t)pick);
     }
 }
@@ -875,6 +872,7 @@ void fw_cp_init(void)
     intc_set_handler(INTC_SRC_SWIRQ(HIF_SWIRQ_EVENT), event_isr);
     intc_enable(INTC_SRC_SWIRQ(HIF_SWIRQ_EVENT));
     intc_host_enable(INTC_SRC_SWIRQ(HIF_SWIRQ_HOST));
+    fw_nic_init();
     __asm__ volatile("" ::: "memory");
     cp_hif.magic = HIF_MAGIC;
     SYSCTRL_REG(SCRATCH3) = (uint32_t)(uintptr_t)&cp_hif;
@@ -927,6 +925,7 @@ static void poll_once(uint32_t events)
     int qerr = qman_irq || (events & FW_EV_TICK);
     qman_irq = 0u;
     check_jobs(qerr);
+    fw_nic_poll();   /* WRITE completions of the NIC ports */
     /* a finished job may free queues for waiting ones, and slots for new ones */
     take_jobs();
     dispatch_all();

@@ -14,6 +14,7 @@
 #include "regs/qman_regs.h"
 #include "regs/syncmgr_regs.h"
 #include "tessera/hostif.h"
+#include "tessera/intc.h"
 #include "tessera/mmio.h"
 
 #define QM(k, r)      MMIO32(TESSERA_QMAN_ADDR(k) + offsetof(qman_t, r))
@@ -80,5 +81,37 @@ static inline void set_state(job_t *j, uint32_t st)
 }
 
 static inline uint32_t now32(void) { return CLINT_REG(MTIME_LO); }
+
+/* Post one completion entry: e's words, flags (HIF_CQE_FLAGS, + HIF_CQE_INFO with a
+ * record in cq_info[] of the same slot) written last, cq_pi + 1, and the host interrupt
+ * if irq. 0 (nothing written) if the completion ring is full. Used by the scheduler
+ * (jobs) and the NIC requests (nic.c). */
+static inline int cp_cq_put(const hif_cqe_t *e, uint32_t irq, const hif_nic_info_t *info)
+{
+    uint32_t pi = cp_hif.cq_pi;
+    if (pi - cp_hif.cq_ci >= HIF_CQ_ENTRIES)
+        return 0;
+    volatile hif_cqe_t *c = &cp_hif.cq[pi % HIF_CQ_ENTRIES];
+    if (info) {
+        volatile uint32_t *w = (volatile uint32_t *)&cp_hif.cq_info[pi % HIF_CQ_ENTRIES];
+        const uint32_t *s = (const uint32_t *)info;
+        for (uint32_t i = 0; i < sizeof(hif_nic_info_t) / 4u; i++)
+            w[i] = s[i];
+    }
+    c->seq = e->seq;
+    c->detail = e->detail;
+    c->sq = e->sq;
+    c->t_submit = e->t_submit;
+    c->t_start = e->t_start;
+    c->t_end = e->t_end;
+    c->rsvd = 0u;
+    __asm__ volatile("" ::: "memory");
+    c->flags = e->flags | (info ? HIF_CQE_INFO : 0u);
+    __asm__ volatile("" ::: "memory");
+    cp_hif.cq_pi = pi + 1u;
+    if (irq)
+        intc_swirq_raise(HIF_SWIRQ_HOST);
+    return 1;
+}
 
 #endif /* TESSERA_FW_CP_STATE_H */

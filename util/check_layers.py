@@ -55,7 +55,7 @@ TREES = {
         [
             ["fw"],                                   # constants
             ["events", "cp_state"],                   # event word; the scheduler's shared state
-            ["pktcheck"],                             # packet check of command buffers
+            ["pktcheck", "nic"],                      # packet check of command buffers; NIC requests
             ["cp_fast"],                              # doorbell fast path (assembly)
             ["cp"],                                   # scheduler, engine driver, hooks
             ["console"],                              # UART console, serial frames
@@ -67,7 +67,7 @@ TREES = {
         ["hostlink/src", "hostlink/include"],
         [
             ["hl_core"],                              # device handle, ops table, access, jobs
-            ["hl_cb", "hl_flash", "hl_serial", "hl_sock"],  # command buffers, SPI flash; transports
+            ["hl_cb", "hl_flash", "hl_nic", "hl_serial", "hl_sock"],  # command buffers, SPI flash, NIC; transports
             ["hl_sim"],                               # the simulator, also through its UART (serial)
             ["hl_open"],                              # open a device by name: every transport
             ["hostlink"],                             # umbrella header, for programs only

@@ -27,7 +27,8 @@ enum {
   HL_EFILE = -9,     /* file missing or unreadable / not an ELF or image */
   HL_EUNSUP = -10,   /* the transport cannot do this */
   HL_EADDRINUSE = -11, /* hl_serve: the port is in use */
-  HL_EVERIFY = -12   /* read back differs from what was written (hl_flash_verify) */
+  HL_EVERIFY = -12,  /* read back differs from what was written (hl_flash_verify) */
+  HL_EREFUSED = -13  /* the firmware refused the request (hl_error: cause and detail; hl_nic.h) */
 };
 
 /* ------------------------------------------------------------ transport */
@@ -159,6 +160,8 @@ typedef enum {
 typedef struct {
   uint32_t seq, status, cause, detail, sq;
   uint32_t t_submit, t_start, t_end;    /* firmware mtime stamps (cycles) */
+  uint32_t has_info;                    /* the entry carried a record (HIF_CQE_INFO): info */
+  hif_nic_info_t info;                  /* NIC QP query (hl_nic.h) */
 } hl_completion_t;
 
 /* Wait up to `timeout` device cycles for job `seq` (0: just look). Returns an

@@ -26,6 +26,7 @@
 #include "hl_core.h"
 #include "hl_cb.h"
 #include "hl_flash.h"
+#include "hl_nic.h"
 #include "hl_serial.h"
 #include "hl_sim.h"
 #include "hl_sock.h"

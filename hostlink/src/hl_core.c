@@ -63,6 +63,7 @@ const char *hl_strerror(int code) {
     case HL_EUNSUP: return "not supported by the transport";
     case HL_EADDRINUSE: return "address in use";
     case HL_EVERIFY: return "verification failed";
+    case HL_EREFUSED: return "refused by the firmware";
     default: return "unknown error";
   }
 }
@@ -502,6 +503,9 @@ int hl_poll(hl_dev_t *d) {
     c->t_submit = e.t_submit;
     c->t_start = e.t_start;
     c->t_end = e.t_end;
+    c->has_info = (e.flags & HIF_CQE_INFO) ? 1u : 0u;
+    if (c->has_info && (rc = hl_read(d, d->hif + HIF_CQ_INFO_OFF(ci % HIF_CQ_ENTRIES), &c->info, sizeof c->info)))
+      return rc;
     d->comp_valid[e.seq % COMP_TABLE] = 1;
     uint32_t zero = 0;
     if ((rc = hl_write(d, off, &zero, 4))) return rc;

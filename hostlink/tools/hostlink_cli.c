@@ -62,6 +62,21 @@ static void usage(FILE *f) {
           "  wait SEQ [CYCLES]        wait for a job (default 10M cycles), print its completion\n"
           "  copy SRC DST SIZE [QUEUE]\n"
           "                           one DMA job (default queue dma0) copying device memory\n"
+          "NIC (the firmware programs the port; PORT 0..N-1, QP 0..15):\n"
+          "  nic-port PORT MAC IP     the port's own MAC (aa:bb:cc:dd:ee:ff) and IPv4 address\n"
+          "  qp-create PORT QP [QPN]  a QP in RESET (local QPN, default 0x100 + 16 * PORT + QP)\n"
+          "  qp-modify PORT QP STATE [ATTR=VALUE]...\n"
+          "                           STATE reset|init|rtr|rts|error; ATTR dqpn, mac, ip (the\n"
+          "                           remote end: all three), mtu (code 1..5), mode (selective|gbn),\n"
+          "                           rq_psn, sq_psn, retry, rto (with guard); INIT -> RTR needs\n"
+          "                           dqpn, mac, ip, mtu, rq_psn; RTR -> RTS needs sq_psn\n"
+          "  qp-destroy PORT QP       back to RESET, the index is free\n"
+          "  qp-query PORT QP         state, QPNs, PSNs, requester counters\n"
+          "  mr-reg PORT BASE LEN RKEY [r|w|rw]\n"
+          "                           a memory region (default w), prints its index\n"
+          "  mr-dereg PORT INDEX      remove a memory region\n"
+          "  rdma-write PORT QP LADDR VA RKEY LEN [CYCLES]\n"
+          "                           RDMA WRITE, wait for its completion (default 10M cycles)\n"
           "  serve PORT               serve this device on 127.0.0.1:PORT (tcp transport)\n"
           "  shutdown                 stop the tcp server this device is connected to\n"
           "exit status 0 if every command succeeded; a job that ended with an error fails `wait`.\n",
@@ -532,6 +547,185 @@ static int cmd_copy(hl_dev_t *d, uint32_t src, uint32_t dst, uint32_t size, cons
   return w != HL_COMPLETED;
 }
 
+/* ------------------------------------------------------------ NIC */
+static int nic_fail(hl_dev_t *d, const char *what, int rc) {
+  if (rc == HL_EREFUSED) {
+    fprintf(stderr, "hostlink: %s\n", hl_error(d));   /* names the cause, port, QP and reason */
+    return 1;
+  }
+  return fail(d, what, rc);
+}
+
+static int parse_mac(const char *s, uint64_t *mac) {
+  unsigned b[6];
+  char end;
+  if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &end) != 6) return 0;
+  *mac = 0;
+  for (int i = 0; i < 6; i++) *mac = (*mac << 8) | b[i];
+  return 1;
+}
+
+static int parse_ip(const char *s, uint32_t *ip) {
+  unsigned b[4];
+  char end;
+  if (sscanf(s, "%u.%u.%u.%u%c", &b[0], &b[1], &b[2], &b[3], &end) != 4 || b[0] > 255 || b[1] > 255 || b[2] > 255 ||
+      b[3] > 255)
+    return 0;
+  *ip = (b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3];
+  return 1;
+}
+
+/* qp-modify PORT QP STATE [ATTR=VALUE]... */
+static int cmd_qp_modify(hl_dev_t *d, unsigned port, unsigned qp, const char *st, int argc, char **argv) {
+  const int state = hl_qp_state_id(st);
+  if (state < 0) {
+    fprintf(stderr, "hostlink: qp-modify: unknown state '%s' (reset, init, rtr, rts or error)\n", st);
+    return 1;
+  }
+  hl_qp_attr_t a;
+  memset(&a, 0, sizeof a);
+  unsigned dest = 0;
+  for (int i = 0; i < argc; i++) {
+    char *eq = strchr(argv[i], '=');
+    const char *v = eq ? eq + 1 : "";
+    if (eq) *eq = 0;
+    const char *k = argv[i];
+    uint32_t x = 0;
+    int ok = 1;
+    if (!strcmp(k, "mac")) ok = parse_mac(v, &a.rmac), dest |= 1;
+    else if (!strcmp(k, "ip")) ok = parse_ip(v, &a.rip), dest |= 2;
+    else if (!strcmp(k, "mode")) {
+      ok = !strcmp(v, "selective") || !strcmp(v, "gbn");
+      a.selective = !strcmp(v, "selective");
+      a.attr_mask |= HIF_NIC_ATTR_MODE;
+    } else if (!eq || !num(v, &x)) ok = 0;
+    else if (!strcmp(k, "dqpn")) a.dqpn = x, dest |= 4;
+    else if (!strcmp(k, "mtu")) a.mtu = x, a.attr_mask |= HIF_NIC_ATTR_MTU;
+    else if (!strcmp(k, "rq_psn")) a.rq_psn = x, a.attr_mask |= HIF_NIC_ATTR_RQ_PSN;
+    else if (!strcmp(k, "sq_psn")) a.sq_psn = x, a.attr_mask |= HIF_NIC_ATTR_SQ_PSN;
+    else if (!strcmp(k, "retry")) a.retry = x, a.attr_mask |= HIF_NIC_ATTR_RETRY;
+    else if (!strcmp(k, "rto")) a.rto = x, a.attr_mask |= HIF_NIC_ATTR_TIMER;
+    else if (!strcmp(k, "guard")) a.guard = x, a.attr_mask |= HIF_NIC_ATTR_TIMER;
+    else {
+      fprintf(stderr, "hostlink: qp-modify: unknown attribute '%s' (dqpn, mac, ip, mtu, mode, rq_psn, sq_psn, retry, "
+              "rto, guard)\n", k);
+      return 1;
+    }
+    if (!ok) {
+      fprintf(stderr, "hostlink: qp-modify: bad value '%s' for %s%s\n", v, k,
+              !strcmp(k, "mac") ? " (aa:bb:cc:dd:ee:ff)" : !strcmp(k, "ip") ? " (a.b.c.d)"
+              : !strcmp(k, "mode") ? " (selective or gbn)" : " (a 32-bit number)");
+      return 1;
+    }
+  }
+  if (dest && dest != 7) {
+    fprintf(stderr, "hostlink: qp-modify: the remote end needs dqpn, mac and ip together\n");
+    return 1;
+  }
+  if (dest) a.attr_mask |= HIF_NIC_ATTR_DEST;
+  if ((a.attr_mask & HIF_NIC_ATTR_TIMER) && !a.rto) a.rto = 20000;
+  if ((a.attr_mask & HIF_NIC_ATTR_TIMER) && !a.guard) a.guard = 1000;
+  int rc = hl_qp_modify(d, port, qp, (unsigned)state, &a, NULL);
+  if (rc) return nic_fail(d, "qp-modify", rc);
+  printf("qp %u of port %u: %s\n", qp, port, hl_qp_state_name((unsigned)state));
+  return 0;
+}
+
+static int cmd_qp_query(hl_dev_t *d, unsigned port, unsigned qp) {
+  hif_nic_info_t i;
+  int rc = hl_qp_query(d, port, qp, &i, NULL);
+  if (rc) return nic_fail(d, "qp-query", rc);
+  printf("qp %u of port %u: state %s, qpn 0x%06x -> 0x%06x, mtu code %u, %s, sq_psn 0x%06x rq_psn 0x%06x; "
+         "requester %s%s, packets %u resent %u timeouts %u\n",
+         qp, port, hl_qp_state_name(HIF_NIC_INFO_STATE(i.state)), i.lqpn, i.dqpn, HIF_NIC_INFO_MTU(i.state),
+         (i.state & HIF_NIC_INFO_SELECTIVE) ? "selective" : "go-back-N", i.sq_psn, i.rq_psn,
+         !(i.state & HIF_NIC_INFO_REQ) ? "none" : (i.state & HIF_NIC_INFO_REQ_ERR) ? "in error" : "ok",
+         (i.state & HIF_NIC_INFO_REQ) && (i.state & HIF_NIC_INFO_REQ_IDLE) ? " (idle)" : "", i.pkts, i.resends,
+         i.timeouts);
+  return 0;
+}
+
+/* The NIC commands (argv[0] is the command); -1: not a NIC command. */
+static int nic_cmd(hl_dev_t *d, int argc, char **argv) {
+  const char *c = argv[0];
+  static const char *const names[] = {"nic-port", "qp-create", "qp-modify", "qp-destroy", "qp-query",
+                                      "mr-reg", "mr-dereg", "rdma-write"};
+  unsigned k = 0;
+  while (k < sizeof names / sizeof names[0] && strcmp(c, names[k])) k++;
+  if (k == sizeof names / sizeof names[0]) return -1;
+  uint32_t n[8] = {0};
+  int rc;
+  /* every command starts with PORT and (but nic-port) a number; mr-reg's access and
+   * qp-modify's state and attributes are words */
+  const int nnum = k == 0 ? 1 : k == 2 ? 2 : k == 5 ? 4 : argc - 1;
+  static const int min_args[] = {4, 3, 4, 3, 3, 5, 3, 7}, max_args[] = {4, 4, 64, 3, 3, 6, 3, 8};
+  if (argc < min_args[k] || argc > max_args[k]) {
+    fprintf(stderr, "hostlink: %s: wrong number of arguments (see --help)\n", c);
+    return 2;
+  }
+  for (int i = 1; i <= nnum && i < argc; i++)
+    if (!num(argv[i], &n[i - 1])) {
+      fprintf(stderr, "hostlink: %s: '%s' is not a 32-bit number\n", c, argv[i]);
+      return 1;
+    }
+  if (!hl_hif_addr(d) && (rc = hl_attach_fw(d, 0))) return fail(d, c, rc);
+  const unsigned port = n[0], qp = n[1];
+  switch (k) {
+    case 0: {
+      uint64_t mac;
+      uint32_t ip;
+      if (!parse_mac(argv[2], &mac) || !parse_ip(argv[3], &ip)) {
+        fprintf(stderr, "hostlink: nic-port: MAC aa:bb:cc:dd:ee:ff and IPv4 a.b.c.d expected\n");
+        return 1;
+      }
+      if ((rc = hl_nic_port_set(d, port, mac, ip, NULL))) return nic_fail(d, c, rc);
+      printf("port %u: MAC %s, IPv4 %s\n", port, argv[2], argv[3]);
+      return 0;
+    }
+    case 1: {
+      uint32_t qpn = 0;
+      if ((rc = hl_qp_create(d, port, qp, argc == 4 ? n[2] : 0, &qpn, NULL))) return nic_fail(d, c, rc);
+      printf("qp %u of port %u: created, qpn 0x%06x, RESET\n", qp, port, qpn);
+      return 0;
+    }
+    case 2: return cmd_qp_modify(d, port, qp, argv[3], argc - 4, argv + 4);
+    case 3:
+      if ((rc = hl_qp_destroy(d, port, qp, NULL))) return nic_fail(d, c, rc);
+      printf("qp %u of port %u: destroyed\n", qp, port);
+      return 0;
+    case 4: return cmd_qp_query(d, port, qp);
+    case 5: {
+      const char *acc = argc == 6 ? argv[5] : "w";
+      unsigned access = !strcmp(acc, "r") ? HIF_NIC_MR_READ : !strcmp(acc, "w") ? HIF_NIC_MR_WRITE
+                        : !strcmp(acc, "rw") ? HIF_NIC_MR_READ | HIF_NIC_MR_WRITE : 0u;
+      if (!access) {
+        fprintf(stderr, "hostlink: mr-reg: access '%s' is not r, w or rw\n", acc);
+        return 1;
+      }
+      unsigned idx;
+      if ((rc = hl_mr_reg(d, port, n[1], n[2], n[3], access, &idx, NULL))) return nic_fail(d, c, rc);
+      printf("region %u of port %u: [0x%08x, +0x%x) R_Key 0x%08x\n", idx, port, n[1], n[2], n[3]);
+      return 0;
+    }
+    case 6:
+      if ((rc = hl_mr_dereg(d, port, n[1], NULL))) return nic_fail(d, c, rc);
+      printf("region %u of port %u: removed\n", n[1], port);
+      return 0;
+    default: {
+      uint32_t seq;
+      if ((rc = hl_rdma_write(d, port, qp, n[2], n[3], n[4], n[5], &seq))) return fail(d, c, rc);
+      hl_completion_t comp;
+      int w = hl_wait(d, seq, argc == 8 ? n[6] : 10000000u, &comp);
+      if (w < 0) return fail(d, "rdma-write: wait", w);
+      char buf[200];
+      if (w == HL_BUSY || w == HL_TIMEDOUT) printf("rdma-write %u: %s\n", seq, hl_wait_name(w));
+      else if (w == HL_COMPLETED) printf("rdma-write %u: completed, %u bytes\n", seq, n[5]);
+      else fprintf(stderr, "hostlink: rdma-write %u: %s\n", seq, hl_nic_describe(&comp, buf, sizeof buf));
+      return w != HL_COMPLETED;
+    }
+  }
+}
+
 /* ------------------------------------------------------------ flash */
 static void flash_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
   progress_t *p = ctx;
@@ -640,6 +834,7 @@ static int run_cmd(hl_dev_t *d, int argc, char **argv) {
     return (rc = hl_serve(ops, ctx, (int)v, NULL, NULL, 1)) ? fail(d, "serve", rc) : 0;
   }
   if (!strcmp(c, "shutdown") && argc == 1) return (rc = hl_shutdown_server(d)) ? fail(d, "shutdown", rc) : 0;
+  if ((rc = nic_cmd(d, argc, argv)) >= 0) return rc;
   fprintf(stderr, "hostlink: bad command '%s' (see --help)\n", c);
   return 2;
 }
