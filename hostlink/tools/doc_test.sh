@@ -15,7 +15,7 @@
 set -u
 B=build/proto
 SEED=1
-TMO=300
+TMO=600   # a hang guard: the served flash example took up to 284 s on a busy 2-core machine
 while [ $# -gt 0 ]; do
   case "$1" in
     --seed) [ $# -ge 2 ] || { echo "usage: $0 [BUILD_DIR] [--seed N]" >&2; exit 2; }; SEED=$2; shift 2 ;;
