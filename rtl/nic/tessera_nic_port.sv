@@ -406,7 +406,7 @@ module tessera_nic_port #(
   // field order of rbeat_t (Yosys' frontend reads no named assignment patterns)
   assign rf_in   = {axi_rsp_i.r.id, axi_rsp_i.r.data, axi_rsp_i.r.resp, axi_rsp_i.r.last};
   assign r_ready = !rf_full;
-  tessera_fifo #(.Width($bits(rbeat_t)), .Depth(2)) u_r_fifo (
+  tessera_fifo #(.Width($bits(rf_in)), .Depth(2)) u_r_fifo (
     .clk_i,
     .rst_ni,
     .push_i (axi_rsp_i.r_valid),
