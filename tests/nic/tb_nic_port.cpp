@@ -32,9 +32,9 @@
 // --bench (suite `nic_port` of `make bench`, `make nic-bench`): goodput against the WRITE
 // size, selective against go-back-N under loss, the latency of a 64-byte WRITE from the
 // pins; each run is a scenario as above with all its checks, and prints a BENCH record.
-// Usage: Vtb_nic_port_top [--seed N] [--only NAME] [--bench] (SEED in the environment as
-// well; TB_TRACE=1 prints every frame and completion). Ends with "N passed, M
-// failed", one count per scenario.
+// Usage: Vtb_nic_port_top [--seed N] [--only NAME] [--bench] (SEED in the environment
+// as well; TB_TRACE=1 prints every frame sent and taken in, and every completion). Ends
+// with "N passed, M failed", one count per scenario (per run with --bench).
 #include <verilated.h>
 
 #include <algorithm>
@@ -226,6 +226,9 @@ struct Sys {
       uint32_t len = 0;
       if (tsim_link_recv(p->in, now, buf, sizeof buf, &len, NULL)) {
         p->rxf.assign(buf, buf + len);
+        roce_pkt_t k;   // the frame's time into the port (behind the ones it still takes)
+        if (getenv("TB_TRACE") && roce_parse(buf, len, &k) == ROCE_OK)
+          printf("  %" PRIu64 " %s rx op %02x psn %06x syn %02x\n", now, p->name, k.opcode, k.psn, k.syndrome);
         p->rxpos = 0;
         p->rxbusy = len > 0;
       }
