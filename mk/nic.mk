@@ -9,6 +9,7 @@
 #          nic-req-test   requester block testbench (req_arb with two requesters, reference responder)
 #          nic-red-test   reduction datapath (tessera_nic_reduce) against the golden element functions
 #          nic-port-test  port block testbench (two tessera_nic_port over link models, APB only)
+#          nic-bench    the port bench: goodput, loss recovery, latency (bench suite nic_port)
 #          nic-lint     lint the RTL units alone; nic-synth  Yosys cell count of tessera_nic_port
 # Needs tshark (Debian package, installed by util/deps.sh), zlib, scapy in .venv.
 
@@ -188,6 +189,11 @@ $(NIC_PORT_TB): $(NIC_TB_DEPS) $(NIC_REF_OBJS) tests/nic/tb_nic_port_top.sv test
 nic-port-tb: $(NIC_PORT_TB)
 nic-port-test: $(NIC_PORT_TB)
 	$(call nic_run_tbs,$(NIC_BUILD)/port_test.log,$(NIC_PORT_TB) --seed $(NIC_SEED))
+# the port bench (bench suite `nic_port`, docs/nic.md "Figures"): goodput against the WRITE size,
+# selective against go-back-N under loss, latency of a 64-byte WRITE; BENCH records, about 80 s
+.PHONY: nic-bench
+nic-bench: $(NIC_PORT_TB)
+	$(call nic_run_tbs,$(NIC_BUILD)/port_bench.log,$(NIC_PORT_TB) --bench --seed $(NIC_SEED))
 
 # Yosys synthesis of the port (generic cells, no latches). The whole port does not fit one
 # WebAssembly Yosys process (4 GiB), so it is synthesized in three runs: tessera_nic_requester

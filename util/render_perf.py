@@ -10,8 +10,8 @@ a directive is replaced by what it names; every figure of the page comes from th
   @table SUITE [REGEX]  the records of SUITE (whose name matches REGEX): one table per
                         set of fields (case, measured, ideal, utilization, the bench's
                         own fields)
-  @plot mme | tpc       an SVG plot written next to the page (docs/mme_utilization.svg,
-                        docs/tpc_scaling.svg) and its image link
+  @plot mme | tpc | nic an SVG plot written next to the page (docs/mme_utilization.svg,
+                        docs/tpc_scaling.svg, docs/nic_goodput.svg) and its image link
 
 Every record must appear in some @table (the script fails otherwise), so a new bench
 shows up as an error until the page says what it measures.
@@ -47,6 +47,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "util"))
 import mme_bench_plot  # noqa: E402  (SVG drawing reused)
+import nic_bench_plot  # noqa: E402
 import tpc_bench_plot  # noqa: E402
 
 BASE = ("name", "unit", "cycles", "ideal", "util", "suite")
@@ -66,8 +67,12 @@ HEAD = {"stall_in": "stall in", "stall_out": "stall out", "busy": "engine busy",
         "stream_misses": "stream job misses", "target_idle": "target idle", "tpc_run": "TPC run", "wakeup_min":
         "firmware wake-up (min)", "instructions_per_job": "instructions/job", "passes_per_job": "scheduler passes/job",
         "total_cycles": "total cycles", "sim_cycles": "simulated cycles", "burst_beats": "burst beats",
-        "consumer": "consumer", "contiguous": "contiguous"}
-PLOTS = {"mme": "mme_utilization.svg", "tpc": "tpc_scaling.svg"}
+        "consumer": "consumer", "contiguous": "contiguous", "size": "WRITE bytes", "writes": "WRITEs",
+        "mtu": "MTU", "bytes_per_cycle": "payload B/cycle", "drop_pct": "drop % per link",
+        "of_lossless": "of lossless", "wire_only": "wire alone", "tx": "doorbell to first beat",
+        "link": "link", "rx_to_aw": "RX to AW", "rx_to_wlast": "RX to last W", "wlast_to_ack": "last W to ACK",
+        "ack_link": "ACK link", "ack_to_cpl": "ACK to completion", "wlast_to_b": "last W to B"}
+PLOTS = {"mme": "mme_utilization.svg", "tpc": "tpc_scaling.svg", "nic": "nic_goodput.svg"}
 
 
 def fmt(v):
@@ -301,7 +306,7 @@ def render(res, template):
                 out += tables(sel, d[1])
             used |= {id(r) for r in sel}
         elif d[0] == "@plot" and len(d) == 2 and d[1] in PLOTS:
-            s = (plot_mme if d[1] == "mme" else plot_tpc)(recs)
+            s = {"mme": plot_mme, "tpc": plot_tpc, "nic": nic_bench_plot.svg}[d[1]](recs)
             if s is None:
                 out.append(f"(no records for the {d[1]} plot)")
             else:

@@ -51,9 +51,11 @@ def esc(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def panel(o, x0, w, h, top, title, series, ymin, ymax, targets, tpcs):
+def panel(o, x0, w, h, top, title, series, ymin, ymax, targets, tpcs, xlabel="TPCs", xfmt=str):
     """One line chart at x0: series = [(label, colour, {tpcs: value})]; y in percent. A
-    series measured only at some TPC counts (1 MiB: 1 and all) is drawn dashed."""
+    series measured only at some TPC counts (1 MiB: 1 and all) is drawn dashed. The x
+    points are evenly spaced in the order of `tpcs`, labelled xfmt(x), the axis `xlabel`
+    (util/nic_bench_plot.py draws message sizes and loss rates with it)."""
     left, bottom = 50, 40
     pw, ph = w - left - 10, h - top - bottom
     xs = {n: x0 + left + pw * i / max(1, len(tpcs) - 1) for i, n in enumerate(tpcs)}
@@ -66,8 +68,8 @@ def panel(o, x0, w, h, top, title, series, ymin, ymax, targets, tpcs):
         o.append(f'<line x1="{x0 + left}" x2="{x0 + left + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd"/>')
         o.append(f'<text x="{x0 + left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v}%</text>')
     for n, x in xs.items():
-        o.append(f'<text x="{x:.1f}" y="{top + ph + 18}" text-anchor="middle">{n}</text>')
-    o.append(f'<text x="{x0 + left + pw / 2}" y="{top + ph + 34}" text-anchor="middle">TPCs</text>')
+        o.append(f'<text x="{x:.1f}" y="{top + ph + 18}" text-anchor="middle">{esc(xfmt(n))}</text>')
+    o.append(f'<text x="{x0 + left + pw / 2}" y="{top + ph + 34}" text-anchor="middle">{esc(xlabel)}</text>')
     for v, label in targets:
         o.append(f'<line x1="{x0 + left}" x2="{x0 + left + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
                  f'stroke="#c03030" stroke-dasharray="6,4"/>')

@@ -513,22 +513,22 @@ module tessera_nic_responder #(
           if (beats_q == 8'd1) state_d = wr_left_q == '0 ? SB : SAw;
         end
       end
-      SB: begin
-        if (bcnt_q == '0) state_d = SCommit;
-      end
-      SCommit: begin
-        if (berr_q) begin
-          cnt_d[tessera_nic_pkg::CntNakOper] = cnt_q[tessera_nic_pkg::CntNakOper] + 32'd1;
-          a_syn_d     = tessera_nic_pkg::SynNakOper;
-          qp_err_o    = 1'b1;
-          err_d       = 1'b1;
-          err_code_d  = tessera_nic_pkg::SynNakOper;
-          state_d     = SAck;
-        end else begin
-          win_commit = 1'b1;
-          cnt_d[tessera_nic_pkg::CntPlaced] = cnt_q[tessera_nic_pkg::CntPlaced] + 32'd1;
-          cnt_d[tessera_nic_pkg::CntBytes]  = cnt_q[tessera_nic_pkg::CntBytes] + 32'(len_q);
-          state_d = SAdv;
+      // the last write response in: commit in the same cycle (SCommit: a packet without payload)
+      SB, SCommit: begin
+        if (state_q == SCommit || bcnt_q == '0) begin
+          if (berr_q) begin
+            cnt_d[tessera_nic_pkg::CntNakOper] = cnt_q[tessera_nic_pkg::CntNakOper] + 32'd1;
+            a_syn_d     = tessera_nic_pkg::SynNakOper;
+            qp_err_o    = 1'b1;
+            err_d       = 1'b1;
+            err_code_d  = tessera_nic_pkg::SynNakOper;
+            state_d     = SAck;
+          end else begin
+            win_commit = 1'b1;
+            cnt_d[tessera_nic_pkg::CntPlaced] = cnt_q[tessera_nic_pkg::CntPlaced] + 32'd1;
+            cnt_d[tessera_nic_pkg::CntBytes]  = cnt_q[tessera_nic_pkg::CntBytes] + 32'(len_q);
+            state_d = SAdv;
+          end
         end
       end
       SAdv: begin
@@ -550,13 +550,14 @@ module tessera_nic_responder #(
           if (a_syn_q == tessera_nic_pkg::SynAck) cnt_d[tessera_nic_pkg::CntAcks] = cnt_q[tessera_nic_pkg::CntAcks] + 32'd1;
           else if (a_syn_q == tessera_nic_pkg::SynNakSeq && cls_q != tessera_nic_pkg::ClsHoleNak) cnt_d[tessera_nic_pkg::CntSacks] = cnt_q[tessera_nic_pkg::CntSacks] + 32'd1;
           else cnt_d[tessera_nic_pkg::CntNaks] = cnt_q[tessera_nic_pkg::CntNaks] + 32'd1;
-          state_d = SIdle;
+          // the other half's frame next, without a cycle in SIdle
+          state_d = full_q[!pxh_q] ? SCheck : SIdle;
         end
       end
       default: state_d = SIdle;
     endcase
     // the packet is done (dropped or acknowledged): its half is free
-    if (state_q != SIdle && state_d == SIdle) begin
+    if ((state_q != SIdle && state_d == SIdle) || (state_q == SAck && ack_ready_i)) begin
       full_d[pxh_q] = 1'b0;
       pxh_d         = !pxh_q;
     end

@@ -12,10 +12,12 @@
 //   ClsBeyond   selective QP, PSN >= ePSN + 128: drop silently
 //   ClsHoleNak  go-back-N QP, PSN past ePSN, first one of this hole: drop, NAK (ePSN)
 //   ClsHole     go-back-N QP, PSN past ePSN, NAK already sent: drop silently
-// commit: the packet classified ClsInOrder / ClsOoo has been written; its bit
-//   is set. ePSN then advances one PSN per cycle over every set bit (clearing
-//   it, MSN + 1 for each AckReq bit); busy_o stays high until it is done, and
-//   epsn_o / msn_o of that QP are final when busy_o is low.
+// commit: the packet classified ClsInOrder / ClsOoo has been written. A packet
+//   at ePSN whose successor is not placed moves ePSN (and MSN on AckReq) in the
+//   commit cycle itself. Otherwise its bit is set and ePSN then advances one PSN
+//   per cycle over every set bit (clearing it, MSN + 1 for each AckReq bit),
+//   stopping at the last one; busy_o stays high until it is done, and epsn_o /
+//   msn_o of that QP are final when busy_o is low.
 // nak_sent: the responder sent the sequence NAK of a ClsHoleNak packet.
 // init: the QP enters RTR: ePSN and MSN loaded, bitmaps and flag cleared.
 // PSNs are 24 bits and wrap: the distance is taken modulo 2^24 as a signed number.
@@ -101,11 +103,18 @@ module tessera_nic_rx_window #(
         nak_d[adv_qp_q]  = 1'b0;
         got_d[adv_qp_q]  = g;
         last_d[adv_qp_q] = l;
+        // done when the next PSN is not placed either (saves the cycle that would find it)
+        if (!g[7'(e[6:0] + 7'd1)]) adv_d = 1'b0;
       end else begin
         adv_d = 1'b0;
       end
     end
-    if (commit_i) begin
+    if (commit_i && psn_i == epsn_q[qp_i] && !got_q[qp_i][7'(psn_i[6:0] + 7'd1)]) begin
+      // in order with nothing placed behind it: ePSN moves over it at once (not busy)
+      if (commit_ackreq_i) msn_d[qp_i] = msn_q[qp_i] + 24'd1;
+      epsn_d[qp_i] = psn_i + 24'd1;
+      nak_d[qp_i]  = 1'b0;
+    end else if (commit_i) begin
       got_d[qp_i][psn_i[6:0]]  = 1'b1;
       last_d[qp_i][psn_i[6:0]] = commit_ackreq_i;
       adv_d    = 1'b1;

@@ -29,9 +29,12 @@
 // on receive"): sources and destination hold FP32 or BF16 elements, WRITEs are
 // whole elements, and the target of every successful WRITE must equal the golden
 // roce_reduce of the old destination and the source, bit for bit.
-// Usage: Vtb_nic_port_top [--seed N] [--only NAME] (SEED in the environment as
-// well; TB_TRACE=1 prints every frame and completion). Ends with "N passed, M
-// failed", one count per scenario.
+// --bench (suite `nic_port` of `make bench`, `make nic-bench`): goodput against the WRITE
+// size, selective against go-back-N under loss, the latency of a 64-byte WRITE from the
+// pins; each run is a scenario as above with all its checks, and prints a BENCH record.
+// Usage: Vtb_nic_port_top [--seed N] [--only NAME] [--bench] (SEED in the environment
+// as well; TB_TRACE=1 prints every frame sent and taken in, and every completion). Ends
+// with "N passed, M failed", one count per scenario (per run with --bench).
 #include <verilated.h>
 
 #include <algorithm>
@@ -45,6 +48,7 @@
 #include <string>
 #include <vector>
 
+#include "../framework/bench_rec.h"
 #include "Vtb_nic_port_top.h"
 #include "axi_mem_model.h"
 #include "regs/nic_regs.h"
@@ -64,8 +68,8 @@ static bool chance(unsigned per_mille) { return per_mille && rnd() % 1000 < per_
 
 static const uint64_t kMemBase = 0x80000000ull;
 static const uint64_t kSrcBase = 0x80000000ull;   // sources of the WRITEs a port sends
-static const uint64_t kDstBase = 0x80400000ull;   // memory region the peer writes into
-static const uint32_t kDstLen = 0x100000;
+static const uint64_t kDstBase = 0x80800000ull;   // memory region the peer writes into
+static uint32_t g_dst_len = 0x100000;             // its length (1 MiB; the bench's long WRITEs: more)
 static const uint32_t kGuard = 4096;              // checked bytes on each side of the region
 static const uint32_t kRkey = 0x5EED0000u;
 static const unsigned kNReqQp = 4;                // tessera_nic_port NReqQp default
@@ -93,6 +97,8 @@ struct Port {
   bool rxbusy = false;
   uint64_t tx_frames = 0, tx_data = 0, tx_bad = 0, tx_payload_bad = 0;
   bool irq_seen = false;
+  // pin events (latency bench): cycle of the first one since they were cleared, 0 none yet
+  uint64_t ev_tx = 0, ev_rx = 0, ev_aw = 0, ev_wlast = 0, ev_b = 0, ev_irq = 0;
 
   explicit Port(const char *n) : name(n) {
     tessera::AxiMemConfig c;
@@ -164,6 +170,10 @@ struct Sys {
     p.pslverr = d.apb_pslverr_o;
     p.prdata = d.apb_prdata_o;
     if (d.irq_o) p.irq_seen = true;
+    if (d.irq_o && !p.ev_irq) p.ev_irq = now;
+    if (d.m_awvalid_o && d.m_awready_i && !p.ev_aw) p.ev_aw = now;
+    if (d.m_wvalid_o && d.m_wready_i && d.m_wlast_o && !p.ev_wlast) p.ev_wlast = now;
+    if (d.m_bvalid_i && d.m_bready_o && !p.ev_b) p.ev_b = now;
     // AXI master outputs into the memory model
     p.ap.awid = d.m_awid_o;
     p.ap.awaddr = d.m_awaddr_o;
@@ -187,6 +197,7 @@ struct Sys {
     // TX: collect a frame, send it on the link
     if (d.tx_tvalid_o && d.tx_tready_i) {
       if (p.txf.empty()) p.tx_start = now;
+      if (!p.ev_tx) p.ev_tx = now;
       for (int i = 0; i < 32; i++)
         if (d.tx_tkeep_o >> i & 1) p.txf.push_back((uint8_t)(d.tx_tdata_o[i / 4] >> (8 * (i % 4))));
       if (d.tx_tlast_o) {
@@ -197,6 +208,7 @@ struct Sys {
       }
     }
     if (p.rxbusy && d.rx_tready_o) {
+      if (!p.ev_rx) p.ev_rx = now;
       p.rxpos += 32;
       if (p.rxpos >= p.rxf.size()) p.rxbusy = false;
     }
@@ -214,6 +226,9 @@ struct Sys {
       uint32_t len = 0;
       if (tsim_link_recv(p->in, now, buf, sizeof buf, &len, NULL)) {
         p->rxf.assign(buf, buf + len);
+        roce_pkt_t k;   // the frame's time into the port (behind the ones it still takes)
+        if (getenv("TB_TRACE") && roce_parse(buf, len, &k) == ROCE_OK)
+          printf("  %" PRIu64 " %s rx op %02x psn %06x syn %02x\n", now, p->name, k.opcode, k.psn, k.syndrome);
         p->rxpos = 0;
         p->rxbusy = len > 0;
       }
@@ -300,7 +315,7 @@ static void port_setup(Sys &s, Port &p, uint32_t mr_red_cfg) {
   s.wr(p, REG(MR_SEL), 0);
   s.wr(p, REG(MR_BASE_LO), (uint32_t)kDstBase);
   s.wr(p, REG(MR_BASE_HI), 0);
-  s.wr(p, REG(MR_LEN), kDstLen);
+  s.wr(p, REG(MR_LEN), g_dst_len);
   s.wr(p, REG(MR_RKEY), kRkey);
   s.wr(p, REG(MR_CFG), NIC__MR_CFG__VALID_bm | NIC__MR_CFG__WR_OK_bm | mr_red_cfg);
   s.wr(p, REG(MR_CMD), 1);
@@ -416,6 +431,14 @@ struct Dir {
 
 static uint64_t g_cycles_total = 0;
 
+// what the last run() measured (the bench reads it): direction A->B
+struct RunStats {
+  uint64_t cycles, bytes;                  // first doorbell to last completion popped; bytes written
+  uint32_t pkts, resends, timeouts;        // A's requester counters
+  uint64_t wire_busy;                      // cycles the A->B wire was occupied
+};
+static RunStats g_last;
+
 static bool run(const Scenario &sc, uint64_t seed) {
   rng_state = seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
   Sys s;
@@ -456,11 +479,11 @@ static bool run(const Scenario &sc, uint64_t seed) {
   unsigned ndir = sc.bidir ? 2 : 1;
   for (int d = 0; d < 2; d++) {
     std::vector<uint8_t> &src = s.src[d];
-    src.resize(kDstLen);
+    src.resize(g_dst_len);
     for (auto &x : src) x = (uint8_t)rnd();
     if (sc.red_op) fill_fp(src, sc.red_bf16);
     dirs[d].src->mem->mem().write(kSrcBase, src.data(), src.size());
-    dirs[d].dst_init.resize(kDstLen + 2 * kGuard);
+    dirs[d].dst_init.resize(g_dst_len + 2 * kGuard);
     for (auto &x : dirs[d].dst_init) x = (uint8_t)rnd();
     if (sc.red_op) fill_fp(dirs[d].dst_init, sc.red_bf16);
     dirs[d].dst->mem->mem().write(kDstBase - kGuard, dirs[d].dst_init.data(), dirs[d].dst_init.size());
@@ -480,7 +503,7 @@ static bool run(const Scenario &sc, uint64_t seed) {
         if (sc.exact_len) w.len = sc.exact_len;
         if (sc.red_op) w.len = sc.red_bf16 ? (w.len + 1) & ~1u : (w.len + 3) & ~3u;   // whole elements
         off = (off + 31) & ~31u;   // local addresses are multiples of 32
-        if (off + w.len > kDstLen) break;
+        if (off + w.len > g_dst_len) break;
         w.off = off;
         off += w.len + rnd() % 96;
         w.rkey = kRkey;
@@ -804,6 +827,7 @@ static bool run(const Scenario &sc, uint64_t seed) {
   if (sc.bad_rkey_qp < 0 && !sc.cut && !sc.fw_error && s.a->irq_seen && lossless) fail("interrupt without an error");
 
   uint64_t bytes = bytes_ok[0] + bytes_ok[1];
+  g_last = {cycles, bytes, cn[0].pkts, cn[0].resends, cn[0].timeouts, ls[0].busy_cycles};
   printf("%s %-20s %zu+%zu WRs, %" PRIu64 " bytes in %" PRIu64 " cycles (%.1f B/cycle); A: pkts %u resends %u tmo %u "
          "acks %u; B: pkts %u resends %u tmo %u acks %u; links %" PRIu64 "/%" PRIu64 " frames, %" PRIu64 "+%" PRIu64
          " dropped, %" PRIu64 " dup %" PRIu64 " reord %" PRIu64 " corrupt%s%s\n",
@@ -817,16 +841,232 @@ static bool run(const Scenario &sc, uint64_t seed) {
   return ok;
 }
 
+// ---- bench (--bench): goodput against message size, loss recovery, latency; BENCH records
+// (tests/framework/bench_rec.h). Every run is a scenario of the test above, with all its checks
+// (memory image, completions, wire, counters); a run that fails them fails the bench.
+static const uint32_t kBenchLatency = 200;   // link latency (tsim_link_cfg_default's)
+static unsigned g_bench_runs = 0;
+static const char *g_bench_only = nullptr;   // --only NAME: that bench run alone
+static bool bench_skip(const std::string &name) { return g_bench_only && name != g_bench_only; }
+
+// wire cycles of one data frame on the link model: headers, payload padded to 4 bytes, ICRC,
+// plus the link's per-frame overhead (preamble, FCS, inter-frame gap), rounded up to whole
+// cycles of bytes_per_cycle, as tsim_link_send charges it
+static uint64_t frame_wire_cycles(uint32_t payload, bool reth) {
+  tsim_link_cfg_t lc;
+  tsim_link_cfg_default(&lc);
+  uint32_t len = ROCE_ETH_LEN + ROCE_IP_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN + (reth ? ROCE_RETH_LEN : 0) +
+                 ((payload + 3) & ~3u) + ROCE_ICRC_LEN;
+  len = std::max(len, (uint32_t)ROCE_ETH_MIN_FRAME);
+  return (len + lc.overhead + lc.bytes_per_cycle - 1) / lc.bytes_per_cycle;
+}
+
+// wire cycles of one WRITE: selective QPs send WRITE only with a RETH per packet, go-back-N
+// QPs first/middle/last with the RETH on the first only
+static uint64_t write_wire_cycles(uint32_t len, uint32_t mtu, bool selective) {
+  uint64_t c = 0;
+  uint32_t n = len ? (len + mtu - 1) / mtu : 1;
+  for (uint32_t i = 0; i < n; i++) c += frame_wire_cycles(std::min(mtu, len - i * mtu), selective || i == 0);
+  return c;
+}
+
+static std::string size_name(uint32_t b) {
+  char t[32];
+  if (b >= (1u << 20)) snprintf(t, sizeof t, "%um", b >> 20);
+  else if (b >= 1024) snprintf(t, sizeof t, "%uk", b >> 10);
+  else snprintf(t, sizeof t, "%u", b);
+  return t;
+}
+
+// one bench run: nwr WRITEs of len bytes A -> B on QP 0, MTU, mode, drop rate on both links
+static bool bench_run(const std::string &name, uint32_t len, unsigned nwr, uint8_t mtu_code, bool selective,
+                      uint32_t drop_ppm, uint64_t seed, RunStats &st) {
+  Scenario sc = {};
+  sc.name = name.c_str();
+  sc.nqp = 1;
+  sc.nwr = nwr;
+  sc.max_len = len;
+  sc.exact_len = len;
+  sc.mtu = mtu_code;
+  sc.selective = selective;
+  sc.drop_ppm = drop_ppm;
+  sc.latency = kBenchLatency;
+  sc.bad_rkey_qp = -1;
+  // room for every WRITE (run() spaces them by up to 127 bytes), at least the tests' 1 MiB
+  g_dst_len = std::max<uint32_t>(0x100000, (nwr * ((len + 127) & ~31u) + 4095) & ~4095u);
+  g_bench_runs++;
+  bool ok = run(sc, seed);
+  st = g_last;
+  g_dst_len = 0x100000;
+  if (ok && (st.bytes != (uint64_t)len * nwr)) {
+    printf("FAIL %s: %" PRIu64 " bytes written, want %" PRIu64 "\n", sc.name, st.bytes, (uint64_t)len * nwr);
+    ok = false;
+  }
+  // lossless: the wire was busy exactly the cycles the frame format gives (checks the ideal)
+  uint64_t ideal = write_wire_cycles(len, ROCE_MTU_BYTES(mtu_code), selective) * nwr;
+  if (ok && !drop_ppm && st.wire_busy != ideal) {
+    printf("FAIL %s: A->B wire busy %" PRIu64 " cycles, the frame format gives %" PRIu64 "\n", sc.name, st.wire_busy,
+           ideal);
+    ok = false;
+  }
+  return ok;
+}
+
+// Goodput: WRITEs of each size, one alone and a stream of them queued back to back on one QP
+// (the work-request queue and the requester's ring keep up to 16 in flight), lossless link.
+static unsigned bench_goodput(uint64_t seed) {
+  static const uint32_t sizes[] = {64, 256, 1024, 4096, 16384, 65536, 262144, 1u << 20, 4u << 20};
+  unsigned failed = 0;
+  for (uint8_t mtu_code : {ROCE_MTU_4096, ROCE_MTU_1024}) {
+    uint32_t mtu = ROCE_MTU_BYTES(mtu_code);
+    for (uint32_t len : sizes) {
+      // MTU 1024: a few sizes only
+      if (mtu_code == ROCE_MTU_1024 && len != 4096 && len != 65536 && len != (1u << 20)) continue;
+      for (int stream = 0; stream < 2; stream++) {
+        // a stream: 4 MiB in all (64 WRITEs at most); one WRITE alone for MTU 4096 only
+        unsigned n = stream ? (unsigned)std::max<uint32_t>(1, std::min<uint32_t>(64, (4u << 20) / len)) : 1;
+        if (!stream && mtu_code != ROCE_MTU_4096) continue;
+        if (stream && n == 1) continue;   // 4 MiB: the single WRITE is the stream
+        std::string nm = "nic_port/goodput_mtu" + std::to_string(mtu) + "_" + size_name(len) + (stream ? "_x" + std::to_string(n) : "");
+        RunStats st;
+        if (bench_skip(nm)) continue;
+        if (!bench_run(nm, len, n, mtu_code, true, 0, seed, st)) {
+          failed++;
+          continue;
+        }
+        uint64_t ideal = write_wire_cycles(len, mtu, true) * n;
+        bench_record(nm.c_str(), "cycles", (double)st.cycles, (double)ideal,
+                     "\"size\":%u,\"writes\":%u,\"mtu\":%u,\"bytes_per_cycle\":%.2f,\"packets\":%u", len, n, mtu,
+                     (double)st.bytes / (double)st.cycles, st.pkts);
+      }
+    }
+  }
+  return failed;
+}
+
+// Loss recovery: 4 WRITEs of 1 MiB (MTU 4096), selective and go-back-N, the same drop rate on
+// both links (data and acknowledgements), the same seeds; goodput against the lossless run.
+static unsigned bench_loss(uint64_t seed) {
+  static const uint32_t drops[] = {0, 1000, 10000, 50000};
+  const uint32_t len = 1u << 20, n = 4, mtu = 4096;
+  unsigned failed = 0;
+  for (int selective = 1; selective >= 0; selective--) {
+    double lossless = 0;
+    for (uint32_t ppm : drops) {
+      char nm[96];
+      snprintf(nm, sizeof nm, "nic_port/loss_%s_%u.%u", selective ? "selective" : "gobackn", ppm / 10000, ppm / 1000 % 10);
+      RunStats st;
+      if (bench_skip(nm)) continue;
+      if (!bench_run(nm, len, n, ROCE_MTU_4096, selective, ppm, seed, st)) {
+        failed++;
+        continue;
+      }
+      uint64_t ideal = write_wire_cycles(len, mtu, selective) * n;
+      double gp = (double)st.bytes / (double)st.cycles;
+      if (!ppm) lossless = gp;
+      bench_record(nm, "cycles", (double)st.cycles, (double)ideal,
+                   "\"drop_pct\":%.1f,\"seed\":%" PRIu64 ",\"packets\":%u,\"resends\":%u,\"timeouts\":%u,"
+                   "\"bytes_per_cycle\":%.2f,\"of_lossless\":%.4f",
+                   ppm / 10000.0, seed, st.pkts, st.resends, st.timeouts, gp, lossless > 0 ? gp / lossless : 0.0);
+    }
+  }
+  return failed;
+}
+
+// Latency of one 64-byte WRITE from the pins: doorbell (the APB write of WR_DOORBELL on A) ->
+// A's first frame beat -> B's first RX beat -> B's AW and last W beat -> B's ACK frame -> A's
+// first RX beat of it -> A's irq_o (IRQ_EN.cpl: a completion entered the queue). The memory
+// image and the completion are checked as in the tests.
+static unsigned bench_latency(uint64_t seed) {
+  if (bench_skip("nic_port/latency_64b")) return 0;
+  g_bench_runs++;
+  rng_state = seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
+  Sys s;
+  tsim_link_cfg_t lc;
+  tsim_link_cfg_default(&lc);
+  lc.latency = kBenchLatency;
+  lc.seed = seed;
+  tsim_link_t *ab = tsim_link_new(&lc);
+  tsim_link_t *ba = tsim_link_new(&lc);
+  s.a->out = s.b->in = ab;
+  s.b->out = s.a->in = ba;
+  s.reset();
+  const uint32_t len = 64;
+  std::vector<uint8_t> src(len), dst(len + 2 * kGuard), got(dst.size());
+  for (auto &x : src) x = (uint8_t)rnd();
+  for (auto &x : dst) x = (uint8_t)rnd();
+  s.src[0].assign(src.begin(), src.end());
+  s.a->mem->mem().write(kSrcBase, src.data(), len);
+  s.b->mem->mem().write(kDstBase - kGuard, dst.data(), dst.size());
+  QpCfg qc;
+  qc.mtu = ROCE_MTU_4096;
+  std::string why;
+  for (Port *p : {s.a.get(), s.b.get()}) port_setup(s, *p, 0);
+  if (!qp_setup(s, *s.a, *s.b, 0, qc) || !qp_setup(s, *s.b, *s.a, 0, qc)) why = "QP setup refused";
+  s.wr(*s.a, REG(IRQ_EN), NIC__IRQ_EN__ERR_bm | NIC__IRQ_EN__CPL_ERR_bm | NIC__IRQ_EN__CPL_bm);
+  for (int i = 0; i < 100; i++) s.step();
+  for (Port *p : {s.a.get(), s.b.get()}) p->ev_tx = p->ev_rx = p->ev_aw = p->ev_wlast = p->ev_b = p->ev_irq = 0;
+  Wr w;
+  w.qp = 0;
+  w.id = 0x77;
+  w.off = 0;
+  w.len = len;
+  w.rkey = kRkey;
+  if (!wr_post(s, *s.a, w)) why = "work-request queue full";
+  uint64_t t_db = s.now - 1;   // the cycle whose edge took the doorbell write
+  while (!s.a->ev_irq && s.now < t_db + 100000) s.step();
+  Cpl c;
+  if (!s.a->ev_irq) why = "no completion interrupt";
+  else if (!cq_pop(s, *s.a, c) || c.qp != 0 || c.id != w.id || c.status != kCplOk) why = "completion";
+  s.b->mem->mem().read(kDstBase - kGuard, got.data(), got.size());
+  memcpy(dst.data() + kGuard, src.data(), len);
+  if (got != dst) why = "B's memory differs from the golden image";
+  if (s.a->tx_bad || s.a->tx_payload_bad || s.b->tx_bad || s.a->errs || s.b->errs) why = "frame or APB check";
+  Port &a = *s.a, &b = *s.b;
+  // every event seen once, in this order
+  uint64_t ev[] = {t_db, a.ev_tx, b.ev_rx, b.ev_aw, b.ev_wlast, b.ev_b, b.ev_tx, a.ev_rx, a.ev_irq};
+  for (size_t i = 1; i < sizeof ev / sizeof ev[0] && why.empty(); i++)
+    if (!ev[i] || (ev[i] < ev[i - 1] && i != 6)) why = "pin events missing or out of order";
+  if (b.ev_tx < b.ev_rx || a.ev_rx < b.ev_tx) why = "ACK events out of order";
+  tsim_link_free(ab);
+  tsim_link_free(ba);
+  if (!why.empty()) {
+    printf("FAIL latency-64b: %s\n", why.c_str());
+    return 1;
+  }
+  long tx = (long)(a.ev_tx - t_db), link = (long)(b.ev_rx - a.ev_tx), rx_aw = (long)(b.ev_aw - b.ev_rx),
+       rx_w = (long)(b.ev_wlast - b.ev_rx), wr_b = (long)(b.ev_b - b.ev_wlast), ack = (long)b.ev_tx - (long)b.ev_wlast,
+       link_ack = (long)(a.ev_rx - b.ev_tx), cpl = (long)(a.ev_irq - a.ev_rx), total = (long)(a.ev_irq - t_db);
+  printf("ok   latency-64b: doorbell %" PRIu64 ", total %ld cycles: TX pipeline %ld, link %ld, RX to AW %ld, to last W "
+         "%ld, W to B %ld, last W to ACK frame %ld, ACK link %ld, ACK to completion %ld\n",
+         t_db, total, tx, link, rx_aw, rx_w, wr_b, ack, link_ack, cpl);
+  // the wire alone: two link latencies and one data and one ACK frame's serialization
+  uint64_t wire = 2 * kBenchLatency + frame_wire_cycles(len, true) + frame_wire_cycles(ROCE_AETH_LEN, false);
+  bench_record("nic_port/latency_64b", "cycles", (double)total, 0,
+               "\"wire_only\":%" PRIu64 ",\"tx\":%ld,\"link\":%ld,\"rx_to_aw\":%ld,\"rx_to_wlast\":%ld,\"wlast_to_ack\":%ld,\"ack_link\":%ld,"
+               "\"ack_to_cpl\":%ld,\"wlast_to_b\":%ld",
+               wire, tx, link, rx_aw, rx_w, ack, link_ack, cpl, wr_b);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
   uint64_t seed = 1;
   const char *only = nullptr;
+  bool bench = false;
   if (getenv("SEED")) seed = strtoull(getenv("SEED"), NULL, 0);
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
     if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+    if (!strcmp(argv[i], "--bench")) bench = true;
   }
-  printf("tb_nic_port: seed %" PRIu64 "\n", seed);
+  printf("tb_nic_port: seed %" PRIu64 "%s\n", seed, bench ? ", bench" : "");
+  if (bench) {
+    g_bench_only = only;
+    unsigned f = bench_goodput(seed) + bench_loss(seed) + bench_latency(seed);
+    printf("%u passed, %u failed\n", g_bench_runs - f, f);
+    return f ? 1 : 0;
+  }
   // name, bidir, nqp, nwr, max_len, mtu, selective, drop, dup, reorder, corrupt (ppm), latency, stall,
   // bad_rkey_qp, cut, cq_fill, fw_error
   static const Scenario sc[] = {
