@@ -1,9 +1,8 @@
 /* Suite `coll`: ring all-reduce (reduce-scatter, then all-gather) across chips over the NIC
  * ports (docs/collectives.md), the host stepping the ring through the ports' registers.
  *
- * Chip r's port 0 sends to chip (r + 1) mod n's receive port (port 2 when the chip has
- * three ports, so that both ports of a chip reach memory through the same L2 slice, else
- * port 1). The host programs every QP and memory region once: on each receive port two
+ * Chip r's port 0 sends to chip (r + 1) mod n's receive port (proto: port 2; both on
+ * DCORE 0's L2 slice, so no flush is needed between steps). The host programs every QP and memory region once: on each receive port two
  * regions over the same buffer, one with the reduce operation (reduce-scatter) and one
  * plain (all-gather). Then per ring step it posts one WRITE per chip (or `split` WRITEs
  * per chip, the chunk cut in 32-byte aligned pieces) and waits for every completion before
@@ -20,12 +19,16 @@
 #include "tessera/roce.h"
 #include "tf.h"
 
-#if TESSERA_NIC_PORTS > 1
+/* The receive port is the first other port on DCORE 0's L2 slice (port p is on DCORE
+ * p mod dcores, docs/nic.md "The NIC in the chip"), so that what a step reduces into a
+ * chip's buffer and what the next step reads from it pass through the same slice; a
+ * chip without such a port (tiny: one port) has no coll tests. */
+#if TESSERA_NIC_PORTS > TESSERA_DCORES
 
 #define COLL_BUF (TESSERA_HBM_BASE + 0x00200000u)  /* the tensor, same address on every chip */
 #define COLL_GUARD 256u                            /* canary bytes on each side */
 #define COLL_TX_PORT 0u
-#define COLL_RX_PORT (TESSERA_NIC_PORTS > 2 ? 2u : 1u)
+#define COLL_RX_PORT TESSERA_DCORES
 #define COLL_MR_RED 0u                             /* region indices on the receive port */
 #define COLL_MR_PLAIN 1u
 #define COLL_STEP_BUDGET 4000000u                  /* cycles one ring step may take */
@@ -78,6 +81,7 @@ static int ring_open(tf_ctx_t *t, ring_t *R, unsigned n, unsigned op, unsigned d
  * every completion. */
 static int ring_step(ring_t *R, int reduce, unsigned s) {
   net_t *g = &R->g;
+  const uint64_t c0 = tsim_multi_cycles(g->m);
   for (unsigned r = 0; r < R->n; ++r) {
     const unsigned j = (r + 1) % R->n;
     const coll_chunk_t c = R->ch[reduce ? coll_rs_chunk(R->n, r, s) : coll_ag_chunk(R->n, r, s)];
@@ -89,6 +93,7 @@ static int ring_step(ring_t *R, int reduce, unsigned s) {
         return TF_FAIL;
     }
   }
+  const uint64_t c1 = tsim_multi_cycles(g->m);
   for (unsigned r = 0; r < R->n; ++r) {
     const coll_chunk_t c = R->ch[reduce ? coll_rs_chunk(R->n, r, s) : coll_ag_chunk(R->n, r, s)];
     const uint32_t piece = (c.len / R->split + COLL_ALIGN - 1) / COLL_ALIGN * COLL_ALIGN;
@@ -96,6 +101,8 @@ static int ring_step(ring_t *R, int reduce, unsigned s) {
     for (unsigned k = writes; k > 0; --k)
       if (wait_cpl(g, &R->tx[r], (uint16_t)(R->next_id[r] - k), COLL_STEP_BUDGET) != TF_PASS) return TF_FAIL;
   }
+  tf_log(g->t, "%s step %u: posted in %llu cycles, completions in %llu more", reduce ? "reduce-scatter" : "all-gather",
+         s, (unsigned long long)(c1 - c0), (unsigned long long)(tsim_multi_cycles(g->m) - c1));
   return TF_PASS;
 }
 
@@ -108,6 +115,24 @@ static int ring_allreduce(ring_t *R, uint64_t *cycles) {
   for (unsigned s = 0; s + 1 < R->n; ++s)
     if (ring_step(R, 0, s) != TF_PASS) return TF_FAIL;
   *cycles = tsim_multi_cycles(R->g.m) - c0;
+  return TF_PASS;
+}
+
+/* The requesters' packet, resend and timeout counters summed over the ring (logged; a
+ * lossless link must need no resend). */
+static int ring_counters(ring_t *R, uint32_t *pkts, uint32_t *resends, uint32_t *timeouts) {
+  net_t *g = &R->g;
+  *pkts = *resends = *timeouts = 0;
+  for (unsigned r = 0; r < R->n; ++r) {
+    uint32_t v;
+    NW(r, COLL_TX_PORT, QP_SEL, R->tx[r].qp);
+    NR(r, COLL_TX_PORT, CNT_REQ_PKTS, &v);
+    *pkts += v;
+    NR(r, COLL_TX_PORT, CNT_REQ_RESENDS, &v);
+    *resends += v;
+    NR(r, COLL_TX_PORT, CNT_REQ_TIMEOUTS, &v);
+    *timeouts += v;
+  }
   return TF_PASS;
 }
 
@@ -173,6 +198,9 @@ static int allreduce_case(tf_ctx_t *t, unsigned n, unsigned op, unsigned dtype, 
       }
     }
   }
+  uint32_t pkts, resends, timeouts;
+  if (ring_counters(R, &pkts, &resends, &timeouts) != TF_PASS) goto out;
+  tf_log(t, "requesters: %u packets, %u resent, %u timeouts", pkts, resends, timeouts);
   const double link = t->opts->link.bytes_per_cycle ? t->opts->link.bytes_per_cycle : 32.0;
   const double busbw = 2.0 * (n - 1) / n * bytes / (double)cycles;
   tf_log(t, "all-reduce %s %s, %u chips, %u bytes per chip (chunk %u bytes, %u WRITEs per chunk and step): %llu "
@@ -214,9 +242,10 @@ TF_TEST(coll, allreduce_3chip_bf16, 8000000) {
 TF_TEST(coll, allreduce_4chip_bf16_max, 8000000) {
   return allreduce_case(t, 4, ROCE_RED_MAX, ROCE_RED_BF16, 8192, 1, 0);
 }
-/* `make bench` line coll_chip: 4 chips, FP32 sum, 256 KiB per chip */
+/* `make bench` line coll_chip: 4 chips, FP32 sum, 64 KiB per chip (256 KiB per chip
+ * takes about 0.9 M cycles of 4 chips, a quarter of an hour on the shared machine) */
 TF_TEST_F(coll, bench_allreduce_4chip, 60000000, TF_BENCH) {
-  return allreduce_case(t, 4, ROCE_RED_SUM, ROCE_RED_FP32, 256 * 1024, 1, 1);
+  return allreduce_case(t, 4, ROCE_RED_SUM, ROCE_RED_FP32, 64 * 1024, 1, 1);
 }
 
-#endif /* TESSERA_NIC_PORTS > 1 */
+#endif /* TESSERA_NIC_PORTS > TESSERA_DCORES */
