@@ -181,7 +181,9 @@ static int allreduce_case(tf_ctx_t *t, unsigned n, unsigned op, unsigned dtype, 
   }
   if (net_inval(&R->g) != TF_PASS) goto out;
   uint64_t cycles = 0;
+  tsim_axistats_clear(R->g.chip[0]);  /* chip_tb --axi-stats: chip 0's AXI ports during the collective */
   if (ring_allreduce(R, &cycles) != TF_PASS) goto out;
+  tsim_axistats_print(R->g.chip[0], "coll chip 0");
   for (unsigned r = 0; r < n; ++r) {
     if (tsim_l2_flush_all(R->g.chip[r]) != TSIM_OK ||
         tsim_mem_read(R->g.chip[r], COLL_BUF - COLL_GUARD, img, span) != TSIM_OK) {
