@@ -130,8 +130,9 @@ SIM_GOLDEN   := tests/golden/numfmt.c tests/mme/mme_golden.c tests/golden/cp_mod
 # the TPC assembler (kernels are assembled in-process)
 SIM_GOLDEN   += tests/tpc/tpc_model.c tests/tpc/tpc_fp.c tests/tpc/tpc_sfu.c \
                 tests/tpc/golden/tpc_golden.c tools/tpcasm/tpcasm_lib.c
-# tests/chip/nic.c: the RoCE v2 frame model (frames to inject, captures to decode)
-SIM_GOLDEN   += tests/nic/roce_model.c
+# tests/chip/nic.c: the RoCE v2 frame model (frames to inject, captures to decode);
+# tests/chip/coll.c: the ring all-reduce model
+SIM_GOLDEN   += tests/nic/roce_model.c tests/nic/coll_model.c
 # the front end (tests/chip/chip_tb.c), the test framework, the chip-level tests
 SIM_C_SRCS   := $(wildcard tests/framework/*.c) $(wildcard tests/chip/*.c) $(SIM_GOLDEN)
 SIM_OBJS     := $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(SIM_C_SRCS)) \

@@ -29,58 +29,32 @@
 #include "tessera_multi.h"
 #include "tessera_pcap.h"
 #include "tf.h"
+#include "chip_nic.h"
 
 #if TESSERA_NIC_PORTS > 0
 
-#define NIC_OFF(r) ((uint32_t)offsetof(nic_t, r))
-#define MAXCHIPS 4
 #define SRC_BASE (TESSERA_HBM_BASE + 0x00100000u)  /* source tensors */
 #define DST_BASE (TESSERA_HBM_BASE + 0x00400000u)  /* the receiver's memory region */
 #define MR_BYTES 0x00200000u
 #define GUARD 256u                                  /* fill bytes checked on each side */
 
-typedef struct {
-  tf_ctx_t *t;
-  tsim_multi_t *m;
-  tsim_t *chip[MAXCHIPS];
-  unsigned n;
-} net_t;
-
-/* One end of a queue pair: QP table index `qp` of port `port` of chip `chip`. */
-typedef struct {
-  unsigned chip, port, qp;
-  uint32_t qpn, psn;   /* local QPN, first PSN this end sends */
-} qp_end_t;
-
-static uint64_t port_mac(unsigned chip, unsigned port) { return 0x025400000000ull | (chip << 8) | port; }
-static uint32_t port_ip(unsigned chip, unsigned port) { return 0x0A000000u | (chip << 8) | (port + 1u); }
-static uint32_t nic_reg(unsigned port, uint32_t off) { return TESSERA_NIC_ADDR(port) + off; }
-
-static int nw(net_t *g, unsigned c, unsigned p, uint32_t off, uint32_t v) {
+int nw(net_t *g, unsigned c, unsigned p, uint32_t off, uint32_t v) {
   int rc = tsim_host_write32(g->chip[c], nic_reg(p, off), v);
   if (rc != TSIM_OK)
     return tf_fail(g->t, "chip %u port %u: write 0x%08x to NIC offset 0x%03x: %s", c, p, v, off,
                    tsim_last_error(g->chip[c]));
   return TF_PASS;
 }
-static int nr(net_t *g, unsigned c, unsigned p, uint32_t off, uint32_t *v) {
+int nr(net_t *g, unsigned c, unsigned p, uint32_t off, uint32_t *v) {
   int rc = tsim_host_read32(g->chip[c], nic_reg(p, off), v);
   if (rc != TSIM_OK)
     return tf_fail(g->t, "chip %u port %u: read of NIC offset 0x%03x: %s", c, p, off, tsim_last_error(g->chip[c]));
   return TF_PASS;
 }
-#define NW(c, p, r, v)                                        \
-  do {                                                        \
-    if (nw(g, (c), (p), NIC_OFF(r), (v)) != TF_PASS) return TF_FAIL; \
-  } while (0)
-#define NR(c, p, r, v)                                        \
-  do {                                                        \
-    if (nr(g, (c), (p), NIC_OFF(r), (v)) != TF_PASS) return TF_FAIL; \
-  } while (0)
 
 /* Chip 0 is the framework's t->sim; the others are created like it. cfg NULL: the
  * command line's link (chip_tb --link-*); topo NULL: no connection. */
-static int net_open(tf_ctx_t *t, net_t *g, unsigned n, const char *topo, const tsim_link_cfg_t *cfg) {
+int net_open(tf_ctx_t *t, net_t *g, unsigned n, const char *topo, const tsim_link_cfg_t *cfg) {
   memset(g, 0, sizeof *g);
   g->t = t;
   g->n = n;
@@ -110,7 +84,7 @@ static int net_open(tf_ctx_t *t, net_t *g, unsigned n, const char *topo, const t
   return TF_PASS;
 }
 
-static void net_close(net_t *g) {
+void net_close(net_t *g) {
   if (g->m) tsim_multi_free(g->m);
   for (unsigned i = 1; i < g->n; ++i)
     if (g->chip[i]) tsim_destroy(g->chip[i]);
@@ -118,7 +92,7 @@ static void net_close(net_t *g) {
 }
 
 /* Move QP x.qp of its port to `state` (docs/regs/nic.md QP_CMD) and check QP_STATUS. */
-static int qp_modify(net_t *g, const qp_end_t *x, unsigned state) {
+int qp_modify(net_t *g, const qp_end_t *x, unsigned state) {
   uint32_t st = 0;
   NW(x->chip, x->port, QP_SEL, x->qp);
   NW(x->chip, x->port, QP_CMD, (state << NIC__QP_CMD__STATE_bp) | NIC__QP_CMD__GO_bm);
@@ -130,7 +104,7 @@ static int qp_modify(net_t *g, const qp_end_t *x, unsigned state) {
 }
 
 /* Connect the two ends (each one's attributes point at the other), RESET -> INIT -> RTR -> RTS. */
-static int qp_connect(net_t *g, const qp_end_t *a, const qp_end_t *b, unsigned mtu, int selective) {
+int qp_connect(net_t *g, const qp_end_t *a, const qp_end_t *b, unsigned mtu, int selective) {
   for (int k = 0; k < 2; ++k) {
     const qp_end_t *x = k ? b : a, *y = k ? a : b;
     NW(x->chip, x->port, QP_SEL, x->qp);
@@ -149,19 +123,23 @@ static int qp_connect(net_t *g, const qp_end_t *a, const qp_end_t *b, unsigned m
 }
 
 /* Memory region `idx` of a port: [base, base + len), R_Key rkey, remote WRITE allowed. */
-static int mr_write(net_t *g, unsigned c, unsigned p, unsigned idx, uint32_t base, uint32_t len, uint32_t rkey) {
+int mr_write(net_t *g, unsigned c, unsigned p, unsigned idx, uint32_t base, uint32_t len, uint32_t rkey) {
+  return mr_write_red(g, c, p, idx, base, len, rkey, 0);
+}
+int mr_write_red(net_t *g, unsigned c, unsigned p, unsigned idx, uint32_t base, uint32_t len, uint32_t rkey,
+                 uint32_t red) {
   NW(c, p, MR_SEL, idx);
   NW(c, p, MR_BASE_LO, base);
   NW(c, p, MR_BASE_HI, 0);
   NW(c, p, MR_LEN, len);
   NW(c, p, MR_RKEY, rkey);
-  NW(c, p, MR_CFG, NIC__MR_CFG__VALID_bm | NIC__MR_CFG__WR_OK_bm);
+  NW(c, p, MR_CFG, NIC__MR_CFG__VALID_bm | NIC__MR_CFG__WR_OK_bm | red);
   NW(c, p, MR_CMD, NIC__MR_CMD__GO_bm);
   return TF_PASS;
 }
 
 /* RDMA WRITE work request at x's doorbell. */
-static int post_write(net_t *g, const qp_end_t *x, uint16_t id, uint32_t laddr, uint32_t va, uint32_t rkey,
+int post_write(net_t *g, const qp_end_t *x, uint16_t id, uint32_t laddr, uint32_t va, uint32_t rkey,
                       uint32_t len) {
   uint32_t st = 0;
   NW(x->chip, x->port, WR_QP, x->qp);
@@ -181,7 +159,7 @@ static int post_write(net_t *g, const qp_end_t *x, uint16_t id, uint32_t laddr, 
 
 /* Wait (the whole group running) for a completion at x's port, check it is work request
  * `id` of QP x.qp with status 0, and pop it. */
-static int wait_cpl(net_t *g, const qp_end_t *x, uint16_t id, uint64_t budget) {
+int wait_cpl(net_t *g, const qp_end_t *x, uint16_t id, uint64_t budget) {
   const uint64_t end = tsim_multi_cycles(g->m) + budget;
   uint32_t st = 0, head = 0;
   for (;;) {
@@ -251,7 +229,7 @@ static int xfer_check(net_t *g, xfer_t *x) {
 }
 
 /* Invalidate every chip's L2 after the back door wrote sources and fills. */
-static int net_inval(net_t *g) {
+int net_inval(net_t *g) {
   for (unsigned c = 0; c < g->n; ++c) TF_CHECK_OK(g->t, tsim_l2_invalidate_all(g->chip[c]));
   return TF_PASS;
 }
