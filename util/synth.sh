@@ -5,9 +5,13 @@
 # and fail on latches. Memories stay inferred memories ($mem_v2 cells, the
 # block RAMs of an FPGA flow) instead of being exploded into flip-flops. Usage: synth.sh CONFIG YOSYS "SOURCES" "TOPS"
 set -euo pipefail
-cfg=$1; yosys=$2; srcs=$(echo $3); tops=$4
+cfg=$1; yosys=$2; tops=$4
+# Paths relative to the work tree: YoWASP's Yosys sees the real file system except /tmp,
+# which it maps to a private directory of its own, so an absolute path into a clone under
+# /tmp is "not found".
+srcs=$(echo $3 | sed "s|$(pwd)/||g")
 out=build/$cfg/synth; mkdir -p "$out"
-hex=$(pwd)/build/$cfg/sw/bootrom/bootrom.hex
+hex=build/$cfg/sw/bootrom/bootrom.hex
 printf '%-22s %10s %8s %8s  %s\n' top cells ffs memories status
 fail=0
 for t in $tops; do

@@ -401,12 +401,17 @@ module tessera_nic_port #(
     logic [1:0]                         resp;
     logic                               last;
   } rbeat_t;
+  // $bits(rbeat_t) as a number: Yosys' read_verilog takes no $bits of a local type
+  localparam int unsigned RBeatBits = tessera_bus_pkg::IdBits + 256 + 2 + 1;
   rbeat_t rf_in, rf_out;
   logic   rf_full, rf_empty, rf_pop;
-  assign rf_in   = '{id: axi_rsp_i.r.id, data: axi_rsp_i.r.data, resp: axi_rsp_i.r.resp,
-                     last: axi_rsp_i.r.last};
+  // field by field: Yosys' read_verilog has no assignment patterns with member names
+  assign rf_in.id   = axi_rsp_i.r.id;
+  assign rf_in.data = axi_rsp_i.r.data;
+  assign rf_in.resp = axi_rsp_i.r.resp;
+  assign rf_in.last = axi_rsp_i.r.last;
   assign r_ready = !rf_full;
-  tessera_fifo #(.Width($bits(rbeat_t)), .Depth(2)) u_r_fifo (
+  tessera_fifo #(.Width(RBeatBits), .Depth(2)) u_r_fifo (
     .clk_i,
     .rst_ni,
     .push_i (axi_rsp_i.r_valid),
