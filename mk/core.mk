@@ -12,7 +12,7 @@ CORE_MODS := rtl/core/tessera_core_decoder.sv rtl/core/tessera_core_alu.sv \
              rtl/core/tessera_core_div.sv rtl/core/tessera_core_csr.sv \
              rtl/core/tessera_core_regfile.sv rtl/core/tessera_core_fetch.sv \
              rtl/core/tessera_core.sv
-CORE_RTL  := $(CORE_PKG) $(CORE_MODS)
+CORE_RTL  := $(PRIM_PKG) $(CORE_PKG) $(CORE_MODS)
 
 RTL_PKGS   += $(CORE_PKG)
 RTL_SRCS   += $(CORE_MODS)
@@ -23,13 +23,14 @@ CORE_BUILD := $(BUILD)/core
 CORE_RANDOM ?= 8            # random programs per run of core-test
 CORE_TB    := $(CORE_BUILD)/tb/Vtessera_core
 CORE_TB_SRCS := tests/core/tb_core.cpp tests/core/rv32_iss.h
+CORE_TB_TOP  := tests/core/tb_core_top.sv   # flat OBI pins around tessera_core
 
-$(CORE_TB): $(CORE_RTL) $(CORE_TB_SRCS) mk/core.mk
+$(CORE_TB): $(CORE_RTL) $(CORE_TB_TOP) $(CORE_TB_SRCS) mk/core.mk
 	@mkdir -p $(CORE_BUILD)/tb
 	nice verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast \
-	  --public-flat-rw -Wno-fatal --top-module tessera_core -Mdir $(CORE_BUILD)/tb \
+	  --public-flat-rw -Wno-fatal --top-module tb_core_top --prefix Vtessera_core -Mdir $(CORE_BUILD)/tb \
 	  -o Vtessera_core -CFLAGS "-O2 -I$(ROOT)/tests/core" \
-	  $(CORE_RTL) $(ROOT)/tests/core/tb_core.cpp > $(CORE_BUILD)/tb/build.log 2>&1 \
+	  $(CORE_RTL) $(CORE_TB_TOP) $(ROOT)/tests/core/tb_core.cpp > $(CORE_BUILD)/tb/build.log 2>&1 \
 	  || { tail -30 $(CORE_BUILD)/tb/build.log; exit 1; }
 
 # test programs: tests/core/isa/*.S (assembly) and tests/core/bench/*.c (C)
@@ -69,17 +70,18 @@ $(CORE_BUILD)/gl/tessera_core_netlist.v: $(CORE_RTL) | deps
 	@mkdir -p $(dir $@)
 	nice $(YOSYS) -q -l $(patsubst $(ROOT)/%,%,$(CORE_BUILD))/gl/synth.log -p "read_verilog -sv $(CORE_RTL); \
 	  synth -flatten -top tessera_core; write_verilog -noattr $(patsubst $(ROOT)/%,%,$@)" > /dev/null
-$(CORE_GL): $(CORE_BUILD)/gl/tessera_core_netlist.v $(CORE_TB_SRCS)
+$(CORE_GL): $(CORE_BUILD)/gl/tessera_core_netlist.v $(CORE_TB_TOP) $(CORE_TB_SRCS)
 	nice verilator --cc --exe --build -j 2 -O1 --x-assign fast --x-initial fast -Wno-fatal \
-	  -Wno-lint -Wno-style --top-module tessera_core -Mdir $(CORE_BUILD)/gl/obj -o Vtessera_core \
-	  -CFLAGS "-O1 -DTB_NETLIST -I$(ROOT)/tests/core" $< $(ROOT)/tests/core/tb_core.cpp \
+	  -Wno-lint -Wno-style --top-module tb_core_top --prefix Vtessera_core -Mdir $(CORE_BUILD)/gl/obj \
+	  -o Vtessera_core -CFLAGS "-O1 -DTB_NETLIST -I$(ROOT)/tests/core" \
+	  $(PRIM_PKG) $< $(CORE_TB_TOP) $(ROOT)/tests/core/tb_core.cpp \
 	  > $(CORE_BUILD)/gl/build.log 2>&1 || { tail -20 $(CORE_BUILD)/gl/build.log; exit 1; }
 core-gl-test: $(CORE_GL) $(CORE_ELFS)
 	@python3 tests/core/run_core_tests.py --tb $(CORE_GL) $(CORE_ELFS) $(if $(SEED),--seed $(SEED)) \
 	  --random 4 --cc "$(RV_CC) $(RV_ARCH)" --gen-dir $(CORE_BUILD)/gl/random
 
 core-lint:
-	verilator --lint-only -Wall --top-module tessera_core $(CORE_RTL)
+	verilator --lint-only -Wall --top-module tessera_core $(VLT_WAIVERS) $(CORE_RTL)
 
 core-synth: deps
 	@mkdir -p build/$(CONFIG)/core

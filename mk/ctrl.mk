@@ -1,4 +1,4 @@
-# Control path (issue 5): Sync Manager, queue manager / command processor, APB mux, DMA engine.
+# Control path: Sync Manager, queue manager / command processor, APB mux, DMA engine.
 #   make ctrl-syncmgr-tb     build the Sync Manager block testbench
 #   make ctrl-syncmgr-test   run it (the `test syncmgr` suite; CTRL_ARGS="--seed N")
 #   make ctrl-qman-tb / ctrl-qman-test     same for the queue manager (`test qman`)

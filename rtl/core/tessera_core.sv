@@ -17,23 +17,11 @@ module tessera_core
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
-  // instruction fetch port (OBI, read only)
-  output logic        instr_req_o,
-  input  logic        instr_gnt_i,
-  output logic [31:0] instr_addr_o,
-  input  logic        instr_rvalid_i,
-  input  logic [31:0] instr_rdata_i,
-  input  logic        instr_err_i,
-  // data port (OBI)
-  output logic        data_req_o,
-  input  logic        data_gnt_i,
-  output logic [31:0] data_addr_o,
-  output logic        data_we_o,
-  output logic [3:0]  data_be_o,
-  output logic [31:0] data_wdata_o,
-  input  logic        data_rvalid_i,
-  input  logic [31:0] data_rdata_i,
-  input  logic        data_err_i,
+  // instruction fetch port (OBI, read only) and data port (OBI)
+  output tessera_bus_pkg::obi_req_t instr_req_o,
+  input  tessera_bus_pkg::obi_rsp_t instr_rsp_i,
+  output tessera_bus_pkg::obi_req_t data_req_o,
+  input  tessera_bus_pkg::obi_rsp_t data_rsp_i,
   // interrupts (level)
   input  logic        irq_software_i,
   input  logic        irq_timer_i,
@@ -44,8 +32,21 @@ module tessera_core
   output logic [31:0] trace_insn_o
 );
 
-
   // ================================================================ signals
+  // the OBI data port's fields as local signals
+  logic        data_req, data_gnt, data_we, data_rvalid, data_err;
+  logic [3:0]  data_be;
+  logic [31:0] data_addr, data_wdata, data_rdata;
+  assign data_req_o.req   = data_req;
+  assign data_req_o.addr  = data_addr;
+  assign data_req_o.we    = data_we;
+  assign data_req_o.be    = data_be;
+  assign data_req_o.wdata = data_wdata;
+  assign data_gnt         = data_rsp_i.gnt;
+  assign data_rvalid      = data_rsp_i.rvalid;
+  assign data_rdata       = data_rsp_i.rdata;
+  assign data_err         = data_rsp_i.err;
+
   // fetch buffer head (ID stage)
   logic        f_valid, f_err, f_predicted;
   logic [31:0] f_pc, f_instr;
@@ -84,11 +85,7 @@ module tessera_core
     .instr_o        (f_instr),
     .err_o          (f_err),
     .instr_req_o    (instr_req_o),
-    .instr_gnt_i    (instr_gnt_i),
-    .instr_addr_o   (instr_addr_o),
-    .instr_rvalid_i (instr_rvalid_i),
-    .instr_rdata_i  (instr_rdata_i),
-    .instr_err_i    (instr_err_i)
+    .instr_rsp_i    (instr_rsp_i)
   );
 
   // ================================================================ ID
@@ -122,11 +119,11 @@ module tessera_core
   logic [31:0] load_shifted, load_data;
 
   assign wb_mem  = wb_load_q || wb_store_q;
-  assign wb_done = wb_valid_q && (!wb_mem || (data_rvalid_i && !data_err_i));
+  assign wb_done = wb_valid_q && (!wb_mem || (data_rvalid && !data_err));
   assign wb_free = !wb_valid_q || wb_done;
-  assign wb_trap = wb_valid_q && wb_mem && data_rvalid_i && data_err_i;
+  assign wb_trap = wb_valid_q && wb_mem && data_rvalid && data_err;
 
-  assign load_shifted = data_rdata_i >> {wb_addr_q[1:0], 3'b000};
+  assign load_shifted = data_rdata >> {wb_addr_q[1:0], 3'b000};
   always_comb begin
     unique case (wb_funct3_q)
       3'b000:  load_data = {{24{load_shifted[7]}}, load_shifted[7:0]};
@@ -234,14 +231,14 @@ module tessera_core
 
   always_comb begin
     unique case (x_dec_q.funct3[1:0])
-      2'b00:   data_be_o = 4'b0001 << mem_addr[1:0];
-      2'b01:   data_be_o = 4'b0011 << mem_addr[1:0];
-      default: data_be_o = 4'b1111;
+      2'b00:   data_be = 4'b0001 << mem_addr[1:0];
+      2'b01:   data_be = 4'b0011 << mem_addr[1:0];
+      default: data_be = 4'b1111;
     endcase
   end
-  assign data_addr_o  = {mem_addr[31:2], 2'b00};
-  assign data_we_o    = x_dec_q.store;
-  assign data_wdata_o = rs2v << {mem_addr[1:0], 3'b000};
+  assign data_addr  = {mem_addr[31:2], 2'b00};
+  assign data_we    = x_dec_q.store;
+  assign data_wdata = rs2v << {mem_addr[1:0], 3'b000};
 
   // CSRs
   logic [31:0] csr_rdata, trap_vector, mepc;
@@ -339,10 +336,10 @@ module tessera_core
   end
 
   // data request and EX completion
-  assign data_req_o = x_valid_q && x_mem && !x_exc && wb_free && !irq_take;
+  assign data_req = x_valid_q && x_mem && !x_exc && wb_free && !irq_take;
 
   assign x_fire = x_valid_q && wb_free && !irq_take && !x_exc &&
-                  (!x_mem || data_gnt_i) &&
+                  (!x_mem || data_gnt) &&
                   (!x_dec_q.div || div_done) &&
                   (!x_dec_q.wfi || irq_wake);
 
@@ -350,7 +347,7 @@ module tessera_core
   assign div_kill  = trap;
 
   // (written without x_fire so that the fetch request never depends on
-  // data_gnt_i: these instructions are neither loads/stores nor div/wfi)
+  // data_gnt: these instructions are neither loads/stores nor div/wfi)
   logic        x_redirect;
   logic [31:0] x_redirect_pc;
   assign x_redirect = x_valid_q && wb_free && !irq_take && !x_exc &&
@@ -400,7 +397,7 @@ module tessera_core
       x_pred_q  <= 1'b0;
       x_hold_q  <= 1'b0;
     end else begin
-      x_hold_q <= data_req_o && !data_gnt_i;
+      x_hold_q <= data_req && !data_gnt;
       if (trap || x_redirect) begin
         x_valid_q <= 1'b0;
       end else if (!x_valid_q || x_fire) begin

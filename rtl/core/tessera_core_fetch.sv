@@ -25,16 +25,25 @@ module tessera_core_fetch #(
   output logic [31:0] pc_o,
   output logic [31:0] instr_o,
   output logic        err_o,
-  // OBI instruction port
-  output logic        instr_req_o,
-  input  logic        instr_gnt_i,
-  output logic [31:0] instr_addr_o,
-  input  logic        instr_rvalid_i,
-  input  logic [31:0] instr_rdata_i,
-  input  logic        instr_err_i
+  // OBI instruction port (read only: we, be and wdata are zero)
+  output tessera_bus_pkg::obi_req_t instr_req_o,
+  input  tessera_bus_pkg::obi_rsp_t instr_rsp_i
 );
 
   localparam int unsigned Depth = 3;
+
+  // the OBI port's fields as local signals
+  logic        instr_req, instr_gnt, instr_rvalid, instr_err;
+  logic [31:0] instr_addr, instr_rdata;
+  assign instr_req_o.req   = instr_req;
+  assign instr_req_o.addr  = instr_addr;
+  assign instr_req_o.we    = 1'b0;
+  assign instr_req_o.be    = 4'h0;
+  assign instr_req_o.wdata = '0;
+  assign instr_gnt         = instr_rsp_i.gnt;
+  assign instr_rvalid      = instr_rsp_i.rvalid;
+  assign instr_rdata       = instr_rsp_i.rdata;
+  assign instr_err         = instr_rsp_i.err;
 
   logic [31:0] fpc_q, fpc_d;        // next address to request
   logic        out_q, out_d;        // a granted request awaits its response
@@ -57,7 +66,7 @@ module tessera_core_fetch #(
   logic [2:0] occupied;
 
   // a response arriving now for a live (not dropped) request
-  assign resp_live = out_q && instr_rvalid_i && !odisc_q;
+  assign resp_live = out_q && instr_rvalid && !odisc_q;
   assign buf_empty = (cnt_q == 2'd0);
   assign bypass    = buf_empty && resp_live;   // the arriving response is the head
   assign occupied  = {1'b0, cnt_q} + {2'b0, out_q && !odisc_q};
@@ -65,11 +74,11 @@ module tessera_core_fetch #(
   assign flush = redirect_i || predict_i;
 
   // after a predict redirect at most the head remains, so no space check
-  assign issue_new = !hold_q && (!out_q || instr_rvalid_i) &&
+  assign issue_new = !hold_q && (!out_q || instr_rvalid) &&
                      (flush || occupied < 3'(Depth));
 
-  assign instr_req_o  = hold_q || issue_new;
-  assign instr_addr_o = hold_q ? haddr_q : (flush ? redirect_pc_i : fpc_q);
+  assign instr_req  = hold_q || issue_new;
+  assign instr_addr = hold_q ? haddr_q : (flush ? redirect_pc_i : fpc_q);
 
   assign head_inc = (head_q == 2'(Depth - 1)) ? 2'd0 : head_q + 2'd1;
   assign tail_inc = (tail_q == 2'(Depth - 1)) ? 2'd0 : tail_q + 2'd1;
@@ -90,19 +99,19 @@ module tessera_core_fetch #(
     out_d   = out_q;
     odisc_d = odisc_q;
     opc_d   = opc_q;
-    hold_d  = instr_req_o && !instr_gnt_i;
-    haddr_d = instr_addr_o;
+    hold_d  = instr_req && !instr_gnt;
+    haddr_d = instr_addr;
     hdisc_d = hold_q ? (hdisc_q || flush) : 1'b0;
 
-    if (out_q && instr_rvalid_i) begin
+    if (out_q && instr_rvalid) begin
       out_d = 1'b0;
     end else if (flush) begin
       odisc_d = 1'b1;
     end
-    if (instr_req_o && instr_gnt_i) begin
+    if (instr_req && instr_gnt) begin
       out_d   = 1'b1;
       odisc_d = hold_q ? (hdisc_q || flush) : 1'b0;
-      opc_d   = instr_addr_o;
+      opc_d   = instr_addr;
     end
 
     head_d = head_q;
@@ -179,15 +188,15 @@ module tessera_core_fetch #(
       buf_err_q   <= '0;
     end else if (push) begin
       buf_pc_q[tail_q]    <= opc_q;
-      buf_instr_q[tail_q] <= instr_rdata_i;
-      buf_err_q[tail_q]   <= instr_err_i;
+      buf_instr_q[tail_q] <= instr_rdata;
+      buf_err_q[tail_q]   <= instr_err;
     end
   end
 
   assign valid_o     = !buf_empty || bypass;
   assign predicted_o = pred_q && !buf_empty;
   assign pc_o        = buf_empty ? opc_q : buf_pc_q[head_q];
-  assign instr_o     = buf_empty ? instr_rdata_i : buf_instr_q[head_q];
-  assign err_o       = buf_empty ? instr_err_i : buf_err_q[head_q];
+  assign instr_o     = buf_empty ? instr_rdata : buf_instr_q[head_q];
+  assign err_o       = buf_empty ? instr_err : buf_err_q[head_q];
 
 endmodule

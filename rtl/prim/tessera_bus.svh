@@ -436,6 +436,56 @@
   assign rsp.r.user   = '0;                                                  \
   assign rsp.r_valid  = pfx``rvalid``sfx idx;
 
+`define TESSERA_AXI_REQ_FROM_FLAT_RD(req, pfx, sfx, idx)                     \
+  assign req.aw       = '0;                                                  \
+  assign req.aw_valid = 1'b0;                                                \
+  assign req.w        = '0;                                                  \
+  assign req.w_valid  = 1'b0;                                                \
+  assign req.b_ready  = 1'b0;                                                \
+  assign req.ar.id    = pfx``arid``sfx idx;                                  \
+  assign req.ar.addr  = pfx``araddr``sfx idx;                                \
+  assign req.ar.len   = pfx``arlen``sfx idx;                                 \
+  assign req.ar.size  = pfx``arsize``sfx idx;                                \
+  assign req.ar.burst = pfx``arburst``sfx idx;                               \
+  assign req.ar.cache = pfx``arcache``sfx idx;                               \
+  assign req.ar.prot  = pfx``arprot``sfx idx;                                \
+  assign req.ar.qos   = pfx``arqos``sfx idx;                                 \
+  assign req.ar.user  = '0;                                                  \
+  assign req.ar_valid = pfx``arvalid``sfx idx;                               \
+  assign req.r_ready  = pfx``rready``sfx idx;
+
+`define TESSERA_AXI_FLAT_FROM_RSP_RD(pfx, sfx, idx, rsp)                     \
+  assign pfx``arready``sfx idx = rsp.ar_ready;                               \
+  assign pfx``rid``sfx idx     = rsp.r.id;                                   \
+  assign pfx``rdata``sfx idx   = rsp.r.data;                                 \
+  assign pfx``rresp``sfx idx   = rsp.r.resp;                                 \
+  assign pfx``rlast``sfx idx   = rsp.r.last;                                 \
+  assign pfx``rvalid``sfx idx  = rsp.r_valid;
+
+// one read channel pair carried as channel structs (an AR payload with its valid and
+// ready, an R payload with its valid and ready), e.g. tessera_l2's read-only master:
+// flat AR pins from the AR channel, the R channel from flat R pins
+`define TESSERA_AXI_FLAT_FROM_AR(pfx, sfx, idx, ar, ar_valid, ar_ready, r_ready) \
+  assign pfx``arid``sfx idx    = ar.id;                                      \
+  assign pfx``araddr``sfx idx  = ar.addr;                                    \
+  assign pfx``arlen``sfx idx   = ar.len;                                     \
+  assign pfx``arsize``sfx idx  = ar.size;                                    \
+  assign pfx``arburst``sfx idx = ar.burst;                                   \
+  assign pfx``arcache``sfx idx = ar.cache;                                   \
+  assign pfx``arprot``sfx idx  = ar.prot;                                    \
+  assign pfx``arqos``sfx idx   = ar.qos;                                     \
+  assign pfx``arvalid``sfx idx = ar_valid;                                   \
+  assign pfx``rready``sfx idx  = r_ready;
+
+`define TESSERA_AXI_R_FROM_FLAT(r, r_valid, ar_ready, pfx, sfx, idx)         \
+  assign ar_ready = pfx``arready``sfx idx;                                   \
+  assign r.id     = pfx``rid``sfx idx;                                       \
+  assign r.data   = pfx``rdata``sfx idx;                                     \
+  assign r.resp   = pfx``rresp``sfx idx;                                     \
+  assign r.last   = pfx``rlast``sfx idx;                                     \
+  assign r.user   = '0;                                                      \
+  assign r_valid  = pfx``rvalid``sfx idx;
+
 // APB manager side of flat pins: a request to flat pins, a response from flat pins
 `define TESSERA_APB_FLAT_FROM_REQ(pfx, sfx, idx, req)                        \
   assign pfx``psel``sfx idx    = req.psel;                                   \

@@ -72,11 +72,9 @@ module tessera_top #(
   end
 
   // ================================================================ core
-  logic        ifetch_req, ifetch_gnt, ifetch_rvalid, ifetch_err;
-  logic [31:0] ifetch_addr, ifetch_rdata;
-  logic        cd_req, cd_gnt, cd_we, cd_rvalid, cd_err;
-  logic [3:0]  cd_be;
-  logic [31:0] cd_addr, cd_wdata, cd_rdata;
+  // the core's fetch port (read only, to the fetch mux) and data port (system bus master 0)
+  tessera_bus_pkg::obi_req_t ifetch_obi_req, cd_obi_req;
+  tessera_bus_pkg::obi_rsp_t ifetch_obi_rsp, cd_obi_rsp;
   logic        irq_soft, irq_timer, irq_ext;
   logic        rdbuf_en;   // SYSCTRL.SYSBUS_CTRL.rdbuf -> the system-bus bridge's read buffer
 
@@ -86,21 +84,10 @@ module tessera_top #(
   ) u_core (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
-    .instr_req_o   (ifetch_req),
-    .instr_gnt_i   (ifetch_gnt),
-    .instr_addr_o  (ifetch_addr),
-    .instr_rvalid_i(ifetch_rvalid),
-    .instr_rdata_i (ifetch_rdata),
-    .instr_err_i   (ifetch_err),
-    .data_req_o    (cd_req),
-    .data_gnt_i    (cd_gnt),
-    .data_addr_o   (cd_addr),
-    .data_we_o     (cd_we),
-    .data_be_o     (cd_be),
-    .data_wdata_o  (cd_wdata),
-    .data_rvalid_i (cd_rvalid),
-    .data_rdata_i  (cd_rdata),
-    .data_err_i    (cd_err),
+    .instr_req_o   (ifetch_obi_req),
+    .instr_rsp_i   (ifetch_obi_rsp),
+    .data_req_o    (cd_obi_req),
+    .data_rsp_i    (cd_obi_rsp),
     .irq_software_i(irq_soft),
     .irq_timer_i   (irq_timer),
     .irq_external_i(irq_ext),
@@ -110,18 +97,6 @@ module tessera_top #(
   );
 
   // ================================================================ on-chip memories
-  // the core's fetch port as an OBI request/response (read only), for the fetch mux
-  tessera_bus_pkg::obi_req_t ifetch_obi_req;
-  tessera_bus_pkg::obi_rsp_t ifetch_obi_rsp;
-  assign ifetch_obi_req.req   = ifetch_req;
-  assign ifetch_obi_req.addr  = ifetch_addr;
-  assign ifetch_obi_req.we    = 1'b0;
-  assign ifetch_obi_req.be    = 4'h0;
-  assign ifetch_obi_req.wdata = '0;
-  assign ifetch_gnt           = ifetch_obi_rsp.gnt;
-  assign ifetch_rvalid        = ifetch_obi_rsp.rvalid;
-  assign ifetch_rdata         = ifetch_obi_rsp.rdata;
-  assign ifetch_err           = ifetch_obi_rsp.err;
 
   // fetch ports of the memories: 0 ROM, 1 ISRAM, 2 DSRAM
   logic [2:0][tessera_bus_pkg::ObiReqBits-1:0] fetch_req;
@@ -177,10 +152,8 @@ module tessera_top #(
   logic [NumSysMst-1:0][tessera_bus_pkg::ObiRspBits-1:0] m_rsp;
 
   // master 0: the core's data port, master 1: the host port (the chip's pins)
-  tessera_bus_pkg::obi_req_t cd_obi_req, host_obi_req;
-  tessera_bus_pkg::obi_rsp_t cd_obi_rsp, host_obi_rsp;
-  `TESSERA_OBI_REQ_FROM_FLAT(cd_obi_req, cd_, , )
-  `TESSERA_OBI_FLAT_FROM_RSP(cd_, , , cd_obi_rsp)
+  tessera_bus_pkg::obi_req_t host_obi_req;
+  tessera_bus_pkg::obi_rsp_t host_obi_rsp;
   `TESSERA_OBI_REQ_FROM_FLAT(host_obi_req, host_, _i, )
   `TESSERA_OBI_FLAT_FROM_RSP(host_, _o, , host_obi_rsp)
   assign m_req[0]   = cd_obi_req;

@@ -40,13 +40,13 @@
 
 // register file contents (Verilator --public-flat-rw view of u_regfile.regs_q)
 static const uint32_t* core_regs(Vtessera_core* top) {
-  return top->rootp->tessera_core__DOT__u_regfile__DOT__regs_q.data();
+  return top->rootp->tb_core_top__DOT__u_core__DOT__u_regfile__DOT__regs_q.data();
 }
 // interrupt entry in this cycle (internal trap signals)
 static bool core_irq_entry(Vtessera_core* top, uint32_t* cause, uint32_t* pc) {
-  *cause = top->rootp->tessera_core__DOT__trap_cause;
-  *pc = top->rootp->tessera_core__DOT__trap_pc;
-  return top->rootp->tessera_core__DOT__trap && top->rootp->tessera_core__DOT__trap_irq;
+  *cause = top->rootp->tb_core_top__DOT__u_core__DOT__trap_cause;
+  *pc = top->rootp->tb_core_top__DOT__u_core__DOT__trap_pc;
+  return top->rootp->tb_core_top__DOT__u_core__DOT__trap && top->rootp->tb_core_top__DOT__u_core__DOT__trap_irq;
 }
 #else
 // gate-level netlist build (-DTB_NETLIST): no internal visibility, no model

@@ -92,9 +92,7 @@ module tb_ctrl_top (
   tessera_bus_pkg::axi_rsp_t q_axi_rsp, d_axi_rsp;
   assign q_apb_req = '{psel: q_psel_i, penable: q_penable_i, pwrite: q_pwrite_i, pprot: 3'b000,
                        paddr: q_paddr_i, pwdata: q_pwdata_i, pstrb: 4'hF};
-  assign q_pready_o  = q_apb_rsp.pready;
-  assign q_prdata_o  = q_apb_rsp.prdata;
-  assign q_pslverr_o = q_apb_rsp.pslverr;
+  `TESSERA_APB_FLAT_FROM_RSP(q_, _o, , q_apb_rsp)
   assign q_araddr_o  = q_axi_req.ar.addr;
   assign q_arlen_o   = q_axi_req.ar.len;
   assign q_arvalid_o = q_axi_req.ar_valid;
@@ -126,9 +124,7 @@ module tb_ctrl_top (
   );
   assign dt_apb_rsp  = mux_rsp[0];
   assign e_apb_rsp   = mux_rsp[1];
-  assign d_pready_o  = dt_apb_rsp.pready;
-  assign d_pslverr_o = dt_apb_rsp.pslverr;
-  assign d_prdata_o  = dt_apb_rsp.prdata;
+  `TESSERA_APB_FLAT_FROM_RSP(d_, _o, , dt_apb_rsp)
 
   // no host window here: the host port stays idle (its inputs tied off)
   assign d_awaddr_o  = d_axi_req.aw.addr;
@@ -170,9 +166,7 @@ module tb_ctrl_top (
   tessera_bus_pkg::apb_rsp_t sm_apb_rsp;
   assign sm_apb_req = '{psel: s_psel_i, penable: s_penable_i, pwrite: s_pwrite_i, pprot: 3'b000,
                         paddr: s_paddr_i, pwdata: s_pwdata_i, pstrb: 4'hF};
-  assign s_pready_o  = sm_apb_rsp.pready;
-  assign s_prdata_o  = sm_apb_rsp.prdata;
-  assign s_pslverr_o = sm_apb_rsp.pslverr;
+  `TESSERA_APB_FLAT_FROM_RSP(s_, _o, , sm_apb_rsp)
   tessera_syncmgr u_sm (
     .clk_i, .rst_ni,
     .apb_req_i(sm_apb_req), .apb_rsp_o(sm_apb_rsp),

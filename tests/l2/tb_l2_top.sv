@@ -159,23 +159,8 @@ module tb_l2_top #(
   tessera_bus_pkg::axi_r_chan_t  mst1_r_i;
   logic                          mst1_ar_valid_o, mst1_ar_ready_i;
   logic                          mst1_r_valid_i, mst1_r_ready_o;
-  assign m1_axi_arid_o    = mst1_ar_o.id[MIdBits-1:0];
-  assign m1_axi_araddr_o  = mst1_ar_o.addr;
-  assign m1_axi_arlen_o   = mst1_ar_o.len;
-  assign m1_axi_arsize_o  = mst1_ar_o.size;
-  assign m1_axi_arburst_o = mst1_ar_o.burst;
-  assign m1_axi_arcache_o = mst1_ar_o.cache;
-  assign m1_axi_arprot_o  = mst1_ar_o.prot;
-  assign m1_axi_arqos_o   = mst1_ar_o.qos;
-  assign m1_axi_arvalid_o = mst1_ar_valid_o;
-  assign mst1_ar_ready_i  = m1_axi_arready_i;
-  assign mst1_r_i.id      = tessera_bus_pkg::id_t'(m1_axi_rid_i);
-  assign mst1_r_i.data    = m1_axi_rdata_i;
-  assign mst1_r_i.resp    = m1_axi_rresp_i;
-  assign mst1_r_i.last    = m1_axi_rlast_i;
-  assign mst1_r_i.user    = '0;
-  assign mst1_r_valid_i   = m1_axi_rvalid_i;
-  assign m1_axi_rready_o  = mst1_r_ready_o;
+  `TESSERA_AXI_FLAT_FROM_AR(m1_axi_, _o, , mst1_ar_o, mst1_ar_valid_o, mst1_ar_ready_i, mst1_r_ready_o)
+  `TESSERA_AXI_R_FROM_FLAT(mst1_r_i, mst1_r_valid_i, mst1_ar_ready_i, m1_axi_, _i, )
   tessera_bus_pkg::apb_req_t apb_req_i;
   tessera_bus_pkg::apb_rsp_t apb_rsp_o;
   `TESSERA_APB_REQ_FROM_FLAT(apb_req_i, apb_, _i, )

@@ -124,39 +124,9 @@ module tb_nic_resp_top (
     .qp_sq_psn_o   (psn_unused)
   );
 
-  assign m_awid_o    = axi_req.aw.id;
-  assign m_awaddr_o  = axi_req.aw.addr;
-  assign m_awlen_o   = axi_req.aw.len;
-  assign m_awsize_o  = axi_req.aw.size;
-  assign m_awburst_o = axi_req.aw.burst;
-  assign m_awvalid_o = axi_req.aw_valid;
-  assign m_wdata_o   = axi_req.w.data;
-  assign m_wstrb_o   = axi_req.w.strb;
-  assign m_wlast_o   = axi_req.w.last;
-  assign m_wvalid_o  = axi_req.w_valid;
-  assign m_bready_o  = axi_req.b_ready;
-  assign m_arid_o    = axi_req.ar.id;
-  assign m_araddr_o  = axi_req.ar.addr;
-  assign m_arlen_o   = axi_req.ar.len;
-  assign m_arsize_o  = axi_req.ar.size;
-  assign m_arburst_o = axi_req.ar.burst;
-  assign m_arvalid_o = axi_req.ar_valid;
-  assign m_rready_o  = axi_req.r_ready;
+  `TESSERA_AXI_FLAT_FROM_REQ_MIN(m_, _o, , axi_req)
 
-  always_comb begin
-    axi_rsp          = '0;
-    axi_rsp.aw_ready = m_awready_i;
-    axi_rsp.w_ready  = m_wready_i;
-    axi_rsp.b.id     = m_bid_i;
-    axi_rsp.b.resp   = m_bresp_i;
-    axi_rsp.b_valid  = m_bvalid_i;
-    axi_rsp.ar_ready = m_arready_i;
-    axi_rsp.r.id     = m_rid_i;
-    axi_rsp.r.data   = m_rdata_i;
-    axi_rsp.r.resp   = m_rresp_i;
-    axi_rsp.r.last   = m_rlast_i;
-    axi_rsp.r_valid  = m_rvalid_i;
-  end
+  `TESSERA_AXI_RSP_FROM_FLAT(axi_rsp, m_, _i, )
 
   logic unused;
   assign unused = ^{axi_req.aw.cache, axi_req.aw.prot, axi_req.aw.qos, axi_req.aw.user,

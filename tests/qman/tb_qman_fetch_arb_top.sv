@@ -52,27 +52,10 @@ module tb_qman_fetch_arb_top #(
   for (genvar p = 0; p < NumPorts; p++) begin : g_port
     tessera_bus_pkg::axi_req_t req;
     tessera_bus_pkg::axi_rsp_t rsp;
-    always_comb begin
-      req          = '0;
-      req.ar.id    = tessera_bus_pkg::id_t'(s_arid_i[p]);
-      req.ar.addr  = s_araddr_i[p];
-      req.ar.len   = s_arlen_i[p];
-      req.ar.size  = s_arsize_i[p];
-      req.ar.burst = s_arburst_i[p];
-      req.ar.cache = s_arcache_i[p];
-      req.ar.prot  = s_arprot_i[p];
-      req.ar.qos   = s_arqos_i[p];
-      req.ar_valid = s_arvalid_i[p];
-      req.r_ready  = s_rready_i[p];
-    end
+    `TESSERA_AXI_REQ_FROM_FLAT_RD(req, s_, _i, [p])
     assign slv_req[p] = req;
-    assign rsp = slv_rsp[p];
-    assign s_arready_o[p] = rsp.ar_ready;
-    assign s_rid_o[p]     = rsp.r.id[IdBits-1:0];
-    assign s_rdata_o[p]   = rsp.r.data;
-    assign s_rresp_o[p]   = rsp.r.resp;
-    assign s_rlast_o[p]   = rsp.r.last;
-    assign s_rvalid_o[p]  = rsp.r_valid;
+    assign rsp        = slv_rsp[p];
+    `TESSERA_AXI_FLAT_FROM_RSP_RD(s_, _o, [p], rsp)
   end
   `TESSERA_AXI_FLAT_FROM_REQ_RD(m_, _o, , mst_req)
   `TESSERA_AXI_RSP_FROM_FLAT_RD(mst_rsp, m_, _i, )

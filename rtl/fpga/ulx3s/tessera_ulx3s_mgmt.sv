@@ -20,9 +20,9 @@ module tessera_ulx3s_mgmt #(
   output logic [31:0] trace_pc_o
 );
   // core
-  logic        i_req, i_gnt, i_rvalid, i_err;
-  logic [31:0] i_addr, i_rdata;
-  logic        d_req, d_gnt, d_we, d_rvalid, d_err;
+  tessera_bus_pkg::obi_req_t                   i_obi_req, d_obi_req;
+  tessera_bus_pkg::obi_rsp_t                   i_obi_rsp, d_obi_rsp;
+  logic        d_req, d_gnt, d_acc, d_we, d_rvalid, d_err;
   logic [3:0]  d_be;
   logic [31:0] d_addr, d_wdata, d_rdata;
   logic        uart_irq;
@@ -30,21 +30,10 @@ module tessera_ulx3s_mgmt #(
 
   tessera_core #(.BootAddr(tessera_cfg_pkg::BootromBase), .HartId(32'h0)) u_core (
     .clk_i, .rst_ni,
-    .instr_req_o   (i_req),
-    .instr_gnt_i   (i_gnt),
-    .instr_addr_o  (i_addr),
-    .instr_rvalid_i(i_rvalid),
-    .instr_rdata_i (i_rdata),
-    .instr_err_i   (i_err),
-    .data_req_o    (d_req),
-    .data_gnt_i    (d_gnt),
-    .data_addr_o   (d_addr),
-    .data_we_o     (d_we),
-    .data_be_o     (d_be),
-    .data_wdata_o  (d_wdata),
-    .data_rvalid_i (d_rvalid),
-    .data_rdata_i  (d_rdata),
-    .data_err_i    (d_err),
+    .instr_req_o   (i_obi_req),
+    .instr_rsp_i   (i_obi_rsp),
+    .data_req_o    (d_obi_req),
+    .data_rsp_i    (d_obi_rsp),
     .irq_software_i(1'b0),
     .irq_timer_i   (1'b0),
     .irq_external_i(uart_irq),
@@ -55,21 +44,13 @@ module tessera_ulx3s_mgmt #(
 
   logic unused_insn;
   assign unused_insn = ^trace_insn;
+  // the data port's fields as local signals (the decode below is written on them)
+  `TESSERA_OBI_FLAT_FROM_REQ(d_, , , d_obi_req)
+  `TESSERA_OBI_RSP_FROM_FLAT(d_obi_rsp, d_, , )
 
   // fetch side: the chip's fetch mux over ROM, ISRAM, DSRAM (OBI structs)
-  tessera_bus_pkg::obi_req_t                   i_obi_req;
-  tessera_bus_pkg::obi_rsp_t                   i_obi_rsp;
   logic [2:0][tessera_bus_pkg::ObiReqBits-1:0] f_req;
   logic [2:0][tessera_bus_pkg::ObiRspBits-1:0] f_rsp;
-  assign i_obi_req.req   = i_req;
-  assign i_obi_req.addr  = i_addr;
-  assign i_obi_req.we    = 1'b0;
-  assign i_obi_req.be    = 4'h0;
-  assign i_obi_req.wdata = '0;
-  assign i_gnt           = i_obi_rsp.gnt;
-  assign i_rvalid        = i_obi_rsp.rvalid;
-  assign i_rdata         = i_obi_rsp.rdata;
-  assign i_err           = i_obi_rsp.err;
   tessera_imux u_imux (
     .clk_i, .rst_ni,
     .obi_req_i(i_obi_req),
@@ -94,7 +75,10 @@ module tessera_ulx3s_mgmt #(
   end
 
   // APB access to the UART or the flash controller: setup, then access until pready;
-  // the core waits (no grant)
+  // the core waits (no grant). The grant does not depend on the request (OBI allows
+  // gnt without req): the core's request depends on its data response, which travels
+  // in the same struct as the grant, so a grant from the request would be a loop.
+  // d_acc is the accepted transfer (req and gnt).
   typedef enum logic [1:0] {ApbIdle, ApbSetup, ApbAccess} apb_e;
   apb_e        apb_d, apb_q;
   logic [15:0] paddr_q;
@@ -106,7 +90,8 @@ module tessera_ulx3s_mgmt #(
   logic        apb_done;
   logic        flash_irq;
 
-  assign d_gnt    = d_req && apb_q == ApbIdle;
+  assign d_gnt    = apb_q == ApbIdle;
+  assign d_acc    = d_req && d_gnt;
   assign apb_done = apb_q == ApbAccess && pready;
   always_comb begin
     apb_d = apb_q;
@@ -132,10 +117,10 @@ module tessera_ulx3s_mgmt #(
       rsp_err_q <= 1'b0;
     end else begin
       apb_q     <= apb_d;
-      rsp_mem_q <= d_gnt && (tgt == TgtRom || tgt == TgtIsram || tgt == TgtDsram);
-      rsp_err_q <= d_gnt && tgt == TgtErr;
-      if (d_gnt) rsp_tgt_q <= tgt;
-      if (d_gnt && (tgt == TgtUart || tgt == TgtFlash)) begin
+      rsp_mem_q <= d_acc && (tgt == TgtRom || tgt == TgtIsram || tgt == TgtDsram);
+      rsp_err_q <= d_acc && tgt == TgtErr;
+      if (d_acc) rsp_tgt_q <= tgt;
+      if (d_acc && (tgt == TgtUart || tgt == TgtFlash)) begin
         paddr_q  <= d_addr[15:0];
         pwrite_q <= d_we;
         pwdata_q <= d_wdata;
@@ -150,9 +135,9 @@ module tessera_ulx3s_mgmt #(
   logic [2:0][31:0]                            b_rdata;
   logic [2:0][tessera_bus_pkg::ObiReqBits-1:0] b_req;
   logic [2:0][tessera_bus_pkg::ObiRspBits-1:0] b_rsp;
-  assign b_sel[0] = d_gnt && tgt == TgtRom;
-  assign b_sel[1] = d_gnt && tgt == TgtIsram;
-  assign b_sel[2] = d_gnt && tgt == TgtDsram;
+  assign b_sel[0] = d_acc && tgt == TgtRom;
+  assign b_sel[1] = d_acc && tgt == TgtIsram;
+  assign b_sel[2] = d_acc && tgt == TgtDsram;
   for (genvar t = 0; t < 3; t++) begin : g_mem
     tessera_bus_pkg::obi_req_t req;
     tessera_bus_pkg::obi_rsp_t rsp;
