@@ -109,7 +109,8 @@ def check_regions(regions, configs):
     # engine queues: disjoint QMAN slot ranges, one slot per possible instance
     slots = set()
     for c in configs.values():
-        for key, reg in (("qman_slot_mme", "MME"), ("qman_slot_tpc", "TPC"), ("qman_slot_dma", "DMA")):
+        for key, reg in (("qman_slot_mme", "MME"), ("qman_slot_tpc", "TPC"), ("qman_slot_dma", "DMA"),
+                         ("qman_slot_nic", "NIC")):
             rng = set(range(c[key], c[key] + mem[reg].get("count", 1)))
             if rng & slots or max(rng) >= mem["QMAN"]["count"]:
                 sys.exit(f"gen_cfg: {c['config_name']}.{key}: QMAN slots overlap or exceed the region")
@@ -175,6 +176,7 @@ SCALARS = [
     ("qman_slot_mme", "QMAN slot of MME 0 (MME i: + i)"),
     ("qman_slot_tpc", "QMAN slot of the TPC cluster"),
     ("qman_slot_dma", "QMAN slot of DMA engine 0 (DMA d: + d)"),
+    ("qman_slot_nic", "QMAN slot of NIC port 0 (port p: + p)"),
 ]
 
 

@@ -56,7 +56,10 @@ package tessera_nic_pkg;
   localparam int unsigned CntAcks      = 13;  // ACK frames requested
   localparam int unsigned CntSacks     = 14;  // selective ACKs requested
   localparam int unsigned CntNaks      = 15;  // NAKs requested (sequence and error)
-  localparam int unsigned NumCnt       = 16;
+  localparam int unsigned CntMsgs      = 16;  // immediates delivered as messages (sync-object updates)
+  localparam int unsigned CntDropImm   = 17;  // out-of-order immediate while another waits on its QP
+  localparam int unsigned CntNakInval  = 18;  // NAK invalid request sent (bad sync-object index, misaligned reduce)
+  localparam int unsigned NumCnt       = 19;
 
   // AETH syndromes the responder sends
   localparam logic [7:0] SynAck       = 8'h1F;

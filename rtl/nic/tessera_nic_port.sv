@@ -21,7 +21,12 @@
 //     requesters, completion queue (NCq entries, popped by CQ_POP) behind
 //     them; a work request for a QP that is not in RTS or has no requester
 //     completes at once with status 5;
-//   - interrupts: responder error NAK, completion, error completion.
+//   - interrupts: responder error NAK, completion, error completion;
+//   - message port (a 32-bit write of data to a system address, into the chip's
+//     message master): the responder's sync-object updates of WRITEs with
+//     immediate, and the completion messages of work requests that asked for
+//     one (sent when the work request completes with status 0; the next
+//     completion waits until it has left).
 // QP life: a QP entering RTS (re)starts its requester at QP_SQ_PSN, a QP
 // leaving RTS (modified to ERROR or RESET, or moved to ERROR by the responder)
 // stops it, flushing its open work requests; a requester that fails (error
@@ -35,6 +40,7 @@ module tessera_nic_port #(
   parameter int unsigned NWr    = 8,   // work requests held per requester (power of 2)
   parameter int unsigned NWrQ   = 8,   // work-request queue entries (power of 2, <= 8)
   parameter int unsigned NCq    = 16,  // completion queue entries (power of 2, <= 16)
+  parameter int unsigned NumSobs = 256, // sync objects a received immediate may name
   localparam int unsigned QpW = NQp > 1 ? $clog2(NQp) : 1,
   localparam int unsigned RqW = NReqQp > 1 ? $clog2(NReqQp) : 1
 ) (
@@ -47,6 +53,11 @@ module tessera_nic_port #(
   input  logic rx_tvalid_i, output logic rx_tready_o, input logic [255:0] rx_tdata_i,
   input  logic [31:0] rx_tkeep_i, input logic rx_tlast_i,
   output logic irq_o,
+  // messages: sync-object updates of received WRITEs with immediate, completion messages
+  output logic msg_valid_o, input logic msg_ready_i, output logic [31:0] msg_addr_o,
+  output logic [31:0] msg_data_o,
+  // the work-request queue has room: a doorbell now is taken (a queue manager's EB waits for it)
+  output logic wr_room_o,
   // nothing in flight and nothing that the next clock edge would change: the chip may
   // stop the port's clock until a register access, a received beat or an AXI response
   output logic idle_o);
@@ -124,7 +135,10 @@ module tessera_nic_port #(
   logic [NQp-1:0][31:0]       qp_rip;
   logic [NQp-1:0]             qp_sel;
 
-  tessera_nic_rx #(.NQp(NQp), .NMr(NMr), .AxiId(AxiId)) u_rx (
+  logic        rm_valid, rm_ready;
+  logic [31:0] rm_addr, rm_data;
+
+  tessera_nic_rx #(.NQp(NQp), .NMr(NMr), .AxiId(AxiId), .NumSobs(NumSobs)) u_rx (
     .clk_i,
     .rst_ni,
     .apb_psel_i    (apb_req_i.psel),
@@ -153,6 +167,10 @@ module tessera_nic_port #(
     .ack_syndrome_o(ack_d_syn),
     .ack_psn_o     (ack_d_psn),
     .ack_msn_o     (ack_d_msn),
+    .msg_valid_o   (rm_valid),
+    .msg_ready_i   (rm_ready),
+    .msg_addr_o    (rm_addr),
+    .msg_data_o    (rm_data),
     .busy_o        (rx_busy),
     .irq_o         (rx_irq_unused),
     .hwif_ext_i    (hwif_ext),
@@ -248,6 +266,11 @@ module tessera_nic_port #(
     logic [63:0] va;
     logic [31:0] rkey;
     logic [31:0] len;
+    logic        imm_en;
+    logic [31:0] imm;
+    logic        cmsg_en;
+    logic [31:0] cmsg_addr;
+    logic [31:0] cmsg_data;
   } wr_t;
   wr_t          wq_q [NWrQ];
   wr_t          wq_head;
@@ -258,6 +281,7 @@ module tessera_nic_port #(
   assign wq_full  = wq_cnt == (WqW + 1)'(NWrQ);
   assign wq_empty = wq_cnt == '0;
   assign wq_push  = hwif.WR_DOORBELL.go.value && !wq_full;
+  assign wr_room_o = !wq_full;
   assign wq_head  = wq_q[wq_rd_q[WqW-1:0]];
   // the head goes to its requester when the QP can send, else completes with CplQpState
   assign wq_ok    = 32'(wq_head.qp) < NReqQp && 32'(wq_head.qp) < NQp &&
@@ -277,7 +301,10 @@ module tessera_nic_port #(
     if (wq_push) begin
       wq_q[wq_wr_q[WqW-1:0]] <= {hwif.WR_QP.qp.value, hwif.WR_ID.id.value, hwif.WR_LADDR.addr.value,
                                  hwif.WR_VA_HI.addr.value, hwif.WR_VA_LO.addr.value,
-                                 hwif.WR_RKEY.rkey.value, hwif.WR_LEN.len.value};
+                                 hwif.WR_RKEY.rkey.value, hwif.WR_LEN.len.value,
+                                 hwif.WR_FLAGS.imm.value, hwif.WR_IMM.imm.value,
+                                 hwif.WR_FLAGS.cmsg.value, hwif.WR_CMSG_ADDR.addr.value,
+                                 hwif.WR_CMSG_DATA.data.value};
     end
   end
 
@@ -300,8 +327,11 @@ module tessera_nic_port #(
   assign cq_full   = cq_cnt == (CqW + 1)'(NCq);
   assign cq_empty  = cq_cnt == '0;
   assign rej_push  = !wq_empty && !wq_ok && !cq_full;   // rejected work requests go first
-  assign cpl_ready = !cq_full && !rej_push;
-  assign cq_push   = rej_push || cpl_valid;
+  // a completion with a message waits while the previous completion message has not left
+  logic        cm_v_q, cpl_cmsg_en;
+  logic [31:0] cm_addr_q, cm_data_q, cpl_cmsg_addr, cpl_cmsg_data;
+  assign cpl_ready = !cq_full && !rej_push && !cm_v_q;
+  assign cq_push   = rej_push || (cpl_valid && cpl_ready);
   assign cq_pop    = hwif.CQ_POP.go.value && !cq_empty;
   always_comb begin
     if (rej_push) begin
@@ -327,6 +357,35 @@ module tessera_nic_port #(
       cq_q[cq_wr_q[CqW-1:0]] <= cq_in;
     end
   end
+
+  // ------------------------------------------------------------ message port
+  // A completion message is loaded when its work request completes with status 0.
+  // The port shows one message at a time and keeps its source until it is taken.
+  logic ms_lock_q, ms_cm_q, ms_sel_cm;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cm_v_q    <= 1'b0;
+      cm_addr_q <= '0;
+      cm_data_q <= '0;
+      ms_lock_q <= 1'b0;
+      ms_cm_q   <= 1'b0;
+    end else begin
+      if (cpl_valid && cpl_ready && cpl_status == 3'd0 && cpl_cmsg_en) begin
+        cm_v_q    <= 1'b1;
+        cm_addr_q <= cpl_cmsg_addr;
+        cm_data_q <= cpl_cmsg_data;
+      end else if (ms_sel_cm && msg_ready_i) begin
+        cm_v_q <= 1'b0;
+      end
+      ms_lock_q <= msg_valid_o && !msg_ready_i;
+      ms_cm_q   <= ms_sel_cm;
+    end
+  end
+  assign ms_sel_cm   = ms_lock_q ? ms_cm_q : cm_v_q;
+  assign msg_valid_o = ms_sel_cm ? cm_v_q : rm_valid;
+  assign msg_addr_o  = ms_sel_cm ? cm_addr_q : rm_addr;
+  assign msg_data_o  = ms_sel_cm ? cm_data_q : rm_data;
+  assign rm_ready    = !ms_sel_cm && msg_ready_i;
 
   // ------------------------------------------------------------ acknowledgement receiver
   logic        ak_done, ak_first_q, ak_beat1_q;
@@ -461,11 +520,19 @@ module tessera_nic_port #(
     .wr_va_i        (wq_head.va),
     .wr_rkey_i      (wq_head.rkey),
     .wr_len_i       (wq_head.len),
+    .wr_imm_en_i    (wq_head.imm_en),
+    .wr_imm_i       (wq_head.imm),
+    .wr_cmsg_en_i   (wq_head.cmsg_en),
+    .wr_cmsg_addr_i (wq_head.cmsg_addr),
+    .wr_cmsg_data_i (wq_head.cmsg_data),
     .cpl_valid_o    (cpl_valid),
     .cpl_ready_i    (cpl_ready),
     .cpl_qp_o       (cpl_qp),
     .cpl_id_o       (cpl_id),
     .cpl_status_o   (cpl_status),
+    .cpl_cmsg_en_o  (cpl_cmsg_en),
+    .cpl_cmsg_addr_o(cpl_cmsg_addr),
+    .cpl_cmsg_data_o(cpl_cmsg_data),
     .ack_valid_i    (ak_deliver),
     .ack_qp_i       (RqW'(alk_qp)),
     .ack_syndrome_i (ak_syn_q),
@@ -718,7 +785,7 @@ module tessera_nic_port #(
     end
   end
   assign idle_o = !hold_v_q && in_first_q && ak_first_q && !ak_end_q && !rx_busy &&
-                  !ack_d_valid && a_idle && wq_empty && (&req_idle) && !cpl_valid &&
+                  !ack_d_valid && a_idle && wq_empty && (&req_idle) && !cpl_valid && !cm_v_q &&
                   !d_tvalid && !tx_busy_q && rf_empty &&
                   ax_rd_q == '0 && ax_wr_q == '0 && !axi_req_o.ar_valid &&
                   !axi_req_o.aw_valid && !axi_req_o.w_valid &&

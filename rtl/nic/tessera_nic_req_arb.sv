@@ -52,12 +52,20 @@ module tessera_nic_req_arb #(
   input  logic [63:0]                   wr_va_i,
   input  logic [31:0]                   wr_rkey_i,
   input  logic [31:0]                   wr_len_i,
+  input  logic                          wr_imm_en_i,
+  input  logic [31:0]                   wr_imm_i,
+  input  logic                          wr_cmsg_en_i,
+  input  logic [31:0]                   wr_cmsg_addr_i,
+  input  logic [31:0]                   wr_cmsg_data_i,
   // completions
   output logic                          cpl_valid_o,
   input  logic                          cpl_ready_i,
   output logic [QpW-1:0]                cpl_qp_o,
   output logic [15:0]                   cpl_id_o,
   output logic [2:0]                    cpl_status_o,
+  output logic                          cpl_cmsg_en_o,
+  output logic [31:0]                   cpl_cmsg_addr_o,
+  output logic [31:0]                   cpl_cmsg_data_o,
   // acknowledgements
   input  logic                          ack_valid_i,
   input  logic [QpW-1:0]                ack_qp_i,
@@ -97,6 +105,8 @@ module tessera_nic_req_arb #(
   logic [NQp-1:0]                 q_rvalid, q_rready, q_tvalid, q_tready, q_tlast;
   logic [NQp-1:0][15:0]           q_cpl_id;
   logic [NQp-1:0][2:0]            q_cpl_status;
+  logic [NQp-1:0]                 q_cmsg_en;
+  logic [NQp-1:0][31:0]           q_cmsg_addr, q_cmsg_data;
   logic [NQp-1:0][31:0]           q_araddr;
   logic [NQp-1:0][7:0]            q_arlen;
   logic [NQp-1:0][8*DataBytes-1:0] q_tdata;
@@ -139,10 +149,18 @@ module tessera_nic_req_arb #(
       .wr_va_i,
       .wr_rkey_i,
       .wr_len_i,
+      .wr_imm_en_i,
+      .wr_imm_i,
+      .wr_cmsg_en_i,
+      .wr_cmsg_addr_i,
+      .wr_cmsg_data_i,
       .cpl_valid_o    (q_cpl_valid[q]),
       .cpl_ready_i    (q_cpl_ready[q]),
       .cpl_id_o       (q_cpl_id[q]),
       .cpl_status_o   (q_cpl_status[q]),
+      .cpl_cmsg_en_o  (q_cmsg_en[q]),
+      .cpl_cmsg_addr_o(q_cmsg_addr[q]),
+      .cpl_cmsg_data_o(q_cmsg_data[q]),
       .ack_valid_i    (ack_valid_i && ack_qp_i == QpW'(q)),
       .ack_syndrome_i,
       .ack_psn_i,
@@ -268,6 +286,9 @@ module tessera_nic_req_arb #(
   assign cpl_qp_o     = c_sel;
   assign cpl_id_o     = q_cpl_id[c_sel];
   assign cpl_status_o = q_cpl_status[c_sel];
+  assign cpl_cmsg_en_o   = q_cmsg_en[c_sel];
+  assign cpl_cmsg_addr_o = q_cmsg_addr[c_sel];
+  assign cpl_cmsg_data_o = q_cmsg_data[c_sel];
   always_comb begin
     q_cpl_ready = '0;
     q_cpl_ready[c_sel] = cpl_ready_i;

@@ -36,6 +36,12 @@
 // one and room for it; busy_o: a packet is being read or framed), so that QPs
 // sharing a read port and a wire take turns (tessera_nic_req_arb).
 //
+// With immediate (wr_imm_en_i): the message's last packet is RDMA WRITE last with
+// immediate (0x09) or, a one-packet message or any selective packet, WRITE only
+// with immediate (0x0B), carrying wr_imm_i as ImmDt. A completion message
+// (wr_cmsg_en_i, address and data) travels with the work request and leaves with
+// its completion (cpl_cmsg_*), for the port to send when the status is OK.
+//
 // Limits: local addresses are multiples of DataBytes; two packets in work.
 module tessera_nic_requester #(
   parameter int unsigned NWr       = 8,     // work requests held (power of 2)
@@ -75,11 +81,19 @@ module tessera_nic_requester #(
   input  logic [63:0]            wr_va_i,
   input  logic [31:0]            wr_rkey_i,
   input  logic [31:0]            wr_len_i,
+  input  logic                   wr_imm_en_i,     // the last packet carries wr_imm_i
+  input  logic [31:0]            wr_imm_i,
+  input  logic                   wr_cmsg_en_i,    // completion message
+  input  logic [31:0]            wr_cmsg_addr_i,
+  input  logic [31:0]            wr_cmsg_data_i,
   // completions
   output logic                   cpl_valid_o,
   input  logic                   cpl_ready_i,
   output logic [15:0]            cpl_id_o,
   output logic [2:0]             cpl_status_o,
+  output logic                   cpl_cmsg_en_o,
+  output logic [31:0]            cpl_cmsg_addr_o,
+  output logic [31:0]            cpl_cmsg_data_o,
   // acknowledgements of this QP
   input  logic                   ack_valid_i,
   input  logic [7:0]             ack_syndrome_i,
@@ -133,6 +147,11 @@ module tessera_nic_requester #(
   logic [31:0] wr_rkey_q [NWr];
   logic [31:0] wr_len_q  [NWr];
   logic [23:0] wr_last_q [NWr];
+  logic        wr_imm_en_q [NWr];
+  logic [31:0] wr_imm_q  [NWr];
+  logic        wr_cmsg_en_q [NWr];
+  logic [31:0] wr_cmsg_addr_q [NWr];
+  logic [31:0] wr_cmsg_data_q [NWr];
   logic [WrW:0] head_q, head_d;   // oldest not completed
   logic [WrW:0] sendp_q, sendp_d; // next to packetize
   logic [WrW:0] tail_q, tail_d;   // next free
@@ -170,6 +189,7 @@ module tessera_nic_requester #(
   logic [NPq-1:0][63:0] e_va_q, e_va_d;
   logic [NPq-1:0][31:0] e_rkey_q, e_rkey_d, e_dmalen_q, e_dmalen_d;
   logic [NPq-1:0][12:0] e_len_q, e_len_d;
+  logic [NPq-1:0][31:0] e_imm_q, e_imm_d;
   logic [NPq-1:0]       e_desc_q, e_desc_d;      // descriptor not yet taken
   logic [NPq-1:0][31:0] e_ar_addr_q, e_ar_addr_d;
   logic [NPq-1:0][7:0]  e_ar_left_q, e_ar_left_d; // beats still to request
@@ -262,6 +282,7 @@ module tessera_nic_requester #(
     e_rkey_d   = e_rkey_q;
     e_dmalen_d = e_dmalen_q;
     e_len_d    = e_len_q;
+    e_imm_d    = e_imm_q;
     e_desc_d   = e_desc_q;
     e_ar_addr_d = e_ar_addr_q;
     e_ar_left_d = e_ar_left_q;
@@ -405,12 +426,14 @@ module tessera_nic_requester #(
       e_ackreq_d[pq_wr_q] = n_ackreq;
       e_psn_d[pq_wr_q]    = pick_psn;
       e_rkey_d[pq_wr_q]   = wr_rkey_q[pick_wr];
+      e_imm_d[pq_wr_q]    = wr_imm_q[pick_wr];
       if (cfg_selective_i) begin
-        e_op_d[pq_wr_q]     = 8'h0A;
+        e_op_d[pq_wr_q]     = n_ackreq && wr_imm_en_q[pick_wr] ? 8'h0B : 8'h0A;
         e_va_d[pq_wr_q]     = wr_va_q[pick_wr] + 64'(pick_off);
         e_dmalen_d[pq_wr_q] = 32'(n_len);
       end else begin
         e_op_d[pq_wr_q]     = pick_off == '0 ? (n_ackreq ? 8'h0A : 8'h06) : (n_ackreq ? 8'h08 : 8'h07);
+        if (n_ackreq && wr_imm_en_q[pick_wr]) e_op_d[pq_wr_q] = pick_off == '0 ? 8'h0B : 8'h09;
         e_va_d[pq_wr_q]     = wr_va_q[pick_wr];
         e_dmalen_d[pq_wr_q] = wr_len_q[pick_wr];
       end
@@ -483,6 +506,7 @@ module tessera_nic_requester #(
       e_rkey_q    <= '0;
       e_dmalen_q  <= '0;
       e_len_q     <= '0;
+      e_imm_q     <= '0;
       e_desc_q    <= '0;
       e_ar_addr_q <= '0;
       e_ar_left_q <= '0;
@@ -517,6 +541,7 @@ module tessera_nic_requester #(
       e_rkey_q    <= e_rkey_d;
       e_dmalen_q  <= e_dmalen_d;
       e_len_q     <= e_len_d;
+      e_imm_q     <= e_imm_d;
       e_desc_q    <= e_desc_d;
       e_ar_addr_q <= e_ar_addr_d;
       e_ar_left_q <= e_ar_left_d;
@@ -539,6 +564,11 @@ module tessera_nic_requester #(
       wr_va_q[tail_q[WrW-1:0]]    <= wr_va_i;
       wr_rkey_q[tail_q[WrW-1:0]]  <= wr_rkey_i;
       wr_len_q[tail_q[WrW-1:0]]   <= wr_len_i;
+      wr_imm_en_q[tail_q[WrW-1:0]]    <= wr_imm_en_i;
+      wr_imm_q[tail_q[WrW-1:0]]       <= wr_imm_i;
+      wr_cmsg_en_q[tail_q[WrW-1:0]]   <= wr_cmsg_en_i;
+      wr_cmsg_addr_q[tail_q[WrW-1:0]] <= wr_cmsg_addr_i;
+      wr_cmsg_data_q[tail_q[WrW-1:0]] <= wr_cmsg_data_i;
     end
     if (last_set) begin
       wr_last_q[last_idx] <= last_psn;
@@ -558,7 +588,10 @@ module tessera_nic_requester #(
       cpl_valid_o = head_q != sendp_q && psn_after(una_q, wr_last_q[hidx]);
     end
   end
-  assign cpl_id_o = wr_id_q[hidx];
+  assign cpl_id_o        = wr_id_q[hidx];
+  assign cpl_cmsg_en_o   = wr_cmsg_en_q[hidx];
+  assign cpl_cmsg_addr_o = wr_cmsg_addr_q[hidx];
+  assign cpl_cmsg_data_o = wr_cmsg_data_q[hidx];
 
   // ---- framer
   logic pay_err_unused, fr_idle;
@@ -587,7 +620,7 @@ module tessera_nic_requester #(
     .desc_dmalen_i  (e_dmalen_q[hd]),
     .desc_syndrome_i(8'h00),
     .desc_msn_i     (24'h0),
-    .desc_imm_i     (32'h0),
+    .desc_imm_i     (e_imm_q[hd]),
     .desc_len_i     (e_len_q[hd]),
     .s_tvalid_i     (head_v && e_r_left_q[hd] != '0 && m_rvalid_i),
     .s_tready_o     (tx_s_tready),

@@ -18,6 +18,14 @@
 //     (syndrome 0x60, BTH.PSN = ePSN, MSN field = the packet's PSN) otherwise;
 //     an AXI error response sends a NAK remote operational error instead and
 //     moves the QP to ERROR;
+//   - WRITE last / only with immediate (docs/nic.md "WRITE with immediate"): an
+//     ImmDt whose sync-object index (bits 31:16) is NumSobs or more is answered
+//     with NAK invalid request (QP to ERROR, nothing written); otherwise, once
+//     ePSN has passed the packet's PSN (every PSN up to it placed, each after its
+//     last write response), a message (SOB_ADD_BASE + 4 x index, ImmDt[14:0])
+//     leaves on msg_* before the acknowledgement. An immediate placed out of
+//     order waits in a per-QP register; a second out-of-order immediate on the
+//     same QP is dropped unacknowledged (resent later by the requester);
 //   - for a packet into a reduce region (the region's reduce op, docs/nic.md
 //     "Reduction on receive"): NAK invalid request if the address or length is
 //     not a multiple of the element size; else per burst an AR, then the AW of
@@ -33,6 +41,7 @@ module tessera_nic_responder #(
   parameter int unsigned NMr      = 16,
   parameter int unsigned BufBeats = 132,   // per half, 4 224 bytes: the longest WRITE frame (4 174) fits
   parameter logic [tessera_bus_pkg::IdBits-1:0] AxiId = '0,
+  parameter int unsigned NumSobs  = 256,   // sync objects an immediate may name
   localparam int unsigned QpW = NQp > 1 ? $clog2(NQp) : 1,
   localparam int unsigned MrW = NMr > 1 ? $clog2(NMr) : 1
 ) (
@@ -83,6 +92,12 @@ module tessera_nic_responder #(
   output logic [7:0]                   ack_syndrome_o,
   output logic [23:0]                  ack_psn_o,
   output logic [23:0]                  ack_msn_o,
+  // messages of WRITEs with immediate: a 32-bit write of data to addr (Sync Manager SOB_ADD)
+  input  logic [31:0]                  sob_add_base_i,
+  output logic                         msg_valid_o,
+  input  logic                         msg_ready_i,
+  output logic [31:0]                  msg_addr_o,
+  output logic [31:0]                  msg_data_o,
   // a frame is being received, waits in the buffer or is handled
   output logic                         busy_o,
   // errors and counters
@@ -92,11 +107,11 @@ module tessera_nic_responder #(
   output logic [tessera_nic_pkg::NumCnt-1:0][31:0] cnt_o
 );
 
-  localparam int unsigned HdrBytes = 70;   // Ethernet .. BTH + RETH
+  localparam int unsigned HdrBytes = 74;   // Ethernet .. BTH + RETH + ImmDt
   localparam int unsigned BufW     = $clog2(BufBeats + 1);
 
   typedef enum logic [3:0] {
-    SIdle, SCheck, SPrep, SAr, SAw, SW, SRw, SB, SCommit, SAdv, SAck
+    SIdle, SCheck, SPrep, SAr, SAw, SW, SRw, SB, SCommit, SAdv, SMsg, SAck
   } state_e;
 
   state_e state_q, state_d;        // the packet in half pxh_q
@@ -126,6 +141,8 @@ module tessera_nic_responder #(
   logic [15:0] tot_len;
   logic [12:0] pay_len;
   logic [6:0]  pay_off;
+  logic [31:0] imm_dt;
+  logic        imm_bad;
 
   always_comb begin
     opcode    = hb(hdr, 42);
@@ -143,6 +160,14 @@ module tessera_nic_responder #(
       for (int unsigned i = 0; i < 4; i++) reth_rkey[8*(3-i) +: 8] = hb(hdr, 62 + i);
       for (int unsigned i = 0; i < 4; i++) reth_len[8*(3-i) +: 8]  = hb(hdr, 66 + i);
     end
+    // ImmDt follows the RETH (WRITE only with immediate) or the BTH (WRITE last with immediate)
+    imm_dt = '0;
+    if (has_imm) begin
+      for (int unsigned i = 0; i < 4; i++) begin
+        imm_dt[8*(3-i) +: 8] = has_reth ? hb(hdr, 70 + i) : hb(hdr, 54 + i);
+      end
+    end
+    imm_bad = has_imm && 32'(imm_dt[31:16]) >= NumSobs;
     tot_len = {hb(hdr, 16), hb(hdr, 17)};
     pay_off = 7'd54 + (has_reth ? 7'd16 : 7'd0) + (has_imm ? 7'd4 : 7'd0);
     // IPv4 + UDP + BTH + ICRC = 44 bytes; extension headers and pad on top
@@ -175,6 +200,18 @@ module tessera_nic_responder #(
   logic           berr_q, berr_d;
   logic [1:0]     red_op_q;                 // reduce op of the packet's region, 0: plain
   logic           red_bf16_q;
+
+  // ---- immediates: the packet's, one waiting per QP (placed out of order), the message
+  logic                  p_imm_q;
+  logic [31:0]           p_dt_q;
+  logic [NQp-1:0]        iw_v_q, iw_v_d;
+  logic [NQp-1:0][23:0]  iw_psn_q;
+  logic [NQp-1:0][31:0]  iw_dt_q;
+  logic                  iw_set;
+  logic [31:0]           m_dt_q, m_dt_d;
+  logic                  m_two_q, m_two_d;       // the waiting immediate follows this message
+  logic                  iw_passed;
+  logic [23:0]           iw_dist;
 
   // ---- window
   logic [2:0]  win_cls;
@@ -326,6 +363,14 @@ module tessera_nic_responder #(
   logic [tessera_nic_pkg::NumCnt-1:0][31:0] cnt_q, cnt_d;
   assign cnt_o = cnt_q;
 
+  // the waiting immediate of the packet's QP: ePSN has passed its PSN
+  assign iw_dist   = win_epsn - iw_psn_q[qp_q];
+  assign iw_passed = iw_v_q[qp_q] && !iw_dist[23] && iw_dist != '0;
+
+  assign msg_valid_o = state_q == SMsg;
+  assign msg_addr_o  = sob_add_base_i + {14'd0, m_dt_q[31:16], 2'b00};
+  assign msg_data_o  = {17'd0, m_dt_q[14:0]};
+
   // ---- main state machine
   logic s_hs;
   assign s_tready_o = !rwait_q && !full_q[rxh_q];
@@ -357,6 +402,10 @@ module tessera_nic_responder #(
     bcnt_d       = bcnt_q;
     berr_d       = berr_q;
     cnt_d        = cnt_q;
+    iw_v_d       = iw_v_q;
+    iw_set       = 1'b0;
+    m_dt_d       = m_dt_q;
+    m_two_d      = m_two_q;
     win_commit   = 1'b0;
     win_nak_sent = 1'b0;
     qp_err_o     = 1'b0;
@@ -455,13 +504,17 @@ module tessera_nic_responder #(
                 err_d       = 1'b1;
                 err_code_d  = tessera_nic_pkg::SynNakAccess;
                 state_d     = SAck;
-              end else if (mr_red_op_i != 2'd0 && misaligned) begin
+              end else if ((mr_red_op_i != 2'd0 && misaligned) || imm_bad) begin
+                cnt_d[tessera_nic_pkg::CntNakInval] = cnt_q[tessera_nic_pkg::CntNakInval] + 32'd1;
                 a_syn_d     = tessera_nic_pkg::SynNakInval;
                 qp_err_o    = 1'b1;
                 qp_err_qp_o = qp_lk_qp_i;
                 err_d       = 1'b1;
                 err_code_d  = tessera_nic_pkg::SynNakInval;
                 state_d     = SAck;
+              end else if (has_imm && win_cls == tessera_nic_pkg::ClsOoo && iw_v_q[qp_lk_qp_i]) begin
+                // one immediate waits on the QP already: drop, the requester resends it
+                cnt_d[tessera_nic_pkg::CntDropImm] = cnt_q[tessera_nic_pkg::CntDropImm] + 32'd1;
               end else begin
                 wr_addr_d = chk_va[31:0];
                 wr_left_d = pay_len;
@@ -525,6 +578,11 @@ module tessera_nic_responder #(
             state_d     = SAck;
           end else begin
             win_commit = 1'b1;
+            // an immediate placed past ePSN waits until ePSN passes it
+            if (p_imm_q && cls_q == tessera_nic_pkg::ClsOoo) begin
+              iw_v_d[qp_q] = 1'b1;
+              iw_set       = 1'b1;
+            end
             cnt_d[tessera_nic_pkg::CntPlaced] = cnt_q[tessera_nic_pkg::CntPlaced] + 32'd1;
             cnt_d[tessera_nic_pkg::CntBytes]  = cnt_q[tessera_nic_pkg::CntBytes] + 32'(len_q);
             state_d = SAdv;
@@ -543,6 +601,30 @@ module tessera_nic_responder #(
             a_msn_d = a_psn_q;
           end
           state_d = SAck;
+          // messages before the acknowledgement: the packet's own immediate (it was at
+          // ePSN), then a waiting one that ePSN has passed now
+          if (p_imm_q && cls_q == tessera_nic_pkg::ClsInOrder) begin
+            m_dt_d  = p_dt_q;
+            m_two_d = iw_passed;
+            state_d = SMsg;
+          end else if (iw_passed) begin
+            m_dt_d       = iw_dt_q[qp_q];
+            m_two_d      = 1'b0;
+            iw_v_d[qp_q] = 1'b0;
+            state_d      = SMsg;
+          end
+        end
+      end
+      SMsg: begin
+        if (msg_ready_i) begin
+          cnt_d[tessera_nic_pkg::CntMsgs] = cnt_q[tessera_nic_pkg::CntMsgs] + 32'd1;
+          if (m_two_q) begin
+            m_dt_d       = iw_dt_q[qp_q];
+            m_two_d      = 1'b0;
+            iw_v_d[qp_q] = 1'b0;
+          end else begin
+            state_d = SAck;
+          end
         end
       end
       SAck: begin
@@ -556,6 +638,8 @@ module tessera_nic_responder #(
       end
       default: state_d = SIdle;
     endcase
+    // a QP entering RTR forgets a waiting immediate
+    if (win_init_i) iw_v_d[win_init_qp_i] = 1'b0;
     // the packet is done (dropped or acknowledged): its half is free
     if ((state_q != SIdle && state_d == SIdle) || (state_q == SAck && ack_ready_i)) begin
       full_d[pxh_q] = 1'b0;
@@ -607,6 +691,13 @@ module tessera_nic_responder #(
       berr_q     <= 1'b0;
       red_op_q   <= '0;
       red_bf16_q <= 1'b0;
+      p_imm_q    <= 1'b0;
+      p_dt_q     <= '0;
+      iw_v_q     <= '0;
+      iw_psn_q   <= '0;
+      iw_dt_q    <= '0;
+      m_dt_q     <= '0;
+      m_two_q    <= 1'b0;
       cnt_q      <= '0;
       va_next_q  <= '0;
       rkey_cur_q <= '0;
@@ -635,6 +726,13 @@ module tessera_nic_responder #(
       bcnt_q    <= bcnt_d;
       berr_q    <= berr_d;
       cnt_q     <= cnt_d;
+      iw_v_q    <= iw_v_d;
+      m_dt_q    <= m_dt_d;
+      m_two_q   <= m_two_d;
+      if (iw_set) begin
+        iw_psn_q[qp_q] <= a_psn_q;
+        iw_dt_q[qp_q]  <= p_dt_q;
+      end
       err_o     <= err_d;
       err_code_o <= err_code_d;
       err_qp_o  <= qp_err_qp_o;
@@ -647,6 +745,8 @@ module tessera_nic_responder #(
         len_q    <= pay_len;
         red_op_q   <= mr_red_op_i;
         red_bf16_q <= mr_red_bf16_i;
+        p_imm_q    <= has_imm;
+        p_dt_q     <= imm_dt;
         // go-back-N: the next packet of the message lands after this one
         if (qp_lk_hit_i && !qp_lk_selective_i && state_d != SIdle && state_d != SAck) begin
           va_next_q[qp_lk_qp_i]  <= chk_va + 64'(pay_len);

@@ -13,6 +13,7 @@ module tessera_nic_rx #(
   parameter int unsigned NQp = 16,   // 1..16 (the registers select with 4 bits)
   parameter int unsigned NMr = 16,   // 1..16
   parameter logic [tessera_bus_pkg::IdBits-1:0] AxiId = '0,
+  parameter int unsigned NumSobs = 256,   // sync objects a WRITE with immediate may name
   localparam int unsigned QpW = NQp > 1 ? $clog2(NQp) : 1,
   localparam int unsigned MrW = NMr > 1 ? $clog2(NMr) : 1
 ) (
@@ -48,6 +49,11 @@ module tessera_nic_rx #(
   output logic [7:0]                ack_syndrome_o,
   output logic [23:0]               ack_psn_o,
   output logic [23:0]               ack_msn_o,
+  // messages of WRITEs with immediate (sync-object updates, SOB_ADD_BASE + 4 x index)
+  output logic                      msg_valid_o,
+  input  logic                      msg_ready_i,
+  output logic [31:0]               msg_addr_o,
+  output logic [31:0]               msg_data_o,
   output logic                      busy_o,   // a frame is in the receive side
   output logic                      irq_o,    // IRQ_STATUS.err and IRQ_EN.err
   // port: the other register inputs, every register output
@@ -243,7 +249,7 @@ module tessera_nic_rx #(
   logic [QpW-1:0] err_qp;
   logic [tessera_nic_pkg::NumCnt-1:0][31:0] cnt;
 
-  tessera_nic_responder #(.NQp(NQp), .NMr(NMr), .AxiId(AxiId)) u_resp (
+  tessera_nic_responder #(.NQp(NQp), .NMr(NMr), .AxiId(AxiId), .NumSobs(NumSobs)) u_resp (
     .clk_i,
     .rst_ni,
     .s_tvalid_i,
@@ -284,6 +290,11 @@ module tessera_nic_rx #(
     .ack_syndrome_o,
     .ack_psn_o,
     .ack_msn_o,
+    .sob_add_base_i   (hwif_out.SOB_ADD_BASE.addr.value),
+    .msg_valid_o,
+    .msg_ready_i,
+    .msg_addr_o,
+    .msg_data_o,
     .busy_o,
     .err_o            (err),
     .err_code_o       (err_code),
@@ -330,6 +341,9 @@ module tessera_nic_rx #(
     hwif_in_rsp.CNT_ACKS.val.next        = cnt[tessera_nic_pkg::CntAcks];
     hwif_in_rsp.CNT_SACKS.val.next       = cnt[tessera_nic_pkg::CntSacks];
     hwif_in_rsp.CNT_NAKS.val.next        = cnt[tessera_nic_pkg::CntNaks];
+    hwif_in_rsp.CNT_MSGS.val.next        = cnt[tessera_nic_pkg::CntMsgs];
+    hwif_in_rsp.CNT_DROP_IMM.val.next    = cnt[tessera_nic_pkg::CntDropImm];
+    hwif_in_rsp.CNT_NAK_INVAL.val.next   = cnt[tessera_nic_pkg::CntNakInval];
   end
 
   logic unused;

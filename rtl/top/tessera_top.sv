@@ -178,25 +178,30 @@ module tessera_top #(
   //   0 .. NumMme-1        MME q
   //   QTpc                 TPC cluster
   //   QDma .. QDma+NumDma-1 DMA engine q-QDma
+  //   QNic .. QNic+NicPorts-1 NIC port q-QNic (work requests: WR_* registers + WR_DOORBELL)
   // QMAN register slot of each queue: tessera_cfg_pkg::QmanSlot* (config/tessera.toml).
   localparam int unsigned NumDma = tessera_cfg_pkg::DmaEngines;
   localparam int unsigned QTpc   = NumMme;
   localparam int unsigned QDma   = NumMme + 1;
-  localparam int unsigned NumQ   = NumMme + 1 + NumDma;
+  localparam int unsigned QNic   = NumMme + 1 + NumDma;
+  localparam int unsigned NumQ   = NumMme + 1 + NumDma + tessera_cfg_pkg::NicPorts;
   function automatic int unsigned qman_slot(input int unsigned q);
     if (q < QTpc)       qman_slot = tessera_cfg_pkg::QmanSlotMme + q;
     else if (q == QTpc) qman_slot = tessera_cfg_pkg::QmanSlotTpc;
-    else                qman_slot = tessera_cfg_pkg::QmanSlotDma + (q - QDma);
+    else if (q < QNic)  qman_slot = tessera_cfg_pkg::QmanSlotDma + (q - QDma);
+    else                qman_slot = tessera_cfg_pkg::QmanSlotNic + (q - QNic);
   endfunction
 
-  // message sources: MME i, DMA d, Sync Manager, queue manager q, L2 slice d, TPC cluster
+  // message sources: MME i, DMA d, Sync Manager, queue manager q, L2 slice d, TPC cluster,
+  // NIC port p (sync-object updates of received WRITEs with immediate, completion messages)
   localparam int unsigned NumL2     = tessera_cfg_pkg::NumL2;
   localparam int unsigned MsgDma    = NumMme;
   localparam int unsigned MsgSm     = NumMme + NumDma;
   localparam int unsigned MsgQm     = MsgSm + 1;
   localparam int unsigned MsgL2     = MsgQm + NumQ;
   localparam int unsigned MsgTpc    = MsgL2 + NumL2;
-  localparam int unsigned NumMsgSrc = MsgTpc + 1;
+  localparam int unsigned MsgNic    = MsgTpc + 1;
+  localparam int unsigned NumMsgSrc = MsgNic + tessera_cfg_pkg::NicPorts;
 
   // e_*[q]: the register port of queue q's engine. For an engine, a tessera_apb_mux joins
   // the system-bus slot (master 0) and the queue manager (master 1).
@@ -739,7 +744,8 @@ module tessera_top #(
   // ---------------------------------------------------------------- engine register ports
   for (genvar q = 0; q < NumQ; q++) begin : g_eng_apb
     begin : g_mux
-      localparam int unsigned Per = (q < QTpc) ? PerMme + q : (q == QTpc) ? PerTpc : PerDma + (q - QDma);
+      localparam int unsigned Per = (q < QTpc) ? PerMme + q : (q == QTpc) ? PerTpc :
+                                    (q < QNic) ? PerDma + (q - QDma) : PerNic + (q - QNic);
       // master 0 the system bus (per_*[Per]), master 1 the queue manager (q_*[q])
       tessera_bus_pkg::apb_req_t e_apb;
       logic                      unused_e_apb;
@@ -1008,8 +1014,15 @@ module tessera_top #(
     `TESSERA_AXI_FLAT_FROM_REQ(l2u_, , [U], mem_req)
     `TESSERA_AXI_RSP_FROM_FLAT(mem_rsp, l2u_, , [U])
     assign unused_user = ^{mem_req.aw.user, mem_req.w.user, mem_req.ar.user};
+    // registers behind the APB mux of its queue manager (g_eng_apb, queue QNic + p): the
+    // clock opens for an access from the system bus or the queue manager (e_psel)
+    localparam int unsigned Q = QNic + p;
+    tessera_bus_pkg::apb_req_t apb_req;
+    tessera_bus_pkg::apb_rsp_t apb_rsp;
+    assign apb_req  = e_req[Q];
+    assign e_rsp[Q] = apb_rsp;
     logic nic_clk, nic_clk_en, nic_idle;
-    assign nic_clk_en = !rst_ni || !nic_idle || psel[PerNic+p] || nic_rx_tvalid_i[p]
+    assign nic_clk_en = !rst_ni || !nic_idle || e_psel[Q] || nic_rx_tvalid_i[p]
                         || l2u_bvalid[U] || l2u_rvalid[U];
     tessera_clk_gate #(.Enable(EngClkGate), .Hold(2)) u_nic_cg (
       .clk_i    (clk_i),
@@ -1018,11 +1031,11 @@ module tessera_top #(
       .test_en_i(1'b0),
       .clk_o    (nic_clk)
     );
-    tessera_nic_port u_port (
+    tessera_nic_port #(.NumSobs(tessera_cfg_pkg::SyncObjects)) u_port (
       .clk_i      (nic_clk),
       .rst_ni     (rst_ni),
-      .apb_req_i  (per_req[PerNic+p]),
-      .apb_rsp_o  (per_rsp[PerNic+p]),
+      .apb_req_i  (apb_req),
+      .apb_rsp_o  (apb_rsp),
       .axi_req_o  (mem_req),
       .axi_rsp_i  (mem_rsp),
       .tx_tvalid_o(nic_tx_tvalid_o[p]),
@@ -1036,6 +1049,11 @@ module tessera_top #(
       .rx_tkeep_i (nic_rx_tkeep_i[p]),
       .rx_tlast_i (nic_rx_tlast_i[p]),
       .irq_o      (nic_irq[p]),
+      .msg_valid_o(msg_valid[MsgNic+p]),
+      .msg_ready_i(msg_ready[MsgNic+p]),
+      .msg_addr_o (msg_addr[MsgNic+p]),
+      .msg_data_o (msg_data[MsgNic+p]),
+      .wr_room_o  (e_idle[Q]),
       .idle_o     (nic_idle)
     );
   end

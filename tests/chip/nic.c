@@ -22,8 +22,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "chip_gemm.h"
+#include "cp_model.h"
+#include "golden/tpc_golden.h"
+#include "regs/intc_regs.h"
 #include "regs/nic_regs.h"
+#include "regs/qman_regs.h"
+#include "regs/syncmgr_regs.h"
+#include "regs/tpc_regs.h"
 #include "roce_model.h"
+#include "tessera/cp_pkt.h"
+#include "tpcasm_lib.h"
 #include "tessera/roce.h"
 #include "tessera_cfg.h"
 #include "tessera_multi.h"
@@ -593,6 +602,419 @@ TF_TEST(nic_chip, pcap_decode, 3000000) {
   }
   if (scapy_check(t, f01, n01) != TF_PASS || scapy_check(t, f10, n10) != TF_PASS) goto out;
   tf_log(t, "%s: %u frames, %s: %u frames; golden model and scapy decode all, ICRC correct", f01, n01, f10, n10);
+  rc = TF_PASS;
+out:
+  net_close(g);
+  return rc;
+}
+
+/* ================================================================== producer / consumer across chips
+ * White paper figure 24 without firmware in the loop. Chip 0: an MME GEMM (BF16 x BF16 ->
+ * FP32) on its queue; the MME's completion message adds 1 to sync object S0; a monitor
+ * (S0 >= 1) adds 1 to FENCE[0] of NIC port 0's queue; that queue's command buffer waits
+ * at `FENCE 0, 1`, then posts an RDMA WRITE with immediate of C to chip 1 (WREG_BULK of
+ * the WR_* registers, WREG_BULK of WR_FLAGS..WR_CMSG_DATA, WREG32 of WR_DOORBELL behind
+ * EB). Chip 1: the immediate adds 1 to sync object S1 once C has landed; a monitor
+ * (S1 >= 1) adds 1 to FENCE[0] of the TPC queue, which then launches the relu kernel on
+ * C. relu(C) on chip 1 must equal the TPC golden relu of the MME golden C, bit for bit.
+ * The host only sets up and rings the three doorbells (consumer first). */
+#define QM(c, slot, r) (TESSERA_QMAN_ADDR(slot) + (uint32_t)offsetof(qman_t, r))
+#define QM_FENCE(slot, n) (TESSERA_QMAN_ADDR(slot) + (uint32_t)offsetof(qman_t, FENCE) + 4u * (n))
+#define SM(r) (TESSERA_SYNCMGR_BASE + (uint32_t)offsetof(syncmgr_t, r))
+#define SOB_SET(i) (SM(SOB_SET) + 4u * (i))
+#define SOB_ADD(i) (SM(SOB_ADD) + 4u * (i))
+#define MON_WORD(m, w) (SM(MON) + 64u * (m) + 4u * (w))
+#define QSLOT_NIC(p) (TESSERA_QMAN_SLOT_NIC + (p))
+#define TPC_OFF(r) ((uint32_t)offsetof(tpc_t, r))
+#define NTPC_ALL (TESSERA_DCORES * TESSERA_TPC_PER_DCORE)
+#define XW(c, a, v)                                                                              \
+  do {                                                                                           \
+    if (tsim_host_write32(g->chip[c], (a), (v)) != TSIM_OK)                                      \
+      return tf_fail(g->t, "chip %u: write 0x%08x to 0x%08x: %s", (c), (uint32_t)(v), (uint32_t)(a), \
+                     tsim_last_error(g->chip[c]));                                               \
+  } while (0)
+#define XR(c, a, p)                                                                              \
+  do {                                                                                           \
+    if (tsim_host_read32(g->chip[c], (a), (p)) != TSIM_OK)                                       \
+      return tf_fail(g->t, "chip %u: read of 0x%08x: %s", (c), (uint32_t)(a), tsim_last_error(g->chip[c])); \
+  } while (0)
+
+#define X_CB(slot) (TESSERA_HBM_BASE + 0x00010000u + 0x2000u * (slot))  /* command buffers */
+#define X_GEMM (TESSERA_HBM_BASE + 0x00200000u)   /* chip 0: A, B, C */
+#define X_DST (TESSERA_HBM_BASE + 0x00400000u)    /* chip 1: C lands here (memory region) */
+#define X_OUT (TESSERA_HBM_BASE + 0x00600000u)    /* chip 1: relu(C) */
+#define X_PROG (TESSERA_HBM_BASE + 0x0007C000u)   /* chip 1: the relu kernel */
+#define X_FLAG (TESSERA_HBM_BASE + 0x0007F000u)   /* completion messages of the queues */
+#define X_RKEY 0x5EED0C01u
+
+typedef struct {
+  net_t *g;
+  cjob_t j;
+  unsigned e, s0, s1, m0, m1;
+  uint32_t prog_len;
+  int bad_rkey;
+  qp_end_t a, b;
+} xchip_t;
+
+/* A queue's boot-time setup (what firmware does) and its buffer; the doorbell later. */
+static int xq_load(net_t *g, unsigned c, unsigned slot, const cp_buf_t *b, uint32_t flag) {
+  XW(c, QM(c, slot, SOB_SET_BASE), SM(SOB_SET));
+  XW(c, QM(c, slot, SOB_ADD_BASE), SM(SOB_ADD));
+  XW(c, QM(c, slot, LDMA_OFF), 0);
+  TF_CHECK_OK(g->t, tsim_mem_write(g->chip[c], X_CB(slot), b->w, 4u * b->n));
+  XW(c, QM(c, slot, CB_BASE), X_CB(slot));
+  XW(c, QM(c, slot, CB_SIZE), 4u * b->n);
+  XW(c, QM(c, slot, COMP_ADDR), flag);
+  XW(c, QM(c, slot, COMP_DATA), 1);
+  XW(c, QM(c, slot, CFG), flag ? QMAN__CFG__COMP_EN_bm : 0u);
+  return TF_PASS;
+}
+
+/* Monitor m of chip c: sync object sob >= 1 adds 1 to FENCE[0] of queue slot. */
+static int xmon(net_t *g, unsigned c, unsigned m, unsigned sob, unsigned slot) {
+  XW(c, SOB_SET(sob), 0);
+  XW(c, MON_WORD(m, 0), QM_FENCE(slot, 0));
+  XW(c, MON_WORD(m, 1), 1);
+  XW(c, MON_WORD(m, CP_MON_ARM_WORD), cp_arm_word(sob / 8u, 1u << (sob % 8u), 1, 0, 1));
+  return TF_PASS;
+}
+
+/* One TPC tensor descriptor (13 words) for an [h][w] FP32 matrix, row pitch p elements. */
+static void xtpc_desc(uint32_t *w, uint32_t base, uint32_t wd, uint32_t h, uint32_t p) {
+  memset(w, 0, 13 * sizeof *w);
+  w[0] = base;
+  w[1] = 2u << 4;  /* FP32, 2 dims */
+  for (int i = 0; i < 5; i++) w[3 + i] = 1;
+  w[3] = wd, w[4] = h, w[8] = 1, w[9] = p;
+}
+
+/* The three command buffers and everything they need, on both chips. */
+static int xchip_setup(tf_ctx_t *t, xchip_t *x, net_t *g, int bad_rkey) {
+  memset(x, 0, sizeof *x);
+  x->g = g;
+  x->bad_rkey = bad_rkey;
+  x->e = tf_rand_below(t, TESSERA_NUM_MME);
+  x->s0 = 8u * (1 + tf_rand_below(t, 30)) + tf_rand_below(t, 8);
+  x->s1 = 8u * (1 + tf_rand_below(t, 30)) + tf_rand_below(t, 8);
+  x->m0 = tf_rand_below(t, TESSERA_SYNC_MONITORS);
+  x->m1 = tf_rand_below(t, TESSERA_SYNC_MONITORS);
+  qp_end_t a = {0, 0, 0, 0x000C01, 0x000400}, b = {1, 0, 0, 0x000C02, 0x00FFF8};
+  x->a = a, x->b = b;
+  if (qp_connect(g, &x->a, &x->b, ROCE_MTU_1024, 1) != TF_PASS) return TF_FAIL;
+  if (mr_write(g, 1, 0, 0, X_DST, MR_BYTES, X_RKEY) != TF_PASS) return TF_FAIL;
+  NW(1, 0, SOB_ADD_BASE, SM(SOB_ADD));
+  /* L2 slices private: MME 0 and NIC port 0 share DCORE 0's slice (chip 0); the NIC's
+   * writes do not allocate, so the TPCs of every DCORE read them from memory (chip 1) */
+  x->e = 0;
+  /* chip 0: the GEMM, C = M x N FP32, rows of ldc bytes (the WRITE sends all of it) */
+  x->j.g.m = 8u * (2 + tf_rand_below(t, 5));
+  x->j.g.n = 8u * (1 + tf_rand_below(t, 4));
+  x->j.g.k = 32u * (1 + tf_rand_below(t, 4));
+  x->j.g.ta = NF_BF16, x->j.g.tb = NF_BF16, x->j.g.tc = NF_FP32;
+  cjob_prepare(t, &x->j, X_GEMM);
+  TF_CHECK_OK(t, tsim_l2_invalidate_all(g->chip[0]));
+  const uint32_t csz = x->j.g.m * x->j.ldc;
+  /* chip 1: destination and output cleared (a canary), the kernel */
+  uint8_t *fill = malloc(csz);
+  if (!fill) return tf_fail(t, "out of memory");
+  for (uint32_t i = 0; i < csz; i++) fill[i] = (uint8_t)(0xC3u ^ (i * 5u));
+  TF_CHECK_OK(t, tsim_mem_write(g->chip[1], X_DST, fill, csz));
+  TF_CHECK_OK(t, tsim_mem_write(g->chip[1], X_OUT, fill, csz));
+  free(fill);
+  tpc_bundle_t *prog = NULL;
+  uint32_t nb = 0;
+  char err[512];
+  if (tpcasm_assemble_file(tf_root_path("kernels/tpc/relu.tasm"), NULL, 0, &prog, &nb, err, sizeof err))
+    return tf_fail(t, "assembler: %s", err);
+  x->prog_len = nb;
+  TF_CHECK_OK(t, tsim_mem_write(g->chip[1], X_PROG, prog, 32u * nb));
+  free(prog);
+  TF_CHECK_OK(t, tsim_l2_invalidate_all(g->chip[1]));
+  for (unsigned c = 0; c < 2; c++) {
+    TF_CHECK_OK(t, tsim_mem_write32(g->chip[c], X_FLAG, 0));
+    TF_CHECK_OK(t, tsim_mem_write32(g->chip[c], X_FLAG + 4u, 0));
+  }
+
+  static uint32_t wm[256], wn[256], wt[512];
+  cp_buf_t bm, bn, bt;
+  cp_buf_init(&bm, wm, 256);
+  cp_buf_init(&bn, wn, 256);
+  cp_buf_init(&bt, wt, 512);
+  /* MME queue (chip 0): the GEMM, its completion message adds 1 to S0 */
+  const mme_gold_job *jg = &x->j.g;
+  uint32_t mv[] = {x->j.a, x->j.b, x->j.c, 0, jg->m, jg->n, jg->k, x->j.lda, x->j.ldb, x->j.ldc,
+                   ((uint32_t)jg->ta << MME__DTYPE__A_TYPE_bp) | ((uint32_t)jg->tb << MME__DTYPE__B_TYPE_bp) |
+                       ((uint32_t)jg->tc << MME__DTYPE__C_TYPE_bp),
+                   0, SOB_ADD(x->s0), 1, 1};
+  cp_wreg_bulk(&bm, 0, (uint32_t)offsetof(mme_t, A_ADDR), sizeof mv / sizeof mv[0], mv);
+  cp_wreg32(&bm, 0, (uint32_t)offsetof(mme_t, CTRL), MME__CTRL__COMMIT_bm);
+  cp_stop(&bm, CP_HDR_EB);
+  /* NIC queue (chip 0): wait for the GEMM, then the WRITE with immediate (S1 += 1) */
+  uint32_t wr[7] = {x->a.qp, 0x0C01, x->j.c, X_DST, 0, bad_rkey ? X_RKEY ^ 0x100u : X_RKEY, csz};
+  uint32_t wx[4] = {NIC__WR_FLAGS__IMM_bm, x->s1 << 16 | 1u, 0, 0};
+  cp_fence(&bn, 0, 0, 1);
+  cp_wreg_bulk(&bn, 0, NIC_OFF(WR_QP), 7, wr);
+  cp_wreg_bulk(&bn, 0, NIC_OFF(WR_FLAGS), 4, wx);
+  cp_wreg32(&bn, CP_HDR_EB, NIC_OFF(WR_DOORBELL), NIC__WR_DOORBELL__GO_bm);
+  cp_stop(&bn, 0);
+  /* TPC queue (chip 1): relu over C once S1 says it landed */
+  uint32_t pitch = x->j.ldc / 4u, d[13];
+  uint32_t cfg[5] = {X_PROG, x->prog_len, 3, NTPC_ALL, 0};
+  uint32_t idx[5] = {(jg->n + 7u) / 8u, jg->m, 1, 1, 1};
+  uint32_t sarg[16] = {0};
+  cp_wreg_bulk(&bt, 0, TPC_OFF(PROG_ADDR), 5, cfg);
+  cp_wreg_bulk(&bt, 0, TPC_OFF(IDX_SIZE0), 5, idx);
+  cp_wreg_bulk(&bt, 0, TPC_OFF(SARG), 16, sarg);
+  cp_wreg32(&bt, 0, TPC_OFF(MSG_CTRL), 0);
+  xtpc_desc(d, X_DST, jg->n, jg->m, pitch);
+  cp_wreg_bulk(&bt, 0, TPC_OFF(DESC), 13, d);
+  cp_wreg_bulk(&bt, 0, TPC_OFF(DESC) + 64u, 13, d);
+  xtpc_desc(d, X_OUT, jg->n, jg->m, pitch);
+  cp_wreg_bulk(&bt, 0, TPC_OFF(DESC) + 128u, 13, d);
+  cp_fence(&bt, 0, 0, 1);
+  cp_wreg32(&bt, CP_HDR_EB, TPC_OFF(CTRL), TPC__CTRL__COMMIT_bm);
+  cp_stop(&bt, CP_HDR_EB);
+
+  if (xq_load(g, 0, TESSERA_QMAN_SLOT_MME + x->e, &bm, X_FLAG) != TF_PASS) return TF_FAIL;
+  if (xq_load(g, 0, QSLOT_NIC(0), &bn, X_FLAG + 4u) != TF_PASS) return TF_FAIL;
+  if (xq_load(g, 1, TESSERA_QMAN_SLOT_TPC, &bt, X_FLAG) != TF_PASS) return TF_FAIL;
+  if (xmon(g, 0, x->m0, x->s0, QSLOT_NIC(0)) != TF_PASS) return TF_FAIL;
+  if (xmon(g, 1, x->m1, x->s1, TESSERA_QMAN_SLOT_TPC) != TF_PASS) return TF_FAIL;
+  return TF_PASS;
+}
+
+static int flag_set(tsim_t *s, void *ctx) {
+  (void)ctx;
+  return tsim_mem_read32(s, X_FLAG) == 1;
+}
+
+/* Doorbells: consumer first, then the NIC queue, then the producer. */
+static int xchip_start(xchip_t *x) {
+  net_t *g = x->g;
+  XW(1, QM(1, TESSERA_QMAN_SLOT_TPC, CTRL), QMAN__CTRL__START_bm);
+  XW(0, QM(0, QSLOT_NIC(0), CTRL), QMAN__CTRL__START_bm);
+  XW(0, QM(0, TESSERA_QMAN_SLOT_MME + x->e, CTRL), QMAN__CTRL__START_bm);
+  return TF_PASS;
+}
+
+/* Two chips, the buffers, the doorbells; the cycle of the first doorbell in *c0. */
+static int xchip_begin(tf_ctx_t *t, net_t *g, xchip_t *x, int bad_rkey, uint64_t *c0) {
+  memset(x, 0, sizeof *x);
+  if (net_open(t, g, 2, "pair", NULL) != TF_PASS || xchip_setup(t, x, g, bad_rkey) != TF_PASS) return TF_FAIL;
+  if (bad_rkey) NW(0, 0, IRQ_EN, NIC__IRQ_EN__CPL_ERR_bm | NIC__IRQ_EN__ERR_bm);
+  *c0 = tsim_multi_cycles(g->m);
+  return xchip_start(x);
+}
+
+TF_TEST(nic_chip, gemm_to_tpc, 8000000) {
+  net_t g0, *g = &g0;
+  xchip_t x;
+  int rc = TF_FAIL;
+  uint64_t c0 = 0;
+  if (xchip_begin(t, g, &x, 0, &c0) != TF_PASS) goto out;
+  if (tsim_run_until(g->chip[1], flag_set, NULL, 4000000, 16) != TSIM_OK) {
+    uint32_t st[3] = {0, 0, 0}, sob = 0;
+    tsim_host_read32(g->chip[0], QM(0, TESSERA_QMAN_SLOT_MME + x.e, STATUS), &st[0]);
+    tsim_host_read32(g->chip[0], QM(0, QSLOT_NIC(0), STATUS), &st[1]);
+    tsim_host_read32(g->chip[1], QM(1, TESSERA_QMAN_SLOT_TPC, STATUS), &st[2]);
+    tsim_host_read32(g->chip[1], SOB_SET(x.s1), &sob);
+    rc = tf_fail(t, "chip 1's TPC queue did not complete: MME queue 0x%x, NIC queue 0x%x, TPC queue 0x%x, S1 %u",
+                 st[0], st[1], st[2], sob);
+    goto out;
+  }
+  const uint64_t cyc = tsim_multi_cycles(g->m) - c0;
+  /* the WRITE completed on chip 0; queues done without error */
+  if (wait_cpl(g, &x.a, 0x0C01, 200000) != TF_PASS) goto out;
+  uint32_t st = 0, sob = 0;
+  XR(0, QM(0, QSLOT_NIC(0), STATUS), &st);
+  if (!(st & QMAN__STATUS__DONE_bm) || (st & QMAN__STATUS__ERR_bm)) {
+    rc = tf_fail(t, "NIC queue STATUS 0x%x", st);
+    goto out;
+  }
+  XR(1, SOB_SET(x.s1), &sob);
+  if (sob != 1) {
+    rc = tf_fail(t, "chip 1 sync object %u = %u, expected 1 (one immediate)", x.s1, sob);
+    goto out;
+  }
+  /* C landed on chip 1 exactly; relu(C) = the TPC golden relu of the MME golden C */
+  TF_CHECK_OK(t, tsim_l2_flush_all(g->chip[1]));
+  const uint32_t csz = x.j.g.m * x.j.ldc;
+  uint8_t *got = malloc(2u * csz);
+  if (!got) goto out;
+  tsim_mem_read(g->chip[1], X_DST, got, csz);
+  tsim_mem_read(g->chip[1], X_OUT, got + csz, csz);
+  rc = TF_PASS;
+  if (memcmp(got, x.j.cexp, csz)) {
+    uint8_t *c0 = malloc(csz);
+    TF_CHECK_OK(t, tsim_l2_flush_all(g->chip[0]));
+    tsim_mem_read(g->chip[0], x.j.c, c0, csz);
+    size_t i = 0, i0 = 0;
+    while (i < csz && got[i] == x.j.cexp[i]) i++;
+    while (i0 < csz && c0[i0] == x.j.cexp[i0]) i0++;
+    rc = tf_fail(t, "C on chip 1 differs from the MME golden C at byte %zu of %u (chip 0's C: at %zu; chip 1 = chip 0: %d)",
+                 i, csz, i0, !memcmp(got, c0, csz));
+    free(c0);
+  }
+  for (uint32_t r = 0; r < x.j.g.m && rc == TF_PASS; r++)
+    for (uint32_t col = 0; col < x.j.g.n; col++) {
+      size_t at = (size_t)r * x.j.ldc + 4u * col;
+      uint32_t gw = mme_ld(got + csz + at, 4), exp = tg_relu(mme_ld(x.j.cexp + at, 4));
+      if (gw != exp) {
+        rc = tf_fail(t, "relu(C)[%u][%u] = 0x%08x, expected 0x%08x", r, col, gw, exp);
+        break;
+      }
+    }
+  free(got);
+  if (rc == TF_PASS)
+    tf_log(t, "GEMM %ux%ux%u on chip 0 -> WRITE with immediate (%u bytes) -> relu on chip 1: %llu cycles, "
+           "relu(C) bit-exact", x.j.g.m, x.j.g.n, x.j.g.k, csz, (unsigned long long)cyc);
+out:
+  cjob_free(&x.j);
+  net_close(g);
+  return rc;
+}
+
+/* The same with a wrong R_Key in the work request: chip 1 answers NAK remote access, the
+ * WRITE completes with status 2 on chip 0 (port interrupt, INTC source 16), no sync-object
+ * update on chip 1, its TPC queue still waits at the fence. */
+TF_TEST(nic_chip, gemm_to_tpc_bad_rkey, 8000000) {
+  net_t g0, *g = &g0;
+  xchip_t x;
+  int rc = TF_FAIL;
+  uint64_t c0 = 0;
+  if (xchip_begin(t, g, &x, 1, &c0) != TF_PASS) goto out;
+  uint32_t cst = 0, head = 0;
+  const uint64_t end = tsim_multi_cycles(g->m) + 4000000;
+  for (;;) {
+    NR(0, 0, CQ_STATUS, &cst);
+    if (!(cst & NIC__CQ_STATUS__EMPTY_bm)) break;
+    if (tsim_multi_cycles(g->m) > end) {
+      rc = tf_fail(t, "no completion on chip 0");
+      goto out;
+    }
+    if (tsim_multi_step(g->m, 256) != TSIM_OK) goto out;
+  }
+  NR(0, 0, CQ_HEAD, &head);
+  uint32_t irq = 0, pend = 0, sob = 0, tst = 0, info = 0;
+  NR(0, 0, IRQ_STATUS, &irq);
+  XR(0, TESSERA_INTC_BASE + (uint32_t)offsetof(intc_t, PENDING), &pend);
+  if (tsim_multi_step(g->m, 20000) != TSIM_OK) goto out;   /* anything that would still come */
+  XR(1, SOB_SET(x.s1), &sob);
+  XR(1, QM(1, TESSERA_QMAN_SLOT_TPC, STATUS), &tst);
+  NR(1, 0, ERR_INFO, &info);
+  const unsigned status = (head & NIC__CQ_HEAD__STATUS_bm) >> NIC__CQ_HEAD__STATUS_bp;
+  if (status != 2 || !(irq & NIC__IRQ_STATUS__CPL_ERR_bm) || !(pend & (1u << 16)))
+    rc = tf_fail(t, "chip 0: CQ_HEAD 0x%08x (status %u, expected 2), IRQ_STATUS 0x%x, INTC pending 0x%x", head,
+                 status, irq, pend);
+  else if (sob != 0 || !(tst & QMAN__STATUS__BUSY_bm) || (info & NIC__ERR_INFO__CODE_bm) != 0x62)
+    rc = tf_fail(t, "chip 1: sync object %u = %u (expected 0), TPC queue STATUS 0x%x (still waiting), ERR_INFO 0x%x",
+                 x.s1, sob, tst, info);
+  else
+    rc = TF_PASS;
+  if (rc == TF_PASS)
+    tf_log(t, "bad R_Key: completion status 2 and port interrupt on chip 0, NAK 0x62 on chip 1, no sync-object "
+           "update, the TPC queue still waits");
+  XW(1, QM(1, TESSERA_QMAN_SLOT_TPC, CTRL), QMAN__CTRL__RESET_bm);
+out:
+  cjob_free(&x.j);
+  net_close(g);
+  return rc;
+}
+
+/* Latency of a 64-byte WRITE with immediate, doorbell on chip 0 -> sync object updated on
+ * chip 1, lossless link of the command line's latency. Parts seen from outside: the
+ * doorbell (host's WR_DOORBELL write) to the frame's last beat leaving chip 0 (queue,
+ * payload read, TX pipeline), to its last beat taken by chip 1 (link), to the Sync
+ * Manager applying the update (RX check, placement with its write responses, message
+ * through the message master and the system bus); and the same WRITE posted by NIC port
+ * 0's queue manager from a command buffer (queue doorbell -> update). */
+static int lat_run(net_t *g, uint64_t *t_tx, uint64_t *t_rx, uint64_t *t_sob) {
+  tsim_nic_stats_t s0, s1;
+  tsim_nic_stats(g->chip[0], 0, &s0);
+  tsim_nic_stats(g->chip[1], 0, &s1);
+  *t_tx = *t_rx = *t_sob = 0;
+  const uint64_t end = tsim_multi_cycles(g->m) + 200000;
+  while (tsim_multi_cycles(g->m) < end) {
+    TF_CHECK_OK(g->t, tsim_multi_step(g->m, 1));
+    tsim_nic_stats_t a, b;
+    tsim_nic_stats(g->chip[0], 0, &a);
+    tsim_nic_stats(g->chip[1], 0, &b);
+    if (!*t_tx && a.tx_frames > s0.tx_frames) *t_tx = tsim_multi_cycles(g->m);
+    if (!*t_rx && b.rx_frames > s1.rx_frames) *t_rx = tsim_multi_cycles(g->m);
+    tsim_probe_t p;
+    tsim_probe(g->chip[1], &p);
+    if (p.sm_object_update) {
+      *t_sob = tsim_multi_cycles(g->m);
+      return TF_PASS;
+    }
+  }
+  return tf_fail(g->t, "no sync-object update on chip 1");
+}
+
+TF_TEST(nic_chip, imm_latency, 4000000) {
+  net_t g0, *g = &g0;
+  int rc = TF_FAIL;
+  if (net_open(t, g, 2, "pair", NULL) != TF_PASS) goto out;
+  qp_end_t a = {0, 0, 0, 0x000D01, 0x000010}, b = {1, 0, 0, 0x000D02, 0x000020};
+  if (qp_connect(g, &a, &b, ROCE_MTU_1024, 1) != TF_PASS) goto out;
+  if (mr_write(g, 1, 0, 0, DST_BASE, MR_BYTES, X_RKEY) != TF_PASS) goto out;
+  NW(1, 0, SOB_ADD_BASE, SM(SOB_ADD));
+  const unsigned sob = 8u + tf_rand_below(t, 8);
+  XW(1, SOB_SET(sob), 0);
+  xfer_t xf;
+  if (xfer_prepare(g, &xf, 0, 1, SRC_BASE, DST_BASE + GUARD, 64) != TF_PASS) goto out;
+  if (net_inval(g) != TF_PASS) goto out;
+  /* host doorbell: the WR_* registers first, then the measured doorbell write */
+  NW(0, 0, WR_QP, a.qp);
+  NW(0, 0, WR_ID, 1);
+  NW(0, 0, WR_LADDR, xf.src);
+  NW(0, 0, WR_VA_LO, xf.dst);
+  NW(0, 0, WR_VA_HI, 0);
+  NW(0, 0, WR_RKEY, X_RKEY);
+  NW(0, 0, WR_LEN, 64);
+  NW(0, 0, WR_FLAGS, NIC__WR_FLAGS__IMM_bm);
+  NW(0, 0, WR_IMM, sob << 16 | 1u);
+  uint64_t tx, rx, up;
+  const uint64_t t0 = tsim_multi_cycles(g->m);
+  NW(0, 0, WR_DOORBELL, NIC__WR_DOORBELL__GO_bm);
+  if (lat_run(g, &tx, &rx, &up) != TF_PASS) goto out;
+  if (wait_cpl(g, &a, 1, 200000) != TF_PASS) goto out;
+  uint32_t v = 0;
+  XR(1, SOB_SET(sob), &v);
+  if (v != 1) {
+    rc = tf_fail(t, "sync object %u = %u after the host-doorbell WRITE, expected 1", sob, v);
+    goto out;
+  }
+  if (xfer_check(g, &xf) != TF_PASS) goto out;
+  /* the same WRITE from NIC port 0's queue: WREG_BULK, WREG_BULK, WREG32 EB doorbell */
+  static uint32_t wn[64];
+  cp_buf_t bn;
+  cp_buf_init(&bn, wn, 64);
+  uint32_t wr[7] = {a.qp, 2, SRC_BASE, DST_BASE + GUARD, 0, X_RKEY, 64};
+  uint32_t wx[4] = {NIC__WR_FLAGS__IMM_bm, sob << 16 | 1u, 0, 0};
+  cp_wreg_bulk(&bn, 0, NIC_OFF(WR_QP), 7, wr);
+  cp_wreg_bulk(&bn, 0, NIC_OFF(WR_FLAGS), 4, wx);
+  cp_wreg32(&bn, CP_HDR_EB, NIC_OFF(WR_DOORBELL), NIC__WR_DOORBELL__GO_bm);
+  cp_stop(&bn, 0);
+  if (xq_load(g, 0, QSLOT_NIC(0), &bn, 0) != TF_PASS) goto out;
+  uint64_t qtx, qrx, qup;
+  const uint64_t q0 = tsim_multi_cycles(g->m);
+  XW(0, QM(0, QSLOT_NIC(0), CTRL), QMAN__CTRL__START_bm);
+  if (lat_run(g, &qtx, &qrx, &qup) != TF_PASS) goto out;
+  if (wait_cpl(g, &a, 2, 200000) != TF_PASS) goto out;
+  XR(1, SOB_SET(sob), &v);
+  if (v != 2) {
+    rc = tf_fail(t, "sync object %u = %u after the queue's WRITE, expected 2", sob, v);
+    goto out;
+  }
+  printf("NICBENCH imm_latency 64 B WRITE with immediate, doorbell chip 0 -> SOB update chip 1: %llu cycles "
+         "(doorbell -> frame sent %llu, link %llu, RX + placement + message %llu; link latency %u)\n",
+         (unsigned long long)(up - t0), (unsigned long long)(tx - t0), (unsigned long long)(rx - tx),
+         (unsigned long long)(up - rx), (unsigned)t->opts->link.latency);
+  printf("NICBENCH imm_latency_qman same WRITE posted by the NIC queue's command buffer: %llu cycles "
+         "(queue doorbell -> frame sent %llu, link %llu, RX + placement + message %llu)\n",
+         (unsigned long long)(qup - q0), (unsigned long long)(qtx - q0), (unsigned long long)(qrx - qtx),
+         (unsigned long long)(qup - qrx));
   rc = TF_PASS;
 out:
   net_close(g);

@@ -189,6 +189,28 @@ static void build_catalogue(void) {
     if (len == 0) break;
   }
 
+  /* RDMA WRITE with immediate: first / middle / last with immediate (601 B), only with
+   * immediate (7 B): the remote sync-object update (docs/nic.md) */
+  uint32_t imm = (uint32_t)(va >> 7) ^ 0x2A5A0003u;   /* no rnd(): the later draws stay as they were */
+  memset(&t, 0, sizeof t);
+  t.va = va + 12288; t.rkey = rkey; t.dmalen = 601;
+  psn0 = qa.sq_psn;
+  n = roce_build_write_imm(&qa, va + 12288, rkey, pool[0], 601, imm, fr, 8);
+  for (int i = 0; i < 3; i++) tw[i] = t;
+  tw[0].opcode = ROCE_OP_WRITE_FIRST;
+  tw[1].opcode = ROCE_OP_WRITE_MIDDLE; tw[1].va = 0; tw[1].rkey = 0; tw[1].dmalen = 0;
+  tw[2].opcode = ROCE_OP_WRITE_LAST_IMM; tw[2].va = 0; tw[2].rkey = 0; tw[2].dmalen = 0; tw[2].ackreq = 1;
+  tw[2].imm = imm;
+  for (int i = 0; i < n && i < 3; i++)
+    cat_add("RDMA WRITE with immediate", &fr[i], 1, &tw[i], psn0 + (uint32_t)i, pool[0] + i * mtu,
+            i == 2 ? 601 - 2 * mtu : mtu, mtu, 0);
+  memset(&t, 0, sizeof t);
+  t.opcode = ROCE_OP_WRITE_ONLY_IMM; t.va = va + 16384; t.rkey = rkey; t.dmalen = 7; t.ackreq = 1;
+  t.imm = imm ^ 0x00FF00FFu;
+  psn0 = qa.sq_psn;
+  n = roce_build_write_imm(&qa, va + 16384, rkey, pool[1] + 64, 7, t.imm, fr, 8);
+  cat_add("RDMA WRITE only with immediate", fr, n, &t, psn0, pool[1] + 64, 7, mtu, 0);
+
   /* SEND first / middle / last (530 B) and only (1 B) */
   psn0 = qa.sq_psn;
   n = roce_build_send(&qa, pool[2], 530, fr, 8);
@@ -303,6 +325,7 @@ static void test_build_parse(void) {
     EXPECT_EQ(k.dmalen, e->dmalen, "RETH length");
     EXPECT_EQ(k.syndrome, e->syndrome, "AETH syndrome");
     EXPECT_EQ(k.msn, e->msn, "AETH MSN");
+    EXPECT_EQ(k.imm, e->imm, "ImmDt");
     EXPECT_EQ(k.payload_len, e->payload_len, "payload length");
     if (rc == ROCE_OK && e->payload_len && memcmp(k.payload, e->payload, e->payload_len))
       fail("payload differs");
@@ -312,7 +335,8 @@ static void test_build_parse(void) {
     if (memcmp(k.dmac, q->rmac, 6) || memcmp(k.smac, q->mac, 6)) fail("MAC addresses");
     EXPECT_EQ(frame_icrc(c->fr.data, c->fr.len), icrc_zlib(c->fr.data, c->fr.len - 4), "ICRC vs zlib");
     EXPECT_EQ(ip_sum_ok(c->fr.data), 1, "IPv4 header sums to 0xFFFF");
-    uint32_t hdr = 54 + (roce_op_has_reth(e->opcode) ? 16 : 0) + (roce_op_has_aeth(e->opcode) ? 4 : 0);
+    uint32_t hdr = 54 + (roce_op_has_reth(e->opcode) ? 16 : 0) + (roce_op_has_aeth(e->opcode) ? 4 : 0) +
+                   (roce_op_has_immdt(e->opcode) ? 4 : 0);
     EXPECT_EQ(c->fr.len, hdr + e->payload_len + e->padcnt + 4, "frame length");
     case_end();
   }
@@ -438,6 +462,7 @@ static const char *tshark = "tshark";
   X(va, "infiniband.reth.va") X(rkey, "infiniband.reth.r_key")                              \
   X(dmalen, "infiniband.reth.dmalen") X(syn, "infiniband.aeth.syndrome")                    \
   X(msn, "infiniband.aeth.msn") X(icrc, "infiniband.invariant.crc")                         \
+  X(immdt, "infiniband.immdt")                                                              \
   X(ipck, "ip.checksum.status") X(dport, "udp.dstport") X(payload, "data.data")    \
   X(malformed, "_ws.malformed") X(expert, "_ws.expert.severity")
 
@@ -559,6 +584,15 @@ static void test_tshark(const char *dir) {
       EXPECT_EQ(ts_num(r, TS_msn), e->msn, "AETH MSN");
     } else if (r->v[TS_syn][0]) {
       fail("AETH decoded where none was sent");
+    }
+    if (roce_op_has_immdt(e->opcode)) {   /* ImmDt: 4 bytes, network order */
+      uint8_t im[8];
+      int in = ts_bytes(r, TS_immdt, im, sizeof im);
+      EXPECT_EQ(in, 4, "ImmDt bytes shown");
+      if (in == 4) EXPECT_EQ((uint32_t)im[0] << 24 | (uint32_t)im[1] << 16 | (uint32_t)im[2] << 8 | im[3], e->imm,
+                             "ImmDt");
+    } else if (r->v[TS_immdt][0]) {
+      fail("ImmDt decoded where none was sent");
     }
     /* tshark shows the ICRC bytes as a big-endian number; they are sent LSB first */
     EXPECT_EQ(ts_num(r, TS_icrc), bswap32(icrc_zlib(c->fr.data, c->fr.len - 4)),

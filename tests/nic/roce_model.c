@@ -145,7 +145,7 @@ uint32_t roce_build(roce_qp_t *q, const roce_pkt_t *k, uint8_t *out) {
 /* Segment a message into first/middle/last or only packets. */
 static int build_message(roce_qp_t *q, uint8_t op_first, uint8_t op_mid, uint8_t op_last,
                          uint8_t op_only, uint64_t va, uint32_t rkey, const uint8_t *data,
-                         uint32_t len, roce_frame_t *out, int max) {
+                         uint32_t len, uint32_t imm, roce_frame_t *out, int max) {
   uint32_t mtu = ROCE_MTU_BYTES(q->mtu), n = roce_npkts(q, len);
   if ((int)n > max) return -1;
   for (uint32_t i = 0; i < n; i++) {
@@ -160,6 +160,7 @@ static int build_message(roce_qp_t *q, uint8_t op_first, uint8_t op_mid, uint8_t
     k.dmalen = len;
     k.payload = data + (size_t)i * mtu;
     k.payload_len = i == n - 1 ? len - i * mtu : mtu;
+    if (roce_op_has_immdt(k.opcode)) k.imm = imm;
     out[i].len = roce_build(q, &k, out[i].data);
   }
   return (int)n;
@@ -168,12 +169,18 @@ static int build_message(roce_qp_t *q, uint8_t op_first, uint8_t op_mid, uint8_t
 int roce_build_write(roce_qp_t *q, uint64_t va, uint32_t rkey, const uint8_t *data, uint32_t len,
                      roce_frame_t *out, int max) {
   return build_message(q, ROCE_OP_WRITE_FIRST, ROCE_OP_WRITE_MIDDLE, ROCE_OP_WRITE_LAST,
-                       ROCE_OP_WRITE_ONLY, va, rkey, data, len, out, max);
+                       ROCE_OP_WRITE_ONLY, va, rkey, data, len, 0, out, max);
+}
+
+int roce_build_write_imm(roce_qp_t *q, uint64_t va, uint32_t rkey, const uint8_t *data, uint32_t len,
+                         uint32_t imm, roce_frame_t *out, int max) {
+  return build_message(q, ROCE_OP_WRITE_FIRST, ROCE_OP_WRITE_MIDDLE, ROCE_OP_WRITE_LAST_IMM,
+                       ROCE_OP_WRITE_ONLY_IMM, va, rkey, data, len, imm, out, max);
 }
 
 int roce_build_send(roce_qp_t *q, const uint8_t *data, uint32_t len, roce_frame_t *out, int max) {
   return build_message(q, ROCE_OP_SEND_FIRST, ROCE_OP_SEND_MIDDLE, ROCE_OP_SEND_LAST,
-                       ROCE_OP_SEND_ONLY, 0, 0, data, len, out, max);
+                       ROCE_OP_SEND_ONLY, 0, 0, data, len, 0, out, max);
 }
 
 int roce_build_read_req(roce_qp_t *q, uint64_t va, uint32_t rkey, uint32_t len, roce_frame_t *out) {

@@ -106,6 +106,10 @@ uint32_t roce_build(roce_qp_t *q, const roce_pkt_t *pkt, uint8_t *out);
  * than max frames would be needed. */
 int roce_build_write(roce_qp_t *q, uint64_t va, uint32_t rkey, const uint8_t *data, uint32_t len,
                      roce_frame_t *out, int max);
+/* RDMA WRITE with immediate: the last packet is WRITE last with immediate (ImmDt after
+ * the BTH), a one-packet message WRITE only with immediate (ImmDt after the RETH). */
+int roce_build_write_imm(roce_qp_t *q, uint64_t va, uint32_t rkey, const uint8_t *data, uint32_t len,
+                         uint32_t imm, roce_frame_t *out, int max);
 int roce_build_send(roce_qp_t *q, const uint8_t *data, uint32_t len, roce_frame_t *out, int max);
 /* READ request: one frame; the request takes as many PSNs as response packets. */
 int roce_build_read_req(roce_qp_t *q, uint64_t va, uint32_t rkey, uint32_t len, roce_frame_t *out);

@@ -56,16 +56,18 @@ static void req_send(rt_t *t, uint64_t now, uint32_t psn) {
   int last = s->off + s->len >= w->len;
   k.ackreq = (uint8_t)last;
   if (t->cfg->selective) {
-    k.opcode = ROCE_OP_WRITE_ONLY;
+    k.opcode = last && w->imm_en ? ROCE_OP_WRITE_ONLY_IMM : ROCE_OP_WRITE_ONLY;
     k.va = w->va + s->off;
     k.dmalen = s->len;
   } else {
     int first = s->off == 0;
     k.opcode = first && last ? ROCE_OP_WRITE_ONLY : first ? ROCE_OP_WRITE_FIRST
                : last ? ROCE_OP_WRITE_LAST : ROCE_OP_WRITE_MIDDLE;
+    if (last && w->imm_en) k.opcode = first ? ROCE_OP_WRITE_ONLY_IMM : ROCE_OP_WRITE_LAST_IMM;
     k.va = w->va;
     k.dmalen = w->len;
   }
+  k.imm = w->imm;
   static roce_frame_t f;
   f.len = roce_build(&t->rq, &k, f.data);
   tsim_link_send(t->data, now, f.data, f.len);
@@ -159,15 +161,27 @@ static void resp_ack(rt_resp_t *r, uint8_t syn, uint32_t psn, uint32_t msn) {
   r->ack(r->ctx, syn, psn, msn);
 }
 
+/* An immediate whose message has landed completely (every PSN up to its own placed). */
+static void resp_msg(rt_resp_t *r, uint32_t imm) {
+  r->st->msgs++;
+  if (r->msg) r->msg(r->ctx, imm);
+}
+
 /* Place a packet's payload (or combine it, in a reduce region); 0 if placed, else the
- * NAK syndrome: remote access (outside the region, R_Key, right) or, in a reduce region,
- * invalid request (address or length not a multiple of the element size). */
-static int resp_place(rt_resp_t *r, uint64_t va, uint32_t rkey, const roce_pkt_t *k, uint32_t msg_len) {
+ * NAK syndrome: remote access (outside the region, R_Key, right) or invalid request (in a
+ * reduce region an address or length not a multiple of the element size; an immediate
+ * naming a sync object beyond num_sobs); -1: an out-of-order immediate while another
+ * waits (dropped, not acknowledged). */
+static int resp_place(rt_resp_t *r, uint64_t va, uint32_t rkey, const roce_pkt_t *k, uint32_t msg_len, int ooo) {
   if (r->mr_no_write || rkey != r->mr_rkey || va < r->mr_base || va - r->mr_base + k->payload_len > r->mr_len)
     return (int)ROCE_SYN_NAK(ROCE_NAK_REMOTE_ACCESS);
   if (r->mr_red_op != ROCE_RED_NONE) {
     uint32_t eb = roce_red_elem_bytes(r->mr_red_dtype);
     if (va % eb || k->payload_len % eb || msg_len % eb) return (int)ROCE_SYN_NAK(ROCE_NAK_INVALID_REQ);
+  }
+  if (roce_op_has_immdt(k->opcode)) {
+    if (r->num_sobs && (k->imm >> 16) >= r->num_sobs) return (int)ROCE_SYN_NAK(ROCE_NAK_INVALID_REQ);
+    if (ooo && r->imm_wait) return -1;   /* one immediate waits per QP: drop, resent later */
   }
   roce_reduce(r->mr_red_op, r->mr_red_dtype, r->mem + (va - r->mr_base), k->payload, k->payload_len);
   r->st->placed++;
@@ -201,7 +215,11 @@ void rt_resp_rx(rt_resp_t *r, const roce_pkt_t *k) {
       resp_ack(r, ROCE_SYN_SACK, r->epsn, k->psn);
       return;
     }
-    int pl = resp_place(r, k->va, k->rkey, k, 0);
+    int pl = resp_place(r, k->va, k->rkey, k, 0, d > 0);
+    if (pl < 0) {
+      r->st->imm_held++;
+      return;
+    }
     if (pl) {
       resp_ack(r, (uint8_t)pl, k->psn, r->qp.msn);
       r->error = 1;
@@ -209,6 +227,11 @@ void rt_resp_rx(rt_resp_t *r, const roce_pkt_t *k) {
     }
     if (d > 0) {
       *tag = k->psn | RT_TAG_VALID | (k->ackreq ? RT_TAG_LAST : 0);
+      if (roce_op_has_immdt(k->opcode)) {
+        r->imm_wait = 1;
+        r->imm_psn = k->psn;
+        r->imm_val = k->imm;
+      }
       resp_ack(r, ROCE_SYN_SACK, r->epsn, k->psn);
       return;
     }
@@ -220,6 +243,12 @@ void rt_resp_rx(rt_resp_t *r, const roce_pkt_t *k) {
       if (*nt & RT_TAG_LAST) r->qp.msn = psn_add(r->qp.msn, 1);
       *nt = 0;
       r->epsn = psn_add(r->epsn, 1);
+    }
+    /* the packet's own immediate, then a waiting one that ePSN has passed now */
+    if (roce_op_has_immdt(k->opcode)) resp_msg(r, k->imm);
+    if (r->imm_wait && roce_psn_diff(r->epsn, r->imm_psn) > 0) {
+      r->imm_wait = 0;
+      resp_msg(r, r->imm_val);
     }
     resp_ack(r, ROCE_SYN_ACK, psn_add(r->epsn, ROCE_PSN_MASK), r->qp.msn);
     return;
@@ -237,7 +266,7 @@ void rt_resp_rx(rt_resp_t *r, const roce_pkt_t *k) {
   int msg_ok = !roce_op_has_reth(k->opcode) ||
                (k->va >= r->mr_base && k->va - r->mr_base + k->dmalen <= r->mr_len);
   /* in a reduce region the first packet also checks the alignment of the message's length */
-  int pl = msg_ok ? resp_place(r, r->va_next, r->rkey_cur, k, roce_op_has_reth(k->opcode) ? k->dmalen : 0)
+  int pl = msg_ok ? resp_place(r, r->va_next, r->rkey_cur, k, roce_op_has_reth(k->opcode) ? k->dmalen : 0, 0)
                   : (int)ROCE_SYN_NAK(ROCE_NAK_REMOTE_ACCESS);
   if (pl) {
     resp_ack(r, (uint8_t)pl, k->psn, r->qp.msn);
@@ -248,6 +277,7 @@ void rt_resp_rx(rt_resp_t *r, const roce_pkt_t *k) {
   if (k->ackreq) r->qp.msn = psn_add(r->qp.msn, 1);
   r->epsn = psn_add(r->epsn, 1);
   r->nak_sent = 0;
+  if (roce_op_has_immdt(k->opcode)) resp_msg(r, k->imm);
   resp_ack(r, ROCE_SYN_ACK, k->psn, r->qp.msn);
 }
 

@@ -24,6 +24,8 @@ typedef struct {
   uint32_t len;
   uint32_t rkey;            /* R_Key the requester sends */
   const uint8_t *data;
+  int imm_en;               /* the last packet carries an immediate (WRITE last / only with immediate) */
+  uint32_t imm;
 } rt_write_t;
 
 typedef struct {
@@ -48,6 +50,8 @@ typedef struct {
   uint64_t data_frames, retransmits, timeouts;
   uint64_t acks, sacks, naks;      /* acknowledgement frames the responder sent */
   uint64_t placed, duplicates, out_of_window, dropped_out_of_order, bad_frames;
+  uint64_t msgs;                   /* immediates delivered (remote sync-object updates) */
+  uint64_t imm_held;               /* out-of-order immediates dropped: one already waits on the QP */
 } rt_stats_t;
 
 /* The reference responder alone: one QP's receive side for RDMA WRITE, as
@@ -66,6 +70,15 @@ typedef struct rt_resp {
   rt_stats_t *st;           /* placed, duplicates, out_of_window, dropped_out_of_order, bad_frames, acks, sacks, naks */
   void (*ack)(void *ctx, uint8_t syndrome, uint32_t psn, uint32_t msn);
   void *ctx;
+  /* WRITE with immediate (docs/nic.md "WRITE with immediate"): ImmDt[31:16] names a sync
+   * object, which must be below num_sobs (else NAK invalid request, QP to ERROR; 0: no
+   * check); once every PSN up to the one carrying it is placed, msg(ctx, imm) delivers it.
+   * An immediate placed out of order waits (one per QP); another out-of-order immediate
+   * is dropped without acknowledgement while one waits. */
+  uint32_t num_sobs;
+  void (*msg)(void *ctx, uint32_t imm);
+  int imm_wait;
+  uint32_t imm_psn, imm_val;
   roce_qp_t qp;
   uint32_t epsn;
   uint32_t tag[RT_WINDOW];  /* PSN | valid | last of a placed PSN after ePSN */

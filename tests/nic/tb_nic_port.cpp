@@ -25,6 +25,14 @@
 //     resends = the packets the work requests need; packets placed and bytes
 //     placed = exactly those of the successful WRITEs; without corruption no
 //     frame is dropped as bad; lossless: no resend, no timeout.
+// WRITE with immediate and completion-message scenarios: every work request carries an
+// immediate (sync object (5 x id) mod 256, value id) and a completion message (address
+// kCmsgBase + 4 x QP, data id); the port's message port (random ready) must deliver,
+// per QP in posting order, exactly one sync-object update (SOB_ADD_BASE + 4 x index)
+// on the destination port per successful WRITE, when every byte of it is already in the
+// destination memory, and one completion message on the source port, when the WRITE
+// is in the peer's memory; none for a failed WRITE. An immediate naming a sync object
+// past NumSobs is answered with NAK invalid request (completion status 2, QP to ERROR).
 // Reduce scenarios give the destination region a reduce op (docs/nic.md "Reduction
 // on receive"): sources and destination hold FP32 or BF16 elements, WRITEs are
 // whole elements, and the target of every successful WRITE must equal the golden
@@ -44,6 +52,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,6 +83,9 @@ static const uint32_t kGuard = 4096;              // checked bytes on each side 
 static const uint32_t kRkey = 0x5EED0000u;
 static const unsigned kNReqQp = 4;                // tessera_nic_port NReqQp default
 static const unsigned kCqDepth = 16, kWqDepth = 8, kRing = 8;
+static const uint32_t kSobAddBase = 0x30011400u;  // SOB_ADD_BASE of both ports
+static const uint32_t kNumSobs = 256;             // tessera_nic_port NumSobs default
+static const uint32_t kCmsgBase = 0x30022000u;    // completion messages: + 4 x QP
 
 // completion status (CQ_HEAD.status)
 enum { kCplOk = 0, kCplRetry = 1, kCplRemote = 2, kCplLocal = 3, kCplFlushed = 4, kCplQpState = 5 };
@@ -99,6 +111,9 @@ struct Port {
   bool irq_seen = false;
   // pin events (latency bench): cycle of the first one since they were cleared, 0 none yet
   uint64_t ev_tx = 0, ev_rx = 0, ev_aw = 0, ev_wlast = 0, ev_b = 0, ev_irq = 0;
+  // message port: ready drawn from its own generator (the other draws stay as they were)
+  uint64_t msg_rng = 0x9E3779B97F4A7C15ull;
+  unsigned msg_stall = 0;   // per mille of cycles with msg_ready_i low
 
   explicit Port(const char *n) : name(n) {
     tessera::AxiMemConfig c;
@@ -118,6 +133,7 @@ static void check_tx_frame(Sys &s, Port &p, const std::vector<uint8_t> &f);
 struct Sys {
   std::unique_ptr<Port> a, b;
   uint64_t now = 0;
+  std::function<void(Port &, uint32_t, uint32_t)> on_msg;   // a message taken from a port
   std::vector<uint8_t> src[2];   // what each port's source area holds (for the payload check)
 
   Sys() : a(new Port("A")), b(new Port("B")) {}
@@ -163,6 +179,8 @@ struct Sys {
       d.rx_tlast_i = p.rxpos + 32 >= p.rxf.size();
     }
     d.rx_tvalid_i = p.rxbusy;
+    p.msg_rng = p.msg_rng * 6364136223846793005ull + 1442695040888963407ull;
+    d.msg_ready_i = (p.msg_rng >> 33) % 1000 >= p.msg_stall;
     // the MAC starts a frame only when the wire is free (the link model queues nothing)
     d.tx_tready_i = !chance(p.stall) && (!p.txf.empty() || tsim_link_free_at(p.out) <= now);
     d.eval();
@@ -174,6 +192,10 @@ struct Sys {
     if (d.m_awvalid_o && d.m_awready_i && !p.ev_aw) p.ev_aw = now;
     if (d.m_wvalid_o && d.m_wready_i && d.m_wlast_o && !p.ev_wlast) p.ev_wlast = now;
     if (d.m_bvalid_i && d.m_bready_o && !p.ev_b) p.ev_b = now;
+    if (d.msg_valid_o && d.msg_ready_i) {
+      if (on_msg) on_msg(p, d.msg_addr_o, d.msg_data_o);
+      else p.errs++;
+    }
     // AXI master outputs into the memory model
     p.ap.awid = d.m_awid_o;
     p.ap.awaddr = d.m_awaddr_o;
@@ -357,7 +379,10 @@ struct Wr {
   int expect;            // completion status expected (-1: any of 2/4, see scenario)
   int got = -1;          // status completed with
   bool posted = false;
+  bool ext = false;      // WR_FLAGS, WR_IMM, WR_CMSG_* are written
+  uint32_t flags = 0, imm = 0;
 };
+static uint32_t wr_imm(unsigned id) { return ((5u * id) % kNumSobs) << 16 | 0x8000u | (id & 0x7FFFu); }
 
 // doorbell one work request if the queue has room; false when WR_STATUS.full
 static bool wr_post(Sys &s, Port &p, const Wr &w) {
@@ -369,6 +394,12 @@ static bool wr_post(Sys &s, Port &p, const Wr &w) {
   s.wr(p, REG(WR_VA_HI), 0);
   s.wr(p, REG(WR_RKEY), w.rkey);
   s.wr(p, REG(WR_LEN), w.len);
+  if (w.ext) {
+    s.wr(p, REG(WR_FLAGS), w.flags);
+    s.wr(p, REG(WR_IMM), w.imm);
+    s.wr(p, REG(WR_CMSG_ADDR), kCmsgBase + 4u * w.qp);
+    s.wr(p, REG(WR_CMSG_DATA), w.id);
+  }
   s.wr(p, REG(WR_DOORBELL), 1);
   return true;
 }
@@ -406,6 +437,9 @@ struct Scenario {
   unsigned red_op;         // the destination region's reduce op (ROCE_RED_*), 0: plain WRITEs
   unsigned red_bf16;       // reduce elements are BF16 (else FP32)
   uint32_t exact_len;      // every WRITE this long (else random up to max_len)
+  bool imm;                // every WRITE with immediate
+  bool cmsg;               // every WRITE with a completion message
+  int bad_imm_qp1;         // A's QP (+1) whose immediates name a sync object past NumSobs (0: none)
 };
 
 // reduce scenarios: elements of nearby magnitude (sums round and cancel), a few
@@ -513,6 +547,14 @@ static bool run(const Scenario &sc, uint64_t seed) {
           w.expect = -1;
         }
         if (d == 0 && sc.cut) w.expect = -2;
+        w.ext = sc.imm || sc.cmsg;
+        w.flags = (sc.imm ? NIC__WR_FLAGS__IMM_bm : 0u) | (sc.cmsg ? NIC__WR_FLAGS__CMSG_bm : 0u);
+        w.imm = wr_imm(w.id);
+        if (d == 0 && (int)q == sc.bad_imm_qp1 - 1) {   // one packet each: nothing of it lands
+          w.imm = (kNumSobs + q) << 16 | w.id;
+          w.len = 1 + w.len % mtu;
+          w.expect = -1;
+        }
         if (d == 0 && sc.fw_error && q == 0) w.expect = -3;
         dirs[d].wrs.push_back(w);
       }
@@ -536,6 +578,41 @@ static bool run(const Scenario &sc, uint64_t seed) {
   }
   uint32_t red_cfg = sc.red_op << NIC__MR_CFG__RED_OP_bp | sc.red_bf16 << NIC__MR_CFG__RED_BF16_bp;
   for (Port *p : {s.a.get(), s.b.get()}) port_setup(s, *p, red_cfg);
+  if (sc.imm || sc.cmsg) {
+    for (Port *p : {s.a.get(), s.b.get()}) {
+      s.wr(*p, REG(SOB_ADD_BASE), kSobAddBase);
+      p->msg_stall = 300;
+    }
+  }
+  // messages: which work request, in which order, and that its WRITE had landed
+  std::vector<unsigned> imm_seen[2], cm_seen[2];
+  unsigned msg_bad = 0, msg_early = 0;
+  auto landed = [&](unsigned d, const Wr &w) {
+    if (sc.red_op) return true;
+    std::vector<uint8_t> got(w.len);
+    dirs[d].dst->mem->mem().read(kDstBase + w.off, got.data(), w.len);
+    return memcmp(got.data(), s.src[d].data() + w.off, w.len) == 0;
+  };
+  s.on_msg = [&](Port &p, uint32_t addr, uint32_t data) {
+    for (unsigned d = 0; d < 2; d++) {
+      bool sob = addr >= kSobAddBase && addr < kSobAddBase + 4 * kNumSobs && dirs[d].dst == &p;
+      bool cm = addr >= kCmsgBase && addr < kCmsgBase + 4 * kNReqQp && dirs[d].src == &p;
+      if (!sob && !cm) continue;
+      for (const Wr &w : dirs[d].wrs) {
+        if (sob && (w.imm & 0x7FFFu) == data && kSobAddBase + 4 * (w.imm >> 16) == addr) {
+          imm_seen[d].push_back(w.id);
+          if (!landed(d, w)) msg_early++;
+          return;
+        }
+        if (cm && w.id == data && kCmsgBase + 4 * w.qp == addr) {
+          cm_seen[d].push_back(w.id);
+          if (!landed(d, w)) msg_early++;
+          return;
+        }
+      }
+    }
+    msg_bad++;
+  };
   for (unsigned q = 0; q < sc.nqp; q++) {
     QpCfg ca = qc, cb = qc;
     ca.sq_psn = 0x100 * q + 5;
@@ -721,7 +798,28 @@ static bool run(const Scenario &sc, uint64_t seed) {
     }
   }
 
+  // messages: per QP in posting order, one per successful WRITE, after it landed
+  if (msg_bad) fail("a message that names no work request");
+  if (msg_early) fail("a message before its WRITE had landed");
+  for (unsigned d = 0; d < ndir; d++) {
+    for (unsigned q = 0; q < sc.nqp; q++) {
+      std::vector<unsigned> want, got_imm, got_cm;
+      for (auto &w : dirs[d].wrs)
+        if (w.qp == q && w.got == kCplOk) want.push_back(w.id);
+      for (unsigned id : imm_seen[d])
+        for (auto &w : dirs[d].wrs)
+          if (w.id == id && w.qp == q) got_imm.push_back(id);
+      for (unsigned id : cm_seen[d])
+        for (auto &w : dirs[d].wrs)
+          if (w.id == id && w.qp == q) got_cm.push_back(id);
+      if (got_imm != (sc.imm ? want : std::vector<unsigned>())) fail("sync-object updates differ from the successful WRITEs");
+      if (got_cm != (sc.cmsg ? want : std::vector<unsigned>())) fail("completion messages differ from the successful WRITEs");
+    }
+  }
+  s.on_msg = nullptr;
+
   // counters against the link model
+  int bad_qp = sc.bad_rkey_qp >= 0 ? sc.bad_rkey_qp : sc.bad_imm_qp1 - 1;
   struct Cnt {
     uint32_t frames, bytes, placed, drop_bad, acks, sacks, naks, rx_acks, rx_ack_drop, tx_frames, tx_acks;
     uint32_t pkts, resends, timeouts;
@@ -787,7 +885,7 @@ static bool run(const Scenario &sc, uint64_t seed) {
     if (!sc.corrupt_ppm && (y.drop_bad || y.rx_ack_drop)) fail("frames dropped as bad without corruption");
     if (y.drop_bad + y.rx_ack_drop > l.corrupted) fail("more bad frames than the link corrupted");
     if (lossless && (x.resends || x.timeouts)) fail("resends or timeouts on a lossless link");
-    if (lossless && sc.bad_rkey_qp < 0 && !sc.fw_error && x.pkts != pkts_need[i]) fail("packet count != packets the WRITEs need");
+    if (lossless && bad_qp < 0 && !sc.fw_error && x.pkts != pkts_need[i]) fail("packet count != packets the WRITEs need");
   }
 
   // the impairments the scenario asks for happened (else it tests nothing)
@@ -797,8 +895,10 @@ static bool run(const Scenario &sc, uint64_t seed) {
     fail("the link model never applied the scenario's impairment");
 
   // error scenarios: QP states, interrupt, other QP unaffected
-  if (sc.bad_rkey_qp >= 0) {
-    unsigned q = (unsigned)sc.bad_rkey_qp;
+  if (bad_qp >= 0) {
+    unsigned q = (unsigned)bad_qp;
+    if (sc.bad_imm_qp1 && (s.rd(*s.b, REG(CNT_NAK_INVAL)) != 1 || s.rd(*s.b, REG(CNT_MSGS)) != imm_seen[0].size()))
+      fail("bad immediate: CNT_NAK_INVAL / CNT_MSGS of B");
     if (qp_state(s, *s.a, q) != 4) fail("bad R_Key: A's QP not in ERROR");
     if (qp_state(s, *s.b, q) != 4) fail("bad R_Key: B's QP not in ERROR (responder)");
     if (!s.a->irq_seen) fail("bad R_Key: no interrupt on A");
@@ -824,7 +924,7 @@ static bool run(const Scenario &sc, uint64_t seed) {
     if (cn[0].timeouts != (uint32_t)qc.retry + 1) fail("link cut: timeouts != retry limit + 1");
     if (!s.a->irq_seen) fail("link cut: no interrupt");
   }
-  if (sc.bad_rkey_qp < 0 && !sc.cut && !sc.fw_error && s.a->irq_seen && lossless) fail("interrupt without an error");
+  if (bad_qp < 0 && !sc.cut && !sc.fw_error && s.a->irq_seen && lossless) fail("interrupt without an error");
 
   uint64_t bytes = bytes_ok[0] + bytes_ok[1];
   g_last = {cycles, bytes, cn[0].pkts, cn[0].resends, cn[0].timeouts, ls[0].busy_cycles};
@@ -836,6 +936,9 @@ static bool run(const Scenario &sc, uint64_t seed) {
          cn[1].pkts, cn[1].resends, cn[1].timeouts, cn[1].tx_acks, ls[0].sent, ls[1].sent, ls[0].dropped,
          ls[1].dropped, n_dup, n_reo, n_cor, ok ? "" : ": ", ok ? "" : why.c_str());
   if (sc.cq_fill) printf("     CQ reached %u entries (depth %u)\n", cq_max, kCqDepth);
+  if (sc.imm || sc.cmsg)
+    printf("     messages: %zu+%zu sync-object updates, %zu+%zu completion messages\n", imm_seen[0].size(),
+           imm_seen[1].size(), cm_seen[0].size(), cm_seen[1].size());
   tsim_link_free(ab);
   tsim_link_free(ba);
   return ok;
@@ -1092,6 +1195,12 @@ int main(int argc, char **argv) {
       {"write-64k-plain", false, 1, 1, 65536, ROCE_MTU_4096, true, 0, 0, 0, 0, 300, 0, -1, false, false, false, 0, 0, 65536},
       {"write-64k-sum-fp32", false, 1, 1, 65536, ROCE_MTU_4096, true, 0, 0, 0, 0, 300, 0, -1, false, false, false, ROCE_RED_SUM, 0, 65536},
       {"write-64k-sum-bf16", false, 1, 1, 65536, ROCE_MTU_4096, true, 0, 0, 0, 0, 300, 0, -1, false, false, false, ROCE_RED_SUM, 1, 65536},
+      // WRITE with immediate and completion messages                                                                 imm  cmsg bad_imm
+      {"imm-cmsg-both-ways", true, 2, 8, 9000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 50, -1, false, false, false, 0, 0, 0, true, true, 0},
+      {"imm-drop-reorder", true, 2, 16, 9000, ROCE_MTU_1024, true, 10000, 10000, 30000, 0, 300, 0, -1, false, false, false, 0, 0, 0, true, true, 0},
+      {"imm-gobackn-drop", true, 2, 12, 9000, ROCE_MTU_512, false, 10000, 0, 10000, 0, 300, 0, -1, false, false, false, 0, 0, 0, true, false, 0},
+      {"cmsg-only", false, 2, 8, 5000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 0, -1, false, false, false, 0, 0, 0, false, true, 0},
+      {"imm-bad-index", false, 2, 4, 5000, ROCE_MTU_1024, true, 0, 0, 0, 0, 300, 0, -1, false, false, false, 0, 0, 0, true, true, 2},
   };
   unsigned pass = 0, failed = 0;
   for (const Scenario &s : sc) {

@@ -56,6 +56,12 @@ module tb_nic_port_top (
   input  logic [31:0]   rx_tkeep_i,
   input  logic          rx_tlast_i,
   output logic          irq_o,
+  // messages (sync-object updates, completion messages)
+  output logic          msg_valid_o,
+  input  logic          msg_ready_i,
+  output logic [31:0]   msg_addr_o,
+  output logic [31:0]   msg_data_o,
+  output logic          wr_room_o,
   output logic          idle_o
 );
 
@@ -85,6 +91,11 @@ module tb_nic_port_top (
     .rx_tkeep_i,
     .rx_tlast_i,
     .irq_o,
+    .msg_valid_o,
+    .msg_ready_i,
+    .msg_addr_o,
+    .msg_data_o,
+    .wr_room_o,
     .idle_o
   );
 

@@ -59,6 +59,11 @@ module tb_nic_resp_top (
   output logic [7:0]    ack_syndrome_o,
   output logic [23:0]   ack_psn_o,
   output logic [23:0]   ack_msn_o,
+  // messages of WRITEs with immediate
+  output logic          msg_valid_o,
+  input  logic          msg_ready_i,
+  output logic [31:0]   msg_addr_o,
+  output logic [31:0]   msg_data_o,
   output logic          busy_o,
   output logic          irq_o
 );
@@ -105,6 +110,10 @@ module tb_nic_resp_top (
     .ack_syndrome_o,
     .ack_psn_o,
     .ack_msn_o,
+    .msg_valid_o,
+    .msg_ready_i,
+    .msg_addr_o,
+    .msg_data_o,
     .busy_o,
     .irq_o,
     .hwif_ext_i    ('0),

@@ -88,7 +88,23 @@ struct Scenario {
   int overlap;            // WRITEs start again at the region's start every `overlap` WRITEs
   int plain_every;        // every n-th WRITE uses the plain region's R_Key (overwrites)
   uint32_t exact_len;     // every WRITE this long (else random up to max_len)
+  unsigned imm_every;     // WRITE with immediate: every n-th WRITE and the last (0: none);
+                          // fault 8: WRITE bad_wr's immediate names a sync object past kNumSobs
 };
+
+// WRITEs with immediate: the sync-object update each one must produce once it has landed
+static const uint32_t kSobAddBase = 0x30011400u;   // SOB_ADD_BASE
+static const uint32_t kNumSobs = 256;              // the RTL top's NumSobs
+struct ImmWrite {
+  uint32_t imm;
+  uint64_t va;
+  const std::vector<uint8_t> *data;
+};
+static std::vector<ImmWrite> g_imm;   // the scenario's WRITEs with immediate
+struct Msg {
+  uint32_t addr, data;
+};
+static Msg imm_msg(uint32_t imm) { return {kSobAddBase + 4u * (imm >> 16), imm & 0x7FFFu}; }
 
 struct Pkt {
   uint32_t psn;
@@ -102,6 +118,9 @@ struct Env {
   unsigned stall = 250;
   uint64_t cycles = 0;
   std::vector<Ack> acks;
+  std::vector<Msg> msgs;
+  uint32_t msg_early = 0;     // a message whose WRITE was not yet in memory
+  bool check_landed = false;  // plain, disjoint WRITEs: a message's WRITE must be in memory
   std::vector<std::vector<uint8_t>> queue;   // frames to stream
   size_t qhead = 0, qpos = 0;
   uint32_t errs = 0;
@@ -150,6 +169,7 @@ struct Env {
     dut.clk_i = 0;
     set_beat();
     dut.ack_ready_i = !chance(stall);
+    dut.msg_ready_i = !chance(stall);
     dut.m_awready_i = port.awready && !st_aw;
     dut.m_wready_i = port.wready && !st_w;
     dut.m_bvalid_i = port.bvalid && !st_b;
@@ -174,6 +194,22 @@ struct Env {
       acks.push_back({dut.ack_syndrome_o, dut.ack_psn_o, dut.ack_msn_o});
       if (dut.ack_dqpn_o != kRqpn || dut.ack_qp_o != kQp) errs++;
       if (bursts_open) errs++;   // acknowledged before every write response came back
+    }
+    if (dut.msg_valid_o && dut.msg_ready_i) {
+      msgs.push_back({dut.msg_addr_o, dut.msg_data_o});
+      if (bursts_open) errs++;
+      if (check_landed) {   // every byte of the WRITE that carried the immediate has landed
+        bool found = false;
+        for (const ImmWrite &w : g_imm) {
+          Msg m = imm_msg(w.imm);
+          if (m.addr != dut.msg_addr_o || m.data != dut.msg_data_o) continue;
+          found = true;
+          std::vector<uint8_t> got(w.data->size());
+          if (!got.empty()) mem->mem().read(w.va, got.data(), got.size());
+          if (got != *w.data) msg_early++;
+        }
+        if (!found) msg_early++;
+      }
     }
     if (dut.m_awvalid_o && dut.m_awready_i) bursts_open++;
     if (dut.m_wvalid_o) (dut.m_wready_i ? w_beats : w_wait)++;
@@ -218,6 +254,7 @@ struct Env {
     dut.s_tvalid_i = 0;
     dut.apb_psel_i = 0;
     dut.apb_penable_i = 0;
+    dut.msg_ready_i = 1;
     mem->reset(port);
     tick();
     tick();
@@ -319,10 +356,12 @@ struct Ref {
   rt_stats_t st;
   std::vector<Ack> acks;
   std::vector<uint8_t> mem;   // the region and kGuard bytes on each side
+  std::vector<Msg> msgs;
 };
 static void ref_ack(void *ctx, uint8_t syn, uint32_t psn, uint32_t msn) {
   ((Ref *)ctx)->acks.push_back({syn, psn, msn});
 }
+static void ref_msg(void *ctx, uint32_t imm) { ((Ref *)ctx)->msgs.push_back(imm_msg(imm)); }
 
 static roce_qp_t requester_qp(uint8_t mtu) {
   roce_qp_t q;
@@ -368,6 +407,8 @@ static std::vector<Pkt> build_packets(const Scenario &s, std::vector<std::vector
   uint32_t amask = s.red_op ? (s.red_bf16 ? ~1u : ~3u) : ~0u;   // reduce WRITEs: whole elements
   uint64_t off = rnd() % 64 & amask;
   static uint8_t buf[ROCE_FRAME_MAX];
+  g_imm.clear();
+  data.reserve(s.nwr);   // g_imm points at the data vectors
   for (unsigned w = 0; w < s.nwr; w++) {
     uint32_t len = rnd() % 8 == 0 ? rnd() % 40 : rnd() % (s.max_len + 1);
     if (s.exact_len) len = s.exact_len;
@@ -403,6 +444,12 @@ static std::vector<Pkt> build_packets(const Scenario &s, std::vector<std::vector
     else for (auto &b : data.back()) b = (uint8_t)rnd();
     const uint8_t *d = data.back().data();
     off += len + (rnd() % 48 & amask);
+    // an immediate: sync object (w * 7) % 256 (past the Sync Manager's objects for the bad
+    // WRITE), the value w + 1 with bit 15 set (ignored)
+    bool with_imm = s.imm_every && (w % s.imm_every == s.imm_every - 1 || w == s.nwr - 1 || (int)w == s.bad_wr);
+    uint32_t imm = ((w * 7u) % kNumSobs) << 16 | 0x8000u | (w + 1u);
+    if ((int)w == s.bad_wr && s.fault == 8) imm = (kNumSobs + w) << 16 | (w + 1u);
+    if (with_imm) g_imm.push_back({imm, va, &data.back()});
     for (uint32_t o = 0;;) {
       uint32_t n = len - o < mtu ? len - o : mtu;
       bool first = o == 0, last = o + n >= len;
@@ -414,15 +461,17 @@ static std::vector<Pkt> build_packets(const Scenario &s, std::vector<std::vector
       k.rkey = rkey;
       k.ackreq = last;
       if (s.selective) {
-        k.opcode = ROCE_OP_WRITE_ONLY;
+        k.opcode = last && with_imm ? ROCE_OP_WRITE_ONLY_IMM : ROCE_OP_WRITE_ONLY;
         k.va = va + o;
         k.dmalen = n;
       } else {
         k.opcode = first && last ? ROCE_OP_WRITE_ONLY : first ? ROCE_OP_WRITE_FIRST
                    : last ? ROCE_OP_WRITE_LAST : ROCE_OP_WRITE_MIDDLE;
+        if (last && with_imm) k.opcode = first ? ROCE_OP_WRITE_ONLY_IMM : ROCE_OP_WRITE_LAST_IMM;
         k.va = va;
         k.dmalen = dmalen;
       }
+      k.imm = imm;
       uint32_t fl = roce_build(&q, &k, buf);
       pk.push_back({psn, std::vector<uint8_t>(buf, buf + fl)});
       psn = (psn + 1) & ROCE_PSN_MASK;
@@ -455,6 +504,7 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
   int no_write = s.fault == 3;
   if (s.fault == 5) env.mem->set_size(kMemLimit - kMemBase);
   unsigned want_code = s.fault == 5 ? 0x63 : s.fault >= 6 ? 0x61 : 0x62;
+  env.wr(offsetof(nic_t, SOB_ADD_BASE), kSobAddBase);
   env.mr_write(0, 1, kMrBase + kMrLen, 4096, kMrKey ^ 0x100, 1);   // neighbour, other key
   env.mr_write(3, 1, kMrBase, kMrLen, kMrKey, !no_write, s.red_op, s.red_bf16);
   if (s.plain_every) env.mr_write(4, 1, kMrBase, kMrLen, kPlainKey, 1);   // the same memory, plain WRITEs
@@ -481,6 +531,8 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
   ref.r.mem = ref.mem.data() + kGuard;
   ref.r.st = &ref.st;
   ref.r.ack = ref_ack;
+  ref.r.msg = ref_msg;
+  ref.r.num_sobs = kNumSobs;
   ref.r.ctx = &ref;
   ref.r.qp = requester_qp(s.mtu);
   ref.r.qp.qpn = kLqpn;
@@ -489,6 +541,7 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
 
   std::vector<std::vector<uint8_t>> data;
   std::vector<Pkt> pk = build_packets(s, data);
+  env.check_landed = s.imm_every && !s.red_op && !s.overlap && s.fault != 5;
   uint32_t first = s.first_psn & ROCE_PSN_MASK;
   uint32_t end_psn = (first + (uint32_t)pk.size()) & ROCE_PSN_MASK;
 
@@ -642,6 +695,29 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
       break;
     }
   }
+  // sync-object updates: the same messages in the same order, each after its WRITE landed
+  if (env.msgs.size() != ref.msgs.size()) {
+    printf("  %zu messages from the RTL, %zu from the reference\n", env.msgs.size(), ref.msgs.size());
+    ok = false;
+  }
+  for (size_t i = 0; i < env.msgs.size() && i < ref.msgs.size(); i++) {
+    if (env.msgs[i].addr != ref.msgs[i].addr || env.msgs[i].data != ref.msgs[i].data) {
+      printf("  message %zu: RTL 0x%08X <- 0x%X, reference 0x%08X <- 0x%X\n", i, env.msgs[i].addr, env.msgs[i].data,
+             ref.msgs[i].addr, ref.msgs[i].data);
+      ok = false;
+      break;
+    }
+  }
+  if (env.msg_early) {
+    printf("  %u messages before their WRITE had landed\n", env.msg_early);
+    ok = false;
+  }
+  size_t want_msgs = 0;   // every good WRITE with immediate of a run without error
+  for (const ImmWrite &w : g_imm) want_msgs += (w.imm >> 16) < kNumSobs;
+  if (s.imm_every && s.bad_wr < 0 && ref.msgs.size() != want_msgs) {
+    printf("  %zu messages, %zu WRITEs with immediate\n", ref.msgs.size(), want_msgs);
+    ok = false;
+  }
   std::vector<uint8_t> img(ref.mem.size());
   env.mem->mem().read(kMrBase - kGuard, img.data(), img.size());
   size_t bad = 0, first_bad = 0;
@@ -666,6 +742,8 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
       {"duplicates", env.cnt(8), ref.st.duplicates},
       {"beyond window", env.cnt(9), ref.st.out_of_window},
       {"go-back-N out of sequence", env.cnt(10), ref.st.dropped_out_of_order},
+      {"messages", env.rd(offsetof(nic_t, CNT_MSGS)), ref.st.msgs},
+      {"immediates held", env.rd(offsetof(nic_t, CNT_DROP_IMM)), ref.st.imm_held},
   };
   for (auto &c : cmp) {
     if (c.rtl != c.ref) {
@@ -736,6 +814,13 @@ static bool run_scenario(const Scenario &s, uint64_t seed) {
     printf("  reads in a plain scenario\n");
     ok = false;
   }
+  if (s.fault >= 6 && env.rd(offsetof(nic_t, CNT_NAK_INVAL)) != (ref.r.error ? 1u : 0u)) {
+    printf("  CNT_NAK_INVAL %u\n", env.rd(offsetof(nic_t, CNT_NAK_INVAL)));
+    ok = false;
+  }
+  if (s.imm_every)
+    printf("     immediates: %zu WRITEs with immediate, %zu messages, %" PRIu64 " held out of order\n", g_imm.size(),
+           env.msgs.size(), ref.st.imm_held);
   printf("%s %s: %zu packets, %u frames (%u damaged, %u to another QP), %u rounds, %zu acknowledgements "
          "(%" PRIu64 " ACK, %" PRIu64 " SACK, %" PRIu64 " NAK), %" PRIu64 " placed, %" PRIu64 " cycles\n",
          ok ? "ok  " : "FAIL", s.name, pk.size(), frames, corrupted, wrongq, round, env.acks.size(), ref.st.acks,
@@ -842,6 +927,16 @@ int main(int argc, char **argv) {
       {"rate-64k-plain", 1, ROCE_MTU_4096, 1, 65536, 0x002000, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 65536},
       {"rate-64k-sum-fp32", 1, ROCE_MTU_4096, 1, 65536, 0x002100, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, ROCE_RED_SUM, 0, 0, 0, 65536},
       {"rate-64k-sum-bf16", 1, ROCE_MTU_4096, 1, 65536, 0x002200, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, ROCE_RED_SUM, 1, 0, 0, 65536},
+      // WRITE with immediate: a message (SOB_ADD_BASE + 4 x index, value) once the WRITE has landed
+      //  name                     sel mtu            nwr max   first_psn  drop dup reo cor early bad fault st qpn stall long op bf16 ovl plain len imm
+      {"imm-selective", 1, ROCE_MTU_1024, 24, 5000, 0x002300, 0, 0, 0, 0, 0, -1, 0, 0, 0, 250, 0, 0, 0, 0, 0, 0, 1},
+      {"imm-gbn", 0, ROCE_MTU_1024, 24, 5000, 0x002400, 0, 0, 0, 0, 0, -1, 0, 0, 0, 250, 0, 0, 0, 0, 0, 0, 2},
+      {"imm-lossy-selective", 1, ROCE_MTU_512, 40, 4000, 0xFFFFD0, 80, 40, 200, 20, 0, -1, 0, 0, 0, 250, 0, 0, 0, 0, 0, 0, 1},
+      {"imm-lossy-selective-sparse", 1, ROCE_MTU_1024, 40, 6000, 0x002500, 50, 30, 150, 0, 20, -1, 0, 0, 0, 250, 0, 0, 0, 0, 0, 0, 3},
+      {"imm-lossy-gbn", 0, ROCE_MTU_512, 40, 4000, 0x002600, 80, 40, 200, 20, 0, -1, 0, 0, 0, 250, 0, 0, 0, 0, 0, 0, 1},
+      {"imm-reduce-sum-fp32", 1, ROCE_MTU_1024, 24, 5000, 0x002700, 30, 30, 100, 0, 0, -1, 0, 0, 0, 250, 0, ROCE_RED_SUM, 0, 6, 0, 0, 2},
+      {"imm-bad-index-selective", 1, ROCE_MTU_1024, 8, 4000, 0x002800, 0, 0, 0, 0, 0, 3, 8, 0, 0, 250, 0, 0, 0, 0, 0, 0, 2},
+      {"imm-bad-index-gbn", 0, ROCE_MTU_1024, 8, 4000, 0x002900, 0, 0, 0, 0, 0, 3, 8, 0, 0, 250, 0, 0, 0, 0, 0, 0, 2},
   };
   unsigned pass = 0, fail = 0;
   for (const Scenario &s : sc) (run_scenario(s, seed) ? pass : fail)++;

@@ -500,6 +500,45 @@ extern "C" {
 #define NIC__CQ_POP__GO_bw 1
 #define NIC__CQ_POP__GO_reset 0x0
 
+// reg - nic::SOB_ADD_BASE
+#define NIC__SOB_ADD_BASE__ADDR_bm 0xffffffff
+#define NIC__SOB_ADD_BASE__ADDR_bp 0
+#define NIC__SOB_ADD_BASE__ADDR_bw 32
+#define NIC__SOB_ADD_BASE__ADDR_reset 0x0
+
+// reg - nic::cnt_r
+#define NIC__CNT_R__VAL_bm 0xffffffff
+#define NIC__CNT_R__VAL_bp 0
+#define NIC__CNT_R__VAL_bw 32
+
+// reg - nic::WR_FLAGS
+#define NIC__WR_FLAGS__IMM_bm 0x1
+#define NIC__WR_FLAGS__IMM_bp 0
+#define NIC__WR_FLAGS__IMM_bw 1
+#define NIC__WR_FLAGS__IMM_reset 0x0
+#define NIC__WR_FLAGS__CMSG_bm 0x2
+#define NIC__WR_FLAGS__CMSG_bp 1
+#define NIC__WR_FLAGS__CMSG_bw 1
+#define NIC__WR_FLAGS__CMSG_reset 0x0
+
+// reg - nic::WR_IMM
+#define NIC__WR_IMM__IMM_bm 0xffffffff
+#define NIC__WR_IMM__IMM_bp 0
+#define NIC__WR_IMM__IMM_bw 32
+#define NIC__WR_IMM__IMM_reset 0x0
+
+// reg - nic::WR_CMSG_ADDR
+#define NIC__WR_CMSG_ADDR__ADDR_bm 0xffffffff
+#define NIC__WR_CMSG_ADDR__ADDR_bp 0
+#define NIC__WR_CMSG_ADDR__ADDR_bw 32
+#define NIC__WR_CMSG_ADDR__ADDR_reset 0x0
+
+// reg - nic::WR_CMSG_DATA
+#define NIC__WR_CMSG_DATA__DATA_bm 0xffffffff
+#define NIC__WR_CMSG_DATA__DATA_bp 0
+#define NIC__WR_CMSG_DATA__DATA_bw 32
+#define NIC__WR_CMSG_DATA__DATA_reset 0x0
+
 // addrmap - nic
 typedef struct __attribute__ ((__packed__)) {
     uint32_t QP_SEL;
@@ -577,10 +616,19 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t CQ_STATUS;
     uint32_t CQ_HEAD;
     uint32_t CQ_POP;
+    uint8_t RESERVED_13c_13f[0x4];
+    uint32_t SOB_ADD_BASE;
+    uint32_t CNT_MSGS;
+    uint32_t CNT_DROP_IMM;
+    uint32_t CNT_NAK_INVAL;
+    uint32_t WR_FLAGS;
+    uint32_t WR_IMM;
+    uint32_t WR_CMSG_ADDR;
+    uint32_t WR_CMSG_DATA;
 } nic_t;
 
 
-static_assert(sizeof(nic_t) == 0x13c, "Packing error");
+static_assert(sizeof(nic_t) == 0x160, "Packing error");
 
 #ifdef __cplusplus
 }

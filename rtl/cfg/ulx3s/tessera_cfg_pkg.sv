@@ -58,6 +58,7 @@ package tessera_cfg_pkg;
   localparam int unsigned QmanSlotMme = 0;  // QMAN slot of MME 0 (MME i: + i)
   localparam int unsigned QmanSlotTpc = 4;  // QMAN slot of the TPC cluster
   localparam int unsigned QmanSlotDma = 5;  // QMAN slot of DMA engine 0 (DMA d: + d)
+  localparam int unsigned QmanSlotNic = 9;  // QMAN slot of NIC port 0 (port p: + p)
 
   // Address map (config/tessera.toml [[region]])
   localparam logic [31:0] BootromBase = 32'h00000000;

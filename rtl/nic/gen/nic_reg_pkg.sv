@@ -6,7 +6,7 @@ package nic_reg_pkg;
 
     localparam NIC_REG_TOP_DATA_WIDTH = 32;
     localparam NIC_REG_TOP_MIN_ADDR_WIDTH = 16;
-    localparam NIC_REG_TOP_SIZE = 'h13c;
+    localparam NIC_REG_TOP_SIZE = 'h160;
 
     typedef struct packed {
         logic [1:0] next;
@@ -392,6 +392,14 @@ package nic_reg_pkg;
     } nic__CQ_HEAD__in_t;
 
     typedef struct packed {
+        logic [31:0] next;
+    } nic__cnt_r__val__in_t;
+
+    typedef struct packed {
+        nic__cnt_r__val__in_t val;
+    } nic__cnt_r__in_t;
+
+    typedef struct packed {
         nic__QP_STATUS__in_t QP_STATUS;
         nic__QP_RD_LQPN__in_t QP_RD_LQPN;
         nic__QP_RD_DQPN__in_t QP_RD_DQPN;
@@ -428,6 +436,9 @@ package nic_reg_pkg;
         nic__WR_STATUS__in_t WR_STATUS;
         nic__CQ_STATUS__in_t CQ_STATUS;
         nic__CQ_HEAD__in_t CQ_HEAD;
+        nic__cnt_r__in_t CNT_MSGS;
+        nic__cnt_r__in_t CNT_DROP_IMM;
+        nic__cnt_r__in_t CNT_NAK_INVAL;
     } nic__in_t;
 
     typedef struct packed {
@@ -784,6 +795,51 @@ package nic_reg_pkg;
     } nic__CQ_POP__out_t;
 
     typedef struct packed {
+        logic [31:0] value;
+    } nic__SOB_ADD_BASE__addr__out_t;
+
+    typedef struct packed {
+        nic__SOB_ADD_BASE__addr__out_t addr;
+    } nic__SOB_ADD_BASE__out_t;
+
+    typedef struct packed {
+        logic value;
+    } nic__WR_FLAGS__imm__out_t;
+
+    typedef struct packed {
+        logic value;
+    } nic__WR_FLAGS__cmsg__out_t;
+
+    typedef struct packed {
+        nic__WR_FLAGS__imm__out_t imm;
+        nic__WR_FLAGS__cmsg__out_t cmsg;
+    } nic__WR_FLAGS__out_t;
+
+    typedef struct packed {
+        logic [31:0] value;
+    } nic__WR_IMM__imm__out_t;
+
+    typedef struct packed {
+        nic__WR_IMM__imm__out_t imm;
+    } nic__WR_IMM__out_t;
+
+    typedef struct packed {
+        logic [31:0] value;
+    } nic__WR_CMSG_ADDR__addr__out_t;
+
+    typedef struct packed {
+        nic__WR_CMSG_ADDR__addr__out_t addr;
+    } nic__WR_CMSG_ADDR__out_t;
+
+    typedef struct packed {
+        logic [31:0] value;
+    } nic__WR_CMSG_DATA__data__out_t;
+
+    typedef struct packed {
+        nic__WR_CMSG_DATA__data__out_t data;
+    } nic__WR_CMSG_DATA__out_t;
+
+    typedef struct packed {
         nic__QP_SEL__out_t QP_SEL;
         nic__QP_LQPN__out_t QP_LQPN;
         nic__QP_DQPN__out_t QP_DQPN;
@@ -820,5 +876,10 @@ package nic_reg_pkg;
         nic__WR_DOORBELL__out_t WR_DOORBELL;
         nic__WR_STATUS__out_t WR_STATUS;
         nic__CQ_POP__out_t CQ_POP;
+        nic__SOB_ADD_BASE__out_t SOB_ADD_BASE;
+        nic__WR_FLAGS__out_t WR_FLAGS;
+        nic__WR_IMM__out_t WR_IMM;
+        nic__WR_CMSG_ADDR__out_t WR_CMSG_ADDR;
+        nic__WR_CMSG_DATA__out_t WR_CMSG_DATA;
     } nic__out_t;
 endpackage

@@ -158,6 +158,14 @@ module nic_reg_top (
         logic CQ_STATUS;
         logic CQ_HEAD;
         logic CQ_POP;
+        logic SOB_ADD_BASE;
+        logic CNT_MSGS;
+        logic CNT_DROP_IMM;
+        logic CNT_NAK_INVAL;
+        logic WR_FLAGS;
+        logic WR_IMM;
+        logic WR_CMSG_ADDR;
+        logic WR_CMSG_DATA;
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
     logic decoded_err;
@@ -382,6 +390,30 @@ module nic_reg_top (
         decoded_reg_strb.CQ_POP = cpuif_req_masked & (cpuif_addr == 16'h138) & cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h138);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h138) & cpuif_req_is_wr;
+        decoded_reg_strb.SOB_ADD_BASE = cpuif_req_masked & (cpuif_addr == 16'h140);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h140);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h140);
+        decoded_reg_strb.CNT_MSGS = cpuif_req_masked & (cpuif_addr == 16'h144) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h144);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h144) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_DROP_IMM = cpuif_req_masked & (cpuif_addr == 16'h148) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h148);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h148) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_NAK_INVAL = cpuif_req_masked & (cpuif_addr == 16'h14c) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h14c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h14c) & !cpuif_req_is_wr;
+        decoded_reg_strb.WR_FLAGS = cpuif_req_masked & (cpuif_addr == 16'h150);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h150);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h150);
+        decoded_reg_strb.WR_IMM = cpuif_req_masked & (cpuif_addr == 16'h154);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h154);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h154);
+        decoded_reg_strb.WR_CMSG_ADDR = cpuif_req_masked & (cpuif_addr == 16'h158);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h158);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h158);
+        decoded_reg_strb.WR_CMSG_DATA = cpuif_req_masked & (cpuif_addr == 16'h15c);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h15c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h15c);
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -664,6 +696,40 @@ module nic_reg_top (
                 logic load_next;
             } go;
         } CQ_POP;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } addr;
+        } SOB_ADD_BASE;
+        struct packed {
+            struct packed {
+                logic next;
+                logic load_next;
+            } imm;
+            struct packed {
+                logic next;
+                logic load_next;
+            } cmsg;
+        } WR_FLAGS;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } imm;
+        } WR_IMM;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } addr;
+        } WR_CMSG_ADDR;
+        struct packed {
+            struct packed {
+                logic [31:0] next;
+                logic load_next;
+            } data;
+        } WR_CMSG_DATA;
     } field_combo_t;
     field_combo_t field_combo;
 
@@ -887,6 +953,34 @@ module nic_reg_top (
                 logic value;
             } go;
         } CQ_POP;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } addr;
+        } SOB_ADD_BASE;
+        struct packed {
+            struct packed {
+                logic value;
+            } imm;
+            struct packed {
+                logic value;
+            } cmsg;
+        } WR_FLAGS;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } imm;
+        } WR_IMM;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } addr;
+        } WR_CMSG_ADDR;
+        struct packed {
+            struct packed {
+                logic [31:0] value;
+            } data;
+        } WR_CMSG_DATA;
     } field_storage_t;
     field_storage_t field_storage;
 
@@ -2041,6 +2135,144 @@ module nic_reg_top (
         end
     end
     assign hwif_out.CQ_POP.go.value = field_storage.CQ_POP.go.value;
+    // Field: nic.SOB_ADD_BASE.addr
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.SOB_ADD_BASE.addr.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.SOB_ADD_BASE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.SOB_ADD_BASE.addr.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.SOB_ADD_BASE.addr.next = next_c;
+        field_combo.SOB_ADD_BASE.addr.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.SOB_ADD_BASE.addr.value <= 32'h0;
+        end else begin
+            if(field_combo.SOB_ADD_BASE.addr.load_next) begin
+                field_storage.SOB_ADD_BASE.addr.value <= field_combo.SOB_ADD_BASE.addr.next;
+            end
+        end
+    end
+    assign hwif_out.SOB_ADD_BASE.addr.value = field_storage.SOB_ADD_BASE.addr.value;
+    // Field: nic.WR_FLAGS.imm
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_FLAGS.imm.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_FLAGS && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.WR_FLAGS.imm.value & ~decoded_wr_biten[0:0]) | (decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
+            load_next_c = '1;
+        end
+        field_combo.WR_FLAGS.imm.next = next_c;
+        field_combo.WR_FLAGS.imm.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_FLAGS.imm.value <= 1'h0;
+        end else begin
+            if(field_combo.WR_FLAGS.imm.load_next) begin
+                field_storage.WR_FLAGS.imm.value <= field_combo.WR_FLAGS.imm.next;
+            end
+        end
+    end
+    assign hwif_out.WR_FLAGS.imm.value = field_storage.WR_FLAGS.imm.value;
+    // Field: nic.WR_FLAGS.cmsg
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_FLAGS.cmsg.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_FLAGS && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.WR_FLAGS.cmsg.value & ~decoded_wr_biten[1:1]) | (decoded_wr_data[1:1] & decoded_wr_biten[1:1]);
+            load_next_c = '1;
+        end
+        field_combo.WR_FLAGS.cmsg.next = next_c;
+        field_combo.WR_FLAGS.cmsg.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_FLAGS.cmsg.value <= 1'h0;
+        end else begin
+            if(field_combo.WR_FLAGS.cmsg.load_next) begin
+                field_storage.WR_FLAGS.cmsg.value <= field_combo.WR_FLAGS.cmsg.next;
+            end
+        end
+    end
+    assign hwif_out.WR_FLAGS.cmsg.value = field_storage.WR_FLAGS.cmsg.value;
+    // Field: nic.WR_IMM.imm
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_IMM.imm.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_IMM && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.WR_IMM.imm.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.WR_IMM.imm.next = next_c;
+        field_combo.WR_IMM.imm.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_IMM.imm.value <= 32'h0;
+        end else begin
+            if(field_combo.WR_IMM.imm.load_next) begin
+                field_storage.WR_IMM.imm.value <= field_combo.WR_IMM.imm.next;
+            end
+        end
+    end
+    assign hwif_out.WR_IMM.imm.value = field_storage.WR_IMM.imm.value;
+    // Field: nic.WR_CMSG_ADDR.addr
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_CMSG_ADDR.addr.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_CMSG_ADDR && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.WR_CMSG_ADDR.addr.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.WR_CMSG_ADDR.addr.next = next_c;
+        field_combo.WR_CMSG_ADDR.addr.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_CMSG_ADDR.addr.value <= 32'h0;
+        end else begin
+            if(field_combo.WR_CMSG_ADDR.addr.load_next) begin
+                field_storage.WR_CMSG_ADDR.addr.value <= field_combo.WR_CMSG_ADDR.addr.next;
+            end
+        end
+    end
+    assign hwif_out.WR_CMSG_ADDR.addr.value = field_storage.WR_CMSG_ADDR.addr.value;
+    // Field: nic.WR_CMSG_DATA.data
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_CMSG_DATA.data.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_CMSG_DATA && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.WR_CMSG_DATA.data.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.WR_CMSG_DATA.data.next = next_c;
+        field_combo.WR_CMSG_DATA.data.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_CMSG_DATA.data.value <= 32'h0;
+        end else begin
+            if(field_combo.WR_CMSG_DATA.data.load_next) begin
+                field_storage.WR_CMSG_DATA.data.value <= field_combo.WR_CMSG_DATA.data.next;
+            end
+        end
+    end
+    assign hwif_out.WR_CMSG_DATA.data.value = field_storage.WR_CMSG_DATA.data.value;
 
     //--------------------------------------------------------------------------
     // Write response
@@ -2288,6 +2520,31 @@ module nic_reg_top (
             readback_data_var[19:16] = hwif_in.CQ_HEAD.qp.next;
             readback_data_var[26:24] = hwif_in.CQ_HEAD.status.next;
             readback_data_var[31] = hwif_in.CQ_HEAD.valid.next;
+        end
+        if(rd_mux_addr == 16'h140) begin
+            readback_data_var[31:0] = field_storage.SOB_ADD_BASE.addr.value;
+        end
+        if(rd_mux_addr == 16'h144) begin
+            readback_data_var[31:0] = hwif_in.CNT_MSGS.val.next;
+        end
+        if(rd_mux_addr == 16'h148) begin
+            readback_data_var[31:0] = hwif_in.CNT_DROP_IMM.val.next;
+        end
+        if(rd_mux_addr == 16'h14c) begin
+            readback_data_var[31:0] = hwif_in.CNT_NAK_INVAL.val.next;
+        end
+        if(rd_mux_addr == 16'h150) begin
+            readback_data_var[0] = field_storage.WR_FLAGS.imm.value;
+            readback_data_var[1] = field_storage.WR_FLAGS.cmsg.value;
+        end
+        if(rd_mux_addr == 16'h154) begin
+            readback_data_var[31:0] = field_storage.WR_IMM.imm.value;
+        end
+        if(rd_mux_addr == 16'h158) begin
+            readback_data_var[31:0] = field_storage.WR_CMSG_ADDR.addr.value;
+        end
+        if(rd_mux_addr == 16'h15c) begin
+            readback_data_var[31:0] = field_storage.WR_CMSG_DATA.data.value;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

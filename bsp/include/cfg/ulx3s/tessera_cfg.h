@@ -58,6 +58,7 @@
 #define TESSERA_QMAN_SLOT_MME            0u  /* QMAN slot of MME 0 (MME i: + i) */
 #define TESSERA_QMAN_SLOT_TPC            4u  /* QMAN slot of the TPC cluster */
 #define TESSERA_QMAN_SLOT_DMA            5u  /* QMAN slot of DMA engine 0 (DMA d: + d) */
+#define TESSERA_QMAN_SLOT_NIC            9u  /* QMAN slot of NIC port 0 (port p: + p) */
 
 /* Address map */
 #define TESSERA_BOOTROM_BASE 0x00000000u
