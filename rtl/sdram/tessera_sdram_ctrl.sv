@@ -59,12 +59,12 @@ module tessera_sdram_ctrl #(
   input  logic [15:0]                    sd_dq_i
 );
 
-  import tessera_bus_pkg::*;
-
   // ---------------------------------------------------------------- parameters
   localparam int unsigned NumBanks  = 1 << BankBits;
-  localparam int unsigned BeatBytes = DataBits / 8;
-  localparam int unsigned BeatWords = DataBits / 16;
+  localparam int unsigned AddrW     = tessera_bus_pkg::AddrBits;
+  localparam int unsigned IdW       = tessera_bus_pkg::MemIdBits;
+  localparam int unsigned BeatBytes = tessera_bus_pkg::DataBits / 8;
+  localparam int unsigned BeatWords = tessera_bus_pkg::DataBits / 16;
   localparam int unsigned BeatLsb   = $clog2(BeatBytes);
   localparam int unsigned WidxBits  = $clog2(BeatWords);
   localparam int unsigned WordBits  = ColBits + BankBits + RowBits;   // word address bits
@@ -118,35 +118,35 @@ module tessera_sdram_ctrl #(
   fe_e fe_q, fe_d;
 
   // current burst (read or write)
-  logic [AddrBits-1:0] bu_addr_q, bu_addr_d;
+  logic [AddrW-1:0] bu_addr_q, bu_addr_d;
   logic [7:0]          bu_left_q, bu_left_d;     // beats after the current one
   logic [7:0]          bu_len_q, bu_len_d;
   logic [2:0]          bu_size_q, bu_size_d;
   logic [1:0]          bu_burst_q, bu_burst_d;
-  mem_id_t             bu_id_q, bu_id_d;
+  tessera_bus_pkg::mem_id_t             bu_id_q, bu_id_d;
   logic                prefer_rd_q, prefer_rd_d;
 
   // read issue position in the beat
   logic [WidxBits-1:0] rd_widx_q, rd_widx_d;
   // write beat buffer
   logic                wb_valid_q, wb_valid_d;
-  data_t               wb_data_q, wb_data_d;
-  strb_t               wb_strb_q, wb_strb_d;
+  tessera_bus_pkg::data_t               wb_data_q, wb_data_d;
+  tessera_bus_pkg::strb_t               wb_strb_q, wb_strb_d;
   logic [BeatWords-1:0] wb_mask_q, wb_mask_d;    // words still to write
   logic                b_push, b_full, b_empty, fe_free, b_room;
   logic [2:0]          b_out_q;                  // writes accepted, B not yet taken
   logic                take_ar, take_aw;          // address accepted this cycle
-  axi_mem_ax_chan_t    ax;
-  mem_id_t             b_id;
+  tessera_bus_pkg::axi_mem_ax_chan_t    ax;
+  tessera_bus_pkg::mem_id_t             b_id;
 
   // next beat address of the current burst (AXI4 A3.4.1)
-  logic [AddrBits-1:0] beat_next;
+  logic [AddrW-1:0] beat_next;
   always_comb begin
-    logic [AddrBits-1:0] step, aligned, incr, wmask;
-    step    = AddrBits'(1) << bu_size_q;
-    aligned = bu_addr_q & ~(step - AddrBits'(1));
+    logic [AddrW-1:0] step, aligned, incr, wmask;
+    step    = AddrW'(1) << bu_size_q;
+    aligned = bu_addr_q & ~(step - AddrW'(1));
     incr    = aligned + step;
-    wmask   = ({{(AddrBits - 8){1'b0}}, bu_len_q} + AddrBits'(1)) * step - AddrBits'(1);
+    wmask   = ({{(AddrW - 8){1'b0}}, bu_len_q} + AddrW'(1)) * step - AddrW'(1);
     unique case (bu_burst_q)
       2'b00:   beat_next = bu_addr_q;                                   // FIXED
       2'b10:   beat_next = (aligned & ~wmask) | (incr & wmask);         // WRAP
@@ -172,7 +172,7 @@ module tessera_sdram_ctrl #(
   assign wb_low = wb_mask_q & ~(wb_mask_q - BeatWords'(1));
 
   logic [WordBits-1:0] beat_word;
-  assign beat_word = WordBits'(bu_addr_q[AddrBits-1:BeatLsb] << WidxBits);
+  assign beat_word = WordBits'(bu_addr_q[AddrW-1:BeatLsb] << WidxBits);
 
   always_comb begin
     wq_valid = 1'b0;
@@ -191,13 +191,13 @@ module tessera_sdram_ctrl #(
 
   // read data path: assembly buffer, R output register, beat metadata
   logic [CasLatency:0]  rd_pipe_q;                  // READ issued, by age in cycles
-  data_t                asm_q;
+  tessera_bus_pkg::data_t                asm_q;
   logic [WidxBits:0]    asm_cnt_q;
   logic                 r_valid_q;
-  data_t                r_data_q;
+  tessera_bus_pkg::data_t                r_data_q;
   logic [CrW-1:0]       credit_q;
   logic                 meta_push, meta_empty, meta_full, meta_last;
-  mem_id_t              meta_id;
+  tessera_bus_pkg::mem_id_t              meta_id;
   logic                 r_hs, asm_move, cap;
   logic                 meta_last_q;
 
@@ -306,7 +306,7 @@ module tessera_sdram_ctrl #(
   // write responses: pushed when a write's last command is issued (a FIFO: the next
   // write may start before the manager takes the B)
   tessera_fifo #(
-    .Width($bits(mem_id_t)),
+    .Width(IdW),
     .Depth(4)
   ) u_b (
     .clk_i,
@@ -326,7 +326,7 @@ module tessera_sdram_ctrl #(
   end
 
   tessera_fifo #(
-    .Width($bits(mem_id_t) + 1),
+    .Width(IdW + 1),
     .Depth(4)
   ) u_rd_meta (
     .clk_i,
@@ -378,8 +378,8 @@ module tessera_sdram_ctrl #(
     end
   end
 
-  function automatic logic [TimW-1:0] dec(logic [TimW-1:0] v);
-    return (v == '0) ? '0 : v - TimW'(1);
+  function automatic logic [TimW-1:0] dec(input logic [TimW-1:0] v);
+    dec = (v == '0) ? '0 : v - TimW'(1);
   endfunction
 
   always_comb begin
