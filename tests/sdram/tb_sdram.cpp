@@ -336,10 +336,13 @@ void report_violations(tb::Scenario &s, const char *what) {
   s.check(st.violations == 0, "%s: %llu timing violations", what, (unsigned long long)st.violations);
 }
 
-void random_scenario(tb::Scenario &s, tb::Rng &rng, unsigned sel, unsigned ntx) {
+void random_scenario(tb::Scenario &s, tb::Rng &rng, unsigned sel, unsigned ntx, unsigned pv = 70,
+                     unsigned pr = 80) {
   if (!s.check(start(sel, rng.next()), "init did not complete")) return;
   Traffic t;
   init_ref(t);
+  t.pv = pv;
+  t.pr = pr;
   std::vector<uint32_t> hot;
   for (int i = 0; i < 6; i++) hot.push_back(rng.below(kMemBytes) & ~31u);
   hot.push_back(hot[0] + 1024);    // the same row of the next bank
@@ -596,6 +599,9 @@ int main(int argc, char **argv) {
 
   run.scenario("random_board_25mhz", [&](tb::Scenario &s, tb::Rng &rng) { random_scenario(s, rng, 0, 600); });
   run.scenario("random_133mhz", [&](tb::Scenario &s, tb::Rng &rng) { random_scenario(s, rng, 1, 600); });
+  // slow manager: R and B mostly not ready (read credits and the B queue fill up)
+  run.scenario("random_backpressure_133mhz",
+               [&](tb::Scenario &s, tb::Rng &rng) { random_scenario(s, rng, 1, 300, 40, 12); });
 
   for (unsigned sel = 0; sel < 2; sel++) {
     const char *name = sel ? "refresh_load_133mhz" : "refresh_load_25mhz";
