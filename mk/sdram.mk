@@ -3,11 +3,12 @@
 #   make sdram-tb       build build/<config>/sdram/Vtb_sdram_top
 #   make sdram-test     run it (suite `sdram`; SDRAM_ARGS="--seed N")
 #   make sdram-bench    sequential bandwidth (bench `sdram`)
-# The controller is not part of the chip yet: linted (LINT_TOPS) and synthesized
-# (SYNTH_TOPS) on its own.
-RTL_SRCS   += rtl/sdram/tessera_sdram_ctrl.sv
-LINT_TOPS  += tessera_sdram_ctrl
-SYNTH_TOPS += tessera_sdram_ctrl
+#   make axi-mux-test   the two-to-one AXI mux in front of it (suite `axi_mux`)
+# Both blocks are used by the ULX3S board top only (not by tessera_top): linted
+# (LINT_TOPS) and synthesized (SYNTH_TOPS) on their own.
+RTL_SRCS   += rtl/sdram/tessera_sdram_ctrl.sv rtl/sdram/tessera_axi_mem_mux.sv
+LINT_TOPS  += tessera_sdram_ctrl tessera_axi_mem_mux
+SYNTH_TOPS += tessera_sdram_ctrl tessera_axi_mem_mux
 
 SDRAM_BUILD := $(BUILD)/sdram
 SDRAM_SEED  ?= $(or $(SEED),1)
@@ -32,3 +33,22 @@ sdram-test: sdram-tb
 sdram-bench: sdram-tb
 	@$(SDRAM_TB) --seed $(SDRAM_SEED) --bench
 TEST_BUILD += sdram-tb
+
+# two-to-one AXI mux (rtl/sdram/tessera_axi_mem_mux.sv) against an in-order memory model
+AXI_MUX_RTL := $(PRIM_PKG) rtl/prim/tessera_fifo.sv rtl/sdram/tessera_axi_mem_mux.sv
+AXI_MUX_TB  := $(SDRAM_BUILD)/mux/Vtb_axi_mux_top
+
+$(AXI_MUX_TB): $(AXI_MUX_RTL) tests/sdram/tb_axi_mux_top.sv tests/sdram/tb_axi_mux.cpp tests/framework/blk_tb.h
+	@mkdir -p $(SDRAM_BUILD)/mux && rm -f $@
+	verilator --lint-only -Wall --top-module tb_axi_mux_top $(VLT_WAIVERS) $(AXI_MUX_RTL) \
+	  tests/sdram/tb_axi_mux_top.sv >$(SDRAM_BUILD)/mux/lint.log 2>&1 || { cat $(SDRAM_BUILD)/mux/lint.log; exit 1; }
+	nice verilator $(PERIPH_VFLAGS) --top-module tb_axi_mux_top -Mdir $(SDRAM_BUILD)/mux \
+	  -o Vtb_axi_mux_top -CFLAGS "-O1 $(PERIPH_CINC)" $(VLT_WAIVERS) \
+	  $(AXI_MUX_RTL) tests/sdram/tb_axi_mux_top.sv $(abspath tests/sdram/tb_axi_mux.cpp) \
+	  >$(SDRAM_BUILD)/mux/build.log 2>&1 || { tail -30 $(SDRAM_BUILD)/mux/build.log; exit 1; }
+
+.PHONY: axi-mux-tb axi-mux-test
+axi-mux-tb: $(AXI_MUX_TB)
+axi-mux-test: axi-mux-tb
+	@$(AXI_MUX_TB) --seed $(SDRAM_SEED) $(AXI_MUX_ARGS)
+TEST_BUILD += axi-mux-tb
