@@ -146,7 +146,7 @@ module tessera_sdram_ctrl #(
     step    = AddrW'(1) << bu_size_q;
     aligned = bu_addr_q & ~(step - AddrW'(1));
     incr    = aligned + step;
-    wmask   = ({{(AddrW - 8){1'b0}}, bu_len_q} + AddrW'(1)) * step - AddrW'(1);
+    wmask   = (({{(AddrW - 8){1'b0}}, bu_len_q} + AddrW'(1)) << bu_size_q) - AddrW'(1);
     unique case (bu_burst_q)
       2'b00:   beat_next = bu_addr_q;                                   // FIXED
       2'b10:   beat_next = (aligned & ~wmask) | (incr & wmask);         // WRAP
