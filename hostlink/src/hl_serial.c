@@ -3,7 +3,8 @@
  * (firmware/console.c). Slow (about 15 bytes per access) but it needs nothing
  * but the UART: the board bring-up path. Bytes that are not part of a
  * response frame (the firmware's log lines) are skipped. The byte channel is
- * an hl_bytes_t: a POSIX tty, or the simulator's UART in-process. */
+ * an hl_bytes_t: a POSIX tty, a TCP stream (a serial server: chip_tb --uart-tcp),
+ * or the simulator's UART in-process. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,11 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <sys/socket.h>
 
 #include "hl_core.h"
 #include "hl_serial.h"
@@ -138,8 +144,16 @@ int hl_open_serial_bytes(const hl_bytes_t *io, void *ctx, hl_dev_t **dev) {
   return rc;
 }
 
-/* ------------------------------------------------------------ POSIX tty */
-typedef struct { int fd; } ttyctx_t;
+/* ------------------------------------------------------------ POSIX tty, TCP */
+/* A file descriptor: a tty, or a TCP connection to a serial server (chip_tb
+ * --uart-tcp, or a network serial server in front of a board). min_ms is the least
+ * time get() waits for a byte: a simulated chip behind TCP or a pseudo-terminal runs
+ * a thousand times slower than the board, so its device cycles say nothing about
+ * wall time. */
+typedef struct {
+  int fd;
+  int min_ms;
+} ttyctx_t;
 
 static uint64_t tty_now(void *c) {
   (void)c;
@@ -162,6 +176,7 @@ static int tty_get(void *c, uint64_t cycles) {
   ttyctx_t *t = c;
   struct pollfd p = {t->fd, POLLIN, 0};
   int ms = (int)(cycles / (TESSERA_CLK_HZ / 1000u)) + 50;
+  if (ms < t->min_ms) ms = t->min_ms;
   if (poll(&p, 1, ms) != 1) return -1;
   uint8_t b;
   return read(t->fd, &b, 1) == 1 ? b : -1;
@@ -180,9 +195,9 @@ static void tty_close(void *c) {
 }
 static const hl_bytes_t tty_io = {tty_put, tty_get, tty_idle, tty_now, tty_close};
 
-int hl_open_serial(const char *path, hl_dev_t **dev) {
+int hl_serial_tty_open(const char *path) {
   int fd = open(path, O_RDWR | O_NOCTTY);
-  if (fd < 0) return HL_EFILE;
+  if (fd < 0) return -1;
   struct termios tio;
   if (tcgetattr(fd, &tio) == 0) {
     cfmakeraw(&tio);
@@ -190,14 +205,53 @@ int hl_open_serial(const char *path, hl_dev_t **dev) {
     cfsetospeed(&tio, B115200);
     tcsetattr(fd, TCSANOW, &tio);
   }
+  return fd;
+}
+
+/* the serial frames over an open descriptor (owned from here on) */
+static int open_fd(int fd, int min_ms, hl_dev_t **dev) {
   ttyctx_t *t = calloc(1, sizeof *t);
   if (!t) {
     close(fd);
     return HL_ENOMEM;
   }
   t->fd = fd;
+  t->min_ms = min_ms;
   int rc = hl_open_serial_bytes(&tty_io, t, dev);
   if (rc) tty_close(t);
   return rc;
+}
+
+int hl_open_serial(const char *path, hl_dev_t **dev) {
+  int fd = hl_serial_tty_open(path);
+  if (fd < 0) return HL_EFILE;
+  return open_fd(fd, strncmp(path, "/dev/pts/", 9) ? 0 : HL_SERIAL_SERVED_WAIT_MS, dev);
+}
+
+int hl_serial_tcp_connect(const char *host, int port) {
+  char ps[16];
+  snprintf(ps, sizeof ps, "%d", port);
+  struct addrinfo hints, *ai = NULL;
+  memset(&hints, 0, sizeof hints);
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  if (getaddrinfo(host, ps, &hints, &ai) || !ai) return -1;
+  int fd = -1;
+  for (struct addrinfo *a = ai; a && fd < 0; a = a->ai_next) {
+    fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+    if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen)) close(fd), fd = -1;
+  }
+  freeaddrinfo(ai);
+  if (fd >= 0) {
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  }
+  return fd;
+}
+
+int hl_open_serial_tcp(const char *host, int port, hl_dev_t **dev) {
+  int fd = hl_serial_tcp_connect(host, port);
+  if (fd < 0) return HL_EIO;
+  return open_fd(fd, HL_SERIAL_SERVED_WAIT_MS, dev);
 }
 
