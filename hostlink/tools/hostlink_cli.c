@@ -428,6 +428,8 @@ static int cmd_status(hl_dev_t *d) {
   if (!hl_hif_addr(d)) hl_attach_fw(d, 1);
   printf("boot: status 0x%02x detail 0x%06x; firmware: state 0x%02x heartbeat %u\n", boot & 0xFFu, boot >> 8,
          fw & 0xFFu, fw >> 8);
+  const char *peer = hl_serial_peer(d);
+  if (peer) printf("serial frames answered by the %s\n", peer);
   if (!hl_hif_addr(d)) {
     printf("no firmware host interface\n");
     return 0;

@@ -17,6 +17,12 @@
 #               here that prints a line: the serial frames move about 20 bytes a second on
 #               the simulator), stop the chip (the flash file is written back), start it
 #               again: the boot ROM boots the new image and its line appears on the console
+#   rom_run     no image in the flash: the boot ROM's serial loader answers the frames
+#               (`status` says so); the small image uploaded into device memory over the
+#               frames, BOOT_ADDR and BOOT_CTRL (GO, VERIFY) written: the ROM verifies and
+#               runs it
+#   rom_flash   the same loader writes the small image into the empty flash; after a
+#               restart the ROM boots it from the flash
 #   pty         the firmware ELF booted by `chip_tb --uart-pty --elf`; `status` over the
 #               pseudo-terminal
 # Usage: uart_tcp_test.sh [BUILD_DIR] [--seed N]
@@ -155,6 +161,32 @@ if hl --dev "$DEV" flash "$T/tiny.img" > "$T/fl.txt" 2>&1 && stop_bridge; then
 else
   bad "reflash: flash over the UART failed:"; cat "$T/fl.txt"; tail -5 "$T/tb.log"
   [ -n "$PID" ] && kill "$PID" 2> /dev/null; PID=
+fi
+
+# rom_run / rom_flash: an empty flash, nothing but the boot ROM
+SYSC=$(cfg TESSERA_SYSCTRL_BASE)
+BOOT_ADDR=$(printf '0x%08x' $((SYSC + 0x14))) BOOT_CTRL=$(printf '0x%08x' $((SYSC + 0x18)))
+if start_bridge --uart-tcp 0 --flash "$T/empty_flash.bin"; then
+  hl --dev "$DEV" console $TMO --until "waiting for the host" > "$T/con4.txt" 2>&1
+  st=$(hl --dev "$DEV" status 2>&1)
+  if echo "$st" | grep -q "answered by the boot ROM" &&
+     hl --dev "$DEV" flash "$T/tiny.img" > "$T/fl2.txt" 2>&1 &&
+     hl --dev "$DEV" upload "$T/tiny.img" 0x80100000 , write $BOOT_ADDR 0x80100000 , write $BOOT_CTRL 3 > "$T/up.txt" 2>&1 &&
+     hl --dev "$DEV" console $TMO --until "$LINE" > "$T/con5.txt" 2>&1; then
+    ok "rom_run: the boot ROM's loader answered (status: '$(echo "$st" | grep answered)'), ran the image uploaded over the frames"
+  else
+    bad "rom_run: status '$st'"; cat "$T/con4.txt" "$T/fl2.txt" "$T/up.txt" "$T/con5.txt" 2> /dev/null
+  fi
+  stop_bridge || bad "rom_run: the bridge did not stop on SIGTERM"
+  if [ -s "$T/empty_flash.bin" ] && start_bridge --uart-tcp 0 --flash "$T/empty_flash.bin" &&
+     hl --dev "$DEV" console $TMO --until "$LINE" > "$T/con6.txt" 2>&1; then
+    ok "rom_flash: the image the loader wrote into the flash booted after a restart"
+  else
+    bad "rom_flash: after the restart:"; cat "$T/con6.txt" 2> /dev/null; tail -3 "$T/tb.log"
+  fi
+  [ -n "$PID" ] && { stop_bridge || bad "rom_flash: the bridge did not stop on SIGTERM"; }
+else
+  bad "rom_run: the bridge did not start"
 fi
 
 # pty: the firmware ELF booted by chip_tb (through the host port, no flash)
