@@ -539,6 +539,16 @@ extern "C" {
 #define NIC__WR_CMSG_DATA__DATA_bw 32
 #define NIC__WR_CMSG_DATA__DATA_reset 0x0
 
+// reg - nic::CACHE
+#define NIC__CACHE__RD_ALLOC_bm 0x1
+#define NIC__CACHE__RD_ALLOC_bp 0
+#define NIC__CACHE__RD_ALLOC_bw 1
+#define NIC__CACHE__RD_ALLOC_reset 0x0
+#define NIC__CACHE__RD_CLASS_bm 0x30
+#define NIC__CACHE__RD_CLASS_bp 4
+#define NIC__CACHE__RD_CLASS_bw 2
+#define NIC__CACHE__RD_CLASS_reset 0x0
+
 // addrmap - nic
 typedef struct __attribute__ ((__packed__)) {
     uint32_t QP_SEL;
@@ -625,10 +635,11 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t WR_IMM;
     uint32_t WR_CMSG_ADDR;
     uint32_t WR_CMSG_DATA;
+    uint32_t CACHE;
 } nic_t;
 
 
-static_assert(sizeof(nic_t) == 0x160, "Packing error");
+static_assert(sizeof(nic_t) == 0x164, "Packing error");
 
 #ifdef __cplusplus
 }

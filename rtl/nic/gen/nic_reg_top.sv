@@ -166,6 +166,7 @@ module nic_reg_top (
         logic WR_IMM;
         logic WR_CMSG_ADDR;
         logic WR_CMSG_DATA;
+        logic CACHE;
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
     logic decoded_err;
@@ -414,6 +415,9 @@ module nic_reg_top (
         decoded_reg_strb.WR_CMSG_DATA = cpuif_req_masked & (cpuif_addr == 16'h15c);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h15c);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h15c);
+        decoded_reg_strb.CACHE = cpuif_req_masked & (cpuif_addr == 16'h160);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h160);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h160);
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -730,6 +734,16 @@ module nic_reg_top (
                 logic load_next;
             } data;
         } WR_CMSG_DATA;
+        struct packed {
+            struct packed {
+                logic next;
+                logic load_next;
+            } rd_alloc;
+            struct packed {
+                logic [1:0] next;
+                logic load_next;
+            } rd_class;
+        } CACHE;
     } field_combo_t;
     field_combo_t field_combo;
 
@@ -981,6 +995,14 @@ module nic_reg_top (
                 logic [31:0] value;
             } data;
         } WR_CMSG_DATA;
+        struct packed {
+            struct packed {
+                logic value;
+            } rd_alloc;
+            struct packed {
+                logic [1:0] value;
+            } rd_class;
+        } CACHE;
     } field_storage_t;
     field_storage_t field_storage;
 
@@ -2273,6 +2295,52 @@ module nic_reg_top (
         end
     end
     assign hwif_out.WR_CMSG_DATA.data.value = field_storage.WR_CMSG_DATA.data.value;
+    // Field: nic.CACHE.rd_alloc
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CACHE.rd_alloc.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CACHE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CACHE.rd_alloc.value & ~decoded_wr_biten[0:0]) | (decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
+            load_next_c = '1;
+        end
+        field_combo.CACHE.rd_alloc.next = next_c;
+        field_combo.CACHE.rd_alloc.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CACHE.rd_alloc.value <= 1'h0;
+        end else begin
+            if(field_combo.CACHE.rd_alloc.load_next) begin
+                field_storage.CACHE.rd_alloc.value <= field_combo.CACHE.rd_alloc.next;
+            end
+        end
+    end
+    assign hwif_out.CACHE.rd_alloc.value = field_storage.CACHE.rd_alloc.value;
+    // Field: nic.CACHE.rd_class
+    always_comb begin
+        automatic logic [1:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CACHE.rd_class.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CACHE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CACHE.rd_class.value & ~decoded_wr_biten[5:4]) | (decoded_wr_data[5:4] & decoded_wr_biten[5:4]);
+            load_next_c = '1;
+        end
+        field_combo.CACHE.rd_class.next = next_c;
+        field_combo.CACHE.rd_class.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CACHE.rd_class.value <= 2'h0;
+        end else begin
+            if(field_combo.CACHE.rd_class.load_next) begin
+                field_storage.CACHE.rd_class.value <= field_combo.CACHE.rd_class.next;
+            end
+        end
+    end
+    assign hwif_out.CACHE.rd_class.value = field_storage.CACHE.rd_class.value;
 
     //--------------------------------------------------------------------------
     // Write response
@@ -2545,6 +2613,10 @@ module nic_reg_top (
         end
         if(rd_mux_addr == 16'h15c) begin
             readback_data_var[31:0] = field_storage.WR_CMSG_DATA.data.value;
+        end
+        if(rd_mux_addr == 16'h160) begin
+            readback_data_var[0] = field_storage.CACHE.rd_alloc.value;
+            readback_data_var[5:4] = field_storage.CACHE.rd_class.value;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;
