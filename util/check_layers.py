@@ -68,6 +68,7 @@ TREES = {
         [
             ["hl_core"],                              # device handle, ops table, access, jobs
             ["hl_cb", "hl_flash", "hl_nic", "hl_serial", "hl_sock"],  # command buffers, SPI flash, NIC; transports
+            ["hl_coll"],                              # collectives: command buffers and sync plan
             ["hl_sim"],                               # the simulator, also through its UART (serial)
             ["hl_open"],                              # open a device by name: every transport
             ["hostlink"],                             # umbrella header, for programs only

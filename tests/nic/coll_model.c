@@ -44,3 +44,35 @@ int coll_ring_allreduce(unsigned op, unsigned dtype, unsigned n, uint32_t bytes,
     }
   return 0;
 }
+
+/* One ring step: every chip r moves chunk `pick(n, r, s)` into chip r + 1's buffer,
+ * combined (reduce) or copied. Within a step no chip sends a chunk it receives, so the
+ * chips can be taken one after the other. */
+static void ring_step(unsigned op, unsigned dtype, unsigned n, const coll_chunk_t *ch, int reduce,
+                      unsigned (*pick)(unsigned, unsigned, unsigned), unsigned s, uint8_t *const b[]) {
+  const unsigned esz = roce_red_elem_bytes(dtype);
+  for (unsigned r = 0; r < n; ++r) {
+    const coll_chunk_t c = ch[pick(n, r, s)];
+    uint8_t *dst = b[(r + 1) % n];
+    if (!reduce) {
+      memcpy(dst + c.off, b[r] + c.off, c.len);
+      continue;
+    }
+    for (uint32_t i = c.off; i < c.off + c.len; i += esz) {
+      const uint32_t d = ld(dst + i, esz), p = ld(b[r] + i, esz);
+      st(dst + i, esz, dtype == ROCE_RED_BF16 ? roce_red_bf16(op, (uint16_t)d, (uint16_t)p) : roce_red_fp32(op, d, p));
+    }
+  }
+}
+
+int coll_ring_run(unsigned kind, unsigned op, unsigned dtype, unsigned n, unsigned root, uint32_t bytes,
+                  const uint8_t *const in[], uint8_t *const out[]) {
+  coll_chunk_t ch[COLL_MAX_CHIPS];
+  if (coll_chunks(bytes, n, roce_red_elem_bytes(dtype), ch) || kind > COLL_BROADCAST || root >= n) return -1;
+  for (unsigned r = 0; r < n; ++r) memcpy(out[r], in[kind == COLL_BROADCAST ? root : r], bytes);
+  if (kind == COLL_ALLREDUCE || kind == COLL_REDUCE_SCATTER)
+    for (unsigned s = 0; s + 1 < n; ++s) ring_step(op, dtype, n, ch, 1, coll_rs_chunk, s, out);
+  if (kind == COLL_ALLREDUCE || kind == COLL_ALLGATHER)
+    for (unsigned s = 0; s + 1 < n; ++s) ring_step(op, dtype, n, ch, 0, coll_ag_chunk, s, out);
+  return 0;
+}

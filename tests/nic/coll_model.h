@@ -39,6 +39,17 @@ unsigned coll_ag_chunk(unsigned n, unsigned r, unsigned s);
 int coll_ring_allreduce(unsigned op, unsigned dtype, unsigned n, uint32_t bytes, const uint8_t *const in[],
                         uint8_t *out);
 
+/* Every chip's whole buffer after a collective, simulated step by step as the ring runs
+ * it (the pieces a chunk is posted in do not change the result): kind COLL_ALLREDUCE
+ * (reduce-scatter, then all-gather), COLL_REDUCE_SCATTER (chip r then holds the complete
+ * chunk (r + 1) mod n, its other chunks partial sums), COLL_ALLGATHER (chip r contributes
+ * its chunk (r + 1) mod n) or COLL_BROADCAST (every chip gets root's bytes). Reduce steps
+ * apply the NIC's element function (destination first, payload second). in[r]: chip r's
+ * bytes before; out[r]: after. Returns 0, or -1 as coll_chunks or a bad kind / root. */
+enum { COLL_ALLREDUCE = 0, COLL_REDUCE_SCATTER = 1, COLL_ALLGATHER = 2, COLL_BROADCAST = 3 };
+int coll_ring_run(unsigned kind, unsigned op, unsigned dtype, unsigned n, unsigned root, uint32_t bytes,
+                  const uint8_t *const in[], uint8_t *const out[]);
+
 #ifdef __cplusplus
 }
 #endif
