@@ -13,7 +13,7 @@
 #include "tf.h"
 
 #define NIC_OFF(r) ((uint32_t)offsetof(nic_t, r))
-#define MAXCHIPS 4
+#define MAXCHIPS 8
 
 typedef struct {
   tf_ctx_t *t;

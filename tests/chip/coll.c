@@ -524,6 +524,9 @@ TF_TEST(coll, cb_allreduce_2chip_bf16_min_k3, 4000000) { return CB_AR(t, 2, ROCE
 TF_TEST(coll, cb_allreduce_2chip_k12_cqpop, 4000000) { return CB_AR(t, 2, ROCE_RED_SUM, ROCE_RED_FP32, 8192, 12); }
 /* all-reduce, 4 chips, FP32 sum, 5 000 bytes per chip (uneven chunks), 2 pieces */
 TF_TEST(coll, cb_allreduce_4chip_fp32_k2, 8000000) { return CB_AR(t, 4, ROCE_RED_SUM, ROCE_RED_FP32, 5000, 2); }
+/* all-reduce of 64 bytes on 4 chips: chunks of 32, 32, 0 and 0 bytes (the empty ones are
+ * not posted, and the waits count only the WRITEs that are) */
+TF_TEST(coll, cb_allreduce_4chip_64b, 8000000) { return CB_AR(t, 4, ROCE_RED_SUM, ROCE_RED_FP32, 64, 1); }
 /* reduce-scatter alone, 3 chips, BF16 sum, 2 998 bytes, 2 pieces */
 TF_TEST(coll, cb_reduce_scatter_3chip_bf16, 8000000) {
   return cb_case(t, HL_COLL_REDUCE_SCATTER, 3, ROCE_RED_SUM, ROCE_RED_BF16, 2998, 2, 0, NULL, ROCE_MTU_4096, NULL);
@@ -545,6 +548,11 @@ TF_TEST(coll, cb_allreduce_2chip_lossy, 8000000) {
   return cb_case(t, HL_COLL_ALLREDUCE, 2, ROCE_RED_SUM, ROCE_RED_FP32, 8192, 2, 0, &l, ROCE_MTU_256, NULL);
 }
 
+/* soak line coll_large: 8 chips from command buffers: FP32 sum, 8 KiB per chip, 2 pieces per chunk */
+TF_TEST_F(coll_large, cb_allreduce_8chip_k2, 8000000, TF_BENCH) {
+  return cb_case(t, HL_COLL_ALLREDUCE, 8, ROCE_RED_SUM, ROCE_RED_FP32, 8192, 2, 0, NULL, ROCE_MTU_4096, NULL);
+}
+
 /* `make bench` line coll_chip: the command-buffer all-reduce (FP32 sum, lossless links) on
  * 2 and 4 chips at a few sizes and pieces per chunk, next to the host-stepped
  * bench_allreduce_* (docs/collectives.md "Measured"). */
@@ -561,5 +569,15 @@ CB_BENCH(4, 32, 2)
 CB_BENCH(4, 32, 4)
 CB_BENCH(4, 128, 4)
 CB_BENCH(4, 128, 8)
+CB_BENCH(8, 32, 4)
+/* small-message latency: a 64-byte all-reduce (FP32 sum) on 2, 4 and 8 chips */
+#define CB_LAT(n)                                                                                           \
+  TF_TEST_F(coll, bench_cb_allreduce_##n##chip_64b, 4000000, TF_BENCH) {                                    \
+    return cb_case(t, HL_COLL_ALLREDUCE, n, ROCE_RED_SUM, ROCE_RED_FP32, 64, 1, 0, NULL, ROCE_MTU_4096,       \
+                   "allreduce");                                                                            \
+  }
+CB_LAT(2)
+CB_LAT(4)
+CB_LAT(8)
 
 #endif /* TESSERA_NIC_PORTS > TESSERA_DCORES */
