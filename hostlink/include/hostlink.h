@@ -25,6 +25,7 @@
  * the parts they use. */
 #include "hl_core.h"
 #include "hl_cb.h"
+#include "hl_coll.h"
 #include "hl_flash.h"
 #include "hl_nic.h"
 #include "hl_serial.h"
