@@ -40,7 +40,8 @@ int hl_coll_check(const hl_coll_t *c) {
   if (!c || c->n < 2 || c->n > HL_COLL_MAX_CHIPS || c->k < 1 || c->k > HL_COLL_MAX_K) return HL_EARG;
   if (c->kind > HL_COLL_BROADCAST || (c->esz != 2 && c->esz != 4)) return HL_EARG;
   if (!c->bytes || c->bytes % c->esz || c->buf % HL_COLL_ALIGN || c->root >= c->n) return HL_EARG;
-  if (c->tx_port >= TESSERA_NIC_PORTS || c->rx_port >= TESSERA_NIC_PORTS) return HL_EARG;
+  const unsigned ports = TESSERA_NIC_PORTS;  /* 0 in a shape without NIC: nothing fits */
+  if (c->tx_port >= ports || c->rx_port >= ports) return HL_EARG;
   const unsigned s[3] = {c->sob_recv, c->sob_sent, c->sob_done}, m[3] = {c->mon_recv, c->mon_sent, c->mon_done};
   for (int i = 0; i < 3; ++i) {
     if (s[i] >= TESSERA_SYNC_OBJECTS || m[i] >= TESSERA_SYNC_MONITORS) return HL_EARG;
