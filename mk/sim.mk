@@ -112,10 +112,19 @@ SIM_LIB_OBJS := $(patsubst %.cpp,$(SIM_BUILD)/lib/%.o,$(SIM_LIB_CPP)) \
                 $(patsubst %.c,$(SIM_BUILD)/lib/%.o,$(SIM_LIB_C) $(HOSTLIB_SRCS))
 SIM_LIB_LINK  = $(SIM_LIB) $(SIM_VLIBS) -lz -pthread
 
-$(SIM_BUILD)/lib/%.o: %.cpp $(SIM_VLIBS)
+# The compilers and flags of the library and chip_tb objects, kept in a file that is
+# rewritten only when they change: the objects depend on it, so a changed flag rebuilds
+# them (a build directory copied to another clone: -DTSIM_ROOT and the -I paths name the
+# old tree; the .d files would not notice).
+SIM_FLAGS_NOW  = $(SIM_CXX) $(SIM_LIB_CXXFLAGS) | $(SIM_CC) $(SIM_LIB_CFLAGS) | $(SIM_CC) $(SIM_CFLAGS)
+SIM_FLAGS_FILE := $(SIM_BUILD)/cflags.txt
+$(SIM_FLAGS_FILE): FORCE
+	@$(shell mkdir -p $(dir $@))$(file >$@.new,$(SIM_FLAGS_NOW))cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
+
+$(SIM_BUILD)/lib/%.o: %.cpp $(SIM_VLIBS) $(SIM_FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@nice $(SIM_CXX) $(SIM_LIB_CXXFLAGS) -c -o $@ $<
-$(SIM_BUILD)/lib/%.o: %.c
+$(SIM_BUILD)/lib/%.o: %.c $(SIM_FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@nice $(SIM_CC) $(SIM_LIB_CFLAGS) -c -o $@ $<
 $(SIM_LIB): $(SIM_LIB_OBJS)
@@ -138,7 +147,7 @@ SIM_C_SRCS   := $(wildcard tests/framework/*.c) $(wildcard tests/chip/*.c) $(SIM
 SIM_OBJS     := $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(SIM_C_SRCS)) \
                 $(patsubst %.c,$(SIM_BUILD)/o/%.o,$(filter-out $(SIM_C_SRCS),$(HL_SRCS)))
 
-$(SIM_BUILD)/o/%.o: %.c
+$(SIM_BUILD)/o/%.o: %.c $(SIM_FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@nice $(SIM_CC) $(SIM_CFLAGS) -c -o $@ $<
 -include $(SIM_OBJS:.o=.d) $(SIM_LIB_OBJS:.o=.d)
