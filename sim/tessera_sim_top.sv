@@ -16,14 +16,14 @@
 // pins for the C++ harness (the assign macros of rtl/prim/tessera_bus.svh). The other
 // ports are connected by name (.*), so a port added to tessera_top must be added here too.
 //
-// Device memory (tessera_cfg_pkg::DevmemSdram, config/tessera.toml `device_memory`):
-// 0 (proto, tiny): the HBM channels as above. 1 (ulx3s): the board's memory path, as in
-// rtl/fpga/ulx3s/tessera_ulx3s_top.sv: the two device-memory channels through
-// tessera_axi_mem_mux to tessera_sdram_ctrl on the chip clock, whose pins are the sd_*
-// ports; the harness's SDRAM model (sim/src/tsim_sdram.cpp) takes them every cycle and
+// Device memory (config/tessera.toml `device_memory`): "hbm" (proto, tiny): the HBM
+// channels as above. "sdram" (ulx3s; mk/sim.mk then defines TESSERA_SIM_SDRAM): the board's
+// memory path, as in rtl/fpga/ulx3s/tessera_ulx3s_top.sv: the two device-memory channels
+// through tessera_axi_mem_mux to tessera_sdram_ctrl on the chip clock, whose pins are the
+// sd_* ports; the harness's SDRAM model (sim/src/tsim_sdram.cpp) takes them every cycle and
 // drives sd_dq_i for the next rising edge (docs/sim.md "Cycle loop"). The hbm_* outputs
-// still show the channels' requests; no HBM model answers them. With the HBM models the
-// sd_* outputs are constant.
+// still show the channels' requests; no HBM model answers them. Without the define this
+// file is the HBM-only top, so the HBM configurations' model does not change.
 module tessera_sim_top #(
   parameter              BootromHex = "",
   parameter int unsigned HbmIdBits  = tessera_bus_pkg::MemIdBits,
@@ -104,8 +104,9 @@ module tessera_sim_top #(
   output logic [NicPw-1:0]        nic_rx_tready_o,
   input  logic [NicPw-1:0][255:0] nic_rx_tdata_i,
   input  logic [NicPw-1:0][31:0]  nic_rx_tkeep_i,
+`ifdef TESSERA_SIM_SDRAM
   input  logic [NicPw-1:0]        nic_rx_tlast_i,
-  // SDR SDRAM pins (device_memory = "sdram"; sd_a_o zero-extended to 16 bits)
+  // SDR SDRAM pins (sd_a_o zero-extended to 16 bits)
   output logic        sd_cke_o,
   output logic        sd_cs_n_o,
   output logic        sd_ras_n_o,
@@ -117,6 +118,9 @@ module tessera_sim_top #(
   output logic [15:0] sd_dq_o,
   output logic        sd_dq_oe_o,
   input  logic [15:0] sd_dq_i
+`else
+  input  logic [NicPw-1:0]        nic_rx_tlast_i
+`endif
 );
   localparam int unsigned NCh = tessera_cfg_pkg::HbmChannels;
   localparam int unsigned Dw  = tessera_cfg_pkg::AxiDataBits;
@@ -158,7 +162,8 @@ module tessera_sim_top #(
     // verilator lint_on UNUSEDSIGNAL
     bit [1:0] br, rr;
     bit [Dw-1:0] rd;
-    for (int c = 0; c < (tessera_cfg_pkg::DevmemSdram != 0 ? 0 : int'(NCh)); c++) begin
+`ifndef TESSERA_SIM_SDRAM
+    for (int c = 0; c < int'(NCh); c++) begin
       tsim_dpi_mem_slave(c, aw, w, ar, bv, rv, bid, br, rid, rr, rl, rd);
       hbm_awready_i[c] <= aw;
       hbm_wready_i[c]  <= w;
@@ -176,6 +181,7 @@ module tessera_sim_top #(
         hbm_rdata_i[c] <= rd;
       end
     end
+`endif
     tsim_dpi_mem_slave(int'(NCh), aw, w, ar, bv, rv, bid, br, rid, rr, rl, rd);
     host_awready_i <= aw;
     host_wready_i  <= w;
@@ -202,22 +208,25 @@ module tessera_sim_top #(
   tessera_bus_pkg::axi_mem_rsp_t hmem_rsp_i;
   for (genvar c = 0; c < int'(NCh); c++) begin : g_hbm
     tessera_bus_pkg::axi_mem_req_t req;
+`ifndef TESSERA_SIM_SDRAM
+    tessera_bus_pkg::axi_mem_rsp_t rsp;
+`endif
     assign req = hbm_req_o[c];
     `TESSERA_AXI_FLAT_FROM_REQ(hbm_, _o, [c], req)
-    if (tessera_cfg_pkg::DevmemSdram == 0) begin : g_model
-      tessera_bus_pkg::axi_mem_rsp_t rsp;
-      `TESSERA_AXI_RSP_FROM_FLAT(rsp, hbm_, _i, [c])
-      assign hbm_rsp_i[c] = rsp;
-    end
+`ifndef TESSERA_SIM_SDRAM
+    `TESSERA_AXI_RSP_FROM_FLAT(rsp, hbm_, _i, [c])
+    assign hbm_rsp_i[c] = rsp;
+`endif
   end
 
-  if (tessera_cfg_pkg::DevmemSdram != 0) begin : g_sdram
+`ifdef TESSERA_SIM_SDRAM
+  if (1) begin : g_sdram
     // the board's memory path (tessera_ulx3s_top): mux, controller on the chip clock
     localparam int unsigned SdColBits  = 9;
     localparam int unsigned SdBankBits = 2;
     localparam int unsigned SdRowBits  = $clog2(tessera_cfg_pkg::SdramBytes) - 1 - SdColBits - SdBankBits;
-    if (NCh != 2) begin : g_chan_check
-      $error("tessera_sim_top: the SDRAM mux takes exactly two device-memory channels");
+    if (NCh != 2 || tessera_cfg_pkg::DevmemSdram != 1) begin : g_chan_check
+      $error("tessera_sim_top: TESSERA_SIM_SDRAM needs device_memory = sdram and two channels");
     end
     tessera_bus_pkg::axi_mem_req_t sd_req;
     tessera_bus_pkg::axi_mem_rsp_t sd_rsp;
@@ -263,22 +272,9 @@ module tessera_sim_top #(
                          hbm_rvalid_i, hbm_rlast_i, hbm_bid_i, hbm_rid_i, hbm_bresp_i,
                          hbm_rresp_i, hbm_rdata_i};
     // verilator lint_on UNUSEDSIGNAL
-  end else begin : g_no_sdram
-    assign sd_cke_o   = 1'b0;
-    assign sd_cs_n_o  = 1'b1;
-    assign sd_ras_n_o = 1'b1;
-    assign sd_cas_n_o = 1'b1;
-    assign sd_we_n_o  = 1'b1;
-    assign sd_ba_o    = '0;
-    assign sd_a_o     = '0;
-    assign sd_dqm_o   = 2'b11;
-    assign sd_dq_o    = '0;
-    assign sd_dq_oe_o = 1'b0;
-    // verilator lint_off UNUSEDSIGNAL
-    logic unused_sd;
-    assign unused_sd = ^sd_dq_i;
-    // verilator lint_on UNUSEDSIGNAL
   end
+`endif
+
   assign host_awid_o    = hmem_req_o.aw.id[HostIdBits-1:0];
   assign host_awaddr_o  = hmem_req_o.aw.addr;
   assign host_awlen_o   = hmem_req_o.aw.len;

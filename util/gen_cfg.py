@@ -190,11 +190,18 @@ SCALARS = [
 ]
 
 
+# In the SystemVerilog package only with device_memory = "sdram" (sim/tessera_sim_top.sv
+# reads them under TESSERA_SIM_SDRAM, mk/sim.mk); the C header has them for every config.
+SDRAM_ONLY_SV = ("devmem_sdram", "sdram_bytes", "devmem_bytes")
+
+
 def sv_pkg(c, regions):
     out = [f"// {BANNER}", f"// Configuration: {c['config_name']}", "",
            "package tessera_cfg_pkg;", ""]
     out.append(f'  localparam ConfigName = "{c["config_name"]}";')
     for key, desc in SCALARS:
+        if key in SDRAM_ONLY_SV and not c["devmem_sdram"]:
+            continue  # the HBM configurations' package stays as it was (their model unchanged)
         camel = "".join(p.capitalize() for p in key.split("_"))
         out.append(f"  localparam int unsigned {camel} = {c[key]};  // {desc}")
     out.append("")

@@ -366,6 +366,7 @@ void tsim::nic_tx_sample() {
 // edge) and gives the DQ level the controller captures at the next one (tests/sdram does
 // the same around its own DUT).
 void tsim::sdram_tick() {
+#if TESSERA_DEVMEM_SDRAM  // the sd_* ports exist (sim/tessera_sim_top.sv, TESSERA_SIM_SDRAM)
   Vtessera_top* t = top.get();
   const tsdram_pins_t p = tsdram_pins_of(*t);
   uint16_t d = 0;
@@ -377,6 +378,7 @@ void tsim::sdram_tick() {
     sd_noise ^= sd_noise << 5;
     t->sd_dq_i = uint16_t(sd_noise);
   }
+#endif
 }
 
 void tsim::sdram_check() {

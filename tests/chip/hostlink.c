@@ -2129,9 +2129,8 @@ TF_TEST(hostlink, pipeline_gemm_tpc, 4000000) {
   int r = gemm_setup(t, d, &m);
   uint32_t pa = m.ws + m.off;
   const mme_gold_job *g = &m.g;
-  uint32_t S = 2u + tf_rand_below(t, 3u);
-  if (S > g->m) S = g->m;  /* every slice at least one row (small MME arrays: m from 3) */
-  uint32_t rows = (g->m + S - 1u) / S;
+  uint32_t S = 2u + tf_rand_below(t, 3u), rows = (g->m + S - 1u) / S;
+  S = (g->m + rows - 1u) / rows;  /* no empty last slice (small MME arrays: m from 3) */
   hl_completion_t c;
   uint32_t seq = 0;
   if (r == TF_PASS) {
