@@ -52,3 +52,11 @@ axi-mux-tb: $(AXI_MUX_TB)
 axi-mux-test: axi-mux-tb
 	@$(AXI_MUX_TB) --seed $(SDRAM_SEED) $(AXI_MUX_ARGS)
 TEST_BUILD += axi-mux-tb
+
+# The board shape's chip model with its SDRAM (device_memory = "sdram" in
+# config/tessera.toml; docs/sdram.md "In the chip model"): build/ulx3s/chip_tb and the
+# ulx3s software, without replacing ./chip_tb (suite chip_sdram).
+.PHONY: sdram-chip
+sdram-chip: deps
+	@$(MAKE) --no-print-directory CONFIG=ulx3s sim-sw $(ROOT)/build/ulx3s/chip_tb
+TEST_BUILD += sdram-chip

@@ -51,6 +51,10 @@ SIM_VFLAGS    = --cc -O3 --x-assign fast --x-initial fast --trace-fst -Wno-fatal
                 --top-module tessera_sim_top --prefix Vtessera_top -Mdir $(SIM_OBJ) \
                 $(if $(BOOTROM_HEX),-GBootromHex='"$(abspath $(BOOTROM_HEX))"')
 SIM_VFLAGS   += $(if $(SIM_COV),--coverage-line --coverage-toggle --coverage-max-width $(SIM_COV_MAX_WIDTH))
+# device_memory = "sdram" (config/tessera.toml, in the generated package): the simulation
+# top's SDRAM path (sim/tessera_sim_top.sv, docs/sdram.md "In the chip model")
+SIM_SDRAM    := $(shell grep -qs 'DevmemSdram = 1;' $(CFG_PKG) && echo 1)
+SIM_VFLAGS   += $(if $(SIM_SDRAM),+define+TESSERA_SIM_SDRAM)
 SIM_LIB_CXXFLAGS += $(if $(SIM_COV),-DVM_COVERAGE=1)
 SIM_VLIBS    := $(SIM_OBJ)/Vtessera_top__ALL.a $(SIM_OBJ)/libverilated.a
 SIM_VRT_OBJS := verilated.o verilated_fst_c.o verilated_threads.o $(if $(SIM_COV),verilated_cov.o)

@@ -15,6 +15,15 @@
 // ports are AXI request/response structs (tessera_bus_pkg); this top keeps them as flat
 // pins for the C++ harness (the assign macros of rtl/prim/tessera_bus.svh). The other
 // ports are connected by name (.*), so a port added to tessera_top must be added here too.
+//
+// Device memory (config/tessera.toml `device_memory`): "hbm" (proto, tiny): the HBM
+// channels as above. "sdram" (ulx3s; mk/sim.mk then defines TESSERA_SIM_SDRAM): the board's
+// memory path, as in rtl/fpga/ulx3s/tessera_ulx3s_top.sv: the two device-memory channels
+// through tessera_axi_mem_mux to tessera_sdram_ctrl on the chip clock, whose pins are the
+// sd_* ports; the harness's SDRAM model (sim/src/tsim_sdram.cpp) takes them every cycle and
+// drives sd_dq_i for the next rising edge (docs/sim.md "Cycle loop"). The hbm_* outputs
+// still show the channels' requests; no HBM model answers them. Without the define this
+// file is the HBM-only top, so the HBM configurations' model does not change.
 module tessera_sim_top #(
   parameter              BootromHex = "",
   parameter int unsigned HbmIdBits  = tessera_bus_pkg::MemIdBits,
@@ -95,7 +104,23 @@ module tessera_sim_top #(
   output logic [NicPw-1:0]        nic_rx_tready_o,
   input  logic [NicPw-1:0][255:0] nic_rx_tdata_i,
   input  logic [NicPw-1:0][31:0]  nic_rx_tkeep_i,
+`ifdef TESSERA_SIM_SDRAM
+  input  logic [NicPw-1:0]        nic_rx_tlast_i,
+  // SDR SDRAM pins (sd_a_o zero-extended to 16 bits)
+  output logic        sd_cke_o,
+  output logic        sd_cs_n_o,
+  output logic        sd_ras_n_o,
+  output logic        sd_cas_n_o,
+  output logic        sd_we_n_o,
+  output logic [1:0]  sd_ba_o,
+  output logic [15:0] sd_a_o,
+  output logic [1:0]  sd_dqm_o,
+  output logic [15:0] sd_dq_o,
+  output logic        sd_dq_oe_o,
+  input  logic [15:0] sd_dq_i
+`else
   input  logic [NicPw-1:0]        nic_rx_tlast_i
+`endif
 );
   localparam int unsigned NCh = tessera_cfg_pkg::HbmChannels;
   localparam int unsigned Dw  = tessera_cfg_pkg::AxiDataBits;
@@ -137,6 +162,7 @@ module tessera_sim_top #(
     // verilator lint_on UNUSEDSIGNAL
     bit [1:0] br, rr;
     bit [Dw-1:0] rd;
+`ifndef TESSERA_SIM_SDRAM
     for (int c = 0; c < int'(NCh); c++) begin
       tsim_dpi_mem_slave(c, aw, w, ar, bv, rv, bid, br, rid, rr, rl, rd);
       hbm_awready_i[c] <= aw;
@@ -155,6 +181,7 @@ module tessera_sim_top #(
         hbm_rdata_i[c] <= rd;
       end
     end
+`endif
     tsim_dpi_mem_slave(int'(NCh), aw, w, ar, bv, rv, bid, br, rid, rr, rl, rd);
     host_awready_i <= aw;
     host_wready_i  <= w;
@@ -181,12 +208,73 @@ module tessera_sim_top #(
   tessera_bus_pkg::axi_mem_rsp_t hmem_rsp_i;
   for (genvar c = 0; c < int'(NCh); c++) begin : g_hbm
     tessera_bus_pkg::axi_mem_req_t req;
+`ifndef TESSERA_SIM_SDRAM
     tessera_bus_pkg::axi_mem_rsp_t rsp;
+`endif
     assign req = hbm_req_o[c];
     `TESSERA_AXI_FLAT_FROM_REQ(hbm_, _o, [c], req)
+`ifndef TESSERA_SIM_SDRAM
     `TESSERA_AXI_RSP_FROM_FLAT(rsp, hbm_, _i, [c])
     assign hbm_rsp_i[c] = rsp;
+`endif
   end
+
+`ifdef TESSERA_SIM_SDRAM
+  if (1) begin : g_sdram
+    // the board's memory path (tessera_ulx3s_top): mux, controller on the chip clock
+    localparam int unsigned SdColBits  = 9;
+    localparam int unsigned SdBankBits = 2;
+    localparam int unsigned SdRowBits  = $clog2(tessera_cfg_pkg::SdramBytes) - 1 - SdColBits - SdBankBits;
+    if (NCh != 2 || tessera_cfg_pkg::DevmemSdram != 1) begin : g_chan_check
+      $error("tessera_sim_top: TESSERA_SIM_SDRAM needs device_memory = sdram and two channels");
+    end
+    tessera_bus_pkg::axi_mem_req_t sd_req;
+    tessera_bus_pkg::axi_mem_rsp_t sd_rsp;
+    logic [SdRowBits-1:0] sd_a;
+    logic                 sd_init_done;
+    tessera_axi_mem_mux u_sdram_mux (
+      .clk_i,
+      .rst_ni,
+      .slv_req_i(hbm_req_o),
+      .slv_rsp_o(hbm_rsp_i),
+      .mst_req_o(sd_req),
+      .mst_rsp_i(sd_rsp)
+    );
+    tessera_sdram_ctrl #(
+      .ClkPeriodPs(int'(64'd1_000_000_000_000 / 64'(tessera_cfg_pkg::ClkHz))),
+      .CasLatency (2),
+      .RowBits    (SdRowBits),
+      .ColBits    (SdColBits),
+      .BankBits   (SdBankBits),
+      .WindowBits ($clog2(tessera_cfg_pkg::HbmSize))
+    ) u_sdram (
+      .clk_i,
+      .rst_ni,
+      .slv_req_i  (sd_req),
+      .slv_rsp_o  (sd_rsp),
+      .init_done_o(sd_init_done),
+      .sd_cke_o,
+      .sd_cs_n_o,
+      .sd_ras_n_o,
+      .sd_cas_n_o,
+      .sd_we_n_o,
+      .sd_ba_o,
+      .sd_a_o     (sd_a),
+      .sd_dqm_o,
+      .sd_dq_o,
+      .sd_dq_oe_o,
+      .sd_dq_i
+    );
+    assign sd_a_o = 16'(sd_a);
+    // verilator lint_off UNUSEDSIGNAL
+    logic unused_sd;
+    assign unused_sd = ^{sd_init_done, hbm_awready_i, hbm_wready_i, hbm_arready_i, hbm_bvalid_i,
+                         hbm_rvalid_i, hbm_rlast_i, hbm_bid_i, hbm_rid_i, hbm_bresp_i,
+                         hbm_rresp_i, hbm_rdata_i};
+    // verilator lint_on UNUSEDSIGNAL
+  end
+`endif
+
   assign host_awid_o    = hmem_req_o.aw.id[HostIdBits-1:0];
   assign host_awaddr_o  = hmem_req_o.aw.addr;
   assign host_awlen_o   = hmem_req_o.aw.len;

@@ -39,6 +39,9 @@ def load():
         c["tpc_lanes32"] = c["tpc_simd_bits"] // 32
         c["axi_data_bytes"] = c["axi_data_bits"] // 8
         c["config_name"] = name
+        c["devmem_sdram"] = 1 if c["device_memory"] == "sdram" else 0
+        hbm = next(r for r in raw["region"] if r["name"] == "HBM")
+        c["devmem_bytes"] = c["sdram_bytes"] if c["devmem_sdram"] else hbm["size"]
         check(c)
         configs[name] = c
     regions = raw["region"]
@@ -82,6 +85,10 @@ def check(c):
                  "flash_image_offset 4 KiB aligned inside it")
     if c["mem_region_bytes"] < 256:
         sys.exit(f"gen_cfg: {name}: mem_region_bytes must be at least 256 (one TPC block)")
+    if c["device_memory"] not in ("hbm", "sdram"):
+        sys.exit(f"gen_cfg: {name}: device_memory must be \"hbm\" or \"sdram\"")
+    if not is_pow2(c["sdram_bytes"]) or not (1 << 23) <= c["sdram_bytes"] <= (1 << 28):
+        sys.exit(f"gen_cfg: {name}: sdram_bytes must be a power of two from 8 MiB to 256 MiB")
     if c["hbm_interleave_bytes"] % c["axi_data_bytes"]:
         sys.exit(f"gen_cfg: {name}: interleave granule must hold whole AXI beats")
 
@@ -139,6 +146,9 @@ SCALARS = [
     ("hbm_latency_cycles", "default device-memory read latency"),
     ("hbm_bytes_per_cycle", "default per-channel bandwidth"),
     ("hbm_max_reads", "default read bursts in flight per device-memory channel"),
+    ("devmem_sdram", "1: device memory is the SDR SDRAM (controller + model), 0: the HBM models"),
+    ("sdram_bytes", "SDR SDRAM size in bytes (device_memory = sdram)"),
+    ("devmem_bytes", "device memory populated from the HBM region's base (the SDRAM's size or the whole region)"),
     ("fabric_rd_buf_beats", "read beats the HBM fabric buffers per master (its reorder buffer)"),
     ("fabric_w_buf_beats", "W beats buffered per channel in the HBM fabric (0: none)"),
     ("host_latency_cycles", "default host-memory read latency (host AXI master)"),
@@ -180,11 +190,18 @@ SCALARS = [
 ]
 
 
+# In the SystemVerilog package only with device_memory = "sdram" (sim/tessera_sim_top.sv
+# reads them under TESSERA_SIM_SDRAM, mk/sim.mk); the C header has them for every config.
+SDRAM_ONLY_SV = ("devmem_sdram", "sdram_bytes", "devmem_bytes")
+
+
 def sv_pkg(c, regions):
     out = [f"// {BANNER}", f"// Configuration: {c['config_name']}", "",
            "package tessera_cfg_pkg;", ""]
     out.append(f'  localparam ConfigName = "{c["config_name"]}";')
     for key, desc in SCALARS:
+        if key in SDRAM_ONLY_SV and not c["devmem_sdram"]:
+            continue  # the HBM configurations' package stays as it was (their model unchanged)
         camel = "".join(p.capitalize() for p in key.split("_"))
         out.append(f"  localparam int unsigned {camel} = {c[key]};  // {desc}")
     out.append("")

@@ -19,7 +19,7 @@
 #define SYSC(r) (TESSERA_SYSCTRL_BASE + (uint32_t)offsetof(sysctrl_t, r))
 #define INTC(r) (TESSERA_INTC_BASE + (uint32_t)offsetof(intc_t, r))
 #define HEAP_BASE (TESSERA_HBM_BASE + 0x100000u)
-#define HEAP_END  ((uint64_t)TESSERA_HBM_BASE + TESSERA_HBM_SIZE)
+#define HEAP_END  ((uint64_t)TESSERA_HBM_BASE + TESSERA_DEVMEM_BYTES)  /* populated: 1 GiB or the SDRAM */
 #define COMP_TABLE 256u
 #define WAIT_CHUNK 256u
 
@@ -108,7 +108,7 @@ static const hl_region_t mem_map[] = {
     {"L2 registers", TESSERA_L2_BASE, TESSERA_L2_SIZE, HL_MAP_REG},
     {"NIC registers", TESSERA_NIC_BASE, TESSERA_NIC_SIZE, HL_MAP_REG},
     {"host window", TESSERA_HOST_BASE, TESSERA_HOST_SIZE, HL_MAP_HOST},
-    {"device memory", TESSERA_HBM_BASE, TESSERA_HBM_SIZE, HL_MAP_MEM},
+    {"device memory", TESSERA_HBM_BASE, TESSERA_DEVMEM_BYTES, HL_MAP_MEM},
 };
 
 const hl_region_t *hl_map_region(uint32_t a, uint64_t len) {

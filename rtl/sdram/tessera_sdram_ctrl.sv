@@ -17,7 +17,11 @@
 //   cycles here: ceil(t / tCK), at least one cycle; tREFI rounds down.
 // - Transactions are served one at a time in arrival order (reads and writes alternate
 //   when both wait); INCR, WRAP and FIXED bursts of any length and narrow sizes are
-//   accepted; responses are always OKAY. The address wraps at the memory size.
+//   accepted. The address wraps at the memory size, or, with WindowBits > 0, a burst
+//   whose address has a bit set between the memory size and bit WindowBits-1 (beyond the
+//   SDRAM inside the device-memory window) is answered DECERR: its write words are
+//   skipped (no command), its reads are served from the wrapped address and returned as
+//   zero data with DECERR. Every other response is OKAY.
 //
 // Address map (byte address): [0] byte in word, then column (ColBits), bank
 // (BankBits), row (RowBits): a sequential stream changes bank at every row boundary.
@@ -38,7 +42,10 @@ module tessera_sdram_ctrl #(
   parameter int unsigned TRfcNs        = 63,
   parameter int unsigned TRefiNs       = 7800,    // 64 ms / 8192 rows, rounded down
   parameter int unsigned TPowerUpNs    = 200000,
-  parameter int unsigned InitRefreshes = 2
+  parameter int unsigned InitRefreshes = 2,
+  // address bits of the device-memory window the controller sits in (0: no check, the
+  // address wraps at the memory size); see the header
+  parameter int unsigned WindowBits    = 0
 ) (
   input  logic                           clk_i,
   input  logic                           rst_ni,
@@ -124,6 +131,7 @@ module tessera_sdram_ctrl #(
   logic [2:0]          bu_size_q, bu_size_d;
   logic [1:0]          bu_burst_q, bu_burst_d;
   tessera_bus_pkg::mem_id_t             bu_id_q, bu_id_d;
+  logic                bu_err_q, bu_err_d;       // outside the SDRAM: DECERR
   logic                prefer_rd_q, prefer_rd_d;
 
   // read issue position in the beat
@@ -138,6 +146,16 @@ module tessera_sdram_ctrl #(
   logic                take_ar, take_aw;          // address accepted this cycle
   tessera_bus_pkg::axi_mem_ax_chan_t    ax;
   tessera_bus_pkg::mem_id_t             b_id;
+  logic                b_err, ar_oob, aw_oob;
+
+  // an address beyond the SDRAM inside the window (WindowBits > 0)
+  if (WindowBits > WordBits + 1) begin : gen_oob
+    assign ar_oob = |slv_req_i.ar.addr[WindowBits-1:WordBits+1];
+    assign aw_oob = |slv_req_i.aw.addr[WindowBits-1:WordBits+1];
+  end else begin : gen_no_oob
+    assign ar_oob = 1'b0;
+    assign aw_oob = 1'b0;
+  end
 
   // next beat address of the current burst (AXI4 A3.4.1)
   logic [AddrW-1:0] beat_next;
@@ -198,6 +216,7 @@ module tessera_sdram_ctrl #(
   logic [CrW-1:0]       credit_q;
   logic                 meta_push, meta_empty, meta_full, meta_last;
   tessera_bus_pkg::mem_id_t              meta_id;
+  logic                 meta_err;
   logic                 r_hs, asm_move, cap;
   logic                 meta_last_q;
 
@@ -218,6 +237,7 @@ module tessera_sdram_ctrl #(
     bu_size_d   = bu_size_q;
     bu_burst_d  = bu_burst_q;
     bu_id_d     = bu_id_q;
+    bu_err_d    = bu_err_q;
     prefer_rd_d = prefer_rd_q;
     rd_widx_d   = rd_widx_q;
     wb_valid_d  = wb_valid_q;
@@ -268,7 +288,7 @@ module tessera_sdram_ctrl #(
           wb_valid_d = 1'b1;
           wb_data_d  = slv_req_i.w.data;
           wb_strb_d  = slv_req_i.w.strb;
-          for (int i = 0; i < BeatWords; i++) wb_mask_d[i] = |slv_req_i.w.strb[2*i +: 2];
+          for (int i = 0; i < BeatWords; i++) wb_mask_d[i] = |slv_req_i.w.strb[2*i +: 2] && !bu_err_q;
         end
       end
       default: fe_d = FeIdle;
@@ -291,14 +311,17 @@ module tessera_sdram_ctrl #(
         bu_size_d   = (ax.size > 3'(BeatLsb)) ? 3'(BeatLsb) : ax.size;
         bu_burst_d  = ax.burst;
         bu_id_d     = ax.id;
+        bu_err_d    = take_ar ? ar_oob : aw_oob;
         rd_widx_d   = '0;
       end
     end
 
     slv_rsp_o.b_valid = !b_empty;
     slv_rsp_o.b.id    = b_id;
+    slv_rsp_o.b.resp  = b_err ? 2'b11 : 2'b00;
     slv_rsp_o.r_valid = r_valid_q;
-    slv_rsp_o.r.data  = r_data_q;
+    slv_rsp_o.r.data  = meta_err ? '0 : r_data_q;
+    slv_rsp_o.r.resp  = meta_err ? 2'b11 : 2'b00;
     slv_rsp_o.r.id    = meta_id;
     slv_rsp_o.r.last  = meta_last_q;
   end
@@ -306,15 +329,15 @@ module tessera_sdram_ctrl #(
   // write responses: pushed when a write's last command is issued (a FIFO: the next
   // write may start before the manager takes the B)
   tessera_fifo #(
-    .Width(IdW),
+    .Width(IdW + 1),
     .Depth(4)
   ) u_b (
     .clk_i,
     .rst_ni,
     .push_i (b_push),
-    .data_i (bu_id_q),
+    .data_i ({bu_id_q, bu_err_q}),
     .pop_i  (slv_req_i.b_ready),
-    .data_o (b_id),
+    .data_o ({b_id, b_err}),
     .full_o (b_full),
     .empty_o(b_empty)
   );
@@ -326,15 +349,15 @@ module tessera_sdram_ctrl #(
   end
 
   tessera_fifo #(
-    .Width(IdW + 1),
+    .Width(IdW + 2),
     .Depth(4)
   ) u_rd_meta (
     .clk_i,
     .rst_ni,
     .push_i (meta_push),
-    .data_i ({bu_id_q, meta_last}),
+    .data_i ({bu_id_q, meta_last, bu_err_q}),
     .pop_i  (r_hs),
-    .data_o ({meta_id, meta_last_q}),
+    .data_o ({meta_id, meta_last_q, meta_err}),
     .full_o (meta_full),
     .empty_o(meta_empty)
   );
@@ -512,6 +535,7 @@ module tessera_sdram_ctrl #(
       bu_size_q   <= '0;
       bu_burst_q  <= '0;
       bu_id_q     <= '0;
+      bu_err_q    <= 1'b0;
       prefer_rd_q <= 1'b1;
       rd_widx_q   <= '0;
       wb_valid_q  <= 1'b0;
@@ -554,6 +578,7 @@ module tessera_sdram_ctrl #(
       bu_size_q   <= bu_size_d;
       bu_burst_q  <= bu_burst_d;
       bu_id_q     <= bu_id_d;
+      bu_err_q    <= bu_err_d;
       prefer_rd_q <= prefer_rd_d;
       rd_widx_q   <= rd_widx_d;
       wb_valid_q  <= wb_valid_d;

@@ -72,6 +72,11 @@ typedef struct {
 
 tsdram_t *tsdram_create(const tsdram_cfg_t *cfg);
 void tsdram_destroy(tsdram_t *m);
+/* A power cycle that keeps the contents: the timing state, the init sequence, the mode
+ * register, read data in flight and the cycle count restart as after tsdram_create (the
+ * statistics and recorded violations are kept). The simulator calls it when it resets
+ * the chip, whose controller then runs its init sequence again. */
+void tsdram_power_cycle(tsdram_t *m);
 /* One clock cycle with the pins of this cycle (the SDRAM registers them at the next
  * edge). Returns 1 and sets *dq_out when the SDRAM drives DQ for the controller's
  * next capture edge (read data CAS latency cycles after its READ), else 0. */
@@ -83,10 +88,31 @@ void tsdram_stats(const tsdram_t *m, tsdram_stats_t *st);
 const char *tsdram_rule_name(int rule);
 /* The first recorded violations ("cycle N rule: detail"), at most max lines to f. */
 void tsdram_print_violations(const tsdram_t *m, void *file, unsigned max);
+/* Recorded violation i ("cycle N rule: detail"), NULL past the last one (at most 256
+ * are recorded; stats count all). */
+const char *tsdram_violation(const tsdram_t *m, unsigned i);
 /* Minimum cycles of a timing in ns at the model's clock: ceil(ns / tCK). */
 uint32_t tsdram_cycles(const tsdram_t *m, uint32_t ns);
 
 #ifdef __cplusplus
+}
+
+/* The pins of a Verilated model whose SDRAM ports carry the controller's names
+ * (sd_cke_o .. sd_dq_oe_o: tests/sdram/tb_sdram_top.sv, sim/tessera_sim_top.sv). */
+template <typename Dut>
+tsdram_pins_t tsdram_pins_of(const Dut &d) {
+  tsdram_pins_t p;
+  p.cke = d.sd_cke_o;
+  p.cs_n = d.sd_cs_n_o;
+  p.ras_n = d.sd_ras_n_o;
+  p.cas_n = d.sd_cas_n_o;
+  p.we_n = d.sd_we_n_o;
+  p.ba = d.sd_ba_o;
+  p.a = d.sd_a_o;
+  p.dqm = d.sd_dqm_o;
+  p.dq = d.sd_dq_o;
+  p.dq_oe = d.sd_dq_oe_o;
+  return p;
 }
 #endif
 #endif /* TESSERA_SDRAM_H */

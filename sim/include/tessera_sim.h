@@ -26,7 +26,8 @@ enum {
   TSIM_EADDR = -4,     /* back-door address not backed by any memory */
   TSIM_EELF = -5,      /* ELF rejected (see tsim_last_error) */
   TSIM_EIO = -6,       /* file could not be opened/read/written */
-  TSIM_EARG = -7       /* invalid argument */
+  TSIM_EARG = -7,      /* invalid argument */
+  TSIM_ESDRAM = -8     /* the SDRAM model flagged a timing violation (device_memory = "sdram") */
 };
 
 typedef struct tsim tsim_t;
@@ -75,11 +76,14 @@ const char *tsim_last_error(const tsim_t *s);
 
 /* ---- running */
 uint64_t tsim_cycles(const tsim_t *s);           /* cycles since create */
-/* Run n cycles (fewer if max_cycles is reached: then TSIM_ELIMIT). */
+/* Run n cycles (fewer if max_cycles is reached: then TSIM_ELIMIT; with the SDRAM, stops
+ * after the cycle in which its model flagged a timing violation: TSIM_ESDRAM, the rule
+ * and cycle in tsim_last_error). */
 int tsim_step(tsim_t *s, uint64_t n);
 /* Run until pred(s, ctx) returns non-zero. pred is called every `poll` cycles
  * (0 = every 32). Returns TSIM_OK, TSIM_ETIMEOUT after `budget` cycles, or
- * TSIM_ELIMIT. On a timeout/limit a diagnostic is printed (unless quiet). */
+ * TSIM_ELIMIT (or TSIM_ESDRAM, as tsim_step). On a timeout/limit a diagnostic is printed
+ * (unless quiet). */
 typedef int (*tsim_pred_fn)(tsim_t *s, void *ctx);
 int tsim_run_until(tsim_t *s, tsim_pred_fn pred, void *ctx, uint64_t budget, unsigned poll);
 /* Print cycle, last retired PC, the retirement ring, UART tail and HBM state. */
@@ -192,6 +196,24 @@ void tsim_hbm_config(tsim_t *s, unsigned latency, unsigned bytes_per_cycle);
 void tsim_hbm_set_size(tsim_t *s, uint64_t bytes);
 /* Bank/row model of every channel (banks = 0: off). */
 void tsim_hbm_row_model(tsim_t *s, unsigned banks, unsigned row_bytes, unsigned row_miss_cycles);
+
+/* ---- SDR SDRAM (device_memory = "sdram" in config/tessera.toml: the device-memory
+ * channels go through the SDRAM mux and controller to the SDRAM model, docs/sdram.md
+ * "In the chip model"; the tsim_hbm_* functions above then have no effect and report
+ * zeros). */
+typedef struct {
+  uint64_t cycles, acts, reads, writes, precharges, refreshes;
+  uint64_t violations;      /* timing rules broken since creation (docs/sdram.md "SDRAM model") */
+  uint64_t max_ref_gap;     /* longest interval between two AUTO REFRESH, cycles */
+  uint64_t bytes;           /* the SDRAM's size */
+} tsim_sdram_stats_t;
+/* 1 when this configuration's device memory is the SDRAM. */
+int tsim_has_sdram(void);
+/* Statistics (all zero with the HBM models). */
+void tsim_sdram_stats(const tsim_t *s, tsim_sdram_stats_t *out);
+/* Recorded violation i ("cycle N rule: detail", the SDRAM model's cycle count since the
+ * last chip reset), NULL past the last one. */
+const char *tsim_sdram_violation(const tsim_t *s, unsigned i);
 
 /* ---- host memory: the model behind the chip's host AXI master (the DMA engines' host
  * port; HOST window of docs/memory_map.md). The back door (tsim_mem_read/write) reaches

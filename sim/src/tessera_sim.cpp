@@ -4,6 +4,7 @@
 // raise clk, eval. See docs/sim.md.
 #include "tessera_sim.h"
 #include "tessera_flash.h"
+#include "tessera_sdram.h"
 
 #include <cstdarg>
 #include <cstring>
@@ -60,6 +61,9 @@ constexpr unsigned kNicPw = kNic ? kNic : 1;             // elements of the nic_
 constexpr unsigned kNicBeat = 32;                        // MAC client bytes per beat
 static_assert(kNicBeat / 4 == TESSERA_AXI_DATA_BITS / 32, "nic_*_tdata: setd/getd assume 8 words per element");
 constexpr uint64_t kHostTimeout = 100000;
+// device memory: the HBM channel models, or the SDRAM path of the board (sim/tessera_sim_top.sv)
+constexpr bool kSdram = TESSERA_DEVMEM_SDRAM != 0;
+constexpr uint32_t kDevMemBytes = TESSERA_DEVMEM_BYTES;
 
 // ---------------------------------------------------------------- port field access
 // The hbm_* ports are [HbmChannels-1:0][W-1:0]; Verilator represents them as an
@@ -130,7 +134,7 @@ const Region kRegions[] = {
     {TESSERA_BOOTROM_BASE, TESSERA_BOOTROM_BYTES, 0},
     {TESSERA_ISRAM_BASE, TESSERA_ISRAM_BYTES, 1},
     {TESSERA_DSRAM_BASE, TESSERA_DSRAM_BYTES, 2},
-    {TESSERA_HBM_BASE, TESSERA_HBM_SIZE, 3},
+    {TESSERA_HBM_BASE, kDevMemBytes, 3},
     {TESSERA_HOST_BASE, TESSERA_HOST_SIZE, 4},
 };
 
@@ -161,6 +165,14 @@ struct tsim {
   SparseMem hostmem;
   std::unique_ptr<AxiMemModel> hch;
   AxiMemPort hport;
+  // SDR SDRAM model on the sd_* pins (kSdram): DQ it drives for the next rising edge,
+  // the level of an undriven bus (noise), violations already reported by tsim_step
+  tsdram_t* sdram = nullptr;
+  uint32_t sd_noise = 0x2545F491u;
+  uint64_t sd_reported = 0;
+  bool sd_new_violation = false;
+  void sdram_tick();
+  void sdram_check();
 
   // UART: decoder of uart_tx_o
   int ud_state = 0;
@@ -350,8 +362,39 @@ void tsim::nic_tx_sample() {
   }
 }
 
+// The SDRAM model takes this cycle's pins (registered in the controller at the last rising
+// edge) and gives the DQ level the controller captures at the next one (tests/sdram does
+// the same around its own DUT).
+void tsim::sdram_tick() {
+#if TESSERA_DEVMEM_SDRAM  // the sd_* ports exist (sim/tessera_sim_top.sv, TESSERA_SIM_SDRAM)
+  Vtessera_top* t = top.get();
+  const tsdram_pins_t p = tsdram_pins_of(*t);
+  uint16_t d = 0;
+  if (tsdram_tick(sdram, &p, &d)) {
+    t->sd_dq_i = d;
+  } else {  // an undriven bus reads as noise: a capture in the wrong cycle cannot match
+    sd_noise ^= sd_noise << 13;
+    sd_noise ^= sd_noise >> 17;
+    sd_noise ^= sd_noise << 5;
+    t->sd_dq_i = uint16_t(sd_noise);
+  }
+#endif
+}
+
+void tsim::sdram_check() {
+  tsdram_stats_t st;
+  tsdram_stats(sdram, &st);
+  if (st.violations == sd_reported) return;
+  const char* first = tsdram_violation(sdram, unsigned(sd_reported < 256 ? sd_reported : 255));
+  set_err("SDRAM timing violation (%llu so far), %s", (unsigned long long)st.violations,
+          first ? first : "(not recorded)");
+  sd_reported = st.violations;
+  sd_new_violation = true;
+}
+
 void tsim::reset_models() {
   tflash_reset_pins(flash);
+  if (sdram) tsdram_power_cycle(sdram);
   flash_miso = 1;
   for (unsigned c = 0; c < kCh; ++c) ch[c]->reset(port[c]);
   for (unsigned p = 0; p < kNic; ++p) {  // a reset loses the frames in flight on the pins
@@ -384,7 +427,8 @@ void tsim::cycle() {
   if (fst) fst->dump(2 * cyc);
 
   // ---- sample outputs (values of this cycle) and tick the models
-  for (unsigned c = 0; c < kCh; ++c) {
+  if (kSdram) sdram_tick();
+  for (unsigned c = 0; c < (kSdram ? 0u : kCh); ++c) {
     AxiMemPort& p = port[c];
     p.awvalid = getf(t->hbm_awvalid_o, c, 1);
     p.wvalid = getf(t->hbm_wvalid_o, c, 1);
@@ -601,6 +645,15 @@ int tsim::host_access(uint32_t addr, bool we, unsigned be, uint32_t wdata, uint3
       return TSIM_ETIMEOUT;
     }
     cycle();
+    if (kSdram) {
+      sdram_check();
+      if (sd_new_violation) {
+        sd_new_violation = false;
+        t->host_req_i = 0;
+        host_state = 0;
+        return TSIM_ESDRAM;
+      }
+    }
   }
   host_state = 0;
   if (host_err) {
@@ -908,6 +961,18 @@ tsim_t* tsim_create(const tsim_opts_t* o) {
   // at destruction (tsim_destroy), or a destroyed instance's context is used
   Verilated::threadContextp(s->ctx.get());
   s->top.reset(new Vtessera_top(s->ctx.get(), "TOP"));
+  if (kSdram) {  // the board's SDRAM at the chip clock, contents zero like the HBM model's
+    tsdram_cfg_t sc;
+    std::memset(&sc, 0, sizeof sc);
+    sc.tck_ps = uint32_t(1000000000000ull / TESSERA_CLK_HZ);
+    unsigned bits = 0;
+    while ((1ull << bits) < TESSERA_SDRAM_BYTES) ++bits;
+    sc.row_bits = bits - 1 - 9 - 2;  // 512 columns, 4 banks (sim/tessera_sim_top.sv)
+    sc.col_bits = 9;
+    sc.bank_bits = 2;
+    s->sdram = tsdram_create(&sc);
+    std::memset(tsdram_mem(s->sdram), 0, tsdram_words(s->sdram) * 2);
+  }
   for (unsigned c = 0; c < kCh; ++c) {
     AxiMemConfig cfg;
     cfg.data_bytes = TESSERA_AXI_DATA_BYTES;
@@ -985,6 +1050,7 @@ void tsim_destroy(tsim_t* s) {
 #endif
   if (tflash_save(s->flash) != 0) std::fprintf(stderr, "tsim: flash: %s\n", tflash_last_error());
   tflash_destroy(s->flash);
+  if (s->sdram) tsdram_destroy(s->sdram);
   delete s;
 }
 
@@ -1068,6 +1134,13 @@ int tsim_step(tsim_t* s, uint64_t n) {
       return TSIM_ELIMIT;
     }
     s->cycle();
+    if (kSdram) {
+      s->sdram_check();
+      if (s->sd_new_violation) {
+        s->sd_new_violation = false;
+        return TSIM_ESDRAM;
+      }
+    }
     if (s->prog_fn && s->cyc >= s->prog_next) {
       s->prog_next = s->cyc + s->prog_every;
       s->prog_fn(s, s->prog_ctx);
@@ -1094,10 +1167,11 @@ int tsim_run_until(tsim_t* s, tsim_pred_fn pred, void* ctx, uint64_t budget, uns
       return TSIM_ETIMEOUT;
     }
     uint64_t n = end - s->cyc < poll ? end - s->cyc : poll;
-    if (tsim_step(s, n) != TSIM_OK) {
-      if (pred(s, ctx)) return TSIM_OK;
+    const int rc = tsim_step(s, n);
+    if (rc != TSIM_OK) {
+      if (rc == TSIM_ELIMIT && pred(s, ctx)) return TSIM_OK;
       if (!s->opts.quiet) tsim_diag(s, stderr, s->err.c_str());
-      return TSIM_ELIMIT;
+      return rc;
     }
   }
 }
@@ -1176,7 +1250,17 @@ void tsim_diag(tsim_t* s, FILE* f, const char* cause_in) {
   } else {
     std::fprintf(f, "last PC: (no instruction retired)\n");
   }
-  for (unsigned c = 0; c < kCh; ++c) {
+  if (kSdram) {
+    tsdram_stats_t st;
+    tsdram_stats(s->sdram, &st);
+    std::fprintf(f, "sdram: %s, %llu reads, %llu writes, %llu refreshes, %llu timing violations\n",
+                 st.init_done ? "initialised" : "in its init sequence", (unsigned long long)st.reads,
+                 (unsigned long long)st.writes, (unsigned long long)st.refreshes,
+                 (unsigned long long)st.violations);
+    for (unsigned i = 0; i < 4 && tsdram_violation(s->sdram, i); ++i)
+      std::fprintf(f, "  %s\n", tsdram_violation(s->sdram, i));
+  }
+  for (unsigned c = 0; c < (kSdram ? 0u : kCh); ++c) {
     const auto& k = s->ch[c]->counters();
     std::fprintf(f, "hbm ch%u: %s, rd %llu B, wr %llu B, decerr %llu\n", c,
                  s->ch[c]->idle() ? "idle" : "BUSY (transactions in flight)",
@@ -1199,6 +1283,10 @@ int tsim_mem_read(tsim_t* s, uint32_t addr, void* buf, size_t len) {
   if (!r) {
     s->set_err("back door: 0x%08x+%zu is not backed by memory", addr, len);
     return TSIM_EADDR;
+  }
+  if (r->kind == 3 && kSdram) {  // byte i of the device-memory window: byte i of the array
+    std::memcpy(buf, reinterpret_cast<const uint8_t*>(tsdram_mem(s->sdram)) + (addr - r->base), len);
+    return TSIM_OK;
   }
   if (r->kind >= 3) {
     (r->kind == 3 ? s->hbm : s->hostmem).read(addr, buf, len);
@@ -1224,6 +1312,10 @@ int tsim_mem_write(tsim_t* s, uint32_t addr, const void* buf, size_t len) {
     s->set_err("back door: write 0x%08x+%zu: the boot ROM [0x%08x, 0x%08x) is read-only", addr, len, r->base,
                r->base + r->bytes);
     return TSIM_EBUS;
+  }
+  if (r->kind == 3 && kSdram) {
+    std::memcpy(reinterpret_cast<uint8_t*>(tsdram_mem(s->sdram)) + (addr - r->base), buf, len);
+    return TSIM_OK;
   }
   if (r->kind >= 3) {
     (r->kind == 3 ? s->hbm : s->hostmem).write(addr, buf, len);
@@ -1406,6 +1498,25 @@ void tsim_hbm_set_size(tsim_t* s, uint64_t bytes) {
   // memory is populated in whole regions (mem_region_bytes: the TPC's posted stores rely on it)
   bytes -= bytes % TESSERA_MEM_REGION_BYTES;
   for (auto& m : s->ch) m->set_size(bytes ? bytes : TESSERA_HBM_SIZE);
+}
+int tsim_has_sdram(void) { return kSdram; }
+void tsim_sdram_stats(const tsim_t* s, tsim_sdram_stats_t* o) {
+  std::memset(o, 0, sizeof *o);
+  if (!s->sdram) return;
+  tsdram_stats_t st;
+  tsdram_stats(s->sdram, &st);
+  o->cycles = st.cycles;
+  o->acts = st.acts;
+  o->reads = st.reads;
+  o->writes = st.writes;
+  o->precharges = st.precharges;
+  o->refreshes = st.refreshes;
+  o->violations = st.violations;
+  o->max_ref_gap = st.max_ref_gap;
+  o->bytes = tsdram_words(s->sdram) * 2;
+}
+const char* tsim_sdram_violation(const tsim_t* s, unsigned i) {
+  return s->sdram ? tsdram_violation(s->sdram, i) : nullptr;
 }
 void tsim_host_mem_stats(const tsim_t* s, tsim_hbm_stats_t* o) {
   std::memset(o, 0, sizeof *o);

@@ -142,6 +142,19 @@ tsdram_t *tsdram_create(const tsdram_cfg_t *cfg) {
 
 void tsdram_destroy(tsdram_t *m) { delete m; }
 
+void tsdram_power_cycle(tsdram_t *m) {
+  for (auto &bk : m->bank) bk = Bank();
+  m->outq.clear();
+  m->n = -1;
+  m->t_act_any = m->t_mrs = m->t_ref = m->t_drive = kNever;
+  m->dqm_hist[0] = m->dqm_hist[1] = m->dqm_hist[2] = 0;
+  m->init = 0;
+  m->init_refs = 0;
+  m->mode_set = false;
+  m->cl = 2;
+  m->refi_flagged = false;
+}
+
 uint16_t *tsdram_mem(tsdram_t *m) { return m->mem.data(); }
 size_t tsdram_words(const tsdram_t *m) { return m->mem.size(); }
 uint32_t tsdram_cycles(const tsdram_t *m, uint32_t ns) { return cyc(m, ns); }
@@ -158,6 +171,10 @@ void tsdram_print_violations(const tsdram_t *m, void *file, unsigned max) {
     if (k++ >= max) break;
     fprintf(f, "  %s\n", l.c_str());
   }
+}
+
+const char *tsdram_violation(const tsdram_t *m, unsigned i) {
+  return i < m->log.size() ? m->log[i].c_str() : nullptr;
 }
 
 int tsdram_tick(tsdram_t *m, const tsdram_pins_t *p, uint16_t *dq_out) {

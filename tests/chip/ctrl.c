@@ -844,7 +844,9 @@ TF_TEST(ctrl, barrier_two_gemms, 3000000) {
   unsigned e = tf_rand_below(t, TESSERA_NUM_MME), slot = QSLOT_MME(e);
   CALL(q_init(t, slot, 0));
   gemm_t j1, j2;
-  gemm_prepare(t, &j1, HBM(0x200000u), TESSERA_MME_ROWS + 1, TESSERA_MME_COLS - 3, 24);
+  /* a partial last column tile: COLS - 3 columns (COLS + 1 on arrays narrower than 4) */
+  gemm_prepare(t, &j1, HBM(0x200000u), TESSERA_MME_ROWS + 1,
+               TESSERA_MME_COLS > 3 ? TESSERA_MME_COLS - 3 : TESSERA_MME_COLS + 1, 24);
   gemm_prepare(t, &j2, HBM(0x300000u), 5, TESSERA_MME_COLS + 2, 40);
   uint32_t words[128];
   cp_buf_t b;
@@ -885,7 +887,9 @@ TF_TEST(ctrl, chain_gemm_dma, 3000000) {
   CALL(q_init(t, qm, 0));
   CALL(q_init(t, qd, 1));
   gemm_t j;
-  gemm_prepare(t, &j, HBM(0x200000u), 2 * TESSERA_MME_ROWS - 5, TESSERA_MME_COLS + 4, 33);
+  /* 2 * ROWS - 5 rows (ROWS + 1 on arrays with fewer than 3 rows) */
+  gemm_prepare(t, &j, HBM(0x200000u), TESSERA_MME_ROWS > 2 ? 2 * TESSERA_MME_ROWS - 5 : TESSERA_MME_ROWS + 1,
+               TESSERA_MME_COLS + 4, 33);
   uint32_t copy = HBM(0x400000u);
   unsigned sob = 8u * (1 + tf_rand_below(t, 30)) + tf_rand_below(t, 8), mon = tf_rand_below(t, 64);
   CALL(mon_arm(t, mon, sob / 8u, 1u << (sob % 8u), 1, QM_FENCE(qd, 2), 1));

@@ -159,7 +159,7 @@ TF_TEST(hostlink, bulk_bounds, 400000) {
   if (r != TF_PASS) return r;
   /* the last 4 KiB of device memory hold a pattern; a write that runs past the end
    * must not change any of it (a word-by-word fallback would write it first) */
-  const uint32_t last = TESSERA_HBM_BASE + TESSERA_HBM_SIZE - 4096u;
+  const uint32_t last = TESSERA_HBM_BASE + TESSERA_DEVMEM_BYTES - 4096u;
   static uint8_t pat[4096], buf[8192], got[4096];
   for (unsigned i = 0; i < sizeof pat; i++) pat[i] = (uint8_t)tf_rand32(t);
   for (unsigned i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)~i;

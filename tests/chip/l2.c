@@ -132,7 +132,15 @@ TF_TEST(l2, mmes_through_slices, 6000000) {
       break;
     tf_log(t, "slice %u: hits %u, misses %u, port 0 %u + port 3 %u bytes (MME read %u)", e, hits,
            miss, p0, p3, brd);
-    uint32_t cbytes = j[e].g.m * j[e].ldc;
+    /* C bytes the MME writes: each column tile (MME_COLS FP32 columns) writes the 32-byte
+     * beats its columns touch, so with tiles narrower than a beat (2x2 arrays: 8 bytes)
+     * a beat is written once per tile in it */
+    uint32_t cbeats = 0;
+    for (uint32_t c0 = 0; c0 < j[e].g.n; c0 += TESSERA_MME_COLS) {
+      uint32_t c1 = c0 + TESSERA_MME_COLS < j[e].g.n ? c0 + TESSERA_MME_COLS : j[e].g.n;
+      cbeats += (4u * c1 - 1u) / 32u - (4u * c0) / 32u + 1u;
+    }
+    uint32_t cbytes = j[e].g.m * 32u * cbeats;
     /* the MME reads B on port 3 (its B port) and everything else on port 0 */
     uint32_t bbytes = j[e].g.k * j[e].g.n * (uint32_t)nf_bytes(j[e].g.tb);
     if (hits == 0 || miss == 0) rc = tf_fail(t, "slice %u: hits %u misses %u", e, hits, miss);
@@ -258,7 +266,9 @@ TF_TEST(l2, maint_ranges, 6000000) {
   return rc;
 }
 
-/* An engine access to unpopulated device memory (HBM model populated to 64 MiB):
+/* An engine access to unpopulated device memory (HBM model populated to 64 MiB; with
+ * the SDRAM, device_memory = "sdram", the memory above its 32 MiB, which the controller
+ * answers with DECERR):
  * a read (B) gets DECERR through the slice and the MME reports error 7. A write (C):
  * where a tile's FP32 row is whole lines (MME_COLS x 4 bytes a multiple of the line, 16
  * columns in proto) the MME writes whole lines, which the slice allocates without a
@@ -270,8 +280,8 @@ TF_TEST(l2, maint_ranges, 6000000) {
  * runs correctly. */
 #define C_FULL_LINES ((TESSERA_MME_COLS * 4u) % TESSERA_L2_LINE_BYTES == 0u)
 TF_TEST(l2, unmapped_access_engine_error, 4000000) {
-  const uint32_t pop = 64u << 20, hole = TESSERA_HBM_BASE + pop;
-  tsim_hbm_set_size(t->sim, pop);
+  const uint32_t pop = tsim_has_sdram() ? TESSERA_SDRAM_BYTES : 64u << 20, hole = TESSERA_HBM_BASE + pop;
+  if (!tsim_has_sdram()) tsim_hbm_set_size(t->sim, pop);
   uint32_t v = 0;
   if (tsim_host_read32(t->sim, hole + 0x1000u, &v) != TSIM_EBUS)
     return tf_fail(t, "host read of unpopulated memory did not fail");

@@ -221,7 +221,7 @@ TF_TEST(mme, gemm_fp16_e4m3_sat, 3000000) {
 }
 
 TF_TEST(mme, gemm_fp32, 3000000) {
-  return gemm_case(t, NF_FP32, NF_FP32, NF_FP32, R / 2 + 1, R + 3, R - 3, 1u);
+  return gemm_case(t, NF_FP32, NF_FP32, NF_FP32, R / 2 + 1, R + 3, R > 3 ? R - 3 : R + 1, 1u);
 }
 
 /* Every engine of the chip takes a slice of one GEMM's rows (white paper fig. 10). */

@@ -56,7 +56,7 @@
 #define TPC_IRQ_SRC 5u
 #define NTPC_ALL (TESSERA_DCORES * TESSERA_TPC_PER_DCORE)
 #define WIN (256u * 1024u)
-#define WIN_BASE (TESSERA_HBM_BASE + TESSERA_HBM_SIZE - WIN)
+#define WIN_BASE (TESSERA_HBM_BASE + TESSERA_DEVMEM_BYTES - WIN)  /* the end of populated device memory */
 #define PROG_AT (WIN_BASE + 0x100u)     /* kernel program (<= 8 KiB) */
 #define DATA_AT (WIN_BASE + 0x4000u)    /* tensors from here */
 #define MAX_BUNDLES 2000000u
@@ -503,7 +503,7 @@ TF_TEST(tpc, error_ranges, 6000000) {
   free(prog);
   uint32_t k = tf_rand_below(t, 3), rows_in = 1 + tf_rand_below(t, H - 2);
   tpc_launch_t B = L;
-  B.tensor[k].base = TESSERA_HBM_BASE + TESSERA_HBM_SIZE - 4u * W * rows_in;
+  B.tensor[k].base = TESSERA_HBM_BASE + TESSERA_DEVMEM_BYTES - 4u * W * rows_in;
   if (k < 2) {  /* an input at the end: its rows inside memory get data */
     uint32_t *v = malloc(4u * W * rows_in);
     tpc_tensor_t in = tens2(B.tensor[k].base, 0, W, rows_in, W, 0);

@@ -329,6 +329,17 @@ unsigned tf_run(const unsigned char *sel, const tf_opts_t *opts) {
     if (rc == TF_PASS && ctx.sim && tsim_cycles(ctx.sim) > ctx.budget)
       rc = tf_fail(&ctx, "ran %llu cycles, over its budget of %llu (slower than expected, or a budget to raise)",
                    (unsigned long long)tsim_cycles(ctx.sim), (unsigned long long)ctx.budget);
+    /* device memory = the SDRAM (docs/sdram.md "In the chip model"): a timing violation
+     * fails the test whatever it checked, even a skipped one, with the first rule broken */
+    if (rc != TF_FAIL && ctx.sim && tsim_has_sdram()) {
+      tsim_sdram_stats_t sd;
+      tsim_sdram_stats(ctx.sim, &sd);
+      if (sd.violations) {
+        const char *v = tsim_sdram_violation(ctx.sim, 0);
+        rc = tf_fail(&ctx, "SDRAM model: %llu timing violation(s), the first at %s",
+                     (unsigned long long)sd.violations, v ? v : "(not recorded)");
+      }
+    }
     tf_result_t *r = &res[nres++];
     r->t = tt;
     r->rc = rc;

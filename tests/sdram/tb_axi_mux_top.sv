@@ -98,102 +98,13 @@ module tb_axi_mux_top (
   logic [1:0][tessera_bus_pkg::AxiMemReqBits-1:0] reqs;
   logic [1:0][tessera_bus_pkg::AxiMemRspBits-1:0] rsps;
 
-  always_comb begin
-    req0 = '0;
-    req0.aw.id = m0_awid_i;
-    req0.aw.addr = m0_awaddr_i;
-    req0.aw.len = m0_awlen_i;
-    req0.aw.size = m0_awsize_i;
-    req0.aw.burst = m0_awburst_i;
-    req0.aw_valid = m0_awvalid_i;
-    req0.w.data = m0_wdata_i;
-    req0.w.strb = m0_wstrb_i;
-    req0.w.last = m0_wlast_i;
-    req0.w_valid = m0_wvalid_i;
-    req0.b_ready = m0_bready_i;
-    req0.ar.id = m0_arid_i;
-    req0.ar.addr = m0_araddr_i;
-    req0.ar.len = m0_arlen_i;
-    req0.ar.size = m0_arsize_i;
-    req0.ar.burst = m0_arburst_i;
-    req0.ar_valid = m0_arvalid_i;
-    req0.r_ready = m0_rready_i;
-  end
-  always_comb begin
-    req1 = '0;
-    req1.aw.id = m1_awid_i;
-    req1.aw.addr = m1_awaddr_i;
-    req1.aw.len = m1_awlen_i;
-    req1.aw.size = m1_awsize_i;
-    req1.aw.burst = m1_awburst_i;
-    req1.aw_valid = m1_awvalid_i;
-    req1.w.data = m1_wdata_i;
-    req1.w.strb = m1_wstrb_i;
-    req1.w.last = m1_wlast_i;
-    req1.w_valid = m1_wvalid_i;
-    req1.b_ready = m1_bready_i;
-    req1.ar.id = m1_arid_i;
-    req1.ar.addr = m1_araddr_i;
-    req1.ar.len = m1_arlen_i;
-    req1.ar.size = m1_arsize_i;
-    req1.ar.burst = m1_arburst_i;
-    req1.ar_valid = m1_arvalid_i;
-    req1.r_ready = m1_rready_i;
-  end
-  always_comb begin
-    srsp = '0;
-    srsp.aw_ready = s_awready_i;
-    srsp.w_ready = s_wready_i;
-    srsp.b.id = s_bid_i;
-    srsp.b.resp = s_bresp_i;
-    srsp.b_valid = s_bvalid_i;
-    srsp.ar_ready = s_arready_i;
-    srsp.r.id = s_rid_i;
-    srsp.r.data = s_rdata_i;
-    srsp.r.resp = s_rresp_i;
-    srsp.r.last = s_rlast_i;
-    srsp.r_valid = s_rvalid_i;
-  end
-  assign m0_awready_o = rsp0.aw_ready;
-  assign m0_wready_o = rsp0.w_ready;
-  assign m0_bid_o = rsp0.b.id;
-  assign m0_bresp_o = rsp0.b.resp;
-  assign m0_bvalid_o = rsp0.b_valid;
-  assign m0_arready_o = rsp0.ar_ready;
-  assign m0_rid_o = rsp0.r.id;
-  assign m0_rdata_o = rsp0.r.data;
-  assign m0_rresp_o = rsp0.r.resp;
-  assign m0_rlast_o = rsp0.r.last;
-  assign m0_rvalid_o = rsp0.r_valid;
-  assign m1_awready_o = rsp1.aw_ready;
-  assign m1_wready_o = rsp1.w_ready;
-  assign m1_bid_o = rsp1.b.id;
-  assign m1_bresp_o = rsp1.b.resp;
-  assign m1_bvalid_o = rsp1.b_valid;
-  assign m1_arready_o = rsp1.ar_ready;
-  assign m1_rid_o = rsp1.r.id;
-  assign m1_rdata_o = rsp1.r.data;
-  assign m1_rresp_o = rsp1.r.resp;
-  assign m1_rlast_o = rsp1.r.last;
-  assign m1_rvalid_o = rsp1.r_valid;
-  assign s_awid_o = sreq.aw.id;
-  assign s_awaddr_o = sreq.aw.addr;
-  assign s_awlen_o = sreq.aw.len;
-  assign s_awsize_o = sreq.aw.size;
-  assign s_awburst_o = sreq.aw.burst;
-  assign s_awvalid_o = sreq.aw_valid;
-  assign s_wdata_o = sreq.w.data;
-  assign s_wstrb_o = sreq.w.strb;
-  assign s_wlast_o = sreq.w.last;
-  assign s_wvalid_o = sreq.w_valid;
-  assign s_bready_o = sreq.b_ready;
-  assign s_arid_o = sreq.ar.id;
-  assign s_araddr_o = sreq.ar.addr;
-  assign s_arlen_o = sreq.ar.len;
-  assign s_arsize_o = sreq.ar.size;
-  assign s_arburst_o = sreq.ar.burst;
-  assign s_arvalid_o = sreq.ar_valid;
-  assign s_rready_o = sreq.r_ready;
+  // the flat pins <-> the request/response structs (rtl/prim/tessera_bus.svh)
+  `TESSERA_AXI_REQ_FROM_FLAT_MIN(req0, m0_, _i, )
+  `TESSERA_AXI_REQ_FROM_FLAT_MIN(req1, m1_, _i, )
+  `TESSERA_AXI_FLAT_FROM_RSP(m0_, _o, , rsp0)
+  `TESSERA_AXI_FLAT_FROM_RSP(m1_, _o, , rsp1)
+  `TESSERA_AXI_FLAT_FROM_REQ_MIN(s_, _o, , sreq)
+  `TESSERA_AXI_RSP_FROM_FLAT(srsp, s_, _i, )
 
   assign reqs[0] = req0;
   assign reqs[1] = req1;

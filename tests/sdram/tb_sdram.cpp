@@ -54,17 +54,7 @@ void step() {
   dut->clk_i = 1;
   dut->eval();
   cyc++;
-  tsdram_pins_t p;
-  p.cke = dut->sd_cke_o;
-  p.cs_n = dut->sd_cs_n_o;
-  p.ras_n = dut->sd_ras_n_o;
-  p.cas_n = dut->sd_cas_n_o;
-  p.we_n = dut->sd_we_n_o;
-  p.ba = dut->sd_ba_o;
-  p.a = dut->sd_a_o;
-  p.dqm = dut->sd_dqm_o;
-  p.dq = dut->sd_dq_o;
-  p.dq_oe = dut->sd_dq_oe_o;
+  const tsdram_pins_t p = tsdram_pins_of(*dut);
   uint16_t d = 0;
   // an undriven bus reads as noise: a capture at the wrong cycle cannot match
   dq_next = tsdram_tick(model, &p, &d) ? d : static_cast<uint16_t>(noise.next());

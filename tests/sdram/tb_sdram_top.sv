@@ -72,27 +72,9 @@ module tb_sdram_top (
   tessera_bus_pkg::axi_mem_rsp_t [N-1:0] rsps;
   tessera_bus_pkg::axi_mem_rsp_t rsp;
 
-  always_comb begin
-    req          = '0;
-    req.aw.id    = awid_i;
-    req.aw.addr  = awaddr_i;
-    req.aw.len   = awlen_i;
-    req.aw.size  = awsize_i;
-    req.aw.burst = awburst_i;
-    req.aw_valid = awvalid_i;
-    req.w.data   = wdata_i;
-    req.w.strb   = wstrb_i;
-    req.w.last   = wlast_i;
-    req.w_valid  = wvalid_i;
-    req.b_ready  = bready_i;
-    req.ar.id    = arid_i;
-    req.ar.addr  = araddr_i;
-    req.ar.len   = arlen_i;
-    req.ar.size  = arsize_i;
-    req.ar.burst = arburst_i;
-    req.ar_valid = arvalid_i;
-    req.r_ready  = rready_i;
-  end
+  // the flat pins <-> the request/response structs (rtl/prim/tessera_bus.svh)
+  `TESSERA_AXI_REQ_FROM_FLAT_MIN(req, , _i, )
+  `TESSERA_AXI_FLAT_FROM_RSP(, _o, , rsp)
 
   logic [N-1:0]        done, cke, csn, rasn, casn, wen, oe;
   logic [N-1:0][1:0]   ba, dqm;
@@ -145,17 +127,6 @@ module tb_sdram_top (
   end
 
   assign rsp         = rsps[sel_i];
-  assign awready_o   = rsp.aw_ready;
-  assign wready_o    = rsp.w_ready;
-  assign bid_o       = rsp.b.id;
-  assign bresp_o     = rsp.b.resp;
-  assign bvalid_o    = rsp.b_valid;
-  assign arready_o   = rsp.ar_ready;
-  assign rid_o       = rsp.r.id;
-  assign rdata_o     = rsp.r.data;
-  assign rresp_o     = rsp.r.resp;
-  assign rlast_o     = rsp.r.last;
-  assign rvalid_o    = rsp.r_valid;
   assign init_done_o = done[sel_i];
   assign sd_cke_o    = cke[sel_i];
   assign sd_cs_n_o   = csn[sel_i];

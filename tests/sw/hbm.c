@@ -117,13 +117,13 @@ int main(void)
             bad++;
     }
     CHECK_EQ(bad, 0u);
-    volatile uint32_t *top = (volatile uint32_t *)(uintptr_t)(TESSERA_HBM_BASE + TESSERA_HBM_SIZE - 4u);
+    volatile uint32_t *top = (volatile uint32_t *)(uintptr_t)(TESSERA_HBM_BASE + TESSERA_DEVMEM_BYTES - 4u);
     *top = 0xFEEDF00Du;
     CHECK_EQ(*top, 0xFEEDF00Du);
     CHECK(check_words(0u, 0x12345678u));    /* the first pass is still intact */
 
-    /* past the end of the window */
-    uint32_t past = TESSERA_HBM_BASE + TESSERA_HBM_SIZE;
+    /* past the end of populated device memory (the window, or the SDRAM) */
+    uint32_t past = TESSERA_HBM_BASE + TESSERA_DEVMEM_BYTES;
     volatile uint32_t sink = *(volatile uint32_t *)(uintptr_t)past;
     (void)sink;
     CHECK_EQ(faults, 1u);

@@ -21,6 +21,9 @@ package tessera_cfg_pkg;
   localparam int unsigned HbmLatencyCycles = 40;  // default device-memory read latency
   localparam int unsigned HbmBytesPerCycle = 32;  // default per-channel bandwidth
   localparam int unsigned HbmMaxReads = 32;  // default read bursts in flight per device-memory channel
+  localparam int unsigned DevmemSdram = 1;  // 1: device memory is the SDR SDRAM (controller + model), 0: the HBM models
+  localparam int unsigned SdramBytes = 33554432;  // SDR SDRAM size in bytes (device_memory = sdram)
+  localparam int unsigned DevmemBytes = 33554432;  // device memory populated from the HBM region's base (the SDRAM's size or the whole region)
   localparam int unsigned FabricRdBufBeats = 128;  // read beats the HBM fabric buffers per master (its reorder buffer)
   localparam int unsigned FabricWBufBeats = 8;  // W beats buffered per channel in the HBM fabric (0: none)
   localparam int unsigned HostLatencyCycles = 200;  // default host-memory read latency (host AXI master)

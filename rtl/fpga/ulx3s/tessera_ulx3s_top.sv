@@ -235,7 +235,9 @@ module tessera_ulx3s_top #(
     );
     tessera_sdram_ctrl #(
       .ClkPeriodPs(40000),
-      .CasLatency (2)
+      .CasLatency (2),
+      // beyond the 32 MB inside the device-memory window: DECERR, not an alias
+      .WindowBits ($clog2(tessera_cfg_pkg::HbmSize))
     ) u_sdram (
       .clk_i      (clk),
       .rst_ni     (rst_n),

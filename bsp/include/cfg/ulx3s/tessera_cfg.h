@@ -21,6 +21,9 @@
 #define TESSERA_HBM_LATENCY_CYCLES       40u  /* default device-memory read latency */
 #define TESSERA_HBM_BYTES_PER_CYCLE      32u  /* default per-channel bandwidth */
 #define TESSERA_HBM_MAX_READS            32u  /* default read bursts in flight per device-memory channel */
+#define TESSERA_DEVMEM_SDRAM             1u  /* 1: device memory is the SDR SDRAM (controller + model), 0: the HBM models */
+#define TESSERA_SDRAM_BYTES              33554432u  /* SDR SDRAM size in bytes (device_memory = sdram) */
+#define TESSERA_DEVMEM_BYTES             33554432u  /* device memory populated from the HBM region's base (the SDRAM's size or the whole region) */
 #define TESSERA_FABRIC_RD_BUF_BEATS      128u  /* read beats the HBM fabric buffers per master (its reorder buffer) */
 #define TESSERA_FABRIC_W_BUF_BEATS       8u  /* W beats buffered per channel in the HBM fabric (0: none) */
 #define TESSERA_HOST_LATENCY_CYCLES      200u  /* default host-memory read latency (host AXI master) */
