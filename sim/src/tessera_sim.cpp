@@ -208,6 +208,8 @@ struct tsim {
   std::vector<uint8_t> tl_state;
   std::vector<uint32_t> tl_cnt;
   std::vector<uint8_t> tl_tx_kind;  // per NIC port, the frame on its TX stream: 0 none, 1 data, 2 ACK
+  std::vector<uint32_t> tl_tx_beat;  // ... the beats of it taken so far
+  std::vector<std::unordered_map<uint32_t, uint32_t>> tl_psn;  // ... per destination QP, the highest PSN sent
   void timeline_setup();
   void timeline_sample();
   bool timeline_write();
@@ -1496,8 +1498,9 @@ constexpr unsigned kTlTpcs = TESSERA_DCORES * TESSERA_TPC_PER_DCORE;
 // RX, TPC cores
 constexpr unsigned kTlEng = kTlQueues, kTlNic = kTlEng + kTlEngQueues, kTlTpc = kTlNic + 2u * kNic;
 // counter series: HBM channel c read / write, Sync Manager writes, NIC port p's TX / RX
-// bytes
-constexpr unsigned kTlCntSm = 2u * kCh, kTlCntNic = kTlCntSm + 1u, kTlCnts = kTlCntNic + 2u * kNic;
+// bytes, its resent data frames
+constexpr unsigned kTlCntSm = 2u * kCh, kTlCntNic = kTlCntSm + 1u, kTlCntRes = kTlCntNic + 2u * kNic,
+                   kTlCnts = kTlCntRes + kNic;
 // the L2 port (slice-major, as l2u_*) of NIC port p's memory master
 constexpr unsigned tl_nic_l2u(unsigned p) {
   return (p % TESSERA_NUM_L2) * kAxL2Ports + 3u + kAxTpcPorts + p / TESSERA_NUM_L2;
@@ -1524,10 +1527,14 @@ void tsim::timeline_setup() {
   for (unsigned c = 0; c < kCh; ++c) tl->add_counter("HBM ch" + std::to_string(c) + " beats %", {"read", "write"});
   tl->add_counter("Sync Manager object writes %", {"writes"});
   for (unsigned p = 0; p < kNic; ++p) tl->add_counter("NIC" + std::to_string(p) + " bytes/cycle", {"tx", "rx"}, 1.0);
+  for (unsigned p = 0; p < kNic; ++p)
+    tl->add_counter("NIC" + std::to_string(p) + " resent frames per window", {"resent"}, 1.0, true);
   tl->set_window(256);
   tl_state.assign(kTlTpc + kTlTpcs, 0);
   tl_cnt.assign(kTlCnts, 0);
   tl_tx_kind.assign(kNic, 0);
+  tl_tx_beat.assign(kNic, 0);
+  tl_psn.assign(kNic, {});
 }
 
 void tsim::timeline_sample() {
@@ -1557,7 +1564,24 @@ void tsim::timeline_sample() {
       kind = ((w4 & 0xffu) << 8 | ((w4 >> 8) & 0xffu)) == kTlAckIpLen ? 2 : 1;
     }
     tl_state[kTlNic + 2 * p] = tv ? uint8_t(kind + (tr ? 0 : 2)) : 0;
-    if (tv && tr && ((t->nic_tx_tlast_o >> p) & 1u)) kind = 0;
+    tl_cnt[kTlCntRes + p] = 0;
+    if (tv && tr) {
+      // a data frame's second beat holds the BTH's destination QP (frame bytes 47-49) and
+      // PSN (51-53): not newer than the highest PSN sent to that QP is a resend
+      if (tl_tx_beat[p] == 1 && kind == 1) {
+        const unsigned w0 = p * (kNicBeat / 4);
+        const uint32_t w3 = getf(t->nic_tx_tdata_o, w0 + 3, 32), w4 = getf(t->nic_tx_tdata_o, w0 + 4, 32),
+                       w5 = getf(t->nic_tx_tdata_o, w0 + 5, 32);
+        const uint32_t qp = (w3 >> 24) << 16 | (w4 & 0xffu) << 8 | ((w4 >> 8) & 0xffu);
+        const uint32_t psn = (w4 >> 24) << 16 | (w5 & 0xffu) << 8 | ((w5 >> 8) & 0xffu);
+        auto it = tl_psn[p].find(qp);
+        if (it == tl_psn[p].end()) tl_psn[p][qp] = psn;
+        else if (((psn - it->second) & 0xffffffu) - 1u < 0x800000u) it->second = psn;  // newer (24-bit serial)
+        else tl_cnt[kTlCntRes + p] = 1;
+      }
+      tl_tx_beat[p] = ((t->nic_tx_tlast_o >> p) & 1u) ? 0 : tl_tx_beat[p] + 1u;
+      if (!tl_tx_beat[p]) kind = 0;
+    }
     tl_state[kTlNic + 2 * p + 1] =
         rv ? (rr ? 1 : 2) : getf(r->tessera_sim_top__DOT__u_top__DOT__l2u_wvalid, tl_nic_l2u(p), 1) ? 3 : 0;
     tl_cnt[kTlCntNic + 2 * p] = tv && tr ? unsigned(__builtin_popcount(getf(t->nic_tx_tkeep_o, p, 32))) : 0u;

@@ -8,7 +8,10 @@
    test's cycles, the two chips' data frames overlapping in time (the ring sends both ways
    at once: one common time axis), and at least the payload (4 KiB) counted as sent and as
    received per chip by the NIC byte counters;
-2. `chip_tb --chips 2 --timeline`: eight 128-byte frames (a pcap file written here; not
+2. the lossy 2-chip all-reduce (2 % of the frames dropped): the `NICp resent frames per
+   window` counters of both chips add up to the resends the requesters counted
+   themselves (CNT_REQ_RESENDS, printed with -v), and some were resent;
+3. `chip_tb --chips 2 --timeline`: eight 128-byte frames (a pcap file written here; not
    RoCE, the port's receive check drops them) injected into chip 1's port 0; one file
    with both chips, chip 1's NIC0 RX receiving for at least the frames' 32 beats, chip
    0 receiving nothing.
@@ -26,6 +29,7 @@ import tempfile
 TB = sys.argv[1] if len(sys.argv) > 1 else "./chip_tb"
 SEED = int(os.environ.get("SEED", "7"))
 TEST = "coll/cb_allreduce_2chip_fp32_k1"
+LOSSY = "coll/cb_allreduce_2chip_lossy"
 BYTES = 4096  # per chip: each chip sends and receives 2 x 2 KiB of payload
 FRAMES = 8    # injected in part 2
 
@@ -135,7 +139,20 @@ def main():
             ov = overlap(tx0, tx1)
             check(ov > 0, f"chip 0's and chip 1's TX runs overlap for {ov} cycles (one time axis)")
 
-        # 2: chip_tb --chips 2 with frames injected into chip 1 port 0
+        # 2: resends counted from the frames against the requesters' own counters
+        c = os.path.join(d, "c.json")
+        rc, out = run(["--test", LOSSY, "--seed", str(SEED), "--timeline", c, "-v"])
+        m = re.search(r"requesters: \d+ packets, (\d+) resent", out)
+        if check(rc == 0 and m and os.path.exists(c), f"{LOSSY} --timeline -v passes and prints the resends"):
+            _, cnts = load(c)
+            got = sum(a["resent"] for chip in cnts.values() for k, v in chip.items()
+                      if re.fullmatch(r"NIC\d resent frames per window", k) for _, a in v)
+            want = int(m.group(1))
+            check(got == want and want > 0, f"{LOSSY}: {got} resent frames in the timeline, {want} by the requesters")
+        else:
+            print(out)
+
+        # 3: chip_tb --chips 2 with frames injected into chip 1 port 0
         pcap = os.path.join(d, "frames.pcap")
         with open(pcap, "wb") as f:
             f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))  # Ethernet
