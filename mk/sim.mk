@@ -10,6 +10,8 @@
 #                          when it fails)
 #   make sim-lib           build/$(CONFIG)/sim/libtessera_sim.a (link with $(SIM_LIB_LINK))
 #   make sim-axi-test      AXI memory model self-test
+#   make timeline-doc      docs/collectives_timeline.svg from a 4-chip all-reduce's
+#                          --timeline (util/render_timeline.py)
 # Incremental: Verilator only reruns when an RTL file, sim/tessera.vlt or the
 # verilator command line changed; the C/C++ objects are normal make targets.
 # SIM_RTL may be overridden (e.g. a private stub top) for harness development.
@@ -167,3 +169,16 @@ verilate: deps $(CFG_PKG) $(CFG_INC)/tessera_cfg.h sim-sw $(SIM_CHIP_TB)
 	@# copy then rename: a ./chip_tb that is still running keeps its old file
 	@cmp -s $(SIM_CHIP_TB) $(ROOT)/chip_tb || { cp $(SIM_CHIP_TB) $(ROOT)/chip_tb.new && mv -f $(ROOT)/chip_tb.new $(ROOT)/chip_tb; }
 	@echo "verilate: ./chip_tb ready ($(CONFIG))"
+
+# ---------------------------------------------------------------- timeline plot
+# docs/collectives_timeline.svg: the engine-activity timeline (docs/sim.md "Timeline") of
+# the 4-chip command-buffer all-reduce (32 KiB per chip, 4 pieces per chunk), the NIC
+# queues and ports of every chip, drawn by util/render_timeline.py (proto only).
+TIMELINE_DOC_TEST := coll/bench_cb_allreduce_4chip_32k_k4
+TIMELINE_DOC_JSON := $(SIM_BUILD)/timeline_cb_allreduce_4chip.json
+.PHONY: timeline-doc
+timeline-doc: verilate
+	@test "$(CONFIG)" = proto || { echo "timeline-doc: CONFIG=proto only"; exit 1; }
+	nice ./chip_tb --test "$(TIMELINE_DOC_TEST)" --seed 1 --timeline $(TIMELINE_DOC_JSON)
+	python3 util/render_timeline.py $(TIMELINE_DOC_JSON) docs/collectives_timeline.svg --tracks NIC --span NIC \
+	  --title "Ring all-reduce from command buffers: 4 chips, 32 KiB per chip, k = 4 (proto, seed 1)"

@@ -28,9 +28,13 @@ extern "C" {
 typedef struct tsim_multi tsim_multi_t;
 
 tsim_multi_t *tsim_multi_new(void);
-/* Frees the links and closes the pcap files; the chips stay (tsim_destroy them after). */
+/* Frees the links and closes the pcap files; the chips stay (tsim_destroy them after).
+ * Writes the group's timeline (see tsim_multi_add). */
 void tsim_multi_free(tsim_multi_t *m);
-/* Add a chip; returns its index in the group (0, 1, ...) or TSIM_EARG. */
+/* Add a chip; returns its index in the group (0, 1, ...) or TSIM_EARG. If chip 0 records a
+ * timeline (tsim_timeline_open, tsim_opts_t.timeline_file) when it is added, every chip
+ * added after it records one too, and tsim_multi_free writes them all into chip 0's file,
+ * one process per chip on chip 0's cycle axis (docs/sim.md "Timeline"). */
 int tsim_multi_add(tsim_multi_t *m, tsim_t *chip);
 unsigned tsim_multi_count(const tsim_multi_t *m);
 tsim_t *tsim_multi_chip(const tsim_multi_t *m, unsigned i);

@@ -219,6 +219,9 @@ struct tsim {
   std::string tl_path;
   std::vector<uint8_t> tl_state;
   std::vector<uint32_t> tl_cnt;
+  std::vector<uint8_t> tl_tx_kind;  // per NIC port, the frame on its TX stream: 0 none, 1 data, 2 ACK
+  std::vector<uint32_t> tl_tx_beat;  // ... the beats of it taken so far
+  std::vector<std::unordered_map<uint32_t, uint32_t>> tl_psn;  // ... per destination QP, the highest PSN sent
   void timeline_setup();
   void timeline_sample();
   bool timeline_write();
@@ -1570,65 +1573,142 @@ int tsim_l2_flush_all(tsim_t* s) { return tsim_l2_maint_all(s, TSIM_L2_FLUSH, 0)
 int tsim_l2_invalidate_all(tsim_t* s) { return tsim_l2_maint_all(s, TSIM_L2_INVALIDATE, 0); }
 
 // ---------------------------------------------------------------- timeline
-// Queue managers in tessera_top's queue list order (MME i, the TPC cluster, DMA d).
+// Queue managers in tessera_top's queue list order (MME i, the TPC cluster, DMA d, NIC port p).
 #define TL_QSTATE(q) uint8_t(r->tessera_sim_top__DOT__u_top__DOT__g_qman__BRA__##q##__KET____DOT__u_qman__DOT__state_q)
 namespace {
-constexpr unsigned kTlQueues = TESSERA_NUM_MME + 1u + TESSERA_DMA_ENGINES;
+constexpr unsigned kTlEngQueues = TESSERA_NUM_MME + 1u + TESSERA_DMA_ENGINES;
+constexpr unsigned kTlQueues = kTlEngQueues + kNic;
+static_assert(kTlQueues <= 8, "timeline: qman_states reads at most 8 queue managers");
 // each queue manager's state_q, in tessera_top's queue order
 void qman_states(const Vtessera_top___024root* r, uint8_t* qs) {
   const uint8_t v[] = {TL_QSTATE(0), TL_QSTATE(1), TL_QSTATE(2)
-#if TESSERA_NUM_MME + 1 + TESSERA_DMA_ENGINES > 3
+#if TESSERA_NUM_MME + 1 + TESSERA_DMA_ENGINES + TESSERA_NIC_PORTS > 3
                        , TL_QSTATE(3)
 #endif
-#if TESSERA_NUM_MME + 1 + TESSERA_DMA_ENGINES > 4
+#if TESSERA_NUM_MME + 1 + TESSERA_DMA_ENGINES + TESSERA_NIC_PORTS > 4
                        , TL_QSTATE(4)
+#endif
+#if TESSERA_NUM_MME + 1 + TESSERA_DMA_ENGINES + TESSERA_NIC_PORTS > 5
+                       , TL_QSTATE(5)
+#endif
+#if TESSERA_NUM_MME + 1 + TESSERA_DMA_ENGINES + TESSERA_NIC_PORTS > 6
+                       , TL_QSTATE(6)
+#endif
+#if TESSERA_NUM_MME + 1 + TESSERA_DMA_ENGINES + TESSERA_NIC_PORTS > 7
+                       , TL_QSTATE(7)
 #endif
   };
   static_assert(sizeof v == kTlQueues, "timeline: qman_states reads another number of queue managers");
   for (unsigned q = 0; q < kTlQueues; ++q) qs[q] = v[q];
 }
+// the IPv4 total length of a RoCE v2 ACKNOWLEDGE (IPv4 20 + UDP 8 + BTH 12 + AETH 4 +
+// ICRC 4 bytes): a frame whose first beat carries it is counted as an ACK
+constexpr unsigned kTlAckIpLen = 48;
 constexpr unsigned kTlTpcs = TESSERA_DCORES * TESSERA_TPC_PER_DCORE;
+// track indices: queue managers, engines (MME, TPC cluster, DMA), NIC port p's TX and
+// RX, TPC cores
+constexpr unsigned kTlEng = kTlQueues, kTlNic = kTlEng + kTlEngQueues, kTlTpc = kTlNic + 2u * kNic;
+// counter series: HBM channel c read / write, Sync Manager writes, NIC port p's TX / RX
+// bytes, its resent data frames
+constexpr unsigned kTlCntSm = 2u * kCh, kTlCntNic = kTlCntSm + 1u, kTlCntRes = kTlCntNic + 2u * kNic,
+                   kTlCnts = kTlCntRes + kNic;
+// the L2 port (slice-major, as l2u_*) of NIC port p's memory master
+constexpr unsigned tl_nic_l2u(unsigned p) {
+  return (p % TESSERA_NUM_L2) * kAxL2Ports + 3u + kAxTpcPorts + p / TESSERA_NUM_L2;
+}
 std::string tl_queue_name(unsigned q) {
   if (q < TESSERA_NUM_MME) return "MME" + std::to_string(q);
   if (q == TESSERA_NUM_MME) return "TPC cluster";
-  return "DMA" + std::to_string(q - TESSERA_NUM_MME - 1u);
+  if (q < kTlEngQueues) return "DMA" + std::to_string(q - TESSERA_NUM_MME - 1u);
+  return "NIC" + std::to_string(q - kTlEngQueues);
 }
 }  // namespace
 
 void tsim::timeline_setup() {
   tl.reset(new tessera::Timeline);
   for (unsigned q = 0; q < kTlQueues; ++q)
-    tl->add_track("QMAN " + tl_queue_name(q), {"packets", "engine barrier", "fence wait", "WAIT packet"});
-  for (unsigned q = 0; q < kTlQueues; ++q) tl->add_track(tl_queue_name(q), {"busy"});
+    tl->add_track("QMAN " + tl_queue_name(q), {"packets", q < kTlEngQueues ? "engine barrier" : "work-request queue full",
+                                              "fence wait", "WAIT packet"});
+  for (unsigned q = 0; q < kTlEngQueues; ++q) tl->add_track(tl_queue_name(q), {"busy"});
+  for (unsigned p = 0; p < kNic; ++p) {
+    tl->add_track("NIC" + std::to_string(p) + " TX", {"data", "ACK", "data, wire busy", "ACK, wire busy"});
+    tl->add_track("NIC" + std::to_string(p) + " RX", {"receiving", "receive held", "writing memory"});
+  }
   for (unsigned p = 0; p < kTlTpcs; ++p) tl->add_track("TPC" + std::to_string(p), {"running"});
   for (unsigned c = 0; c < kCh; ++c) tl->add_counter("HBM ch" + std::to_string(c) + " beats %", {"read", "write"});
   tl->add_counter("Sync Manager object writes %", {"writes"});
+  for (unsigned p = 0; p < kNic; ++p) tl->add_counter("NIC" + std::to_string(p) + " bytes/cycle", {"tx", "rx"}, 1.0);
+  for (unsigned p = 0; p < kNic; ++p)
+    tl->add_counter("NIC" + std::to_string(p) + " resent frames per window", {"resent"}, 1.0, true);
   tl->set_window(256);
-  tl_state.assign(2 * kTlQueues + kTlTpcs, 0);
-  tl_cnt.assign(2 * kCh + 1, 0);
+  tl_state.assign(kTlTpc + kTlTpcs, 0);
+  tl_cnt.assign(kTlCnts, 0);
+  tl_tx_kind.assign(kNic, 0);
+  tl_tx_beat.assign(kNic, 0);
+  tl_psn.assign(kNic, {});
 }
 
 void tsim::timeline_sample() {
   auto* r = top->rootp;
+  const Vtessera_top* t = top.get();
   uint8_t qs[kTlQueues];
   qman_states(r, qs);
   const uint32_t idle = uint32_t(r->tessera_sim_top__DOT__u_top__DOT__e_idle);
   const uint32_t tbusy = uint32_t(r->tessera_sim_top__DOT__u_top__DOT__u_tpc__DOT__c_busy);
   for (unsigned q = 0; q < kTlQueues; ++q) {
-    // tessera_qman's states: 0 idle, 4 barrier check (waits while its engine is
-    // busy), 7 FENCE, 8 WAIT; the others fetch and execute packets
+    // tessera_qman's states: 0 idle, 4 barrier check (waits while its engine is busy; a
+    // NIC queue's "engine idle" is its port's work-request queue having room), 7 FENCE,
+    // 8 WAIT; the others fetch and execute packets
     const uint8_t st = qs[q];
     const bool busy = !((idle >> q) & 1u);
     tl_state[q] = st == 0 ? 0 : st == 7 ? 3 : st == 8 ? 4 : (st == 4 && busy) ? 2 : 1;
-    tl_state[kTlQueues + q] = busy;
+    if (q < kTlEngQueues) tl_state[kTlEng + q] = busy;
   }
-  for (unsigned p = 0; p < kTlTpcs; ++p) tl_state[2 * kTlQueues + p] = (tbusy >> p) & 1u;
-  tl_cnt[2 * kCh] = r->tessera_sim_top__DOT__u_top__DOT__u_syncmgr__DOT__sob_wr ? 1 : 0;
+  for (unsigned p = 0; p < kNic; ++p) {
+    const bool tv = (t->nic_tx_tvalid_o >> p) & 1u, tr = (t->nic_tx_tready_i >> p) & 1u;
+    const bool rv = (t->nic_rx_tvalid_i >> p) & 1u, rr = (t->nic_rx_tready_o >> p) & 1u;
+    // a frame's kind from its first beat: frame bytes 16-17 (word 4 of the beat), the
+    // IPv4 total length, big-endian; kept until its last beat is taken
+    uint8_t& kind = tl_tx_kind[p];
+    if (tv && !kind) {
+      const uint32_t w4 = getf(t->nic_tx_tdata_o, p * (kNicBeat / 4) + 4, 32);
+      kind = ((w4 & 0xffu) << 8 | ((w4 >> 8) & 0xffu)) == kTlAckIpLen ? 2 : 1;
+    }
+    tl_state[kTlNic + 2 * p] = tv ? uint8_t(kind + (tr ? 0 : 2)) : 0;
+    tl_cnt[kTlCntRes + p] = 0;
+    if (tv && tr) {
+      // a data frame's second beat holds the BTH's destination QP (frame bytes 47-49) and
+      // PSN (51-53): not newer than the highest PSN sent to that QP is a resend
+      if (tl_tx_beat[p] == 1 && kind == 1) {
+        const unsigned w0 = p * (kNicBeat / 4);
+        const uint32_t w3 = getf(t->nic_tx_tdata_o, w0 + 3, 32), w4 = getf(t->nic_tx_tdata_o, w0 + 4, 32),
+                       w5 = getf(t->nic_tx_tdata_o, w0 + 5, 32);
+        const uint32_t qp = (w3 >> 24) << 16 | (w4 & 0xffu) << 8 | ((w4 >> 8) & 0xffu);
+        const uint32_t psn = (w4 >> 24) << 16 | (w5 & 0xffu) << 8 | ((w5 >> 8) & 0xffu);
+        auto it = tl_psn[p].find(qp);
+        if (it == tl_psn[p].end()) tl_psn[p][qp] = psn;
+        else if (((psn - it->second) & 0xffffffu) - 1u < 0x800000u) it->second = psn;  // newer (24-bit serial)
+        else tl_cnt[kTlCntRes + p] = 1;
+      }
+      tl_tx_beat[p] = ((t->nic_tx_tlast_o >> p) & 1u) ? 0 : tl_tx_beat[p] + 1u;
+      if (!tl_tx_beat[p]) kind = 0;
+    }
+    tl_state[kTlNic + 2 * p + 1] =
+        rv ? (rr ? 1 : 2) : getf(r->tessera_sim_top__DOT__u_top__DOT__l2u_wvalid, tl_nic_l2u(p), 1) ? 3 : 0;
+    tl_cnt[kTlCntNic + 2 * p] = tv && tr ? unsigned(__builtin_popcount(getf(t->nic_tx_tkeep_o, p, 32))) : 0u;
+    tl_cnt[kTlCntNic + 2 * p + 1] = rv && rr ? unsigned(__builtin_popcount(getf(t->nic_rx_tkeep_i, p, 32))) : 0u;
+  }
+  for (unsigned p = 0; p < kTlTpcs; ++p) tl_state[kTlTpc + p] = (tbusy >> p) & 1u;
+  tl_cnt[kTlCntSm] = r->tessera_sim_top__DOT__u_top__DOT__u_syncmgr__DOT__sob_wr ? 1 : 0;
   tl->sample(cyc, tl_state.data(), tl_cnt.data());
 }
 
 bool tsim::timeline_write() {
   if (!tl) return true;
+  if (tl_path.empty()) {  // a group member's, written by its group (tessera::timeline_write_group)
+    tl.reset();
+    return true;
+  }
   const char* path = tl_path.c_str();
   const bool ok = tl->write(path, cyc, std::string("Tessera chip (") + TESSERA_CONFIG_NAME + ")");
   if (!ok)
@@ -1655,6 +1735,42 @@ int tsim_timeline_close(tsim_t* s) {
   if (s->timeline_write()) return TSIM_OK;
   s->set_err("timeline: cannot write %s", s->tl_path.c_str());
   return TSIM_EIO;
+}
+
+extern "C++" {
+namespace tessera {
+bool timeline_recording(const tsim_t* s) { return s->tl != nullptr; }
+
+void timeline_record(tsim_t* s) {
+  if (s->tl) return;
+  s->tl_path.clear();
+  s->timeline_setup();
+}
+
+bool timeline_write_group(tsim_t* const* chips, const int64_t* shift, unsigned n) {
+  if (!n || !chips[0]->tl || chips[0]->tl_path.empty()) return true;
+  std::vector<Timeline::Member> mem;
+  for (unsigned i = 0; i < n; ++i) {
+    tsim_t* c = chips[i];
+    if (!c->tl) continue;
+    c->tl->finish(c->cyc);
+    mem.push_back({c->tl.get(), "chip " + std::to_string(i), shift[i]});
+  }
+  const std::string& path = chips[0]->tl_path;
+  const bool ok = Timeline::write_group(
+      path, "Tessera, " + std::to_string(n) + " chips (" + std::string(TESSERA_CONFIG_NAME) + ")", mem);
+  uint64_t ev = 0;
+  bool cut = false;
+  for (const Timeline::Member& m : mem) ev += m.tl->events(), cut = cut || m.tl->truncated();
+  if (!ok)
+    std::fprintf(stderr, "tsim: cannot write the timeline %s\n", path.c_str());
+  else if (!chips[0]->opts.quiet)
+    std::fprintf(stderr, "tsim: timeline %s: %u chips, %llu events%s (ui.perfetto.dev or chrome://tracing; 1 ns = 1 cycle)\n",
+                 path.c_str(), unsigned(mem.size()), (unsigned long long)ev, cut ? ", truncated" : "");
+  for (unsigned i = 0; i < n; ++i) chips[i]->tl.reset();
+  return ok;
+}
+}  // namespace tessera
 }
 
 void tsim_probe(tsim_t* s, tsim_probe_t* p) {

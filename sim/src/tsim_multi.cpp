@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tessera_cfg.h"
+#include "tsim_timeline.h"
 
 namespace {
 constexpr uint32_t kMaxFrame = 16384;
@@ -35,6 +36,11 @@ struct tsim_multi {
   bool busy = false;
   int lim = TSIM_OK;  // a member hit its cycle limit during a group cycle
   std::vector<uint8_t> buf = std::vector<uint8_t>(kMaxFrame);
+  // chip 0 recorded a timeline when it joined: every member records one, written as one
+  // file (a process per chip) when the group is freed; per chip, its cycle count minus
+  // chip 0's when it joined (the chips run in lockstep from then on)
+  bool timeline = false;
+  std::vector<int64_t> tl_shift;
 
   int dir_of(unsigned chip, unsigned port) const {
     const unsigned np = tsim_nic_ports();
@@ -91,6 +97,7 @@ tsim_multi_t* tsim_multi_new(void) { return new tsim_multi(); }
 
 void tsim_multi_free(tsim_multi_t* m) {
   if (!m) return;
+  if (m->timeline) tessera::timeline_write_group(m->chips.data(), m->tl_shift.data(), unsigned(m->chips.size()));
   for (tsim_t* c : m->chips) {
     tsim_set_cycle_hook(c, nullptr, nullptr);
     tsim_nic_on_tx(c, nullptr, nullptr);
@@ -105,6 +112,9 @@ void tsim_multi_free(tsim_multi_t* m) {
 int tsim_multi_add(tsim_multi_t* m, tsim_t* chip) {
   if (!m || !chip || m->index_of(chip) != ~0u) return TSIM_EARG;
   m->chips.push_back(chip);
+  if (m->chips.size() == 1) m->timeline = tessera::timeline_recording(chip);
+  else if (m->timeline) tessera::timeline_record(chip);
+  m->tl_shift.push_back(int64_t(tsim_cycles(m->chips[0])) - int64_t(tsim_cycles(chip)));
   m->out.resize(m->chips.size() * tsim_nic_ports(), -1);
   tsim_set_cycle_hook(chip, multi_hook, m);
   tsim_nic_on_tx(chip, multi_tx, m);

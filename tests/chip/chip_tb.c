@@ -316,7 +316,8 @@ static int run_multi(const char *path, const tf_opts_t *o) {
     sim_opts(o, budget + 100000, &so);
     so.seed = o->seed + i;
     so.quiet = 1;
-    if (i) so.trace_file = so.timeline_file = NULL;  /* waves and timeline of chip 0 only */
+    /* waves of chip 0 only; its timeline (--timeline) takes in every chip of the group */
+    if (i) so.trace_file = so.timeline_file = NULL;
     if (i) so.flash_file = NULL;  /* --flash: chip 0's flash file (the others: erased, in memory) */
     so.uart_echo = o->verbose && !i;
     if (!(chip[i] = tsim_create(&so)) || tsim_multi_add(m, chip[i]) < 0) {
