@@ -123,7 +123,10 @@ module tessera_nic_port #(
   logic [23:0]                ack_d_dqpn, ack_d_psn, ack_d_msn;
   logic [47:0]                ack_d_dmac;
   logic [31:0]                ack_d_dip;
-  logic [7:0]                 ack_d_syn;
+  logic [7:0]                 ack_d_syn, ack_d_op;
+  logic [12:0]                ack_d_len;
+  logic                       rp_tvalid, rp_tready, rp_tlast;
+  logic [255:0]               rp_tdata;
   logic [NQp-1:0]             req_err_pulse;
   logic [23:0]                alk_qpn;
   logic                       alk_hit, cmd_done;
@@ -167,6 +170,12 @@ module tessera_nic_port #(
     .ack_syndrome_o(ack_d_syn),
     .ack_psn_o     (ack_d_psn),
     .ack_msn_o     (ack_d_msn),
+    .ack_opcode_o  (ack_d_op),
+    .ack_len_o     (ack_d_len),
+    .pay_tvalid_o  (rp_tvalid),
+    .pay_tready_i  (rp_tready),
+    .pay_tdata_o   (rp_tdata),
+    .pay_tlast_o   (rp_tlast),
     .msg_valid_o   (rm_valid),
     .msg_ready_i   (rm_ready),
     .msg_addr_o    (rm_addr),
@@ -614,7 +623,7 @@ module tessera_nic_port #(
   assign req_ar_ready = !ar_rx && axi_rsp_i.ar_ready;
 
   // ------------------------------------------------------------ ACK framer
-  logic         a_tvalid, a_tready, a_tlast, a_pay_err_unused, a_s_tready_unused, a_idle;
+  logic         a_tvalid, a_tready, a_tlast, a_pay_err_unused, a_idle;
   logic [255:0] a_tdata;
   logic [31:0]  a_tkeep;
 
@@ -631,7 +640,7 @@ module tessera_nic_port #(
     .desc_ttl_i     (hwif.PORT_CFG.ttl.value),
     .desc_ip_id_i   (16'h0000),
     .desc_sport_i   (sport_q[ack_d_qp]),
-    .desc_opcode_i  (OpAck),
+    .desc_opcode_i  (ack_d_op),
     .desc_se_i      (1'b0),
     .desc_migreq_i  (1'b0),
     .desc_pkey_i    (hwif.PORT_CFG.pkey.value),
@@ -644,12 +653,12 @@ module tessera_nic_port #(
     .desc_syndrome_i(ack_d_syn),
     .desc_msn_i     (ack_d_msn),
     .desc_imm_i     (32'h0),
-    .desc_len_i     (13'd0),
-    .s_tvalid_i     (1'b0),
-    .s_tready_o     (a_s_tready_unused),
-    .s_tdata_i      ('0),
-    .s_tkeep_i      ('0),
-    .s_tlast_i      (1'b0),
+    .desc_len_i     (ack_d_len),
+    .s_tvalid_i     (rp_tvalid),
+    .s_tready_o     (rp_tready),
+    .s_tdata_i      (rp_tdata),
+    .s_tkeep_i      ('1),
+    .s_tlast_i      (rp_tlast),
     .m_tvalid_o     (a_tvalid),
     .m_tready_i     (a_tready),
     .m_tdata_o      (a_tdata),
@@ -796,7 +805,7 @@ module tessera_nic_port #(
                    {hwif.IRQ_EN.cpl_err.value, hwif.IRQ_EN.cpl.value, hwif.IRQ_EN.err.value});
 
   logic unused;
-  assign unused = ^{rx_irq_unused, ak_len_unused, a_pay_err_unused, a_s_tready_unused,
+  assign unused = ^{rx_irq_unused, ak_len_unused, a_pay_err_unused,
                     qp_sel, qp_mtu, qp_dqpn, qp_sq_psn, qp_rmac, qp_rip, hwif, axi_rsp_i.r.user};
 
 endmodule

@@ -63,6 +63,7 @@
 #include "regs/nic_regs.h"
 #include "roce_model.h"
 #include "tessera_link.h"
+#include "tessera_pcap.h"
 
 static uint64_t rng_state;
 static uint32_t rnd() {
@@ -135,6 +136,11 @@ struct Sys {
   uint64_t now = 0;
   std::function<void(Port &, uint32_t, uint32_t)> on_msg;   // a message taken from a port
   std::vector<uint8_t> src[2];   // what each port's source area holds (for the payload check)
+  // READ scenarios: the testbench is the requester. A frame a port sends goes to on_tx
+  // instead of the link when on_tx returns true; inj[0] / inj[1] are frames handed to
+  // A's / B's receive side (in order, each when the one before it has been taken).
+  std::function<bool(Port &, const std::vector<uint8_t> &)> on_tx;
+  std::deque<std::vector<uint8_t>> inj[2];
 
   Sys() : a(new Port("A")), b(new Port("B")) {}
 
@@ -222,7 +228,9 @@ struct Sys {
       if (!p.ev_tx) p.ev_tx = now;
       for (int i = 0; i < 32; i++)
         if (d.tx_tkeep_o >> i & 1) p.txf.push_back((uint8_t)(d.tx_tdata_o[i / 4] >> (8 * (i % 4))));
-      if (d.tx_tlast_o) {
+      if (d.tx_tlast_o && on_tx && on_tx(p, p.txf)) {
+        p.txf.clear();
+      } else if (d.tx_tlast_o) {
         check_tx_frame(*this, p, p.txf);
         // on the wire from its first beat on (the MAC streams it out as it comes)
         tsim_link_send(p.out, p.tx_start, p.txf.data(), (uint32_t)p.txf.size());
@@ -244,6 +252,14 @@ struct Sys {
     now++;
     for (Port *p : {a.get(), b.get()}) {
       if (p->rxbusy) continue;
+      std::deque<std::vector<uint8_t>> &q = inj[p == a.get() ? 0 : 1];
+      if (!q.empty()) {
+        p->rxf = q.front();
+        q.pop_front();
+        p->rxpos = 0;
+        p->rxbusy = !p->rxf.empty();
+        continue;
+      }
       static uint8_t buf[ROCE_FRAME_MAX + 64];
       uint32_t len = 0;
       if (tsim_link_recv(p->in, now, buf, sizeof buf, &len, NULL)) {
@@ -325,6 +341,7 @@ struct QpCfg {
   uint32_t rto = 6000;
   uint8_t retry = 7;
   uint16_t guard = 1200;
+  uint32_t sport = 0;   // UDP source port of the QP's frames; 0: 0xC000 + QP index
 };
 
 static void port_setup(Sys &s, Port &p, uint32_t mr_red_cfg) {
@@ -355,7 +372,7 @@ static bool qp_setup(Sys &s, Port &p, const Port &peer, unsigned qp, const QpCfg
   s.wr(p, REG(QP_SQ_PSN), c.sq_psn);
   s.wr(p, REG(QP_RQ_PSN), c.rq_psn);
   s.wr(p, REG(QP_RTO), c.rto);
-  s.wr(p, REG(QP_REQ_CFG), (uint32_t)c.retry | (uint32_t)(0xC000u + qp) << NIC__QP_REQ_CFG__SPORT_bp);
+  s.wr(p, REG(QP_REQ_CFG), (uint32_t)c.retry | (c.sport ? c.sport : 0xC000u + qp) << NIC__QP_REQ_CFG__SPORT_bp);
   s.wr(p, REG(QP_GUARD), c.guard);
   bool ok = true;
   for (unsigned st = 1; st <= 3; st++) {
@@ -1152,6 +1169,453 @@ static unsigned bench_latency(uint64_t seed) {
   return 0;
 }
 
+// ---- RDMA READ responder scenarios (docs/nic.md "RDMA READ"). The testbench is the
+// requester: it builds READ requests (and WRITEs) with the golden model, hands them to
+// port B's receive side, and takes B's frames off its transmit side. Checks per scenario:
+// every frame B sends parses (roce_parse) and equals, byte for byte, the frame roce_build
+// makes from the expected fields (READ response opcode sequence, PSNs from the request's,
+// AETH ACK with the MSN, payload = B's memory at the RETH address; IPv4 ID 0 as the port
+// sends it), and its fields equal roce_build_read_resp's; no other frame leaves; B's memory
+// is unchanged (no AW at all in read-only scenarios); B's counters CNT_RD_REQ, CNT_RD_RESP,
+// CNT_TX_FRAMES, CNT_NAK_ACCESS, CNT_DROP_* equal the scenario's; error scenarios: NAK
+// remote access error (0x62) at the request's PSN, B's QP in ERROR, ERR_INFO, interrupt.
+static const uint32_t kRkeyRd = 0x5EED1000u;   // B's read-only region (MR 1), kDstBase..
+
+struct ReadRun {
+  Sys s;
+  tsim_link_t *ab = nullptr, *ba = nullptr;
+  roce_qp_t rq{}, rs{};   // requester (A's QP 0) and responder (B's QP 0) as the model sees them
+  uint8_t mtu_code;
+  uint32_t mtu;
+  std::vector<uint8_t> img;   // B's window kDstBase - kGuard .. + g_dst_len + kGuard
+  std::vector<std::vector<uint8_t>> tx;   // B's frames, in order
+  uint32_t a_frames = 0;
+  bool ok = true;
+  std::string why;
+  void fail(const std::string &m) {
+    if (ok) why = m;
+    ok = false;
+  }
+
+  ReadRun(uint8_t mtu_c, bool selective, unsigned stall, uint32_t psn0) : mtu_code(mtu_c), mtu(ROCE_MTU_BYTES(mtu_c)) {
+    tsim_link_cfg_t lc;
+    tsim_link_cfg_default(&lc);
+    ab = tsim_link_new(&lc);
+    ba = tsim_link_new(&lc);
+    s.a->out = ab;
+    s.b->in = ab;
+    s.b->out = ba;
+    s.a->in = ba;
+    s.b->stall = stall;
+    s.on_tx = [this](Port &p, const std::vector<uint8_t> &f) {
+      if (&p == s.b.get()) tx.push_back(f);
+      else a_frames++;
+      return true;
+    };
+    s.reset();
+    port_setup(s, *s.a, 0);
+    port_setup(s, *s.b, 0);
+    // MR 1 of B: the same window, remote READ only
+    s.wr(*s.b, REG(MR_SEL), 1);
+    s.wr(*s.b, REG(MR_BASE_LO), (uint32_t)kDstBase);
+    s.wr(*s.b, REG(MR_BASE_HI), 0);
+    s.wr(*s.b, REG(MR_LEN), g_dst_len);
+    s.wr(*s.b, REG(MR_RKEY), kRkeyRd);
+    s.wr(*s.b, REG(MR_CFG), NIC__MR_CFG__VALID_bm | NIC__MR_CFG__RD_OK_bm);
+    s.wr(*s.b, REG(MR_CMD), 1);
+    QpCfg c;
+    c.mtu = mtu_c;
+    c.selective = selective;
+    c.rq_psn = psn0;
+    c.sport = roce_udp_sport(lqpn(*s.b, 0));
+    if (!qp_setup(s, *s.b, *s.a, 0, c)) fail("QP setup of B refused");
+    img.resize(g_dst_len + 2 * kGuard);
+    for (auto &x : img) x = (uint8_t)rnd();
+    s.b->mem->mem().write(kDstBase - kGuard, img.data(), img.size());
+    // the model's QPs: A's QP 0 sends the requests, B's QP 0 answers them
+    for (int i = 0; i < 6; i++) {
+      rq.mac[i] = rs.rmac[i] = (uint8_t)(port_mac(*s.a) >> (8 * (5 - i)));
+      rq.rmac[i] = rs.mac[i] = (uint8_t)(port_mac(*s.b) >> (8 * (5 - i)));
+    }
+    rq.ip = rs.rip = port_ip(*s.a);
+    rq.rip = rs.ip = port_ip(*s.b);
+    rq.qpn = rs.dest_qpn = lqpn(*s.a, 0);
+    rq.dest_qpn = rs.qpn = lqpn(*s.b, 0);
+    rq.pkey = rs.pkey = 0xFFFF;
+    rq.mtu = rs.mtu = mtu_c;
+    rq.tos = rs.tos = 2;
+    rq.ttl = rs.ttl = 64;
+    rq.sq_psn = psn0;
+  }
+  ~ReadRun() {
+    tsim_link_free(ab);
+    tsim_link_free(ba);
+  }
+
+  // a READ request (PSN psn; rq.sq_psn then follows its response PSNs), handed to B
+  void read_req(uint32_t psn, uint32_t off, uint32_t len, uint32_t rkey) {
+    roce_frame_t f;
+    rq.sq_psn = psn;
+    roce_build_read_req(&rq, kDstBase + off, rkey, len, &f);
+    s.inj[1].emplace_back(f.data, f.data + f.len);
+  }
+  void write_only(uint32_t psn, uint32_t off, const std::vector<uint8_t> &data) {
+    static roce_frame_t f[2];
+    rq.sq_psn = psn;
+    if (roce_build_write(&rq, kDstBase + off, kRkey, data.data(), (uint32_t)data.size(), f, 1) != 1) {
+      fail("test WRITE larger than one packet");
+      return;
+    }
+    s.inj[1].emplace_back(f[0].data, f[0].data + f[0].len);
+  }
+  // run until B has sent n frames in all (false on timeout), then `quiet` more cycles
+  bool wait_tx(size_t n, uint64_t quiet = 300) {
+    uint64_t t0 = s.now;
+    while (tx.size() < n && s.now - t0 < 200000) s.step();
+    for (uint64_t i = 0; i < quiet; i++) s.step();
+    if (tx.size() < n) {
+      fail("B sent " + std::to_string(tx.size()) + " frames, " + std::to_string(n) + " expected");
+      return false;
+    }
+    return true;
+  }
+  // frames tx[first..] must be the complete response to a READ of [off, off + len) at PSN
+  // psn with MSN msn, byte for byte; skip: response packets the link "lost" (not checked
+  // for content here, but counted)
+  void check_resp(size_t first, uint32_t psn, uint32_t off, uint32_t len, uint32_t msn) {
+    uint32_t n = len == 0 ? 1 : (len + mtu - 1) / mtu;
+    if (first + n > tx.size()) {
+      fail("READ response too short");
+      return;
+    }
+    // the golden model's response (its IPv4 IDs count up; compared field by field)
+    std::vector<roce_frame_t> gold(n);
+    roce_qp_t q = rs;
+    q.msn = (msn - 1) & 0xFFFFFFu;
+    const uint8_t *mem = img.data() + kGuard + off;
+    if (roce_build_read_resp(&q, psn, mem, len, gold.data(), (int)n) != (int)n || q.msn != msn) {
+      fail("roce_build_read_resp disagrees on the packet count or MSN");
+      return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+      const std::vector<uint8_t> &f = tx[first + i];
+      roce_pkt_t k, g;
+      int e = roce_parse(f.data(), (uint32_t)f.size(), &k);
+      if (e != ROCE_OK) {
+        fail(std::string("response frame refused by the golden parser: ") + roce_strerror(e));
+        return;
+      }
+      roce_parse(gold[i].data, gold[i].len, &g);
+      if (k.opcode != g.opcode || k.psn != g.psn || k.syndrome != g.syndrome || k.msn != g.msn ||
+          k.payload_len != g.payload_len || memcmp(k.payload, g.payload, g.payload_len) != 0) {
+        char m[160];
+        snprintf(m, sizeof m, "response %u: op %02x psn %06x syn %02x msn %u len %u, model op %02x psn %06x msn %u len %u", i,
+                 k.opcode, k.psn, k.syndrome, k.msn, k.payload_len, g.opcode, g.psn, g.msn, g.payload_len);
+        fail(m);
+        return;
+      }
+      // the whole frame, with the port's IPv4 ID (0) and header fields
+      roce_pkt_t x;
+      memset(&x, 0, sizeof x);
+      x.opcode = g.opcode;
+      x.psn = g.psn;
+      x.syndrome = g.syndrome;
+      x.msn = g.msn;
+      x.payload = mem + (size_t)i * mtu;
+      x.payload_len = g.payload_len;
+      roce_qp_t q0 = rs;
+      q0.ip_id = 0;
+      static uint8_t buf[ROCE_FRAME_MAX];
+      uint32_t L = roce_build(&q0, &x, buf);
+      if (L != f.size() || memcmp(buf, f.data(), L) != 0) {
+        fail("response " + std::to_string(i) + " differs from roce_build's frame");
+        return;
+      }
+    }
+  }
+  // one acknowledgement frame at tx[i]
+  void check_ack(size_t i, uint8_t syn, uint32_t psn, uint32_t msn) {
+    roce_pkt_t k;
+    if (i >= tx.size() || roce_parse(tx[i].data(), (uint32_t)tx[i].size(), &k) != ROCE_OK) {
+      fail("acknowledgement missing or refused by the parser");
+      return;
+    }
+    if (k.opcode != ROCE_OP_ACK || k.syndrome != syn || k.psn != psn || k.msn != msn) {
+      char m[160];
+      snprintf(m, sizeof m, "ACK frame op %02x syn %02x psn %06x msn %u, expected syn %02x psn %06x msn %u", k.opcode,
+               k.syndrome, k.psn, k.msn, syn, psn, msn);
+      fail(m);
+    }
+  }
+  uint32_t cnt(uint32_t reg) { return s.rd(*s.b, reg); }
+  void expect_cnt(const char *name, uint32_t reg, uint32_t v) {
+    uint32_t got = cnt(reg);
+    if (got != v) fail(std::string(name) + " = " + std::to_string(got) + ", expected " + std::to_string(v));
+  }
+  // B's memory: img with the given bytes written
+  void check_mem(bool writes_allowed) {
+    std::vector<uint8_t> m(img.size());
+    s.b->mem->mem().read(kDstBase - kGuard, m.data(), m.size());
+    if (m != img) fail("B's memory changed");
+    if (!writes_allowed && s.b->ev_aw) fail("B issued an AXI write");
+    if (a_frames) fail("A sent frames");
+  }
+};
+
+static uint32_t psn_add(uint32_t p, uint32_t n) { return (p + n) & ROCE_PSN_MASK; }
+
+// B's frames of a READ scenario into DIR/NAME.pcap, decoded by tshark: every frame must be
+// InfiniBand (udp:infiniband) without a malformed mark, with the opcode B sent
+static std::string g_pcap_dir = ".";
+static void read_pcap_check(ReadRun &r, const char *name) {
+  std::string path = g_pcap_dir + "/" + name + ".pcap";
+  tsim_pcap_t *pc = tsim_pcap_create(path.c_str());
+  if (!pc) {
+    r.fail("cannot create " + path);
+    return;
+  }
+  for (size_t i = 0; i < r.tx.size(); i++) tsim_pcap_write(pc, 1000 * i, r.tx[i].data(), (uint32_t)r.tx[i].size());
+  tsim_pcap_close(pc);
+  std::string cmd = "tshark -r '" + path + "' -n -T fields -e frame.protocols -e infiniband.bth.opcode -e _ws.malformed 2>/dev/null";
+  FILE *pp = popen(cmd.c_str(), "r");
+  if (!pp) {
+    r.fail("tshark did not run");
+    return;
+  }
+  char line[512];
+  size_t n = 0, good = 0;
+  while (fgets(line, sizeof line, pp)) {
+    char proto[400] = "", op[32] = "", extra[64] = "";
+    int f = sscanf(line, "%399s %31s %63s", proto, op, extra);
+    roce_pkt_t k;
+    if (n < r.tx.size() && roce_parse(r.tx[n].data(), (uint32_t)r.tx[n].size(), &k) == ROCE_OK && f == 2 &&
+        strstr(proto, ":udp:infiniband") && strtoul(op, NULL, 0) == k.opcode)
+      good++;
+    n++;
+  }
+  if (pclose(pp) != 0 || n != r.tx.size() || good != n)
+    r.fail("tshark: " + std::to_string(good) + " of " + std::to_string(r.tx.size()) + " frames decode as InfiniBand (" + path + ")");
+}
+
+static bool read_scenario(const char *name, uint64_t seed) {
+  rng_state = seed * 0x9E3779B97F4A7C15ull + 0xBEEF;
+  std::string nm(name);
+  uint64_t t0 = 0;
+  uint32_t nreq = 0, nresp = 0, nbytes = 0;
+  auto npk = [](uint32_t len, uint32_t mtu) { return len == 0 ? 1u : (len + mtu - 1) / mtu; };
+  std::unique_ptr<ReadRun> r;
+  const uint32_t psn0 = 0xFFFFF8;   // the response PSNs wrap
+  // plain READs (with their response checked), one at a time or all posted at once
+  auto reads = [&](const std::vector<std::pair<uint32_t, uint32_t>> &l, bool burst) {
+    uint32_t psn = psn0, msn = 0;
+    size_t base = r->tx.size();
+    std::vector<size_t> firsts;
+    for (auto &x : l) {
+      r->read_req(psn, x.first, x.second, kRkeyRd);
+      uint32_t n = npk(x.second, r->mtu);
+      firsts.push_back(base);
+      base += n;
+      if (!burst) r->wait_tx(base, 50);
+      psn = psn_add(psn, n);
+      nreq++;
+      nresp += n;
+      nbytes += x.second;
+    }
+    r->wait_tx(base);
+    psn = psn0;
+    for (size_t i = 0; i < l.size() && r->ok; i++) {
+      r->check_resp(firsts[i], psn, l[i].first, l[i].second, ++msn);
+      psn = psn_add(psn, npk(l[i].second, r->mtu));
+    }
+    if (r->tx.size() != base) r->fail("B sent more frames than the responses");
+  };
+  auto finish_counts = [&](uint32_t nak) {
+    r->expect_cnt("CNT_RD_REQ", REG(CNT_RD_REQ), nreq);
+    r->expect_cnt("CNT_RD_RESP", REG(CNT_RD_RESP), nresp);
+    r->expect_cnt("CNT_TX_FRAMES", REG(CNT_TX_FRAMES), (uint32_t)r->tx.size());
+    r->expect_cnt("CNT_NAK_ACCESS", REG(CNT_NAK_ACCESS), nak);
+    r->expect_cnt("CNT_DROP_BAD", REG(CNT_DROP_BAD), 0);
+    r->expect_cnt("CNT_DROP_OPCODE", REG(CNT_DROP_OPCODE), 0);
+  };
+  if (nm == "read-1b") {
+    r.reset(new ReadRun(ROCE_MTU_1024, true, 0, psn0));
+    t0 = r->s.now;
+    reads({{5, 1}}, false);
+  } else if (nm == "read-4k") {
+    r.reset(new ReadRun(ROCE_MTU_1024, true, 50, psn0));
+    t0 = r->s.now;
+    reads({{0, 4096}}, false);
+  } else if (nm == "read-64k") {
+    r.reset(new ReadRun(ROCE_MTU_4096, false, 0, psn0));
+    t0 = r->s.now;
+    reads({{4096, 65536}}, false);
+  } else if (nm == "read-unaligned" || nm == "read-unaligned-mtu4096") {
+    bool big = nm == "read-unaligned-mtu4096";
+    r.reset(new ReadRun(big ? ROCE_MTU_4096 : ROCE_MTU_1024, big, 50, psn0));
+    t0 = r->s.now;
+    std::vector<std::pair<uint32_t, uint32_t>> l;
+    for (int i = 0; i < (big ? 6 : 14); i++) {
+      uint32_t len = i == 3 ? 0 : rnd() % 8 == 0 ? 1 + rnd() % 40 : 1 + rnd() % (big ? 20000 : 9000);
+      l.push_back({rnd() % (g_dst_len - len), len});
+    }
+    reads(l, true);
+  } else if (nm == "read-bad-rkey" || nm == "read-no-right" || nm == "read-bounds") {
+    r.reset(new ReadRun(ROCE_MTU_1024, nm != "read-bounds", 0, psn0));
+    t0 = r->s.now;
+    reads({{64, 3000}}, false);   // a good one first: MSN 1, PSN psn0 + 3
+    uint32_t psn = psn_add(psn0, 3);
+    uint32_t off = 100, len = 2000, key = kRkeyRd ^ 0x40;
+    if (nm == "read-no-right") key = kRkey;              // MR 0: remote WRITE only
+    if (nm == "read-bounds") off = g_dst_len - 1000, key = kRkeyRd;   // 1000 bytes past the end
+    r->read_req(psn, off, len, key);
+    r->wait_tx(4);
+    r->check_ack(3, ROCE_SYN_NAK(ROCE_NAK_REMOTE_ACCESS), psn, 1);
+    if (r->tx.size() != 4) r->fail("frames after the NAK");
+    if (qp_state(r->s, *r->s.b, 0) != 4) r->fail("B's QP not in ERROR after the NAK");
+    uint32_t ei = r->cnt(REG(ERR_INFO));
+    if ((ei & 0xFFF) != 0x62) r->fail("ERR_INFO not (0x62, QP 0)");
+    if (!r->s.b->irq_seen) r->fail("no interrupt from B");
+    // a READ to the QP in ERROR is dropped
+    r->read_req(psn, 0, 100, kRkeyRd);
+    r->wait_tx(4);
+    if (r->tx.size() != 4) r->fail("B answered a READ on a QP in ERROR");
+    r->expect_cnt("CNT_DROP_STATE", REG(CNT_DROP_STATE), 1);
+    finish_counts(1);
+    nm.clear();
+  } else if (nm == "read-decerr") {
+    // a READ region that runs past the end of B's memory: the packets below the end are
+    // answered, the first one past it is a NAK remote operational error (the DECERR read)
+    r.reset(new ReadRun(ROCE_MTU_1024, true, 0, psn0));
+    t0 = r->s.now;
+    const uint32_t base = (uint32_t)kMemBase + 0x1000000u - 0x1000u, key = kRkeyRd + 1;
+    r->s.wr(*r->s.b, REG(MR_SEL), 2);
+    r->s.wr(*r->s.b, REG(MR_BASE_LO), base);
+    r->s.wr(*r->s.b, REG(MR_BASE_HI), 0);
+    r->s.wr(*r->s.b, REG(MR_LEN), 0x4000);
+    r->s.wr(*r->s.b, REG(MR_RKEY), key);
+    r->s.wr(*r->s.b, REG(MR_CFG), NIC__MR_CFG__VALID_bm | NIC__MR_CFG__RD_OK_bm);
+    r->s.wr(*r->s.b, REG(MR_CMD), 1);
+    std::vector<uint8_t> mem(2048);
+    r->s.b->mem->mem().read(base + 0x800, mem.data(), mem.size());
+    r->read_req(psn0, base + 0x800 - (uint32_t)kDstBase, 0x1800, key);   // 2 packets, then the end
+    r->wait_tx(3);
+    for (uint32_t i = 0; i < 2 && r->tx.size() >= 3; i++) {
+      roce_pkt_t k;
+      if (roce_parse(r->tx[i].data(), (uint32_t)r->tx[i].size(), &k) != ROCE_OK || k.psn != psn_add(psn0, i) ||
+          k.opcode != (i ? ROCE_OP_READ_RESP_MIDDLE : ROCE_OP_READ_RESP_FIRST) || k.payload_len != 1024 ||
+          memcmp(k.payload, mem.data() + 1024 * i, 1024) != 0)
+        r->fail("response " + std::to_string(i) + " below the memory's end wrong");
+    }
+    r->check_ack(2, ROCE_SYN_NAK(ROCE_NAK_REMOTE_OP), psn_add(psn0, 2), 1);
+    if (r->tx.size() != 3) r->fail("frames after the NAK");
+    if (qp_state(r->s, *r->s.b, 0) != 4) r->fail("B's QP not in ERROR after the NAK");
+    if ((r->cnt(REG(ERR_INFO)) & 0xFFF) != 0x63) r->fail("ERR_INFO not (0x63, QP 0)");
+    r->expect_cnt("CNT_NAK_OPER", REG(CNT_NAK_OPER), 1);
+    nresp = 2;
+    finish_counts(0);
+    nm.clear();
+  } else if (nm == "read-resp-loss" || nm == "read-resp-loss-gobackn") {
+    // a READ of 16 packets whose responses 5 and 9 are lost: the requester asks again for
+    // the rest from PSN psn0 + 5 (a duplicate READ, executed again, MSN unchanged); then a
+    // READ whose request is lost and sent again after a timeout
+    bool sel = nm == "read-resp-loss";
+    r.reset(new ReadRun(ROCE_MTU_1024, sel, 50, psn0));
+    t0 = r->s.now;
+    uint32_t off = 777, len = 16 * 1024 - 300;
+    r->read_req(psn0, off, len, kRkeyRd);
+    r->wait_tx(16);
+    r->check_resp(0, psn0, off, len, 1);
+    // reassemble as a requester would: the packets it got, then the rest again
+    std::vector<uint8_t> got(len, 0);
+    std::vector<bool> have(16, false);
+    for (uint32_t i = 0; i < 16; i++) {
+      if (i == 5 || i == 9) continue;
+      roce_pkt_t k;
+      roce_parse(r->tx[i].data(), (uint32_t)r->tx[i].size(), &k);
+      memcpy(got.data() + (size_t)(k.psn - psn0 & ROCE_PSN_MASK) * 1024, k.payload, k.payload_len);
+      have[i] = true;
+    }
+    uint32_t re = 5, reoff = off + re * 1024, relen = len - re * 1024;
+    r->read_req(psn_add(psn0, re), reoff, relen, kRkeyRd);
+    r->wait_tx(16 + 11);
+    r->check_resp(16, psn_add(psn0, re), reoff, relen, 1);
+    for (uint32_t i = 0; i < 11 && r->ok; i++) {
+      roce_pkt_t k;
+      roce_parse(r->tx[16 + i].data(), (uint32_t)r->tx[16 + i].size(), &k);
+      uint32_t j = (k.psn - psn0) & ROCE_PSN_MASK;
+      if (!have[j]) memcpy(got.data() + (size_t)j * 1024, k.payload, k.payload_len), have[j] = true;
+    }
+    if (memcmp(got.data(), r->img.data() + kGuard + off, len) != 0) r->fail("reassembled READ differs from B's memory");
+    // the next READ: its request is lost once, then sent again
+    uint32_t psn = psn_add(psn0, 16);
+    for (int i = 0; i < 2000; i++) r->s.step();
+    if (r->tx.size() != 27) r->fail("frames without a request");
+    r->read_req(psn, 50000, 2500, kRkeyRd);
+    r->wait_tx(30);
+    r->check_resp(27, psn, 50000, 2500, 2);
+    if (r->tx.size() != 30) r->fail("extra frames");
+    nreq = 3;
+    nresp = 30;
+    r->expect_cnt("CNT_DROP_DUP", REG(CNT_DROP_DUP), 1);
+    finish_counts(0);
+    nm.clear();
+  } else if (nm == "read-write-order") {
+    // PSNs after a READ: a WRITE at the PSN after the READ's responses is in order; a READ
+    // past ePSN is dropped (selective: no answer) and answered when sent at ePSN
+    r.reset(new ReadRun(ROCE_MTU_1024, true, 0, psn0));
+    t0 = r->s.now;
+    reads({{0, 3000}}, false);
+    uint32_t psn = psn_add(psn0, 3);
+    std::vector<uint8_t> w(700);
+    for (auto &x : w) x = (uint8_t)rnd();
+    r->write_only(psn, 8192 + 3, w);
+    r->wait_tx(4);
+    r->check_ack(3, ROCE_SYN_ACK, psn, 2);
+    memcpy(r->img.data() + kGuard + 8192 + 3, w.data(), w.size());
+    psn = psn_add(psn, 1);
+    r->read_req(psn_add(psn, 2), 8192, 1024, kRkeyRd);   // past ePSN
+    r->wait_tx(4);
+    if (r->tx.size() != 4) r->fail("B answered a READ past ePSN");
+    r->expect_cnt("CNT_DROP_SEQ", REG(CNT_DROP_SEQ), 1);
+    r->read_req(psn, 8192, 1024, kRkeyRd);   // the WRITE's bytes read back
+    r->wait_tx(5);
+    r->check_resp(4, psn, 8192, 1024, 3);
+    nreq = 2;
+    nresp = 4;
+    r->expect_cnt("CNT_PLACED", REG(CNT_PLACED), 1);
+    finish_counts(0);
+    r->check_mem(true);
+    nm.clear();
+  } else {
+    printf("FAIL %-20s unknown scenario\n", name);
+    return false;
+  }
+  if (!nm.empty()) {   // the plain READ scenarios
+    finish_counts(0);
+    r->check_mem(false);
+  } else if (std::string(name).find("write") == std::string::npos) {
+    r->check_mem(false);
+  }
+  if (qp_state(r->s, *r->s.b, 0) != 3 && std::string(name).find("bad") == std::string::npos &&
+      std::string(name).find("decerr") == std::string::npos &&
+      std::string(name).find("right") == std::string::npos && std::string(name).find("bounds") == std::string::npos)
+    r->fail("B's QP left RTS");
+  if (r->s.b->errs || r->s.a->errs) r->fail("APB error");
+  uint64_t cyc = r->s.now - t0;
+  read_pcap_check(*r, name);
+  if (r->ok)
+    printf("ok   %-22s %u READs, %u response packets, %u frames from B, %" PRIu64 " cycles\n", name, nreq, nresp,
+           (unsigned)r->tx.size(), cyc);
+  else
+    printf("FAIL %-22s %s\n", name, r->why.c_str());
+  return r->ok;
+}
+
+static const char *const kReadScenarios[] = {
+    "read-1b",       "read-4k",       "read-64k",          "read-unaligned", "read-unaligned-mtu4096", "read-bad-rkey",
+    "read-no-right", "read-bounds",   "read-decerr",       "read-resp-loss",    "read-resp-loss-gobackn", "read-write-order",
+};
+
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
   uint64_t seed = 1;
@@ -1164,6 +1628,11 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--bench")) bench = true;
   }
   printf("tb_nic_port: seed %" PRIu64 "%s\n", seed, bench ? ", bench" : "");
+  {   // pcap files of the READ scenarios next to the binary
+    std::string a0(argv[0]);
+    size_t sl = a0.rfind('/');
+    if (sl != std::string::npos) g_pcap_dir = a0.substr(0, sl);
+  }
   if (bench) {
     g_bench_only = only;
     unsigned f = bench_goodput(seed) + bench_loss(seed) + bench_latency(seed);
@@ -1206,6 +1675,11 @@ int main(int argc, char **argv) {
   for (const Scenario &s : sc) {
     if (only && strcmp(only, s.name)) continue;
     if (run(s, seed)) pass++;
+    else failed++;
+  }
+  for (const char *n : kReadScenarios) {
+    if (only && strcmp(only, n)) continue;
+    if (read_scenario(n, seed)) pass++;
     else failed++;
   }
   printf("%u passed, %u failed\n", pass, failed);

@@ -80,6 +80,10 @@ module tb_nic_resp_top (
   logic [15:0][47:0]      rmac_unused;
   logic [15:0][31:0]      rip_unused;
   logic [15:0]            sel_unused;
+  logic [7:0]             ack_op_unused;
+  logic [12:0]            ack_len_unused;
+  logic                   pay_tvalid_unused, pay_tlast_unused;
+  logic [255:0]           pay_tdata_unused;
 
   tessera_nic_rx #(.NQp(16), .NMr(16), .AxiId(5'd3)) u_rx (
     .clk_i,
@@ -110,6 +114,12 @@ module tb_nic_resp_top (
     .ack_syndrome_o,
     .ack_psn_o,
     .ack_msn_o,
+    .ack_opcode_o  (ack_op_unused),
+    .ack_len_o     (ack_len_unused),
+    .pay_tvalid_o  (pay_tvalid_unused),
+    .pay_tready_i  (1'b1),
+    .pay_tdata_o   (pay_tdata_unused),
+    .pay_tlast_o   (pay_tlast_unused),
     .msg_valid_o,
     .msg_ready_i,
     .msg_addr_o,

@@ -261,30 +261,30 @@ extern "C" {
 #define NIC__CNT_R_VAL_D6AE58C2__VAL_bp 0
 #define NIC__CNT_R_VAL_D6AE58C2__VAL_bw 32
 
-// reg - nic::cnt_r_val_000f0e54
-#define NIC__CNT_R_VAL_000F0E54__VAL_bm 0xffffffff
-#define NIC__CNT_R_VAL_000F0E54__VAL_bp 0
-#define NIC__CNT_R_VAL_000F0E54__VAL_bw 32
+// reg - nic::cnt_r_val_2232d78e
+#define NIC__CNT_R_VAL_2232D78E__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_2232D78E__VAL_bp 0
+#define NIC__CNT_R_VAL_2232D78E__VAL_bw 32
 
-// reg - nic::cnt_r_val_5d1a2fad
-#define NIC__CNT_R_VAL_5D1A2FAD__VAL_bm 0xffffffff
-#define NIC__CNT_R_VAL_5D1A2FAD__VAL_bp 0
-#define NIC__CNT_R_VAL_5D1A2FAD__VAL_bw 32
+// reg - nic::cnt_r_val_bd771b70
+#define NIC__CNT_R_VAL_BD771B70__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_BD771B70__VAL_bp 0
+#define NIC__CNT_R_VAL_BD771B70__VAL_bw 32
 
 // reg - nic::cnt_r_val_96b5273d
 #define NIC__CNT_R_VAL_96B5273D__VAL_bm 0xffffffff
 #define NIC__CNT_R_VAL_96B5273D__VAL_bp 0
 #define NIC__CNT_R_VAL_96B5273D__VAL_bw 32
 
-// reg - nic::cnt_r_val_64eafa99
-#define NIC__CNT_R_VAL_64EAFA99__VAL_bm 0xffffffff
-#define NIC__CNT_R_VAL_64EAFA99__VAL_bp 0
-#define NIC__CNT_R_VAL_64EAFA99__VAL_bw 32
+// reg - nic::cnt_r_val_9af9fee2
+#define NIC__CNT_R_VAL_9AF9FEE2__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_9AF9FEE2__VAL_bp 0
+#define NIC__CNT_R_VAL_9AF9FEE2__VAL_bw 32
 
-// reg - nic::cnt_r_val_3cdb5e69
-#define NIC__CNT_R_VAL_3CDB5E69__VAL_bm 0xffffffff
-#define NIC__CNT_R_VAL_3CDB5E69__VAL_bp 0
-#define NIC__CNT_R_VAL_3CDB5E69__VAL_bw 32
+// reg - nic::cnt_r_val_7c194fb7
+#define NIC__CNT_R_VAL_7C194FB7__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_7C194FB7__VAL_bp 0
+#define NIC__CNT_R_VAL_7C194FB7__VAL_bw 32
 
 // reg - nic::cnt_r_val_f03acd20
 #define NIC__CNT_R_VAL_F03ACD20__VAL_bm 0xffffffff
@@ -539,6 +539,16 @@ extern "C" {
 #define NIC__WR_CMSG_DATA__DATA_bw 32
 #define NIC__WR_CMSG_DATA__DATA_reset 0x0
 
+// reg - nic::cnt_r_val_4e9a5f8e
+#define NIC__CNT_R_VAL_4E9A5F8E__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_4E9A5F8E__VAL_bp 0
+#define NIC__CNT_R_VAL_4E9A5F8E__VAL_bw 32
+
+// reg - nic::cnt_r_val_93d74a77
+#define NIC__CNT_R_VAL_93D74A77__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_93D74A77__VAL_bp 0
+#define NIC__CNT_R_VAL_93D74A77__VAL_bw 32
+
 // addrmap - nic
 typedef struct __attribute__ ((__packed__)) {
     uint32_t QP_SEL;
@@ -625,10 +635,12 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t WR_IMM;
     uint32_t WR_CMSG_ADDR;
     uint32_t WR_CMSG_DATA;
+    uint32_t CNT_RD_REQ;
+    uint32_t CNT_RD_RESP;
 } nic_t;
 
 
-static_assert(sizeof(nic_t) == 0x160, "Packing error");
+static_assert(sizeof(nic_t) == 0x168, "Packing error");
 
 #ifdef __cplusplus
 }

@@ -166,6 +166,8 @@ module nic_reg_top (
         logic WR_IMM;
         logic WR_CMSG_ADDR;
         logic WR_CMSG_DATA;
+        logic CNT_RD_REQ;
+        logic CNT_RD_RESP;
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
     logic decoded_err;
@@ -414,6 +416,12 @@ module nic_reg_top (
         decoded_reg_strb.WR_CMSG_DATA = cpuif_req_masked & (cpuif_addr == 16'h15c);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h15c);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h15c);
+        decoded_reg_strb.CNT_RD_REQ = cpuif_req_masked & (cpuif_addr == 16'h160) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h160);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h160) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_RD_RESP = cpuif_req_masked & (cpuif_addr == 16'h164) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h164);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h164) & !cpuif_req_is_wr;
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -2545,6 +2553,12 @@ module nic_reg_top (
         end
         if(rd_mux_addr == 16'h15c) begin
             readback_data_var[31:0] = field_storage.WR_CMSG_DATA.data.value;
+        end
+        if(rd_mux_addr == 16'h160) begin
+            readback_data_var[31:0] = hwif_in.CNT_RD_REQ.val.next;
+        end
+        if(rd_mux_addr == 16'h164) begin
+            readback_data_var[31:0] = hwif_in.CNT_RD_RESP.val.next;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;
