@@ -37,6 +37,12 @@
 //     that packet. At ePSN, ePSN then moves past the response PSNs and MSN + 1.
 //     A READ request past ePSN on a selective QP is dropped (the requester's
 //     timer resends it); on a go-back-N QP it is a hole as any packet;
+//   - RDMA READ responses (0x0D..0x10) for a READ of this port's requester of the
+//     QP: the one it expects next (rr_psn_i, length rr_len_i) is written to
+//     rr_addr_i like a WRITE's payload (no region check: the requester's own
+//     work request names the local address), then rr_done_o; one past it (a
+//     response was lost) is dropped with rr_gap_o; any other is dropped;
+//     no acknowledgement is sent for a response, and the window is not touched;
 //   - for a packet into a reduce region (the region's reduce op, docs/nic.md
 //     "Reduction on receive"): NAK invalid request if the address or length is
 //     not a multiple of the element size; else per burst an AR, then the AW of
@@ -77,6 +83,16 @@ module tessera_nic_responder #(
   input  logic [47:0]                  qp_lk_rmac_i,
   input  logic [31:0]                  qp_lk_rip_i,
   input  logic [NQp-1:0][2:0]          qp_mtu_i,        // every QP's MTU code (READ responses)
+  // READ responses for the port's requesters: the response each QP expects next
+  input  logic [NQp-1:0]               rr_act_i,
+  input  logic [NQp-1:0][23:0]         rr_psn_i,
+  input  logic [NQp-1:0][23:0]         rr_end_i,
+  input  logic [NQp-1:0][31:0]         rr_addr_i,
+  input  logic [NQp-1:0][12:0]         rr_len_i,
+  output logic                         rr_done_o,       // pulse: placed
+  output logic                         rr_gap_o,        // pulse: a later one came
+  output logic                         rr_err_o,        // pulse: its write failed
+  output logic [QpW-1:0]               rr_qp_o,
   output logic                         qp_err_o,        // move qp_err_qp_o to ERROR
   output logic [QpW-1:0]               qp_err_qp_o,
   // window load when a QP enters RTR (from the QP table)
@@ -164,7 +180,7 @@ module tessera_nic_responder #(
   logic [6:0]  pay_off;
   logic [31:0] imm_dt;
   logic        imm_bad;
-  logic        is_read;
+  logic        is_read, is_rresp, has_aeth;
 
   always_comb begin
     opcode    = hb(hdr, 42);
@@ -190,9 +206,11 @@ module tessera_nic_responder #(
       end
     end
     imm_bad = has_imm && 32'(imm_dt[31:16]) >= NumSobs;
-    is_read = opcode == 8'h0C;
+    is_read  = opcode == 8'h0C;
+    is_rresp = opcode >= 8'h0D && opcode <= 8'h10;
+    has_aeth = tessera_nic_pkg::op_has_aeth(opcode);
     tot_len = {hb(hdr, 16), hb(hdr, 17)};
-    pay_off = 7'd54 + (has_reth ? 7'd16 : 7'd0) + (has_imm ? 7'd4 : 7'd0);
+    pay_off = 7'd54 + (has_reth ? 7'd16 : 7'd0) + (has_imm ? 7'd4 : 7'd0) + (has_aeth ? 7'd4 : 7'd0);
     // IPv4 + UDP + BTH + ICRC = 44 bytes; extension headers and pad on top
     pay_len = 13'(tot_len - 16'd44 - (16'(pay_off) - 16'd54) - 16'(padcnt));
   end
@@ -226,6 +244,7 @@ module tessera_nic_responder #(
 
   // ---- READ responder: the request being answered, the response packet in work
   logic           p_rd_q;                    // the packet handled is a READ request
+  logic           p_rr_q;                    // ... a READ response for a local requester
   logic           rd_dup_q;                  // ... before ePSN: executed again, no window change
   logic [23:0]    rd_npk_q;                  // response packets of the request
   logic [12:0]    rd_mtu_q;                  // the QP's MTU in bytes
@@ -438,7 +457,14 @@ module tessera_nic_responder #(
   always_comb begin
     logic [6:0] sbase;
     logic       rd_go;   // a READ request to answer
+    logic       rr_go;   // a READ response to place
+    logic [23:0] rr_dist;
     rd_go        = 1'b0;
+    rr_go        = 1'b0;
+    rr_dist      = '0;
+    rr_done_o    = 1'b0;
+    rr_gap_o     = 1'b0;
+    rr_err_o     = 1'b0;
     state_d      = state_q;
     wbeat_d      = wbeat_q;
     long_d       = long_q;
@@ -531,6 +557,19 @@ module tessera_nic_responder #(
           cnt_d[tessera_nic_pkg::CntDropQp] = cnt_q[tessera_nic_pkg::CntDropQp] + 32'd1;
         end else if (qp_lk_state_i != tessera_nic_pkg::QpRtr && qp_lk_state_i != tessera_nic_pkg::QpRts) begin
           cnt_d[tessera_nic_pkg::CntDropState] = cnt_q[tessera_nic_pkg::CntDropState] + 32'd1;
+        end else if (is_rresp) begin
+          // a READ response: the one the QP's requester expects is placed like a WRITE
+          rr_dist = psn - rr_psn_i[qp_lk_qp_i];
+          if (rr_act_i[qp_lk_qp_i] && rr_dist == '0 && pay_len == rr_len_i[qp_lk_qp_i]) begin
+            rr_go = 1'b1;
+          end else begin
+            cnt_d[tessera_nic_pkg::CntRdDrop] = cnt_q[tessera_nic_pkg::CntRdDrop] + 32'd1;
+            // past it, not past the READ's end: one was lost
+            if (rr_act_i[qp_lk_qp_i] && !rr_dist[23] && rr_dist != '0 &&
+                rr_dist < rr_end_i[qp_lk_qp_i] - rr_psn_i[qp_lk_qp_i]) begin
+              rr_gap_o = 1'b1;
+            end
+          end
         end else if ((opcode < 8'h06 || opcode > 8'h0B) && !is_read) begin
           cnt_d[tessera_nic_pkg::CntDropOp] = cnt_q[tessera_nic_pkg::CntDropOp] + 32'd1;
         end else if (mr_err_i != 2'd0 && (win_cls == tessera_nic_pkg::ClsInOrder ||
@@ -620,6 +659,16 @@ module tessera_nic_responder #(
             state_d    = SRdNext;
           end
         end
+        if (rr_go) begin
+          wr_addr_d = rr_addr_i[qp_lk_qp_i];
+          wr_left_d = pay_len;
+          berr_d    = 1'b0;
+          sbase     = pay_off - 7'(rr_addr_i[qp_lk_qp_i][4:0]);
+          wpos_d    = 14'd0 - 14'(rr_addr_i[qp_lk_qp_i][4:0]);
+          rd_d      = BufW'(sbase[6:5]);
+          sh_d      = sbase[4:0];
+          state_d   = pay_len == '0 ? SCommit : SPrep;
+        end
       end
       SPrep: begin
         prev_d  = rd_data;
@@ -659,7 +708,15 @@ module tessera_nic_responder #(
       // the last write response in: commit in the same cycle (SCommit: a packet without
       // payload, or a READ response packet whose read failed)
       SB, SCommit: begin
-        if (state_q == SCommit || bcnt_q == '0) begin
+        if ((state_q == SCommit || bcnt_q == '0) && p_rr_q) begin
+          // a READ response: to its requester, no acknowledgement
+          rr_done_o = !berr_q;
+          rr_err_o  = berr_q;
+          if (!berr_q) begin
+            cnt_d[tessera_nic_pkg::CntRdPlaced] = cnt_q[tessera_nic_pkg::CntRdPlaced] + 32'd1;
+          end
+          state_d = SIdle;
+        end else if (state_q == SCommit || bcnt_q == '0) begin
           if (berr_q) begin
             cnt_d[tessera_nic_pkg::CntNakOper] = cnt_q[tessera_nic_pkg::CntNakOper] + 32'd1;
             a_syn_d     = tessera_nic_pkg::SynNakOper;
@@ -800,6 +857,7 @@ module tessera_nic_responder #(
     end
   end
 
+  assign rr_qp_o        = state_q == SCheck ? qp_lk_qp_i : qp_q;
   assign ack_valid_o    = state_q == SAck || state_q == SRdDesc;
   assign ack_opcode_o   = state_q == SRdDesc ? rd_op : 8'h11;
   assign ack_len_o      = state_q == SRdDesc ? rd_plen_q : 13'd0;
@@ -865,6 +923,7 @@ module tessera_nic_responder #(
       err_code_o <= '0;
       err_qp_o   <= '0;
       p_rd_q     <= 1'b0;
+      p_rr_q     <= 1'b0;
       rd_dup_q   <= 1'b0;
       rd_npk_q   <= '0;
       rd_mtu_q   <= '0;
@@ -926,11 +985,13 @@ module tessera_nic_responder #(
         p_imm_q    <= has_imm;
         p_dt_q     <= imm_dt;
         p_rd_q     <= is_read;
+        p_rr_q     <= is_rresp;
         rd_dup_q   <= win_cls == tessera_nic_pkg::ClsDup;
         rd_npk_q   <= rd_npk;
         rd_mtu_q   <= rd_mtu;
         // go-back-N: the next packet of the message lands after this one
-        if (qp_lk_hit_i && !qp_lk_selective_i && state_d != SIdle && state_d != SAck && !is_read) begin
+        if (qp_lk_hit_i && !qp_lk_selective_i && state_d != SIdle && state_d != SAck && !is_read &&
+            !is_rresp) begin
           va_next_q[qp_lk_qp_i]  <= chk_va + 64'(pay_len);
           rkey_cur_q[qp_lk_qp_i] <= mr_rkey_o;
         end

@@ -55,6 +55,16 @@ module tessera_nic_rx #(
   input  logic                      pay_tready_i,
   output logic [255:0]              pay_tdata_o,
   output logic                      pay_tlast_o,
+  // READ responses for the port's requesters (tessera_nic_responder rr_*)
+  input  logic [NQp-1:0]            rr_act_i,
+  input  logic [NQp-1:0][23:0]      rr_psn_i,
+  input  logic [NQp-1:0][23:0]      rr_end_i,
+  input  logic [NQp-1:0][31:0]      rr_addr_i,
+  input  logic [NQp-1:0][12:0]      rr_len_i,
+  output logic                      rr_done_o,
+  output logic                      rr_gap_o,
+  output logic                      rr_err_o,
+  output logic [QpW-1:0]            rr_qp_o,
   // messages of WRITEs with immediate (sync-object updates, SOB_ADD_BASE + 4 x index)
   output logic                      msg_valid_o,
   input  logic                      msg_ready_i,
@@ -275,6 +285,15 @@ module tessera_nic_rx #(
     .qp_lk_rmac_i     (lk_rmac),
     .qp_lk_rip_i      (lk_rip),
     .qp_mtu_i         (qp_mtu_o),
+    .rr_act_i,
+    .rr_psn_i,
+    .rr_end_i,
+    .rr_addr_i,
+    .rr_len_i,
+    .rr_done_o,
+    .rr_gap_o,
+    .rr_err_o,
+    .rr_qp_o,
     .qp_err_o         (qp_err),
     .qp_err_qp_o      (qp_err_qp),
     .win_init_i       (win_init),
@@ -361,6 +380,8 @@ module tessera_nic_rx #(
     hwif_in_rsp.CNT_NAK_INVAL.val.next   = cnt[tessera_nic_pkg::CntNakInval];
     hwif_in_rsp.CNT_RD_REQ.val.next      = cnt[tessera_nic_pkg::CntRdReq];
     hwif_in_rsp.CNT_RD_RESP.val.next     = cnt[tessera_nic_pkg::CntRdResp];
+    hwif_in_rsp.CNT_RD_PLACED.val.next   = cnt[tessera_nic_pkg::CntRdPlaced];
+    hwif_in_rsp.CNT_RD_DROP.val.next     = cnt[tessera_nic_pkg::CntRdDrop];
   end
 
   logic unused;

@@ -490,6 +490,19 @@ struct RunStats {
 };
 static RunStats g_last;
 
+// two link models joining A and B: A -> B with cab (seed), B -> A with cba (seed + 7)
+static void link_ports(Sys &s, tsim_link_cfg_t cab, tsim_link_cfg_t cba, uint64_t seed, tsim_link_t **ab,
+                       tsim_link_t **ba) {
+  cab.seed = seed;
+  cba.seed = seed + 7;
+  *ab = tsim_link_new(&cab);
+  *ba = tsim_link_new(&cba);
+  s.a->out = *ab;
+  s.b->in = *ab;
+  s.b->out = *ba;
+  s.a->in = *ba;
+}
+
 static bool run(const Scenario &sc, uint64_t seed) {
   rng_state = seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
   Sys s;
@@ -504,13 +517,8 @@ static bool run(const Scenario &sc, uint64_t seed) {
   lc.seed = seed;
   tsim_link_cfg_t lab = lc;
   if (sc.cut) lab.drop_ppm = 1000000;
-  tsim_link_t *ab = tsim_link_new(&lab);
-  lc.seed = seed + 7;
-  tsim_link_t *ba = tsim_link_new(&lc);
-  s.a->out = ab;
-  s.b->in = ab;
-  s.b->out = ba;
-  s.a->in = ba;
+  tsim_link_t *ab, *ba;
+  link_ports(s, lab, lc, seed, &ab, &ba);
   s.a->stall = s.b->stall = sc.stall;
   s.reset();
 
@@ -1200,12 +1208,7 @@ struct ReadRun {
   ReadRun(uint8_t mtu_c, bool selective, unsigned stall, uint32_t psn0) : mtu_code(mtu_c), mtu(ROCE_MTU_BYTES(mtu_c)) {
     tsim_link_cfg_t lc;
     tsim_link_cfg_default(&lc);
-    ab = tsim_link_new(&lc);
-    ba = tsim_link_new(&lc);
-    s.a->out = ab;
-    s.b->in = ab;
-    s.b->out = ba;
-    s.a->in = ba;
+    link_ports(s, lc, lc, 1, &ab, &ba);   // lossless; B's frames go to on_tx
     s.b->stall = stall;
     s.on_tx = [this](Port &p, const std::vector<uint8_t> &f) {
       if (&p == s.b.get()) tx.push_back(f);
@@ -1616,6 +1619,197 @@ static const char *const kReadScenarios[] = {
     "read-no-right", "read-bounds",   "read-decerr",       "read-resp-loss",    "read-resp-loss-gobackn", "read-write-order",
 };
 
+// ---- RDMA READ from the requester side (docs/nic.md "RDMA READ"): port A's firmware posts
+// READ work requests (WR_FLAGS.read) among WRITEs; A sends the requests over the link, B's
+// responder answers from its read-only region, A's responder places the responses at the
+// work requests' local addresses and A completes them. Checks: every work request completes
+// once, in order, with the expected status; A's READ destinations (a 1 MiB window at
+// kSrcBase + 2 MiB with 4 KiB on each side, random bytes before) equal B's bytes inside the
+// successful READs' targets and are untouched elsewhere; B's WRITE window equals the WRITEs'
+// sources inside their targets and is untouched elsewhere; every frame on both links parses
+// (roce_parse); lossy runs resend (CNT_REQ_RESENDS > 0) and drop responses.
+static const uint64_t kRdDst = kSrcBase + 0x200000u;   // A: where READs land
+
+struct RqOp {
+  bool read;
+  uint32_t loff, roff, len;   // READ: B kDstBase + roff -> A kRdDst + loff; WRITE: kSrcBase + off -> kDstBase + off
+  uint32_t rkey;
+  int expect;
+};
+
+static bool req_read_scenario(const char *name, uint64_t seed) {
+  rng_state = seed * 0x9E3779B97F4A7C15ull + 0xCAFE;
+  std::string nm(name);
+  bool sel = nm.find("gobackn") == std::string::npos;
+  uint32_t drop = nm.find("drop") != std::string::npos ? 30000 : 0;
+  uint8_t mtu_c = nm.find("mtu256") != std::string::npos ? ROCE_MTU_256 : ROCE_MTU_1024;
+  bool bad = nm.find("bad") != std::string::npos;
+  Sys s;
+  tsim_link_cfg_t lc;
+  tsim_link_cfg_default(&lc);
+  lc.latency = 300;
+  lc.drop_ppm = drop;
+  tsim_link_t *ab, *ba;
+  link_ports(s, lc, lc, seed, &ab, &ba);
+  s.a->stall = s.b->stall = 30;
+  // req-read-lost: the first READ request, B's 6th response packet and the last packet of
+  // a later READ response are lost once each (a timeout, a gap, a timeout)
+  unsigned lost_req = 0, lost_mid = 0, lost_last = 0, nresp_seen = 0;
+  if (nm == "req-read-lost") {
+    s.on_tx = [&](Port &p, const std::vector<uint8_t> &f) {
+      roce_pkt_t k;
+      if (roce_parse(f.data(), (uint32_t)f.size(), &k) != ROCE_OK) return false;
+      if (&p == s.a.get() && k.opcode == ROCE_OP_READ_REQ && !lost_req) return (bool)++lost_req;
+      if (&p == s.b.get() && k.opcode >= ROCE_OP_READ_RESP_FIRST && k.opcode <= ROCE_OP_READ_RESP_ONLY) {
+        nresp_seen++;
+        if (nresp_seen == 6 && !lost_mid) return (bool)++lost_mid;
+        if (nresp_seen > 30 && k.opcode == ROCE_OP_READ_RESP_LAST && !lost_last) return (bool)++lost_last;
+      }
+      return false;
+    };
+  }
+  s.reset();
+  bool ok = true;
+  std::string why;
+  auto fail = [&](const std::string &m) {
+    if (ok) why = m;
+    ok = false;
+  };
+  port_setup(s, *s.a, 0);
+  port_setup(s, *s.b, 0);
+  s.wr(*s.b, REG(MR_SEL), 1);
+  s.wr(*s.b, REG(MR_BASE_LO), (uint32_t)kDstBase);
+  s.wr(*s.b, REG(MR_BASE_HI), 0);
+  s.wr(*s.b, REG(MR_LEN), 0x80000);
+  s.wr(*s.b, REG(MR_RKEY), kRkeyRd);
+  s.wr(*s.b, REG(MR_CFG), NIC__MR_CFG__VALID_bm | NIC__MR_CFG__RD_OK_bm);
+  s.wr(*s.b, REG(MR_CMD), 1);
+  QpCfg c;
+  c.mtu = mtu_c;
+  c.selective = sel;
+  c.sq_psn = c.rq_psn = 0xFFFFE0;
+  if (!qp_setup(s, *s.a, *s.b, 0, c) || !qp_setup(s, *s.b, *s.a, 0, c)) fail("QP setup refused");
+  // memories: A's WRITE sources and READ window, B's window (READ sources below 512 KiB,
+  // WRITE targets above)
+  s.src[0].resize(g_dst_len);
+  for (auto &x : s.src[0]) x = (uint8_t)rnd();
+  s.a->mem->mem().write(kSrcBase, s.src[0].data(), s.src[0].size());
+  std::vector<uint8_t> ra(g_dst_len + 2 * kGuard), rb(g_dst_len + 2 * kGuard);
+  for (auto &x : ra) x = (uint8_t)rnd();
+  for (auto &x : rb) x = (uint8_t)rnd();
+  s.a->mem->mem().write(kRdDst - kGuard, ra.data(), ra.size());
+  s.b->mem->mem().write(kDstBase - kGuard, rb.data(), rb.size());
+  std::vector<uint8_t> ea = ra, eb = rb;   // expected images
+  // work requests
+  std::vector<RqOp> ops;
+  uint32_t loff = 0, woff = 0x80000;
+  std::vector<uint32_t> lens = {1, 4096, 65536, 0, 5000, 37, 1024, 20000};
+  if (drop) lens = {3000, 65536, 1, 9000, 12345, 4096, 70000, 2048, 100, 30000};
+  for (size_t i = 0; i < lens.size(); i++) {
+    RqOp r;
+    r.read = true;
+    r.len = lens[i];
+    r.roff = rnd() % (0x80000 - r.len);
+    loff += rnd() % 64;   // any byte address
+    r.loff = loff;
+    loff += r.len;
+    r.rkey = kRkeyRd;
+    r.expect = kCplOk;
+    if (bad && i == 2) r.rkey = kRkeyRd ^ 0x40, r.expect = 2;
+    if (bad && i > 2) r.expect = 4;   // flushed, or refused when posted after the QP left RTS (5)
+    ops.push_back(r);
+    if (i % 2 == 1) {   // a WRITE between READs
+      RqOp w;
+      w.read = false;
+      w.len = 1 + rnd() % 6000;
+      woff = (woff + 31) & ~31u;
+      w.roff = w.loff = woff;
+      woff += w.len;
+      w.rkey = kRkey;
+      w.expect = bad && i > 2 ? 4 : kCplOk;
+      ops.push_back(w);
+    }
+  }
+  uint64_t t0 = s.now;
+  size_t posted = 0, done = 0;
+  while (done < ops.size() && s.now - t0 < 3000000 && ok) {
+    if (posted < ops.size() && posted - done < 6) {
+      const RqOp &o = ops[posted];
+      if (!(s.rd(*s.a, REG(WR_STATUS)) & NIC__WR_STATUS__FULL_bm)) {
+        s.wr(*s.a, REG(WR_QP), 0);
+        s.wr(*s.a, REG(WR_ID), (uint32_t)posted);
+        s.wr(*s.a, REG(WR_LADDR), (uint32_t)((o.read ? kRdDst : kSrcBase) + o.loff));
+        s.wr(*s.a, REG(WR_VA_LO), (uint32_t)(kDstBase + o.roff));
+        s.wr(*s.a, REG(WR_VA_HI), 0);
+        s.wr(*s.a, REG(WR_RKEY), o.rkey);
+        s.wr(*s.a, REG(WR_LEN), o.len);
+        s.wr(*s.a, REG(WR_FLAGS), o.read ? NIC__WR_FLAGS__READ_bm : 0u);
+        s.wr(*s.a, REG(WR_DOORBELL), 1);
+        posted++;
+      }
+    }
+    Cpl cp;
+    while (cq_pop(s, *s.a, cp)) {
+      if (cp.id != done) fail("completion " + std::to_string(cp.id) + " out of order (expected " + std::to_string(done) + ")");
+      else if ((int)cp.status != ops[done].expect && !(ops[done].expect == 4 && cp.status == 5))
+        fail("work request " + std::to_string(done) + " completed with status " + std::to_string(cp.status) +
+             ", expected " + std::to_string(ops[done].expect));
+      const RqOp &o = ops[done];
+      if (cp.status == 0) {
+        if (o.read) memcpy(ea.data() + kGuard + o.loff, rb.data() + kGuard + o.roff, o.len);
+        else memcpy(eb.data() + kGuard + o.roff, s.src[0].data() + o.loff, o.len);
+      }
+      done++;
+    }
+    for (int i = 0; i < 20; i++) s.step();
+  }
+  uint64_t cyc = s.now - t0;
+  if (done < ops.size()) fail("only " + std::to_string(done) + " of " + std::to_string(ops.size()) + " completions");
+  for (int i = 0; i < 3000; i++) s.step();   // late duplicates land (or not) before the compare
+  std::vector<uint8_t> ga(ea.size()), gb(eb.size());
+  s.a->mem->mem().read(kRdDst - kGuard, ga.data(), ga.size());
+  s.b->mem->mem().read(kDstBase - kGuard, gb.data(), gb.size());
+  if (ga != ea) {
+    size_t i = 0;
+    while (ga[i] == ea[i]) i++;
+    fail("A's READ window differs at +" + std::to_string(i - kGuard));
+  }
+  if (gb != eb) fail("B's WRITE window differs");
+  if (s.a->tx_bad || s.b->tx_bad) fail("a frame the golden parser refuses");
+  if (s.a->tx_payload_bad) fail("a WRITE payload differs from its source");
+  if (s.a->errs || s.b->errs) fail("APB error");
+  s.wr(*s.a, REG(QP_SEL), 0);
+  uint32_t res = s.rd(*s.a, REG(CNT_REQ_RESENDS)), tmo = s.rd(*s.a, REG(CNT_REQ_TIMEOUTS));
+  uint32_t placed = s.rd(*s.a, REG(CNT_RD_PLACED)), rdrop = s.rd(*s.a, REG(CNT_RD_DROP));
+  uint32_t bresp = s.rd(*s.b, REG(CNT_RD_RESP));
+  bool lost = nm == "req-read-lost";
+  if (drop && res == 0) fail("lossy run without a resend");
+  if (!drop && !bad && !lost && (res || tmo || rdrop)) fail("lossless run resent or dropped");
+  if (lost && (lost_req != 1 || lost_mid != 1 || lost_last != 1 || tmo < 2 || res < 3))
+    fail("req-read-lost: losses " + std::to_string(lost_req) + std::to_string(lost_mid) + std::to_string(lost_last) +
+         ", timeouts " + std::to_string(tmo) + ", resends " + std::to_string(res));
+  uint32_t need = 0, mtu = ROCE_MTU_BYTES(mtu_c);
+  for (auto &o : ops)
+    if (o.read && o.expect == 0) need += o.len ? (o.len + mtu - 1) / mtu : 1;
+  if (placed != need) fail("CNT_RD_PLACED " + std::to_string(placed) + ", READ packets needed " + std::to_string(need));
+  if (bad && qp_state(s, *s.a, 0) != 4) fail("A's QP not in ERROR after the NAK");
+  tsim_link_stats_t sa, sb;
+  tsim_link_stats(ab, &sa);
+  tsim_link_stats(ba, &sb);
+  if (ok)
+    printf("ok   %-22s %zu WRs (%zu READs), %" PRIu64 " cycles; A: resends %u tmo %u, responses placed %u dropped %u; "
+           "B: responses sent %u; links %" PRIu64 "/%" PRIu64 " frames, %" PRIu64 "+%" PRIu64 " dropped\n",
+           name, ops.size(), lens.size(), cyc, res, tmo, placed, rdrop, bresp, sa.sent, sb.sent, sa.dropped, sb.dropped);
+  else
+    printf("FAIL %-22s %s\n", name, why.c_str());
+  tsim_link_free(ab);
+  tsim_link_free(ba);
+  return ok;
+}
+
+static const char *const kReqReadScenarios[] = {"req-read",          "req-read-gobackn-mtu256", "req-read-lost",
+                                                "req-read-drop",     "req-read-drop-gobackn",   "req-read-bad-rkey"};
+
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
   uint64_t seed = 1;
@@ -1680,6 +1874,11 @@ int main(int argc, char **argv) {
   for (const char *n : kReadScenarios) {
     if (only && strcmp(only, n)) continue;
     if (read_scenario(n, seed)) pass++;
+    else failed++;
+  }
+  for (const char *n : kReqReadScenarios) {
+    if (only && strcmp(only, n)) continue;
+    if (req_read_scenario(n, seed)) pass++;
     else failed++;
   }
   printf("%u passed, %u failed\n", pass, failed);

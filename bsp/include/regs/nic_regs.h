@@ -520,6 +520,10 @@ extern "C" {
 #define NIC__WR_FLAGS__CMSG_bp 1
 #define NIC__WR_FLAGS__CMSG_bw 1
 #define NIC__WR_FLAGS__CMSG_reset 0x0
+#define NIC__WR_FLAGS__READ_bm 0x4
+#define NIC__WR_FLAGS__READ_bp 2
+#define NIC__WR_FLAGS__READ_bw 1
+#define NIC__WR_FLAGS__READ_reset 0x0
 
 // reg - nic::WR_IMM
 #define NIC__WR_IMM__IMM_bm 0xffffffff
@@ -548,6 +552,16 @@ extern "C" {
 #define NIC__CNT_R_VAL_93D74A77__VAL_bm 0xffffffff
 #define NIC__CNT_R_VAL_93D74A77__VAL_bp 0
 #define NIC__CNT_R_VAL_93D74A77__VAL_bw 32
+
+// reg - nic::cnt_r_val_3df1d201
+#define NIC__CNT_R_VAL_3DF1D201__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_3DF1D201__VAL_bp 0
+#define NIC__CNT_R_VAL_3DF1D201__VAL_bw 32
+
+// reg - nic::cnt_r_val_8749dd02
+#define NIC__CNT_R_VAL_8749DD02__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_8749DD02__VAL_bp 0
+#define NIC__CNT_R_VAL_8749DD02__VAL_bw 32
 
 // addrmap - nic
 typedef struct __attribute__ ((__packed__)) {
@@ -637,10 +651,12 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t WR_CMSG_DATA;
     uint32_t CNT_RD_REQ;
     uint32_t CNT_RD_RESP;
+    uint32_t CNT_RD_PLACED;
+    uint32_t CNT_RD_DROP;
 } nic_t;
 
 
-static_assert(sizeof(nic_t) == 0x168, "Packing error");
+static_assert(sizeof(nic_t) == 0x170, "Packing error");
 
 #ifdef __cplusplus
 }

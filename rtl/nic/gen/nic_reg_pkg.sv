@@ -6,7 +6,7 @@ package nic_reg_pkg;
 
     localparam NIC_REG_TOP_DATA_WIDTH = 32;
     localparam NIC_REG_TOP_MIN_ADDR_WIDTH = 16;
-    localparam NIC_REG_TOP_SIZE = 'h168;
+    localparam NIC_REG_TOP_SIZE = 'h170;
 
     typedef struct packed {
         logic [1:0] next;
@@ -416,6 +416,22 @@ package nic_reg_pkg;
     } nic__cnt_r_val_93d74a77__in_t;
 
     typedef struct packed {
+        logic [31:0] next;
+    } nic__cnt_r_val_3df1d201__val_desc_72842151__in_t;
+
+    typedef struct packed {
+        nic__cnt_r_val_3df1d201__val_desc_72842151__in_t val;
+    } nic__cnt_r_val_3df1d201__in_t;
+
+    typedef struct packed {
+        logic [31:0] next;
+    } nic__cnt_r_val_8749dd02__val_desc_96856a7c__in_t;
+
+    typedef struct packed {
+        nic__cnt_r_val_8749dd02__val_desc_96856a7c__in_t val;
+    } nic__cnt_r_val_8749dd02__in_t;
+
+    typedef struct packed {
         nic__QP_STATUS__in_t QP_STATUS;
         nic__QP_RD_LQPN__in_t QP_RD_LQPN;
         nic__QP_RD_DQPN__in_t QP_RD_DQPN;
@@ -457,6 +473,8 @@ package nic_reg_pkg;
         nic__cnt_r__in_t CNT_NAK_INVAL;
         nic__cnt_r_val_4e9a5f8e__in_t CNT_RD_REQ;
         nic__cnt_r_val_93d74a77__in_t CNT_RD_RESP;
+        nic__cnt_r_val_3df1d201__in_t CNT_RD_PLACED;
+        nic__cnt_r_val_8749dd02__in_t CNT_RD_DROP;
     } nic__in_t;
 
     typedef struct packed {
@@ -829,8 +847,13 @@ package nic_reg_pkg;
     } nic__WR_FLAGS__cmsg__out_t;
 
     typedef struct packed {
+        logic value;
+    } nic__WR_FLAGS__read__out_t;
+
+    typedef struct packed {
         nic__WR_FLAGS__imm__out_t imm;
         nic__WR_FLAGS__cmsg__out_t cmsg;
+        nic__WR_FLAGS__read__out_t read;
     } nic__WR_FLAGS__out_t;
 
     typedef struct packed {
