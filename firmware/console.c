@@ -6,10 +6,11 @@
  *   h  list the commands
  *   !  deliberately execute an illegal instruction (tests the fatal-trap path)
  * Other bytes are ignored, except 0xA5, which starts a host frame (hostlink's
- * serial transport, docs/hostlink.md): A5 op tag len payload crc8, answered
- * with A6 op tag len payload crc8; ops HELLO, READ32 addr, WRITE32 addr value. */
+ * serial transport, tessera/serframe.h): HELLO, READ32 addr, WRITE32 addr value;
+ * an access that faults is answered with SERFRAME_BUS. */
 #include <stdio.h>
 #include "tessera/tessera.h"
+#include "tessera/serframe.h"
 #include "fw.h"
 #include "events.h"
 #include "console.h"
@@ -32,96 +33,25 @@ void fw_console_init(void)
     uart_rx_irq_enable();
 }
 
-#define FR_REQ 0xA5u
-#define FR_RSP 0xA6u
-enum { FR_HELLO = 1, FR_READ32 = 2, FR_WRITE32 = 3 };
-
-static uint8_t fr[40];
-static uint32_t fr_n;      /* bytes of the frame received (0: not in a frame) */
+static serframe_rx_t fr;
 uint32_t fw_frames;
 
-static uint8_t crc8(const uint8_t *p, uint32_t n)
-{
-    uint8_t c = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        c ^= p[i];
-        for (int b = 0; b < 8; b++)
-            c = (uint8_t)((c & 0x80u) ? (uint8_t)((c << 1) ^ 0x07u) : (uint8_t)(c << 1));
-    }
-    return c;
-}
-
-static uint32_t rd_le(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-static void frame_reply(uint8_t op, uint8_t tag, const uint8_t *pay, uint32_t len)
-{
-    uint8_t f[16];
-    f[0] = FR_RSP;
-    f[1] = op;
-    f[2] = tag;
-    f[3] = (uint8_t)len;
-    for (uint32_t i = 0; i < len; i++)
-        f[4 + i] = pay[i];
-    f[4 + len] = crc8(f + 1, 3u + len);
-    uart_write(f, 5u + len);
-}
-
-/* A complete request in fr[0..fr_n): op tag len payload crc */
+/* A request with a good CRC in fr (a resend of the last one is answered again, not run
+ * twice) */
 static void frame_run(void)
 {
-    uint8_t op = fr[0], tag = fr[1], len = fr[2];
-    uint8_t r[5] = {2u, 0, 0, 0, 0};
-    uint32_t rlen = 1u, a, v;
-    if (crc8(fr, 3u + len) != fr[3u + len])
-        return;   /* dropped: the host times out and retries */
-    fw_frames++;
-    if (op == FR_HELLO && len == 0u) {
-        r[0] = 0u;
-        r[1] = 'T', r[2] = 'S', r[3] = 'F', r[4] = 'W';
-        rlen = 5u;
-    } else if (op == FR_READ32 && len == 4u && !((a = rd_le(fr + 3)) & 3u)) {
-        r[0] = fw_safe_access(a, &v, 0) ? 1u : 0u;
-        if (!r[0]) {
-            r[1] = (uint8_t)v, r[2] = (uint8_t)(v >> 8), r[3] = (uint8_t)(v >> 16), r[4] = (uint8_t)(v >> 24);
-            rlen = 5u;
-        }
-    } else if (op == FR_WRITE32 && len == 8u && !((a = rd_le(fr + 3)) & 3u)) {
-        v = rd_le(fr + 7);
-        r[0] = fw_safe_access(a, &v, 1) ? 1u : 0u;
-    }
-    frame_reply(op, tag, r, rlen);
-}
-
-/* Feed one byte to the frame receiver; 1 if it was part of a frame. */
-static int frame_byte(int c)
-{
-    if (fr_n == 0u) {
-        if ((uint32_t)c != FR_REQ)
-            return 0;
-        fr_n = 1u;
-        return 1;
-    }
-    fr[fr_n - 1u] = (uint8_t)c;
-    fr_n++;
-    if (fr_n >= 4u && (fr[2] > 32u)) {
-        fr_n = 0u;   /* impossible length: resynchronise */
-        return 1;
-    }
-    if (fr_n >= 4u && fr_n - 1u == 4u + fr[2]) {
-        frame_run();
-        fr_n = 0u;
-    }
-    return 1;
+    fw_frames += (uint32_t)serframe_serve(&fr, SERFRAME_ID_FIRMWARE, fw_safe_access);
+    uart_write(fr.answer, fr.answer_len);
 }
 
 void fw_console_poll(void)
 {
     int c;
     while ((c = uart_try_getc()) >= 0) {
-        if (frame_byte(c))
+        const int f = serframe_byte(&fr, (uint8_t)c);
+        if (f == 2)
+            frame_run();
+        if (f)
             continue;
         switch (c) {
         case 's':

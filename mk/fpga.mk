@@ -3,7 +3,7 @@
 #   make fpga BOARD=ulx3s            bitstream + utilization + timing in build/ulx3s/fpga/
 #   make fpga-flash BOARD=ulx3s      program the board (openFPGALoader -b ulx3s)
 #   make fpga-blocks BOARD=ulx3s     per-block ECP5 figures of the board's chip shape
-#   make fpga-lint BOARD=ulx3s       verilator lint of the board top (EHXPLLL, USRMCLK sim models)
+#   make fpga-lint BOARD=ulx3s       verilator lint of the board top (EHXPLLL, USRMCLK, ODDRX1F sim models)
 BOARD        ?= ulx3s
 FPGA_OUT     := $(ROOT)/build/$(BOARD)/fpga
 FPGA_CFG_PKG := $(ROOT)/rtl/cfg/$(BOARD)/tessera_cfg_pkg.sv
@@ -28,7 +28,7 @@ fpga-blocks: deps
 # both variants of the board top: the chip, and the management subsystem alone
 fpga-lint: deps
 	@set -e; for m in 0 1; do \
-	  verilator --lint-only -Wall --top-module $(FPGA_TOP) -GMgmtOnly=$$m $(VLT_WAIVERS) \
-	    sim/fpga/ecp5_ehxplll.sv sim/fpga/ecp5_usrmclk.sv $(FPGA_CFG_PKG) $(RTL_PKGS) $(FPGA_SRCS) \
+	  verilator --lint-only -Wall --top-module $(FPGA_TOP) -GMgmtOnly=$$m $(VLT_WAIVERS) $(FPGA_VLT) \
+	    sim/fpga/ecp5_ehxplll.sv sim/fpga/ecp5_usrmclk.sv sim/fpga/ecp5_oddrx1f.sv $(FPGA_CFG_PKG) $(RTL_PKGS) $(FPGA_SRCS) \
 	    || { echo "fpga-lint: $(FPGA_TOP) MgmtOnly=$$m FAILED"; exit 1; }; \
 	  echo "fpga-lint: $(FPGA_TOP) MgmtOnly=$$m clean"; done

@@ -8,7 +8,7 @@
 # uses; the CLI links the simulator library ($(SIM_LIB_LINK), mk/sim.mk) for its
 # in-process transport. hostlink's ELF reader is hostlib/elf32.c (mk/hostlib.mk).
 
-HL_SRCS := $(wildcard hostlink/src/*.c) bsp/src/image.c $(HOSTLIB_SRCS)
+HL_SRCS := $(wildcard hostlink/src/*.c) bsp/src/image.c bsp/src/serframe.c $(HOSTLIB_SRCS)
 HL_INC  := -I$(ROOT)/hostlink/include -I$(ROOT)/hostlink/src $(HOSTLIB_INC)
 HL_CLI  := $(BUILD)/hostlink/hostlink
 HL_SIMO := $(BUILD)/sim/o

@@ -40,7 +40,7 @@ TREES = {
     "bsp": (
         ["bsp/src", "bsp/include/tessera"],
         [
-            ["csr", "mmio", "hostif", "image", "cp_pkt", "roce", "spiflash"],  # register access, CSRs, shared formats
+            ["csr", "mmio", "hostif", "image", "cp_pkt", "roce", "spiflash", "serframe"],  # register access, CSRs, shared formats
             ["crt0", "sysctrl", "trap", "trap_entry"],
             ["timer", "uart"],                        # uart: polled output, bit time
             ["intc"],                                 # its unhandled-source report uses uart

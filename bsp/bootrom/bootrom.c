@@ -6,7 +6,11 @@
  *      completely (without writing RAM), then copy it to RAM re-checking every CRC
  *      and jump to its entry. An erased flash (magic 0xFFFFFFFF) or a rejected image:
  *      one UART line, then step 2 (a rejection stays in BOOT_STATUS)
- *   2. BOOT_STATUS = WAIT_GO, poll SYSCTRL.BOOT_CTRL.GO
+ *   2. BOOT_STATUS = WAIT_GO, poll SYSCTRL.BOOT_CTRL.GO; meanwhile the serial loader
+ *      answers hostlink's serial frames on the UART (tessera/serframe.h: HELLO answered
+ *      "TSRM", READ32/WRITE32 of RAM, device memory, SYSCTRL and the SPI flash
+ *      controller), so a host with only the UART can load an image into RAM and set GO,
+ *      or write the flash, with no firmware running
  *   3. clear GO; VERIFY = 0: jump to BOOT_ADDR
  *      VERIFY = 1: check the image chain at BOOT_ADDR, copy the payloads to
  *      their load addresses, jump to the entry of the last segment. A bad
@@ -17,8 +21,10 @@
  * which images may not load into. No libc. */
 #include "tessera/tessera.h"
 #include "tessera/image.h"
+#include "tessera/serframe.h"
 #include "tessera/spiflash.h"
 #include "regs/spiflash_regs.h"
+#include "regs/uart_regs.h"
 
 #define SF_REG(r) MMIO32(TESSERA_SPIFLASH_BASE + offsetof(spiflash_t, r))
 
@@ -37,6 +43,17 @@ void *memcpy(void *d, const void *s, unsigned n)
     }
     while (n--)
         *dp++ = *sp++;
+    return d;
+}
+void *memmove(void *d, const void *s, unsigned n);
+void *memmove(void *d, const void *s, unsigned n)
+{
+    uint8_t *dp = d;
+    const uint8_t *sp = s;
+    if (dp <= sp)
+        return memcpy(d, s, n);
+    while (n--)
+        dp[n] = sp[n];
     return d;
 }
 void *memset(void *d, int c, unsigned n);
@@ -246,6 +263,51 @@ static uint32_t flash_boot(const timg_env_t *env)
     return err;
 }
 
+/* ---------------------------------------------------------------- serial loader */
+/* What the loader's frames may touch: [base, base + bytes) readable, and writable if w.
+ * Nothing else is accessed (an unmapped address would fault the ROM): SERFRAME_BUS. */
+typedef struct {
+    uint32_t base, bytes, w;
+} ld_region_t;
+static int ld_allowed(uint32_t a, int write)
+{
+    const uint32_t rom_ram = (uint32_t)(uintptr_t)__bootrom_ram;
+    const ld_region_t r[] = {
+        { TESSERA_BOOTROM_BASE, TESSERA_BOOTROM_BYTES, 0u },
+        { TESSERA_ISRAM_BASE, TESSERA_ISRAM_BYTES, 1u },
+        { TESSERA_DSRAM_BASE, rom_ram - TESSERA_DSRAM_BASE, 1u },   /* not the ROM's own data */
+        { TESSERA_SYSCTRL_BASE, TESSERA_SYSCTRL_SIZE, 1u },
+        { TESSERA_SPIFLASH_BASE, TESSERA_SPIFLASH_SIZE, 1u },
+        { TESSERA_HBM_BASE, TESSERA_HBM_SIZE, 1u },
+    };
+    for (uint32_t i = 0; i < sizeof r / sizeof r[0]; i++)
+        if (a - r[i].base < r[i].bytes)
+            return !write || r[i].w;
+    return 0;
+}
+
+static int ld_access(uint32_t a, uint32_t *v, int write)
+{
+    if (!ld_allowed(a, write))
+        return 1;
+    if (write)
+        MMIO32(a) = *v;
+    else
+        *v = MMIO32(a);
+    return 0;
+}
+
+static serframe_rx_t ld_rx;
+
+/* One byte from the UART while the ROM waits for GO. */
+static void ld_byte(uint8_t c)
+{
+    if (serframe_byte(&ld_rx, c) != 2)
+        return;
+    serframe_serve(&ld_rx, SERFRAME_ID_BOOTROM, ld_access);
+    uart_write(ld_rx.answer, ld_rx.answer_len);
+}
+
 int main(void)
 {
     const uint32_t rom_ram = (uint32_t)(uintptr_t)__bootrom_ram;
@@ -279,8 +341,11 @@ int main(void)
         /* after a rejected image BOOT_STATUS keeps the error code and detail
          * while the ROM waits for the next GO */
         uint32_t ctrl;
-        while (!((ctrl = SYSCTRL_REG(BOOT_CTRL)) & SYSCTRL__BOOT_CTRL__GO_bm))
-            ;
+        while (!((ctrl = SYSCTRL_REG(BOOT_CTRL)) & SYSCTRL__BOOT_CTRL__GO_bm)) {
+            const uint32_t d = UART_REG(RXDATA);
+            if (!(d & UART__RXDATA__EMPTY_bm))
+                ld_byte((uint8_t)(d & UART__RXDATA__DATA_bm));
+        }
         SYSCTRL_REG(BOOT_CTRL) = ctrl & ~SYSCTRL__BOOT_CTRL__GO_bm;
         uint32_t addr = SYSCTRL_REG(BOOT_ADDR);
         status(BOOT_ST_GO, 0u);

@@ -8,8 +8,21 @@
 extern "C" {
 #endif
 
-/* "sim" (new in-process simulator), "tcp:[127.0.0.1:]PORT", "serial:PATH". */
+#include <stdio.h>
+
+/* "sim" (new in-process simulator), "tcp:[HOST:]PORT" (a simulator serving the
+ * host port: chip_tb --serve), "serial:PATH" (a tty: a board's USB serial port or
+ * chip_tb --uart-pty's pseudo-terminal), "serial-tcp:[HOST:]PORT" (the serial frames
+ * over a TCP byte stream: chip_tb --uart-tcp, or a network serial server). HOST
+ * defaults to 127.0.0.1. */
 int hl_open(const char *spec, hl_dev_t **dev);
+
+/* The device's console: copy the raw bytes of its UART ("serial:PATH" or
+ * "serial-tcp:[HOST:]PORT", no framing, nothing sent) to `out` until `until` has been
+ * seen (NULL: never), for at most `seconds` (0: until the channel closes). HL_OK when
+ * `until` was seen or, without it, when the time is up or the channel closed;
+ * HL_ETIMEOUT when `until` was not seen in time; HL_EARG for another kind of device. */
+int hl_console(const char *spec, double seconds, const char *until, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -21,15 +21,21 @@ typedef struct {
   uint64_t (*now)(void *ctx);                /* device cycles */
   void (*close)(void *ctx);
 } hl_bytes_t;
-/* Serial frames (docs/hostlink.md): request A5 op tag len payload crc8,
- * response A6 op tag len payload crc8 (CRC-8 polynomial 0x07 over op..payload;
- * response payload: status byte (0 ok, 1 bus error, 2 bad request), then data). */
-#define HL_SER_REQ 0xA5u
-#define HL_SER_RSP 0xA6u
-enum { HL_SER_HELLO = 1, HL_SER_READ32 = 2, HL_SER_WRITE32 = 3 };
-uint8_t hl_crc8(const uint8_t *p, size_t n);
+/* The frames are tessera/serframe.h's. HELLO is answered by the firmware or, while
+ * no firmware runs, by the boot ROM's serial loader; hl_serial_peer tells which. */
 int hl_open_serial_bytes(const hl_bytes_t *io, void *ctx, hl_dev_t **dev);
 int hl_open_serial(const char *path, hl_dev_t **dev);
+/* "firmware", "boot ROM", or NULL for a device that is not a serial one. */
+const char *hl_serial_peer(hl_dev_t *dev);
+/* Channels served by a program rather than a UART (TCP, a pseudo-terminal under
+ * /dev/pts/: e.g. the simulator's chip_tb --uart-tcp / --uart-pty) await each answer
+ * byte at least this long: a simulated chip runs about a thousand times slower. */
+#define HL_SERIAL_SERVED_WAIT_MS 10000
+int hl_open_serial_tcp(const char *host, int port, hl_dev_t **dev);
+/* A tty opened read/write, raw, 115 200 baud (TESSERA_UART_BAUD), or -1. */
+int hl_serial_tty_open(const char *path);
+/* A connected TCP socket (TCP_NODELAY) or -1. */
+int hl_serial_tcp_connect(const char *host, int port);
 
 #ifdef __cplusplus
 }

@@ -26,7 +26,9 @@ static void usage(FILE *f) {
           "usage: hostlink [options] COMMAND [ARGS] [, COMMAND [ARGS]]...\n"
           "options:\n"
           "  --dev SPEC       sim (default: in-process simulator), tcp:PORT (a simulator\n"
-          "                   serving with `chip_tb --serve PORT`), serial:/dev/ttyX\n"
+          "                   serving with `chip_tb --serve PORT`), serial:/dev/ttyX (a board,\n"
+          "                   or `chip_tb --uart-pty`), serial-tcp:[HOST:]PORT (the serial\n"
+          "                   frames over TCP: `chip_tb --uart-tcp PORT`)\n"
           "  --seed N         simulator seed (recorded in diagnostics)\n"
           "  --flash FILE     sim: contents of the chip's SPI flash, loaded at start and written\n"
           "                   back at the end (default: an erased flash, not kept)\n"
@@ -50,6 +52,10 @@ static void usage(FILE *f) {
           "  flash --info             JEDEC ID and size of the flash\n"
           "  boot                     reset the chip; the boot ROM boots the image in the flash\n"
           "                           (prints the boot status: started, none, or rejected)\n"
+          "  console [SECONDS] [--until TEXT]\n"
+          "                           serial devices: print the chip's UART output (raw, nothing\n"
+          "                           sent) for SECONDS (default: until the link closes) or until\n"
+          "                           TEXT was printed (exit status 1 if it was not in time)\n"
           "  attach                   find the host interface of a running firmware\n"
           "  status                   boot/firmware status, engine queues, job counters\n"
           "  run CYCLES               let the device run\n"
@@ -280,13 +286,13 @@ static void progress(progress_t *p, uint64_t n) {
   const double rate = el > 0 ? (double)p->done / el : 0;
   if (end) {
     fprintf(stderr, "hostlink: %s: %llu bytes in %.2f s (%.1f %s)\n", p->what, (unsigned long long)p->done, el,
-            rate >= 1e6 ? rate / 1e6 : rate / 1e3, rate >= 1e6 ? "MB/s" : "kB/s");
+            rate >= 1e6 ? rate / 1e6 : rate >= 1e3 ? rate / 1e3 : rate, rate >= 1e6 ? "MB/s" : rate >= 1e3 ? "kB/s" : "B/s");
     return;
   }
   const double eta = rate > 0 ? (double)(p->total - p->done) / rate : 0;
   fprintf(stderr, "hostlink: %s: %llu of %llu bytes (%.0f%%), %.1f %s, ETA %.0f s%s", p->what,
           (unsigned long long)p->done, (unsigned long long)p->total, 100.0 * (double)p->done / (double)p->total,
-          rate >= 1e6 ? rate / 1e6 : rate / 1e3, rate >= 1e6 ? "MB/s" : "kB/s", eta, isatty(2) ? "\r" : "\n");
+          rate >= 1e6 ? rate / 1e6 : rate >= 1e3 ? rate / 1e3 : rate, rate >= 1e6 ? "MB/s" : rate >= 1e3 ? "kB/s" : "B/s", eta, isatty(2) ? "\r" : "\n");
 }
 
 static int is_memory(uint32_t a, uint64_t len) {
@@ -422,6 +428,8 @@ static int cmd_status(hl_dev_t *d) {
   if (!hl_hif_addr(d)) hl_attach_fw(d, 1);
   printf("boot: status 0x%02x detail 0x%06x; firmware: state 0x%02x heartbeat %u\n", boot & 0xFFu, boot >> 8,
          fw & 0xFFu, fw >> 8);
+  const char *peer = hl_serial_peer(d);
+  if (peer) printf("serial frames answered by the %s\n", peer);
   if (!hl_hif_addr(d)) {
     printf("no firmware host interface\n");
     return 0;
@@ -839,6 +847,40 @@ static int run_cmd(hl_dev_t *d, int argc, char **argv) {
   return 2;
 }
 
+/* console [SECONDS] [--until TEXT]: the raw UART bytes of a serial device. It opens
+ * the byte channel itself (no frames, no handshake), so it also shows what the boot
+ * ROM prints when no firmware answers frames. */
+static int console(const char *spec, int argc, char **argv) {
+  double secs = 0;
+  const char *until = NULL;
+  for (int k = 0; k < argc; k++) {
+    char *end;
+    if (!strcmp(argv[k], "--until") && k + 1 < argc) {
+      until = argv[++k];
+    } else if ((secs = strtod(argv[k], &end)) > 0 && !*end && secs <= 1e6) {
+      continue;
+    } else {
+      fprintf(stderr, "hostlink: console [SECONDS] [--until TEXT]: bad argument '%s'\n", argv[k]);
+      return 2;
+    }
+  }
+  int rc = hl_console(spec, secs, until, stdout);
+  if (rc == HL_EARG) {
+    fprintf(stderr, "hostlink: console needs a serial device (serial:PATH or serial-tcp:[HOST:]PORT), not '%s'\n",
+            spec);
+    return 2;
+  }
+  if (rc == HL_EIO) {
+    fprintf(stderr, "hostlink: console: cannot open %s\n", spec);
+    return 1;
+  }
+  if (rc == HL_ETIMEOUT) {
+    fprintf(stderr, "\nhostlink: console: '%s' not seen within %g s\n", until, secs);
+    return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *spec = "sim", *flash_file = NULL;
   uint32_t seed = 1;
@@ -857,7 +899,7 @@ int main(int argc, char **argv) {
       }
       i++;
     } else if (!strcmp(argv[i], "--dev")) {
-      fprintf(stderr, "hostlink: --dev needs a device (sim, tcp:PORT or serial:/dev/ttyX)\n");
+      fprintf(stderr, "hostlink: --dev needs a device (sim, tcp:PORT, serial:/dev/ttyX or serial-tcp:PORT)\n");
       return 2;
     } else if (!strcmp(argv[i], "--flash") && i + 1 < argc) {
       flash_file = argv[++i];
@@ -879,6 +921,7 @@ int main(int argc, char **argv) {
     }
     return assemble(argv[i + 1], argv[i + 2]);
   }
+  if (!strcmp(argv[i], "console")) return console(spec, argc - i - 1, argv + i + 1);
   hl_dev_t *d = NULL;
   if (flash_file && strcmp(spec, "sim")) {
     fprintf(stderr, "hostlink: --flash FILE is for the sim device (a served simulator takes chip_tb --flash)\n");

@@ -636,7 +636,9 @@ module tessera_nic_port #(
     ar_chan.len   = ar_len;
     ar_chan.size  = ar_size;
     ar_chan.burst = ar_burst;
-    ar_chan.cache = 4'b0011;
+    // L2 hints of the payload reads (register CACHE; the responder's reads carry the same)
+    ar_chan.cache = {hwif.CACHE.rd_alloc.value, 3'b011};
+    ar_chan.qos   = {2'b00, hwif.CACHE.rd_class.value};
   end
   always_comb begin
     axi_req_o          = rx_axi_req;

@@ -2,7 +2,8 @@
 // (docs/nic.md "Requester unit"). Work requests (local address, remote VA,
 // R_Key, length, WR id) enter a ring of NWr entries; the unit splits each into
 // MTU packets, reads their payload through an AXI4 read master (DataBytes = 32
-// per beat, bursts never cross 4 KiB) and hands header descriptor and payload
+// per beat, bursts never cross 256 bytes: the L2 slice's rule, which keeps them
+// inside 4 KiB too) and hands header descriptor and payload
 // stream to a tessera_nic_tx_frame. Selective QPs send every packet as a WRITE
 // only with its own RETH; go-back-N QPs send first/middle/last. The last packet
 // of a message asks for an acknowledgement.
@@ -282,10 +283,11 @@ module tessera_nic_requester #(
   assign ar_e   = head_v && e_ar_left_q[hd] == '0 ? !hd : hd;
   assign ar_v   = head_v && e_ar_left_q[ar_e] != '0 && (ar_e == hd || pq_cnt_q == 2'd2);
 
-  // AXI burst: up to the next 4 KiB boundary
-  logic [7:0] ar_beats, to_4k;
-  assign to_4k    = 8'((13'h1000 - {1'b0, e_ar_addr_q[ar_e][11:0]}) >> 5);
-  assign ar_beats = e_ar_left_q[ar_e] < to_4k || to_4k == '0 ? e_ar_left_q[ar_e] : to_4k;
+  // AXI burst: up to the next 256-byte boundary (local addresses are whole beats); the
+  // slice then refills a burst's lines with one memory burst ahead of its lookups
+  logic [7:0] ar_beats, to_blk;
+  assign to_blk   = 8'd8 - {5'd0, e_ar_addr_q[ar_e][7:5]};
+  assign ar_beats = e_ar_left_q[ar_e] < to_blk ? e_ar_left_q[ar_e] : to_blk;
 
   assign m_arid_o    = AxiId;
   assign m_araddr_o  = e_ar_addr_q[ar_e];

@@ -12,7 +12,9 @@
 //     every packet at its own address in go-back-N); a failure sends a NAK
 //     remote access error, moves the QP to ERROR and writes nothing;
 //   - writes the payload through its AXI4 master (INCR bursts of 32-byte beats,
-//     aligned down with strobes, split at every 4 KiB boundary), and only after
+//     aligned down with strobes, split at every 256-byte boundary: the L2 slice's
+//     burst rule; the next burst's AW goes out while the current one's W beats
+//     flow, so the beats of a packet follow each other without a gap), and only after
 //     the last write response marks the PSN placed and emits the acknowledgement:
 //     an ACK (BTH.PSN = ePSN - 1, MSN) when ePSN moved, a selective ACK
 //     (syndrome 0x60, BTH.PSN = ePSN, MSN field = the packet's PSN) otherwise;
@@ -30,7 +32,9 @@
 //     duplicate, executed again as the IBA asks), with R_Key, bounds and the read
 //     right checked over the RETH's DMA length (else NAK remote access, QP to
 //     ERROR): the bytes are read through the AXI4 master one response packet
-//     (up to the QP's MTU) at a time into the buffer half that held the request,
+//     (up to the QP's MTU) at a time, its ARs split at 256-byte boundaries and
+//     all issued at once as a reduce WRITE's (with the same cache hints), into
+//     the buffer half that held the request,
 //     then sent through the acknowledgement descriptor with its payload stream
 //     (READ response first / middle / last / only, PSNs from the request's, AETH
 //     ACK with MSN); an AXI error sends NAK remote operational error instead of
@@ -45,9 +49,11 @@
 //     no acknowledgement is sent for a response, and the window is not touched;
 //   - for a packet into a reduce region (the region's reduce op, docs/nic.md
 //     "Reduction on receive"): NAK invalid request if the address or length is
-//     not a multiple of the element size; else per burst an AR, then the AW of
-//     the same bytes, and each R beat combined with the payload beat in
-//     tessera_nic_reduce becomes the W beat (read-modify-write).
+//     not a multiple of the element size; else the ARs of every burst of the
+//     packet go out at once (the slice sees them all and refills ahead), the AWs
+//     of the same bursts as above, and each R beat combined with the payload beat
+//     in tessera_nic_reduce becomes the W beat (read-modify-write). The reads carry
+//     the port's cache hints (rd_alloc_i: arcache[3], rd_class_i: arqos[1:0]).
 // The frame buffer has two halves: one frame is received while the one before
 // it is checked, written and acknowledged; the stream stalls (s_tready_o low)
 // when both halves hold a frame. Frames are handled in arrival order.
@@ -108,6 +114,9 @@ module tessera_nic_responder #(
   input  logic [MrW-1:0]               mr_idx_i,
   input  logic [1:0]                   mr_red_op_i,     // the region's reduce op: 0 plain WRITE
   input  logic                         mr_red_bf16_i,
+  // L2 hints of the reads (register CACHE)
+  input  logic                         rd_alloc_i,
+  input  logic [1:0]                   rd_class_i,
   // memory
   output tessera_bus_pkg::axi_req_t    axi_req_o,
   input  tessera_bus_pkg::axi_rsp_t    axi_rsp_i,
@@ -147,7 +156,7 @@ module tessera_nic_responder #(
   localparam int unsigned BufW     = $clog2(BufBeats + 1);
 
   typedef enum logic [4:0] {
-    SIdle, SCheck, SPrep, SAr, SAw, SW, SRw, SB, SCommit, SAdv, SMsg, SAck,
+    SIdle, SCheck, SPrep, SW, SRw, SB, SCommit, SAdv, SMsg, SAck,
     SRdNext, SRdAr, SRdR, SRdDesc, SRdPay, SRdEnd, SRdFin
   } state_e;
 
@@ -229,10 +238,17 @@ module tessera_nic_responder #(
   logic [23:0]    a_psn_q, a_psn_d, a_msn_q, a_msn_d;
 
   // ---- write engine
-  logic [31:0]    wr_addr_q, wr_addr_d;     // next byte to write
-  logic [12:0]    wr_left_q, wr_left_d;     // bytes not yet in a burst
+  logic [31:0]    wr_addr_q, wr_addr_d;     // first byte of the next AW burst
+  logic [12:0]    wr_left_q, wr_left_d;     // bytes not yet in an AW burst
+  logic [31:0]    ar_addr_q, ar_addr_d;     // reduce: first byte of the next AR burst
+  logic [12:0]    ar_left_q, ar_left_d;     // reduce: bytes not yet in an AR burst
   logic [12:0]    len_q;                    // payload bytes
-  logic [7:0]     beats_q, beats_d;         // W beats left in the current burst
+  logic [7:0]     beats_q, beats_d;         // beats of the packet still to take from the buffer
+                                            // (SW: W beats, SRw: R beats)
+  logic [7:0]     wl_q, wl_d;               // W beats of the packet still to send
+  logic [2:0]     wblk_q, wblk_d;           // address bits 7:5 of the next W beat
+  logic [2:0]     rblk_q, rblk_d;           // address bits 7:5 of the next R beat (reduce)
+  logic [1:0]     ab_q, ab_d;               // AW bursts accepted whose last W beat is not sent
   logic [13:0]    wpos_q, wpos_d;           // beat's first byte - start (two's complement)
   logic [4:0]     sh_q, sh_d;                   // byte shift from the buffer to the beat
   logic [BufW-1:0] rd_q, rd_d;              // buffer beat read next
@@ -339,13 +355,19 @@ module tessera_nic_responder #(
 
   assign qp_lk_qpn_o = dqpn;
 
-  // ---- burst of the next AW: up to the 4 KiB boundary
-  logic [12:0] to_4k, burst_bytes;
-  logic [8:0]  burst_beats;
+  // ---- bursts of the next AW and AR: up to the next 256-byte boundary (the L2 slice's
+  // rule: a burst touches at most the 4 lines of one 256-byte block; 4 KiB boundaries are
+  // among them)
+  logic [8:0]  aw_to_blk, ar_to_blk;
+  logic [12:0] burst_bytes, ar_bytes;
+  logic [3:0]  burst_beats, ar_beats;
   always_comb begin
-    to_4k       = 13'd4096 - 13'(wr_addr_q[11:0]);
-    burst_bytes = wr_left_q < to_4k ? wr_left_q : to_4k;
-    burst_beats = 9'((14'(wr_addr_q[4:0]) + 14'(burst_bytes) + 14'd31) >> 5);
+    aw_to_blk   = 9'd256 - 9'(wr_addr_q[7:0]);
+    burst_bytes = wr_left_q < 13'(aw_to_blk) ? wr_left_q : 13'(aw_to_blk);
+    burst_beats = 4'((9'(wr_addr_q[4:0]) + 9'(burst_bytes) + 9'd31) >> 5);
+    ar_to_blk   = 9'd256 - 9'(ar_addr_q[7:0]);
+    ar_bytes    = ar_left_q < 13'(ar_to_blk) ? ar_left_q : 13'(ar_to_blk);
+    ar_beats    = 4'((9'(ar_addr_q[4:0]) + 9'(ar_bytes) + 9'd31) >> 5);
   end
 
   // ---- W beat from the buffer: bytes sh_q.. of {fbuf[rd], prev}
@@ -380,44 +402,47 @@ module tessera_nic_responder #(
     .dst_i      (axi_rsp_i.r.data),
     .src_i      (wdata),
     .strb_i     (axi_rsp_i.r.resp == 2'b00 ? wstrb : 32'd0),   // a beat not read is not written
-    .last_i     (beats_q == 8'd1),
+    .last_i     (beats_q == 8'd1 || rblk_q == 3'd7),
     .out_valid_o(red_out_valid),
-    .out_ready_i(axi_rsp_i.w_ready),
+    .out_ready_i(axi_rsp_i.w_ready && ab_q != '0),
     .out_data_o (red_out_data),
     .out_strb_o (red_out_strb),
     .out_last_o (red_out_last)
   );
 
-  // ---- AXI master
+  // ---- AXI master. The AWs run ahead of the W beats by up to two bursts (a W beat goes
+  // only when its burst's AW was accepted: ab_q); a reduce WRITE's ARs all go out at the
+  // start of the packet, its W beats follow the R beats through tessera_nic_reduce.
   always_comb begin
     axi_req_o          = '0;
     axi_req_o.aw.id    = AxiId;
     axi_req_o.aw.addr  = {wr_addr_q[31:5], 5'd0};
-    axi_req_o.aw.len   = 8'(burst_beats - 9'd1);
+    axi_req_o.aw.len   = {4'd0, burst_beats - 4'd1};
     axi_req_o.aw.size  = 3'd5;
     axi_req_o.aw.burst = 2'b01;
     axi_req_o.aw.cache = 4'b0011;
-    axi_req_o.aw_valid = state_q == SAw;
+    axi_req_o.aw_valid = (state_q == SW || state_q == SRw) && wr_left_q != '0 && ab_q != 2'd3;
     if (state_q == SRw) begin
       axi_req_o.w.data  = red_out_data;
       axi_req_o.w.strb  = red_out_strb;
       axi_req_o.w.last  = red_out_last;
-      axi_req_o.w_valid = red_out_valid;
+      axi_req_o.w_valid = red_out_valid && ab_q != '0;
     end else begin
       axi_req_o.w.data  = wdata;
       axi_req_o.w.strb  = wstrb;
-      axi_req_o.w.last  = beats_q == 8'd1;
-      axi_req_o.w_valid = state_q == SW;
+      axi_req_o.w.last  = wl_q == 8'd1 || wblk_q == 3'd7;
+      axi_req_o.w_valid = state_q == SW && ab_q != '0;
     end
     axi_req_o.b_ready  = 1'b1;
-    // the destination bytes of a reduce WRITE: the same burst as the AW that follows
+    // the destination bytes of a reduce WRITE: the same bursts as the AWs
     axi_req_o.ar.id    = AxiId;
-    axi_req_o.ar.addr  = {wr_addr_q[31:5], 5'd0};
-    axi_req_o.ar.len   = 8'(burst_beats - 9'd1);
+    axi_req_o.ar.addr  = {ar_addr_q[31:5], 5'd0};
+    axi_req_o.ar.len   = {4'd0, ar_beats - 4'd1};
     axi_req_o.ar.size  = 3'd5;
     axi_req_o.ar.burst = 2'b01;
-    axi_req_o.ar.cache = 4'b0011;
-    axi_req_o.ar_valid = state_q == SAr || state_q == SRdAr;
+    axi_req_o.ar.cache = {rd_alloc_i, 3'b011};
+    axi_req_o.ar.qos   = {2'b00, rd_class_i};
+    axi_req_o.ar_valid = (state_q == SRw || state_q == SRdAr) && ar_left_q != '0;
     axi_req_o.r_ready  = (state_q == SRw && beats_q != 8'd0 && red_in_ready) || rd_r_take;
   end
 
@@ -478,7 +503,13 @@ module tessera_nic_responder #(
     a_msn_d      = a_msn_q;
     wr_addr_d    = wr_addr_q;
     wr_left_d    = wr_left_q;
+    ar_addr_d    = ar_addr_q;
+    ar_left_d    = ar_left_q;
     beats_d      = beats_q;
+    wl_d         = wl_q;
+    wblk_d       = wblk_q;
+    rblk_d       = rblk_q;
+    ab_d         = ab_q;
     wpos_d       = wpos_q;
     rd_d         = rd_q;
     sh_d         = sh_q;
@@ -513,6 +544,15 @@ module tessera_nic_responder #(
     end
     bcnt_d = bcnt_q + (aw_hs ? 8'd1 : 8'd0) - (b_hs ? 8'd1 : 8'd0);
     if (r_hs && rd_r_take) rd_rcv_d = rd_rcv_q + BufW'(1);
+    ab_d   = ab_q + (aw_hs ? 2'd1 : 2'd0) - (w_hs && axi_req_o.w.last ? 2'd1 : 2'd0);
+    if (aw_hs) begin
+      wr_addr_d = wr_addr_q + 32'(burst_bytes);
+      wr_left_d = wr_left_q - burst_bytes;
+    end
+    if (ar_hs) begin
+      ar_addr_d = ar_addr_q + 32'(ar_bytes);
+      ar_left_d = ar_left_q - ar_bytes;
+    end
 
     // ---- receive: beats into half rxh_q, then the RX check's verdict
     if (s_hs) begin
@@ -639,6 +679,12 @@ module tessera_nic_responder #(
               end else begin
                 wr_addr_d = chk_va[31:0];
                 wr_left_d = pay_len;
+                ar_addr_d = chk_va[31:0];
+                ar_left_d = pay_len;
+                beats_d   = 8'((14'(chk_va[4:0]) + 14'(pay_len) + 14'd31) >> 5);
+                wl_d      = 8'((14'(chk_va[4:0]) + 14'(pay_len) + 14'd31) >> 5);
+                wblk_d    = chk_va[7:5];
+                rblk_d    = chk_va[7:5];
                 berr_d    = 1'b0;
                 // buffer byte of the first beat's byte 0: pay_off - (addr % 32) >= 23
                 sbase     = pay_off - 7'(chk_va[4:0]);
@@ -662,6 +708,9 @@ module tessera_nic_responder #(
         if (rr_go) begin
           wr_addr_d = rr_addr_i[qp_lk_qp_i];
           wr_left_d = pay_len;
+          beats_d   = 8'((14'(rr_addr_i[qp_lk_qp_i][4:0]) + 14'(pay_len) + 14'd31) >> 5);
+          wl_d      = 8'((14'(rr_addr_i[qp_lk_qp_i][4:0]) + 14'(pay_len) + 14'd31) >> 5);
+          wblk_d    = rr_addr_i[qp_lk_qp_i][7:5];
           berr_d    = 1'b0;
           sbase     = pay_off - 7'(rr_addr_i[qp_lk_qp_i][4:0]);
           wpos_d    = 14'd0 - 14'(rr_addr_i[qp_lk_qp_i][4:0]);
@@ -673,28 +722,21 @@ module tessera_nic_responder #(
       SPrep: begin
         prev_d  = rd_data;
         rd_d    = rd_q + BufW'(1);
-        state_d = red_op_q != 2'd0 ? SAr : SAw;
+        state_d = red_op_q != 2'd0 ? SRw : SW;
       end
-      SAr: begin
-        if (ar_hs) state_d = SAw;
-      end
-      SAw: begin
-        if (aw_hs) begin
-          beats_d   = 8'(burst_beats);
-          wr_addr_d = wr_addr_q + 32'(burst_bytes);
-          wr_left_d = wr_left_q - burst_bytes;
-          state_d   = red_op_q != 2'd0 ? SRw : SW;
-        end
-      end
-      // read-modify-write: beats_q counts the R beats still to take
+      // read-modify-write: beats_q counts the R beats still to take, wl_q the W beats
       SRw: begin
         if (r_hs) begin
           prev_d  = rd_data;
           rd_d    = rd_q + BufW'(1);
           wpos_d  = wpos_q + 14'd32;
           beats_d = beats_q - 8'd1;
+          rblk_d  = rblk_q + 3'd1;
         end
-        if (w_hs && red_out_last) state_d = wr_left_q == '0 ? SB : SAr;
+        if (w_hs) begin
+          wl_d = wl_q - 8'd1;
+          if (wl_q == 8'd1) state_d = SB;
+        end
       end
       SW: begin
         if (w_hs) begin
@@ -702,7 +744,9 @@ module tessera_nic_responder #(
           rd_d    = rd_q + BufW'(1);
           wpos_d  = wpos_q + 14'd32;
           beats_d = beats_q - 8'd1;
-          if (beats_q == 8'd1) state_d = wr_left_q == '0 ? SB : SAw;
+          wl_d    = wl_q - 8'd1;
+          wblk_d  = wblk_q + 3'd1;
+          if (wl_q == 8'd1) state_d = SB;
         end
       end
       // the last write response in: commit in the same cycle (SCommit: a packet without
@@ -780,8 +824,8 @@ module tessera_nic_responder #(
         rd_plen_d = rd_plen;
         rd_rem_d  = rd_rem_q - 32'(rd_plen);
         rd_va_d   = rd_va_q + 32'(rd_plen);
-        wr_addr_d = rd_va_q;
-        wr_left_d = rd_plen;
+        ar_addr_d = rd_va_q;
+        ar_left_d = rd_plen;
         sh_d      = rd_va_q[4:0];
         rd_nrb_d  = BufW'((14'(rd_va_q[4:0]) + 14'(rd_plen) + 14'd31) >> 5);
         rd_nob_d  = BufW'((14'(rd_plen) + 14'd31) >> 5);
@@ -789,12 +833,9 @@ module tessera_nic_responder #(
         rd_d      = '0;
         state_d   = rd_plen == '0 ? SRdDesc : SRdAr;
       end
+      // the packet's AR bursts (256-byte blocks, as the reduce reads); R beats taken meanwhile
       SRdAr: begin
-        if (ar_hs) begin
-          wr_addr_d = wr_addr_q + 32'(burst_bytes);
-          wr_left_d = wr_left_q - burst_bytes;
-          if (wr_left_q == burst_bytes) state_d = SRdR;
-        end
+        if (ar_hs && ar_left_q == ar_bytes) state_d = SRdR;
       end
       SRdR: begin
         // every R beat in; an error response: NAK remote operational error (SCommit)
@@ -899,8 +940,14 @@ module tessera_nic_responder #(
       a_msn_q    <= '0;
       wr_addr_q  <= '0;
       wr_left_q  <= '0;
+      ar_addr_q  <= '0;
+      ar_left_q  <= '0;
       len_q      <= '0;
       beats_q    <= '0;
+      wl_q       <= '0;
+      wblk_q     <= '0;
+      rblk_q     <= '0;
+      ab_q       <= '0;
       wpos_q     <= '0;
       sh_q       <= '0;
       rd_q       <= '0;
@@ -955,7 +1002,13 @@ module tessera_nic_responder #(
       a_msn_q   <= a_msn_d;
       wr_addr_q <= wr_addr_d;
       wr_left_q <= wr_left_d;
+      ar_addr_q <= ar_addr_d;
+      ar_left_q <= ar_left_d;
       beats_q   <= beats_d;
+      wl_q      <= wl_d;
+      wblk_q    <= wblk_d;
+      rblk_q    <= rblk_d;
+      ab_q      <= ab_d;
       wpos_q    <= wpos_d;
       rd_q      <= rd_d;
       sh_q      <= sh_d;
@@ -980,7 +1033,7 @@ module tessera_nic_responder #(
         a_rmac_q <= qp_lk_rmac_i;
         a_rip_q  <= qp_lk_rip_i;
         len_q    <= pay_len;
-        red_op_q   <= mr_red_op_i;
+        red_op_q   <= is_rresp ? 2'd0 : mr_red_op_i;   // a READ response is a plain write
         red_bf16_q <= mr_red_bf16_i;
         p_imm_q    <= has_imm;
         p_dt_q     <= imm_dt;

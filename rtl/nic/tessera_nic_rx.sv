@@ -307,6 +307,8 @@ module tessera_nic_rx #(
     .mr_idx_i         (mr_idx),
     .mr_red_op_i      (mr_red_op),
     .mr_red_bf16_i    (mr_red_bf16),
+    .rd_alloc_i       (hwif_out.CACHE.rd_alloc.value),
+    .rd_class_i       (hwif_out.CACHE.rd_class.value),
     .axi_req_o,
     .axi_rsp_i,
     .ack_valid_o,

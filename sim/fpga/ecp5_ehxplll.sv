@@ -1,6 +1,7 @@
 // Simulation and lint model of the ECP5 PLL primitive EHXPLLL (the ports and parameters
 // the board tops use). Cycle level: CLKOP follows CLKI (the board tops configure the PLL
-// for an output at the input frequency); LOCK rises after 16 input clocks. Synthesis
+// for an output at the input frequency), CLKOS too when enabled (its phase is not
+// modelled); LOCK rises after 16 input clocks. Synthesis
 // uses the vendor cell instead (Yosys' ECP5 library), never this file.
 /* verilator lint_off DECLFILENAME */
 /* verilator lint_off UNUSEDPARAM */
@@ -66,7 +67,7 @@ module EHXPLLL #(
     else if (!cnt_q[4]) cnt_q <= cnt_q + 5'd1;
   end
   assign CLKOP    = CLKI;
-  assign CLKOS    = 1'b0;
+  assign CLKOS    = (CLKOS_ENABLE == "ENABLED") ? CLKI : 1'b0;
   assign CLKOS2   = 1'b0;
   assign CLKOS3   = 1'b0;
   assign LOCK     = cnt_q[4];

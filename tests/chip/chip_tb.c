@@ -20,6 +20,7 @@
 #include "tessera_sim.h"
 #include "tf.h"
 #include "tf_seed.h"
+#include "uart_bridge.h"
 
 #ifndef TSIM_CONFIG
 #define TSIM_CONFIG "proto"
@@ -48,6 +49,12 @@ static void usage(FILE *f) {
           "                        (`hostlink --dev tcp:PORT ...`, docs/hostlink.md) until one\n"
           "                        sends shutdown; --max-cycles limits the simulated time from\n"
           "                        the last reset (default 1G; a client's reset starts a new budget)\n"
+          "  --uart-tcp PORT       the chip's UART as a byte stream on 127.0.0.1:PORT (0: a free port,\n"
+          "                        printed), as a board's serial port: `hostlink --dev\n"
+          "                        serial-tcp:PORT`, nc or socat; with --elf the program is booted,\n"
+          "                        else the boot ROM runs (--flash: the image in the flash); until\n"
+          "                        SIGINT/SIGTERM or --max-cycles (default 2G)\n"
+          "  --uart-pty            the same on a new pseudo-terminal (its path is printed)\n"
           "  --hbm-latency N       HBM read latency in cycles (default %u)\n"
           "  --hbm-bw N            HBM bytes per cycle per channel (default %u)\n"
           "  --hbm-max-reads N     read bursts in flight per HBM channel (default %u)\n"
@@ -427,7 +434,7 @@ int main(int argc, char **argv) {
   tsim_link_cfg_default(&o.link);
   int have_seed = 0, list = 0;
   const char *elf = NULL, *uart_in = NULL;
-  int serve_port = 0;
+  int serve_port = 0, uart_tcp = -1, uart_pty = 0;
   unsigned shard_k = 0, shard_n = 1;
   const char *pats[64];
   unsigned npats = 0;
@@ -479,6 +486,12 @@ int main(int argc, char **argv) {
       NEEDV();
       if (!parse_u64(v, &n) || !n || n > 65535) goto bad;
       serve_port = (int)n;
+    } else if (!strcmp(a, "--uart-tcp")) {
+      NEEDV();
+      if (!parse_u64(v, &n) || n > 65535) goto bad;
+      uart_tcp = (int)n;
+    } else if (!strcmp(a, "--uart-pty")) {
+      uart_pty = 1;
     } else if (!strcmp(a, "--trace")) {
       NEEDV();
       o.trace = v;
@@ -591,7 +604,7 @@ int main(int argc, char **argv) {
   if (!have_seed) o.seed = tf_env_seed(1);
   o.progress = isatty(2);
 
-  if (o.chips && (serve_port || npats || list || uart_in)) {
+  if (o.chips && (serve_port || npats || list || uart_in || uart_tcp >= 0 || uart_pty)) {
     fprintf(stderr, "chip_tb: --chips runs --elf or an idle network; the nic suite's tests create their own chips\n");
     return 2;
   }
@@ -601,6 +614,16 @@ int main(int argc, char **argv) {
   }
   if (o.chips) return run_multi(elf, &o);
 
+  if (uart_tcp >= 0 || uart_pty) {
+    if ((uart_tcp >= 0 && uart_pty) || serve_port || npats || list || uart_in) {
+      fprintf(stderr, "chip_tb: --uart-tcp / --uart-pty run one chip (with --elf, --flash and the HBM options); "
+                      "not with each other, --serve, --test/--suite/--list or --uart-in\n");
+      return 2;
+    }
+    tsim_opts_t so;
+    sim_opts(&o, o.max_cycles, &so);
+    return uart_bridge(&so, elf, uart_tcp, uart_pty, o.progress);
+  }
   if (serve_port) {
     if (elf || npats || list) {
       fprintf(stderr, "chip_tb: --serve cannot be combined with --elf/--test/--suite/--list\n");

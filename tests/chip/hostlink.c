@@ -20,6 +20,8 @@
  *                    (refused without running the chip)
  *   serial           serial framing through the simulator's UART to the
  *                    firmware's frame handler: registers, memory, bus error
+ *   serial_resend    a corrupt request and a corrupt answer: each sent again, each
+ *                    request run once by the firmware
  *   dma_job ... (engine tests, need the queue managers in the chip; they fail
  *                if the configuration names queue slots the firmware did not find)
  *   coherence        a source range rewritten by the host before each copy job
@@ -59,6 +61,7 @@
 #include <unistd.h>
 
 #include "cp_model.h"
+#include "elf32.h"
 #include "elf32_bad.h"
 #include "hostlink.h"
 #include "mme_golden.h"
@@ -885,6 +888,91 @@ TF_TEST(hostlink, serial, 3000000) {
   uint32_t fw = 0;
   HL_CHECK(t, d, hl_read32(d, SYSC(FW_STATUS), &fw));
   TF_CHECK_EQ(t, fw & 0xFFu, 2u);
+  hl_close(d);
+  hl_close(local);
+  return TF_PASS;
+}
+
+/* serial_resend: the frames over a channel that corrupts one request and one answer.
+ * The corrupt request is dropped by the firmware (CRC); the host sends it again. The
+ * corrupt answer makes the host send its request again, same bytes and tag; the
+ * firmware answers from the answer it kept instead of running the request twice:
+ * fw_frames (requests the firmware ran) grows by one per distinct request. */
+typedef struct {
+  tsim_t *s;
+  size_t rd;                    /* UART log bytes consumed */
+  unsigned put_n, put_bad;      /* bytes sent; the one to corrupt (1-based, 0 none) */
+  unsigned req_n;               /* request frames started (A5 sent at a frame start) */
+  unsigned rsp_n, rsp_bad, skip;/* answers seen; the one whose tag byte to corrupt */
+} fch_t;
+static int fch_put(void *c, const uint8_t *b, size_t n) {
+  fch_t *f = c;
+  for (size_t i = 0; i < n; i++) {
+    uint8_t x = b[i];
+    if (i == 0 && x == 0xA5u) f->req_n++;
+    if (++f->put_n == f->put_bad) x ^= 0x10u;
+    tsim_uart_input(f->s, &x, 1);
+  }
+  return 0;
+}
+static int fch_get(void *c, uint64_t cycles) {
+  fch_t *f = c;
+  const uint64_t t0 = tsim_cycles(f->s);
+  while (tsim_uart_len(f->s) <= f->rd) {
+    if (tsim_cycles(f->s) - t0 >= cycles) return -1;
+    if (tsim_step(f->s, 40)) return -1;
+  }
+  uint8_t x = (uint8_t)tsim_uart_log(f->s)[f->rd++];
+  if (f->skip && !--f->skip) x ^= 0x01u;   /* the tag byte of the chosen answer */
+  if (x == 0xA6u && ++f->rsp_n == f->rsp_bad) f->skip = 2;
+  return x;
+}
+static int fch_idle(void *c, uint64_t cycles) { return tsim_step(((fch_t *)c)->s, cycles) ? -1 : 0; }
+static uint64_t fch_now(void *c) { return tsim_cycles(((fch_t *)c)->s); }
+static const hl_bytes_t fch_io = {fch_put, fch_get, fch_idle, fch_now, NULL};
+
+typedef struct {
+  const char *name;
+  uint32_t value;
+  int found;
+} symq_t;
+static void sym_find(void *c, const char *name, uint32_t value) {
+  symq_t *q = c;
+  if (!strcmp(name, q->name)) q->value = value, q->found = 1;
+}
+
+TF_TEST(hostlink, serial_resend, 8000000) {
+  hl_dev_t *local, *d = NULL;
+  DEV_OPEN(t, local, 1);
+  /* the address of fw_frames from the firmware's ELF */
+  FILE *fp = fopen(fw_elf(), "rb");
+  TF_CHECK(t, fp != NULL);
+  static uint8_t img[1u << 20];
+  const size_t n = fread(img, 1, sizeof img, fp);
+  fclose(fp);
+  elf32_t e;
+  char err[128];
+  TF_CHECK(t, elf32_parse(&e, img, n, err, sizeof err) == 0);
+  symq_t q = {"fw_frames", 0, 0};
+  elf32_symbols(&e, sym_find, &q);
+  TF_CHECK(t, q.found);
+  tsim_step(t->sim, 20000);   /* let the firmware's banner out before the frames */
+  fch_t f = {t->sim, tsim_uart_len(t->sim), 0, 5u + 3u, 0, 0, 4u, 0};   /* request 2's tag; answer 4 */
+  const uint32_t f0 = tsim_mem_read32(t->sim, q.value);
+  int rc = hl_open_serial_bytes(&fch_io, &f, &d);
+  if (rc) return tf_fail(t, "serial HELLO over the faulty channel: %s", hl_strerror(rc));
+  const uint32_t v0 = tf_rand32(t), v1 = tf_rand32(t);
+  uint32_t got = 0;
+  HL_CHECK(t, d, hl_write32(d, SYSC(SCRATCH0), v0));   /* request 2: corrupt, dropped, sent again */
+  HL_CHECK(t, d, hl_write32(d, SYSC(SCRATCH1), v1));   /* request 3 */
+  HL_CHECK(t, d, hl_read32(d, SYSC(SCRATCH0), &got));  /* request 4: its answer corrupt, sent again */
+  TF_CHECK_EQ(t, got, v0);
+  TF_CHECK_OK(t, tsim_host_read32(t->sim, SYSC(SCRATCH1), &got));
+  TF_CHECK_EQ(t, got, v1);
+  const uint32_t ran = tsim_mem_read32(t->sim, q.value) - f0;
+  tf_log(t, "%u request frames sent for 4 requests, %u run by the firmware", f.req_n, ran);
+  TF_CHECK_EQ(t, f.req_n, 6u);   /* HELLO, 2 (twice), 3, 4 (twice) */
+  TF_CHECK_EQ(t, ran, 4u);       /* the corrupt one not run, the resend of 4 not run again */
   hl_close(d);
   hl_close(local);
   return TF_PASS;

@@ -543,6 +543,16 @@ extern "C" {
 #define NIC__WR_CMSG_DATA__DATA_bw 32
 #define NIC__WR_CMSG_DATA__DATA_reset 0x0
 
+// reg - nic::CACHE
+#define NIC__CACHE__RD_ALLOC_bm 0x1
+#define NIC__CACHE__RD_ALLOC_bp 0
+#define NIC__CACHE__RD_ALLOC_bw 1
+#define NIC__CACHE__RD_ALLOC_reset 0x0
+#define NIC__CACHE__RD_CLASS_bm 0x30
+#define NIC__CACHE__RD_CLASS_bp 4
+#define NIC__CACHE__RD_CLASS_bw 2
+#define NIC__CACHE__RD_CLASS_reset 0x0
+
 // reg - nic::cnt_r_val_4e9a5f8e
 #define NIC__CNT_R_VAL_4E9A5F8E__VAL_bm 0xffffffff
 #define NIC__CNT_R_VAL_4E9A5F8E__VAL_bp 0
@@ -649,6 +659,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t WR_IMM;
     uint32_t WR_CMSG_ADDR;
     uint32_t WR_CMSG_DATA;
+    uint32_t CACHE;
+    uint8_t RESERVED_164_16f[0xc];
     uint32_t CNT_RD_REQ;
     uint32_t CNT_RD_RESP;
     uint32_t CNT_RD_PLACED;
@@ -656,7 +668,7 @@ typedef struct __attribute__ ((__packed__)) {
 } nic_t;
 
 
-static_assert(sizeof(nic_t) == 0x170, "Packing error");
+static_assert(sizeof(nic_t) == 0x180, "Packing error");
 
 #ifdef __cplusplus
 }

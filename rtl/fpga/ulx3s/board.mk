@@ -8,3 +8,4 @@ FPGA_SRCS          = $(RTL_SRCS) rtl/fpga/ulx3s/tessera_ulx3s_mgmt.sv rtl/fpga/u
 FPGA_FREQ_MHZ     := 25
 FPGA_NEXTPNR_ARGS := --85k --package CABGA381 --speed 6
 FPGA_MGMT         ?= 1
+FPGA_VLT          := rtl/fpga/ulx3s/waivers.vlt

@@ -5,8 +5,16 @@
 // 25 MHz gives the UART 115200 baud from an integer divisor (217, 0.04 % off).
 // SPI flash: the chip's flash controller (tessera_spiflash) drives the configuration
 // flash; its SCK leaves through USRMCLK (the CCLK pin has no user I/O otherwise), WP# and
-// HOLD# are held high. The SDRAM pins are declared and held inactive: the SDRAM
-// controller is not written yet (docs/fpga.md "Missing").
+// HOLD# are held high.
+// SDRAM (chip variant): the chip's two device-memory channels go through a two-to-one AXI
+// mux (tessera_axi_mem_mux) to the SDR SDRAM controller (tessera_sdram_ctrl, 25 MHz, CL 2).
+// Its DQ bus is an inferred tristate (Yosys/nextpnr put the enable into the I/O cell).
+// The SDRAM clock is the PLL's CLKOS, 25 MHz 45 degrees (5 ns) ahead of the controller
+// clock, forwarded to the pin through an ODDRX1F (D0 1, D1 0): the SDRAM samples a
+// command about 35 ns after the controller launched it (plus the pad delays), so setup
+// and hold both keep several ns, and the read data the SDRAM drives after that edge
+// is still valid at the controller's capture edge (CasLatency + 1 cycles after the
+// READ, docs/sdram.md). The management variant holds the SDRAM pins inactive.
 module tessera_ulx3s_top #(
   parameter     BootromHex = "",
   // 1: the management subsystem alone (tessera_ulx3s_mgmt) instead of the chip
@@ -37,8 +45,8 @@ module tessera_ulx3s_top #(
   inout  wire  [15:0] sdram_d_io
 );
   // ---------------------------------------------------------------- clock
-  logic clk, pll_lock;
-  logic [5:0] unused_pll;
+  logic clk, clk_sdram, pll_lock;
+  logic [4:0] unused_pll;
   EHXPLLL #(
     .PLLRST_ENA      ("DISABLED"),
     .INTFB_WAKE      ("DISABLED"),
@@ -53,6 +61,11 @@ module tessera_ulx3s_top #(
     .CLKOP_DIV       (24),
     .CLKOP_CPHASE    (11),
     .CLKOP_FPHASE    (0),
+    // SDRAM clock: same divider, CPHASE 3 VCO cycles (3 x 15 degrees) below CLKOP's
+    .CLKOS_ENABLE    (MgmtOnly != 0 ? "DISABLED" : "ENABLED"),
+    .CLKOS_DIV       (24),
+    .CLKOS_CPHASE    (8),
+    .CLKOS_FPHASE    (0),
     .FEEDBK_PATH     ("CLKOP"),
     .CLKFB_DIV       (1)
   ) u_pll (
@@ -71,13 +84,13 @@ module tessera_ulx3s_top #(
     .ENCLKOS2    (1'b0),
     .ENCLKOS3    (1'b0),
     .CLKOP       (clk),
-    .CLKOS       (unused_pll[0]),
-    .CLKOS2      (unused_pll[1]),
-    .CLKOS3      (unused_pll[2]),
+    .CLKOS       (clk_sdram),
+    .CLKOS2      (unused_pll[0]),
+    .CLKOS3      (unused_pll[1]),
     .LOCK        (pll_lock),
-    .INTLOCK     (unused_pll[3]),
-    .REFCLK      (unused_pll[4]),
-    .CLKINTFB    (unused_pll[5])
+    .INTLOCK     (unused_pll[2]),
+    .REFCLK      (unused_pll[3]),
+    .CLKINTFB    (unused_pll[4])
   );
 
   // ---------------------------------------------------------------- reset
@@ -132,6 +145,19 @@ module tessera_ulx3s_top #(
     assign chip_irq    = 1'b0;
     assign hmem_req    = '0;
     assign hbm_req     = '0;
+    // SDRAM pins inactive: CKE low, no command, DQ released
+    assign sdram_clk_o  = 1'b0;
+    assign sdram_cke_o  = 1'b0;
+    assign sdram_csn_o  = 1'b1;
+    assign sdram_wen_o  = 1'b1;
+    assign sdram_rasn_o = 1'b1;
+    assign sdram_casn_o = 1'b1;
+    assign sdram_a_o    = '0;
+    assign sdram_ba_o   = '0;
+    assign sdram_dqm_o  = 2'b11;
+    assign sdram_d_io   = 'z;
+    logic unused_sdram;
+    assign unused_sdram = ^{clk_sdram, sdram_d_io};
     assign host_gnt    = 1'b0;
     assign host_rvalid = 1'b0;
     assign host_err    = 1'b0;
@@ -142,8 +168,9 @@ module tessera_ulx3s_top #(
     logic         nic_tx_tvalid, nic_tx_tlast, nic_rx_tready;
     logic [255:0] nic_tx_tdata;
     logic [31:0]  nic_tx_tkeep;
-    // no host port on the board yet (hostlink talks over the UART); device memory and
-    // host memory are tied off until the SDRAM controller exists: an access there waits
+    // no host port on the board yet (hostlink talks over the UART); host memory is tied
+    // off (an access there waits); device memory is the SDRAM (below)
+    logic [tessera_cfg_pkg::HbmChannels-1:0][tessera_bus_pkg::AxiMemRspBits-1:0] hbm_rsp;
     tessera_top #(
       .BootromHex(BootromHex),
       .Platform  (1),
@@ -168,7 +195,7 @@ module tessera_ulx3s_top #(
       .host_err_o   (host_err),
       .host_irq_o   (host_irq),
       .hbm_req_o    (hbm_req),
-      .hbm_rsp_i    ('0),
+      .hbm_rsp_i    (hbm_rsp),
       .hmem_req_o   (hmem_req),
       .hmem_rsp_i   ('0),
       .trace_valid_o(trace_valid),
@@ -189,6 +216,54 @@ module tessera_ulx3s_top #(
     logic unused_nic;
     assign unused_nic = ^{nic_tx_tvalid, nic_tx_tdata, nic_tx_tkeep, nic_tx_tlast, nic_rx_tready};
     assign chip_irq = |host_irq;
+
+    // ------------------------------------------------------------ SDRAM
+    if (tessera_cfg_pkg::HbmChannels != 2) begin : gen_chan_check
+      $error("tessera_ulx3s_top: the SDRAM mux takes exactly two device-memory channels");
+    end
+    tessera_bus_pkg::axi_mem_req_t sd_req;
+    tessera_bus_pkg::axi_mem_rsp_t sd_rsp;
+    logic        sd_init_done, sd_dq_oe;
+    logic [15:0] sd_dq_out;
+    tessera_axi_mem_mux u_sdram_mux (
+      .clk_i    (clk),
+      .rst_ni   (rst_n),
+      .slv_req_i(hbm_req),
+      .slv_rsp_o(hbm_rsp),
+      .mst_req_o(sd_req),
+      .mst_rsp_i(sd_rsp)
+    );
+    tessera_sdram_ctrl #(
+      .ClkPeriodPs(40000),
+      .CasLatency (2)
+    ) u_sdram (
+      .clk_i      (clk),
+      .rst_ni     (rst_n),
+      .slv_req_i  (sd_req),
+      .slv_rsp_o  (sd_rsp),
+      .init_done_o(sd_init_done),
+      .sd_cke_o   (sdram_cke_o),
+      .sd_cs_n_o  (sdram_csn_o),
+      .sd_ras_n_o (sdram_rasn_o),
+      .sd_cas_n_o (sdram_casn_o),
+      .sd_we_n_o  (sdram_wen_o),
+      .sd_ba_o    (sdram_ba_o),
+      .sd_a_o     (sdram_a_o),
+      .sd_dqm_o   (sdram_dqm_o),
+      .sd_dq_o    (sd_dq_out),
+      .sd_dq_oe_o (sd_dq_oe),
+      .sd_dq_i    (sdram_d_io)
+    );
+    assign sdram_d_io = sd_dq_oe ? sd_dq_out : 16'hzzzz;
+    ODDRX1F u_sdram_clk (
+      .D0  (1'b1),
+      .D1  (1'b0),
+      .SCLK(clk_sdram),
+      .RST (1'b0),
+      .Q   (sdram_clk_o)
+    );
+    logic unused_sdram;
+    assign unused_sdram = sd_init_done;
   end
   logic unused_chip;
   assign unused_chip = ^{hmem_req, hbm_req, host_gnt, host_rvalid, host_rdata, host_err,
@@ -214,16 +289,6 @@ module tessera_ulx3s_top #(
   assign wifi_gpio0_o  = 1'b1;
   assign flash_wpn_o   = 1'b1;
   assign flash_holdn_o = 1'b1;
-  assign sdram_clk_o   = 1'b0;
-  assign sdram_cke_o   = 1'b0;
-  assign sdram_csn_o   = 1'b1;
-  assign sdram_wen_o   = 1'b1;
-  assign sdram_rasn_o  = 1'b1;
-  assign sdram_casn_o  = 1'b1;
-  assign sdram_a_o     = '0;
-  assign sdram_ba_o    = '0;
-  assign sdram_dqm_o   = 2'b11;
-  assign sdram_d_io    = 'z;
   logic unused_pins;
-  assign unused_pins = ^{btn_i[6:1], sdram_d_io, trace_pc[31:5], trace_pc[1:0]};
+  assign unused_pins = ^{btn_i[6:1], trace_pc[31:5], trace_pc[1:0]};
 endmodule

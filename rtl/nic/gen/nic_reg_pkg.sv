@@ -6,7 +6,7 @@ package nic_reg_pkg;
 
     localparam NIC_REG_TOP_DATA_WIDTH = 32;
     localparam NIC_REG_TOP_MIN_ADDR_WIDTH = 16;
-    localparam NIC_REG_TOP_SIZE = 'h170;
+    localparam NIC_REG_TOP_SIZE = 'h180;
 
     typedef struct packed {
         logic [1:0] next;
@@ -881,6 +881,19 @@ package nic_reg_pkg;
     } nic__WR_CMSG_DATA__out_t;
 
     typedef struct packed {
+        logic value;
+    } nic__CACHE__rd_alloc__out_t;
+
+    typedef struct packed {
+        logic [1:0] value;
+    } nic__CACHE__rd_class__out_t;
+
+    typedef struct packed {
+        nic__CACHE__rd_alloc__out_t rd_alloc;
+        nic__CACHE__rd_class__out_t rd_class;
+    } nic__CACHE__out_t;
+
+    typedef struct packed {
         nic__QP_SEL__out_t QP_SEL;
         nic__QP_LQPN__out_t QP_LQPN;
         nic__QP_DQPN__out_t QP_DQPN;
@@ -922,5 +935,6 @@ package nic_reg_pkg;
         nic__WR_IMM__out_t WR_IMM;
         nic__WR_CMSG_ADDR__out_t WR_CMSG_ADDR;
         nic__WR_CMSG_DATA__out_t WR_CMSG_DATA;
+        nic__CACHE__out_t CACHE;
     } nic__out_t;
 endpackage

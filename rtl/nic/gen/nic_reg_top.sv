@@ -166,6 +166,7 @@ module nic_reg_top (
         logic WR_IMM;
         logic WR_CMSG_ADDR;
         logic WR_CMSG_DATA;
+        logic CACHE;
         logic CNT_RD_REQ;
         logic CNT_RD_RESP;
         logic CNT_RD_PLACED;
@@ -418,18 +419,21 @@ module nic_reg_top (
         decoded_reg_strb.WR_CMSG_DATA = cpuif_req_masked & (cpuif_addr == 16'h15c);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h15c);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h15c);
-        decoded_reg_strb.CNT_RD_REQ = cpuif_req_masked & (cpuif_addr == 16'h160) & !cpuif_req_is_wr;
+        decoded_reg_strb.CACHE = cpuif_req_masked & (cpuif_addr == 16'h160);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h160);
-        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h160) & !cpuif_req_is_wr;
-        decoded_reg_strb.CNT_RD_RESP = cpuif_req_masked & (cpuif_addr == 16'h164) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h164);
-        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h164) & !cpuif_req_is_wr;
-        decoded_reg_strb.CNT_RD_PLACED = cpuif_req_masked & (cpuif_addr == 16'h168) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h168);
-        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h168) & !cpuif_req_is_wr;
-        decoded_reg_strb.CNT_RD_DROP = cpuif_req_masked & (cpuif_addr == 16'h16c) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h16c);
-        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h16c) & !cpuif_req_is_wr;
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h160);
+        decoded_reg_strb.CNT_RD_REQ = cpuif_req_masked & (cpuif_addr == 16'h170) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h170);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h170) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_RD_RESP = cpuif_req_masked & (cpuif_addr == 16'h174) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h174);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h174) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_RD_PLACED = cpuif_req_masked & (cpuif_addr == 16'h178) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h178);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h178) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_RD_DROP = cpuif_req_masked & (cpuif_addr == 16'h17c) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h17c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h17c) & !cpuif_req_is_wr;
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -750,6 +754,16 @@ module nic_reg_top (
                 logic load_next;
             } data;
         } WR_CMSG_DATA;
+        struct packed {
+            struct packed {
+                logic next;
+                logic load_next;
+            } rd_alloc;
+            struct packed {
+                logic [1:0] next;
+                logic load_next;
+            } rd_class;
+        } CACHE;
     } field_combo_t;
     field_combo_t field_combo;
 
@@ -1004,6 +1018,14 @@ module nic_reg_top (
                 logic [31:0] value;
             } data;
         } WR_CMSG_DATA;
+        struct packed {
+            struct packed {
+                logic value;
+            } rd_alloc;
+            struct packed {
+                logic [1:0] value;
+            } rd_class;
+        } CACHE;
     } field_storage_t;
     field_storage_t field_storage;
 
@@ -2319,6 +2341,52 @@ module nic_reg_top (
         end
     end
     assign hwif_out.WR_CMSG_DATA.data.value = field_storage.WR_CMSG_DATA.data.value;
+    // Field: nic.CACHE.rd_alloc
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CACHE.rd_alloc.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CACHE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CACHE.rd_alloc.value & ~decoded_wr_biten[0:0]) | (decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
+            load_next_c = '1;
+        end
+        field_combo.CACHE.rd_alloc.next = next_c;
+        field_combo.CACHE.rd_alloc.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CACHE.rd_alloc.value <= 1'h0;
+        end else begin
+            if(field_combo.CACHE.rd_alloc.load_next) begin
+                field_storage.CACHE.rd_alloc.value <= field_combo.CACHE.rd_alloc.next;
+            end
+        end
+    end
+    assign hwif_out.CACHE.rd_alloc.value = field_storage.CACHE.rd_alloc.value;
+    // Field: nic.CACHE.rd_class
+    always_comb begin
+        automatic logic [1:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CACHE.rd_class.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CACHE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CACHE.rd_class.value & ~decoded_wr_biten[5:4]) | (decoded_wr_data[5:4] & decoded_wr_biten[5:4]);
+            load_next_c = '1;
+        end
+        field_combo.CACHE.rd_class.next = next_c;
+        field_combo.CACHE.rd_class.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CACHE.rd_class.value <= 2'h0;
+        end else begin
+            if(field_combo.CACHE.rd_class.load_next) begin
+                field_storage.CACHE.rd_class.value <= field_combo.CACHE.rd_class.next;
+            end
+        end
+    end
+    assign hwif_out.CACHE.rd_class.value = field_storage.CACHE.rd_class.value;
 
     //--------------------------------------------------------------------------
     // Write response
@@ -2594,15 +2662,19 @@ module nic_reg_top (
             readback_data_var[31:0] = field_storage.WR_CMSG_DATA.data.value;
         end
         if(rd_mux_addr == 16'h160) begin
+            readback_data_var[0] = field_storage.CACHE.rd_alloc.value;
+            readback_data_var[5:4] = field_storage.CACHE.rd_class.value;
+        end
+        if(rd_mux_addr == 16'h170) begin
             readback_data_var[31:0] = hwif_in.CNT_RD_REQ.val.next;
         end
-        if(rd_mux_addr == 16'h164) begin
+        if(rd_mux_addr == 16'h174) begin
             readback_data_var[31:0] = hwif_in.CNT_RD_RESP.val.next;
         end
-        if(rd_mux_addr == 16'h168) begin
+        if(rd_mux_addr == 16'h178) begin
             readback_data_var[31:0] = hwif_in.CNT_RD_PLACED.val.next;
         end
-        if(rd_mux_addr == 16'h16c) begin
+        if(rd_mux_addr == 16'h17c) begin
             readback_data_var[31:0] = hwif_in.CNT_RD_DROP.val.next;
         end
         readback_data = readback_data_var;
