@@ -59,7 +59,11 @@ package tessera_nic_pkg;
   localparam int unsigned CntMsgs      = 16;  // immediates delivered as messages (sync-object updates)
   localparam int unsigned CntDropImm   = 17;  // out-of-order immediate while another waits on its QP
   localparam int unsigned CntNakInval  = 18;  // NAK invalid request sent (bad sync-object index, misaligned reduce)
-  localparam int unsigned NumCnt       = 19;
+  localparam int unsigned CntRdReq     = 19;  // READ requests answered (duplicates included)
+  localparam int unsigned CntRdResp    = 20;  // READ response packets sent
+  localparam int unsigned CntRdPlaced  = 21;  // READ responses placed for a local requester
+  localparam int unsigned CntRdDrop    = 22;  // READ responses dropped (not the one expected)
+  localparam int unsigned NumCnt       = 23;
 
   // AETH syndromes the responder sends
   localparam logic [7:0] SynAck       = 8'h1F;

@@ -123,7 +123,10 @@ module tessera_nic_port #(
   logic [23:0]                ack_d_dqpn, ack_d_psn, ack_d_msn;
   logic [47:0]                ack_d_dmac;
   logic [31:0]                ack_d_dip;
-  logic [7:0]                 ack_d_syn;
+  logic [7:0]                 ack_d_syn, ack_d_op;
+  logic [12:0]                ack_d_len;
+  logic                       rp_tvalid, rp_tready, rp_tlast;
+  logic [255:0]               rp_tdata;
   logic [NQp-1:0]             req_err_pulse;
   logic [23:0]                alk_qpn;
   logic                       alk_hit, cmd_done;
@@ -134,6 +137,32 @@ module tessera_nic_port #(
   logic [NQp-1:0][47:0]       qp_rmac;
   logic [NQp-1:0][31:0]       qp_rip;
   logic [NQp-1:0]             qp_sel;
+
+  // READ responses: what each requester expects (QPs without a requester expect none)
+  logic [NReqQp-1:0]       rq_rd_act;
+  logic [NReqQp-1:0][23:0] rq_rd_psn, rq_rd_end;
+  logic [NReqQp-1:0][31:0] rq_rd_addr;
+  logic [NReqQp-1:0][12:0] rq_rd_len;
+  logic [NQp-1:0]          rr_act;
+  logic [NQp-1:0][23:0]    rr_psn, rr_end;
+  logic [NQp-1:0][31:0]    rr_addr;
+  logic [NQp-1:0][12:0]    rr_len;
+  logic                    rr_done, rr_gap, rr_err;
+  logic [QpW-1:0]          rr_qp;
+  always_comb begin
+    rr_act  = '0;
+    rr_psn  = '0;
+    rr_end  = '0;
+    rr_addr = '0;
+    rr_len  = '0;
+    for (int unsigned q = 0; q < NReqQp; q++) begin
+      rr_act[q]  = rq_rd_act[q];
+      rr_psn[q]  = rq_rd_psn[q];
+      rr_end[q]  = rq_rd_end[q];
+      rr_addr[q] = rq_rd_addr[q];
+      rr_len[q]  = rq_rd_len[q];
+    end
+  end
 
   logic        rm_valid, rm_ready;
   logic [31:0] rm_addr, rm_data;
@@ -167,6 +196,21 @@ module tessera_nic_port #(
     .ack_syndrome_o(ack_d_syn),
     .ack_psn_o     (ack_d_psn),
     .ack_msn_o     (ack_d_msn),
+    .ack_opcode_o  (ack_d_op),
+    .ack_len_o     (ack_d_len),
+    .pay_tvalid_o  (rp_tvalid),
+    .pay_tready_i  (rp_tready),
+    .pay_tdata_o   (rp_tdata),
+    .pay_tlast_o   (rp_tlast),
+    .rr_act_i      (rr_act),
+    .rr_psn_i      (rr_psn),
+    .rr_end_i      (rr_end),
+    .rr_addr_i     (rr_addr),
+    .rr_len_i      (rr_len),
+    .rr_done_o     (rr_done),
+    .rr_gap_o      (rr_gap),
+    .rr_err_o      (rr_err),
+    .rr_qp_o       (rr_qp),
     .msg_valid_o   (rm_valid),
     .msg_ready_i   (rm_ready),
     .msg_addr_o    (rm_addr),
@@ -266,6 +310,7 @@ module tessera_nic_port #(
     logic [63:0] va;
     logic [31:0] rkey;
     logic [31:0] len;
+    logic        rd;
     logic        imm_en;
     logic [31:0] imm;
     logic        cmsg_en;
@@ -301,8 +346,8 @@ module tessera_nic_port #(
     if (wq_push) begin
       wq_q[wq_wr_q[WqW-1:0]] <= {hwif.WR_QP.qp.value, hwif.WR_ID.id.value, hwif.WR_LADDR.addr.value,
                                  hwif.WR_VA_HI.addr.value, hwif.WR_VA_LO.addr.value,
-                                 hwif.WR_RKEY.rkey.value, hwif.WR_LEN.len.value,
-                                 hwif.WR_FLAGS.imm.value, hwif.WR_IMM.imm.value,
+                                 hwif.WR_RKEY.rkey.value, hwif.WR_LEN.len.value, hwif.WR_FLAGS.read.value,
+                                 hwif.WR_FLAGS.imm.value && !hwif.WR_FLAGS.read.value, hwif.WR_IMM.imm.value,
                                  hwif.WR_FLAGS.cmsg.value, hwif.WR_CMSG_ADDR.addr.value,
                                  hwif.WR_CMSG_DATA.data.value};
     end
@@ -520,6 +565,7 @@ module tessera_nic_port #(
     .wr_va_i        (wq_head.va),
     .wr_rkey_i      (wq_head.rkey),
     .wr_len_i       (wq_head.len),
+    .wr_read_i      (wq_head.rd),
     .wr_imm_en_i    (wq_head.imm_en),
     .wr_imm_i       (wq_head.imm),
     .wr_cmsg_en_i   (wq_head.cmsg_en),
@@ -538,6 +584,15 @@ module tessera_nic_port #(
     .ack_syndrome_i (ak_syn_q),
     .ack_psn_i      (ak_psn),
     .ack_msn_i      (ak_msn_q),
+    .rd_act_o       (rq_rd_act),
+    .rd_psn_o       (rq_rd_psn),
+    .rd_end_o       (rq_rd_end),
+    .rd_addr_o      (rq_rd_addr),
+    .rd_len_o       (rq_rd_len),
+    .rr_done_i      (rr_done && 32'(rr_qp) < NReqQp),
+    .rr_gap_i       (rr_gap && 32'(rr_qp) < NReqQp),
+    .rr_err_i       (rr_err && 32'(rr_qp) < NReqQp),
+    .rr_qp_i        (RqW'(rr_qp)),
     .m_arid_o       (ar_id),
     .m_araddr_o     (ar_addr),
     .m_arlen_o      (ar_len),
@@ -616,7 +671,7 @@ module tessera_nic_port #(
   assign req_ar_ready = !ar_rx && axi_rsp_i.ar_ready;
 
   // ------------------------------------------------------------ ACK framer
-  logic         a_tvalid, a_tready, a_tlast, a_pay_err_unused, a_s_tready_unused, a_idle;
+  logic         a_tvalid, a_tready, a_tlast, a_pay_err_unused, a_idle;
   logic [255:0] a_tdata;
   logic [31:0]  a_tkeep;
 
@@ -633,7 +688,7 @@ module tessera_nic_port #(
     .desc_ttl_i     (hwif.PORT_CFG.ttl.value),
     .desc_ip_id_i   (16'h0000),
     .desc_sport_i   (sport_q[ack_d_qp]),
-    .desc_opcode_i  (OpAck),
+    .desc_opcode_i  (ack_d_op),
     .desc_se_i      (1'b0),
     .desc_migreq_i  (1'b0),
     .desc_pkey_i    (hwif.PORT_CFG.pkey.value),
@@ -646,12 +701,12 @@ module tessera_nic_port #(
     .desc_syndrome_i(ack_d_syn),
     .desc_msn_i     (ack_d_msn),
     .desc_imm_i     (32'h0),
-    .desc_len_i     (13'd0),
-    .s_tvalid_i     (1'b0),
-    .s_tready_o     (a_s_tready_unused),
-    .s_tdata_i      ('0),
-    .s_tkeep_i      ('0),
-    .s_tlast_i      (1'b0),
+    .desc_len_i     (ack_d_len),
+    .s_tvalid_i     (rp_tvalid),
+    .s_tready_o     (rp_tready),
+    .s_tdata_i      (rp_tdata),
+    .s_tkeep_i      ('1),
+    .s_tlast_i      (rp_tlast),
     .m_tvalid_o     (a_tvalid),
     .m_tready_i     (a_tready),
     .m_tdata_o      (a_tdata),
@@ -798,7 +853,7 @@ module tessera_nic_port #(
                    {hwif.IRQ_EN.cpl_err.value, hwif.IRQ_EN.cpl.value, hwif.IRQ_EN.err.value});
 
   logic unused;
-  assign unused = ^{rx_irq_unused, ak_len_unused, a_pay_err_unused, a_s_tready_unused,
+  assign unused = ^{rx_irq_unused, ak_len_unused, a_pay_err_unused,
                     qp_sel, qp_mtu, qp_dqpn, qp_sq_psn, qp_rmac, qp_rip, hwif, axi_rsp_i.r.user};
 
 endmodule

@@ -43,7 +43,21 @@
 // (wr_cmsg_en_i, address and data) travels with the work request and leaves with
 // its completion (cpl_cmsg_*), for the port to send when the status is OK.
 //
-// Limits: local addresses are multiples of DataBytes; two packets in work.
+// RDMA READ (wr_read_i; docs/nic.md "RDMA READ"): a READ work request starts when
+// every PSN before it is acknowledged and holds the QP's new packets until it
+// completes. It sends one READ request (PSN nxt, the whole length) and takes
+// ceil(len / MTU) PSNs (at least one). The port's responder places the response
+// packets: rd_* tell it the response PSN expected next, its local address and
+// length; rr_done_i (that packet is in memory) moves the expected PSN; after the
+// last one the READ completes and the next PSN follows its response PSNs. A
+// response past the expected one (rr_gap_i: one was lost) or cfg_rto_i cycles
+// without a placed response send the READ request again for the rest: PSN = the
+// expected PSN, VA and length advanced by the bytes placed (go-back-N); the
+// timeouts count against cfg_retry_i as for WRITEs. A NAK ends it with status 2,
+// a local write error (rr_err_i) with status 3.
+//
+// Limits: local addresses of WRITEs are multiples of DataBytes (READs: any);
+// two packets in work; one READ at a time, alone in flight.
 module tessera_nic_requester #(
   parameter int unsigned NWr       = 8,     // work requests held (power of 2)
   parameter logic [4:0]  AxiId     = 5'd4,
@@ -82,6 +96,7 @@ module tessera_nic_requester #(
   input  logic [63:0]            wr_va_i,
   input  logic [31:0]            wr_rkey_i,
   input  logic [31:0]            wr_len_i,
+  input  logic                   wr_read_i,       // RDMA READ: remote va -> local laddr
   input  logic                   wr_imm_en_i,     // the last packet carries wr_imm_i
   input  logic [31:0]            wr_imm_i,
   input  logic                   wr_cmsg_en_i,    // completion message
@@ -100,6 +115,15 @@ module tessera_nic_requester #(
   input  logic [7:0]             ack_syndrome_i,
   input  logic [23:0]            ack_psn_i,
   input  logic [23:0]            ack_msn_i,
+  // READ responses: the one expected next (for the port's responder, which places it)
+  output logic                   rd_act_o,        // a READ waits for response rd_psn_o
+  output logic [23:0]            rd_psn_o,
+  output logic [23:0]            rd_end_o,        // the PSN after its last response
+  output logic [31:0]            rd_addr_o,       // local address of that response's payload
+  output logic [12:0]            rd_len_o,        // its payload bytes
+  input  logic                   rr_done_i,       // pulse: response rd_psn_o placed
+  input  logic                   rr_gap_i,        // pulse: a response past rd_psn_o came
+  input  logic                   rr_err_i,        // pulse: writing a response failed (AXI)
   // AXI4 read master (payload)
   output logic [4:0]             m_arid_o,
   output logic [31:0]            m_araddr_o,
@@ -148,6 +172,7 @@ module tessera_nic_requester #(
   logic [31:0] wr_rkey_q [NWr];
   logic [31:0] wr_len_q  [NWr];
   logic [23:0] wr_last_q [NWr];
+  logic        wr_read_q [NWr];
   logic        wr_imm_en_q [NWr];
   logic [31:0] wr_imm_q  [NWr];
   logic        wr_cmsg_en_q [NWr];
@@ -202,6 +227,18 @@ module tessera_nic_requester #(
   logic [WrW-1:0] pick_wr;
   logic [31:0]  pick_off;
 
+  // ---- READ in flight
+  logic         rd_act_q, rd_act_d;      // a READ waits for its responses
+  logic         rd_req_q, rd_req_d;      // its request (first or again) is to be sent
+  logic         rd_gap_q, rd_gap_d;      // re-requested after a gap, no progress since
+  logic [WrW-1:0] rd_wr_q, rd_wr_d;      // its work request
+  logic [23:0]  rd_exp_q, rd_exp_d, rd_end_q, rd_end_d;
+  logic [31:0]  rd_off_q, rd_off_d;      // bytes placed
+  logic [31:0]  rd_tmr_q, rd_tmr_d;
+  logic [31:0]  rd_rest;
+  logic [23:0]  rd_npk;
+  logic         rd_start;
+
   logic [12:0]  mtu_bytes;
   logic [7:0]   inflight;                    // nxt - una, 0..128
   assign mtu_bytes = 13'(13'd128 << cfg_mtu_i);
@@ -223,8 +260,22 @@ module tessera_nic_requester #(
     end
   end
 
+  // a new packet of work request sendp; a READ starts only with nothing in flight
   logic new_ok;
-  assign new_ok = sendp_q != tail_q && inflight < 8'(Win) && !err_q;
+  assign new_ok   = sendp_q != tail_q && inflight < 8'(Win) && !err_q && !rd_act_q &&
+                    (!wr_read_q[sendp_q[WrW-1:0]] || una_q == nxt_q);
+  assign rd_start = wr_read_q[sendp_q[WrW-1:0]];
+  assign rd_rest  = wr_len_q[rd_wr_q] - rd_off_q;
+  always_comb begin
+    logic [32:0] up;
+    up     = 33'(wr_len_q[sendp_q[WrW-1:0]]) + 33'(mtu_bytes) - 33'd1;
+    rd_npk = wr_len_q[sendp_q[WrW-1:0]] == '0 ? 24'd1 : 24'(up >> (4'd7 + 4'(cfg_mtu_i)));
+  end
+  assign rd_act_o  = rd_act_q && !err_q;
+  assign rd_psn_o  = rd_exp_q;
+  assign rd_end_o  = rd_end_q;
+  assign rd_addr_o = wr_laddr_q[rd_wr_q] + rd_off_q;
+  assign rd_len_o  = rd_rest < 32'(mtu_bytes) ? 13'(rd_rest) : mtu_bytes;
 
   // reads: the head's, then the next packet's
   assign hd     = pq_rd_q;
@@ -257,7 +308,8 @@ module tessera_nic_requester #(
     logic [6:0]  trig_rel;
     logic [31:0] rest;
     logic [12:0] n_len;
-    logic        n_ackreq, pop;
+    logic        n_ackreq, pop, tmo_fire;
+    tmo_fire   = 1'b0;
 
     head_d     = head_q;
     sendp_d    = sendp_q;
@@ -289,6 +341,14 @@ module tessera_nic_requester #(
     e_ar_addr_d = e_ar_addr_q;
     e_ar_left_d = e_ar_left_q;
     e_r_left_d = e_r_left_q;
+    rd_act_d   = rd_act_q;
+    rd_req_d   = rd_req_q;
+    rd_gap_d   = rd_gap_q;
+    rd_wr_d    = rd_wr_q;
+    rd_exp_d   = rd_exp_q;
+    rd_end_d   = rd_end_q;
+    rd_off_d   = rd_off_q;
+    rd_tmr_d   = rd_tmr_q;
     n_len      = '0;
     n_ackreq   = 1'b0;
     pop        = 1'b0;
@@ -362,23 +422,59 @@ module tessera_nic_requester #(
       end
     end
 
+    // READ: a response placed, a gap, a write error, the timer
+    if (rd_act_q && !err_q) begin
+      rd_tmr_d = rd_tmr_q + 32'd1;
+      if (rr_done_i) begin
+        rd_exp_d = rd_exp_q + 24'd1;
+        rd_off_d = rd_off_q + 32'(rd_len_o);
+        rd_tmr_d = '0;
+        tmo_d    = '0;
+        rd_gap_d = 1'b0;
+        if (rd_exp_q + 24'd1 == rd_end_q) begin
+          // complete: the next PSN follows the response PSNs
+          rd_act_d = 1'b0;
+          rd_req_d = 1'b0;
+          una_d    = rd_end_q;
+          nxt_d    = rd_end_q;
+        end
+      end else if (rr_gap_i && !rd_gap_q) begin
+        rd_req_d = 1'b1;
+        rd_gap_d = 1'b1;
+        rd_tmr_d = '0;
+      end else if (rd_tmr_q >= cfg_rto_i) begin
+        rd_tmr_d = '0;
+        tmo_fire = 1'b1;
+      end
+      if (rr_err_i) begin
+        err_d = 1'b1;
+        est_d = CplLocal;
+      end
+    end
+
     // retransmission timer
     if (una_d == nxt_q || err_q) begin
       timer_d = '0;
     end else if (una_d == una_q) begin
       timer_d = timer_q + 32'd1;
       if (timer_q >= cfg_rto_i) begin
-        timer_d = '0;
-        ntmo_d  = ntmo_q + 32'd1;
-        if (tmo_q >= cfg_retry_i) begin
-          err_d = 1'b1;
-          est_d = CplRetry;
-        end else begin
-          tmo_d = tmo_q + 8'd1;
-          for (int unsigned i = 0; i < Win; i++) begin
-            if (8'(7'(7'(i) - una_q[6:0])) < inflight && !sacked_q[i]) begin
-              pend_d[i] = 1'b1;
-            end
+        timer_d  = '0;
+        tmo_fire = 1'b1;
+      end
+    end
+    // a timeout (of the PSNs in flight, or of a READ waiting: never both): resend every
+    // PSN in flight not selectively acknowledged, or the READ request for the rest
+    if (tmo_fire) begin
+      ntmo_d = ntmo_q + 32'd1;
+      if (tmo_q >= cfg_retry_i) begin
+        err_d = 1'b1;
+        est_d = CplRetry;
+      end else begin
+        tmo_d = tmo_q + 8'd1;
+        if (rd_act_q) rd_req_d = 1'b1;
+        for (int unsigned i = 0; i < Win; i++) begin
+          if (8'(7'(7'(i) - una_q[6:0])) < inflight && !sacked_q[i]) begin
+            pend_d[i] = 1'b1;
           end
         end
       end
@@ -413,6 +509,27 @@ module tessera_nic_requester #(
       pick_off    = slot_off_q[pick_slot];
       pend_d[pick_slot] = 1'b0;
       nres_d      = nres_q + 32'd1;
+    end else if (!err_q && rd_act_q && rd_req_q) begin
+      // the READ request again, for the rest
+      pick        = 1'b1;
+      pick_resend = 1'b1;
+      pick_psn    = rd_exp_q;
+      pick_wr     = rd_wr_q;
+      pick_off    = rd_off_q;
+      rd_req_d    = 1'b0;
+      rd_tmr_d    = '0;
+      nres_d      = nres_q + 32'd1;
+    end else if (new_ok && rd_start) begin
+      // a READ: one request, its response PSNs nxt .. nxt + npk - 1
+      pick      = 1'b1;
+      rd_act_d  = 1'b1;
+      rd_req_d  = 1'b0;
+      rd_gap_d  = 1'b0;
+      rd_wr_d   = sendp_q[WrW-1:0];
+      rd_exp_d  = nxt_q;
+      rd_end_d  = nxt_q + rd_npk;
+      rd_off_d  = '0;
+      rd_tmr_d  = '0;
     end else if (new_ok) begin
       pick      = 1'b1;
       slot_we   = 1'b1;
@@ -420,7 +537,29 @@ module tessera_nic_requester #(
       pend_d[pick_slot]   = 1'b0;
       nxt_d     = nxt_q + 24'd1;
     end
-    if (pick) begin
+    if (pick && wr_read_q[pick_wr]) begin
+      // READ request: RETH with the rest's VA and length, no payload
+      rest     = wr_len_q[pick_wr] - pick_off;
+      e_len_d[pq_wr_q]     = '0;
+      e_ackreq_d[pq_wr_q]  = 1'b1;
+      e_psn_d[pq_wr_q]     = pick_psn;
+      e_rkey_d[pq_wr_q]    = wr_rkey_q[pick_wr];
+      e_imm_d[pq_wr_q]     = '0;
+      e_op_d[pq_wr_q]      = 8'h0C;
+      e_va_d[pq_wr_q]      = wr_va_q[pick_wr] + 64'(pick_off);
+      e_dmalen_d[pq_wr_q]  = rest;
+      e_ar_left_d[pq_wr_q] = '0;
+      e_r_left_d[pq_wr_q]  = '0;
+      e_desc_d[pq_wr_q]    = 1'b1;
+      pq_wr_d = !pq_wr_q;
+      npkt_d  = npkt_q + 32'd1;
+      if (!pick_resend) begin
+        last_set = 1'b1;
+        last_psn = nxt_q + rd_npk - 24'd1;
+        sendp_d  = sendp_q + 1'b1;
+        woff_d   = '0;
+      end
+    end else if (pick) begin
       rest     = wr_len_q[pick_wr] - pick_off;
       n_len    = rest < 32'(mtu_bytes) ? 13'(rest) : mtu_bytes;
       n_ackreq = rest <= 32'(mtu_bytes);
@@ -477,6 +616,9 @@ module tessera_nic_requester #(
       tmo_d    = '0;
       err_d    = 1'b0;
       est_d    = CplOk;
+      rd_act_d = 1'b0;
+      rd_req_d = 1'b0;
+      rd_gap_d = 1'b0;
     end
   end
 
@@ -516,7 +658,23 @@ module tessera_nic_requester #(
       sent_q      <= '0;
       slot_wr_q   <= '0;
       slot_off_q  <= '0;
+      rd_act_q    <= 1'b0;
+      rd_req_q    <= 1'b0;
+      rd_gap_q    <= 1'b0;
+      rd_wr_q     <= '0;
+      rd_exp_q    <= '0;
+      rd_end_q    <= '0;
+      rd_off_q    <= '0;
+      rd_tmr_q    <= '0;
     end else begin
+      rd_act_q    <= rd_act_d;
+      rd_req_q    <= rd_req_d;
+      rd_gap_q    <= rd_gap_d;
+      rd_wr_q     <= rd_wr_d;
+      rd_exp_q    <= rd_exp_d;
+      rd_end_q    <= rd_end_d;
+      rd_off_q    <= rd_off_d;
+      rd_tmr_q    <= rd_tmr_d;
       head_q      <= head_d;
       sendp_q     <= sendp_d;
       tail_q      <= tail_d;
@@ -566,6 +724,7 @@ module tessera_nic_requester #(
       wr_va_q[tail_q[WrW-1:0]]    <= wr_va_i;
       wr_rkey_q[tail_q[WrW-1:0]]  <= wr_rkey_i;
       wr_len_q[tail_q[WrW-1:0]]   <= wr_len_i;
+      wr_read_q[tail_q[WrW-1:0]]  <= wr_read_i;
       wr_imm_en_q[tail_q[WrW-1:0]]    <= wr_imm_en_i;
       wr_imm_q[tail_q[WrW-1:0]]       <= wr_imm_i;
       wr_cmsg_en_q[tail_q[WrW-1:0]]   <= wr_cmsg_en_i;
@@ -641,10 +800,11 @@ module tessera_nic_requester #(
   logic unused;
   assign unused = ^{m_rlast_i, m_rresp_i[0], pay_err_unused};
 
-  assign want_o         = pq_cnt_q != 2'd2 && !err_q && (res_found || new_ok);
+  assign want_o         = pq_cnt_q != 2'd2 && !err_q && (res_found || new_ok || (rd_act_q && rd_req_q));
   assign busy_o         = pq_cnt_q != 2'd0;
   assign err_o          = err_q;
-  assign idle_o         = pq_cnt_q == 2'd0 && una_q == nxt_q && sendp_q == tail_q && fr_idle;
+  assign idle_o         = pq_cnt_q == 2'd0 && una_q == nxt_q && sendp_q == tail_q && fr_idle &&
+                          !(rd_act_q && !err_q);
   assign cnt_pkts_o     = npkt_q;
   assign cnt_resends_o  = nres_q;
   assign cnt_timeouts_o = ntmo_q;

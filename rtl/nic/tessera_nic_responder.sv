@@ -28,6 +28,25 @@
 //     leaves on msg_* before the acknowledgement. An immediate placed out of
 //     order waits in a per-QP register; a second out-of-order immediate on the
 //     same QP is dropped unacknowledged (resent later by the requester);
+//   - RDMA READ request (docs/nic.md "RDMA READ"): at ePSN, or before it (a
+//     duplicate, executed again as the IBA asks), with R_Key, bounds and the read
+//     right checked over the RETH's DMA length (else NAK remote access, QP to
+//     ERROR): the bytes are read through the AXI4 master one response packet
+//     (up to the QP's MTU) at a time, its ARs split at 256-byte boundaries and
+//     all issued at once as a reduce WRITE's (with the same cache hints), into
+//     the buffer half that held the request,
+//     then sent through the acknowledgement descriptor with its payload stream
+//     (READ response first / middle / last / only, PSNs from the request's, AETH
+//     ACK with MSN); an AXI error sends NAK remote operational error instead of
+//     that packet. At ePSN, ePSN then moves past the response PSNs and MSN + 1.
+//     A READ request past ePSN on a selective QP is dropped (the requester's
+//     timer resends it); on a go-back-N QP it is a hole as any packet;
+//   - RDMA READ responses (0x0D..0x10) for a READ of this port's requester of the
+//     QP: the one it expects next (rr_psn_i, length rr_len_i) is written to
+//     rr_addr_i like a WRITE's payload (no region check: the requester's own
+//     work request names the local address), then rr_done_o; one past it (a
+//     response was lost) is dropped with rr_gap_o; any other is dropped;
+//     no acknowledgement is sent for a response, and the window is not touched;
 //   - for a packet into a reduce region (the region's reduce op, docs/nic.md
 //     "Reduction on receive"): NAK invalid request if the address or length is
 //     not a multiple of the element size; else the ARs of every burst of the
@@ -69,6 +88,17 @@ module tessera_nic_responder #(
   input  logic [23:0]                  qp_lk_dqpn_i,
   input  logic [47:0]                  qp_lk_rmac_i,
   input  logic [31:0]                  qp_lk_rip_i,
+  input  logic [NQp-1:0][2:0]          qp_mtu_i,        // every QP's MTU code (READ responses)
+  // READ responses for the port's requesters: the response each QP expects next
+  input  logic [NQp-1:0]               rr_act_i,
+  input  logic [NQp-1:0][23:0]         rr_psn_i,
+  input  logic [NQp-1:0][23:0]         rr_end_i,
+  input  logic [NQp-1:0][31:0]         rr_addr_i,
+  input  logic [NQp-1:0][12:0]         rr_len_i,
+  output logic                         rr_done_o,       // pulse: placed
+  output logic                         rr_gap_o,        // pulse: a later one came
+  output logic                         rr_err_o,        // pulse: its write failed
+  output logic [QpW-1:0]               rr_qp_o,
   output logic                         qp_err_o,        // move qp_err_qp_o to ERROR
   output logic [QpW-1:0]               qp_err_qp_o,
   // window load when a QP enters RTR (from the QP table)
@@ -79,6 +109,7 @@ module tessera_nic_responder #(
   output logic [31:0]                  mr_rkey_o,
   output logic [63:0]                  mr_va_o,
   output logic [31:0]                  mr_len_o,
+  output logic                         mr_write_o,      // 1: check the write right, 0: the read right
   input  logic [1:0]                   mr_err_i,
   input  logic [MrW-1:0]               mr_idx_i,
   input  logic [1:0]                   mr_red_op_i,     // the region's reduce op: 0 plain WRITE
@@ -99,6 +130,13 @@ module tessera_nic_responder #(
   output logic [7:0]                   ack_syndrome_o,
   output logic [23:0]                  ack_psn_o,
   output logic [23:0]                  ack_msn_o,
+  output logic [7:0]                   ack_opcode_o,    // ACKNOWLEDGE, or a READ response
+  output logic [12:0]                  ack_len_o,       // payload bytes (READ response)
+  // payload of a READ response descriptor, after its handshake (tessera_nic_tx_frame s_t*)
+  output logic                         pay_tvalid_o,
+  input  logic                         pay_tready_i,
+  output logic [255:0]                 pay_tdata_o,
+  output logic                         pay_tlast_o,
   // messages of WRITEs with immediate: a 32-bit write of data to addr (Sync Manager SOB_ADD)
   input  logic [31:0]                  sob_add_base_i,
   output logic                         msg_valid_o,
@@ -117,8 +155,9 @@ module tessera_nic_responder #(
   localparam int unsigned HdrBytes = 74;   // Ethernet .. BTH + RETH + ImmDt
   localparam int unsigned BufW     = $clog2(BufBeats + 1);
 
-  typedef enum logic [3:0] {
-    SIdle, SCheck, SPrep, SW, SRw, SB, SCommit, SAdv, SMsg, SAck
+  typedef enum logic [4:0] {
+    SIdle, SCheck, SPrep, SW, SRw, SB, SCommit, SAdv, SMsg, SAck,
+    SRdNext, SRdAr, SRdR, SRdDesc, SRdPay, SRdEnd, SRdFin
   } state_e;
 
   state_e state_q, state_d;        // the packet in half pxh_q
@@ -150,6 +189,7 @@ module tessera_nic_responder #(
   logic [6:0]  pay_off;
   logic [31:0] imm_dt;
   logic        imm_bad;
+  logic        is_read, is_rresp, has_aeth;
 
   always_comb begin
     opcode    = hb(hdr, 42);
@@ -175,8 +215,11 @@ module tessera_nic_responder #(
       end
     end
     imm_bad = has_imm && 32'(imm_dt[31:16]) >= NumSobs;
+    is_read  = opcode == 8'h0C;
+    is_rresp = opcode >= 8'h0D && opcode <= 8'h10;
+    has_aeth = tessera_nic_pkg::op_has_aeth(opcode);
     tot_len = {hb(hdr, 16), hb(hdr, 17)};
-    pay_off = 7'd54 + (has_reth ? 7'd16 : 7'd0) + (has_imm ? 7'd4 : 7'd0);
+    pay_off = 7'd54 + (has_reth ? 7'd16 : 7'd0) + (has_imm ? 7'd4 : 7'd0) + (has_aeth ? 7'd4 : 7'd0);
     // IPv4 + UDP + BTH + ICRC = 44 bytes; extension headers and pad on top
     pay_len = 13'(tot_len - 16'd44 - (16'(pay_off) - 16'd54) - 16'(padcnt));
   end
@@ -215,6 +258,32 @@ module tessera_nic_responder #(
   logic [1:0]     red_op_q;                 // reduce op of the packet's region, 0: plain
   logic           red_bf16_q;
 
+  // ---- READ responder: the request being answered, the response packet in work
+  logic           p_rd_q;                    // the packet handled is a READ request
+  logic           p_rr_q;                    // ... a READ response for a local requester
+  logic           rd_dup_q;                  // ... before ePSN: executed again, no window change
+  logic [23:0]    rd_npk_q;                  // response packets of the request
+  logic [12:0]    rd_mtu_q;                  // the QP's MTU in bytes
+  logic [31:0]    rd_va_q, rd_va_d;          // next response packet's first byte
+  logic [31:0]    rd_rem_q, rd_rem_d;        // bytes not yet in a response packet
+  logic [12:0]    rd_plen_q, rd_plen_d;      // the response packet's payload bytes
+  logic [BufW-1:0] rd_nrb_q, rd_nrb_d;       // R beats of the packet
+  logic [BufW-1:0] rd_rcv_q, rd_rcv_d;       // R beats received into the buffer half
+  logic [BufW-1:0] rd_nob_q, rd_nob_d;       // payload beats still to send
+  logic           rd_first_q, rd_first_d;    // the packet is the response's first
+  logic [7:0]     rd_op;
+  logic [23:0]    rd_npk;
+  logic [12:0]    rd_mtu, rd_plen;
+  always_comb begin
+    logic [32:0] up;
+    rd_mtu = 13'd128 << qp_mtu_i[qp_lk_qp_i];
+    up     = 33'(reth_len) + 33'(rd_mtu) - 33'd1;
+    rd_npk = reth_len == '0 ? 24'd1 : 24'(up >> (4'd7 + 4'(qp_mtu_i[qp_lk_qp_i])));
+    rd_plen = rd_rem_q < 32'(rd_mtu_q) ? rd_rem_q[12:0] : rd_mtu_q;
+    if (rd_first_q) rd_op = rd_rem_q == '0 ? 8'h10 : 8'h0D;   // only / first
+    else            rd_op = rd_rem_q == '0 ? 8'h0F : 8'h0E;   // last / middle
+  end
+
   // ---- immediates: the packet's, one waiting per QP (placed out of order), the message
   logic                  p_imm_q;
   logic [31:0]           p_dt_q;
@@ -243,6 +312,8 @@ module tessera_nic_responder #(
     .msn_o          (win_msn),
     .commit_i       (win_commit),
     .commit_ackreq_i(ackreq),
+    .commit_read_i  (p_rd_q),
+    .read_npkts_i   (rd_npk_q),
     .nak_sent_i     (win_nak_sent),
     .busy_o         (win_busy),
     .init_i         (win_init_i),
@@ -265,6 +336,9 @@ module tessera_nic_responder #(
     mr_va_o = chk_va;
     // go-back-N's first packet checks the whole message (RETH DMA length)
     mr_len_o = first_gbn && reth_len > 32'(pay_len) ? reth_len : 32'(pay_len);
+    // a READ checks the whole message, wherever it starts (a duplicate: the rest)
+    if (is_read) mr_len_o = reth_len;
+    mr_write_o = !is_read;
   end
   logic unused_mr;
   assign unused_mr = ^mr_idx_i;
@@ -368,10 +442,13 @@ module tessera_nic_responder #(
     axi_req_o.ar.burst = 2'b01;
     axi_req_o.ar.cache = {rd_alloc_i, 3'b011};
     axi_req_o.ar.qos   = {2'b00, rd_class_i};
-    axi_req_o.ar_valid = state_q == SRw && ar_left_q != '0;
-    axi_req_o.r_ready  = state_q == SRw && beats_q != 8'd0 && red_in_ready;
+    axi_req_o.ar_valid = (state_q == SRw || state_q == SRdAr) && ar_left_q != '0;
+    axi_req_o.r_ready  = (state_q == SRw && beats_q != 8'd0 && red_in_ready) || rd_r_take;
   end
 
+  // a READ response packet's R beats go into the buffer half of the request, always taken
+  logic rd_r_take;
+  assign rd_r_take = (state_q == SRdAr || state_q == SRdR) && rd_rcv_q != rd_nrb_q;
   logic ar_hs, aw_hs, w_hs, b_hs, r_hs;
   assign ar_hs = axi_req_o.ar_valid && axi_rsp_i.ar_ready;
   assign aw_hs = axi_req_o.aw_valid && axi_rsp_i.aw_ready;
@@ -404,6 +481,15 @@ module tessera_nic_responder #(
 
   always_comb begin
     logic [6:0] sbase;
+    logic       rd_go;   // a READ request to answer
+    logic       rr_go;   // a READ response to place
+    logic [23:0] rr_dist;
+    rd_go        = 1'b0;
+    rr_go        = 1'b0;
+    rr_dist      = '0;
+    rr_done_o    = 1'b0;
+    rr_gap_o     = 1'b0;
+    rr_err_o     = 1'b0;
     state_d      = state_q;
     wbeat_d      = wbeat_q;
     long_d       = long_q;
@@ -442,6 +528,13 @@ module tessera_nic_responder #(
     err_d        = 1'b0;
     err_code_d   = '0;
     sbase        = 7'd0;
+    rd_va_d      = rd_va_q;
+    rd_rem_d     = rd_rem_q;
+    rd_plen_d    = rd_plen_q;
+    rd_nrb_d     = rd_nrb_q;
+    rd_rcv_d     = rd_rcv_q;
+    rd_nob_d     = rd_nob_q;
+    rd_first_d   = rd_first_q;
 
     if (b_hs) begin
       if (axi_rsp_i.b.resp != 2'b00) berr_d = 1'b1;
@@ -450,6 +543,7 @@ module tessera_nic_responder #(
       if (axi_rsp_i.r.resp != 2'b00) berr_d = 1'b1;
     end
     bcnt_d = bcnt_q + (aw_hs ? 8'd1 : 8'd0) - (b_hs ? 8'd1 : 8'd0);
+    if (r_hs && rd_r_take) rd_rcv_d = rd_rcv_q + BufW'(1);
     ab_d   = ab_q + (aw_hs ? 2'd1 : 2'd0) - (w_hs && axi_req_o.w.last ? 2'd1 : 2'd0);
     if (aw_hs) begin
       wr_addr_d = wr_addr_q + 32'(burst_bytes);
@@ -503,15 +597,44 @@ module tessera_nic_responder #(
           cnt_d[tessera_nic_pkg::CntDropQp] = cnt_q[tessera_nic_pkg::CntDropQp] + 32'd1;
         end else if (qp_lk_state_i != tessera_nic_pkg::QpRtr && qp_lk_state_i != tessera_nic_pkg::QpRts) begin
           cnt_d[tessera_nic_pkg::CntDropState] = cnt_q[tessera_nic_pkg::CntDropState] + 32'd1;
-        end else if (opcode < 8'h06 || opcode > 8'h0B) begin
+        end else if (is_rresp) begin
+          // a READ response: the one the QP's requester expects is placed like a WRITE
+          rr_dist = psn - rr_psn_i[qp_lk_qp_i];
+          if (rr_act_i[qp_lk_qp_i] && rr_dist == '0 && pay_len == rr_len_i[qp_lk_qp_i]) begin
+            rr_go = 1'b1;
+          end else begin
+            cnt_d[tessera_nic_pkg::CntRdDrop] = cnt_q[tessera_nic_pkg::CntRdDrop] + 32'd1;
+            // past it, not past the READ's end: one was lost
+            if (rr_act_i[qp_lk_qp_i] && !rr_dist[23] && rr_dist != '0 &&
+                rr_dist < rr_end_i[qp_lk_qp_i] - rr_psn_i[qp_lk_qp_i]) begin
+              rr_gap_o = 1'b1;
+            end
+          end
+        end else if ((opcode < 8'h06 || opcode > 8'h0B) && !is_read) begin
           cnt_d[tessera_nic_pkg::CntDropOp] = cnt_q[tessera_nic_pkg::CntDropOp] + 32'd1;
+        end else if (mr_err_i != 2'd0 && (win_cls == tessera_nic_pkg::ClsInOrder ||
+                     win_cls == tessera_nic_pkg::ClsOoo || (is_read && win_cls == tessera_nic_pkg::ClsDup))) begin
+          // a packet to place, or a READ to execute (a duplicate too): R_Key, bounds, right
+          cnt_d[tessera_nic_pkg::CntNakAccess] = cnt_q[tessera_nic_pkg::CntNakAccess] + 32'd1;
+          a_syn_d     = tessera_nic_pkg::SynNakAccess;
+          qp_err_o    = 1'b1;
+          qp_err_qp_o = qp_lk_qp_i;
+          err_d       = 1'b1;
+          err_code_d  = tessera_nic_pkg::SynNakAccess;
+          state_d     = SAck;
         end else begin
           unique case (win_cls)
             tessera_nic_pkg::ClsDup: begin
-              cnt_d[tessera_nic_pkg::CntDropDup] = cnt_q[tessera_nic_pkg::CntDropDup] + 32'd1;
-              a_syn_d = tessera_nic_pkg::SynAck;
-              a_psn_d = win_epsn - 24'd1;
-              state_d = SAck;
+              if (is_read) begin
+                // a duplicate READ is executed again (its response was lost)
+                cnt_d[tessera_nic_pkg::CntDropDup] = cnt_q[tessera_nic_pkg::CntDropDup] + 32'd1;
+                rd_go = 1'b1;
+              end else begin
+                cnt_d[tessera_nic_pkg::CntDropDup] = cnt_q[tessera_nic_pkg::CntDropDup] + 32'd1;
+                a_syn_d = tessera_nic_pkg::SynAck;
+                a_psn_d = win_epsn - 24'd1;
+                state_d = SAck;
+              end
             end
             tessera_nic_pkg::ClsDupSack: begin
               cnt_d[tessera_nic_pkg::CntDropDup] = cnt_q[tessera_nic_pkg::CntDropDup] + 32'd1;
@@ -534,14 +657,14 @@ module tessera_nic_responder #(
               cnt_d[tessera_nic_pkg::CntDropSeq] = cnt_q[tessera_nic_pkg::CntDropSeq] + 32'd1;
             end
             tessera_nic_pkg::ClsInOrder, tessera_nic_pkg::ClsOoo: begin
-              if (mr_err_i != 2'd0) begin
-                cnt_d[tessera_nic_pkg::CntNakAccess] = cnt_q[tessera_nic_pkg::CntNakAccess] + 32'd1;
-                a_syn_d     = tessera_nic_pkg::SynNakAccess;
-                qp_err_o    = 1'b1;
-                qp_err_qp_o = qp_lk_qp_i;
-                err_d       = 1'b1;
-                err_code_d  = tessera_nic_pkg::SynNakAccess;
-                state_d     = SAck;
+              if (is_read) begin
+                if (win_cls == tessera_nic_pkg::ClsOoo) begin
+                  // selective QP: a READ past ePSN waits for the requester's resend
+                  cnt_d[tessera_nic_pkg::CntDropSeq] = cnt_q[tessera_nic_pkg::CntDropSeq] + 32'd1;
+                end else begin
+                  a_msn_d = win_msn + 24'd1;   // the READ completes with its response
+                  rd_go   = 1'b1;
+                end
               end else if ((mr_red_op_i != 2'd0 && misaligned) || imm_bad) begin
                 cnt_d[tessera_nic_pkg::CntNakInval] = cnt_q[tessera_nic_pkg::CntNakInval] + 32'd1;
                 a_syn_d     = tessera_nic_pkg::SynNakInval;
@@ -573,6 +696,27 @@ module tessera_nic_responder #(
             end
             default: ;
           endcase
+          if (rd_go) begin
+            a_syn_d    = tessera_nic_pkg::SynAck;
+            rd_va_d    = reth_va[31:0];
+            rd_rem_d   = reth_len;
+            rd_first_d = 1'b1;
+            berr_d     = 1'b0;
+            state_d    = SRdNext;
+          end
+        end
+        if (rr_go) begin
+          wr_addr_d = rr_addr_i[qp_lk_qp_i];
+          wr_left_d = pay_len;
+          beats_d   = 8'((14'(rr_addr_i[qp_lk_qp_i][4:0]) + 14'(pay_len) + 14'd31) >> 5);
+          wl_d      = 8'((14'(rr_addr_i[qp_lk_qp_i][4:0]) + 14'(pay_len) + 14'd31) >> 5);
+          wblk_d    = rr_addr_i[qp_lk_qp_i][7:5];
+          berr_d    = 1'b0;
+          sbase     = pay_off - 7'(rr_addr_i[qp_lk_qp_i][4:0]);
+          wpos_d    = 14'd0 - 14'(rr_addr_i[qp_lk_qp_i][4:0]);
+          rd_d      = BufW'(sbase[6:5]);
+          sh_d      = sbase[4:0];
+          state_d   = pay_len == '0 ? SCommit : SPrep;
         end
       end
       SPrep: begin
@@ -605,9 +749,18 @@ module tessera_nic_responder #(
           if (wl_q == 8'd1) state_d = SB;
         end
       end
-      // the last write response in: commit in the same cycle (SCommit: a packet without payload)
+      // the last write response in: commit in the same cycle (SCommit: a packet without
+      // payload, or a READ response packet whose read failed)
       SB, SCommit: begin
-        if (state_q == SCommit || bcnt_q == '0) begin
+        if ((state_q == SCommit || bcnt_q == '0) && p_rr_q) begin
+          // a READ response: to its requester, no acknowledgement
+          rr_done_o = !berr_q;
+          rr_err_o  = berr_q;
+          if (!berr_q) begin
+            cnt_d[tessera_nic_pkg::CntRdPlaced] = cnt_q[tessera_nic_pkg::CntRdPlaced] + 32'd1;
+          end
+          state_d = SIdle;
+        end else if (state_q == SCommit || bcnt_q == '0) begin
           if (berr_q) begin
             cnt_d[tessera_nic_pkg::CntNakOper] = cnt_q[tessera_nic_pkg::CntNakOper] + 32'd1;
             a_syn_d     = tessera_nic_pkg::SynNakOper;
@@ -666,6 +819,65 @@ module tessera_nic_responder #(
           end
         end
       end
+      // ---- READ: one response packet at a time
+      SRdNext: begin
+        rd_plen_d = rd_plen;
+        rd_rem_d  = rd_rem_q - 32'(rd_plen);
+        rd_va_d   = rd_va_q + 32'(rd_plen);
+        ar_addr_d = rd_va_q;
+        ar_left_d = rd_plen;
+        sh_d      = rd_va_q[4:0];
+        rd_nrb_d  = BufW'((14'(rd_va_q[4:0]) + 14'(rd_plen) + 14'd31) >> 5);
+        rd_nob_d  = BufW'((14'(rd_plen) + 14'd31) >> 5);
+        rd_rcv_d  = '0;
+        rd_d      = '0;
+        state_d   = rd_plen == '0 ? SRdDesc : SRdAr;
+      end
+      // the packet's AR bursts (256-byte blocks, as the reduce reads); R beats taken meanwhile
+      SRdAr: begin
+        if (ar_hs && ar_left_q == ar_bytes) state_d = SRdR;
+      end
+      SRdR: begin
+        // every R beat in; an error response: NAK remote operational error (SCommit)
+        if (rd_rcv_q == rd_nrb_q) state_d = berr_q ? SCommit : SRdDesc;
+      end
+      SRdDesc: begin
+        prev_d = rd_data;   // buffer beat 0
+        if (ack_ready_i) begin
+          rd_first_d = 1'b0;
+          rd_d       = BufW'(1);
+          if (rd_plen_q == '0) begin
+            cnt_d[tessera_nic_pkg::CntRdResp] = cnt_q[tessera_nic_pkg::CntRdResp] + 32'd1;
+            state_d = SRdEnd;
+          end else begin
+            state_d = SRdPay;
+          end
+        end
+      end
+      SRdPay: begin
+        if (pay_tready_i) begin
+          prev_d   = rd_data;
+          rd_d     = rd_q + BufW'(1);
+          rd_nob_d = rd_nob_q - BufW'(1);
+          if (rd_nob_q == BufW'(1)) begin
+            cnt_d[tessera_nic_pkg::CntRdResp] = cnt_q[tessera_nic_pkg::CntRdResp] + 32'd1;
+            a_psn_d = a_psn_q + 24'd1;
+            state_d = rd_rem_q == '0 ? SRdEnd : SRdNext;
+          end
+        end
+      end
+      SRdEnd: begin
+        cnt_d[tessera_nic_pkg::CntRdReq] = cnt_q[tessera_nic_pkg::CntRdReq] + 32'd1;
+        if (rd_dup_q) begin
+          state_d = SIdle;
+        end else begin
+          win_commit = 1'b1;
+          state_d    = SRdFin;
+        end
+      end
+      SRdFin: begin
+        if (!win_busy) state_d = SIdle;
+      end
       SAck: begin
         if (ack_ready_i) begin
           if (a_syn_q == tessera_nic_pkg::SynAck) cnt_d[tessera_nic_pkg::CntAcks] = cnt_q[tessera_nic_pkg::CntAcks] + 32'd1;
@@ -686,7 +898,13 @@ module tessera_nic_responder #(
     end
   end
 
-  assign ack_valid_o    = state_q == SAck;
+  assign rr_qp_o        = state_q == SCheck ? qp_lk_qp_i : qp_q;
+  assign ack_valid_o    = state_q == SAck || state_q == SRdDesc;
+  assign ack_opcode_o   = state_q == SRdDesc ? rd_op : 8'h11;
+  assign ack_len_o      = state_q == SRdDesc ? rd_plen_q : 13'd0;
+  assign pay_tvalid_o   = state_q == SRdPay;
+  assign pay_tdata_o    = wdata;
+  assign pay_tlast_o    = rd_nob_q == BufW'(1);
   assign busy_o         = rwait_q || wbeat_q != '0 || full_q != '0 || state_q != SIdle || win_busy;
   assign ack_qp_o       = qp_q;
   assign ack_dqpn_o     = a_dqpn_q;
@@ -698,6 +916,8 @@ module tessera_nic_responder #(
 
   always_ff @(posedge clk_i) begin
     if (s_hs && wbeat_q < BufW'(BufBeats)) fbuf_q[(rxh_q ? BufBeats : 0) + int'(wbeat_q)] <= s_tdata_i;
+    // a READ response's bytes into the half of its request (never the half receiving)
+    if (r_hs && rd_r_take) fbuf_q[(pxh_q ? BufBeats : 0) + int'(rd_rcv_q)] <= axi_rsp_i.r.data;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -749,7 +969,26 @@ module tessera_nic_responder #(
       err_o      <= 1'b0;
       err_code_o <= '0;
       err_qp_o   <= '0;
+      p_rd_q     <= 1'b0;
+      p_rr_q     <= 1'b0;
+      rd_dup_q   <= 1'b0;
+      rd_npk_q   <= '0;
+      rd_mtu_q   <= '0;
+      rd_va_q    <= '0;
+      rd_rem_q   <= '0;
+      rd_plen_q  <= '0;
+      rd_nrb_q   <= '0;
+      rd_rcv_q   <= '0;
+      rd_nob_q   <= '0;
+      rd_first_q <= 1'b0;
     end else begin
+      rd_va_q    <= rd_va_d;
+      rd_rem_q   <= rd_rem_d;
+      rd_plen_q  <= rd_plen_d;
+      rd_nrb_q   <= rd_nrb_d;
+      rd_rcv_q   <= rd_rcv_d;
+      rd_nob_q   <= rd_nob_d;
+      rd_first_q <= rd_first_d;
       state_q   <= state_d;
       rwait_q   <= rwait_d;
       rxh_q     <= rxh_d;
@@ -794,12 +1033,18 @@ module tessera_nic_responder #(
         a_rmac_q <= qp_lk_rmac_i;
         a_rip_q  <= qp_lk_rip_i;
         len_q    <= pay_len;
-        red_op_q   <= mr_red_op_i;
+        red_op_q   <= is_rresp ? 2'd0 : mr_red_op_i;   // a READ response is a plain write
         red_bf16_q <= mr_red_bf16_i;
         p_imm_q    <= has_imm;
         p_dt_q     <= imm_dt;
+        p_rd_q     <= is_read;
+        p_rr_q     <= is_rresp;
+        rd_dup_q   <= win_cls == tessera_nic_pkg::ClsDup;
+        rd_npk_q   <= rd_npk;
+        rd_mtu_q   <= rd_mtu;
         // go-back-N: the next packet of the message lands after this one
-        if (qp_lk_hit_i && !qp_lk_selective_i && state_d != SIdle && state_d != SAck) begin
+        if (qp_lk_hit_i && !qp_lk_selective_i && state_d != SIdle && state_d != SAck && !is_read &&
+            !is_rresp) begin
           va_next_q[qp_lk_qp_i]  <= chk_va + 64'(pay_len);
           rkey_cur_q[qp_lk_qp_i] <= mr_rkey_o;
         end

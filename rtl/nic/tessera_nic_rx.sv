@@ -49,6 +49,22 @@ module tessera_nic_rx #(
   output logic [7:0]                ack_syndrome_o,
   output logic [23:0]               ack_psn_o,
   output logic [23:0]               ack_msn_o,
+  output logic [7:0]                ack_opcode_o,   // ACKNOWLEDGE or READ response
+  output logic [12:0]               ack_len_o,      // payload bytes of a READ response
+  output logic                      pay_tvalid_o,   // its payload, after the descriptor
+  input  logic                      pay_tready_i,
+  output logic [255:0]              pay_tdata_o,
+  output logic                      pay_tlast_o,
+  // READ responses for the port's requesters (tessera_nic_responder rr_*)
+  input  logic [NQp-1:0]            rr_act_i,
+  input  logic [NQp-1:0][23:0]      rr_psn_i,
+  input  logic [NQp-1:0][23:0]      rr_end_i,
+  input  logic [NQp-1:0][31:0]      rr_addr_i,
+  input  logic [NQp-1:0][12:0]      rr_len_i,
+  output logic                      rr_done_o,
+  output logic                      rr_gap_o,
+  output logic                      rr_err_o,
+  output logic [QpW-1:0]            rr_qp_o,
   // messages of WRITEs with immediate (sync-object updates, SOB_ADD_BASE + 4 x index)
   output logic                      msg_valid_o,
   input  logic                      msg_ready_i,
@@ -184,6 +200,7 @@ module tessera_nic_rx #(
 
   // ---- memory-region table
   logic [31:0]    mr_rkey, mr_len, rdm_rkey, rdm_len;
+  logic           mr_write;
   logic [63:0]    mr_va, rdm_base_unused;
   logic [1:0]     mr_err;
   logic [MrW-1:0] mr_idx;
@@ -215,7 +232,7 @@ module tessera_nic_rx #(
     .rkey_i    (mr_rkey),
     .va_i      (mr_va),
     .len_i     (mr_len),
-    .write_i   (1'b1),
+    .write_i   (mr_write),
     .err_o     (mr_err),
     .idx_o     (mr_idx),
     .red_op_o  (mr_red_op),
@@ -267,6 +284,16 @@ module tessera_nic_rx #(
     .qp_lk_dqpn_i     (lk_dqpn),
     .qp_lk_rmac_i     (lk_rmac),
     .qp_lk_rip_i      (lk_rip),
+    .qp_mtu_i         (qp_mtu_o),
+    .rr_act_i,
+    .rr_psn_i,
+    .rr_end_i,
+    .rr_addr_i,
+    .rr_len_i,
+    .rr_done_o,
+    .rr_gap_o,
+    .rr_err_o,
+    .rr_qp_o,
     .qp_err_o         (qp_err),
     .qp_err_qp_o      (qp_err_qp),
     .win_init_i       (win_init),
@@ -275,6 +302,7 @@ module tessera_nic_rx #(
     .mr_rkey_o        (mr_rkey),
     .mr_va_o          (mr_va),
     .mr_len_o         (mr_len),
+    .mr_write_o       (mr_write),
     .mr_err_i         (mr_err),
     .mr_idx_i         (mr_idx),
     .mr_red_op_i      (mr_red_op),
@@ -292,6 +320,12 @@ module tessera_nic_rx #(
     .ack_syndrome_o,
     .ack_psn_o,
     .ack_msn_o,
+    .ack_opcode_o,
+    .ack_len_o,
+    .pay_tvalid_o,
+    .pay_tready_i,
+    .pay_tdata_o,
+    .pay_tlast_o,
     .sob_add_base_i   (hwif_out.SOB_ADD_BASE.addr.value),
     .msg_valid_o,
     .msg_ready_i,
@@ -346,6 +380,10 @@ module tessera_nic_rx #(
     hwif_in_rsp.CNT_MSGS.val.next        = cnt[tessera_nic_pkg::CntMsgs];
     hwif_in_rsp.CNT_DROP_IMM.val.next    = cnt[tessera_nic_pkg::CntDropImm];
     hwif_in_rsp.CNT_NAK_INVAL.val.next   = cnt[tessera_nic_pkg::CntNakInval];
+    hwif_in_rsp.CNT_RD_REQ.val.next      = cnt[tessera_nic_pkg::CntRdReq];
+    hwif_in_rsp.CNT_RD_RESP.val.next     = cnt[tessera_nic_pkg::CntRdResp];
+    hwif_in_rsp.CNT_RD_PLACED.val.next   = cnt[tessera_nic_pkg::CntRdPlaced];
+    hwif_in_rsp.CNT_RD_DROP.val.next     = cnt[tessera_nic_pkg::CntRdDrop];
   end
 
   logic unused;

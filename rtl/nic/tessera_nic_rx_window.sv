@@ -18,6 +18,9 @@
 //   per cycle over every set bit (clearing it, MSN + 1 for each AckReq bit),
 //   stopping at the last one; busy_o stays high until it is done, and epsn_o /
 //   msn_o of that QP are final when busy_o is low.
+// commit_read: the READ request at ePSN (classified ClsInOrder) has been answered:
+//   ePSN moves past its read_npkts response PSNs, MSN + 1, the bits of those PSNs
+//   are cleared, and ePSN then advances over any PSN placed behind them (busy_o).
 // nak_sent: the responder sent the sequence NAK of a ClsHoleNak packet.
 // init: the QP enters RTR: ePSN and MSN loaded, bitmaps and flag cleared.
 // PSNs are 24 bits and wrap: the distance is taken modulo 2^24 as a signed number.
@@ -37,6 +40,8 @@ module tessera_nic_rx_window #(
   // the classified packet was placed
   input  logic           commit_i,
   input  logic           commit_ackreq_i,
+  input  logic           commit_read_i,   // with commit_i: a READ request of ...
+  input  logic [23:0]    read_npkts_i,    // ... this many response PSNs (1..2^23)
   input  logic           nak_sent_i,
   output logic           busy_o,          // ePSN advancing
   // QP enters RTR
@@ -109,7 +114,20 @@ module tessera_nic_rx_window #(
         adv_d = 1'b0;
       end
     end
-    if (commit_i && psn_i == epsn_q[qp_i] && !got_q[qp_i][7'(psn_i[6:0] + 7'd1)]) begin
+    if (commit_i && commit_read_i) begin
+      // a READ takes read_npkts PSNs; then advance over what was placed behind it
+      for (int unsigned i = 0; i < Win; i++) begin
+        if (read_npkts_i >= 24'(Win) || {17'd0, 7'(i) - psn_i[6:0]} < read_npkts_i) begin
+          got_d[qp_i][i]  = 1'b0;
+          last_d[qp_i][i] = 1'b0;
+        end
+      end
+      msn_d[qp_i]  = msn_q[qp_i] + 24'd1;
+      epsn_d[qp_i] = psn_i + read_npkts_i;
+      nak_d[qp_i]  = 1'b0;
+      adv_d        = 1'b1;
+      adv_qp_d     = qp_i;
+    end else if (commit_i && psn_i == epsn_q[qp_i] && !got_q[qp_i][7'(psn_i[6:0] + 7'd1)]) begin
       // in order with nothing placed behind it: ePSN moves over it at once (not busy)
       if (commit_ackreq_i) msn_d[qp_i] = msn_q[qp_i] + 24'd1;
       epsn_d[qp_i] = psn_i + 24'd1;

@@ -63,6 +63,7 @@
 #include "regs/nic_regs.h"
 #include "roce_model.h"
 #include "tessera_link.h"
+#include "tessera_pcap.h"
 
 static uint64_t rng_state;
 static uint32_t rnd() {
@@ -135,6 +136,11 @@ struct Sys {
   uint64_t now = 0;
   std::function<void(Port &, uint32_t, uint32_t)> on_msg;   // a message taken from a port
   std::vector<uint8_t> src[2];   // what each port's source area holds (for the payload check)
+  // READ scenarios: the testbench is the requester. A frame a port sends goes to on_tx
+  // instead of the link when on_tx returns true; inj[0] / inj[1] are frames handed to
+  // A's / B's receive side (in order, each when the one before it has been taken).
+  std::function<bool(Port &, const std::vector<uint8_t> &)> on_tx;
+  std::deque<std::vector<uint8_t>> inj[2];
 
   Sys() : a(new Port("A")), b(new Port("B")) {}
 
@@ -222,7 +228,9 @@ struct Sys {
       if (!p.ev_tx) p.ev_tx = now;
       for (int i = 0; i < 32; i++)
         if (d.tx_tkeep_o >> i & 1) p.txf.push_back((uint8_t)(d.tx_tdata_o[i / 4] >> (8 * (i % 4))));
-      if (d.tx_tlast_o) {
+      if (d.tx_tlast_o && on_tx && on_tx(p, p.txf)) {
+        p.txf.clear();
+      } else if (d.tx_tlast_o) {
         check_tx_frame(*this, p, p.txf);
         // on the wire from its first beat on (the MAC streams it out as it comes)
         tsim_link_send(p.out, p.tx_start, p.txf.data(), (uint32_t)p.txf.size());
@@ -244,6 +252,14 @@ struct Sys {
     now++;
     for (Port *p : {a.get(), b.get()}) {
       if (p->rxbusy) continue;
+      std::deque<std::vector<uint8_t>> &q = inj[p == a.get() ? 0 : 1];
+      if (!q.empty()) {
+        p->rxf = q.front();
+        q.pop_front();
+        p->rxpos = 0;
+        p->rxbusy = !p->rxf.empty();
+        continue;
+      }
       static uint8_t buf[ROCE_FRAME_MAX + 64];
       uint32_t len = 0;
       if (tsim_link_recv(p->in, now, buf, sizeof buf, &len, NULL)) {
@@ -325,6 +341,7 @@ struct QpCfg {
   uint32_t rto = 6000;
   uint8_t retry = 7;
   uint16_t guard = 1200;
+  uint32_t sport = 0;   // UDP source port of the QP's frames; 0: 0xC000 + QP index
 };
 
 static void port_setup(Sys &s, Port &p, uint32_t mr_red_cfg) {
@@ -355,7 +372,7 @@ static bool qp_setup(Sys &s, Port &p, const Port &peer, unsigned qp, const QpCfg
   s.wr(p, REG(QP_SQ_PSN), c.sq_psn);
   s.wr(p, REG(QP_RQ_PSN), c.rq_psn);
   s.wr(p, REG(QP_RTO), c.rto);
-  s.wr(p, REG(QP_REQ_CFG), (uint32_t)c.retry | (uint32_t)(0xC000u + qp) << NIC__QP_REQ_CFG__SPORT_bp);
+  s.wr(p, REG(QP_REQ_CFG), (uint32_t)c.retry | (c.sport ? c.sport : 0xC000u + qp) << NIC__QP_REQ_CFG__SPORT_bp);
   s.wr(p, REG(QP_GUARD), c.guard);
   bool ok = true;
   for (unsigned st = 1; st <= 3; st++) {
@@ -473,6 +490,19 @@ struct RunStats {
 };
 static RunStats g_last;
 
+// two link models joining A and B: A -> B with cab (seed), B -> A with cba (seed + 7)
+static void link_ports(Sys &s, tsim_link_cfg_t cab, tsim_link_cfg_t cba, uint64_t seed, tsim_link_t **ab,
+                       tsim_link_t **ba) {
+  cab.seed = seed;
+  cba.seed = seed + 7;
+  *ab = tsim_link_new(&cab);
+  *ba = tsim_link_new(&cba);
+  s.a->out = *ab;
+  s.b->in = *ab;
+  s.b->out = *ba;
+  s.a->in = *ba;
+}
+
 static bool run(const Scenario &sc, uint64_t seed) {
   rng_state = seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
   Sys s;
@@ -487,13 +517,8 @@ static bool run(const Scenario &sc, uint64_t seed) {
   lc.seed = seed;
   tsim_link_cfg_t lab = lc;
   if (sc.cut) lab.drop_ppm = 1000000;
-  tsim_link_t *ab = tsim_link_new(&lab);
-  lc.seed = seed + 7;
-  tsim_link_t *ba = tsim_link_new(&lc);
-  s.a->out = ab;
-  s.b->in = ab;
-  s.b->out = ba;
-  s.a->in = ba;
+  tsim_link_t *ab, *ba;
+  link_ports(s, lab, lc, seed, &ab, &ba);
   s.a->stall = s.b->stall = sc.stall;
   s.reset();
 
@@ -1152,6 +1177,639 @@ static unsigned bench_latency(uint64_t seed) {
   return 0;
 }
 
+// ---- RDMA READ responder scenarios (docs/nic.md "RDMA READ"). The testbench is the
+// requester: it builds READ requests (and WRITEs) with the golden model, hands them to
+// port B's receive side, and takes B's frames off its transmit side. Checks per scenario:
+// every frame B sends parses (roce_parse) and equals, byte for byte, the frame roce_build
+// makes from the expected fields (READ response opcode sequence, PSNs from the request's,
+// AETH ACK with the MSN, payload = B's memory at the RETH address; IPv4 ID 0 as the port
+// sends it), and its fields equal roce_build_read_resp's; no other frame leaves; B's memory
+// is unchanged (no AW at all in read-only scenarios); B's counters CNT_RD_REQ, CNT_RD_RESP,
+// CNT_TX_FRAMES, CNT_NAK_ACCESS, CNT_DROP_* equal the scenario's; error scenarios: NAK
+// remote access error (0x62) at the request's PSN, B's QP in ERROR, ERR_INFO, interrupt.
+static const uint32_t kRkeyRd = 0x5EED1000u;   // B's read-only region (MR 1), kDstBase..
+
+struct ReadRun {
+  Sys s;
+  tsim_link_t *ab = nullptr, *ba = nullptr;
+  roce_qp_t rq{}, rs{};   // requester (A's QP 0) and responder (B's QP 0) as the model sees them
+  uint8_t mtu_code;
+  uint32_t mtu;
+  std::vector<uint8_t> img;   // B's window kDstBase - kGuard .. + g_dst_len + kGuard
+  std::vector<std::vector<uint8_t>> tx;   // B's frames, in order
+  uint32_t a_frames = 0;
+  bool ok = true;
+  std::string why;
+  void fail(const std::string &m) {
+    if (ok) why = m;
+    ok = false;
+  }
+
+  ReadRun(uint8_t mtu_c, bool selective, unsigned stall, uint32_t psn0) : mtu_code(mtu_c), mtu(ROCE_MTU_BYTES(mtu_c)) {
+    tsim_link_cfg_t lc;
+    tsim_link_cfg_default(&lc);
+    link_ports(s, lc, lc, 1, &ab, &ba);   // lossless; B's frames go to on_tx
+    s.b->stall = stall;
+    s.on_tx = [this](Port &p, const std::vector<uint8_t> &f) {
+      if (&p == s.b.get()) tx.push_back(f);
+      else a_frames++;
+      return true;
+    };
+    s.reset();
+    port_setup(s, *s.a, 0);
+    port_setup(s, *s.b, 0);
+    // MR 1 of B: the same window, remote READ only
+    s.wr(*s.b, REG(MR_SEL), 1);
+    s.wr(*s.b, REG(MR_BASE_LO), (uint32_t)kDstBase);
+    s.wr(*s.b, REG(MR_BASE_HI), 0);
+    s.wr(*s.b, REG(MR_LEN), g_dst_len);
+    s.wr(*s.b, REG(MR_RKEY), kRkeyRd);
+    s.wr(*s.b, REG(MR_CFG), NIC__MR_CFG__VALID_bm | NIC__MR_CFG__RD_OK_bm);
+    s.wr(*s.b, REG(MR_CMD), 1);
+    QpCfg c;
+    c.mtu = mtu_c;
+    c.selective = selective;
+    c.rq_psn = psn0;
+    c.sport = roce_udp_sport(lqpn(*s.b, 0));
+    if (!qp_setup(s, *s.b, *s.a, 0, c)) fail("QP setup of B refused");
+    img.resize(g_dst_len + 2 * kGuard);
+    for (auto &x : img) x = (uint8_t)rnd();
+    s.b->mem->mem().write(kDstBase - kGuard, img.data(), img.size());
+    // the model's QPs: A's QP 0 sends the requests, B's QP 0 answers them
+    for (int i = 0; i < 6; i++) {
+      rq.mac[i] = rs.rmac[i] = (uint8_t)(port_mac(*s.a) >> (8 * (5 - i)));
+      rq.rmac[i] = rs.mac[i] = (uint8_t)(port_mac(*s.b) >> (8 * (5 - i)));
+    }
+    rq.ip = rs.rip = port_ip(*s.a);
+    rq.rip = rs.ip = port_ip(*s.b);
+    rq.qpn = rs.dest_qpn = lqpn(*s.a, 0);
+    rq.dest_qpn = rs.qpn = lqpn(*s.b, 0);
+    rq.pkey = rs.pkey = 0xFFFF;
+    rq.mtu = rs.mtu = mtu_c;
+    rq.tos = rs.tos = 2;
+    rq.ttl = rs.ttl = 64;
+    rq.sq_psn = psn0;
+  }
+  ~ReadRun() {
+    tsim_link_free(ab);
+    tsim_link_free(ba);
+  }
+
+  // a READ request (PSN psn; rq.sq_psn then follows its response PSNs), handed to B
+  void read_req(uint32_t psn, uint32_t off, uint32_t len, uint32_t rkey) {
+    roce_frame_t f;
+    rq.sq_psn = psn;
+    roce_build_read_req(&rq, kDstBase + off, rkey, len, &f);
+    s.inj[1].emplace_back(f.data, f.data + f.len);
+  }
+  void write_only(uint32_t psn, uint32_t off, const std::vector<uint8_t> &data) {
+    static roce_frame_t f[2];
+    rq.sq_psn = psn;
+    if (roce_build_write(&rq, kDstBase + off, kRkey, data.data(), (uint32_t)data.size(), f, 1) != 1) {
+      fail("test WRITE larger than one packet");
+      return;
+    }
+    s.inj[1].emplace_back(f[0].data, f[0].data + f[0].len);
+  }
+  // run until B has sent n frames in all (false on timeout), then `quiet` more cycles
+  bool wait_tx(size_t n, uint64_t quiet = 300) {
+    uint64_t t0 = s.now;
+    while (tx.size() < n && s.now - t0 < 200000) s.step();
+    for (uint64_t i = 0; i < quiet; i++) s.step();
+    if (tx.size() < n) {
+      fail("B sent " + std::to_string(tx.size()) + " frames, " + std::to_string(n) + " expected");
+      return false;
+    }
+    return true;
+  }
+  // frames tx[first..] must be the complete response to a READ of [off, off + len) at PSN
+  // psn with MSN msn, byte for byte; skip: response packets the link "lost" (not checked
+  // for content here, but counted)
+  void check_resp(size_t first, uint32_t psn, uint32_t off, uint32_t len, uint32_t msn) {
+    uint32_t n = len == 0 ? 1 : (len + mtu - 1) / mtu;
+    if (first + n > tx.size()) {
+      fail("READ response too short");
+      return;
+    }
+    // the golden model's response (its IPv4 IDs count up; compared field by field)
+    std::vector<roce_frame_t> gold(n);
+    roce_qp_t q = rs;
+    q.msn = (msn - 1) & 0xFFFFFFu;
+    const uint8_t *mem = img.data() + kGuard + off;
+    if (roce_build_read_resp(&q, psn, mem, len, gold.data(), (int)n) != (int)n || q.msn != msn) {
+      fail("roce_build_read_resp disagrees on the packet count or MSN");
+      return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+      const std::vector<uint8_t> &f = tx[first + i];
+      roce_pkt_t k, g;
+      int e = roce_parse(f.data(), (uint32_t)f.size(), &k);
+      if (e != ROCE_OK) {
+        fail(std::string("response frame refused by the golden parser: ") + roce_strerror(e));
+        return;
+      }
+      roce_parse(gold[i].data, gold[i].len, &g);
+      if (k.opcode != g.opcode || k.psn != g.psn || k.syndrome != g.syndrome || k.msn != g.msn ||
+          k.payload_len != g.payload_len || memcmp(k.payload, g.payload, g.payload_len) != 0) {
+        char m[160];
+        snprintf(m, sizeof m, "response %u: op %02x psn %06x syn %02x msn %u len %u, model op %02x psn %06x msn %u len %u", i,
+                 k.opcode, k.psn, k.syndrome, k.msn, k.payload_len, g.opcode, g.psn, g.msn, g.payload_len);
+        fail(m);
+        return;
+      }
+      // the whole frame, with the port's IPv4 ID (0) and header fields
+      roce_pkt_t x;
+      memset(&x, 0, sizeof x);
+      x.opcode = g.opcode;
+      x.psn = g.psn;
+      x.syndrome = g.syndrome;
+      x.msn = g.msn;
+      x.payload = mem + (size_t)i * mtu;
+      x.payload_len = g.payload_len;
+      roce_qp_t q0 = rs;
+      q0.ip_id = 0;
+      static uint8_t buf[ROCE_FRAME_MAX];
+      uint32_t L = roce_build(&q0, &x, buf);
+      if (L != f.size() || memcmp(buf, f.data(), L) != 0) {
+        fail("response " + std::to_string(i) + " differs from roce_build's frame");
+        return;
+      }
+    }
+  }
+  // one acknowledgement frame at tx[i]
+  void check_ack(size_t i, uint8_t syn, uint32_t psn, uint32_t msn) {
+    roce_pkt_t k;
+    if (i >= tx.size() || roce_parse(tx[i].data(), (uint32_t)tx[i].size(), &k) != ROCE_OK) {
+      fail("acknowledgement missing or refused by the parser");
+      return;
+    }
+    if (k.opcode != ROCE_OP_ACK || k.syndrome != syn || k.psn != psn || k.msn != msn) {
+      char m[160];
+      snprintf(m, sizeof m, "ACK frame op %02x syn %02x psn %06x msn %u, expected syn %02x psn %06x msn %u", k.opcode,
+               k.syndrome, k.psn, k.msn, syn, psn, msn);
+      fail(m);
+    }
+  }
+  uint32_t cnt(uint32_t reg) { return s.rd(*s.b, reg); }
+  void expect_cnt(const char *name, uint32_t reg, uint32_t v) {
+    uint32_t got = cnt(reg);
+    if (got != v) fail(std::string(name) + " = " + std::to_string(got) + ", expected " + std::to_string(v));
+  }
+  // B's memory: img with the given bytes written
+  void check_mem(bool writes_allowed) {
+    std::vector<uint8_t> m(img.size());
+    s.b->mem->mem().read(kDstBase - kGuard, m.data(), m.size());
+    if (m != img) fail("B's memory changed");
+    if (!writes_allowed && s.b->ev_aw) fail("B issued an AXI write");
+    if (a_frames) fail("A sent frames");
+  }
+};
+
+static uint32_t psn_add(uint32_t p, uint32_t n) { return (p + n) & ROCE_PSN_MASK; }
+
+// B's frames of a READ scenario into DIR/NAME.pcap, decoded by tshark: every frame must be
+// InfiniBand (udp:infiniband) without a malformed mark, with the opcode B sent
+static std::string g_pcap_dir = ".";
+static void read_pcap_check(ReadRun &r, const char *name) {
+  std::string path = g_pcap_dir + "/" + name + ".pcap";
+  tsim_pcap_t *pc = tsim_pcap_create(path.c_str());
+  if (!pc) {
+    r.fail("cannot create " + path);
+    return;
+  }
+  for (size_t i = 0; i < r.tx.size(); i++) tsim_pcap_write(pc, 1000 * i, r.tx[i].data(), (uint32_t)r.tx[i].size());
+  tsim_pcap_close(pc);
+  std::string cmd = "tshark -r '" + path + "' -n -T fields -e frame.protocols -e infiniband.bth.opcode -e _ws.malformed 2>/dev/null";
+  FILE *pp = popen(cmd.c_str(), "r");
+  if (!pp) {
+    r.fail("tshark did not run");
+    return;
+  }
+  char line[512];
+  size_t n = 0, good = 0;
+  while (fgets(line, sizeof line, pp)) {
+    char proto[400] = "", op[32] = "", extra[64] = "";
+    int f = sscanf(line, "%399s %31s %63s", proto, op, extra);
+    roce_pkt_t k;
+    if (n < r.tx.size() && roce_parse(r.tx[n].data(), (uint32_t)r.tx[n].size(), &k) == ROCE_OK && f == 2 &&
+        strstr(proto, ":udp:infiniband") && strtoul(op, NULL, 0) == k.opcode)
+      good++;
+    n++;
+  }
+  if (pclose(pp) != 0 || n != r.tx.size() || good != n)
+    r.fail("tshark: " + std::to_string(good) + " of " + std::to_string(r.tx.size()) + " frames decode as InfiniBand (" + path + ")");
+}
+
+static bool read_scenario(const char *name, uint64_t seed) {
+  rng_state = seed * 0x9E3779B97F4A7C15ull + 0xBEEF;
+  std::string nm(name);
+  uint64_t t0 = 0;
+  uint32_t nreq = 0, nresp = 0, nbytes = 0;
+  auto npk = [](uint32_t len, uint32_t mtu) { return len == 0 ? 1u : (len + mtu - 1) / mtu; };
+  std::unique_ptr<ReadRun> r;
+  const uint32_t psn0 = 0xFFFFF8;   // the response PSNs wrap
+  // plain READs (with their response checked), one at a time or all posted at once
+  auto reads = [&](const std::vector<std::pair<uint32_t, uint32_t>> &l, bool burst) {
+    uint32_t psn = psn0, msn = 0;
+    size_t base = r->tx.size();
+    std::vector<size_t> firsts;
+    for (auto &x : l) {
+      r->read_req(psn, x.first, x.second, kRkeyRd);
+      uint32_t n = npk(x.second, r->mtu);
+      firsts.push_back(base);
+      base += n;
+      if (!burst) r->wait_tx(base, 50);
+      psn = psn_add(psn, n);
+      nreq++;
+      nresp += n;
+      nbytes += x.second;
+    }
+    r->wait_tx(base);
+    psn = psn0;
+    for (size_t i = 0; i < l.size() && r->ok; i++) {
+      r->check_resp(firsts[i], psn, l[i].first, l[i].second, ++msn);
+      psn = psn_add(psn, npk(l[i].second, r->mtu));
+    }
+    if (r->tx.size() != base) r->fail("B sent more frames than the responses");
+  };
+  auto finish_counts = [&](uint32_t nak) {
+    r->expect_cnt("CNT_RD_REQ", REG(CNT_RD_REQ), nreq);
+    r->expect_cnt("CNT_RD_RESP", REG(CNT_RD_RESP), nresp);
+    r->expect_cnt("CNT_TX_FRAMES", REG(CNT_TX_FRAMES), (uint32_t)r->tx.size());
+    r->expect_cnt("CNT_NAK_ACCESS", REG(CNT_NAK_ACCESS), nak);
+    r->expect_cnt("CNT_DROP_BAD", REG(CNT_DROP_BAD), 0);
+    r->expect_cnt("CNT_DROP_OPCODE", REG(CNT_DROP_OPCODE), 0);
+  };
+  if (nm == "read-1b") {
+    r.reset(new ReadRun(ROCE_MTU_1024, true, 0, psn0));
+    t0 = r->s.now;
+    reads({{5, 1}}, false);
+  } else if (nm == "read-4k") {
+    r.reset(new ReadRun(ROCE_MTU_1024, true, 50, psn0));
+    t0 = r->s.now;
+    reads({{0, 4096}}, false);
+  } else if (nm == "read-64k") {
+    r.reset(new ReadRun(ROCE_MTU_4096, false, 0, psn0));
+    t0 = r->s.now;
+    reads({{4096, 65536}}, false);
+  } else if (nm == "read-unaligned" || nm == "read-unaligned-mtu4096") {
+    bool big = nm == "read-unaligned-mtu4096";
+    r.reset(new ReadRun(big ? ROCE_MTU_4096 : ROCE_MTU_1024, big, 50, psn0));
+    t0 = r->s.now;
+    std::vector<std::pair<uint32_t, uint32_t>> l;
+    for (int i = 0; i < (big ? 6 : 14); i++) {
+      uint32_t len = i == 3 ? 0 : rnd() % 8 == 0 ? 1 + rnd() % 40 : 1 + rnd() % (big ? 20000 : 9000);
+      l.push_back({rnd() % (g_dst_len - len), len});
+    }
+    reads(l, true);
+  } else if (nm == "read-bad-rkey" || nm == "read-no-right" || nm == "read-bounds") {
+    r.reset(new ReadRun(ROCE_MTU_1024, nm != "read-bounds", 0, psn0));
+    t0 = r->s.now;
+    reads({{64, 3000}}, false);   // a good one first: MSN 1, PSN psn0 + 3
+    uint32_t psn = psn_add(psn0, 3);
+    uint32_t off = 100, len = 2000, key = kRkeyRd ^ 0x40;
+    if (nm == "read-no-right") key = kRkey;              // MR 0: remote WRITE only
+    if (nm == "read-bounds") off = g_dst_len - 1000, key = kRkeyRd;   // 1000 bytes past the end
+    r->read_req(psn, off, len, key);
+    r->wait_tx(4);
+    r->check_ack(3, ROCE_SYN_NAK(ROCE_NAK_REMOTE_ACCESS), psn, 1);
+    if (r->tx.size() != 4) r->fail("frames after the NAK");
+    if (qp_state(r->s, *r->s.b, 0) != 4) r->fail("B's QP not in ERROR after the NAK");
+    uint32_t ei = r->cnt(REG(ERR_INFO));
+    if ((ei & 0xFFF) != 0x62) r->fail("ERR_INFO not (0x62, QP 0)");
+    if (!r->s.b->irq_seen) r->fail("no interrupt from B");
+    // a READ to the QP in ERROR is dropped
+    r->read_req(psn, 0, 100, kRkeyRd);
+    r->wait_tx(4);
+    if (r->tx.size() != 4) r->fail("B answered a READ on a QP in ERROR");
+    r->expect_cnt("CNT_DROP_STATE", REG(CNT_DROP_STATE), 1);
+    finish_counts(1);
+    nm.clear();
+  } else if (nm == "read-decerr") {
+    // a READ region that runs past the end of B's memory: the packets below the end are
+    // answered, the first one past it is a NAK remote operational error (the DECERR read)
+    r.reset(new ReadRun(ROCE_MTU_1024, true, 0, psn0));
+    t0 = r->s.now;
+    const uint32_t base = (uint32_t)kMemBase + 0x1000000u - 0x1000u, key = kRkeyRd + 1;
+    r->s.wr(*r->s.b, REG(MR_SEL), 2);
+    r->s.wr(*r->s.b, REG(MR_BASE_LO), base);
+    r->s.wr(*r->s.b, REG(MR_BASE_HI), 0);
+    r->s.wr(*r->s.b, REG(MR_LEN), 0x4000);
+    r->s.wr(*r->s.b, REG(MR_RKEY), key);
+    r->s.wr(*r->s.b, REG(MR_CFG), NIC__MR_CFG__VALID_bm | NIC__MR_CFG__RD_OK_bm);
+    r->s.wr(*r->s.b, REG(MR_CMD), 1);
+    std::vector<uint8_t> mem(2048);
+    r->s.b->mem->mem().read(base + 0x800, mem.data(), mem.size());
+    r->read_req(psn0, base + 0x800 - (uint32_t)kDstBase, 0x1800, key);   // 2 packets, then the end
+    r->wait_tx(3);
+    for (uint32_t i = 0; i < 2 && r->tx.size() >= 3; i++) {
+      roce_pkt_t k;
+      if (roce_parse(r->tx[i].data(), (uint32_t)r->tx[i].size(), &k) != ROCE_OK || k.psn != psn_add(psn0, i) ||
+          k.opcode != (i ? ROCE_OP_READ_RESP_MIDDLE : ROCE_OP_READ_RESP_FIRST) || k.payload_len != 1024 ||
+          memcmp(k.payload, mem.data() + 1024 * i, 1024) != 0)
+        r->fail("response " + std::to_string(i) + " below the memory's end wrong");
+    }
+    r->check_ack(2, ROCE_SYN_NAK(ROCE_NAK_REMOTE_OP), psn_add(psn0, 2), 1);
+    if (r->tx.size() != 3) r->fail("frames after the NAK");
+    if (qp_state(r->s, *r->s.b, 0) != 4) r->fail("B's QP not in ERROR after the NAK");
+    if ((r->cnt(REG(ERR_INFO)) & 0xFFF) != 0x63) r->fail("ERR_INFO not (0x63, QP 0)");
+    r->expect_cnt("CNT_NAK_OPER", REG(CNT_NAK_OPER), 1);
+    nresp = 2;
+    finish_counts(0);
+    nm.clear();
+  } else if (nm == "read-resp-loss" || nm == "read-resp-loss-gobackn") {
+    // a READ of 16 packets whose responses 5 and 9 are lost: the requester asks again for
+    // the rest from PSN psn0 + 5 (a duplicate READ, executed again, MSN unchanged); then a
+    // READ whose request is lost and sent again after a timeout
+    bool sel = nm == "read-resp-loss";
+    r.reset(new ReadRun(ROCE_MTU_1024, sel, 50, psn0));
+    t0 = r->s.now;
+    uint32_t off = 777, len = 16 * 1024 - 300;
+    r->read_req(psn0, off, len, kRkeyRd);
+    r->wait_tx(16);
+    r->check_resp(0, psn0, off, len, 1);
+    // reassemble as a requester would: the packets it got, then the rest again
+    std::vector<uint8_t> got(len, 0);
+    std::vector<bool> have(16, false);
+    for (uint32_t i = 0; i < 16; i++) {
+      if (i == 5 || i == 9) continue;
+      roce_pkt_t k;
+      roce_parse(r->tx[i].data(), (uint32_t)r->tx[i].size(), &k);
+      memcpy(got.data() + (size_t)(k.psn - psn0 & ROCE_PSN_MASK) * 1024, k.payload, k.payload_len);
+      have[i] = true;
+    }
+    uint32_t re = 5, reoff = off + re * 1024, relen = len - re * 1024;
+    r->read_req(psn_add(psn0, re), reoff, relen, kRkeyRd);
+    r->wait_tx(16 + 11);
+    r->check_resp(16, psn_add(psn0, re), reoff, relen, 1);
+    for (uint32_t i = 0; i < 11 && r->ok; i++) {
+      roce_pkt_t k;
+      roce_parse(r->tx[16 + i].data(), (uint32_t)r->tx[16 + i].size(), &k);
+      uint32_t j = (k.psn - psn0) & ROCE_PSN_MASK;
+      if (!have[j]) memcpy(got.data() + (size_t)j * 1024, k.payload, k.payload_len), have[j] = true;
+    }
+    if (memcmp(got.data(), r->img.data() + kGuard + off, len) != 0) r->fail("reassembled READ differs from B's memory");
+    // the next READ: its request is lost once, then sent again
+    uint32_t psn = psn_add(psn0, 16);
+    for (int i = 0; i < 2000; i++) r->s.step();
+    if (r->tx.size() != 27) r->fail("frames without a request");
+    r->read_req(psn, 50000, 2500, kRkeyRd);
+    r->wait_tx(30);
+    r->check_resp(27, psn, 50000, 2500, 2);
+    if (r->tx.size() != 30) r->fail("extra frames");
+    nreq = 3;
+    nresp = 30;
+    r->expect_cnt("CNT_DROP_DUP", REG(CNT_DROP_DUP), 1);
+    finish_counts(0);
+    nm.clear();
+  } else if (nm == "read-write-order") {
+    // PSNs after a READ: a WRITE at the PSN after the READ's responses is in order; a READ
+    // past ePSN is dropped (selective: no answer) and answered when sent at ePSN
+    r.reset(new ReadRun(ROCE_MTU_1024, true, 0, psn0));
+    t0 = r->s.now;
+    reads({{0, 3000}}, false);
+    uint32_t psn = psn_add(psn0, 3);
+    std::vector<uint8_t> w(700);
+    for (auto &x : w) x = (uint8_t)rnd();
+    r->write_only(psn, 8192 + 3, w);
+    r->wait_tx(4);
+    r->check_ack(3, ROCE_SYN_ACK, psn, 2);
+    memcpy(r->img.data() + kGuard + 8192 + 3, w.data(), w.size());
+    psn = psn_add(psn, 1);
+    r->read_req(psn_add(psn, 2), 8192, 1024, kRkeyRd);   // past ePSN
+    r->wait_tx(4);
+    if (r->tx.size() != 4) r->fail("B answered a READ past ePSN");
+    r->expect_cnt("CNT_DROP_SEQ", REG(CNT_DROP_SEQ), 1);
+    r->read_req(psn, 8192, 1024, kRkeyRd);   // the WRITE's bytes read back
+    r->wait_tx(5);
+    r->check_resp(4, psn, 8192, 1024, 3);
+    nreq = 2;
+    nresp = 4;
+    r->expect_cnt("CNT_PLACED", REG(CNT_PLACED), 1);
+    finish_counts(0);
+    r->check_mem(true);
+    nm.clear();
+  } else {
+    printf("FAIL %-20s unknown scenario\n", name);
+    return false;
+  }
+  if (!nm.empty()) {   // the plain READ scenarios
+    finish_counts(0);
+    r->check_mem(false);
+  } else if (std::string(name).find("write") == std::string::npos) {
+    r->check_mem(false);
+  }
+  if (qp_state(r->s, *r->s.b, 0) != 3 && std::string(name).find("bad") == std::string::npos &&
+      std::string(name).find("decerr") == std::string::npos &&
+      std::string(name).find("right") == std::string::npos && std::string(name).find("bounds") == std::string::npos)
+    r->fail("B's QP left RTS");
+  if (r->s.b->errs || r->s.a->errs) r->fail("APB error");
+  uint64_t cyc = r->s.now - t0;
+  read_pcap_check(*r, name);
+  if (r->ok)
+    printf("ok   %-22s %u READs, %u response packets, %u frames from B, %" PRIu64 " cycles\n", name, nreq, nresp,
+           (unsigned)r->tx.size(), cyc);
+  else
+    printf("FAIL %-22s %s\n", name, r->why.c_str());
+  return r->ok;
+}
+
+static const char *const kReadScenarios[] = {
+    "read-1b",       "read-4k",       "read-64k",          "read-unaligned", "read-unaligned-mtu4096", "read-bad-rkey",
+    "read-no-right", "read-bounds",   "read-decerr",       "read-resp-loss",    "read-resp-loss-gobackn", "read-write-order",
+};
+
+// ---- RDMA READ from the requester side (docs/nic.md "RDMA READ"): port A's firmware posts
+// READ work requests (WR_FLAGS.read) among WRITEs; A sends the requests over the link, B's
+// responder answers from its read-only region, A's responder places the responses at the
+// work requests' local addresses and A completes them. Checks: every work request completes
+// once, in order, with the expected status; A's READ destinations (a 1 MiB window at
+// kSrcBase + 2 MiB with 4 KiB on each side, random bytes before) equal B's bytes inside the
+// successful READs' targets and are untouched elsewhere; B's WRITE window equals the WRITEs'
+// sources inside their targets and is untouched elsewhere; every frame on both links parses
+// (roce_parse); lossy runs resend (CNT_REQ_RESENDS > 0) and drop responses.
+static const uint64_t kRdDst = kSrcBase + 0x200000u;   // A: where READs land
+
+struct RqOp {
+  bool read;
+  uint32_t loff, roff, len;   // READ: B kDstBase + roff -> A kRdDst + loff; WRITE: kSrcBase + off -> kDstBase + off
+  uint32_t rkey;
+  int expect;
+};
+
+static bool req_read_scenario(const char *name, uint64_t seed) {
+  rng_state = seed * 0x9E3779B97F4A7C15ull + 0xCAFE;
+  std::string nm(name);
+  bool sel = nm.find("gobackn") == std::string::npos;
+  uint32_t drop = nm.find("drop") != std::string::npos ? 30000 : 0;
+  uint8_t mtu_c = nm.find("mtu256") != std::string::npos ? ROCE_MTU_256 : ROCE_MTU_1024;
+  bool bad = nm.find("bad") != std::string::npos;
+  Sys s;
+  tsim_link_cfg_t lc;
+  tsim_link_cfg_default(&lc);
+  lc.latency = 300;
+  lc.drop_ppm = drop;
+  tsim_link_t *ab, *ba;
+  link_ports(s, lc, lc, seed, &ab, &ba);
+  s.a->stall = s.b->stall = 30;
+  // req-read-lost: the first READ request, B's 6th response packet and the last packet of
+  // a later READ response are lost once each (a timeout, a gap, a timeout)
+  unsigned lost_req = 0, lost_mid = 0, lost_last = 0, nresp_seen = 0;
+  if (nm == "req-read-lost") {
+    s.on_tx = [&](Port &p, const std::vector<uint8_t> &f) {
+      roce_pkt_t k;
+      if (roce_parse(f.data(), (uint32_t)f.size(), &k) != ROCE_OK) return false;
+      if (&p == s.a.get() && k.opcode == ROCE_OP_READ_REQ && !lost_req) return (bool)++lost_req;
+      if (&p == s.b.get() && k.opcode >= ROCE_OP_READ_RESP_FIRST && k.opcode <= ROCE_OP_READ_RESP_ONLY) {
+        nresp_seen++;
+        if (nresp_seen == 6 && !lost_mid) return (bool)++lost_mid;
+        if (nresp_seen > 30 && k.opcode == ROCE_OP_READ_RESP_LAST && !lost_last) return (bool)++lost_last;
+      }
+      return false;
+    };
+  }
+  s.reset();
+  bool ok = true;
+  std::string why;
+  auto fail = [&](const std::string &m) {
+    if (ok) why = m;
+    ok = false;
+  };
+  port_setup(s, *s.a, 0);
+  port_setup(s, *s.b, 0);
+  s.wr(*s.b, REG(MR_SEL), 1);
+  s.wr(*s.b, REG(MR_BASE_LO), (uint32_t)kDstBase);
+  s.wr(*s.b, REG(MR_BASE_HI), 0);
+  s.wr(*s.b, REG(MR_LEN), 0x80000);
+  s.wr(*s.b, REG(MR_RKEY), kRkeyRd);
+  s.wr(*s.b, REG(MR_CFG), NIC__MR_CFG__VALID_bm | NIC__MR_CFG__RD_OK_bm);
+  s.wr(*s.b, REG(MR_CMD), 1);
+  QpCfg c;
+  c.mtu = mtu_c;
+  c.selective = sel;
+  c.sq_psn = c.rq_psn = 0xFFFFE0;
+  if (!qp_setup(s, *s.a, *s.b, 0, c) || !qp_setup(s, *s.b, *s.a, 0, c)) fail("QP setup refused");
+  // memories: A's WRITE sources and READ window, B's window (READ sources below 512 KiB,
+  // WRITE targets above)
+  s.src[0].resize(g_dst_len);
+  for (auto &x : s.src[0]) x = (uint8_t)rnd();
+  s.a->mem->mem().write(kSrcBase, s.src[0].data(), s.src[0].size());
+  std::vector<uint8_t> ra(g_dst_len + 2 * kGuard), rb(g_dst_len + 2 * kGuard);
+  for (auto &x : ra) x = (uint8_t)rnd();
+  for (auto &x : rb) x = (uint8_t)rnd();
+  s.a->mem->mem().write(kRdDst - kGuard, ra.data(), ra.size());
+  s.b->mem->mem().write(kDstBase - kGuard, rb.data(), rb.size());
+  std::vector<uint8_t> ea = ra, eb = rb;   // expected images
+  // work requests
+  std::vector<RqOp> ops;
+  uint32_t loff = 0, woff = 0x80000;
+  std::vector<uint32_t> lens = {1, 4096, 65536, 0, 5000, 37, 1024, 20000};
+  if (drop) lens = {3000, 65536, 1, 9000, 12345, 4096, 70000, 2048, 100, 30000};
+  for (size_t i = 0; i < lens.size(); i++) {
+    RqOp r;
+    r.read = true;
+    r.len = lens[i];
+    r.roff = rnd() % (0x80000 - r.len);
+    loff += rnd() % 64;   // any byte address
+    r.loff = loff;
+    loff += r.len;
+    r.rkey = kRkeyRd;
+    r.expect = kCplOk;
+    if (bad && i == 2) r.rkey = kRkeyRd ^ 0x40, r.expect = 2;
+    if (bad && i > 2) r.expect = 4;   // flushed, or refused when posted after the QP left RTS (5)
+    ops.push_back(r);
+    if (i % 2 == 1) {   // a WRITE between READs
+      RqOp w;
+      w.read = false;
+      w.len = 1 + rnd() % 6000;
+      woff = (woff + 31) & ~31u;
+      w.roff = w.loff = woff;
+      woff += w.len;
+      w.rkey = kRkey;
+      w.expect = bad && i > 2 ? 4 : kCplOk;
+      ops.push_back(w);
+    }
+  }
+  uint64_t t0 = s.now;
+  size_t posted = 0, done = 0;
+  while (done < ops.size() && s.now - t0 < 3000000 && ok) {
+    if (posted < ops.size() && posted - done < 6) {
+      const RqOp &o = ops[posted];
+      if (!(s.rd(*s.a, REG(WR_STATUS)) & NIC__WR_STATUS__FULL_bm)) {
+        s.wr(*s.a, REG(WR_QP), 0);
+        s.wr(*s.a, REG(WR_ID), (uint32_t)posted);
+        s.wr(*s.a, REG(WR_LADDR), (uint32_t)((o.read ? kRdDst : kSrcBase) + o.loff));
+        s.wr(*s.a, REG(WR_VA_LO), (uint32_t)(kDstBase + o.roff));
+        s.wr(*s.a, REG(WR_VA_HI), 0);
+        s.wr(*s.a, REG(WR_RKEY), o.rkey);
+        s.wr(*s.a, REG(WR_LEN), o.len);
+        s.wr(*s.a, REG(WR_FLAGS), o.read ? NIC__WR_FLAGS__READ_bm : 0u);
+        s.wr(*s.a, REG(WR_DOORBELL), 1);
+        posted++;
+      }
+    }
+    Cpl cp;
+    while (cq_pop(s, *s.a, cp)) {
+      if (cp.id != done) fail("completion " + std::to_string(cp.id) + " out of order (expected " + std::to_string(done) + ")");
+      else if ((int)cp.status != ops[done].expect && !(ops[done].expect == 4 && cp.status == 5))
+        fail("work request " + std::to_string(done) + " completed with status " + std::to_string(cp.status) +
+             ", expected " + std::to_string(ops[done].expect));
+      const RqOp &o = ops[done];
+      if (cp.status == 0) {
+        if (o.read) memcpy(ea.data() + kGuard + o.loff, rb.data() + kGuard + o.roff, o.len);
+        else memcpy(eb.data() + kGuard + o.roff, s.src[0].data() + o.loff, o.len);
+      }
+      done++;
+    }
+    for (int i = 0; i < 20; i++) s.step();
+  }
+  uint64_t cyc = s.now - t0;
+  if (done < ops.size()) fail("only " + std::to_string(done) + " of " + std::to_string(ops.size()) + " completions");
+  for (int i = 0; i < 3000; i++) s.step();   // late duplicates land (or not) before the compare
+  std::vector<uint8_t> ga(ea.size()), gb(eb.size());
+  s.a->mem->mem().read(kRdDst - kGuard, ga.data(), ga.size());
+  s.b->mem->mem().read(kDstBase - kGuard, gb.data(), gb.size());
+  if (ga != ea) {
+    size_t i = 0;
+    while (ga[i] == ea[i]) i++;
+    fail("A's READ window differs at +" + std::to_string(i - kGuard));
+  }
+  if (gb != eb) fail("B's WRITE window differs");
+  if (s.a->tx_bad || s.b->tx_bad) fail("a frame the golden parser refuses");
+  if (s.a->tx_payload_bad) fail("a WRITE payload differs from its source");
+  if (s.a->errs || s.b->errs) fail("APB error");
+  s.wr(*s.a, REG(QP_SEL), 0);
+  uint32_t res = s.rd(*s.a, REG(CNT_REQ_RESENDS)), tmo = s.rd(*s.a, REG(CNT_REQ_TIMEOUTS));
+  uint32_t placed = s.rd(*s.a, REG(CNT_RD_PLACED)), rdrop = s.rd(*s.a, REG(CNT_RD_DROP));
+  uint32_t bresp = s.rd(*s.b, REG(CNT_RD_RESP));
+  bool lost = nm == "req-read-lost";
+  if (drop && res == 0) fail("lossy run without a resend");
+  if (!drop && !bad && !lost && (res || tmo || rdrop)) fail("lossless run resent or dropped");
+  if (lost && (lost_req != 1 || lost_mid != 1 || lost_last != 1 || tmo < 2 || res < 3))
+    fail("req-read-lost: losses " + std::to_string(lost_req) + std::to_string(lost_mid) + std::to_string(lost_last) +
+         ", timeouts " + std::to_string(tmo) + ", resends " + std::to_string(res));
+  uint32_t need = 0, mtu = ROCE_MTU_BYTES(mtu_c);
+  for (auto &o : ops)
+    if (o.read && o.expect == 0) need += o.len ? (o.len + mtu - 1) / mtu : 1;
+  if (placed != need) fail("CNT_RD_PLACED " + std::to_string(placed) + ", READ packets needed " + std::to_string(need));
+  if (bad && qp_state(s, *s.a, 0) != 4) fail("A's QP not in ERROR after the NAK");
+  tsim_link_stats_t sa, sb;
+  tsim_link_stats(ab, &sa);
+  tsim_link_stats(ba, &sb);
+  if (ok)
+    printf("ok   %-22s %zu WRs (%zu READs), %" PRIu64 " cycles; A: resends %u tmo %u, responses placed %u dropped %u; "
+           "B: responses sent %u; links %" PRIu64 "/%" PRIu64 " frames, %" PRIu64 "+%" PRIu64 " dropped\n",
+           name, ops.size(), lens.size(), cyc, res, tmo, placed, rdrop, bresp, sa.sent, sb.sent, sa.dropped, sb.dropped);
+  else
+    printf("FAIL %-22s %s\n", name, why.c_str());
+  tsim_link_free(ab);
+  tsim_link_free(ba);
+  return ok;
+}
+
+static const char *const kReqReadScenarios[] = {"req-read",          "req-read-gobackn-mtu256", "req-read-lost",
+                                                "req-read-drop",     "req-read-drop-gobackn",   "req-read-bad-rkey"};
+
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
   uint64_t seed = 1;
@@ -1164,6 +1822,11 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--bench")) bench = true;
   }
   printf("tb_nic_port: seed %" PRIu64 "%s\n", seed, bench ? ", bench" : "");
+  {   // pcap files of the READ scenarios next to the binary
+    std::string a0(argv[0]);
+    size_t sl = a0.rfind('/');
+    if (sl != std::string::npos) g_pcap_dir = a0.substr(0, sl);
+  }
   if (bench) {
     g_bench_only = only;
     unsigned f = bench_goodput(seed) + bench_loss(seed) + bench_latency(seed);
@@ -1206,6 +1869,16 @@ int main(int argc, char **argv) {
   for (const Scenario &s : sc) {
     if (only && strcmp(only, s.name)) continue;
     if (run(s, seed)) pass++;
+    else failed++;
+  }
+  for (const char *n : kReadScenarios) {
+    if (only && strcmp(only, n)) continue;
+    if (read_scenario(n, seed)) pass++;
+    else failed++;
+  }
+  for (const char *n : kReqReadScenarios) {
+    if (only && strcmp(only, n)) continue;
+    if (req_read_scenario(n, seed)) pass++;
     else failed++;
   }
   printf("%u passed, %u failed\n", pass, failed);

@@ -80,6 +80,12 @@ module tb_nic_resp_top (
   logic [15:0][47:0]      rmac_unused;
   logic [15:0][31:0]      rip_unused;
   logic [15:0]            sel_unused;
+  logic [7:0]             ack_op_unused;
+  logic [12:0]            ack_len_unused;
+  logic                   pay_tvalid_unused, pay_tlast_unused;
+  logic [255:0]           pay_tdata_unused;
+  logic                   rr_done_unused, rr_gap_unused, rr_err_unused;
+  logic [3:0]             rr_qp_unused;
 
   tessera_nic_rx #(.NQp(16), .NMr(16), .AxiId(5'd3)) u_rx (
     .clk_i,
@@ -110,6 +116,21 @@ module tb_nic_resp_top (
     .ack_syndrome_o,
     .ack_psn_o,
     .ack_msn_o,
+    .ack_opcode_o  (ack_op_unused),
+    .ack_len_o     (ack_len_unused),
+    .pay_tvalid_o  (pay_tvalid_unused),
+    .pay_tready_i  (1'b1),
+    .pay_tdata_o   (pay_tdata_unused),
+    .pay_tlast_o   (pay_tlast_unused),
+    .rr_act_i      ('0),
+    .rr_psn_i      ('0),
+    .rr_end_i      ('0),
+    .rr_addr_i     ('0),
+    .rr_len_i      ('0),
+    .rr_done_o     (rr_done_unused),
+    .rr_gap_o      (rr_gap_unused),
+    .rr_err_o      (rr_err_unused),
+    .rr_qp_o       (rr_qp_unused),
     .msg_valid_o,
     .msg_ready_i,
     .msg_addr_o,

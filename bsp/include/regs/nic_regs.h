@@ -261,30 +261,30 @@ extern "C" {
 #define NIC__CNT_R_VAL_D6AE58C2__VAL_bp 0
 #define NIC__CNT_R_VAL_D6AE58C2__VAL_bw 32
 
-// reg - nic::cnt_r_val_000f0e54
-#define NIC__CNT_R_VAL_000F0E54__VAL_bm 0xffffffff
-#define NIC__CNT_R_VAL_000F0E54__VAL_bp 0
-#define NIC__CNT_R_VAL_000F0E54__VAL_bw 32
+// reg - nic::cnt_r_val_2232d78e
+#define NIC__CNT_R_VAL_2232D78E__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_2232D78E__VAL_bp 0
+#define NIC__CNT_R_VAL_2232D78E__VAL_bw 32
 
-// reg - nic::cnt_r_val_5d1a2fad
-#define NIC__CNT_R_VAL_5D1A2FAD__VAL_bm 0xffffffff
-#define NIC__CNT_R_VAL_5D1A2FAD__VAL_bp 0
-#define NIC__CNT_R_VAL_5D1A2FAD__VAL_bw 32
+// reg - nic::cnt_r_val_bd771b70
+#define NIC__CNT_R_VAL_BD771B70__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_BD771B70__VAL_bp 0
+#define NIC__CNT_R_VAL_BD771B70__VAL_bw 32
 
 // reg - nic::cnt_r_val_96b5273d
 #define NIC__CNT_R_VAL_96B5273D__VAL_bm 0xffffffff
 #define NIC__CNT_R_VAL_96B5273D__VAL_bp 0
 #define NIC__CNT_R_VAL_96B5273D__VAL_bw 32
 
-// reg - nic::cnt_r_val_64eafa99
-#define NIC__CNT_R_VAL_64EAFA99__VAL_bm 0xffffffff
-#define NIC__CNT_R_VAL_64EAFA99__VAL_bp 0
-#define NIC__CNT_R_VAL_64EAFA99__VAL_bw 32
+// reg - nic::cnt_r_val_9af9fee2
+#define NIC__CNT_R_VAL_9AF9FEE2__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_9AF9FEE2__VAL_bp 0
+#define NIC__CNT_R_VAL_9AF9FEE2__VAL_bw 32
 
-// reg - nic::cnt_r_val_3cdb5e69
-#define NIC__CNT_R_VAL_3CDB5E69__VAL_bm 0xffffffff
-#define NIC__CNT_R_VAL_3CDB5E69__VAL_bp 0
-#define NIC__CNT_R_VAL_3CDB5E69__VAL_bw 32
+// reg - nic::cnt_r_val_7c194fb7
+#define NIC__CNT_R_VAL_7C194FB7__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_7C194FB7__VAL_bp 0
+#define NIC__CNT_R_VAL_7C194FB7__VAL_bw 32
 
 // reg - nic::cnt_r_val_f03acd20
 #define NIC__CNT_R_VAL_F03ACD20__VAL_bm 0xffffffff
@@ -520,6 +520,10 @@ extern "C" {
 #define NIC__WR_FLAGS__CMSG_bp 1
 #define NIC__WR_FLAGS__CMSG_bw 1
 #define NIC__WR_FLAGS__CMSG_reset 0x0
+#define NIC__WR_FLAGS__READ_bm 0x4
+#define NIC__WR_FLAGS__READ_bp 2
+#define NIC__WR_FLAGS__READ_bw 1
+#define NIC__WR_FLAGS__READ_reset 0x0
 
 // reg - nic::WR_IMM
 #define NIC__WR_IMM__IMM_bm 0xffffffff
@@ -548,6 +552,26 @@ extern "C" {
 #define NIC__CACHE__RD_CLASS_bp 4
 #define NIC__CACHE__RD_CLASS_bw 2
 #define NIC__CACHE__RD_CLASS_reset 0x0
+
+// reg - nic::cnt_r_val_4e9a5f8e
+#define NIC__CNT_R_VAL_4E9A5F8E__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_4E9A5F8E__VAL_bp 0
+#define NIC__CNT_R_VAL_4E9A5F8E__VAL_bw 32
+
+// reg - nic::cnt_r_val_93d74a77
+#define NIC__CNT_R_VAL_93D74A77__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_93D74A77__VAL_bp 0
+#define NIC__CNT_R_VAL_93D74A77__VAL_bw 32
+
+// reg - nic::cnt_r_val_3df1d201
+#define NIC__CNT_R_VAL_3DF1D201__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_3DF1D201__VAL_bp 0
+#define NIC__CNT_R_VAL_3DF1D201__VAL_bw 32
+
+// reg - nic::cnt_r_val_8749dd02
+#define NIC__CNT_R_VAL_8749DD02__VAL_bm 0xffffffff
+#define NIC__CNT_R_VAL_8749DD02__VAL_bp 0
+#define NIC__CNT_R_VAL_8749DD02__VAL_bw 32
 
 // addrmap - nic
 typedef struct __attribute__ ((__packed__)) {
@@ -636,10 +660,15 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t WR_CMSG_ADDR;
     uint32_t WR_CMSG_DATA;
     uint32_t CACHE;
+    uint8_t RESERVED_164_16f[0xc];
+    uint32_t CNT_RD_REQ;
+    uint32_t CNT_RD_RESP;
+    uint32_t CNT_RD_PLACED;
+    uint32_t CNT_RD_DROP;
 } nic_t;
 
 
-static_assert(sizeof(nic_t) == 0x164, "Packing error");
+static_assert(sizeof(nic_t) == 0x180, "Packing error");
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,7 @@ package nic_reg_pkg;
 
     localparam NIC_REG_TOP_DATA_WIDTH = 32;
     localparam NIC_REG_TOP_MIN_ADDR_WIDTH = 16;
-    localparam NIC_REG_TOP_SIZE = 'h164;
+    localparam NIC_REG_TOP_SIZE = 'h180;
 
     typedef struct packed {
         logic [1:0] next;
@@ -183,19 +183,19 @@ package nic_reg_pkg;
 
     typedef struct packed {
         logic [31:0] next;
-    } nic__cnt_r_val_000f0e54__val_desc_93f12f9f__in_t;
+    } nic__cnt_r_val_2232d78e__val_desc_6250badb__in_t;
 
     typedef struct packed {
-        nic__cnt_r_val_000f0e54__val_desc_93f12f9f__in_t val;
-    } nic__cnt_r_val_000f0e54__in_t;
+        nic__cnt_r_val_2232d78e__val_desc_6250badb__in_t val;
+    } nic__cnt_r_val_2232d78e__in_t;
 
     typedef struct packed {
         logic [31:0] next;
-    } nic__cnt_r_val_5d1a2fad__val_desc_89ab3e60__in_t;
+    } nic__cnt_r_val_bd771b70__val_desc_3a2259a8__in_t;
 
     typedef struct packed {
-        nic__cnt_r_val_5d1a2fad__val_desc_89ab3e60__in_t val;
-    } nic__cnt_r_val_5d1a2fad__in_t;
+        nic__cnt_r_val_bd771b70__val_desc_3a2259a8__in_t val;
+    } nic__cnt_r_val_bd771b70__in_t;
 
     typedef struct packed {
         logic [31:0] next;
@@ -207,19 +207,19 @@ package nic_reg_pkg;
 
     typedef struct packed {
         logic [31:0] next;
-    } nic__cnt_r_val_64eafa99__val_desc_1667e3ad__in_t;
+    } nic__cnt_r_val_9af9fee2__val_desc_78a1e168__in_t;
 
     typedef struct packed {
-        nic__cnt_r_val_64eafa99__val_desc_1667e3ad__in_t val;
-    } nic__cnt_r_val_64eafa99__in_t;
+        nic__cnt_r_val_9af9fee2__val_desc_78a1e168__in_t val;
+    } nic__cnt_r_val_9af9fee2__in_t;
 
     typedef struct packed {
         logic [31:0] next;
-    } nic__cnt_r_val_3cdb5e69__val_desc_39814518__in_t;
+    } nic__cnt_r_val_7c194fb7__val_desc_3abff5f9__in_t;
 
     typedef struct packed {
-        nic__cnt_r_val_3cdb5e69__val_desc_39814518__in_t val;
-    } nic__cnt_r_val_3cdb5e69__in_t;
+        nic__cnt_r_val_7c194fb7__val_desc_3abff5f9__in_t val;
+    } nic__cnt_r_val_7c194fb7__in_t;
 
     typedef struct packed {
         logic [31:0] next;
@@ -400,6 +400,38 @@ package nic_reg_pkg;
     } nic__cnt_r__in_t;
 
     typedef struct packed {
+        logic [31:0] next;
+    } nic__cnt_r_val_4e9a5f8e__val_desc_e1bc72bc__in_t;
+
+    typedef struct packed {
+        nic__cnt_r_val_4e9a5f8e__val_desc_e1bc72bc__in_t val;
+    } nic__cnt_r_val_4e9a5f8e__in_t;
+
+    typedef struct packed {
+        logic [31:0] next;
+    } nic__cnt_r_val_93d74a77__val_desc_95bf9b8a__in_t;
+
+    typedef struct packed {
+        nic__cnt_r_val_93d74a77__val_desc_95bf9b8a__in_t val;
+    } nic__cnt_r_val_93d74a77__in_t;
+
+    typedef struct packed {
+        logic [31:0] next;
+    } nic__cnt_r_val_3df1d201__val_desc_72842151__in_t;
+
+    typedef struct packed {
+        nic__cnt_r_val_3df1d201__val_desc_72842151__in_t val;
+    } nic__cnt_r_val_3df1d201__in_t;
+
+    typedef struct packed {
+        logic [31:0] next;
+    } nic__cnt_r_val_8749dd02__val_desc_96856a7c__in_t;
+
+    typedef struct packed {
+        nic__cnt_r_val_8749dd02__val_desc_96856a7c__in_t val;
+    } nic__cnt_r_val_8749dd02__in_t;
+
+    typedef struct packed {
         nic__QP_STATUS__in_t QP_STATUS;
         nic__QP_RD_LQPN__in_t QP_RD_LQPN;
         nic__QP_RD_DQPN__in_t QP_RD_DQPN;
@@ -416,11 +448,11 @@ package nic_reg_pkg;
         nic__cnt_r_val_a85995a6__in_t CNT_DROP_LONG;
         nic__cnt_r_val_62922a39__in_t CNT_DROP_QP;
         nic__cnt_r_val_d6ae58c2__in_t CNT_DROP_STATE;
-        nic__cnt_r_val_000f0e54__in_t CNT_DROP_OPCODE;
-        nic__cnt_r_val_5d1a2fad__in_t CNT_DROP_DUP;
+        nic__cnt_r_val_2232d78e__in_t CNT_DROP_OPCODE;
+        nic__cnt_r_val_bd771b70__in_t CNT_DROP_DUP;
         nic__cnt_r_val_96b5273d__in_t CNT_DROP_WINDOW;
-        nic__cnt_r_val_64eafa99__in_t CNT_DROP_SEQ;
-        nic__cnt_r_val_3cdb5e69__in_t CNT_NAK_ACCESS;
+        nic__cnt_r_val_9af9fee2__in_t CNT_DROP_SEQ;
+        nic__cnt_r_val_7c194fb7__in_t CNT_NAK_ACCESS;
         nic__cnt_r_val_f03acd20__in_t CNT_NAK_OPER;
         nic__cnt_r_val_1c6c2a04__in_t CNT_ACKS;
         nic__cnt_r_val_d4472319__in_t CNT_SACKS;
@@ -439,6 +471,10 @@ package nic_reg_pkg;
         nic__cnt_r__in_t CNT_MSGS;
         nic__cnt_r__in_t CNT_DROP_IMM;
         nic__cnt_r__in_t CNT_NAK_INVAL;
+        nic__cnt_r_val_4e9a5f8e__in_t CNT_RD_REQ;
+        nic__cnt_r_val_93d74a77__in_t CNT_RD_RESP;
+        nic__cnt_r_val_3df1d201__in_t CNT_RD_PLACED;
+        nic__cnt_r_val_8749dd02__in_t CNT_RD_DROP;
     } nic__in_t;
 
     typedef struct packed {
@@ -811,8 +847,13 @@ package nic_reg_pkg;
     } nic__WR_FLAGS__cmsg__out_t;
 
     typedef struct packed {
+        logic value;
+    } nic__WR_FLAGS__read__out_t;
+
+    typedef struct packed {
         nic__WR_FLAGS__imm__out_t imm;
         nic__WR_FLAGS__cmsg__out_t cmsg;
+        nic__WR_FLAGS__read__out_t read;
     } nic__WR_FLAGS__out_t;
 
     typedef struct packed {

@@ -167,6 +167,10 @@ module nic_reg_top (
         logic WR_CMSG_ADDR;
         logic WR_CMSG_DATA;
         logic CACHE;
+        logic CNT_RD_REQ;
+        logic CNT_RD_RESP;
+        logic CNT_RD_PLACED;
+        logic CNT_RD_DROP;
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
     logic decoded_err;
@@ -418,6 +422,18 @@ module nic_reg_top (
         decoded_reg_strb.CACHE = cpuif_req_masked & (cpuif_addr == 16'h160);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h160);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h160);
+        decoded_reg_strb.CNT_RD_REQ = cpuif_req_masked & (cpuif_addr == 16'h170) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h170);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h170) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_RD_RESP = cpuif_req_masked & (cpuif_addr == 16'h174) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h174);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h174) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_RD_PLACED = cpuif_req_masked & (cpuif_addr == 16'h178) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h178);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h178) & !cpuif_req_is_wr;
+        decoded_reg_strb.CNT_RD_DROP = cpuif_req_masked & (cpuif_addr == 16'h17c) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 16'h17c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 16'h17c) & !cpuif_req_is_wr;
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -715,6 +731,10 @@ module nic_reg_top (
                 logic next;
                 logic load_next;
             } cmsg;
+            struct packed {
+                logic next;
+                logic load_next;
+            } read;
         } WR_FLAGS;
         struct packed {
             struct packed {
@@ -979,6 +999,9 @@ module nic_reg_top (
             struct packed {
                 logic value;
             } cmsg;
+            struct packed {
+                logic value;
+            } read;
         } WR_FLAGS;
         struct packed {
             struct packed {
@@ -2226,6 +2249,29 @@ module nic_reg_top (
         end
     end
     assign hwif_out.WR_FLAGS.cmsg.value = field_storage.WR_FLAGS.cmsg.value;
+    // Field: nic.WR_FLAGS.read
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.WR_FLAGS.read.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.WR_FLAGS && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.WR_FLAGS.read.value & ~decoded_wr_biten[2:2]) | (decoded_wr_data[2:2] & decoded_wr_biten[2:2]);
+            load_next_c = '1;
+        end
+        field_combo.WR_FLAGS.read.next = next_c;
+        field_combo.WR_FLAGS.read.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.WR_FLAGS.read.value <= 1'h0;
+        end else begin
+            if(field_combo.WR_FLAGS.read.load_next) begin
+                field_storage.WR_FLAGS.read.value <= field_combo.WR_FLAGS.read.next;
+            end
+        end
+    end
+    assign hwif_out.WR_FLAGS.read.value = field_storage.WR_FLAGS.read.value;
     // Field: nic.WR_IMM.imm
     always_comb begin
         automatic logic [31:0] next_c;
@@ -2604,6 +2650,7 @@ module nic_reg_top (
         if(rd_mux_addr == 16'h150) begin
             readback_data_var[0] = field_storage.WR_FLAGS.imm.value;
             readback_data_var[1] = field_storage.WR_FLAGS.cmsg.value;
+            readback_data_var[2] = field_storage.WR_FLAGS.read.value;
         end
         if(rd_mux_addr == 16'h154) begin
             readback_data_var[31:0] = field_storage.WR_IMM.imm.value;
@@ -2617,6 +2664,18 @@ module nic_reg_top (
         if(rd_mux_addr == 16'h160) begin
             readback_data_var[0] = field_storage.CACHE.rd_alloc.value;
             readback_data_var[5:4] = field_storage.CACHE.rd_class.value;
+        end
+        if(rd_mux_addr == 16'h170) begin
+            readback_data_var[31:0] = hwif_in.CNT_RD_REQ.val.next;
+        end
+        if(rd_mux_addr == 16'h174) begin
+            readback_data_var[31:0] = hwif_in.CNT_RD_RESP.val.next;
+        end
+        if(rd_mux_addr == 16'h178) begin
+            readback_data_var[31:0] = hwif_in.CNT_RD_PLACED.val.next;
+        end
+        if(rd_mux_addr == 16'h17c) begin
+            readback_data_var[31:0] = hwif_in.CNT_RD_DROP.val.next;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;
