@@ -27,7 +27,7 @@ import sys
 import tempfile
 
 TB = sys.argv[1] if len(sys.argv) > 1 else "./chip_tb"
-SEED = int(os.environ.get("SEED", "7"))
+SEED = int(os.environ.get("SEED") or "7")  # make test exports SEED empty when unset
 TEST = "coll/cb_allreduce_2chip_fp32_k1"
 LOSSY = "coll/cb_allreduce_2chip_lossy"
 BYTES = 4096  # per chip: each chip sends and receives 2 x 2 KiB of payload
